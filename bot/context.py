@@ -1,0 +1,112 @@
+"""What a command handler sees: who asks, where, and how to answer.
+
+The *channel* is the small interface of design.md with two implementations — Discord
+(:mod:`bot.discord_app`) and local (:mod:`bot.local`).  Handlers never know which one
+they talk to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The user issuing a command."""
+
+    id: int
+    name: str
+    # Manage Channels in that channel, or a moderator role configured for the server.
+    is_moderator: bool = False
+    role_ids: tuple[int, ...] = ()
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file to post (map images, charts)."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button that, when pressed, runs ``command`` (a command line such as
+    ``/minis fire unit:G3 at:entering``) as the person who pressed it."""
+
+    label: str
+    command: str
+    style: str = "secondary"  # primary | secondary | success | danger
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str
+    ephemeral: bool = False
+    files: tuple[Attachment, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    # Users this message pings (their mentions appear in text).
+    mentions: tuple[int, ...] = ()
+
+
+class Channel(Protocol):
+    """Where replies go.  ``reply`` answers the current command (ephemeral allowed);
+    ``post`` writes a public message to a channel (notifications, reminders)."""
+
+    async def reply(self, message: Message) -> None: ...
+
+    async def post(self, channel_id: int, message: Message) -> None: ...
+
+
+@dataclass
+class Ctx:
+    """One command invocation."""
+
+    app: "App"
+    actor: Actor
+    channel_id: int
+    guild_id: int | None
+    channel: Channel
+    # The command's default visibility (from its declaration).
+    default_ephemeral: bool = False
+    replies: list[Message] = field(default_factory=list)
+
+    async def reply(
+        self,
+        text: str,
+        *,
+        ephemeral: bool | None = None,
+        files: Sequence[Attachment] = (),
+        buttons: Sequence[Button] = (),
+        mentions: Sequence[int] = (),
+    ) -> None:
+        msg = Message(
+            text,
+            self.default_ephemeral if ephemeral is None else ephemeral,
+            tuple(files),
+            tuple(buttons),
+            tuple(mentions),
+        )
+        self.replies.append(msg)
+        await self.channel.reply(msg)
+
+    async def post(
+        self,
+        text: str,
+        *,
+        files: Sequence[Attachment] = (),
+        buttons: Sequence[Button] = (),
+        mentions: Sequence[int] = (),
+    ) -> None:
+        """A public message in this channel, separate from the reply (e.g. a ping)."""
+        await self.channel.post(
+            self.channel_id, Message(text, False, tuple(files), tuple(buttons), tuple(mentions))
+        )
