@@ -14,6 +14,8 @@ _MAX_LEGAL_SHOWN = 12
 class PlayerError(Exception):
     """Something the player can fix: a bad order, a wrong turn, a bad name."""
 
+    legal_label = "Legal"
+
     def __init__(self, message: str, *, legal: Iterable[str] = ()) -> None:
         self.message = message
         self.legal: tuple[str, ...] = tuple(legal)
@@ -25,11 +27,13 @@ class PlayerError(Exception):
         shown = list(self.legal[:_MAX_LEGAL_SHOWN])
         more = len(self.legal) - len(shown)
         tail = f" (and {more} more)" if more > 0 else ""
-        return f"{self.message} Legal: {', '.join(shown)}{tail}."
+        return f"{self.message} {self.legal_label}: {', '.join(shown)}{tail}."
 
 
 class NotationError(PlayerError):
     """The text of an order, a hex label, a dice expression … cannot be read."""
+
+    legal_label = "Write it like"
 
 
 class IllegalOrder(PlayerError):

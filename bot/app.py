@@ -1,0 +1,104 @@
+"""The services one running bot shares: storage, dice, clock, sessions, the scheduler.
+
+Both adapters (Discord and local) build an :class:`App` and call :func:`dispatch` for
+every command, so the same handlers serve both.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from bot.clock import Clock, SystemClock, iso
+from bot.commands import load_all
+from bot.commands.base import Command, find
+from bot.context import Actor, Channel, Ctx
+from bot.dice_service import DiceService
+from bot.session import Sessions
+from bot.storage.sqlite import SqliteRepository
+from engine.core.errors import PlayerError
+
+log = logging.getLogger("warroom")
+
+
+@dataclass
+class App:
+    repo: SqliteRepository
+    dice: DiceService
+    clock: Clock
+    sessions: Sessions
+    local: bool = False  # True in the local channel (scripts, terminal, tests)
+    bugs: list[str] = field(default_factory=list)  # error ids of bugs met (scripts exit non-zero)
+
+    @classmethod
+    async def start(
+        cls,
+        database: str | Path,
+        *,
+        seed: int | None = None,
+        clock: Clock | None = None,
+        local: bool = False,
+    ) -> "App":
+        load_all()
+        load_games()
+        repo = SqliteRepository(database)
+        await repo.open()
+        dice = DiceService(seed)
+        clock = clock or SystemClock()
+        return cls(repo, dice, clock, Sessions(repo, dice, clock), local)
+
+    async def close(self) -> None:
+        await self.repo.close()
+
+
+def load_games() -> None:
+    """Import every game engine so its rules register (engine.core.game.register)."""
+    import importlib
+    import pkgutil
+
+    import engine
+
+    for info in pkgutil.iter_modules(engine.__path__):
+        if info.ispkg and info.name not in ("core", "odds"):
+            try:
+                importlib.import_module(f"engine.{info.name}.game")
+            except ModuleNotFoundError as missing:
+                if missing.name != f"engine.{info.name}.game":
+                    raise
+
+
+async def dispatch(
+    app: App,
+    *,
+    actor: Actor,
+    channel: Channel,
+    channel_id: int,
+    guild_id: int | None,
+    path: tuple[str, ...],
+    options: Mapping[str, Any],
+) -> Ctx:
+    """Run one command: bind options, call the handler, show player errors to the
+    player alone, and log anything else as a bug with an id the player can quote."""
+    ctx = Ctx(app, actor, channel_id, guild_id, channel)
+    command: Command | None = None
+    try:
+        command = find(path)
+        ctx.default_ephemeral = command.ephemeral
+        values = command.bind(options)
+        await app.repo.remember_player(actor.id, actor.name, iso(app.clock.now()))
+        await command.handler(ctx, **values)
+    except PlayerError as err:
+        await ctx.reply(f"⚠️ {err.text()}", ephemeral=True)
+    except Exception:
+        error_id = secrets.token_hex(4)
+        app.bugs.append(error_id)
+        name = command.name if command else "/" + " ".join(path)
+        log.exception("bug %s in %s (by %s in channel %s)", error_id, name, actor.id, channel_id)
+        await ctx.reply(
+            f"Something went wrong on our side (error id `{error_id}`); it has been logged.",
+            ephemeral=True,
+        )
+    return ctx

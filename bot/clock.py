@@ -1,0 +1,58 @@
+"""Time, kept out of the engine: the bot asks a clock.  Local scripts use a manual clock
+(``!wait 2d``) so reminders and timeouts can be exercised without waiting."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Protocol
+
+from engine.core.errors import NotationError
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc)
+
+
+class ManualClock:
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, delta: timedelta) -> None:
+        self._now += delta
+
+
+def iso(t: datetime) -> str:
+    return t.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$", re.IGNORECASE)
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``90m``, ``12h``, ``3d`` → a timedelta; a player error otherwise."""
+    m = _DURATION.match(text)
+    if not m:
+        raise NotationError(f"'{text}' is not a duration.", legal=("30m", "12h", "3d"))
+    return timedelta(**{_UNITS[m.group(2).lower()]: float(m.group(1))})
+
+
+def format_duration(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"

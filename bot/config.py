@@ -1,0 +1,44 @@
+"""Settings from the environment or a ``.env`` file (simple ``KEY=VALUE`` lines)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+@dataclass(frozen=True)
+class Config:
+    discord_token: str | None
+    dev_guild_id: int | None
+    database: str
+    log_level: str
+
+    @classmethod
+    def load(cls, env_file: Path | None = None) -> "Config":
+        """The environment wins over ``.env`` (default: ``.env`` in the working directory)."""
+        merged = {**read_env_file(env_file or Path(".env")), **os.environ}
+        guild = merged.get("DEV_GUILD_ID", "").strip()
+        return cls(
+            discord_token=merged.get("DISCORD_TOKEN", "").strip() or None,
+            dev_guild_id=int(guild) if guild.isdigit() else None,
+            database=merged.get("WARROOM_DB", "").strip() or "warroom.db",
+            log_level=merged.get("WARROOM_LOG", "").strip().upper() or "INFO",
+        )

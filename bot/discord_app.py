@@ -1,0 +1,328 @@
+"""The Discord adapter: the command registry as application (slash) commands.
+
+This is the only module that imports discord.py.  Each registered command becomes a slash
+command (two-word commands live in a group, ``/minis move``); an interaction is turned
+into the same :func:`bot.app.dispatch` call the local channel makes.  Buttons carry a
+command line in their ``custom_id`` (``wr:/minis fire unit:al2 at:entering``) and run it
+as whoever pressed them.  Commands that may take longer than Discord's three-second
+limit are deferred first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import io
+import logging
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+
+from bot.app import App, dispatch
+from bot.command_line import parse_command
+from bot.commands.base import REGISTRY, Command, Option
+from bot.config import Config
+from bot.context import Actor, Ctx, Message
+from bot.scheduler import tick
+
+log = logging.getLogger("warroom.discord")
+
+BUTTON_PREFIX = "wr:"
+CUSTOM_ID_MAX = 100
+SCHEDULER_PERIOD_S = 60.0
+MAX_CHOICES = 25
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _annotation(opt: Option) -> Any:
+    kind: Any = opt.kind
+    if opt.choices and len(opt.choices) <= MAX_CHOICES:
+        kind = Literal[opt.choices]  # discord.py turns a Literal into fixed choices
+    elif opt.kind in (int, float) and (opt.min_value is not None or opt.max_value is not None):
+        kind = app_commands.Range[opt.kind, opt.min_value, opt.max_value]  # type: ignore[misc]
+    return kind if opt.required else Optional[kind]
+
+
+def _make_callback(bot: "WarroomBot", command: Command) -> Any:
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        given = {k: v for k, v in values.items() if v is not None}
+        await bot.run_command(interaction, command, given)
+
+    params = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          annotation=discord.Interaction)
+    ]
+    for opt in sorted(command.options, key=lambda o: not o.required):
+        params.append(
+            inspect.Parameter(
+                opt.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=_annotation(opt),
+                default=inspect.Parameter.empty if opt.required else None,
+            )
+        )
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = "callback_" + "_".join(command.path)
+    callback.__qualname__ = "make.<locals>." + callback.__name__
+    return app_commands.describe(**{o.name: o.description[:100] for o in command.options})(callback)
+
+
+def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        assert opt.autocomplete is not None
+        ctx = Ctx(bot.app, await bot.actor(interaction), interaction.channel_id or 0,
+                  interaction.guild_id, _NoReplies())
+        try:
+            found = await opt.autocomplete(ctx, current)
+        except Exception:
+            log.exception("autocomplete failed for %s", opt.name)
+            return []
+        return [app_commands.Choice(name=label[:100], value=value[:100])
+                for label, value in found[:MAX_CHOICES]]
+
+    return complete
+
+
+def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
+    groups: dict[str, app_commands.Group] = {}
+    for command in sorted(REGISTRY.values(), key=lambda c: c.path):
+        parent = None
+        if len(command.path) == 2:
+            group = command.path[0]
+            if group not in groups:
+                groups[group] = app_commands.Group(name=group, description=_group_description(group))
+            parent = groups[group]
+        slash = app_commands.Command(
+            name=command.path[-1],
+            description=command.description[:100],
+            callback=_make_callback(bot, command),
+            parent=parent,
+        )
+        for opt in command.options:
+            if opt.autocomplete is not None:
+                slash.autocomplete(opt.name)(_autocompleter(bot, opt))
+        if parent is None:
+            tree.add_command(slash)
+        else:
+            parent.add_command(slash)
+    for group in groups.values():
+        tree.add_command(group)
+
+
+GROUP_DESCRIPTIONS = {
+    "minis": "Axis & Allies Miniatures: battles on a hex map",
+    "odds": "Exact odds: A&A battles, Miniatures attacks, Memoir '44 dice",
+    "memoir": "Memoir '44",
+    "aa": "Axis & Allies Anniversary Edition",
+    "settings": "Server settings for Warroom",
+}
+
+
+def _group_description(group: str) -> str:
+    return GROUP_DESCRIPTIONS.get(group, f"/{group} commands")
+
+
+# --------------------------------------------------------------------------- channels
+
+
+class _NoReplies:
+    async def reply(self, message: Message) -> None:
+        return None
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        return None
+
+
+def _files(message: Message) -> list[discord.File]:
+    return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in message.files]
+
+
+def _mentions(message: Message) -> discord.AllowedMentions:
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(uid) for uid in message.mentions]
+    )
+
+
+def _view(message: Message) -> discord.ui.View | None:
+    if not message.buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    styles = {"primary": discord.ButtonStyle.primary, "success": discord.ButtonStyle.success,
+              "danger": discord.ButtonStyle.danger}
+    for button in message.buttons[:25]:
+        custom_id = BUTTON_PREFIX + button.command
+        if len(custom_id) > CUSTOM_ID_MAX:
+            raise ValueError(f"button command too long for Discord: {button.command!r}")
+        view.add_item(discord.ui.Button(
+            label=button.label[:80], custom_id=custom_id,
+            style=styles.get(button.style, discord.ButtonStyle.secondary),
+        ))
+    return view
+
+
+class DiscordChannel:
+    """Replies through one interaction; posts to channels through the bot."""
+
+    def __init__(self, bot: "WarroomBot", interaction: discord.Interaction,
+                 deferred_ephemeral: bool | None = None) -> None:
+        self.bot = bot
+        self.interaction = interaction
+        self.deferred_ephemeral = deferred_ephemeral  # None when not deferred
+        self.followups = 0
+
+    async def reply(self, message: Message) -> None:
+        interaction = self.interaction
+        kwargs: dict[str, Any] = {
+            "ephemeral": message.ephemeral,
+            "files": _files(message),
+            "allowed_mentions": _mentions(message),
+        }
+        view = _view(message)
+        if view is not None:
+            kwargs["view"] = view
+        if not interaction.response.is_done():
+            await interaction.response.send_message(message.text, **kwargs)
+            return
+        if self.deferred_ephemeral is not None and self.followups == 0 \
+                and message.ephemeral != self.deferred_ephemeral:
+            # The "thinking…" message has the wrong visibility for this reply: drop it.
+            await interaction.delete_original_response()
+        self.followups += 1
+        await interaction.followup.send(message.text, **kwargs)
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        if channel_id == self.interaction.channel_id:
+            await self.reply(Message(message.text, False, message.files, message.buttons,
+                                     message.mentions))
+        else:
+            await self.bot.post(channel_id, message)
+
+
+class BotPoster:
+    """Posts without an interaction (reminders, timeouts)."""
+
+    def __init__(self, bot: "WarroomBot") -> None:
+        self.bot = bot
+
+    async def reply(self, message: Message) -> None:
+        raise RuntimeError("no interaction to reply to")
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        await self.bot.post(channel_id, message)
+
+
+# --------------------------------------------------------------------------- the client
+
+
+class WarroomBot(discord.Client):
+    def __init__(self, config: Config, *, app: App | None = None, sync: bool = True) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        self.config = config
+        self._app = app
+        self._sync = sync
+        self._scheduler: asyncio.Task[None] | None = None
+        self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
+        from bot.commands import load_all
+
+        load_all()
+        build_tree(self, self.tree)
+
+    @property
+    def app(self) -> App:
+        if self._app is None:
+            raise RuntimeError("the bot has not started")
+        return self._app
+
+    async def setup_hook(self) -> None:
+        if self._app is None:
+            self._app = await App.start(self.config.database)
+        if self._sync:
+            if self.config.dev_guild_id:
+                guild = discord.Object(self.config.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        self._scheduler = asyncio.create_task(self._schedule())
+
+    async def close(self) -> None:
+        if self._scheduler:
+            self._scheduler.cancel()
+        await super().close()
+        if self._app is not None:
+            await self._app.close()
+
+    async def _schedule(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await tick(self.app, BotPoster(self))
+            except Exception:
+                log.exception("scheduler tick failed")
+            await asyncio.sleep(SCHEDULER_PERIOD_S)
+
+    async def actor(self, interaction: discord.Interaction) -> Actor:
+        user = interaction.user
+        roles = tuple(r.id for r in getattr(user, "roles", ()) if r is not None)
+        moderator = bool(interaction.permissions.manage_channels)
+        if not moderator and interaction.guild_id and roles:
+            role = await self.app.repo.moderator_role(interaction.guild_id)
+            moderator = role is not None and role in roles
+        return Actor(user.id, user.display_name, moderator, roles)
+
+    async def run_command(
+        self, interaction: discord.Interaction, command: Command, options: dict[str, Any]
+    ) -> None:
+        deferred: bool | None = None
+        if command.defer:
+            await interaction.response.defer(ephemeral=command.ephemeral, thinking=True)
+            deferred = command.ephemeral
+        await dispatch(
+            self.app,
+            actor=await self.actor(interaction),
+            channel=DiscordChannel(self, interaction, deferred),
+            channel_id=interaction.channel_id or 0,
+            guild_id=interaction.guild_id,
+            path=command.path,
+            options=options,
+        )
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Buttons: run the command line stored in the button as the person pressing it."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith(BUTTON_PREFIX):
+            return
+        path, options = parse_command(custom_id[len(BUTTON_PREFIX):])
+        await dispatch(
+            self.app,
+            actor=await self.actor(interaction),
+            channel=DiscordChannel(self, interaction),
+            channel_id=interaction.channel_id or 0,
+            guild_id=interaction.guild_id,
+            path=path,
+            options=options,
+        )
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        channel = self.get_channel(channel_id) or await self.fetch_channel(channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("cannot post to channel %s", channel_id)
+            return
+        kwargs: dict[str, Any] = {"files": _files(message), "allowed_mentions": _mentions(message)}
+        view = _view(message)
+        if view is not None:
+            kwargs["view"] = view
+        await channel.send(message.text, **kwargs)
+
+
+def run_discord(config: Config) -> int:
+    assert config.discord_token
+    WarroomBot(config).run(config.discord_token, log_handler=None)
+    return 0

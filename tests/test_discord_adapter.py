@@ -1,0 +1,117 @@
+"""The Discord adapter, driven through real discord.py Interaction objects (no network)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+
+from bot.app import App
+from bot.config import Config
+from bot.discord_app import WarroomBot
+from tests.discord_harness import (
+    CHANNEL_ID,
+    Recorder,
+    button,
+    member,
+    option,
+    png_files,
+    slash,
+    start_offline,
+)
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
+    app = await App.start(tmp_path / "bot.db", seed=7)
+    client = WarroomBot(Config(None, None, str(tmp_path / "bot.db"), "INFO"), app=app, sync=False)
+    await start_offline(client)
+    yield client
+    await app.close()
+
+
+@pytest.fixture
+def rec(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    return recorder
+
+
+ALICE = member(1001, "Alice")
+
+
+def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+
+async def test_roll_answers_a_slash_interaction_with_text(bot: WarroomBot, rec: Recorder) -> None:
+    bot.app.dice.queue([6, 6, 6, 5, 4, 4, 3, 3, 3, 1, 1])
+    _dispatch(bot, slash("roll", [option("dice", "11d6>=4")], ALICE))
+    (call,) = await rec.wait_for(1)
+    assert call.kind == "message" and not call.ephemeral
+    assert call.content == "**11d6>=4** → 6, 6, 6, 5, 4, 4, 3, 3, 3, 1, 1 → **6 successes**"
+
+
+async def test_roll_with_image_attaches_a_png(bot: WarroomBot, rec: Recorder) -> None:
+    bot.app.dice.queue([2, 5])
+    _dispatch(bot, slash("roll", [option("dice", "2d6"), option("image", True)], ALICE))
+    (call,) = await rec.wait_for(1)
+    assert "2d6 (2, 5) = `7`" in call.content
+    (png,) = png_files(call)
+    assert len(png) > 200
+    assert call.data["attachments"][0]["filename"] == "roll.png"
+
+
+async def test_bad_expression_is_an_ephemeral_error(bot: WarroomBot, rec: Recorder) -> None:
+    _dispatch(bot, slash("roll", [option("dice", "3dx")], ALICE))
+    (call,) = await rec.wait_for(1)
+    assert call.ephemeral and "Can't roll '3dx'" in call.content
+
+
+async def test_help_is_ephemeral_and_lists_roll(bot: WarroomBot, rec: Recorder) -> None:
+    _dispatch(bot, slash("help", [], ALICE))
+    (call,) = await rec.wait_for(1)
+    assert call.ephemeral and "/roll" in call.content
+
+
+async def test_button_runs_its_command_as_the_presser(bot: WarroomBot, rec: Recorder) -> None:
+    bot.app.dice.queue([3, 4])
+    _dispatch(bot, button("wr:/roll dice:2d6", member(1002, "Bob")))
+    (call,) = await rec.wait_for(1)
+    assert call.kind == "message" and "2d6 (3, 4) = `7`" in call.content
+
+
+async def test_every_registered_command_becomes_a_slash_command(bot: WarroomBot) -> None:
+    from bot.commands.base import REGISTRY
+
+    names = {c.qualified_name for c in bot.tree.walk_commands()}
+    for path in REGISTRY:
+        assert " ".join(path) in names
+    # Discord's own limits on the generated definitions (names, descriptions, options).
+    for cmd in bot.tree.get_commands():
+        body = cmd.to_dict(bot.tree)
+        assert 1 <= len(body["description"]) <= 100
+
+
+async def test_deferred_command_can_answer_privately(bot: WarroomBot, rec: Recorder) -> None:
+    from bot.commands.base import REGISTRY, Command
+    from bot.context import Ctx
+    from bot.discord_app import build_tree
+
+    async def slow(ctx: Ctx) -> None:
+        await ctx.reply("secret", ephemeral=True)
+        await ctx.reply("for all")
+
+    REGISTRY[("slowtest",)] = Command(("slowtest",), "test", (), slow, defer=True)
+    try:
+        bot.tree.clear_commands(guild=None)
+        build_tree(bot, bot.tree)
+        _dispatch(bot, slash("slowtest", [], ALICE, channel_id=CHANNEL_ID))
+        calls = await rec.wait_for(4)
+    finally:
+        del REGISTRY[("slowtest",)]
+    kinds = [c.kind for c in calls]
+    assert kinds == ["defer", "delete-original", "followup", "followup"]
+    assert calls[2].ephemeral and calls[2].content == "secret"
+    assert not calls[3].ephemeral and calls[3].content == "for all"
