@@ -1,0 +1,127 @@
+"""The local channel: same handlers as Discord, driven by script lines."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.command_line import parse_command, tokenize
+from bot.local import run_script
+from engine.core.errors import NotationError, PlayerError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_tokenize_keeps_quoted_values_and_apostrophes() -> None:
+    assert tokenize('/minis move unit:ax3 path:"E6 F6"') == ["/minis", "move", "unit:ax3", "path:E6 F6"]
+    assert tokenize("/x name:Memoir '44") == ["/x", "name:Memoir", "'44"]
+    assert tokenize('/x a:""') == ["/x", "a:"]
+    with pytest.raises(NotationError):
+        tokenize('/x a:"open')
+
+
+def test_parse_command_names_and_positional_options() -> None:
+    assert parse_command("/roll dice:11d6>=4") == (("roll",), {"dice": "11d6>=4"})
+    assert parse_command("/roll 2d6") == (("roll",), {"dice": "2d6"})
+    assert parse_command("/ROLL dice:2d6 image:true") == (("roll",), {"dice": "2d6", "image": "true"})
+    with pytest.raises(PlayerError, match="no command /nothing"):
+        parse_command("/nothing here")
+    with pytest.raises(PlayerError, match="not an option"):
+        parse_command("/roll 2d6 extra")
+
+
+async def _run(script: str, tmp_path: Path, seed: int = 3) -> tuple[int, str]:
+    out = io.StringIO()
+    code = await run_script(script, database=tmp_path / "l.db", out_dir=tmp_path / "img", seed=seed, out=out)
+    return code, out.getvalue()
+
+
+async def test_script_prints_public_and_ephemeral_replies(tmp_path: Path) -> None:
+    code, out = await _run(
+        "# a comment\n"
+        "!dice 6 6 6 5 4 4 3 3 3 1 1\n"
+        "alice: /roll dice:11d6>=4\n"
+        "!expect 6 successes\n"
+        "bob: /roll dice:zz\n"
+        "!expect Can't roll\n"
+        "carol: /help\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "[#table] **11d6>=4** → 6, 6, 6, 5, 4, 4, 3, 3, 3, 1, 1 → **6 successes**"
+    assert lines[1].startswith("[to bob] ⚠️ Can't roll 'zz'.")
+    assert any(line.startswith("[to carol] **Warroom**") for line in lines)
+
+
+async def test_images_are_written_with_sequential_names(tmp_path: Path) -> None:
+    code, out = await _run("!dice 1 2\na: /roll dice:2d6 image:true\n!dice 3\na: /roll dice:1d6 image:true\n", tmp_path)
+    assert code == 0, out
+    files = sorted(p.name for p in (tmp_path / "img").iterdir())
+    assert files == ["0001-roll.png", "0002-roll.png"]
+    assert (tmp_path / "img" / "0001-roll.png").read_bytes()[:4] == b"\x89PNG"
+    assert f"[#table] [image] {tmp_path / 'img' / '0002-roll.png'}" in out
+
+
+async def test_failed_expectation_and_bad_directives_fail_the_script(tmp_path: Path) -> None:
+    code, out = await _run("a: /roll dice:1d6\n!expect 7 successes\n", tmp_path)
+    assert code == 1 and "!! line 2: expected output containing '7 successes'" in out
+    code, out = await _run("!nonsense\n", tmp_path)
+    assert code == 1 and "unknown directive" in out
+    code, _ = await _run("!dice x\n", tmp_path)
+    assert code == 1
+
+
+async def test_player_errors_are_not_failures(tmp_path: Path) -> None:
+    code, out = await _run("a: /roll dice:1d6 image:maybe\nb: /unknown\n", tmp_path)
+    assert code == 0
+    assert "[to a] ⚠️ Option 'image' must be true or false, not 'maybe'." in out
+    assert "[to b] ⚠️ There is no command /unknown." in out
+
+
+async def test_channels_and_buttons_and_completion(tmp_path: Path) -> None:
+    code, out = await _run("!channel #league-1\na: /roll dice:1d6\na: !complete /help game:\n", tmp_path)
+    assert code == 0, out
+    assert out.splitlines()[0].startswith("[#league-1] **1d6**")
+    assert "[to a] choices for game: quick, minis" in out
+    code, out = await _run("a: !press 1\n", tmp_path)
+    assert code == 1 and "no button '1'" in out
+
+
+def _cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("DISCORD_TOKEN", None)
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120, env=full_env, cwd=cwd or ROOT)
+
+
+def test_warroom_local_script_from_the_command_line(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("!dice 4 4\nalice: /roll dice:2d6>=4\n!expect 2 successes\nbob: /help\n", encoding="utf-8")
+    done = _cli("local", "--script", str(script), "--out", str(tmp_path / "o"), "--seed", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "[#table] **2d6>=4** → 4, 4 → **2 successes**" in done.stdout
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a: /roll dice:1d6\n!expect nothing like this\n", encoding="utf-8")
+    assert _cli("local", "--script", str(bad)).returncode == 1
+
+
+def test_run_without_a_token_opens_the_local_channel(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("# no token here\nWARROOM_LOG=WARNING\n", encoding="utf-8")
+    done = _cli("run", stdin="/roll dice:11d6>=4\n/quit\n", cwd=tmp_path,
+                env={"PYTHONPATH": str(ROOT), "WARROOM_DB": str(tmp_path / "w.db")})
+    assert done.returncode == 0, done.stderr
+    first, *rest = done.stdout.splitlines()
+    assert first.startswith("No DISCORD_TOKEN configured: opening the local channel")
+    assert rest[0].startswith("[#table] **11d6>=4** → ") and "success" in rest[0]
+
+
+def test_the_roll_example_script_runs(tmp_path: Path) -> None:
+    done = _cli("local", "--script", str(ROOT / "examples" / "roll.txt"), "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "0001-roll.png").exists()
