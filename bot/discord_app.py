@@ -42,7 +42,7 @@ def _annotation(opt: Option) -> Any:
     if opt.choices and len(opt.choices) <= MAX_CHOICES:
         kind = Literal[opt.choices]  # discord.py turns a Literal into fixed choices
     elif opt.kind in (int, float) and (opt.min_value is not None or opt.max_value is not None):
-        kind = app_commands.Range[opt.kind, opt.min_value, opt.max_value]  # type: ignore[misc]
+        kind = app_commands.Range[opt.kind, opt.min_value, opt.max_value]
     return kind if opt.required else Optional[kind]
 
 
@@ -89,13 +89,13 @@ def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
 def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
     groups: dict[str, app_commands.Group] = {}
     for command in sorted(REGISTRY.values(), key=lambda c: c.path):
-        parent = None
+        parent: app_commands.Group | None = None
         if len(command.path) == 2:
-            group = command.path[0]
-            if group not in groups:
-                groups[group] = app_commands.Group(name=group, description=_group_description(group))
-            parent = groups[group]
-        slash = app_commands.Command(
+            name = command.path[0]
+            if name not in groups:
+                groups[name] = app_commands.Group(name=name, description=_group_description(name))
+            parent = groups[name]
+        slash: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=command.path[-1],
             description=command.description[:100],
             callback=_make_callback(bot, command),
@@ -108,8 +108,8 @@ def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
             tree.add_command(slash)
         else:
             parent.add_command(slash)
-    for group in groups.values():
-        tree.add_command(group)
+    for group_command in groups.values():
+        tree.add_command(group_command)
 
 
 GROUP_DESCRIPTIONS = {
@@ -296,7 +296,8 @@ class WarroomBot(discord.Client):
         """Buttons: run the command line stored in the button as the person pressing it."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(BUTTON_PREFIX):
             return
         path, options = parse_command(custom_id[len(BUTTON_PREFIX):])

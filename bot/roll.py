@@ -87,7 +87,7 @@ class _DiceAsRandom:
 @contextmanager
 def _lend_dice(dice: Dice) -> Iterator[None]:
     saved = d20x.random
-    d20x.random = _DiceAsRandom(dice)  # type: ignore[assignment]
+    d20x.random = _DiceAsRandom(dice)
     try:
         yield
     finally:
