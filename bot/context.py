@@ -23,6 +23,8 @@ class Actor:
     # Manage Channels in that channel, or a moderator role configured for the server.
     is_moderator: bool = False
     role_ids: tuple[int, ...] = ()
+    # Manage Server: may change the server's Warroom settings.
+    is_admin: bool = False
 
     @property
     def mention(self) -> str:

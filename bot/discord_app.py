@@ -269,11 +269,12 @@ class WarroomBot(discord.Client):
     async def actor(self, interaction: discord.Interaction) -> Actor:
         user = interaction.user
         roles = tuple(r.id for r in getattr(user, "roles", ()) if r is not None)
-        moderator = bool(interaction.permissions.manage_channels)
+        perms = interaction.permissions
+        moderator = bool(perms.manage_channels)
         if not moderator and interaction.guild_id and roles:
             role = await self.app.repo.moderator_role(interaction.guild_id)
             moderator = role is not None and role in roles
-        return Actor(user.id, user.display_name, moderator, roles)
+        return Actor(user.id, user.display_name, moderator, roles, bool(perms.manage_guild))
 
     async def run_command(
         self, interaction: discord.Interaction, command: Command, options: dict[str, Any]

@@ -114,7 +114,8 @@ class LocalSession:
     def actor(self, name: str) -> Actor:
         uid = stable_id("user", name)
         self.channel.users[uid] = name
-        return Actor(uid, name, is_moderator=name.lower() in self.moderators)
+        mod = name.lower() in self.moderators
+        return Actor(uid, name, is_moderator=mod, is_admin=mod)
 
     async def run_line(self, raw: str, lineno: int = 0) -> None:
         line = raw.strip()

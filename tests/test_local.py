@@ -125,3 +125,17 @@ def test_the_roll_example_script_runs(tmp_path: Path) -> None:
     done = _cli("local", "--script", str(ROOT / "examples" / "roll.txt"), "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "0001-roll.png").exists()
+
+
+async def test_moderator_role_setting_needs_manage_server(tmp_path: Path) -> None:
+    code, out = await _run(
+        "eve: /settings moderator-role role:<@&123456789>\n"
+        "!expect Only members with Manage Server\n"
+        "!moderator ann\n"
+        "ann: /settings moderator-role role:<@&123456789>\n"
+        "!expect Members with <@&123456789> may now\n"
+        "ann: /settings moderator-role role:banana\n"
+        "!expect is not a role\n",
+        tmp_path,
+    )
+    assert code == 0, out
