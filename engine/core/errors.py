@@ -27,7 +27,8 @@ class PlayerError(Exception):
         shown = list(self.legal[:_MAX_LEGAL_SHOWN])
         more = len(self.legal) - len(shown)
         tail = f" (and {more} more)" if more > 0 else ""
-        return f"{self.message} {self.legal_label}: {', '.join(shown)}{tail}."
+        message = self.message if self.message.endswith((".", "!", "?", ":")) else self.message + "."
+        return f"{message} {self.legal_label}: {', '.join(shown)}{tail}."
 
 
 class NotationError(PlayerError):
