@@ -54,7 +54,7 @@ def test_defensive_fire_example_step_1_front_then_rear_and_the_axis_holds() -> N
     # Facing the hex it enters (E5): the PAK in E5 sees the front from D5 (front arc),
     # and the rear from its own hex (M-12.3, M-7.9).
     sherman = s.unit("al1")
-    assert sherman.facing == hx("D5").direction_to(hx("E5")) == L.parse_direction("SE")
+    assert sherman.facing == hx("D5").direction_to(hx("E5")) == L.parse_direction("NE")
     assert attacked_from_front(s, sherman, hx("E5")) is True
     s, events = play(s, AXIS, "hold")
     (p,) = pending(s)
