@@ -7,11 +7,15 @@ they talk to.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 if TYPE_CHECKING:
     from bot.app import App
+
+
+_MENTION = re.compile(r"^\s*<@!?(\d{5,20})>\s*$")
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,23 @@ class Ctx:
         )
         self.replies.append(msg)
         await self.channel.reply(msg)
+
+    async def user(self, text: str) -> Actor:
+        """Another user named in an option: a mention ``<@123>`` (Discord), or a name
+        the local channel knows."""
+        resolve = getattr(self.channel, "resolve_user", None)
+        if resolve is not None:
+            found = resolve(text)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        m = _MENTION.match(text)
+        if m is None:
+            from engine.core.errors import NotationError
+
+            raise NotationError(f"'{text}' is not a user.", legal=("@someone",))
+        uid = int(m.group(1))
+        name = await self.app.repo.player_name(uid)
+        return Actor(uid, name or f"user {uid}")
 
     async def post(
         self,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import keyword
 import io
 import logging
 from typing import Any, Literal, Optional
@@ -46,9 +47,17 @@ def _annotation(opt: Option) -> Any:
     return kind if opt.required else Optional[kind]
 
 
+def _py_name(option: str) -> str:
+    """A Python parameter name for an option (``from`` → ``from_``); Discord still shows
+    the option's own name."""
+    return option + "_" if keyword.iskeyword(option) else option
+
+
 def _make_callback(bot: "WarroomBot", command: Command) -> Any:
+    names = {_py_name(o.name): o.name for o in command.options}
+
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        given = {k: v for k, v in values.items() if v is not None}
+        given = {names[k]: v for k, v in values.items() if v is not None}
         await bot.run_command(interaction, command, given)
 
     params = [
@@ -58,7 +67,7 @@ def _make_callback(bot: "WarroomBot", command: Command) -> Any:
     for opt in sorted(command.options, key=lambda o: not o.required):
         params.append(
             inspect.Parameter(
-                opt.name,
+                _py_name(opt.name),
                 inspect.Parameter.KEYWORD_ONLY,
                 annotation=_annotation(opt),
                 default=inspect.Parameter.empty if opt.required else None,
@@ -67,7 +76,10 @@ def _make_callback(bot: "WarroomBot", command: Command) -> Any:
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     callback.__name__ = callback.__qualname__ = "callback_" + "_".join(command.path)
     callback.__qualname__ = "make.<locals>." + callback.__name__
-    return app_commands.describe(**{o.name: o.description[:100] for o in command.options})(callback)
+    renamed = {py: name for py, name in names.items() if py != name}
+    described = app_commands.describe(
+        **{_py_name(o.name): o.description[:100] for o in command.options})(callback)
+    return app_commands.rename(**renamed)(described) if renamed else described
 
 
 def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
@@ -76,7 +88,8 @@ def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
         ctx = Ctx(bot.app, await bot.actor(interaction), interaction.channel_id or 0,
                   interaction.guild_id, _NoReplies())
         try:
-            found = await opt.autocomplete(ctx, current)
+            others = {k: v for k, v in vars(interaction.namespace).items() if k != opt.name}
+            found = await opt.autocomplete(ctx, current, others)
         except Exception:
             log.exception("autocomplete failed for %s", opt.name)
             return []
@@ -103,7 +116,7 @@ def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
         )
         for opt in command.options:
             if opt.autocomplete is not None:
-                slash.autocomplete(opt.name)(_autocompleter(bot, opt))
+                slash.autocomplete(_py_name(opt.name))(_autocompleter(bot, opt))
         if parent is None:
             tree.add_command(slash)
         else:

@@ -72,7 +72,7 @@ class LocalChannel:
         self.transcript.append(block)
 
     def _emit(self, prefix: str, message: Message) -> None:
-        self._print(prefix, message.text)
+        self._print(prefix, re.sub(r"<@!?(\d+)>", self._mention, message.text))
         for attachment in message.files:
             self.image_count += 1
             self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -84,6 +84,10 @@ class LocalChannel:
             shown = "  ".join(f"[{i}: {b.label}]" for i, b in enumerate(message.buttons, 1))
             self._print(prefix, f"buttons: {shown}")
 
+    def _mention(self, m: "re.Match[str]") -> str:
+        name = self.users.get(int(m.group(1)))
+        return f"@{name}" if name else m.group(0)
+
     async def reply(self, message: Message) -> None:
         if message.ephemeral:
             self._emit(f"[to {self.current_user}]", message)
@@ -92,6 +96,19 @@ class LocalChannel:
 
     async def post(self, channel_id: int, message: Message) -> None:
         self._emit(f"[#{self.names.get(channel_id, channel_id)}]", message)
+
+    def resolve_user(self, text: str) -> Actor | None:
+        """``@bob`` or ``bob`` → the local user bob (mentions print as <@id>)."""
+        name = text.strip().lstrip("@")
+        m = re.fullmatch(r"<@!?(\d+)>", text.strip())
+        if m:
+            uid = int(m.group(1))
+            return Actor(uid, self.users.get(uid, f"user {uid}"))
+        if not re.fullmatch(r"[\w.-]{1,32}", name):
+            return None
+        uid = stable_id("user", name)
+        self.users[uid] = name
+        return Actor(uid, name)
 
 
 class LocalSession:
@@ -204,9 +221,10 @@ class LocalSession:
         self.channel.current_user = name
         try:
             tokens = tokenize(text)
-            path, options = parse_command(" ".join(tokens[:-1]) if ":" in tokens[-1] else text)
-            opt_name, _, partial = tokens[-1].partition(":")
+            opt_name = tokens[-1].partition(":")[0] if tokens else ""
+            path, options = parse_command(text)
             option = find(path).option(opt_name)
+            partial = options.pop(opt_name, "")
         except PlayerError as err:
             await self.channel.reply(Message(f"⚠️ {err.text()}", ephemeral=True))
             return
@@ -215,7 +233,7 @@ class LocalSession:
         else:
             ctx = Ctx(self.app, self.actor(name), self.channel.current_channel, self.guild_id,
                       self.channel)
-            choices = await option.autocomplete(ctx, partial)
+            choices = await option.autocomplete(ctx, partial, options)
             shown = ", ".join(f"{label} = {value}" if label != value else value
                               for label, value in choices) or "(no suggestions)"
         await self.channel.reply(Message(f"choices for {opt_name}: {shown}", ephemeral=True))

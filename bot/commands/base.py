@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 OptionType = type[str] | type[int] | type[float] | type[bool]
 Handler = Callable[..., Awaitable[None]]
-# An autocomplete source: (ctx, what the user typed so far) -> [(shown name, value)].
-Autocomplete = Callable[["Ctx", str], Awaitable[list[tuple[str, str]]]]
+# An autocomplete source: (ctx, what the user typed so far, the other options already
+# filled in) -> [(shown name, value)], best first.
+Autocomplete = Callable[["Ctx", str, Mapping[str, Any]], Awaitable[list[tuple[str, str]]]]
 
 
 @dataclass(frozen=True)

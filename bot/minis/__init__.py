@@ -1,0 +1,1 @@
+"""The A&A Miniatures front: commands answer through these modules."""

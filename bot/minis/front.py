@@ -1,0 +1,208 @@
+"""A&A Miniatures in the channel: orders through the session, then the answer.
+
+``order`` is what every game command calls: the session applies the order atomically;
+then the player gets a short result at once, its owner alone sees secrets (army lists),
+and when a phase ends the channel gets the map image with a report of that phase and a
+ping for whoever acts next (with buttons when it is a defensive-fire decision).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Iterable, Mapping, Sequence
+
+from bot.context import Attachment, Button, Channel, Ctx, Message
+from bot.minis.narrate import public_lines, private_lines, side_name
+from bot.scheduler import ANNOUNCERS
+from bot.session import Acted, Loaded
+from engine.core.game import Pending
+from engine.core.hexgrid import Hex
+from engine.minis.state import MinisState, Phase
+
+KIND = "minis"
+MAX_MESSAGE = 1900  # Discord allows 2,000 characters
+# Events after which the channel gets a fresh map: a phase (or the deployment) ended.
+PHASE_MARKERS = ("PhaseStarted", "Victory", "Conceded")
+
+
+def loaded_state(loaded: Loaded) -> MinisState:
+    state = loaded.state
+    assert isinstance(state, MinisState)
+    return state
+
+
+def clip(lines: Sequence[str], limit: int = MAX_MESSAGE, more: str = "") -> str:
+    """Join lines up to ``limit`` characters; say how many were left out."""
+    out: list[str] = []
+    size = 0
+    for i, line in enumerate(lines):
+        if size + len(line) + 1 > limit - 80:
+            left = len(lines) - i
+            out.append(f"… and {left} more line{'s' if left != 1 else ''}{more}")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- orders
+
+
+async def order(ctx: Ctx, text: str) -> Acted:
+    """Apply one order for the person asking, then answer, report and ping."""
+    acted = await ctx.app.sessions.act(ctx.channel_id, ctx.actor, text, kind=KIND)
+    await present(ctx.app, ctx.channel, ctx.channel_id, acted, ctx)
+    return acted
+
+
+async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
+                  ctx: Ctx | None = None) -> None:
+    """Narrate an accepted order: private details to its owner (only when they asked),
+    the public result, the phase map and report when a phase ended, and a ping when
+    someone new must act."""
+    state = loaded_state(acted.after)
+    events = [e.to_dict() for e in acted.events]
+    secret = private_lines(events, state, acted.seat)
+    if secret and ctx is not None:
+        await ctx.reply("\n".join(secret), ephemeral=True)
+    lines = public_lines(events, state)
+    if lines:
+        text = clip(lines, more=" (see /minis log)")
+        if ctx is not None:
+            await ctx.reply(text, ephemeral=False)
+        else:
+            await channel.post(channel_id, Message(text))
+    if any(e["type"] in PHASE_MARKERS for e in events):
+        await post_phase_map(app, channel, channel_id, acted)
+    if _waiting(acted.before) != _waiting(acted.after):
+        await ping(channel, channel_id, acted.after)
+
+
+def _waiting(loaded: Loaded) -> tuple[tuple[str, str], ...]:
+    return tuple((p.player, p.decision) for p in loaded.pending)
+
+
+async def announce_timeout(app: Any, channel: Channel, channel_id: int, acted: Acted) -> None:
+    """The scheduler applied a timeout: tell the channel like any other order."""
+    await present(app, channel, channel_id, acted)
+
+
+ANNOUNCERS[KIND] = announce_timeout
+
+
+# --------------------------------------------------------------------------- pings
+
+
+def decision_text(state: MinisState, p: Pending) -> str:
+    """What a player must do now, in slash commands."""
+    if p.reaction:
+        return f"{p.decision} — fire with a unit (buttons below or /minis fire), or /minis hold"
+    if state.phase is Phase.ARMIES:
+        return "build your army in secret with /minis army, then /minis ready"
+    if state.chooser is not None:
+        what = "the coin toss" if state.phase is Phase.DEPLOYMENT else f"the initiative for turn {state.turn}"
+        return f"you won {what}: /minis initiative choice:first or choice:second"
+    if state.phase is Phase.DEPLOYMENT:
+        return "deploy with /minis deploy unit:… to:…, then /minis done"
+    if state.phase in (Phase.MOVEMENT, Phase.ASSAULT):
+        verbs = "/minis move" if state.phase is Phase.MOVEMENT else "/minis attack or /minis move"
+        return f"your {state.phase.value} phase (turn {state.turn}): {verbs} …, then /minis done"
+    return p.decision
+
+
+def choice_button(choice: str) -> Button | None:
+    words = choice.split()
+    if words[:1] == ["fire"] and len(words) == 3:
+        return Button(f"{words[1]} fires ({words[2]} hex)", f"/minis fire unit:{words[1]} at:{words[2]}", "danger")
+    if words == ["hold"]:
+        return Button("Hold fire", "/minis hold", "secondary")
+    return None
+
+
+async def ping(channel: Channel, channel_id: int, loaded: Loaded) -> None:
+    state = loaded_state(loaded)
+    lines: list[str] = []
+    mentions: list[int] = []
+    buttons: list[Button] = []
+    for p in loaded.pending:
+        uid = loaded.game.seats.get(p.player)
+        who = f"<@{uid}>" if uid else f"**{side_name(p.player)}**"
+        lines.append(f"{who} ({side_name(p.player)}) — {decision_text(state, p)}")
+        if uid and uid not in mentions:
+            mentions.append(uid)
+        if p.reaction:
+            buttons.extend(b for b in map(choice_button, p.choices) if b is not None)
+    if lines:
+        await channel.post(channel_id, Message("\n".join(lines), buttons=tuple(buttons),
+                                               mentions=tuple(mentions)))
+
+
+# --------------------------------------------------------------------------- images
+
+
+def _hex(value: Any) -> Hex:
+    return Hex(int(value[0]), int(value[1]))
+
+
+def phase_overlays(events: Iterable[Mapping[str, Any]], state: MinisState) -> list[Any]:
+    """Moves and attacks of a phase, as render overlays."""
+    from render.overlays import AttackLine, MovedPath
+
+    overlays: list[Any] = []
+    for e in events:
+        if e["type"] == "Moved" and len(e["path"]) > 1:
+            overlays.append(MovedPath(e["unit"], tuple(_hex(h) for h in e["path"]),
+                                      tuple(_hex(h) for h in e.get("defensive_fire_at", ())),
+                                      stopped=bool(e.get("stopped"))))
+        elif e["type"] == "Attacked" and e.get("from_hex") and e.get("to_hex"):
+            result = f"{e['hits']} hit{'s' if e['hits'] != 1 else ''}" if e["hits"] else "miss"
+            if e.get("covered"):
+                result = "cover"
+            overlays.append(AttackLine(_hex(e["from_hex"]), _hex(e["to_hex"]), result,
+                                       defensive=e.get("kind") == "defensive"))
+    return overlays
+
+
+async def board_png(state: MinisState, *, overlays: Sequence[Any] = (), title: str | None = None,
+                    name: str = "board.png") -> Attachment:
+    """Render off the event loop (a phase image takes tens of milliseconds)."""
+    def draw() -> bytes:
+        from render.minis import board, png
+
+        return png(board(state, overlays=tuple(overlays), title=title))
+
+    return Attachment(name, await asyncio.to_thread(draw))
+
+
+async def phase_events(app: Any, acted: Acted) -> list[dict[str, Any]]:
+    """Events of the phase that just ended: from the previous phase start in the order
+    log up to this order's phase marker."""
+    rows = await app.repo.orders(acted.game.id)
+    flat: list[dict[str, Any]] = [dict(e) for row in rows for e in row.events]
+    cut = len(flat)
+    own = [e["type"] for e in (ev.to_dict() for ev in acted.events)]
+    if "PhaseStarted" in own:
+        # this order's own events are the tail of the log; stop before its PhaseStarted
+        tail = len(own) - own.index("PhaseStarted")
+        cut = len(flat) - tail
+    start = 0
+    for i in range(cut - 1, -1, -1):
+        if flat[i]["type"] == "PhaseStarted":
+            start = i
+            break
+    return flat[start:cut]
+
+
+async def post_phase_map(app: Any, channel: Channel, channel_id: int, acted: Acted) -> None:
+    state = loaded_state(acted.after)
+    events = await phase_events(app, acted)
+    ended = next((e for e in events if e["type"] == "PhaseStarted"), None)
+    if ended is not None:
+        head = f"📜 **Turn {ended['turn']}, {ended['phase']} phase" + (
+            f" ({side_name(ended['active'])})" if ended.get("active") else "") + " — report**"
+    else:
+        head = "📜 **Set-up report**"
+    body = [line for line in public_lines(events[1:] if ended else events, state)]
+    text = clip([head, *body] if body else [head, "Nothing happened."], more=" (see /minis log)")
+    image = await board_png(state, overlays=phase_overlays(events, state), name=f"turn{state.turn}-{state.phase.value}.png")
+    await channel.post(channel_id, Message(text, files=(image,)))
