@@ -64,11 +64,19 @@ class Canvas:
     def text(self, xy: tuple[float, float], text: str, *, face: Face, size: int, fill: Colour,
              anchor: str = "la", kind: str = "text", tier: str = "panel", hex: Hex | None = None,
              owner: str = "", stroke: int = 0, stroke_fill: Colour | None = None) -> Box:
-        """Draw ``text`` and record it; returns its ink box."""
-        f = font(face, size)
-        self.draw.text(xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke,
-                       stroke_fill=stroke_fill)
-        box = self.draw.textbbox(xy, text, font=f, anchor=anchor, stroke_width=stroke)
+        """Draw ``text`` and record it; returns its ink box.  The anchor point is
+        rounded to whole pixels so each text's coverage mask can be cached."""
+        x, y = round(xy[0]), round(xy[1])
+        if stroke:
+            f = font(face, size)
+            self.draw.text((x, y), text, font=f, fill=fill, anchor=anchor, stroke_width=stroke,
+                           stroke_fill=stroke_fill)
+            box = self.draw.textbbox((x, y), text, font=f, anchor=anchor, stroke_width=stroke)
+        else:
+            mask, (dx, dy) = text_mask(text, face, size, anchor)
+            box = (x + dx, y + dy, x + dx + mask.width, y + dy + mask.height)
+            if mask.width and mask.height:
+                self.image.paste(fill[:3], box, mask)
         fbox = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
         self.items.append(Drawn(kind, fbox, text, face, size, tier, hex, owner))
         return fbox
@@ -80,6 +88,17 @@ class Canvas:
     def paste(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
         """Paste an RGBA sprite with its own alpha."""
         self.image.paste(sprite, xy, sprite)
+
+
+@lru_cache(maxsize=8192)
+def text_mask(text: str, face: Face, size: int, anchor: str) -> tuple[Image.Image, tuple[int, int]]:
+    """The anti-aliased coverage of ``text`` and its offset from the anchor point."""
+    f = font(face, size)
+    x0, y0, x1, y1 = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(0, int(x1 - x0)), max(0, int(y1 - y0))), 0)
+    if mask.width and mask.height:
+        ImageDraw.Draw(mask).text((-x0, -y0), text, font=f, fill=255, anchor=anchor)
+    return mask, (int(x0), int(y0))
 
 
 def text_size(text: str, face: Face, size: int) -> tuple[float, float]:

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexgrid import Hex, column_letters
 from engine.minis.model import BattleMap
 from render.canvas import Canvas, Drawn
-from render.fonts import Face
+from render.fonts import Face, cap_ratio
 from render.layout import HexLayout, board_layout, board_size
 from render.minis import terrain as T
 from render.theme import Theme
@@ -121,13 +121,13 @@ def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: Theme) -> BaseLa
         for name, zone in sorted(m.zones.items()):
             fill, edge = zone_colours(th, name)
             T.draw_zone(d, bl, frozenset(zone) & m.hexes, fill, edge, th)
-    T.draw_roads(d, bl, m, th)
-    T.draw_streams(d, bl, m, th)
-    T.draw_bridges(d, bl, m, th)
     grid_w = max(1, round(th.size("grid_width", bl.radius)))
     for h in hexes:
         pts = bl.corners(h)
         d.line(pts + [pts[0]], fill=th.colour("grid"), width=grid_w)
+    T.draw_roads(d, bl, m, th)
+    T.draw_streams(d, bl, m, th)
+    T.draw_bridges(d, bl, m, th)
     for h in m.objectives:
         if m.on_map(h):
             T.draw_objective(d, bl, h, th)
@@ -154,8 +154,9 @@ def draw_hex_label(canvas: Canvas, m: BattleMap, layout: HexLayout, h: Hex, th: 
     size = round(th.size("hex_label_font", R))
     cx, cy = layout.centre(h)
     style = th.terrain[m.terrain_at(h).value]
-    canvas.text((cx, cy - layout.apothem + th.size("hex_label_top", R)), m.label(h), face=Face.CONDENSED_BOLD,
-                size=size, fill=style.label, anchor="mt", kind="hex-label", tier="hex", hex=h,
+    baseline = cy - layout.apothem + th.size("hex_label_top", R) + size * cap_ratio(Face.CONDENSED_BOLD)
+    canvas.text((cx, baseline), m.label(h), face=Face.CONDENSED_BOLD,
+                size=size, fill=style.label, anchor="ms", kind="hex-label", tier="hex", hex=h,
                 stroke=max(1, round(R * 0.05)) if halo else 0, stroke_fill=style.fill if halo else None)
 
 

@@ -69,7 +69,8 @@ def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: 
         looks.append(lk)
 
     left, right = panels.title_texts(state, title, th, _holder_function())
-    title_h, two_lines = panels.title_layout(left, right, width, R, th)
+    lines = panels.title_lines(left, right, width, R, th)
+    title_h = panels.title_height(lines, R, th)
     items = panels.legend_items(state, looks, zones, R, th, overlays) if legend else []
     legend_h = panels.legend_height(items, width, R, th) if legend else 0
     entries = panels.roster_entries(state, th) if roster else {}
@@ -85,7 +86,7 @@ def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: 
     kept = [it.moved(0, title_h) for it in base.items if not (it.kind == "hex-label" and it.hex in full)]
     canvas = Canvas(image, kept)
 
-    panels.draw_title(canvas, width, title_h, left, right, two_lines, R, th)
+    panels.draw_title(canvas, width, title_h, lines, R, th)
     draw_overlays_under(canvas, layout, state, overlays, th)
     for h, ls in by_hex.items():
         for lk in ls:
@@ -113,9 +114,10 @@ def _relabel_under_wedges(canvas: Canvas, state: MinisState, layout: HexLayout, 
     wedges = [it for it in canvas.items if it.kind == "wedge"]
     if not wedges:
         return
+    near = {n for w in wedges if w.hex is not None for n in (w.hex, *w.hex.neighbours())}
     redo = []
     for i, it in enumerate(canvas.items):
-        if it.kind == "hex-label" and any(boxes_overlap(it.box, w.box) for w in wedges):
+        if it.kind == "hex-label" and it.hex in near and any(boxes_overlap(it.box, w.box) for w in wedges):
             redo.append(i)
     for i in reversed(redo):
         h = canvas.items.pop(i).hex

@@ -14,10 +14,10 @@ from PIL import Image
 
 from engine.minis.model import AXIS, BAND_NAMES, UnitCard
 from engine.minis.state import UnitState
-from render.canvas import Canvas
+from render.canvas import Canvas, Drawn
 from render.fonts import Face, font
 from render.minis.symbols import symbol_for
-from render.minis.tokens import TokenLook, draw_bar
+from render.minis.tokens import TokenLook, bar_geometry, draw_bar
 from render.theme import RGB, Theme, theme
 
 WIDTH = 640
@@ -53,11 +53,16 @@ def _dice(v: int | None) -> str:
 
 def card(unit_card: UnitCard, *, scale: float = 1.0) -> Image.Image:
     """The stat card of ``unit_card`` (``scale`` enlarges everything)."""
-    return _card(unit_card, scale).copy()
+    return render_card(unit_card, scale=scale)[0].copy()
+
+
+def render_card(unit_card: UnitCard, *, scale: float = 1.0) -> tuple[Image.Image, tuple[Drawn, ...]]:
+    """The card image (shared, do not draw on it) and what was drawn where."""
+    return _card(unit_card, scale)
 
 
 @lru_cache(maxsize=128)
-def _card(c: UnitCard, scale: float) -> Image.Image:
+def _card(c: UnitCard, scale: float) -> tuple[Image.Image, tuple[Drawn, ...]]:
     th = theme()
     s = scale
     W = round(WIDTH * s)
@@ -89,9 +94,10 @@ def _card(c: UnitCard, scale: float) -> Image.Image:
     d.rectangle((0, 0, W, head_h), fill=colours["head"])
     nation = th.nation(c.nation, c.side)
     lk = TokenLook(UnitState("", c.key, c.side), c, nation, symbol_for(c, th), "", (), None, False)
-    token_R = 48 * s
-    draw_bar(cv, (pad + token_R * 0.19 + 2, head_h / 2), lk, token_R, th, kind="card-token", tier="panel")
-    name_x = pad + round(token_R * 0.38) + round(14 * s)
+    token_R = 64 * s
+    g = bar_geometry("", 0, token_R, th)
+    draw_bar(cv, (pad + g.width / 2, head_h / 2), lk, token_R, th, kind="card-token", tier="panel")
+    name_x = pad + g.width + round(14 * s)
     cost_w = round(84 * s)
     title_size = round(30 * s)
     while title_size > round(18 * s) and font(Face.BOLD, title_size).getlength(c.name) > W - name_x - cost_w - pad:
@@ -166,4 +172,4 @@ def _card(c: UnitCard, scale: float) -> Image.Image:
         foot += f" · 2005 cost {c.cost_2005}"
     cv.text((pad, H - pad / 2 - foot_h / 2), foot, face=Face.CONDENSED, size=round(13 * s), fill=DIM, anchor="lm",
             kind="card-foot")
-    return image
+    return image, tuple(cv.items)

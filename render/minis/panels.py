@@ -56,34 +56,49 @@ def title_texts(state: MinisState, title: str | None, th: Theme,
     return left, " · ".join(p for p in right_parts if p)
 
 
-def title_layout(left: str, right: str, width: int, R: float, th: Theme) -> tuple[int, bool]:
-    """Height of the title bar and whether it needs two lines."""
+def title_lines(left: str, right: str, width: int, R: float, th: Theme) -> list[tuple[str, str]]:
+    """The title bar's lines as (left, right) pairs: one line when both fit, else the
+    left text alone and the right parts (split at " · ") packed onto following lines."""
     size = round(th.size("title_font", R))
     pad = th.size("panel_pad", R)
-    lw = font(Face.BOLD, size).getlength(left)
-    rw = font(Face.CONDENSED, size).getlength(right)
-    one = round(th.size("title_height", R))
-    if lw + rw + 3 * pad <= width:
-        return one, False
-    return round(one * 1.85), True
+    bold, cond = font(Face.BOLD, size), font(Face.CONDENSED, size)
+    if bold.getlength(left) + cond.getlength(right) + 3 * pad <= width:
+        return [(left, right)]
+    lines: list[tuple[str, str]] = [(left, "")]
+    current = ""
+    for part in right.split(" · "):
+        trial = f"{current} · {part}" if current else part
+        if current and cond.getlength(trial) > width - 2 * pad:
+            lines.append(("", current))
+            current = part
+        else:
+            current = trial
+    if current:
+        lines.append(("", current))
+    return lines
 
 
-def draw_title(canvas: Canvas, width: int, height: int, left: str, right: str, two_lines: bool, R: float,
+def title_height(lines: Sequence[tuple[str, str]], R: float, th: Theme) -> int:
+    one = th.size("title_height", R)
+    return round(one + (len(lines) - 1) * one * 0.8)
+
+
+def draw_title(canvas: Canvas, width: int, height: int, lines: Sequence[tuple[str, str]], R: float,
                th: Theme) -> None:
     size = round(th.size("title_font", R))
     pad = th.size("panel_pad", R)
+    one = th.size("title_height", R)
     canvas.draw.rectangle((0, 0, width, height), fill=th.colour("title_bar"))
     canvas.draw.rectangle((0, height - max(1, round(R * 0.06)), width, height), fill=th.colour("title_accent"))
-    if not two_lines:
-        canvas.text((pad, height / 2), left, face=Face.BOLD, size=size, fill=th.colour("title_text"),
-                    anchor="lm", kind="title")
-        canvas.text((width - pad, height / 2), right, face=Face.CONDENSED, size=size,
-                    fill=th.colour("title_text"), anchor="rm", kind="title")
-        return
-    canvas.text((pad, height * 0.3), left, face=Face.BOLD, size=size, fill=th.colour("title_text"),
-                anchor="lm", kind="title")
-    canvas.text((pad, height * 0.72), right, face=Face.CONDENSED, size=size, fill=th.colour("title_text"),
-                anchor="lm", kind="title")
+    for i, (left, right) in enumerate(lines):
+        mid = one / 2 + i * one * 0.8
+        if left:
+            canvas.text((pad, mid), left, face=Face.BOLD, size=size, fill=th.colour("title_text"),
+                        anchor="lm", kind="title")
+        if right:
+            x, anchor = (width - pad, "rm") if left else (pad, "lm")
+            canvas.text((x, mid), right, face=Face.CONDENSED, size=size, fill=th.colour("title_text"),
+                        anchor=anchor, kind="title")
 
 
 # ---------------------------------------------------------------------------- legend

@@ -123,9 +123,22 @@ class BarGeometry:
     pip_cols: int
 
 
+_geometry_cache: dict[tuple[int, str, int, float, float], BarGeometry] = {}
+
+
 def bar_geometry(label: str, n_pips: int, R: float, th: Theme, scale: float = 1.0) -> BarGeometry:
     """Sizes of one bar for hex radius ``R``; ``scale`` enlarges the bar's contents
     (roomy hexes) but never its maximum width, which is bound to the hex."""
+    key = (id(th), label, n_pips, R, scale)
+    hit = _geometry_cache.get(key)
+    if hit is None:
+        if len(_geometry_cache) > 4096:
+            _geometry_cache.clear()
+        hit = _geometry_cache[key] = _bar_geometry(label, n_pips, R, th, scale)
+    return hit
+
+
+def _bar_geometry(label: str, n_pips: int, R: float, th: Theme, scale: float) -> BarGeometry:
     S = R * scale
     height = round(th.size("bar_height", S))
     cap = round(th.size("cap_width", S))
