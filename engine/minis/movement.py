@@ -339,15 +339,18 @@ def path_problem(state: MinisState, u: UnitState, path: tuple[Hex, ...], *, kind
     return None
 
 
-def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex]) -> tuple[Hex, ...]:
-    """The default path through the waypoints (the last one is the destination)."""
+def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex], *, fade: bool = False) -> tuple[Hex, ...]:
+    """The path for ``move``: the hexes as given when they already form a chain of
+    neighbours from the unit's hex (checked later, with the precise reason if it is
+    illegal); otherwise the default path through the waypoints (the last one is the
+    destination).  ``fade``: a Strike and Fade move after attacking."""
     u = state.unit(unit_id)
     if u.hex is None or u.carried_by is not None:
         raise IllegalOrder(f"{unit_id} is not on the map on its own.")
-    kind = "move"
-    act = state.flags.activation
-    if (state.phase is Phase.ASSAULT and act is not None and act.unit == u.id and act.attacks > 0):
-        kind = "fade"
+    chain = (u.hex, *waypoints)
+    if all(a.distance(b) == 1 for a, b in zip(chain, chain[1:])):
+        return tuple(waypoints)
+    kind = "fade" if fade else "move"
     search = PathSearch(state, u, kind=kind)
     starts = _start(u)
     for i, wp in enumerate(waypoints):
@@ -358,11 +361,21 @@ def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex]) -> tupl
         if not at:
             dests = reachable(state, u, kind=kind)
             lab = state.map.label
-            raise IllegalOrder(f"{unit_id} cannot reach {lab(wp)} this way.",
+            raise IllegalOrder(f"{unit_id} cannot reach {lab(wp)}: {_why_not(state, u, wp, kind)}.",
                                legal=sorted((lab(h) for h in dests), key=label_key))
         starts = at
     best = min(starts, key=lambda s: (s[0], s[1]))
     return best[1][1:]
+
+
+def _why_not(state: MinisState, u: UnitState, h: Hex, kind: str) -> str:
+    c = state.cards[u.card]
+    t = state.map.terrain_at(h)
+    if not may_stand(state, c, h):
+        return f"it cannot enter {t.value}"
+    if not stack_ok(state, u, h):
+        return "it would break stacking (M-6.2)"
+    return f"it is out of reach this phase (speed {base_speed(state, u, kind=kind)})"
 
 
 def label_key(label: str) -> tuple[int, str, int]:
