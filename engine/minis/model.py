@@ -49,13 +49,23 @@ SHORT, MEDIUM, LONG = 0, 1, 2
 BAND_NAMES = ("short", "medium", "long")
 
 
+Attack = tuple[int | None, int | None, int | None]
+
+
 @dataclass(frozen=True)
 class Ability:
-    """One special ability on a card: canonical name, optional number, our own wording."""
+    """One special ability on a card: canonical name, optional number, our own wording.
+
+    ``vs_soldier`` / ``vs_vehicle`` hold an ability's *own* attack numbers (short,
+    medium, long; ``None`` = cannot), for abilities that make an attack with dice of
+    their own, e.g. Additional Hull-Mounted Cannon 12/10/8 against Vehicles.  They are
+    ``None`` for every other ability (see docs/units.md)."""
 
     name: str
     value: int | None = None
     text: str = ""
+    vs_soldier: Attack | None = None
+    vs_vehicle: Attack | None = None
 
     def __str__(self) -> str:
         return self.name if self.value is None else f"{self.name} {self.value}"
