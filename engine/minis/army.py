@@ -4,7 +4,8 @@
 name; a number in front repeats the card.  The list is checked against the scenario
 (M-2.1, M-2.2 points and unit count; M-1.4 side; M-2.3 historical limits and M-2.4
 year, when the scenario or options turn them on).  Ruling: an army needs at least one
-unit.  Historical groups are data (``data/historical.json``).
+unit.  Historical groups are data (``data/historical.json``), and so are the short
+names that would match several cards (``data/aliases.json``: "sherman" is the M4A1).
 """
 
 from __future__ import annotations
@@ -15,39 +16,30 @@ from functools import lru_cache
 from importlib import resources
 from typing import Mapping
 
-from engine.core.errors import NotationError, UnknownName
+from engine.core.errors import NotationError
+from engine.minis.catalogue import Catalogue
 from engine.minis.model import UnitCard
 from engine.minis.scenario import Scenario
 
 _COUNT = re.compile(r"^(?:(\d{1,2})\s*[x×]?\s+|(\d{1,2})[x×])?(.*?)(?:\s+[x×](\d{1,2}))?$", re.IGNORECASE)
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-
-
 def find_card(cards: Mapping[str, UnitCard], name: str) -> UnitCard:
-    """The card a player means by ``name`` (key, full name, short name, or a unique
-    part of the name), or UnknownName listing the candidates."""
-    want = _norm(name)
-    if not want:
-        raise NotationError("A unit name is missing.", legal=("e.g. army sherman, 2 garand",))
+    """The card a player means by ``name``: key, name, short name or a unique part of
+    the name, as in the catalogue (``Catalogue.find``); UnknownName lists candidates."""
     key = name.strip().lower()
     if key in cards:
         return cards[key]
-    for c in cards.values():
-        if want in (_norm(c.name), _norm(c.key), _norm(c.short_name)):
-            return c
-    words = want.split()
-    hits = [c for c in cards.values()
-            if all(w in _norm(f"{c.name} {c.key} {c.short_name}").split() or w in _norm(c.name)
-                   for w in words)]
-    if len(hits) == 1:
-        return hits[0]
-    if not hits:
-        raise UnknownName(f"No unit card matches '{name.strip()}'.",
-                          legal=sorted(c.key for c in cards.values()))
-    raise UnknownName(f"'{name.strip()}' could be several cards.", legal=sorted(c.key for c in hits))
+    alias = _aliases().get(" ".join(re.sub(r"[^a-z0-9]+", " ", key).split()))
+    if alias is not None and alias in cards:
+        return cards[alias]
+    return Catalogue(list(cards.values())).find(name)
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> dict[str, str]:
+    text = resources.files("engine.minis").joinpath("data", "aliases.json").read_text("utf-8")
+    return dict(json.loads(text)["aliases"])
 
 
 def parse_army_text(cards: Mapping[str, UnitCard], text: str) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from engine.minis.line_of_sight import line_of_sight
 from engine.minis.model import BAND_NAMES, LONG, MEDIUM, SHORT, UnitCard
 from engine.minis.state import Hit, MinisState, Phase, UnitState
 
-HULL_CANNON = (12, 10, 8)
+HULL_CANNON = (12, 10, 8)  # used when a custom card gives the cannon no numbers
 DEFAULT_LONG = 8
 
 
@@ -121,7 +121,13 @@ def attack_dice(state: MinisState, attacker: UnitState, target: UnitState, *, ki
             return f"it is {distance} hexes away, beyond range 8"
         band = band_for(ac, distance, True)
         assert band is not None
-        return HULL_CANNON[band], band, False, ("Additional Hull-Mounted Cannon",)
+        cannon_ability = ac.ability("Additional Hull-Mounted Cannon")
+        numbers = (cannon_ability.vs_vehicle if cannon_ability is not None and cannon_ability.vs_vehicle
+                   else HULL_CANNON)
+        dice = numbers[band]
+        if not dice:
+            return f"the hull-mounted cannon has no {BAND_NAMES[band]}-range attack"
+        return dice, band, False, ("Additional Hull-Mounted Cannon",)
     if band is None:
         return f"it is {distance} hexes away, beyond its range {max_range(ac, tc.is_vehicle)}"
     limited = ac.ability("Limited Range")

@@ -13,7 +13,8 @@ from typing import Any, Mapping
 from engine.core.errors import DataError
 from engine.core.game import Outcome
 from engine.core.hexgrid import Hex, Labels
-from engine.minis.model import Ability, BattleMap, SectionPlacement, Terrain, UnitCard, UnitType
+from engine.minis.catalogue import card_from_dict, card_to_dict
+from engine.minis.model import BattleMap, SectionPlacement, Terrain, UnitCard
 from engine.minis.scenario import resolve_scenario
 from engine.minis.state import (
     Activation, GameOptions, Hit, MinisState, MoveInProgress, Phase, PhaseFlags, UnitState,
@@ -71,29 +72,12 @@ def load_map(d: Mapping[str, Any]) -> BattleMap:
 
 
 def dump_card(c: UnitCard) -> dict[str, Any]:
-    return {
-        "key": c.key, "name": c.name, "nation": c.nation, "side": c.side, "type": c.type.value,
-        "subtype": c.subtype, "year": c.year, "cost": c.cost, "speed": c.speed,
-        "defense_front": c.defense_front, "defense_rear": c.defense_rear,
-        "vs_soldier": list(c.vs_soldier), "vs_vehicle": list(c.vs_vehicle),
-        "abilities": [{"name": a.name, "value": a.value, "text": a.text} for a in c.abilities],
-        "initiative": c.initiative, "cost_2005": c.cost_2005, "short_name": c.short_name, "notes": c.notes,
-    }
+    """The card in the unit-file format of docs/units.md (catalogue.py)."""
+    return card_to_dict(c)
 
 
 def load_card(d: Mapping[str, Any]) -> UnitCard:
-    def attacks(v: Any) -> tuple[int | None, int | None, int | None]:
-        a, b, c = v
-        return a, b, c
-
-    return UnitCard(
-        key=d["key"], name=d["name"], nation=d["nation"], side=d["side"], type=UnitType(d["type"]),
-        subtype=d["subtype"], year=d["year"], cost=d["cost"], speed=d["speed"],
-        defense_front=d["defense_front"], defense_rear=d["defense_rear"],
-        vs_soldier=attacks(d["vs_soldier"]), vs_vehicle=attacks(d["vs_vehicle"]),
-        abilities=tuple(Ability(a["name"], a["value"], a["text"]) for a in d["abilities"]),
-        initiative=d["initiative"], cost_2005=d["cost_2005"], short_name=d["short_name"], notes=d["notes"],
-    )
+    return card_from_dict(d)
 
 
 # --------------------------------------------------------------------------- state

@@ -15,6 +15,7 @@ SW from the east).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from engine.core.errors import DataError, IllegalOrder
 from engine.core.hexgrid import Hex
@@ -26,6 +27,7 @@ ENDS = ("west", "east")
 DEFAULT_FACING = {"west": 1, "east": 4}  # NE, SW on a flat-top board
 
 
+@lru_cache(maxsize=256)
 def end_columns(m: BattleMap, end: str, depth: int) -> frozenset[Hex]:
     cols = range(depth) if end == "west" else range(m.cols - depth, m.cols)
     return frozenset(m.labels.from_offset(c, r) for c in cols for r in range(m.rows))

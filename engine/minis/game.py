@@ -29,7 +29,9 @@ from engine.core.events import Event
 from engine.core.game import Outcome, Pending, register
 from engine.minis import battle, prebattle
 from engine.minis import defensive_fire as df
+from engine.minis.catalogue import load_catalogue, load_custom_cards
 from engine.minis.deployment import check_objective, objectives_for
+from engine.minis.maps import build_configuration, load_map_text
 from engine.minis.events import Conceded, MapChosen, StandingOrderSet, TimedOut
 from engine.minis.model import SIDES, BattleMap, UnitCard, other_side
 from engine.minis.orders import (
@@ -48,26 +50,17 @@ Result = tuple[MinisState, list[Event]]
 
 
 def _configuration(n: int) -> BattleMap:
-    from engine.minis.maps import build_configuration
-
     return build_configuration(n)
 
 
 def _custom_map(text: str) -> BattleMap:
-    from engine.minis.maps import load_map_text
-
     return load_map_text(text, "custom")
 
 
 def _catalogue(cost_set: str, custom: str | None) -> dict[str, UnitCard]:
-    from engine.minis.catalogue import load_catalogue, load_custom_cards
-
     base = load_catalogue(cost_set=cost_set)
-    cards: dict[str, UnitCard] = {c.key: c for c in base.values()}
-    if custom:
-        extra = load_custom_cards(custom, base=base)
-        cards.update({c.key: c for c in extra.values()})
-    return cards
+    cat = load_custom_cards(custom, base=base) if custom else base
+    return {c.key: c for c in cat.values()}
 
 
 prebattle.build_configuration = _configuration

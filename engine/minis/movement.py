@@ -169,28 +169,56 @@ class _Node:
 
 Key = tuple[int, int, int, int]
 
+# Step costs depend only on the map, the destroyed bridges and four facts of the card;
+# they are cached across searches (the map is hashed by identity).
+_Profile = tuple[bool, bool, bool, bool]
+_Exits = tuple[tuple[Hex, Step], ...]
+_STEP_CACHE: dict[tuple[object, frozenset[tuple[Hex, Hex]], _Profile], dict[Hex, _Exits]] = {}
+
+
+def _profile(c: UnitCard) -> _Profile:
+    return (c.is_vehicle, c.has("Trench Crossing"), c.has("Excellent Suspension"), c.has("Weak Suspension"))
+
+
+def _step_table(state: MinisState, c: UnitCard) -> dict[Hex, _Exits]:
+    key = (state.map, state.destroyed_bridges, _profile(c))
+    table = _STEP_CACHE.get(key)
+    if table is None:
+        if len(_STEP_CACHE) > 256:
+            _STEP_CACHE.clear()
+        table = _STEP_CACHE[key] = {}
+    return table
+
 
 def threats(state: MinisState, u: UnitState, a: Hex, b: Hex) -> int:
     """How many enemy units could answer the step ``a → b`` with defensive fire
     (used only to prefer quiet paths; the real check is in defensive_fire.py)."""
+    masks = _threat_masks(state, u)
+    return bin(masks.get(a, 0) & masks.get(b, 0)).count("1")
+
+
+def _threat_masks(state: MinisState, u: UnitState) -> dict[Hex, int]:
+    """For each hex, a bit per enemy unit adjacent to it that could fire defensively."""
     c = state.cards[u.card]
-    n = 0
+    masks: dict[Hex, int] = {}
+    bit = 1
     for o in state.units:
         if o.side == u.side or not o.on_map or o.hex is None:
-            continue
-        if o.hex.distance(a) > 1 or o.hex.distance(b) > 1:
             continue
         oc = state.cards[o.card]
         if o.carried_by is not None and not oc.is_soldier:
             continue
         if c.is_soldier and oc.is_vehicle and not oc.has("Overlapping Fire"):
             continue
-        n += 1
-    return n
+        for h in (o.hex, *o.hex.neighbours()):
+            masks[h] = masks.get(h, 0) | bit
+        bit <<= 1
+    return masks
 
 
 class PathSearch:
-    """Lexicographic Dijkstra over (hex, spent, road bonus used, all steps on road)."""
+    """Lexicographic Dijkstra over (hex, spent, road bonus used, all steps on road),
+    keeping only labels no other label at the same hex dominates."""
 
     def __init__(self, state: MinisState, u: UnitState, *, kind: str = "move") -> None:
         self.state = state
@@ -201,6 +229,20 @@ class PathSearch:
         self.high_gear = ab.value(self.card, "High Gear")
         self.minimum_move = (self.card.is_vehicle and state.phase is Phase.MOVEMENT
                              and self.speed == 1 and kind == "move")
+        self.table = _step_table(state, self.card)
+        self.masks = _threat_masks(state, u)
+
+    def _exits(self, a: Hex) -> _Exits:
+        """The neighbours a unit of this kind can step into from ``a``, with the step."""
+        exits = self.table.get(a)
+        if exits is None:
+            found = []
+            for b in a.neighbours():
+                st = step(self.state, self.card, a, b, bonus_left=False)
+                if st is not None:
+                    found.append((b, st))
+            exits = self.table[a] = tuple(found)
+        return exits
 
     def _limit_ok(self, spent: int, all_road: bool) -> bool:
         return spent <= self.speed or (all_road and spent <= self.speed + self.high_gear)
@@ -208,33 +250,33 @@ class PathSearch:
     def run(self, starts: list[tuple[Key, tuple[Hex, ...], _Node]]
             ) -> dict[_Node, tuple[Key, tuple[Hex, ...]]]:
         best: dict[_Node, tuple[Key, tuple[Hex, ...]]] = {}
+        settled: dict[Hex, list[tuple[int, bool, bool]]] = {}
         heap: list[tuple[Key, tuple[Hex, ...], int, bool, bool]] = []
+        vehicle = self.card.is_vehicle
+        masks = self.masks
         for key, path, node in starts:
             heapq.heappush(heap, (key, path, node.spent, node.bonus_used, node.all_road))
         while heap:
             key, path, spent, bonus_used, all_road = heapq.heappop(heap)
             here = path[-1]
-            node = _Node(here, spent, bonus_used, all_road)
-            if node in best:
+            labels = settled.setdefault(here, [])
+            if any(s2 <= spent and (b2 <= bonus_used) and (r2 >= all_road) for s2, b2, r2 in labels):
                 continue
-            best[node] = (key, path)
-            for nb in here.neighbours():
-                st = step(self.state, self.card, here, nb, bonus_left=not bonus_used)
-                if st is None:
-                    continue
-                new_spent = spent + st.cost
+            labels.append((spent, bonus_used, all_road))
+            best[_Node(here, spent, bonus_used, all_road)] = (key, path)
+            here_mask = masks.get(here, 0)
+            for nb, st in self._exits(here):
+                cost = 0 if (st.road and vehicle and not bonus_used) else st.cost
+                new_spent = spent + cost
                 new_all_road = all_road and st.road
-                new_bonus = bonus_used or (st.road and self.card.is_vehicle)
+                new_bonus = bonus_used or (st.road and vehicle)
                 if not self._limit_ok(new_spent, new_all_road):
                     if not (self.minimum_move and len(path) == 1 and st.double):
                         continue
                     # M-13.2: this one hex is the whole move; nothing may follow it.
                     new_spent, new_all_road, new_bonus = self.speed, False, True
-                nkey = (key[0] + len(st.rolls), key[1] + threats(self.state, self.unit, here, nb),
-                        key[2] + st.cost, key[3] + 1)
-                nnode = _Node(nb, new_spent, new_bonus, new_all_road)
-                if nnode in best:
-                    continue
+                threat = bin(here_mask & masks.get(nb, 0)).count("1") if here_mask else 0
+                nkey = (key[0] + len(st.rolls), key[1] + threat, key[2] + cost, key[3] + 1)
                 heapq.heappush(heap, (nkey, path + (nb,), new_spent, new_bonus, new_all_road))
         return best
 
@@ -297,15 +339,18 @@ def path_problem(state: MinisState, u: UnitState, path: tuple[Hex, ...], *, kind
     return None
 
 
-def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex]) -> tuple[Hex, ...]:
-    """The default path through the waypoints (the last one is the destination)."""
+def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex], *, fade: bool = False) -> tuple[Hex, ...]:
+    """The path for ``move``: the hexes as given when they already form a chain of
+    neighbours from the unit's hex (checked later, with the precise reason if it is
+    illegal); otherwise the default path through the waypoints (the last one is the
+    destination).  ``fade``: a Strike and Fade move after attacking."""
     u = state.unit(unit_id)
     if u.hex is None or u.carried_by is not None:
         raise IllegalOrder(f"{unit_id} is not on the map on its own.")
-    kind = "move"
-    act = state.flags.activation
-    if (state.phase is Phase.ASSAULT and act is not None and act.unit == u.id and act.attacks > 0):
-        kind = "fade"
+    chain = (u.hex, *waypoints)
+    if all(a.distance(b) == 1 for a, b in zip(chain, chain[1:])):
+        return tuple(waypoints)
+    kind = "fade" if fade else "move"
     search = PathSearch(state, u, kind=kind)
     starts = _start(u)
     for i, wp in enumerate(waypoints):
@@ -316,11 +361,21 @@ def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex]) -> tupl
         if not at:
             dests = reachable(state, u, kind=kind)
             lab = state.map.label
-            raise IllegalOrder(f"{unit_id} cannot reach {lab(wp)} this way.",
+            raise IllegalOrder(f"{unit_id} cannot reach {lab(wp)}: {_why_not(state, u, wp, kind)}.",
                                legal=sorted((lab(h) for h in dests), key=label_key))
         starts = at
     best = min(starts, key=lambda s: (s[0], s[1]))
     return best[1][1:]
+
+
+def _why_not(state: MinisState, u: UnitState, h: Hex, kind: str) -> str:
+    c = state.cards[u.card]
+    t = state.map.terrain_at(h)
+    if not may_stand(state, c, h):
+        return f"it cannot enter {t.value}"
+    if not stack_ok(state, u, h):
+        return "it would break stacking (M-6.2)"
+    return f"it is out of reach this phase (speed {base_speed(state, u, kind=kind)})"
 
 
 def label_key(label: str) -> tuple[int, str, int]:

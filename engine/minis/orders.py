@@ -344,9 +344,12 @@ def parse_order(state: MinisState, player: str, text: str) -> Order:
             if rlow[0] != "via" or len(rest) < 2:
                 raise NotationError(f"Cannot read '{' '.join(rest)}'.", legal=(usage,))
             waypoints = [m.parse_hex(w) for w in rest[1:]]
+        from engine.minis.battle import move_kind, my_phase, own
         from engine.minis.movement import complete_path
 
-        path = complete_path(state, uid, waypoints + [dest])
+        my_phase(state, seat, "move")
+        kind = move_kind(state, own(state, seat, uid))
+        path = complete_path(state, uid, waypoints + [dest], fade=kind == "fade")
         return Move(seat, uid, path, face_dir)
     if verb == "face":
         need(2, "face ax3 N")

@@ -1,0 +1,282 @@
+"""Drawing the overlays of :mod:`render.overlays` on a board.
+
+Shading and lines go *under* the unit tokens (so ids stay readable); defensive-fire
+bursts and the small result labels go *over* them.  Lines are anti-aliased on a
+supersampled layer covering just the lines' area.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw
+
+from engine.core.hexgrid import Hex
+from engine.minis.state import MinisState
+from render.canvas import Canvas, premultiplied_reduce
+from render.fonts import Face, font
+from render.layout import HexLayout, Point
+from render.overlays import AttackLine, MovedPath, Overlay, RangeBands, Reachable, SightCheck
+from render.theme import RGBA, Theme
+
+
+class AALayer:
+    """A transparent layer ``k`` times larger than a box of the canvas; shapes drawn on
+    it in canvas coordinates are anti-aliased when the layer is committed."""
+
+    def __init__(self, canvas: Canvas, box: tuple[float, float, float, float], k: int = 3) -> None:
+        w, h = canvas.image.size
+        self.canvas = canvas
+        self.x0 = max(0, math.floor(box[0]) - 4)
+        self.y0 = max(0, math.floor(box[1]) - 4)
+        x1 = min(w, math.ceil(box[2]) + 4)
+        y1 = min(h, math.ceil(box[3]) + 4)
+        self.k = k
+        self.size = (max(1, x1 - self.x0), max(1, y1 - self.y0))
+        self.image = Image.new("RGBA", (self.size[0] * k, self.size[1] * k), (0, 0, 0, 0))
+        self.draw = ImageDraw.Draw(self.image)
+
+    def p(self, pt: Point) -> Point:
+        return (pt[0] - self.x0) * self.k, (pt[1] - self.y0) * self.k
+
+    def line(self, pts: Sequence[Point], fill: RGBA, width: float, *, round_ends: bool = True) -> None:
+        q = [self.p(pt) for pt in pts]
+        w = max(1, round(width * self.k))
+        self.draw.line(q, fill=fill, width=w, joint="curve")
+        if round_ends:
+            r = w / 2
+            for x, y in (q[0], q[-1]):
+                self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+
+    def dashed(self, a: Point, b: Point, fill: RGBA, width: float, dash: float, gap: float) -> None:
+        length = math.dist(a, b)
+        if length == 0:
+            return
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        t = 0.0
+        while t < length:
+            e = min(length, t + dash)
+            self.line([(a[0] + ux * t, a[1] + uy * t), (a[0] + ux * e, a[1] + uy * e)], fill, width)
+            t = e + gap
+
+    def polygon(self, pts: Sequence[Point], fill: RGBA | None, outline: RGBA | None = None,
+                width: float = 0.0) -> None:
+        q = [self.p(pt) for pt in pts]
+        if fill is not None:
+            self.draw.polygon(q, fill=fill)
+        if outline is not None and width > 0:
+            self.draw.line(q + [q[0]], fill=outline, width=max(1, round(width * self.k)), joint="curve")
+
+    def commit(self) -> None:
+        self.canvas.paste(premultiplied_reduce(self.image, self.k), (self.x0, self.y0))
+
+
+def _box_of(points: Iterable[Point], pad: float) -> tuple[float, float, float, float]:
+    pts = list(points)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def _region_edges(layout: HexLayout, region: frozenset[Hex]) -> list[tuple[Point, Point]]:
+    """Hexsides between a hex of ``region`` and a hex outside it."""
+    out = []
+    for h in sorted(region):
+        for d in range(6):
+            if h.neighbour(d) not in region:
+                out.append(layout.side(h, d))
+    return out
+
+
+# ---------------------------------------------------------------------------- under
+def draw_overlays_under(canvas: Canvas, layout: HexLayout, state: MinisState, overlays: Sequence[Overlay],
+                        th: Theme) -> None:
+    if not overlays:
+        return
+    R = layout.radius
+    on_map = state.map.hexes
+    d = canvas.draw
+    # 1. shaded regions
+    for ov in overlays:
+        if isinstance(ov, RangeBands):
+            names = ("short", "medium", "long")
+            bands: dict[int, set[Hex]] = {0: set(), 1: set(), 2: set()}
+            for h in on_map:
+                b = ov.band(h)
+                if b is not None:
+                    bands[b].add(h)
+            for b, hexes in bands.items():
+                for h in hexes:
+                    d.polygon(layout.corners(h), fill=th.colour(f"band_{names[b]}"))
+            cumulative: set[Hex] = set()
+            edges: list[tuple[list[tuple[Point, Point]], RGBA]] = []
+            for b in (0, 1, 2):
+                cumulative |= bands[b]
+                edges.append((_region_edges(layout, frozenset(cumulative)), th.colour(f"band_edge_{names[b]}")))
+            _draw_edges(canvas, edges, R * 0.07)
+            canvas.mark("overlay-range", layout.bbox(cumulative or {ov.centre}))
+        elif isinstance(ov, Reachable):
+            reach = frozenset(ov.hexes) & on_map
+            for h in reach:
+                d.polygon(layout.corners(h), fill=th.colour("reach_fill"))
+            if reach:
+                _draw_edges(canvas, [(_region_edges(layout, reach), th.colour("reach_edge"))], R * 0.08)
+                canvas.mark("overlay-reach", layout.bbox(reach))
+        elif isinstance(ov, SightCheck):
+            for h in ov.blocking:
+                d.polygon(layout.corners(h), fill=th.colour("los_block_fill"))
+            if ov.blocking:
+                _draw_edges(canvas, [(_region_edges(layout, frozenset(ov.blocking)), th.colour("los_blocked"))],
+                            R * 0.08)
+    # 2. lines
+    for ov in overlays:
+        if isinstance(ov, MovedPath):
+            _draw_path(canvas, layout, ov, th)
+        elif isinstance(ov, AttackLine):
+            _draw_attack(canvas, layout, ov, th)
+        elif isinstance(ov, SightCheck):
+            _draw_sight(canvas, layout, ov, th)
+
+
+def _draw_edges(canvas: Canvas, groups: Sequence[tuple[list[tuple[Point, Point]], RGBA]], width: float) -> None:
+    pts = [p for segs, _ in groups for seg in segs for p in seg]
+    if not pts:
+        return
+    layer = AALayer(canvas, _box_of(pts, width * 2))
+    for segs, colour in groups:
+        for a, b in segs:
+            layer.line([a, b], colour, width)
+    layer.commit()
+
+
+def _arrowhead(tip: Point, frm: Point, size: float) -> list[Point]:
+    ang = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
+    left = (tip[0] - size * math.cos(ang - 0.45), tip[1] - size * math.sin(ang - 0.45))
+    right = (tip[0] - size * math.cos(ang + 0.45), tip[1] - size * math.sin(ang + 0.45))
+    return [tip, left, right]
+
+
+def _toward(a: Point, b: Point, dist: float) -> Point:
+    length = math.dist(a, b)
+    if length == 0:
+        return a
+    return a[0] + (b[0] - a[0]) * dist / length, a[1] + (b[1] - a[1]) * dist / length
+
+
+def _draw_path(canvas: Canvas, layout: HexLayout, ov: MovedPath, th: Theme) -> None:
+    R = layout.radius
+    w = th.size("overlay_line", R)
+    pts = [layout.centre(h) for h in ov.hexes]
+    layer = AALayer(canvas, _box_of(pts, R))
+    if len(pts) > 1:
+        end = _toward(pts[-1], pts[-2], R * 0.62)  # stop short of the tokens in the last hex
+        line = pts[:-1] + [end]
+        layer.line(line, th.colour("path_casing"), w + R * 0.08)
+        layer.line(line, th.colour("path"), w)
+        head = _arrowhead(_toward(pts[-1], pts[-2], R * 0.45), pts[-2], R * 0.36)
+        layer.polygon(head, th.colour("path"), th.colour("path_casing"), R * 0.04)
+    r = R * 0.14
+    x, y = pts[0]
+    layer.draw.ellipse([*layer.p((x - r, y - r)), *layer.p((x + r, y + r))], fill=th.colour("path"),
+                       outline=th.colour("path_casing"), width=max(1, round(R * 0.04 * layer.k)))
+    if ov.stopped:
+        sx, sy = _toward(pts[-1], pts[-2], R * 0.45) if len(pts) > 1 else (x, y + R * 0.5)
+        s = R * 0.16
+        layer.line([(sx - s, sy - s), (sx + s, sy + s)], th.colour("fire_dark"), R * 0.08)
+        layer.line([(sx - s, sy + s), (sx + s, sy - s)], th.colour("fire_dark"), R * 0.08)
+    layer.commit()
+    canvas.mark("overlay-path", _box_of(pts, r), owner=ov.unit)
+
+
+def _draw_attack(canvas: Canvas, layout: HexLayout, ov: AttackLine, th: Theme) -> None:
+    R = layout.radius
+    w = th.size("overlay_line", R)
+    a, b = layout.centre(ov.source), layout.centre(ov.target)
+    layer = AALayer(canvas, _box_of([a, b], R))
+    if ov.source == ov.target:
+        r = R * 0.55
+        layer.draw.ellipse([*layer.p((a[0] - r, a[1] - r)), *layer.p((a[0] + r, a[1] + r))],
+                           outline=th.colour("attack"), width=max(1, round(w * layer.k)))
+    else:
+        start = _toward(a, b, R * 0.35)
+        end = _toward(b, a, R * 0.7)
+        if ov.defensive:
+            layer.dashed(start, end, th.colour("attack"), w, R * 0.35, R * 0.2)
+        else:
+            layer.line([start, end], th.colour("attack_casing"), w + R * 0.07)
+            layer.line([start, end], th.colour("attack"), w)
+        head = _arrowhead(_toward(b, a, R * 0.5), a, R * 0.38)
+        layer.polygon(head, th.colour("attack"), th.colour("attack_casing"), R * 0.04)
+    layer.commit()
+    canvas.mark("overlay-attack", _box_of([a, b], 0))
+
+
+def _draw_sight(canvas: Canvas, layout: HexLayout, ov: SightCheck, th: Theme) -> None:
+    R = layout.radius
+    a, b = layout.centre(ov.source), layout.centre(ov.target)
+    colour = th.colour("los_clear") if ov.clear else th.colour("los_blocked")
+    layer = AALayer(canvas, _box_of([a, b], R))
+    # exactly centre to centre (M-10.1), thin so the geometry is visible
+    layer.line([a, b], th.colour("path_casing"), R * 0.11)
+    layer.line([a, b], colour, R * 0.06)
+    for x, y in (a, b):
+        r = R * 0.1
+        layer.draw.ellipse([*layer.p((x - r, y - r)), *layer.p((x + r, y + r))], fill=colour)
+    layer.commit()
+    canvas.mark("overlay-sight", _box_of([a, b], 0))
+
+
+# ---------------------------------------------------------------------------- over
+def draw_overlays_over(canvas: Canvas, layout: HexLayout, state: MinisState, overlays: Sequence[Overlay],
+                       th: Theme) -> None:
+    if not overlays:
+        return
+    R = layout.radius
+    for ov in overlays:
+        if isinstance(ov, MovedPath):
+            for fh in ov.fire_points:
+                _burst(canvas, layout, ov, fh, th)
+        elif isinstance(ov, AttackLine) and ov.result:
+            a, b = layout.centre(ov.source), layout.centre(ov.target)
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) if ov.source != ov.target else (a[0], a[1] - R * 0.9)
+            _label(canvas, mid, ov.result, th, R, kind="overlay-label")
+        elif isinstance(ov, SightCheck):
+            a, b = layout.centre(ov.source), layout.centre(ov.target)
+            text = "sight clear" if ov.clear else "sight blocked: " + ", ".join(state.map.label(h) for h in ov.blocking)
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            _label(canvas, mid, text, th, R, kind="overlay-label")
+
+
+def _burst(canvas: Canvas, layout: HexLayout, ov: MovedPath, fh: Hex, th: Theme) -> None:
+    """A defensive-fire burst on the path where the unit drew fire (M-12)."""
+    R = layout.radius
+    c = layout.centre(fh)
+    idx = ov.hexes.index(fh) if fh in ov.hexes else -1
+    if idx > 0:
+        p = _toward(c, layout.centre(ov.hexes[idx - 1]), R * 0.55)
+    elif idx == 0 and len(ov.hexes) > 1:
+        p = _toward(c, layout.centre(ov.hexes[1]), R * 0.55)
+    else:
+        p = (c[0], c[1] + R * 0.55)
+    outer, inner = R * 0.3, R * 0.14
+    pts = []
+    for i in range(16):
+        r = outer if i % 2 == 0 else inner
+        ang = i * math.pi / 8
+        pts.append((p[0] + r * math.cos(ang), p[1] + r * math.sin(ang)))
+    layer = AALayer(canvas, _box_of(pts, 2))
+    layer.polygon(pts, th.colour("fire"), th.colour("fire_dark"), R * 0.04)
+    layer.commit()
+    canvas.mark("overlay-fire", _box_of(pts, 0), hex=fh, owner=ov.unit)
+
+
+def _label(canvas: Canvas, centre: Point, text: str, th: Theme, R: float, *, kind: str) -> None:
+    size = round(th.size("overlay_font", R))
+    f = font(Face.CONDENSED_BOLD, size)
+    w = f.getlength(text)
+    cap = size * 0.73
+    pad = R * 0.12
+    box = (centre[0] - w / 2 - pad, centre[1] - cap / 2 - pad, centre[0] + w / 2 + pad, centre[1] + cap / 2 + pad)
+    canvas.draw.rounded_rectangle(box, radius=R * 0.1, fill=th.colour("label_box"))
+    canvas.text((centre[0], centre[1] + cap / 2), text, face=Face.CONDENSED_BOLD, size=size,
+                fill=th.colour("label_text"), anchor="ms", kind=kind, tier="hex")

@@ -1,0 +1,277 @@
+"""render.minis.board from engine states: what is drawn, where, and what is not."""
+
+from __future__ import annotations
+
+import math
+from io import BytesIO
+
+import pytest
+from PIL import Image
+
+from engine.minis.model import ALLIES, AXIS, Terrain
+from engine.minis.state import Hit, Phase
+from render.minis import board, objective_holder, png, render_board
+from render.minis.base import base_layer, clear_cache, stats
+from render.minis.sample import demo_state
+from render.theme import theme
+from render_helpers import (CARDS, ascii_map, every_counter_state, hx, make_state, small_map, unit)
+
+
+def _centre_of(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _pixel(image: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
+    p = image.getpixel((round(xy[0]), round(xy[1])))
+    assert isinstance(p, tuple)
+    return p[0], p[1], p[2]
+
+
+def _close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 6) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def _count_near(image: Image.Image, colour: tuple[int, ...], tol: int = 10) -> int:
+    raw = image.convert("RGB").tobytes()
+    return sum(1 for i in range(0, len(raw), 3) if _close(tuple(raw[i:i + 3]), colour, tol))
+
+
+def test_every_terrain_type_is_drawn_with_its_fill() -> None:
+    """M-13 terrain: a point near the middle of each hex (under no token) has that
+    terrain's fill colour; hills, forests, towns, marshes and lakes all appear."""
+    s = make_state(small_map(), [])
+    out = render_board(s, legend=False, roster=False)
+    th = theme()
+    seen = set()
+    for h in s.map.hexes:
+        t = s.map.terrain_at(h)
+        cx, cy = out.layout.centre(h)
+        # a probe left of the centre, clear of symbols, labels, roads and the objective star
+        probe = (cx - out.layout.radius * 0.3, cy - out.layout.radius * 0.05)
+        if h in (hx("D5"), hx("E5"), hx("E3")) or s.map.road(h, h.neighbour(3)) or s.map.road(h, h.neighbour(0)):
+            continue
+        if any(h in (a, b) for a, b in s.map.roads):
+            continue
+        assert _close(_pixel(out.image, probe), th.terrain[t.value].fill[:3]), (s.map.label(h), t)
+        seen.add(t)
+    assert seen == set(Terrain)
+
+
+def test_roads_streams_bridges_and_objective_are_drawn() -> None:
+    s = make_state(small_map(), [])
+    out = render_board(s, legend=False, roster=False)
+    th, lay = theme(), out.layout
+    # road: the midpoint between two road hex centres has the road colour
+    a, b = lay.centre(hx("B5")), lay.centre(hx("C5"))
+    assert _close(_pixel(out.image, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)), th.colour("road")[:3], 12)
+    # stream: the middle of a stream hexside is blue (not the bridged one)
+    m = lay.side_midpoint(hx("D2"), hx("D2").direction_to(hx("E2")))
+    r, g, bl = _pixel(out.image, m)
+    assert bl > r + 40 and bl > g
+    # bridge: the crossing of the road over the stream shows the deck
+    deck = lay.side_midpoint(hx("D5"), hx("D5").direction_to(hx("E5")))
+    assert _close(_pixel(out.image, deck), th.colour("bridge_deck")[:3], 14)
+    # objective: gold ring just inside the hex rim of E3
+    cx, cy = lay.centre(hx("E3"))
+    ring = (cx - lay.radius * (1 - theme().sizes["stream_width"] * 0.6 - theme().sizes["objective_ring"]), cy)
+    assert _close(_pixel(out.image, ring), th.colour("objective")[:3], 40)
+
+
+def test_every_counter_type_is_drawn_and_recorded() -> None:
+    """M-8/M-9/M-15/M-6.4: face-up Disrupted and Damaged, face-down hits, passenger,
+    facing wedges and a greyed unit with a pending Destroyed counter."""
+    s = every_counter_state()
+    out = render_board(s)
+    th = theme()
+    kinds = {(it.kind, it.owner) for it in out.items if it.hex is not None}
+    assert ("pip-disrupted", "ax1") in kinds and ("pip-disrupted", "ax3") in kinds
+    assert ("pip-damaged", "ax3") in kinds
+    assert ("pip-hit", "ax12") in kinds and ("pip-hit", "al10") in kinds
+    assert ("pip-passenger", "al10") in kinds
+    hits = [it for it in out.items if it.kind == "pip-hit" and it.owner == "al10" and it.hex is not None]
+    assert len(hits) == 2  # one black square per face-down counter (M-9.3)
+    for it in out.items:
+        if it.kind.startswith("pip-") and it.hex is not None:
+            colour = {"pip-disrupted": "disrupted", "pip-damaged": "damaged", "pip-hit": "hit"}.get(it.kind)
+            if colour:
+                assert _close(_pixel(out.image, _centre_of(it.box)), th.colour(colour)[:3], 8), it
+    wedges = [it for it in out.items if it.kind == "wedge"]
+    assert {w.hex for w in wedges} == {hx("C3"), hx("F4"), hx("G5"), hx("G3")}
+    # the greyed token: its body has the destroyed grey
+    tok = next(it for it in out.items if it.kind == "token" and it.owner == "ax4" and it.hex is not None)
+    crop = out.image.crop(tuple(round(v) for v in tok.box))
+    grey = th.colour("destroyed_body")[:3]
+    share = _count_near(crop, grey) / (crop.width * crop.height)
+    assert share > 0.25
+    normal = next(it for it in out.items if it.kind == "token" and it.owner == "ax5" and it.hex is not None)
+    crop = out.image.crop(tuple(round(v) for v in normal.box))
+    assert _count_near(crop, grey) / (crop.width * crop.height) < 0.02
+
+
+@pytest.mark.parametrize("facing", range(6))
+def test_m6_4_facing_wedge_sits_on_the_faced_hexside(facing: int) -> None:
+    m = ascii_map([". . . .", ". . . .", ". . . ."])
+    out = render_board(make_state(m, [unit("ax1", "tank-ax", "B2", facing=facing)]), legend=False, roster=False)
+    (wedge,) = [it for it in out.items if it.kind == "wedge"]
+    mx, my = out.layout.side_midpoint(hx("B2"), facing)
+    wx, wy = _centre_of(wedge.box)
+    assert math.hypot(wx - mx, wy - my) < out.layout.radius * 0.25
+    for other in range(6):
+        if other != facing:
+            ox, oy = out.layout.side_midpoint(hx("B2"), other)
+            assert math.hypot(wx - ox, wy - oy) > out.layout.radius * 0.5
+
+
+def test_soldiers_have_no_facing_wedge() -> None:
+    m = ascii_map([". . .", ". . ."])
+    out = render_board(make_state(m, [unit("ax1", "rifle-ax", "B1", facing=2)]), legend=False, roster=False)
+    assert not [it for it in out.items if it.kind == "wedge"]
+
+
+def test_tokens_sit_in_their_hex_axis_above_allies_and_show_the_number() -> None:
+    s = every_counter_state()
+    out = render_board(s)
+    ids = [it for it in out.items if it.kind == "unit-id"]
+    by_owner = {it.owner: it for it in ids}
+    for u in s.units:
+        if not u.on_map or u.carried_by:
+            assert u.id not in by_owner  # passengers ride inside their transport's token
+            continue
+        it = by_owner[u.id]
+        assert it.text == u.id[2:]  # "ax12" → "12": the cap tells the side
+        assert out.layout.pixel_to_hex(*_centre_of(it.box)) == u.hex
+    # in the full hex C3 the Axis bars are above the Allied ones (M-6.2 order)
+    c3 = sorted((it for it in ids if it.hex == hx("C3")), key=lambda it: it.box[1])
+    assert [it.owner for it in c3] == ["ax1", "ax12", "al10", "al11"]
+
+
+def test_hidden_information_only_deployed_units_are_drawn() -> None:
+    """Design: army lists are never drawn; undeployed and removed units do not appear
+    anywhere in the image (map or roster)."""
+    s = every_counter_state()
+    out = render_board(s)
+    texts = " ".join(it.text for it in out.items)
+    assert "ax8" not in texts and "al7" not in texts
+    owners = {it.owner for it in out.items}
+    assert "ax8" not in owners and "al7" not in owners
+    # a state in army building shows no units at all
+    armies = make_state(small_map(), [unit("ax1", "rifle-ax", None), unit("al1", "rifle-al", None)],
+                        phase=Phase.ARMIES)
+    out = render_board(armies)
+    assert not [it for it in out.items if it.kind in ("token", "unit-id", "roster")]
+
+
+def test_rendering_does_not_change_the_state() -> None:
+    s = every_counter_state()
+    before = (s.units, s.turn, s.phase, s.active, dict(s.cards), s.map.terrain, s.map.roads)
+    board(s, overlays=())
+    assert (s.units, s.turn, s.phase, s.active, dict(s.cards), s.map.terrain, s.map.roads) == before
+
+
+def test_title_bar_says_turn_phase_whose_move_scenario_and_objective_holder() -> None:
+    s = every_counter_state()
+    out = render_board(s)
+    titles = [it.text for it in out.items if it.kind == "title"]
+    assert titles[0] == "Turn 3 · Assault · Axis to act"
+    assert " · ".join(titles[1:]) == "Standard · Small test map · Objective E3 held by Axis"
+    dep = make_state(small_map(), [], phase=Phase.DEPLOYMENT, active=ALLIES)
+    out = render_board(dep, title="League match 4")
+    titles = [it.text for it in out.items if it.kind == "title"]
+    assert titles[0] == "Deployment · Allies to deploy"
+    assert "League match 4" in " ".join(titles) and "held by nobody" in " ".join(titles)
+
+
+def test_m4_1_objective_holder() -> None:
+    m = small_map()
+    obj = hx("E3")
+    assert objective_holder(make_state(m, []), obj) is None
+    axis_adjacent = make_state(m, [unit("ax1", "rifle-ax", "E2"), unit("al1", "rifle-al", "G3")])
+    assert objective_holder(axis_adjacent, obj) == AXIS
+    on_it = make_state(m, [unit("al1", "rifle-al", "E3")])
+    assert objective_holder(on_it, obj) == ALLIES  # M-1.2: the same hex is adjacent
+    both = make_state(m, [unit("ax1", "rifle-ax", "E2"), unit("al1", "rifle-al", "E4")])
+    assert objective_holder(both, obj) is None
+    removed = make_state(m, [unit("ax1", "rifle-ax", "E2", destroyed=True), unit("al1", "rifle-al", "E4")])
+    assert objective_holder(removed, obj) == ALLIES
+
+
+def test_deployment_zones_shown_during_set_up_only() -> None:
+    th = theme()
+    m = small_map()
+    probe_hex = hx("A4")
+
+    def colour(phase: Phase, show: bool | None = None) -> tuple[int, int, int]:
+        out = render_board(make_state(m, [], phase=phase), show_deployment=show, legend=False, roster=False)
+        cx, cy = out.layout.centre(probe_hex)
+        return _pixel(out.image, (cx - out.layout.radius * 0.3, cy))
+
+    clear = th.terrain["clear"].fill[:3]
+    assert _close(colour(Phase.ASSAULT), clear)
+    assert not _close(colour(Phase.DEPLOYMENT), clear, 10)
+    assert not _close(colour(Phase.ASSAULT, True), clear, 10)
+    assert _close(colour(Phase.DEPLOYMENT, False), clear)
+
+
+def test_roster_lists_every_deployed_unit_with_name_and_hex() -> None:
+    s = every_counter_state()
+    out = render_board(s)
+    roster = [it.text for it in out.items if it.kind == "roster"]
+    for u in s.units:
+        if u.on_map:
+            name = f"{u.id} {CARDS[u.card].short_name}"
+            assert name in roster
+    i = roster.index("al12 Bazooka")
+    assert roster[i + 1] == "in al10"
+    assert roster[roster.index("ax3 Panzer IV") + 1] == "F4"
+
+
+def test_every_hex_has_its_label_unless_a_full_hex_covers_it() -> None:
+    s = every_counter_state()
+    out = render_board(s)
+    labelled = {it.hex for it in out.items if it.kind == "hex-label"}
+    assert labelled == s.map.hexes - {hx("C3")}
+    for it in out.items:
+        if it.kind == "hex-label":
+            assert it.hex is not None and it.text == s.map.label(it.hex)
+    frame = [it.text for it in out.items if it.kind == "frame-column"]
+    assert frame == [c for c in "ABCDEFGH" for _ in range(2)]
+    assert [it.text for it in out.items if it.kind == "frame-row"] == [str(r) for r in range(1, 7)]
+
+
+def test_static_layer_is_cached_per_map_content() -> None:
+    clear_cache()
+    th = theme()
+    m = small_map()
+    first = base_layer(m, radius=32, zones=False, th=th)
+    assert stats == {"hits": 0, "misses": 1}
+    assert base_layer(m, radius=32, zones=False, th=th) is first
+    # a map rebuilt with the same content (e.g. loaded from a saved game) hits too
+    assert base_layer(small_map(), radius=32, zones=False, th=th) is first
+    assert stats == {"hits": 2, "misses": 1}
+    other = ascii_map([". .", ". ."])
+    assert base_layer(other, radius=32, zones=False, th=th) is not first
+    assert base_layer(m, radius=32, zones=True, th=th) is not first
+    assert stats["misses"] == 3
+    # the cached image is never drawn on: two boards in a row are identical
+    s = every_counter_state()
+    assert board(s).tobytes() == board(s).tobytes()
+
+
+def test_png_bytes_decode_to_the_same_picture_and_stay_small() -> None:
+    s = demo_state()
+    image = board(s)
+    data = png(image)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) <= 1024 * 1024
+    back = Image.open(BytesIO(data))
+    assert back.size == image.size and back.convert("RGB").tobytes() == image.tobytes()
+
+
+def test_demo_battle_has_thirty_units_and_twenty_counters() -> None:
+    """The bench's workload (bench/render.py) is what its docstring says."""
+    s = demo_state()
+    on_map = [u for u in s.units if u.on_map]
+    assert len(on_map) == 30
+    counters = sum(u.disrupted + u.damaged + len(u.hits) for u in s.units)
+    assert counters == 20
+    assert any(Hit.DESTROYED in u.hits for u in s.units)
