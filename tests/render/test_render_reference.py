@@ -6,7 +6,8 @@ or a missing counter does not.
 Between them they draw every terrain type (clear, forest, hill, town, marsh, lake),
 roads, a stream, a bridge and a demolished one, the objective, both deployment zones,
 every counter (face-up Disrupted and Damaged, face-down hits, a pending Destroyed,
-a passenger), facing wedges, every overlay and a stat card.
+a passenger), facing wedges, every overlay and a stat card.  The example image of
+docs/rendering.md (docs/example-board.png) is checked the same way.
 
 When a change to the pictures is intended, regenerate and review them:
 
@@ -25,6 +26,7 @@ from PIL import Image, ImageChops
 from engine.minis.model import edge
 from engine.minis.state import Phase
 from render.minis import board, card
+from render.minis.example import example_board
 from render.minis.sample import demo_cards
 from render.overlays import AttackLine, MovedPath, RangeBands, Reachable, SightCheck
 from render_helpers import every_counter_state, hx, make_state, small_map, unit
@@ -73,10 +75,16 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+DOCS_EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-board.png"
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + ["docs-example"])
 def test_matches_reference(name: str) -> None:
-    image = CASES[name]()
-    path = REFERENCE / f"{name}.png"
+    """The small references, and the example image of the docs (kept up to date)."""
+    if name == "docs-example":
+        image, path = example_board(), DOCS_EXAMPLE
+    else:
+        image, path = CASES[name](), REFERENCE / f"{name}.png"
     if REGENERATE or not path.exists():
         assert REGENERATE, f"missing reference {path}: regenerate with WARROOM_REGEN_REFERENCE=1"
         image.save(path, format="PNG", optimize=True)
