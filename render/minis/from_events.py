@@ -9,7 +9,7 @@ M-5.6), except defensive fire, whose target was in the hex the event names (M-12
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
 from engine.core.events import Event
 from engine.core.hexgrid import Hex
@@ -35,10 +35,47 @@ def _hex_of(state: MinisState, unit_id: str) -> Hex | None:
     return None
 
 
-def overlays_from_events(state: MinisState, events: Iterable[Event]) -> list[Overlay]:
+def _hexes(value: Any) -> tuple[Hex, ...]:
+    return tuple(_hex(v) for v in value or ())
+
+
+def _hex(value: Any) -> Hex:
+    return value if isinstance(value, Hex) else Hex(int(value[0]), int(value[1]))
+
+
+def _from_dict(d: Mapping[str, Any]) -> Event | None:
+    """An event back from its ``to_dict()`` form (as stored in the order log), for the
+    kinds this module uses; None for the others."""
+    kind = d.get("type")
+    fields = {k: v for k, v in d.items() if k != "type"}
+    if kind == "Moved":
+        for key in ("path", "planned", "backed_up", "defensive_fire_at"):
+            if key in fields:
+                fields[key] = _hexes(fields[key])
+        return Moved(**fields)
+    if kind == "DefensiveFireEvent":
+        fields["at"] = _hex(fields["at"])
+        return DefensiveFireEvent(**fields)
+    if kind == "Attacked":
+        for key in ("dice", "counters", "special"):
+            if key in fields:
+                fields[key] = tuple(fields[key])
+        return Attacked(**fields)
+    return None
+
+
+def overlays_from_events(state: MinisState, events: Iterable[Event | Mapping[str, Any]]) -> list[Overlay]:
     """MovedPath for every move (defensive-fire points and stops included) and an
-    AttackLine for every attack, in event order."""
-    evs = list(events)
+    AttackLine for every attack, in event order.  Events may be the engine's objects
+    or their ``to_dict()`` form from the order log."""
+    evs: list[Event] = []
+    for e in events:
+        if isinstance(e, Mapping):
+            back = _from_dict(e)
+            if back is not None:
+                evs.append(back)
+        else:
+            evs.append(e)
     fire_at: dict[tuple[str, str], Hex] = {}
     for e in evs:
         if isinstance(e, DefensiveFireEvent):

@@ -92,3 +92,17 @@ def test_overlays_from_moves_attacks_and_defensive_fire() -> None:
         AttackLine(hx("A6"), hx("B4"), "stopped", defensive=True),  # at the hex where it was fired on
         AttackLine(hx("F4"), hx("G3"), "2 hits"),
     ]
+
+
+def test_overlays_from_the_stored_form_of_events() -> None:
+    """The order log keeps events as ``to_dict()``; the same overlays come out."""
+    s = every_counter_state()
+    path = (hx("A4"), hx("B4"), hx("C4"))
+    events = [
+        Moved("ax5", path, path, None, "defensive fire", defensive_fire_at=(hx("B4"),)),
+        DefensiveFireEvent("al6", "ax5", hx("B4"), "entering", True, None),
+        _attacked("al6", "ax5", kind="defensive", effect="stopped", counters=()),
+        _attacked("ax3", "al3"),
+    ]
+    stored = [e.to_dict() for e in events] + [{"type": "TurnEnded", "turn": 3}]
+    assert overlays_from_events(s, stored) == overlays_from_events(s, events)

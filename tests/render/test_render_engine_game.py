@@ -109,6 +109,7 @@ def test_every_phase_picture_matches_its_state(battle: Played) -> None:
     for state, events in battle.snapshots:
         before = (state.units, state.turn, state.phase, state.active)
         overlays = overlays_from_events(state, events)
+        assert overlays_from_events(state, [e.to_dict() for e in events]) == overlays  # order-log form
         out = render_board(state, overlays=overlays)
         assert (state.units, state.turn, state.phase, state.active) == before
         ids = {it.owner: it for it in out.items if it.kind == "unit-id"}
