@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from PIL import Image, ImageDraw
 
@@ -101,47 +101,8 @@ def text_mask(text: str, face: Face, size: int, anchor: str) -> tuple[Image.Imag
     return mask, (int(x0), int(y0))
 
 
-def text_size(text: str, face: Face, size: int) -> tuple[float, float]:
-    """Advance width and cap height of ``text`` (for layout before drawing)."""
-    return font(face, size).getlength(text), size * cap_ratio(face)
-
-
-def fit_size(text: str, face: Face, size: int, max_width: float, min_size: int) -> int:
-    """The largest size ≤ ``size`` (and ≥ ``min_size``) at which ``text`` fits."""
-    s = size
-    while s > min_size and font(face, s).getlength(text) > max_width:
-        s -= 1
-    return s
-
-
 def premultiplied_reduce(image: Image.Image, k: int) -> Image.Image:
     """Downscale an RGBA image by ``k`` without dark fringes (average premultiplied)."""
     if k == 1:
         return image
     return image.convert("RGBa").reduce(k).convert("RGBA")
-
-
-@lru_cache(maxsize=64)
-def _disc_mask(d: int) -> Image.Image:
-    k = 4
-    big = Image.new("L", (d * k, d * k), 0)
-    ImageDraw.Draw(big).ellipse((0, 0, d * k - 1, d * k - 1), fill=255)
-    return big.reduce(k)
-
-
-def smooth_polygon(canvas: Canvas, points: Sequence[tuple[float, float]], fill: Colour,
-                   outline: Colour | None = None, width: float = 0.0, k: int = 4) -> None:
-    """An anti-aliased polygon: drawn ``k`` times larger on a small layer, reduced,
-    composited (used for the few shapes drawn per image, e.g. facing wedges)."""
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    pad = int(width) + 2
-    x0, y0 = int(min(xs)) - pad, int(min(ys)) - pad
-    x1, y1 = int(max(xs)) + pad + 1, int(max(ys)) + pad + 1
-    layer = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
-    d = ImageDraw.Draw(layer)
-    pts = [((x - x0) * k, (y - y0) * k) for x, y in points]
-    d.polygon(pts, fill=fill)
-    if outline is not None and width > 0:
-        d.line(pts + [pts[0]], fill=outline, width=max(1, round(width * k)), joint="curve")
-    canvas.paste(premultiplied_reduce(layer, k), (x0, y0))

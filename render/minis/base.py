@@ -19,9 +19,11 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexgrid import Hex, column_letters
 from engine.minis.model import BattleMap
-from render.canvas import Canvas, Drawn
+from engine.minis.state import MinisState
+from render.canvas import Canvas, Drawn, premultiplied_reduce
 from render.fonts import Face, cap_ratio
 from render.layout import HexLayout, board_layout, board_size
+from render.minis import facts
 from render.minis import terrain as T
 from render.theme import Theme
 
@@ -128,9 +130,6 @@ def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: Theme) -> BaseLa
     T.draw_roads(d, bl, m, th)
     T.draw_streams(d, bl, m, th)
     T.draw_bridges(d, bl, m, th)
-    for h in m.objectives:
-        if m.on_map(h):
-            T.draw_objective(d, bl, h, th)
     image = big.reduce(k) if k > 1 else big
 
     canvas = Canvas(image)
@@ -178,3 +177,49 @@ def _frame_text(canvas: Canvas, m: BattleMap, layout: HexLayout, fr: Frame, th: 
         _, y = layout.centre(m.labels.from_offset(0, r))
         canvas.text((fr.left / 2, y), str(r + 1), face=Face.BOLD, size=size, fill=colour, anchor="mm",
                     kind="frame-row")
+
+
+def draw_dynamic_terrain(canvas: Canvas, layout: HexLayout, state: MinisState, th: Theme) -> None:
+    """What can change during a battle: the objective marker(s) (the scenario may choose
+    them, M-17.2) and bridges demolished by Bridge Demolition (M-13.6)."""
+    R = layout.radius
+    for h in facts.objectives(state):
+        if state.map.on_map(h):
+            sprite, (ox, oy) = _objective_sprite(R, th)
+            cx, cy = layout.centre(h)
+            canvas.paste(sprite, (round(cx) + ox, round(cy) + oy))
+            canvas.mark("objective", layout.bbox([h]), hex=h)
+    for a, b in sorted(facts.demolished_bridges(state)):
+        _broken_bridge(canvas, layout, a, b, th)
+        canvas.mark("broken-bridge", layout.bbox([a, b]), hex=a)
+
+
+_objective_sprites: dict[tuple[float, int], tuple[Image.Image, tuple[int, int]]] = {}
+
+
+def _objective_sprite(R: float, th: Theme) -> tuple[Image.Image, tuple[int, int]]:
+    """The objective marker of a hex of radius R, anti-aliased, with its offset from the
+    hex centre (cached per radius and theme)."""
+    key = (R, id(th))
+    hit = _objective_sprites.get(key)
+    if hit is None:
+        k = th.supersample + 1
+        size = int(2 * R + 4)
+        big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
+        local = HexLayout(R * k, (size * k / 2, size * k / 2))
+        T.draw_objective(ImageDraw.Draw(big), local, Hex(0, 0), th)
+        hit = _objective_sprites[key] = (premultiplied_reduce(big, k), (-(size // 2), -(size // 2)))
+    return hit
+
+
+def _broken_bridge(canvas: Canvas, layout: HexLayout, a: Hex, b: Hex, th: Theme) -> None:
+    """The stream drawn again across the middle of the deck: the road is cut."""
+    R = layout.radius
+    p, q = layout.side(a, a.direction_to(b))
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    ux, uy = (q[0] - p[0]) / R, (q[1] - p[1]) / R
+    half = th.size("bridge_width", R) * 0.9
+    seg = [(mx - ux * half, my - uy * half), (mx + ux * half, my + uy * half)]
+    w = th.size("stream_width", R) * 1.6
+    canvas.draw.line(seg, fill=th.colour("stream"), width=max(1, round(w)))
+    canvas.draw.line(seg, fill=th.colour("stream_light"), width=max(1, round(w * 0.3)))

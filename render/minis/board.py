@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from PIL import Image
 
@@ -20,7 +20,7 @@ from engine.minis.state import MinisState, Phase
 from render.canvas import Canvas, Drawn, boxes_overlap
 from render.layout import HexLayout
 from render.minis import facts, panels
-from render.minis.base import base_layer, draw_hex_label
+from render.minis.base import base_layer, draw_dynamic_terrain, draw_hex_label
 from render.minis.overlay_draw import draw_overlays_over, draw_overlays_under
 from render.minis.tokens import TokenLook, draw_hex_units, draw_wedge, look, stack_order
 from render.overlays import Overlay
@@ -36,17 +36,6 @@ class BoardImage:
     items: tuple[Drawn, ...]
     layout: HexLayout
     map_box: tuple[float, float, float, float]
-
-
-def _holder_function() -> Callable[[MinisState, object], str | None] | None:
-    """The rules' objective-control function when the engine has one (M-4.1)."""
-    try:  # pragma: no cover - depends on the rules module being present
-        from engine.minis import victory  # type: ignore[attr-defined]
-
-        fn = getattr(victory, "objective_holder", None)
-        return fn if callable(fn) else None
-    except ImportError:
-        return None
 
 
 def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: str | None = None,
@@ -68,7 +57,7 @@ def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: 
         by_hex[u.hex].append(lk)
         looks.append(lk)
 
-    left, right = panels.title_texts(state, title, th, _holder_function())
+    left, right = panels.title_texts(state, title, th)
     lines = panels.title_lines(left, right, width, R, th)
     title_h = panels.title_height(lines, R, th)
     items = panels.legend_items(state, looks, zones, R, th, overlays) if legend else []
@@ -87,6 +76,7 @@ def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: 
     canvas = Canvas(image, kept)
 
     panels.draw_title(canvas, width, title_h, lines, R, th)
+    draw_dynamic_terrain(canvas, layout, state, th)
     draw_overlays_under(canvas, layout, state, overlays, th)
     for h, ls in by_hex.items():
         for lk in ls:

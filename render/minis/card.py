@@ -18,7 +18,7 @@ from render.canvas import Canvas, Drawn
 from render.fonts import Face, font
 from render.minis.symbols import symbol_for
 from render.minis.tokens import TokenLook, bar_geometry, draw_bar
-from render.theme import RGB, Theme, theme
+from render.theme import RGB, theme
 
 WIDTH = 640
 RANGES = ("0–1", "2–4", "5–8")  # M-7.1 bands
@@ -74,7 +74,14 @@ def _card(c: UnitCard, scale: float) -> tuple[Image.Image, tuple[Drawn, ...]]:
     text_w = W - 2 * pad
     for a in c.abilities:
         head = str(a)
-        lines = wrap(f"{head}: {a.text}" if a.text else head, Face.CONDENSED, body_size, text_w)
+        body = a.text
+        own = [(label, getattr(a, attr, None)) for label, attr in (("vs Soldiers", "vs_soldier"),
+                                                                   ("vs Vehicles", "vs_vehicle"))]
+        dice = "; ".join(f"{label} {'/'.join(_dice(v) for v in vals)}" for label, vals in own
+                         if vals and "/".join(_dice(v) for v in vals) not in body)
+        if dice:
+            body = f"{body} ({dice})" if body else dice
+        lines = wrap(f"{head}: {body}" if body else head, Face.CONDENSED, body_size, text_w)
         for i, ln in enumerate(lines):
             ability_lines.append((ln, head if i == 0 else ""))
     if not ability_lines:

@@ -14,9 +14,10 @@ from PIL import Image, ImageDraw
 
 from engine.core.hexgrid import Hex
 from engine.minis.state import MinisState
-from render.canvas import Canvas, premultiplied_reduce
+from render.canvas import Canvas, boxes_overlap, premultiplied_reduce
 from render.fonts import Face, font
 from render.layout import HexLayout, Point
+from render.minis.base import draw_hex_label
 from render.overlays import AttackLine, MovedPath, Overlay, RangeBands, Reachable, SightCheck
 from render.theme import RGBA, Theme
 
@@ -231,34 +232,64 @@ def draw_overlays_over(canvas: Canvas, layout: HexLayout, state: MinisState, ove
                        th: Theme) -> None:
     if not overlays:
         return
-    R = layout.radius
     for ov in overlays:
         if isinstance(ov, MovedPath):
             for fh in ov.fire_points:
-                _burst(canvas, layout, ov, fh, th)
-        elif isinstance(ov, AttackLine) and ov.result:
+                _burst(canvas, layout, state, ov, fh, th)
+    for ov in overlays:
+        if isinstance(ov, AttackLine) and ov.result:
             a, b = layout.centre(ov.source), layout.centre(ov.target)
-            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) if ov.source != ov.target else (a[0], a[1] - R * 0.9)
-            _label(canvas, mid, ov.result, th, R, kind="overlay-label")
+            if ov.source == ov.target:
+                b = (a[0], a[1] - layout.radius * 1.8)
+            _label(canvas, _along(a, b, layout.radius), ov.result, th, layout.radius, kind="overlay-label")
         elif isinstance(ov, SightCheck):
             a, b = layout.centre(ov.source), layout.centre(ov.target)
             text = "sight clear" if ov.clear else "sight blocked: " + ", ".join(state.map.label(h) for h in ov.blocking)
-            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            _label(canvas, mid, text, th, R, kind="overlay-label")
+            _label(canvas, _along(a, b, layout.radius), text, th, layout.radius, kind="overlay-label")
 
 
-def _burst(canvas: Canvas, layout: HexLayout, ov: MovedPath, fh: Hex, th: Theme) -> None:
-    """A defensive-fire burst on the path where the unit drew fire (M-12)."""
+def _along(a: Point, b: Point, R: float) -> list[Point]:
+    """Candidate label positions on and beside the segment a–b, middle first."""
+    length = math.dist(a, b) or 1.0
+    nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+    out = []
+    for t in (0.5, 0.38, 0.62, 0.27, 0.73, 0.16, 0.84):
+        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        for off in (0.0, 0.45, -0.45, 0.9, -0.9):
+            out.append((x + nx * off * R, y + ny * off * R))
+    return out
+
+
+# Labels an overlay label must never cover; hex labels it may cover (then they are hidden).
+_KEEP_CLEAR = ("unit-id", "pip-passenger", "pip-disrupted", "pip-damaged", "pip-hit", "overlay-label",
+               "overlay-fire")
+
+def _burst(canvas: Canvas, layout: HexLayout, state: MinisState, ov: MovedPath, fh: Hex, th: Theme) -> None:
+    """A defensive-fire burst on the path where the unit drew fire (M-12), placed on
+    the path near the fire hex where it covers no unit number or counter."""
     R = layout.radius
     c = layout.centre(fh)
     idx = ov.hexes.index(fh) if fh in ov.hexes else -1
     if idx > 0:
-        p = _toward(c, layout.centre(ov.hexes[idx - 1]), R * 0.55)
+        other = layout.centre(ov.hexes[idx - 1])
     elif idx == 0 and len(ov.hexes) > 1:
-        p = _toward(c, layout.centre(ov.hexes[1]), R * 0.55)
+        other = layout.centre(ov.hexes[1])
     else:
-        p = (c[0], c[1] + R * 0.55)
+        other = (c[0], c[1] + R * 1.7)
     outer, inner = R * 0.3, R * 0.14
+    length = math.dist(c, other) or 1.0
+    nx, ny = -(other[1] - c[1]) / length, (other[0] - c[0]) / length
+    candidates = [(x + nx * off * R, y + ny * off * R)
+                  for x, y in (_toward(c, other, R * f) for f in (0.87, 0.75, 1.0, 0.62, 0.5))
+                  for off in (0.0, 0.3, -0.3)]
+    spots = [(p, (p[0] - outer, p[1] - outer, p[0] + outer, p[1] + outer)) for p in candidates]
+
+    def score(spot: tuple[Point, tuple[float, float, float, float]]) -> tuple[int, int]:
+        hard = sum(1 for it in canvas.items if it.kind in _KEEP_CLEAR and boxes_overlap(spot[1], it.box))
+        soft = sum(1 for it in canvas.items if it.kind == "hex-label" and boxes_overlap(spot[1], it.box))
+        return hard, soft
+
+    p, box = min(spots, key=score)
     pts = []
     for i in range(16):
         r = outer if i % 2 == 0 else inner
@@ -267,16 +298,44 @@ def _burst(canvas: Canvas, layout: HexLayout, ov: MovedPath, fh: Hex, th: Theme)
     layer = AALayer(canvas, _box_of(pts, 2))
     layer.polygon(pts, th.colour("fire"), th.colour("fire_dark"), R * 0.04)
     layer.commit()
-    canvas.mark("overlay-fire", _box_of(pts, 0), hex=fh, owner=ov.unit)
+    canvas.mark("overlay-fire", box, hex=fh, owner=ov.unit)
+    # a hex label under the burst is drawn again on top of it, with a halo
+    under = [i for i, it in enumerate(canvas.items) if it.kind == "hex-label" and boxes_overlap(box, it.box)]
+    for i in reversed(under):
+        h = canvas.items.pop(i).hex
+        assert h is not None
+        draw_hex_label(canvas, state.map, layout, h, th, halo=True)
 
 
-def _label(canvas: Canvas, centre: Point, text: str, th: Theme, R: float, *, kind: str) -> None:
+def _label(canvas: Canvas, candidates: Sequence[Point], text: str, th: Theme, R: float, *, kind: str) -> None:
+    """A result label in a dark box, at the first candidate position that covers no unit
+    number, counter or other label (else the one covering least); hex labels under the
+    box are hidden and dropped from the record."""
     size = round(th.size("overlay_font", R))
     f = font(Face.CONDENSED_BOLD, size)
     w = f.getlength(text)
     cap = size * 0.73
     pad = R * 0.12
-    box = (centre[0] - w / 2 - pad, centre[1] - cap / 2 - pad, centre[0] + w / 2 + pad, centre[1] + cap / 2 + pad)
+    W, H = canvas.image.size
+
+    def box_at(c: Point) -> tuple[float, float, float, float]:
+        return (c[0] - w / 2 - pad, c[1] - cap / 2 - pad, c[0] + w / 2 + pad, c[1] + cap / 2 + pad)
+
+    def score(c: Point) -> tuple[int, int, int]:
+        bx = box_at(c)
+        outside = int(bx[0] < 0 or bx[1] < 0 or bx[2] > W or bx[3] > H)
+        hard = soft = 0
+        for it in canvas.items:
+            if boxes_overlap(bx, it.box):
+                if it.kind in _KEEP_CLEAR:
+                    hard += 1
+                elif it.kind == "hex-label":
+                    soft += 1
+        return outside, hard, soft
+
+    best = min(candidates, key=score)
+    box = box_at(best)
     canvas.draw.rounded_rectangle(box, radius=R * 0.1, fill=th.colour("label_box"))
-    canvas.text((centre[0], centre[1] + cap / 2), text, face=Face.CONDENSED_BOLD, size=size,
+    canvas.items[:] = [it for it in canvas.items if not (it.kind == "hex-label" and boxes_overlap(box, it.box))]
+    canvas.text((best[0], best[1] + cap / 2), text, face=Face.CONDENSED_BOLD, size=size,
                 fill=th.colour("label_text"), anchor="ms", kind=kind, tier="hex")

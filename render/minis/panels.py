@@ -31,8 +31,7 @@ SYMBOL_NAMES = {"infantry": "Infantry", "armour": "Armour", "artillery": "Artill
 
 
 # ---------------------------------------------------------------------------- title bar
-def title_texts(state: MinisState, title: str | None, th: Theme,
-                holder: Callable[[MinisState, object], str | None] | None = None) -> tuple[str, str]:
+def title_texts(state: MinisState, title: str | None, th: Theme) -> tuple[str, str]:
     """(left, right) texts of the title bar."""
     phase = facts.PHASE_NAMES.get(state.phase, state.phase.value.title())
     parts = []
@@ -42,10 +41,14 @@ def title_texts(state: MinisState, title: str | None, th: Theme,
     active = state.active
     if active is not None and active in th.sides and state.phase in facts.PHASE_VERBS:
         parts.append(f"{th.sides[active].name} {facts.PHASE_VERBS[state.phase]}")
+    names = {k: v.name for k, v in th.sides.items()}
+    over = facts.outcome_text(state, names)
+    if over is not None:
+        parts.append(over)
     left = " · ".join(parts)
     right_parts = [title] if title else [state.scenario.replace("_", " ").title(), state.map.name]
-    for obj in state.map.objectives:
-        who = (holder or facts.objective_holder)(state, obj)
+    for obj in facts.objectives(state):
+        who = facts.objective_holder(state, obj)
         if who is not None and who in th.sides:
             status = f"held by {th.sides[who].name}"
         elif facts.contested(state, obj):
@@ -142,14 +145,17 @@ def legend_items(state: MinisState, looks: Sequence[TokenLook], zones: bool, R: 
     items.append(LegendItem(_greyed_icon(R, th), round(h * 1.3), "Destroyed"))
     items.append(LegendItem(_pip_icon("passenger", th), h, "Passenger"))
     items.append(LegendItem(_wedge_icon(th), h, "Facing"))
-    if state.map.objectives:
+    if facts.objectives(state):
         items.append(LegendItem(_objective_icon(th), h, "Objective"))
     if zones:
         from render.minis.base import zone_colours
 
+        owners = facts.zone_sides(state)
         for name in sorted(state.map.zones):
             fill, edge = zone_colours(th, name)
-            items.append(LegendItem(_zone_icon(fill, edge, th), h, f"{name.title()} zone"))
+            who = owners.get(name)
+            label = f"{name.title()} zone" + (f": {th.sides[who].name}" if who is not None and who in th.sides else "")
+            items.append(LegendItem(_zone_icon(fill, edge, th), h, label))
     items.extend(_overlay_items(overlays, h, th))
     return items
 

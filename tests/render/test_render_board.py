@@ -275,3 +275,17 @@ def test_demo_battle_has_thirty_units_and_twenty_counters() -> None:
     counters = sum(u.disrupted + u.damaged + len(u.hits) for u in s.units)
     assert counters == 20
     assert any(Hit.DESTROYED in u.hits for u in s.units)
+
+
+def test_title_after_the_battle_names_the_winner_and_the_reason() -> None:
+    from dataclasses import replace
+
+    from engine.core.game import Outcome
+
+    s = replace(every_counter_state(), phase=Phase.OVER, active=None, turn=7,
+                outcome=Outcome(AXIS, "it holds the objective at the end of turn 7"))
+    titles = [it.text for it in render_board(s).items if it.kind == "title"]
+    assert titles[0] == "Turn 7 · Battle over · Axis won: it holds the objective at the end of turn 7"
+    drawn = replace(s, outcome=Outcome(None, "both armies destroyed"))
+    titles = [it.text for it in render_board(drawn).items if it.kind == "title"]
+    assert titles[0] == "Turn 7 · Battle over · Drawn: both armies destroyed"
