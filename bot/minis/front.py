@@ -16,8 +16,8 @@ from bot.minis.narrate import public_lines, private_lines, side_name
 from bot.scheduler import ANNOUNCERS
 from bot.session import Acted, Loaded
 from engine.core.game import Pending
-from engine.core.hexgrid import Hex
 from engine.minis.state import MinisState, Phase
+from render.minis import board, overlays_from_events, png
 
 KIND = "minis"
 MAX_MESSAGE = 1900  # Discord allows 2,000 characters
@@ -140,34 +140,10 @@ async def ping(channel: Channel, channel_id: int, loaded: Loaded) -> None:
 # --------------------------------------------------------------------------- images
 
 
-def _hex(value: Any) -> Hex:
-    return Hex(int(value[0]), int(value[1]))
-
-
-def phase_overlays(events: Iterable[Mapping[str, Any]], state: MinisState) -> list[Any]:
-    """Moves and attacks of a phase, as render overlays."""
-    from render.overlays import AttackLine, MovedPath
-
-    overlays: list[Any] = []
-    for e in events:
-        if e["type"] == "Moved" and len(e["path"]) > 1:
-            overlays.append(MovedPath(e["unit"], tuple(_hex(h) for h in e["path"]),
-                                      tuple(_hex(h) for h in e.get("defensive_fire_at", ())),
-                                      stopped=bool(e.get("stopped"))))
-        elif e["type"] == "Attacked" and e.get("from_hex") and e.get("to_hex"):
-            result = f"{e['hits']} hit{'s' if e['hits'] != 1 else ''}" if e["hits"] else "miss"
-            if e.get("covered"):
-                result = "cover"
-            overlays.append(AttackLine(_hex(e["from_hex"]), _hex(e["to_hex"]), result,
-                                       defensive=e.get("kind") == "defensive"))
-    return overlays
-
-
 async def board_png(state: MinisState, *, overlays: Sequence[Any] = (), title: str | None = None,
                     name: str = "board.png") -> Attachment:
     """Render off the event loop (a phase image takes tens of milliseconds)."""
     def draw() -> bytes:
-        from render.minis import board, png
 
         return png(board(state, overlays=tuple(overlays), title=title))
 
@@ -204,5 +180,5 @@ async def post_phase_map(app: Any, channel: Channel, channel_id: int, acted: Act
         head = "📜 **Set-up report**"
     body = [line for line in public_lines(events[1:] if ended else events, state)]
     text = clip([head, *body] if body else [head, "Nothing happened."], more=" (see /minis log)")
-    image = await board_png(state, overlays=phase_overlays(events, state), name=f"turn{state.turn}-{state.phase.value}.png")
+    image = await board_png(state, overlays=overlays_from_events(state, events), name=f"turn{state.turn}-{state.phase.value}.png")
     await channel.post(channel_id, Message(text, files=(image,)))

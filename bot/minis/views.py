@@ -7,7 +7,7 @@ import asyncio
 from typing import Any, Sequence
 
 from bot.context import Actor, Attachment, Ctx
-from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state, phase_events, phase_overlays
+from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state
 from bot.minis.narrate import Namer, public_lines, side_name
 from bot.session import Loaded
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
@@ -17,6 +17,7 @@ from engine.minis.line_of_sight import line_of_sight
 from engine.minis.model import BAND_NAMES, UnitCard
 from engine.minis.state import MinisState, Phase, UnitState
 from engine.minis.visibility import public_units, visible_units
+from render.minis import card as card_image, overlays_from_events, png
 
 LOG_PAGE = 25
 
@@ -228,7 +229,7 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
         rows = await ctx.app.repo.orders(loaded.game.id)
         flat = [dict(e) for row in rows for e in row.events]
         start = max((i for i, e in enumerate(flat) if e["type"] == "PhaseStarted"), default=0)
-        overlays = phase_overlays(flat[start:], state)
+        overlays = overlays_from_events(state, flat[start:])
         text += " Moves and attacks of this phase shown."
     elif overlay == "los":
         a, b = _hex(state, source, "from"), _hex(state, target, "to")
@@ -277,8 +278,6 @@ async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
         text = card.name
 
     def draw() -> bytes:
-        from render.minis import card as card_image, png
-
         return png(card_image(card))
 
     return text, Attachment(f"{card.key}.png", await asyncio.to_thread(draw))
