@@ -1,0 +1,1 @@
+"""Images from engine state (Pillow).  Never changes state; never imports Discord."""
