@@ -283,25 +283,32 @@ def aa_odds(
     engine: str = "auto",
     max_states: int | None = None,
     max_units: int | None = None,
+    max_cells: int | None = None,
     eps: float = 1e-18,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
     ``engine`` is ``"auto"`` (fast when no submarine takes part), ``"fast"`` or
-    ``"general"``.  ``max_units`` (per side) and ``max_states`` cap the work and raise a
-    :class:`PlayerError` beyond; ``None`` means no cap."""
+    ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
+    table, checked before any work) and ``max_states`` (states the general engine
+    processes) cap the work and raise a :class:`PlayerError` beyond; ``None`` means no
+    cap."""
     if max_units is not None:
         for side in ("attacker", "defender"):
             if battle.units(side) > max_units:
                 raise IllegalOrder(
                     f"At most {max_units} units per side here (the {side} has {battle.units(side)})."
                 )
+    limits = (max_states, max_cells)
     if exact:
-        return _run(battle, Fraction(1), engine, max_states, eps)
-    return _run(battle, 1.0, engine, max_states, eps)
+        return _run(battle, Fraction(1), engine, limits, eps)
+    return _run(battle, 1.0, engine, limits, eps)
 
 
-def _run(battle: AABattle, unit: N, engine: str, max_states: int | None, eps: float) -> AAOdds:
+def _run(
+    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None], eps: float
+) -> AAOdds:
+    max_states, max_cells = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
     subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
@@ -313,7 +320,8 @@ def _run(battle: AABattle, unit: N, engine: str, max_states: int | None, eps: fl
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
     if engine == "fast":
-        tally = FastEngine(setup, eps=eps, max_states=max_states).run(battle.rounds)
+        fast = FastEngine(setup, eps=eps, max_cells=max_cells)
+        tally = fast.run(battle.rounds)
     elif engine == "general":
         tally = GeneralEngine(setup, max_states=max_states).run(battle.rounds)
     else:
@@ -332,7 +340,11 @@ def _result(
     o = tally.outcome
     won, held, draw = o[ATTACKER], o[DEFENDER] + o[RETREAT] + o[STALEMATE] + o[UNFINISHED], o[DRAW]
     takes = tally.takes if tally.takes is not None else won - won
-    ends = {"attacker": (setup.attacker, tally.attacker_end, {}), "defender": (setup.defender, tally.defender_end, aside)}
+    zero = won - won
+    ends = {
+        "attacker": (setup.attacker, tally.attacker_end, {}),
+        "defender": (setup.defender, tally.defender_end, aside),
+    }
     expected: dict[str, dict[str, float]] = {}
     loss: dict[str, float] = {}
     survivors: dict[str, tuple[tuple[Mapping[str, int], float], ...]] = {}
@@ -341,30 +353,31 @@ def _result(
         army = battle.attacker if who == "attacker" else battle.defender
         profiles = cat.with_techs(battle.tech_attacker if who == "attacker" else battle.tech_defender)
         start_cost = sum(profiles[n].cost * c for n, c in army.items())
-        exp: dict[str, float] = {n: 0.0 for n in army if army[n] > 0}
-        cost = 0.0
-        grouped: dict[tuple[tuple[str, int], ...], float] = {}
-        by_count: dict[int, float] = {}
-        total = sum(end.values(), won - won)
+        # Sums in the engine's number type (exact fractions stay exact), then floats.
+        exp: dict[str, N] = {n: zero for n in army if army[n] > 0}
+        cost = zero
+        grouped: dict[tuple[tuple[str, int], ...], N] = {}
+        by_count: dict[int, N] = {}
+        total = zero
         for st, mass in end.items():
-            m = float(mass)
+            total += mass
             final = side.counts(st)
             for n, c in extra.items():
                 final[n] = final.get(n, 0) + c
             for n, c in final.items():
-                exp[n] = exp.get(n, 0.0) + m * c
-            cost += m * sum(profiles[n].cost * c for n, c in final.items())
+                exp[n] = exp.get(n, zero) + mass * c
+            cost += mass * sum(profiles[n].cost * c for n, c in final.items())
             key = tuple((n, c) for n, c in final.items() if c > 0)
-            grouped[key] = grouped.get(key, 0.0) + m
+            grouped[key] = grouped.get(key, zero) + mass
             k = sum(c for n, c in final.items() if not profiles[n].is_aa)
-            by_count[k] = by_count.get(k, 0.0) + m
-        missing = 1.0 - float(total)  # pruned mass: counted as if nothing changed
-        expected[who] = exp
-        loss[who] = start_cost - cost - missing * start_cost
+            by_count[k] = by_count.get(k, zero) + mass
+        missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
+        expected[who] = {n: float(v) for n, v in exp.items()}
+        loss[who] = float(start_cost - cost - missing * start_cost)
         survivors[who] = tuple(
-            (dict(k), p) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
+            (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        counts[who] = dict(sorted(by_count.items()))
+        counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
     exact = None
     if isinstance(won, Fraction):
         exact = {"attacker_win": won, "defender_win": held, "draw": draw, "attacker_takes": takes}

@@ -49,13 +49,21 @@ class BattleSetup(Generic[N]):
 
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0
+        self._settled: dict[tuple[State, State, bool], tuple[str | None, State, State]] = {}
 
     def can_fire(self, side: Side, st: State) -> bool:
-        return any(v > 0 and n > 0 for g in side.dice(st) for v, n in g)
+        return any(v > 0 and n > 0 for g in side.dice(st) for v, n in g)  # memoised dice
 
     def settle(self, a: State, d: State, *, after_round: bool = True) -> tuple[str | None, State, State]:
         """``(outcome or None, attacker state, defender state)`` once the end-of-round
-        rules have acted."""
+        rules have acted (memoised)."""
+        key = (a, d, after_round)
+        got = self._settled.get(key)
+        if got is None:
+            got = self._settled[key] = self._settle(a, d, after_round)
+        return got
+
+    def _settle(self, a: State, d: State, after_round: bool) -> tuple[str | None, State, State]:
         att, dfn = self.attacker, self.defender
         for _ in range(2):  # a second pass after submerging
             outcome = self._ended(a, d)

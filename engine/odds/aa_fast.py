@@ -66,7 +66,11 @@ class _Cuts(Generic[N]):
 
 class FastEngine(Generic[N]):
     def __init__(
-        self, setup: BattleSetup[N], *, eps: float = 1e-18, max_states: int | None = None
+        self,
+        setup: BattleSetup[N],
+        *,
+        eps: float = 1e-18,
+        max_cells: int | None = None,
     ) -> None:
         self.setup: BattleSetup[N] = setup
         self.unit: N = setup.unit
@@ -74,8 +78,7 @@ class FastEngine(Generic[N]):
         self.exact = not isinstance(self.unit, float)
         self.eps = 0.0 if self.exact else eps
         self.log_eps = math.log10(eps) if self.eps else 0.0
-        self.max_states = max_states
-        self.seen = 0
+        self.seen = 0  # live states processed
         att, dfn = setup.attacker, setup.defender
         # Attacker blocks, one per distinct starting state.
         self.a_states: list[State] = []
@@ -94,6 +97,13 @@ class FastEngine(Generic[N]):
             if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
                 raise ValueError("fast engine: defender start is off its loss sequence")
         self.nD = len(self.d_states) - 1
+        cells = len(self.a_states) * (self.nD + 1)
+        if max_cells is not None and cells > max_cells:
+            raise PlayerError(
+                f"This battle is too big for a quick answer: {cells} battle states, the "
+                f"limit here is {max_cells} (AA fire multiplies the states by the number "
+                f"of ways it can hit).  Try fewer units, or the command line."
+            )
         unit = self.unit
 
         def fire(side_dice: tuple[list[tuple[int, int]], ...]) -> list[N]:
@@ -342,11 +352,6 @@ class FastEngine(Generic[N]):
                     record(STALEMATE, i, j, x)
                     continue
                 self.seen += 1
-                if self.max_states is not None and self.seen > self.max_states:
-                    raise PlayerError(
-                        f"This battle is too big to compute exactly here (more than "
-                        f"{self.max_states} battle states); try fewer units."
-                    )
                 x_eff = x / (1 - a0 * dfire_j[0])
                 rounds_acc[0] += x_eff
                 dropped += self._spread(rows, x_eff, i, j, j, skip_self=True)
@@ -490,11 +495,6 @@ def _solve_packed(
                 dropped += x
                 continue
             eng.seen += 1
-            if eng.max_states is not None and eng.seen > eng.max_states:
-                raise PlayerError(
-                    f"This battle is too big to compute exactly here (more than "
-                    f"{eng.max_states} battle states); try fewer units."
-                )
             x_eff = x / (1.0 - a0 * dfire_j[0])
             rounds_acc[0] += x_eff
             e[j] = x_eff

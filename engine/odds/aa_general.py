@@ -182,10 +182,14 @@ class GeneralEngine(Generic[N]):
 
     def _solve(self, initial: dict[Pair, N], tally: Tally[N]) -> None:
         att, dfn = self.setup.attacker, self.setup.defender
+        settle = self.setup.settle
         potential: Callable[[Pair], int] = lambda s: att.hp(s[0]) + dfn.hp(s[1])
         buckets: dict[int, dict[Pair, N]] = {}
         for s, m in initial.items():
             buckets.setdefault(potential(s), {})[s] = m
+        # Where a round's result goes: a final outcome, or a live state and its level.
+        dest: dict[Pair, tuple[str | None, State, State, int]] = {}
+        ended: dict[tuple[str, State, State], N] = {}
         level = max(buckets, default=-1)
         while level >= 0:
             bucket = buckets.pop(level, None)
@@ -207,10 +211,20 @@ class GeneralEngine(Generic[N]):
                 m_eff = m / (1 - loop)
                 assert tally.rounds is not None
                 tally.rounds += m_eff
-                for (a2, d2), p in dist.items():
-                    outcome, a3, d3 = self.setup.settle(a2, d2)
+                for pair, p in dist.items():
+                    got = dest.get(pair)
+                    if got is None:
+                        outcome, a3, d3 = settle(*pair)
+                        lv = -1 if outcome is not None else potential((a3, d3))
+                        got = dest[pair] = (outcome, a3, d3, lv)
+                    outcome, a3, d3, lv = got
                     if outcome is not None:
-                        tally.record(outcome, a3, d3, m_eff * p, self._takes(a3))
+                        k = (outcome, a3, d3)
+                        ended[k] = ended.get(k, self.zero) + m_eff * p
                     else:
-                        b = buckets.setdefault(potential((a3, d3)), {})
+                        b = buckets.get(lv)
+                        if b is None:
+                            b = buckets[lv] = {}
                         b[(a3, d3)] = b.get((a3, d3), self.zero) + m_eff * p
+        for (outcome, a3, d3), m in ended.items():
+            tally.record(outcome, a3, d3, m, self._takes(a3))

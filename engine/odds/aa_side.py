@@ -17,7 +17,7 @@ types; all units of one type go before the next type.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from engine.odds.aa_units import AIR, UnitProfile
 
@@ -27,6 +27,7 @@ ATTACK, DEFENSE = "attack", "defense"
 CAT_SUB, CAT_AIR, CAT_OTHER = 0, 1, 2
 
 State = tuple[int, ...]
+Dice = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ class Side:
         self.order = loss_type_order(present, role, order)
         self._cat = tuple(_category(profiles[s.unit]) for s in self.slots)
         self._steps_cache: dict[State, tuple[Step, ...]] = {}
+        # Answers about states are asked again and again by the engines: memoised.
+        self._memo: dict[tuple[object, ...], Any] = {}
 
     # -- what a state holds -------------------------------------------------------------
 
@@ -117,40 +120,56 @@ class Side:
 
     def alive(self, st: State) -> int:
         """Units still fighting (AA guns and submerged submarines excluded)."""
-        return sum(
-            n
-            for s, n in zip(self.slots, st)
-            if s.kind != "submerged" and not self.profiles[s.unit].is_aa
-        )
+        key = ("alive", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = sum(
+                n
+                for s, n in zip(self.slots, st)
+                if s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return int(got)
 
     def cost(self, st: State) -> int:
         return sum(n * self.profiles[s.unit].cost for s, n in zip(self.slots, st))
 
     def has(self, st: State, predicate: str) -> bool:
         """Whether a unit with the given profile flag is still fighting."""
-        return any(
-            n > 0 and s.kind != "submerged" and getattr(self.profiles[s.unit], predicate)
-            for s, n in zip(self.slots, st)
-        )
+        key = ("has", st, predicate)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = any(
+                n > 0 and s.kind != "submerged" and getattr(self.profiles[s.unit], predicate)
+                for s, n in zip(self.slots, st)
+            )
+        return bool(got)
 
     def has_land(self, st: State) -> bool:
         return self.has(st, "takes_territory")
 
-    def fighting_categories(self, st: State) -> set[int]:
-        return {
-            self._cat[i]
-            for i, (s, n) in enumerate(zip(self.slots, st))
-            if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
-        }
+    def fighting_categories(self, st: State) -> frozenset[int]:
+        key = ("categories", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = frozenset(
+                self._cat[i]
+                for i, (s, n) in enumerate(zip(self.slots, st))
+                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return frozenset(got)
 
     def only(self, st: State, allowed: Iterable[str]) -> bool:
         """Whether every fighting unit has one of the ``allowed`` profile flags."""
         flags = tuple(allowed)
-        return all(
-            any(getattr(self.profiles[s.unit], f) for f in flags)
-            for s, n in zip(self.slots, st)
-            if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
-        )
+        key = ("only", st, flags)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = all(
+                any(getattr(self.profiles[s.unit], f) for f in flags)
+                for s, n in zip(self.slots, st)
+                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return bool(got)
 
     def hp(self, st: State) -> int:
         """Hits this side can still absorb (the length of its loss order)."""
@@ -186,10 +205,16 @@ class Side:
 
     def take(self, st: State, n: int) -> State:
         """The state after the first ``n`` steps of the loss order (unrestricted hits)."""
-        out = list(st)
-        for step in self.steps(st)[:n]:
-            _apply(out, step)
-        return tuple(out)
+        if n <= 0:
+            return st
+        key = ("take", st, n)
+        got = self._memo.get(key)
+        if got is None:
+            out = list(st)
+            for step in self.steps(st)[:n]:
+                _apply(out, step)
+            got = self._memo[key] = tuple(out)
+        return cast(State, got)
 
     def take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
         """Apply hits of three classes (A-10.6): submarine hits never land on aircraft,
@@ -197,9 +222,16 @@ class Side:
         anywhere.  The owner takes as many hits as possible (A-10.14) and otherwise
         follows the loss order: each hit takes the first step it legally can, provided the
         remaining hits can still all be taken as far as possible.  Surplus hits are lost."""
-        steps = list(self.steps(st))
         if not sub_hits and not air_hits:
             return self.take(st, any_hits)
+        key = ("take", st, sub_hits, air_hits, any_hits)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._take_hits(st, sub_hits, air_hits, any_hits)
+        return cast(State, got)
+
+    def _take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
+        steps = list(self.steps(st))
         used = [False] * len(steps)
         pools = [0, 0, 0]
         for s in steps:
@@ -236,11 +268,19 @@ class Side:
 
     # -- dice ----------------------------------------------------------------------------------
 
-    def dice(self, st: State) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+    def dice(self, st: State) -> Dice:
         """``(value, dice)`` groups this side rolls in its role, split by who rolls them:
         submarines, aircraft, everything else.  AA guns and submerged submarines roll
         nothing; a damaged battleship rolls as an intact one; infantry paired with
-        artillery attack at their supported value (A-14.2, support on attack only)."""
+        artillery attack at their supported value (A-14.2, support on attack only).
+        The lists are shared (memoised): do not modify them."""
+        key = ("dice", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._dice(st)
+        return cast(Dice, got)
+
+    def _dice(self, st: State) -> Dice:
         subs: list[tuple[int, int]] = []
         air: list[tuple[int, int]] = []
         other: list[tuple[int, int]] = []

@@ -188,6 +188,7 @@ def catalogue() -> Catalogue:
     return load_catalogue(text)
 
 
+_EMPTY = ("", "nothing", "none", "-")
 _ITEM = re.compile(
     r"^\s*(?P<n1>\d+)?\s*(?:[x*×]\s*)?(?P<name>[a-z][a-z .'\-_]*?)\s*(?:[x*×:]?\s*(?P<n2>\d+))?\s*$",
     re.IGNORECASE,
@@ -198,9 +199,11 @@ def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
     """``"3 inf, 1 art, 2 tanks"`` → ``{"infantry": 3, "artillery": 1, "tank": 2}``.
 
     Items are separated by commas, ``+`` or ``;``; a repeated unit adds up; zero counts are
-    dropped.  An empty text is an empty army."""
+    dropped.  An empty text (or ``nothing``, ``none``, ``-``) is an empty army."""
     cat = cat or catalogue()
     army: dict[str, int] = {}
+    if text.strip().lower() in _EMPTY:
+        return army
     for item in re.split(r"[,;+]", text):
         if not item.strip():
             continue
