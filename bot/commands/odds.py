@@ -23,7 +23,7 @@ from render.chart import ATTACKER, DEFENDER, bar_chart
 # Work limits for Discord (the CLI has none): a 100-vs-100 land battle fits.
 MAX_UNITS = 120  # per side
 MAX_CELLS = 16_000  # fast engine: attacker states x defender states (AA fire multiplies)
-MAX_STATES = 6_000  # general engine (submarines): battle states processed
+MAX_STATES = 4_000  # general engine (submarines): battle states processed
 
 
 def _aa(battle: AABattle) -> AAOdds:

@@ -35,6 +35,7 @@ from engine.odds.aa_units import (
 from engine.odds.dist import N, binomial, die_chance, hits_distribution
 
 MODES = ("land", "sea", "amphibious")
+EXACT_MAX_UNITS = 16  # fractions grow to thousands of digits beyond this
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,11 @@ def aa_odds(
                     f"At most {max_units} units per side here (the {side} has {battle.units(side)})."
                 )
     limits = (max_states, max_cells)
+    if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
+        raise IllegalOrder(
+            f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
+            f"the float result is exact to within its printed error bound."
+        )
     if exact:
         return _run(battle, Fraction(1), engine, limits, eps)
     return _run(battle, 1.0, engine, limits, eps)

@@ -286,6 +286,10 @@ class FastEngine(Generic[N]):
             else:
                 dropped += self._solve(rows, record, acc)
             rounds_sum = acc[0]
+        elif self.eps:  # float mode: packed rounds
+            acc = [rounds_sum]
+            dropped += _rounds_packed(self, rows, record, acc, rounds)
+            rounds_sum = acc[0]
         else:
             for _ in range(rounds - 1):
                 nxt: list[list[N] | None] = [None] * len(self.a_states)
@@ -441,35 +445,83 @@ def _unpack(packed: int, nD: int) -> list[float]:
     return row
 
 
+class _Packed:
+    """The defender's side of packed spreading, shared by every row of one battle."""
+
+    def __init__(self, eng: FastEngine[Any]) -> None:
+        self.eng = eng
+        self.nD = nD = eng.nD
+        d_fire = eng.d_fire
+        self.d_fire = d_fire
+        # d_col[hd][j] = p(defender scores hd | column j)
+        self.max_hd = max(len(d) for d in d_fire) - 1
+        self.d_col = [[d[hd] if hd < len(d) else 0.0 for d in d_fire] for hd in range(self.max_hd + 1)]
+        # Columns where a defender score can matter: p(hd | j) >= _CUT (the rest is dropped).
+        self.d_span = []
+        for col in self.d_col:
+            idx = [j for j, q in enumerate(col) if q >= _CUT]
+            self.d_span.append((idx[0], idx[-1]) if idx else (nD + 1, -1))
+
+    def row(self, packed: int, row_f: list[float] | None) -> list[float]:
+        row = _unpack(packed, self.nD) if packed else [0.0] * (self.nD + 1)
+        if row_f is not None:
+            row = [a + b for a, b in zip(row, row_f)]
+        return row
+
+    def spread(self, i: int, e: list[float], lo: int, hi: int, hd_from: int, out: list[int]) -> float:
+        """Spread the masses ``e[lo..hi]`` of row ``i`` over one round, for every
+        defender score from ``hd_from`` up, into the packed rows ``out``: for each score
+        one packed convolution.  Returns the mass left out plus the rounding bound."""
+        a_lo, a_packed, a_len = self.eng.packed_fire(i)
+        e_sum = math.fsum(e[lo : hi + 1])
+        if not a_packed:
+            return e_sum
+        end_i = self.eng.a_end[i]
+        lost = 0.0
+        top = min(self.max_hd, len(self.d_fire[lo]) - 1)
+        for hd in range(hd_from, top + 1):
+            j0, j1 = self.d_span[hd]
+            if j0 < lo:
+                j0 = lo
+            if j1 > hi:
+                j1 = hi
+            if j0 > j1:
+                lost += e_sum * _CUT
+                continue
+            w = [x * q for x, q in zip(e[j0 : j1 + 1], self.d_col[hd][j0 : j1 + 1])]
+            total = math.fsum(w)
+            if total < _TINY:
+                lost += total
+                continue
+            if j0 > lo or j1 < hi:  # columns left out: each p(hd | j) < _CUT there
+                lost += e_sum * _CUT
+            i2 = i + hd if i + hd < end_i else end_i
+            out[i2] += (_pack(w, _W_SCALE) * a_packed) << ((j0 + a_lo) * _SLOT_BITS)
+            # Rounding both factors down loses at most 2**-63 per unit of mass on one
+            # side and 2**-61 per slot on the other.
+            lost += total * a_len * 2.0**-_A_BITS + len(w) * 2.0**-_W_BITS
+        return lost
+
+
 def _solve_packed(
     eng: FastEngine[Any],
     rows_f: list[Any],
     record: Callable[[str, int, int, Any], None],
     rounds_acc: list[Any],
 ) -> float:
-    """Float mode only (``eng.eps > 0``)."""
+    """Float mode only (``eng.eps > 0``), no round limit."""
     nD = eng.nD
     n_rows = len(rows_f)
     packed_rows = [0] * n_rows
+    pk = _Packed(eng)
     d_fire = eng.d_fire
-    # d_col[hd][j] = p(defender scores hd | column j)
-    max_hd = max(len(d) for d in d_fire) - 1
-    d_col = [[d[hd] if hd < len(d) else 0.0 for d in d_fire] for hd in range(max_hd + 1)]
-    # Columns where a defender score can matter: p(hd | j) >= _CUT (the rest is dropped).
-    d_span = []
-    for col in d_col:
-        idx = [j for j, q in enumerate(col) if q >= _CUT]
-        d_span.append((idx[0], idx[-1]) if idx else (nD + 1, -1))
     dropped = 0.0
-    bound = 0.0
     for i in range(n_rows):
         packed = packed_rows[i]
         row_f = rows_f[i]
         if not packed and row_f is None:
             continue
-        row = _unpack(packed, nD) if packed else [0.0] * (nD + 1)
-        if row_f is not None:
-            row = [a + b for a, b in zip(row, row_f)]
+        row = pk.row(packed, row_f)
         packed_rows[i] = 0
         rows_f[i] = None
         afire = eng.a_fire[i]
@@ -504,34 +556,60 @@ def _solve_packed(
             s0 = x_eff * dfire_j[0]
             if s0 and a_rest:
                 _add(row, j + 1, a_rest, s0, nD, 0.0)
-        if hi < 0:
-            continue
-        # Pass 2: every defender score hd >= 1 as one packed convolution per hd.
-        e_sum = math.fsum(e[lo : hi + 1])
-        a_lo, a_packed, a_len = eng.packed_fire(i)
-        if not a_packed:
-            continue
-        end_i = eng.a_end[i]
-        top = min(max_hd, len(d_fire[lo]) - 1)
-        for hd in range(1, top + 1):
-            j0, j1 = d_span[hd]
-            if j0 < lo:
-                j0 = lo
-            if j1 > hi:
-                j1 = hi
-            if j0 > j1:
-                dropped += e_sum * _CUT
+        if hi >= 0:
+            # Pass 2: every defender score hd >= 1 as one packed convolution per hd.
+            dropped += pk.spread(i, e, lo, hi, 1, packed_rows)
+    return dropped
+
+
+def _rounds_packed(
+    eng: FastEngine[Any],
+    rows_f: list[Any],
+    record: Callable[[str, int, int, Any], None],
+    rounds_acc: list[Any],
+    rounds: int,
+) -> float:
+    """Float mode, rounds 2..``rounds`` (round 1 is already in ``rows_f``); whatever is
+    still fighting afterwards is recorded as unfinished.  Without the closed-form loop
+    every transition, "nobody is hit" included, goes to the next round's table, so each
+    row is one packed convolution per defender score."""
+    nD = eng.nD
+    n_rows = len(rows_f)
+    pk = _Packed(eng)
+    d_fire = eng.d_fire
+    packed_rows = [0] * n_rows
+    dropped = 0.0
+    for r in range(2, rounds + 2):
+        last = r == rounds + 1
+        nxt = [0] * n_rows
+        for i in range(n_rows):
+            if not packed_rows[i] and rows_f[i] is None:
                 continue
-            w = [x * q for x, q in zip(e[j0 : j1 + 1], d_col[hd][j0 : j1 + 1])]
-            total = math.fsum(w)
-            if total < _TINY:
-                dropped += total
-                continue
-            if j0 > lo or j1 < hi:  # columns left out: each p(hd | j) < _CUT there
-                dropped += e_sum * _CUT
-            i2 = i + hd if i + hd < end_i else end_i
-            packed_rows[i2] += (_pack(w, _W_SCALE) * a_packed) << ((j0 + a_lo) * _SLOT_BITS)
-            # Rounding both factors down loses at most 2**-63 per unit of mass on one
-            # side and 2**-61 per slot on the other.
-            bound += total * a_len * 2.0**-_A_BITS + len(w) * 2.0**-_W_BITS
-    return dropped + bound
+            row = pk.row(packed_rows[i], rows_f[i])
+            a_quiet = len(eng.a_fire[i]) == 1
+            e = [0.0] * (nD + 1)
+            lo, hi = nD + 1, -1
+            for j in range(nD + 1):
+                x = row[j]
+                if not x:
+                    continue
+                outcome, j2 = eng._settle(i, j, after_round=True)
+                if outcome is not None or last:
+                    record(outcome or UNFINISHED, i, j2, x)
+                    continue
+                if a_quiet and len(d_fire[j]) == 1:
+                    record(STALEMATE, i, j, x)
+                    continue
+                if x < _TINY:
+                    dropped += x
+                    continue
+                rounds_acc[0] += x
+                e[j] = x
+                if j < lo:
+                    lo = j
+                hi = j
+            if hi >= 0:
+                dropped += pk.spread(i, e, lo, hi, 0, nxt)
+        packed_rows = nxt
+        rows_f = [None] * n_rows
+    return dropped

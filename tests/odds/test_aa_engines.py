@@ -84,6 +84,13 @@ def test_fast_and_general_engines_agree_exactly_on_land(battle: AABattle) -> Non
     assert fast.expected_survivors == general.expected_survivors
     assert fast.survivors == general.survivors
     assert fast.retreat == general.retreat and fast.unfinished == general.unfinished
+    floats = aa_odds(battle)  # the packed float solver, with or without a round limit
+    assert fast.exact is not None
+    for key, value in fast.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    for side in ("attacker", "defender"):
+        for unit, v in fast.expected_survivors[side].items():
+            assert floats.expected_survivors[side][unit] == pytest.approx(v, abs=1e-11)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,9 +124,10 @@ def test_float_mode_large_battle_reports_a_tiny_error_bound() -> None:
     assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-10)
 
 
-def test_float_and_exact_agree_on_a_medium_battle_with_aa_and_bombardment() -> None:
+@pytest.mark.parametrize("rounds", [None, 1, 3])
+def test_float_and_exact_agree_on_a_medium_battle_with_aa_and_bombardment(rounds: int | None) -> None:
     battle = AABattle.parse("4 inf, 2 art, 2 tank, 2 fig, 1 bom", "6 inf, 1 tank, 1 fig, 1 aa",
-                            mode="amphibious", bombard="1 bat, 1 cru")  # fmt: skip
+                            mode="amphibious", bombard="1 bat, 1 cru", rounds=rounds)  # fmt: skip
     exact = aa_odds(battle, exact=True)
     floats = aa_odds(battle)
     assert exact.exact is not None
@@ -163,3 +171,9 @@ def test_illegal_battles_are_explained(attacker: str, defender: str, options: di
     with pytest.raises(IllegalOrder) as err:
         aa_odds(AABattle.parse(attacker, defender, **options))  # type: ignore[arg-type]
     assert fragment in err.value.text()
+
+
+def test_exact_fractions_only_for_small_battles() -> None:
+    with pytest.raises(IllegalOrder) as err:
+        aa_odds(AABattle.parse("20 inf", "20 inf"), exact=True)
+    assert "small battles" in err.value.message
