@@ -21,7 +21,8 @@ from engine.odds.aa import AABattle, aa_odds
 from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, minis_lines, minis_sections,
+    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
+    minis_sections, minis_subtitle,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -146,7 +147,9 @@ def run_minis(args: argparse.Namespace) -> int:
             )
         )
         lines = minis_lines(odds)
-        png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=lines[0]) if args.chart else b""
+        png = b""
+        if args.chart:
+            png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
         return odds, lines, png
 
     return _run(args, compute)
@@ -164,7 +167,9 @@ def run_memoir(args: argparse.Namespace) -> int:
         )
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
-        png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=lines[0]) if args.chart else b""
+        png = b""
+        if args.chart:
+            png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
         return odds, lines, png
 
     return _run(args, compute)

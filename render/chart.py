@@ -95,6 +95,6 @@ def bar_chart(
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: float) -> str:
     if draw.textlength(text, font=font) <= room:
         return text
-    while text and draw.textlength(text + "…", font=font) > room:
+    while text and draw.textlength(text + "...", font=font) > room:
         text = text[:-1]
-    return text + "…"
+    return text + "..."

@@ -16,7 +16,8 @@ from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, minis_lines, minis_sections, percent,
+    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
+    minis_sections, minis_subtitle, percent,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -143,7 +144,7 @@ async def odds_minis(
     )
     lines = minis_lines(odds)
     lines[1] = f"**{lines[1]}**"
-    png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=lines[0])
+    png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
 
 
@@ -181,5 +182,5 @@ async def odds_memoir(
         lines[2] = f"**{lines[2]}**"
     else:
         lines[1] = f"**{lines[1]}**"
-    png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=lines[0])
+    png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])

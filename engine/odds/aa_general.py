@@ -157,12 +157,12 @@ class GeneralEngine(Generic[N]):
             for _ in range(rounds - 1):
                 nxt: dict[Pair, N] = {}
                 for (a, d), m in after.items():
-                    assert tally.rounds is not None
-                    tally.rounds += m
                     dist = self.round(a, d)
                     if len(dist) == 1 and (a, d) in dist:
                         tally.record(STALEMATE, a, d, m, False)
                         continue
+                    assert tally.rounds is not None
+                    tally.rounds += m
                     for (a2, d2), p in dist.items():
                         self._add(nxt, tally, a2, d2, m * p)
                 after = nxt

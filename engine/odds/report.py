@@ -87,12 +87,31 @@ def aa_sections(odds: AAOdds) -> list[Section]:
         outcome.append(("Attacker takes", odds.attacker_takes))
     sections: list[Section] = [("Outcome", outcome)]
     for who in ("attacker", "defender"):
-        counts = odds.survivor_count[who]
-        bars = [(f"{n} left", p) for n, p in sorted(counts.items(), reverse=True) if p >= 0.0005]
-        if len(bars) > 12:
-            bars = sorted(sorted(bars, key=lambda b: -b[1])[:12], key=lambda b: -int(b[0].split()[0]))
-        sections.append((f"Surviving {who} units", bars))
+        sections.append((f"Surviving {who} units", _count_bars(odds.survivor_count[who])))
     return sections
+
+
+def _count_bars(counts: Mapping[int, float], most: int = 9) -> Bars:
+    """Bars of a survivor-count distribution, most survivors first.  Counts above the
+    last one with at least 0.1% join the top bar ("12+ left"); with many distinct
+    counts the others are grouped into ranges, so that no mass is ever left out."""
+    top = max((n for n, p in counts.items() if p >= 0.001), default=0)
+    if top == 0 and any(p > 0 for n, p in counts.items() if n > 0):
+        top = 1
+    tail = sum(p for n, p in counts.items() if n > top)
+    width = 1 if top + 1 <= most else -(-top // (most - 1))  # ceil
+    bars: Bars = []
+    hi = top
+    while hi >= 1:
+        lo = max(1, hi - width + 1)
+        label = f"{lo}-{hi}" if lo < hi else f"{hi}"
+        mass = sum(p for n, p in counts.items() if lo <= n <= hi)
+        if hi == top and tail > 0:
+            label, mass = f"{lo}+", mass + tail
+        bars.append((f"{label} left", mass))
+        hi = lo - 1
+    bars.append(("0 left", counts.get(0, 0.0)))
+    return bars
 
 
 def minis_lines(odds: MinisOdds) -> list[str]:
@@ -120,6 +139,17 @@ _COUNTER_NAMES = {
     "damaged": "disrupted + damaged",
     "destroyed": "destroyed",
 }
+
+
+def minis_subtitle(odds: MinisOdds) -> str:
+    """A short description of the attack for the chart."""
+    a = odds.attack
+    parts = [f"{a.dice} dice vs defense {a.effective_defense} {a.target}"]
+    if a.cover is not None:
+        parts.append(f"cover {a.cover}+" + (" same hex" if a.same_hex else ""))
+    if a.defensive_fire:
+        parts.append("defensive fire")
+    return ", ".join(parts)
 
 
 def minis_sections(odds: MinisOdds) -> list[Section]:
@@ -153,6 +183,17 @@ def memoir_lines(odds: MemoirOdds) -> list[str]:
         lost = " · ".join(f"{k}: {percent(p)}" for k, p in enumerate(odds.figures_lost))
         lines.append(f"Figures lost {lost}")
     return lines
+
+
+def memoir_subtitle(odds: MemoirOdds) -> str:
+    r = odds.roll
+    text = f"{r.dice} dice vs {r.target}"
+    if r.figures is not None:
+        room = r.room
+        text += f", {r.figures} figures, " + (
+            "retreat blocked" if room == 0 else "retreat open" if room is None else f"room {room}"
+        )
+    return text
 
 
 def memoir_sections(odds: MemoirOdds) -> list[Section]:
