@@ -27,7 +27,7 @@ _ORDER_DEF = ["inf", "art", "tank", "fig"]
 
 
 def _units(text: str, order: list[str]) -> list[str]:
-    counts = {}
+    counts: dict[str, int] = {}
     for item in text.split(","):
         n, name = item.split()
         counts[name] = int(n)
@@ -37,7 +37,7 @@ def _units(text: str, order: list[str]) -> list[str]:
 def monte_carlo(attacker: str, defender: str, battles: int, seed: int = 1) -> tuple[float, float, float]:
     """A straightforward simulation: every unit rolls one die a round (infantry paired
     with artillery attack at 2), casualties in order of loss, until a side is gone."""
-    rng = random.random if seed is None else random.Random(seed).random
+    rng = random.Random(seed).random
     a0 = _units(attacker, _ORDER_ATT)
     d0 = _units(defender, _ORDER_DEF)
     wins = losses = draws = 0

@@ -122,13 +122,14 @@ class FastEngine(Generic[N]):
             for st, alive in zip(self.d_states, self.d_alive)
         ]
         self.a_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.a_fire]
-        self._packed: dict[int, tuple[int, int, int]] = {}
+        self._packed: dict[int, tuple[int, int, int, float]] = {}
         self.d_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.d_fire]
 
-    def packed_fire(self, i: int) -> tuple[int, int, int]:
+    def packed_fire(self, i: int) -> tuple[int, int, int, float]:
         """The attacker's hit distribution at ``i`` packed for :func:`_solve_packed`:
-        ``(first hit count kept, packed integer, number of slots)``; values below
-        ``_TINY`` at either end are left out (their share is part of the error bound)."""
+        ``(first hit count kept, packed integer, number of slots, probability left
+        out)``; values below ``_TINY`` at either end are left out (that share goes into
+        the error bound)."""
         got = self._packed.get(i)
         if got is None:
             d = [float(x) for x in self.a_fire[i]]
@@ -137,7 +138,8 @@ class FastEngine(Generic[N]):
                 lo += 1
             while hi > lo and d[hi - 1] < _TINY:
                 hi -= 1
-            got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo)
+            cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
+            got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
             self._packed[i] = got
         return got
 
@@ -472,7 +474,7 @@ class _Packed:
         """Spread the masses ``e[lo..hi]`` of row ``i`` over one round, for every
         defender score from ``hd_from`` up, into the packed rows ``out``: for each score
         one packed convolution.  Returns the mass left out plus the rounding bound."""
-        a_lo, a_packed, a_len = self.eng.packed_fire(i)
+        a_lo, a_packed, a_len, a_cut = self.eng.packed_fire(i)
         e_sum = math.fsum(e[lo : hi + 1])
         if not a_packed:
             return e_sum
@@ -498,8 +500,8 @@ class _Packed:
             i2 = i + hd if i + hd < end_i else end_i
             out[i2] += (_pack(w, _W_SCALE) * a_packed) << ((j0 + a_lo) * _SLOT_BITS)
             # Rounding both factors down loses at most 2**-63 per unit of mass on one
-            # side and 2**-61 per slot on the other.
-            lost += total * a_len * 2.0**-_A_BITS + len(w) * 2.0**-_W_BITS
+            # side and 2**-61 per slot on the other; the attacker's cut tails lose a_cut.
+            lost += total * (a_len * 2.0**-_A_BITS + a_cut) + len(w) * 2.0**-_W_BITS
         return lost
 
 
