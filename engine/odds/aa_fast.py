@@ -10,15 +10,17 @@ masses live in a 2-D table, one row per attacker index.
 One round from (i, j): the defender's hits ``hd`` (distribution of the defender's dice
 at j) move the row to ``i + hd``; the attacker's hits ``ha`` (dice at i) move the column
 to ``j + ha``.  The two are independent, so the round spreads the mass as an outer
-product; each row of it is added with one vectorised slice operation.  With no round
-limit the table is walked once in row-major order, which is a topological order of the
-chain (hits only move right or down); the "nobody is hit" loop of a state is summed in
-closed form by dividing its mass by ``1 - p(0 hits, 0 hits)``.
+product.  With no round limit the table is walked once in row-major order, which is a
+topological order of the chain (hits only move right or down); the "nobody is hit"
+loop of a state is summed in closed form by dividing its mass by ``1 - p(0 hits, 0
+hits)``.
 
-In float mode, products below ``eps`` (1e-18 by default) are not spread: the hit
-distributions are cut to the values that matter for the mass being spread, and every
-probability left out is added to ``dropped``, a bound on the absolute error of every
-reported number.  In exact (Fraction) mode nothing is left out.
+Exact (Fraction) mode spreads state by state, one slice update per defender score.
+Float mode does round 1 state by state too (products below ``eps``, 1e-18, are not
+spread), then hands the table to the packed solver at the end of this module, which
+spreads whole rows with big-integer multiplications.  Everything float mode leaves out
+or rounds away is added up in ``dropped``: a bound on the absolute error of every
+reported number.
 """
 
 from __future__ import annotations
