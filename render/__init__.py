@@ -9,4 +9,5 @@ Pillow, never Discord; only ``bot`` turns an image into a Discord file.
 - :mod:`render.overlays` — value types the bot builds from events (paths, attacks, …).
 - :mod:`render.minis` — A&A Miniatures battle maps and stat cards.
 - :mod:`render.dice` — a picture of rolled dice (`/roll image:true`).
+- :mod:`render.chart` — the small bar chart of the odds commands.
 """

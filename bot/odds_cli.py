@@ -1,0 +1,175 @@
+"""``warroom odds aa|minis|memoir …``: exact odds from the command line (``--json`` for
+machines, ``--chart FILE`` for the PNG the bot posts).
+
+    warroom odds aa --attacker "3 inf, 1 art, 2 tank, 1 fighter" --defender "4 inf, 1 aa"
+    warroom odds aa --attacker "2 sub, 1 des" --defender "1 cru, 1 car, 2 fig" --sea
+    warroom odds aa --attacker "3 inf, 1 tank" --defender "3 inf" --amphibious --bombard "1 battleship"
+    warroom odds minis --dice 11 --defense 5 --cover 5
+    warroom odds memoir --dice 3 --target infantry --figures 4 --blocked
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from engine.core.errors import PlayerError
+from engine.odds.aa import AABattle, aa_odds
+from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
+from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
+from engine.odds.report import (
+    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
+    minis_sections, minis_subtitle,
+)  # fmt: skip
+from render.chart import ATTACKER, DEFENDER, bar_chart
+
+def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("odds", help="exact odds: A&A battles, A&A Miniatures attacks, Memoir '44 dice")
+    games = p.add_subparsers(dest="game", metavar="GAME", required=True)
+
+    aa = games.add_parser("aa", help="an A&A Anniversary battle")
+    aa.add_argument("--attacker", required=True, help='e.g. "3 inf, 1 art, 2 tank, 1 fighter"')
+    aa.add_argument("--defender", required=True, help='e.g. "4 inf, 1 aa"')
+    kind = aa.add_mutually_exclusive_group()
+    kind.add_argument("--sea", action="store_true", help="a sea battle")
+    kind.add_argument("--amphibious", action="store_true", help="an amphibious assault (land units from the sea)")
+    aa.add_argument("--bombard", default="", help='ships bombarding an amphibious assault, e.g. "1 battleship, 1 cruiser"')
+    aa.add_argument("--ool-attacker", default="", help='attacker order of loss, first lost first: "inf,art,tank,fighter"')
+    aa.add_argument("--ool-defender", default="", help="defender order of loss")
+    aa.add_argument("--rounds", type=int, help="fight this many rounds only")
+    aa.add_argument("--retreat-below", type=int, default=0, metavar="K",
+                    help="the attacker retreats after a round that leaves it fewer than K units")  # fmt: skip
+    aa.add_argument("--keep-land", action="store_true", help="the attacker loses its last land unit last")
+    aa.add_argument("--submerge-attacker", action="store_true", help="attacking subs submerge when they are all that is left")
+    aa.add_argument("--submerge-defender", action="store_true", help="defending subs submerge when they are all that is left")
+    aa.add_argument("--attacker-tech", default="", help='e.g. "jets, heavy bombers"')
+    aa.add_argument("--defender-tech", default="", help='e.g. "radar"')
+    aa.add_argument("--exact", action="store_true", help="compute in exact fractions (small battles)")
+    _common(aa)
+    aa.set_defaults(func=run_aa)
+
+    mi = games.add_parser("minis", help="one A&A Miniatures attack")
+    mi.add_argument("--dice", type=int, required=True, help="attack dice")
+    mi.add_argument("--defense", type=int, required=True, help="target defense (front or rear as it applies)")
+    mi.add_argument("--attacker-penalty", action="store_true", help="attacker disrupted or damaged: -1 on each die")
+    mi.add_argument("--target-penalty", action="store_true", help="target disrupted or damaged: -1 defense")
+    mi.add_argument("--target", choices=(VEHICLE, SOLDIER), default=VEHICLE, help="target type (for the counters)")
+    mi.add_argument("--target-damaged", action="store_true", help="target is a damaged vehicle")
+    mi.add_argument("--cover", type=int, help="cover roll needed (4 Soldier, 5 Vehicle)")
+    mi.add_argument("--same-hex", action="store_true", help="attacker in the target's hex: -1 on the cover roll")
+    mi.add_argument("--defensive-fire", action="store_true", help="defensive fire: reaching defense disrupts, cover negates")
+    mi.add_argument("--die-modifier", type=int, default=0, help='"each attack die" modifiers, e.g. +1')
+    mi.add_argument("--cover-modifier", type=int, default=0, help="added to the cover roll (Seasoned Crew -1)")
+    mi.add_argument("--shrapnel", type=int, default=1, help="Shrapnel N: successes vs a Soldier count N times")
+    mi.add_argument("--superior-armor", type=int, default=0, help="target's Superior Armor N")
+    mi.add_argument("--armor-piercing", action="store_true", help="Armor-Piercing Rounds: 2 hits on a Vehicle become 3")
+    _common(mi)
+    mi.set_defaults(func=run_minis)
+
+    me = games.add_parser("memoir", help="Memoir '44 battle dice")
+    me.add_argument("--dice", type=int, required=True)
+    me.add_argument("--target", required=True, help="infantry, armor or artillery")
+    me.add_argument("--figures", type=int, help="figures in the target unit")
+    me.add_argument("--blocked", action="store_true", help="no retreat possible: each flag costs a figure")
+    me.add_argument("--retreat-room", type=int, help="hexes the unit can still retreat")
+    me.add_argument("--ignore-flags", type=int, default=0, help="flags the unit may ignore")
+    _common(me)
+    me.set_defaults(func=run_memoir)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--chart", type=Path, metavar="FILE", help="also write the chart PNG here")
+
+
+def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], bytes]]) -> int:
+    try:
+        result, lines, png = compute()
+    except PlayerError as err:
+        print(f"warroom odds {args.game}: {err.text()}", file=sys.stderr)
+        return 2
+    if args.chart:
+        args.chart.write_bytes(png)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def run_aa(args: argparse.Namespace) -> int:
+    def compute() -> tuple[Any, list[str], bytes]:
+        battle = AABattle.parse(
+            args.attacker,
+            args.defender,
+            mode="sea" if args.sea else "amphibious" if args.amphibious else "land",
+            bombard=args.bombard,
+            ool_attacker=args.ool_attacker,
+            ool_defender=args.ool_defender,
+            tech_attacker=args.attacker_tech,
+            tech_defender=args.defender_tech,
+            rounds=args.rounds,
+            retreat_below=args.retreat_below,
+            keep_land_unit=args.keep_land,
+            submerge_attacker=args.submerge_attacker,
+            submerge_defender=args.submerge_defender,
+        )
+        odds = aa_odds(battle, exact=args.exact)
+        lines = aa_lines(odds)
+        png = bar_chart("A&A battle odds", aa_sections(odds), subtitle=lines[0],
+                        section_colors=(None, ATTACKER, DEFENDER)) if args.chart else b""  # fmt: skip
+        return odds, lines, png
+
+    return _run(args, compute)
+
+
+def run_minis(args: argparse.Namespace) -> int:
+    def compute() -> tuple[Any, list[str], bytes]:
+        odds = minis_odds(
+            MinisAttack(
+                dice=args.dice,
+                defense=args.defense,
+                die_modifier=args.die_modifier,
+                attacker_penalty=args.attacker_penalty,
+                target_penalty=args.target_penalty,
+                target=args.target,
+                target_damaged=args.target_damaged,
+                cover=args.cover,
+                cover_modifier=args.cover_modifier,
+                same_hex=args.same_hex,
+                defensive_fire=args.defensive_fire,
+                shrapnel=args.shrapnel,
+                superior_armor=args.superior_armor,
+                armor_piercing=args.armor_piercing,
+            )
+        )
+        lines = minis_lines(odds)
+        png = b""
+        if args.chart:
+            png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
+        return odds, lines, png
+
+    return _run(args, compute)
+
+
+def run_memoir(args: argparse.Namespace) -> int:
+    def compute() -> tuple[Any, list[str], bytes]:
+        roll = MemoirRoll(
+            dice=args.dice,
+            target=target_type(args.target),
+            figures=args.figures,
+            blocked=args.blocked,
+            retreat_room=args.retreat_room,
+            ignore_flags=args.ignore_flags,
+        )
+        odds = memoir_odds(roll)
+        lines = memoir_lines(odds)
+        png = b""
+        if args.chart:
+            png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
+        return odds, lines, png
+
+    return _run(args, compute)

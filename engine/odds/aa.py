@@ -1,0 +1,408 @@
+"""Exact odds of an Axis & Allies Anniversary Edition battle (A-10, A-14).
+
+>>> odds = aa_odds(AABattle.parse("1 inf", "1 inf"), exact=True)
+>>> odds.exact["attacker_win"], odds.exact["defender_win"], odds.exact["draw"]
+(Fraction(1, 4), Fraction(5, 8), Fraction(1, 8))
+
+:func:`aa_odds` builds the two sides (:mod:`engine.odds.aa_side`), the states round 1
+starts from (AA fire, shore bombardment), and runs one of two exact engines: the fast
+sequence engine (:mod:`engine.odds.aa_fast`) whenever every hit may land on any unit,
+the general one (:mod:`engine.odds.aa_general`) when submarines take part.  Nothing is
+sampled.  Float mode prunes products below 1e-18 and reports the total pruned mass as
+``error_bound``; exact mode computes in fractions.
+
+Modelling choices the rules leave open are listed in ``docs/odds.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Any, Mapping
+
+from engine.core.errors import IllegalOrder
+from engine.odds.aa_battle import (
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
+)  # fmt: skip
+from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_general import GeneralEngine
+from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
+from engine.odds.aa_units import (
+    AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
+    parse_unit_list,
+)  # fmt: skip
+from engine.odds.dist import N, binomial, die_chance, hits_distribution
+
+MODES = ("land", "sea", "amphibious")
+EXACT_MAX_UNITS = 16  # fractions grow to thousands of digits beyond this
+
+
+@dataclass(frozen=True)
+class AABattle:
+    """Everything that decides a battle's odds.  Armies map canonical unit names
+    (``"infantry"``) to counts; see :func:`engine.odds.aa_units.parse_army`."""
+
+    attacker: Mapping[str, int]
+    defender: Mapping[str, int]
+    mode: str = "land"
+    bombard: Mapping[str, int] = field(default_factory=dict)
+    ool_attacker: tuple[str, ...] = ()
+    ool_defender: tuple[str, ...] = ()
+    rounds: int | None = None
+    retreat_below: int = 0
+    keep_land_unit: bool = False
+    submerge_attacker: bool = False
+    submerge_defender: bool = False
+    tech_attacker: frozenset[str] = frozenset()
+    tech_defender: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(
+        cls,
+        attacker: str,
+        defender: str,
+        *,
+        mode: str = "land",
+        bombard: str = "",
+        ool_attacker: str = "",
+        ool_defender: str = "",
+        tech_attacker: str = "",
+        tech_defender: str = "",
+        **options: Any,
+    ) -> "AABattle":
+        """Build a battle from the /odds notation (``"3 inf, 1 art"``)."""
+        return cls(
+            attacker=parse_army(attacker),
+            defender=parse_army(defender),
+            mode=mode,
+            bombard=parse_army(bombard),
+            ool_attacker=parse_unit_list(ool_attacker),
+            ool_defender=parse_unit_list(ool_defender),
+            tech_attacker=parse_techs(tech_attacker),
+            tech_defender=parse_techs(tech_defender),
+            **options,
+        )
+
+    def units(self, side: str) -> int:
+        army = self.attacker if side == "attacker" else self.defender
+        return sum(army.values())
+
+
+@dataclass(frozen=True)
+class AAOdds:
+    """The exact result.  Probabilities are floats; with ``exact=True`` the main ones
+    are also in ``exact`` as fractions.
+
+    ``defender_win`` is "the defender holds": the attacker destroyed, retreated, stuck
+    in a stalemate or stopped by the round limit (``retreat``, ``stalemate`` and
+    ``unfinished`` are those parts).  ``attacker_takes`` is a win with a unit able to
+    take the territory left (A-10.10); at sea it equals ``attacker_win``."""
+
+    battle: AABattle
+    attacker_win: float
+    defender_win: float
+    draw: float
+    attacker_takes: float
+    retreat: float
+    stalemate: float
+    unfinished: float
+    expected_rounds: float
+    expected_survivors: Mapping[str, Mapping[str, float]]
+    expected_ipc_loss: Mapping[str, float]
+    survivors: Mapping[str, tuple[tuple[Mapping[str, int], float], ...]]
+    survivor_count: Mapping[str, Mapping[int, float]]
+    error_bound: float
+    engine: str
+    exact: Mapping[str, Fraction] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (the ``warroom odds aa --json`` output)."""
+        out: dict[str, Any] = {
+            "attacker": format_army(self.battle.attacker),
+            "defender": format_army(self.battle.defender),
+            "mode": self.battle.mode,
+            "attacker_win": self.attacker_win,
+            "defender_win": self.defender_win,
+            "draw": self.draw,
+            "attacker_takes": self.attacker_takes,
+            "retreat": self.retreat,
+            "stalemate": self.stalemate,
+            "unfinished": self.unfinished,
+            "expected_rounds": self.expected_rounds,
+            "expected_survivors": {k: dict(v) for k, v in self.expected_survivors.items()},
+            "expected_ipc_loss": dict(self.expected_ipc_loss),
+            "survivor_count": {
+                k: {str(n): p for n, p in sorted(v.items())} for k, v in self.survivor_count.items()
+            },
+            "survivors": {
+                k: [{"units": format_army(army), "p": p} for army, p in v]
+                for k, v in self.survivors.items()
+            },
+            "error_bound": self.error_bound,
+            "engine": self.engine,
+        }
+        if self.exact is not None:
+            out["exact"] = {k: str(v) for k, v in self.exact.items()}
+        return out
+
+
+def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
+    """Refuse battles the rules do not allow, with a message saying what would work."""
+    cat = cat or catalogue()
+    mode = battle.mode
+    if mode not in MODES:
+        raise IllegalOrder(f"Unknown battle kind '{mode}'.", legal=MODES)
+    if sum(battle.attacker.values()) <= 0:
+        raise IllegalOrder("The attacker has no units.")
+    att = {n: cat.profile(n) for n, c in battle.attacker.items() if c > 0}
+    dfn = {n: cat.profile(n) for n, c in battle.defender.items() if c > 0}
+    if any(p.is_aa for p in att.values()):
+        raise IllegalOrder("AA guns never attack (A-14): list them with the defender.")
+    if mode in ("land", "amphibious"):
+        for who, units in (("attacker", att), ("defender", dfn)):
+            ships = [p.short for p in units.values() if p.domain == SEA]
+            if ships:
+                raise IllegalOrder(
+                    f"Ships ({', '.join(ships)}) cannot fight in a land battle (A-14.1).",
+                    legal=["--sea for a sea battle", "--amphibious --bombard '1 bat' for shore bombardment"],
+                )
+    else:
+        for who, units in (("attacker", att), ("defender", dfn)):
+            land = [p.short for p in units.values() if p.domain == LAND]
+            if land:
+                raise IllegalOrder(
+                    f"Land units ({', '.join(land)}) never fight at sea: cargo is not in the "
+                    f"battle (A-10.4)."
+                )
+        if "bomber" in dfn:
+            raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).")
+        fighters = battle.defender.get("fighter", 0)
+        room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
+        if fighters > room:
+            raise IllegalOrder(
+                f"{fighters} defending fighters need carriers with room for them: "
+                f"{room} fighter places here (2 per carrier, A-14)."
+            )
+    if battle.bombard and mode != "amphibious":
+        raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
+                           legal=["--amphibious"])
+    for n in battle.bombard:
+        if not cat.profile(n).bombard:
+            raise IllegalOrder(
+                f"A {n} cannot bombard; only battleships and cruisers do (A-14.5).",
+                legal=["battleship", "cruiser"],
+            )
+    if battle.rounds is not None and battle.rounds < 1:
+        raise IllegalOrder("The number of rounds must be at least 1.")
+    if battle.retreat_below < 0:
+        raise IllegalOrder("The retreat threshold cannot be negative.")
+    if battle.retreat_below and mode == "amphibious":
+        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat rule "
+                           "in an amphibious assault.")
+    if battle.keep_land_unit and mode == "sea":
+        raise IllegalOrder("Keeping a land unit alive only matters in a land battle.")
+    if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
+        raise IllegalOrder("Submarines submerge only in sea battles (A-10.6).")
+
+
+def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tuple[BattleSetup[N], dict[str, int]]:
+    """The two sides and round 1's starting states; also the defender's units that stay
+    out of the battle (fighters over a carrier attacked only by submarines)."""
+    cat = cat or catalogue()
+    validate(battle, cat)
+    sea = battle.mode == "sea"
+    land = not sea
+    prof_a = cat.with_techs(battle.tech_attacker)
+    prof_d = cat.with_techs(battle.tech_defender)
+    attacker = {n: c for n, c in battle.attacker.items() if c > 0}
+    defender = {n: c for n, c in battle.defender.items() if c > 0}
+    aside: dict[str, int] = {}
+    if sea and all(prof_a[n].submarine for n in attacker) and not any(
+        prof_d[n].destroyer for n in defender
+    ):
+        # A-10.6 / A-14.4: fighters over a carrier attacked only by submarines, with no
+        # defending destroyer, do not fight and cannot be chosen as casualties.
+        aside = {n: c for n, c in defender.items() if prof_d[n].domain == AIR}
+        defender = {n: c for n, c in defender.items() if n not in aside}
+    att = Side(
+        ATTACK, attacker, prof_a, order=battle.ool_attacker,
+        keep_land=battle.keep_land_unit and land, submerge=battle.submerge_attacker and sea,
+    )  # fmt: skip
+    dfn = Side(
+        DEFENSE, defender, prof_d, order=battle.ool_defender, submerge=battle.submerge_defender and sea,
+    )  # fmt: skip
+    starts = _starts(battle, att, dfn, prof_a, prof_d, unit, land)
+    setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below)
+    return setup, aside
+
+
+def _starts(
+    battle: AABattle,
+    att: Side,
+    dfn: Side,
+    prof_a: Mapping[str, UnitProfile],
+    prof_d: Mapping[str, UnitProfile],
+    unit: N,
+    land: bool,
+) -> list[Start[N]]:
+    # A-10.5: one AA gun fires one die per attacking aircraft before round 1; dice are
+    # grouped per aircraft type (ruling), hit aircraft are removed at once.
+    aa_value = max((prof_d[n].aa_hit for n in dfn.army if prof_d[n].is_aa), default=0)
+    air = [n for n in att.army if prof_a[n].domain == AIR] if land and aa_value else []
+    p = die_chance(aa_value, unit)
+    aa_outcomes: list[tuple[N, State]] = []
+    for shot in product(*(range(att.army[n] + 1) for n in air)):
+        w = unit
+        st = list(att.start)
+        for n, k in zip(air, shot):
+            w = w * binomial(att.army[n], p)[k]
+            st[att.slot_of(n)] -= k
+        if w:
+            aa_outcomes.append((w, tuple(st)))
+    if not air:
+        aa_outcomes = [(unit, att.start)]
+    # A-10.3: battleships and cruisers bombard once each, at most one ship per land unit
+    # landing (every attacking land unit lands from the sea here); the best ships fire.
+    bombard: list[tuple[N, State]] = [(unit, dfn.start)]
+    if battle.mode == "amphibious" and battle.bombard:
+        landing = sum(c for n, c in att.army.items() if prof_a[n].domain == LAND)
+        ships = sorted(
+            (prof_a[n].attack for n, c in battle.bombard.items() for _ in range(c)), reverse=True
+        )[:landing]
+        dist = hits_distribution([(v, 1) for v in ships], unit)
+        bombard = [(q, dfn.take(dfn.start, h)) for h, q in enumerate(dist) if q]
+    return [
+        Start(wa * wd, a, d, dfn.start) for wa, a in aa_outcomes for wd, d in bombard
+    ]
+
+
+def aa_odds(
+    battle: AABattle,
+    *,
+    exact: bool = False,
+    engine: str = "auto",
+    max_states: int | None = None,
+    max_units: int | None = None,
+    max_cells: int | None = None,
+    eps: float = 1e-18,
+) -> AAOdds:
+    """Exact odds of ``battle``.
+
+    ``engine`` is ``"auto"`` (fast when no submarine takes part), ``"fast"`` or
+    ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
+    table, checked before any work) and ``max_states`` (states the general engine
+    processes) cap the work and raise a :class:`PlayerError` beyond; ``None`` means no
+    cap."""
+    if max_units is not None:
+        for side in ("attacker", "defender"):
+            if battle.units(side) > max_units:
+                raise IllegalOrder(
+                    f"At most {max_units} units per side here (the {side} has {battle.units(side)})."
+                )
+    limits = (max_states, max_cells)
+    if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
+        raise IllegalOrder(
+            f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
+            f"the float result is exact to within its printed error bound."
+        )
+    if exact:
+        return _run(battle, Fraction(1), engine, limits, eps)
+    return _run(battle, 1.0, engine, limits, eps)
+
+
+def _run(
+    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None], eps: float
+) -> AAOdds:
+    max_states, max_cells = limits
+    cat = catalogue()
+    setup, aside = setup_battle(battle, unit, cat)
+    subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
+        setup.defender.start, "submarine"
+    )
+    if engine == "auto":
+        engine = "general" if subs else "fast"
+    if engine == "fast" and subs:
+        raise ValueError("the fast engine cannot handle submarines")
+    tally: Tally[N]
+    if engine == "fast":
+        fast = FastEngine(setup, eps=eps, max_cells=max_cells)
+        tally = fast.run(battle.rounds)
+    elif engine == "general":
+        tally = GeneralEngine(setup, max_states=max_states).run(battle.rounds)
+    else:
+        raise ValueError(f"unknown engine {engine}")
+    return _result(battle, setup, aside, tally, engine, cat)
+
+
+def _result(
+    battle: AABattle,
+    setup: BattleSetup[N],
+    aside: Mapping[str, int],
+    tally: Tally[N],
+    engine: str,
+    cat: Catalogue,
+) -> AAOdds:
+    o = tally.outcome
+    won, held, draw = o[ATTACKER], o[DEFENDER] + o[RETREAT] + o[STALEMATE] + o[UNFINISHED], o[DRAW]
+    takes = tally.takes if tally.takes is not None else won - won
+    zero = won - won
+    ends = {
+        "attacker": (setup.attacker, tally.attacker_end, {}),
+        "defender": (setup.defender, tally.defender_end, aside),
+    }
+    expected: dict[str, dict[str, float]] = {}
+    loss: dict[str, float] = {}
+    survivors: dict[str, tuple[tuple[Mapping[str, int], float], ...]] = {}
+    counts: dict[str, dict[int, float]] = {}
+    for who, (side, end, extra) in ends.items():
+        army = battle.attacker if who == "attacker" else battle.defender
+        profiles = cat.with_techs(battle.tech_attacker if who == "attacker" else battle.tech_defender)
+        start_cost = sum(profiles[n].cost * c for n, c in army.items())
+        # Sums in the engine's number type (exact fractions stay exact), then floats.
+        exp: dict[str, N] = {n: zero for n in army if army[n] > 0}
+        cost = zero
+        grouped: dict[tuple[tuple[str, int], ...], N] = {}
+        by_count: dict[int, N] = {}
+        total = zero
+        for st, mass in end.items():
+            total += mass
+            final = side.counts(st)
+            for n, c in extra.items():
+                final[n] = final.get(n, 0) + c
+            for n, c in final.items():
+                exp[n] = exp.get(n, zero) + mass * c
+            cost += mass * sum(profiles[n].cost * c for n, c in final.items())
+            key = tuple((n, c) for n, c in final.items() if c > 0)
+            grouped[key] = grouped.get(key, zero) + mass
+            k = sum(c for n, c in final.items() if not profiles[n].is_aa)
+            by_count[k] = by_count.get(k, zero) + mass
+        missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
+        expected[who] = {n: float(v) for n, v in exp.items()}
+        loss[who] = float(start_cost - cost - missing * start_cost)
+        survivors[who] = tuple(
+            (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
+        )
+        counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
+    exact = None
+    if isinstance(won, Fraction):
+        exact = {"attacker_win": won, "defender_win": held, "draw": draw, "attacker_takes": takes}
+        exact = {k: Fraction(v) for k, v in exact.items()}
+    return AAOdds(
+        battle=battle,
+        attacker_win=float(won),
+        defender_win=float(held),
+        draw=float(draw),
+        attacker_takes=float(takes),
+        retreat=float(o[RETREAT]),
+        stalemate=float(o[STALEMATE]),
+        unfinished=float(o[UNFINISHED]),
+        expected_rounds=float(tally.rounds if tally.rounds is not None else 0),
+        expected_survivors=expected,
+        expected_ipc_loss=loss,
+        survivors=survivors,
+        survivor_count=counts,
+        error_bound=tally.dropped,
+        engine=engine,
+        exact=exact,
+    )

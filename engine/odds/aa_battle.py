@@ -1,0 +1,156 @@
+"""What both A&A odds engines share: the battle set-up, the end-of-round checks, and the
+tally of final states.
+
+A battle is a Markov chain on pairs of side states (attacker, defender).  Round 1 may
+start from several states at once, each with its weight: the AA gun's shots at the
+attacking aircraft (A-10.5) and shore bombardment (A-10.3) happen before it.  Round 1
+may also let units already hit fire back (bombardment casualties still fire in the
+first round), hence a separate *firing* state for the defender in round 1.
+
+:func:`BattleSetup.settle` is applied to every state reached after a round (and, with
+``after_round=False``, before round 1): it ends the battle when a side is gone
+(A-10.4 step 5), sinks defenceless transports (A-10.7), retreats the attacker on its
+standing order (A-10.15), and submerges lone submarines when the side asked for it
+(A-10.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic
+
+from engine.odds.aa_side import CAT_AIR, Side, State
+from engine.odds.dist import N
+
+ATTACKER, DEFENDER, DRAW = "attacker", "defender", "draw"
+RETREAT, STALEMATE, UNFINISHED = "retreat", "stalemate", "unfinished"
+OUTCOMES = (ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED)
+
+
+@dataclass(frozen=True)
+class Start(Generic[N]):
+    """One starting point of round 1 and its weight."""
+
+    weight: N
+    attacker: State
+    defender: State
+    defender_fires_as: State
+
+
+@dataclass
+class BattleSetup(Generic[N]):
+    attacker: Side
+    defender: Side
+    starts: list[Start[N]]
+    unit: N
+    sea: bool = False
+    land: bool = True
+    retreat_below: int = 0
+
+    def __post_init__(self) -> None:
+        self.defender_fought = self.defender.alive(self.defender.start) > 0
+        self._settled: dict[tuple[State, State, bool], tuple[str | None, State, State]] = {}
+
+    def can_fire(self, side: Side, st: State) -> bool:
+        return any(v > 0 and n > 0 for g in side.dice(st) for v, n in g)  # memoised dice
+
+    def settle(self, a: State, d: State, *, after_round: bool = True) -> tuple[str | None, State, State]:
+        """``(outcome or None, attacker state, defender state)`` once the end-of-round
+        rules have acted (memoised)."""
+        key = (a, d, after_round)
+        got = self._settled.get(key)
+        if got is None:
+            got = self._settled[key] = self._settle(a, d, after_round)
+        return got
+
+    def _settle(self, a: State, d: State, after_round: bool) -> tuple[str | None, State, State]:
+        att, dfn = self.attacker, self.defender
+        for _ in range(2):  # a second pass after submerging
+            outcome = self._ended(a, d)
+            if outcome is not None:
+                return outcome, a, d
+            if self.sea and self._defenceless(a, d):
+                d = _without(dfn, d, "transport")
+                outcome = self._ended(a, d)
+                if outcome is not None:
+                    return outcome, a, d
+            if after_round and self.retreat_below and att.alive(a) < self.retreat_below:
+                return RETREAT, a, d
+            if not self.sea:
+                return None, a, d
+            moved = False
+            # A-10.6: a side may submerge its submarines instead of rolling; asked for
+            # (per side) when they are the side's last fighting units and no enemy
+            # destroyer is in the battle.  The attacker declares first.
+            if att.submerge and _subs_alone(att, a) and not dfn.has(d, "destroyer"):
+                a = att.submerge_all(a)
+                if att.alive(a) == 0:
+                    return RETREAT, a, d
+                moved = True
+            if dfn.submerge and _subs_alone(dfn, d) and not att.has(a, "destroyer"):
+                d = dfn.submerge_all(d)
+                moved = True
+            if not moved:
+                return None, a, d
+        return None, a, d
+
+    def _ended(self, a: State, d: State) -> str | None:
+        a_alive = self.attacker.alive(a) > 0
+        d_alive = self.defender.alive(d) > 0
+        if a_alive and d_alive:
+            return None
+        if a_alive:
+            return ATTACKER
+        if d_alive or not self.defender_fought:
+            return DEFENDER
+        return DRAW
+
+    def _defenceless(self, a: State, d: State) -> bool:
+        """A-10.7: a defender left with only transports, or only transports and
+        submarines facing aircraft alone without a destroyer, loses the transports
+        without dice when the attacker can still fire."""
+        dfn, att = self.defender, self.attacker
+        if not dfn.has(d, "transport") or not self.can_fire(att, a):
+            return False
+        if dfn.only(d, ("transport",)):
+            return True
+        return (
+            dfn.only(d, ("transport", "submarine"))
+            and att.fighting_categories(a) == {CAT_AIR}
+        )
+
+
+def _subs_alone(side: Side, st: State) -> bool:
+    return side.has(st, "submarine") and side.only(st, ("submarine",))
+
+
+def _without(side: Side, st: State, flag: str) -> State:
+    return tuple(
+        0 if getattr(side.profiles[s.unit], flag) else n for s, n in zip(side.slots, st)
+    )
+
+
+@dataclass
+class Tally(Generic[N]):
+    """Where the probability mass ended."""
+
+    outcome: dict[str, N]
+    attacker_end: dict[State, N] = field(default_factory=dict)
+    defender_end: dict[State, N] = field(default_factory=dict)
+    takes: N | None = None
+    rounds: N | None = None
+    # Probability mass left out by float pruning (0 in exact mode): a bound on the error
+    # of every probability reported.
+    dropped: float = 0.0
+
+    @classmethod
+    def empty(cls, unit: N) -> "Tally[N]":
+        zero = unit - unit
+        return cls({o: zero for o in OUTCOMES}, takes=zero, rounds=zero)
+
+    def record(self, outcome: str, a: State, d: State, mass: N, takes: bool) -> None:
+        self.outcome[outcome] += mass
+        self.attacker_end[a] = self.attacker_end.get(a, mass - mass) + mass
+        self.defender_end[d] = self.defender_end.get(d, mass - mass) + mass
+        if takes and outcome == ATTACKER and self.takes is not None:
+            self.takes += mass

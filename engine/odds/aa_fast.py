@@ -1,0 +1,619 @@
+"""The fast exact engine: battles where any hit may land on any unit (every land and
+amphibious battle, and sea battles without submarines).
+
+Then each side's casualties follow one fixed sequence (its loss order), so a side's
+state is just *how many casualty steps it has taken*: an index into that sequence.  The
+attacker may have several sequences ("blocks"): one per number of fighters and bombers
+shot down by the AA gun before round 1.  The battle state is a pair (i, j) and the
+masses live in a 2-D table, one row per attacker index.
+
+One round from (i, j): the defender's hits ``hd`` (distribution of the defender's dice
+at j) move the row to ``i + hd``; the attacker's hits ``ha`` (dice at i) move the column
+to ``j + ha``.  The two are independent, so the round spreads the mass as an outer
+product.  With no round limit the table is walked once in row-major order, which is a
+topological order of the chain (hits only move right or down); the "nobody is hit"
+loop of a state is summed in closed form by dividing its mass by ``1 - p(0 hits, 0
+hits)``.
+
+Exact (Fraction) mode spreads state by state, one slice update per defender score.
+Float mode does round 1 state by state too (products below ``eps``, 1e-18, are not
+spread), then hands the table to the packed solver at the end of this module, which
+spreads whole rows with big-integer multiplications.  Everything float mode leaves out
+or rounds away is added up in ``dropped``: a bound on the absolute error of every
+reported number.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any, Callable, Generic
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import (
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+)  # fmt: skip
+from engine.odds.aa_side import Side, State
+from engine.odds.dist import N, hits_distribution
+
+_MAXK = 40  # cut thresholds 1, 1e-1, ... 1e-40
+
+
+class _Cuts(Generic[N]):
+    """A hit distribution cut to the values at or above the thresholds ``10**-k``:
+    ``get(k)`` is ``(first value kept, kept probabilities, probability left out)``."""
+
+    __slots__ = ("dist", "cache", "logs")
+
+    def __init__(self, dist: list[N]) -> None:
+        self.dist: list[N] = dist
+        self.cache: list[tuple[int, list[N], float] | None] = [None] * (_MAXK + 1)
+        self.logs = [math.log10(x) if x > 0 else -math.inf for x in dist]
+
+    def get(self, k: int) -> tuple[int, list[N], float]:
+        got = self.cache[k]
+        if got is None:
+            t = 10.0 ** (-k)
+            d = self.dist
+            idx = [h for h, x in enumerate(d) if x >= t]
+            if not idx:
+                got = (0, [], math.fsum(float(x) for x in d))
+            else:
+                lo, hi = idx[0], idx[-1] + 1
+                outside = math.fsum(float(x) for x in d[:lo]) + math.fsum(float(x) for x in d[hi:])
+                got = (lo, d[lo:hi], outside)
+            self.cache[k] = got
+        return got
+
+
+class FastEngine(Generic[N]):
+    def __init__(
+        self,
+        setup: BattleSetup[N],
+        *,
+        eps: float = 1e-18,
+        max_cells: int | None = None,
+    ) -> None:
+        self.setup: BattleSetup[N] = setup
+        self.unit: N = setup.unit
+        self.zero: N = setup.unit - setup.unit
+        self.exact = not isinstance(self.unit, float)
+        self.eps = 0.0 if self.exact else eps
+        self.log_eps = math.log10(eps) if self.eps else 0.0
+        self.seen = 0  # live states processed
+        att, dfn = setup.attacker, setup.defender
+        # Attacker blocks, one per distinct starting state.
+        self.a_states: list[State] = []
+        self.a_end: list[int] = []
+        self.a_block: dict[State, int] = {}
+        for start in setup.starts:
+            if start.attacker not in self.a_block:
+                self.a_block[start.attacker] = len(self.a_states)
+                seq = _sequence(att, start.attacker)
+                end = len(self.a_states) + len(seq) - 1
+                self.a_states += seq
+                self.a_end += [end] * len(seq)
+        self.d_states = _sequence(dfn, dfn.start)
+        self.d_index = {st: j for j, st in enumerate(self.d_states)}
+        for start in setup.starts:
+            if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
+                raise ValueError("fast engine: defender start is off its loss sequence")
+        self.nD = len(self.d_states) - 1
+        cells = len(self.a_states) * (self.nD + 1)
+        if max_cells is not None and cells > max_cells:
+            raise PlayerError(
+                f"This battle is too big for a quick answer: {cells} battle states, the "
+                f"limit here is {max_cells} (AA fire multiplies the states by the number "
+                f"of ways it can hit).  Try fewer units, or the command line."
+            )
+        unit = self.unit
+
+        def fire(side_dice: tuple[list[tuple[int, int]], ...]) -> list[N]:
+            return hits_distribution([g for groups in side_dice for g in groups], unit)
+
+        self.a_fire: list[list[N]] = [fire(att.dice(st)) for st in self.a_states]
+        self.d_fire: list[list[N]] = [fire(dfn.dice(st)) for st in self.d_states]
+        self.a_alive = [att.alive(st) > 0 for st in self.a_states]
+        self.d_alive = [dfn.alive(st) > 0 for st in self.d_states]
+        self.a_takes = [not setup.land or att.has_land(st) for st in self.a_states]
+        self.a_retreat = [
+            setup.retreat_below > 0 and att.alive(st) < setup.retreat_below for st in self.a_states
+        ]
+        self.d_defenceless = [
+            setup.sea and alive and dfn.only(st, ("transport",))
+            for st, alive in zip(self.d_states, self.d_alive)
+        ]
+        self.a_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.a_fire]
+        self._packed: dict[int, tuple[int, int, int, float]] = {}
+        self.d_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.d_fire]
+
+    def packed_fire(self, i: int) -> tuple[int, int, int, float]:
+        """The attacker's hit distribution at ``i`` packed for :func:`_solve_packed`:
+        ``(first hit count kept, packed integer, number of slots, probability left
+        out)``; values below ``_TINY`` at either end are left out (that share goes into
+        the error bound)."""
+        got = self._packed.get(i)
+        if got is None:
+            d = [float(x) for x in self.a_fire[i]]
+            lo, hi = 0, len(d)
+            while lo < hi and d[lo] < _TINY:
+                lo += 1
+            while hi > lo and d[hi - 1] < _TINY:
+                hi -= 1
+            cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
+            got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
+            self._packed[i] = got
+        return got
+
+    # -- classification ------------------------------------------------------------------
+
+    def _ended(self, i: int, j: int) -> str | None:
+        a, d = self.a_alive[i], self.d_alive[j]
+        if a and d:
+            return None
+        if a:
+            return ATTACKER
+        if d or not self.setup.defender_fought:
+            return DEFENDER
+        return DRAW
+
+    def _settle(self, i: int, j: int, after_round: bool) -> tuple[str | None, int]:
+        """Mirror of :meth:`BattleSetup.settle` for sequence states (no submarines)."""
+        outcome = self._ended(i, j)
+        if outcome is not None:
+            return outcome, j
+        if self.d_defenceless[j] and len(self.a_fire[i]) > 1:
+            return ATTACKER, self.nD
+        if after_round and self.a_retreat[i]:
+            return RETREAT, j
+        return None, j
+
+    # -- spreading one state's mass over one round ----------------------------------------
+
+    def _spread(
+        self, rows: list[list[N] | None], x: N, i: int, j: int, fj: int, skip_self: bool
+    ) -> float:
+        """Add ``x`` times the round's transition from (i, j) into ``rows``, the defender
+        rolling the dice of its state ``fj`` (``j`` but in round 1 after bombardment);
+        returns the mass left out (always 0 in exact mode)."""
+        if self.eps:
+            return self._spread_pruned(rows, x, i, j, fj, skip_self)
+        dfire_j = self.d_fire[fj]
+        nD = self.nD
+        end_i = self.a_end[i]
+        afull = self.a_fire[i]
+        zero = self.zero
+        for hd, q in enumerate(dfire_j):
+            if not q:
+                continue
+            s = x * q
+            i2 = i + hd if i + hd < end_i else end_i
+            row = rows[i2]
+            if row is None:
+                row = rows[i2] = [zero] * (nD + 1)
+            if skip_self and hd == 0:
+                _add(row, j + 1, afull[1:], s, nD, zero)
+            else:
+                _add(row, j, afull, s, nD, zero)
+        return 0.0
+
+    def _spread_pruned(
+        self, rows: list[list[N] | None], x: N, i: int, j: int, fj: int, skip_self: bool
+    ) -> float:
+        """Float mode: spread only products of at least ``eps``.  The defender's hits
+        are cut to those with ``x * p(hd) >= eps``; for each, the attacker's hits to
+        those with ``x * p(hd) * p(ha) >= eps`` (cut levels are powers of ten, so a
+        little more is kept than needed).  Returns the mass left out."""
+        lx = math.log10(x) - self.log_eps  # log10(x / eps)
+        if lx < 0:
+            return float(x)
+        k = int(lx) + 1
+        d_cut = self.d_cuts[fj]
+        d_lo, d_seg, d_out = d_cut.cache[k if k <= _MAXK else _MAXK] or d_cut.get(min(k, _MAXK))
+        dropped = float(x) * d_out
+        d_logs = d_cut.logs
+        a_cut = self.a_cuts[i]
+        a_cache = a_cut.cache
+        nD = self.nD
+        end_i = self.a_end[i]
+        zero = self.zero
+        for off, q in enumerate(d_seg):
+            hd = d_lo + off
+            s = x * q
+            ls = lx + d_logs[hd]
+            if ls < 0:
+                dropped += float(s)
+                continue
+            k = int(ls) + 1
+            if k > _MAXK:
+                k = _MAXK
+            a_lo, seg, a_out = a_cache[k] or a_cut.get(k)
+            dropped += float(s) * a_out
+            if not seg:
+                continue
+            i2 = i + hd if i + hd < end_i else end_i
+            row = rows[i2]
+            if row is None:
+                row = rows[i2] = [zero] * (nD + 1)
+            start = j + a_lo
+            if skip_self and hd == 0 and a_lo == 0:
+                seg = seg[1:]
+                start += 1
+            # _add, inlined (this loop is the engine's hot spot)
+            stop = start + len(seg)
+            if stop <= nD + 1:
+                row[start:stop] = [r + s * p for r, p in zip(row[start:stop], seg)]
+            else:
+                _add(row, start, seg, s, nD, zero)
+        return dropped
+
+    # -- the whole battle -----------------------------------------------------------------------
+
+    def run(self, rounds: int | None = None) -> Tally[N]:
+        setup = self.setup
+        tally: Tally[N] = Tally.empty(self.unit)
+        a_end_mass: list[N] = [self.zero] * len(self.a_states)
+        d_end_mass: list[N] = [self.zero] * (self.nD + 1)
+        counts = {o: self.zero for o in tally.outcome}
+        takes = self.zero
+        rounds_sum = self.zero
+        dropped = 0.0
+
+        def record(outcome: str, i: int, j: int, x: N) -> None:
+            nonlocal takes
+            counts[outcome] += x
+            a_end_mass[i] += x
+            d_end_mass[j] += x
+            if outcome == ATTACKER and self.a_takes[i]:
+                takes += x
+
+        rows: list[list[N] | None] = [None] * len(self.a_states)
+        # Round 1 from every start (AA fire and bombardment already applied).
+        for start in setup.starts:
+            i = self.a_block[start.attacker]
+            j = self.d_index[start.defender]
+            # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
+            if start.defender_fires_as == start.defender:
+                outcome, j = self._settle(i, j, after_round=False)
+            else:
+                outcome = None if self.a_alive[i] else DEFENDER
+            if outcome is not None:
+                record(outcome, i, j, start.weight)
+                continue
+            rounds_sum += start.weight
+            fj = self.d_index[start.defender_fires_as]
+            dropped += self._spread(rows, start.weight, i, j, fj, skip_self=False)
+        if rounds is None:
+            acc = [rounds_sum]
+            if self.eps:  # float mode: the packed solver (same chain, far faster)
+                dropped += _solve_packed(self, rows, record, acc)
+            else:
+                dropped += self._solve(rows, record, acc)
+            rounds_sum = acc[0]
+        elif self.eps:  # float mode: packed rounds
+            acc = [rounds_sum]
+            dropped += _rounds_packed(self, rows, record, acc, rounds)
+            rounds_sum = acc[0]
+        else:
+            for _ in range(rounds - 1):
+                nxt: list[list[N] | None] = [None] * len(self.a_states)
+                for i, row in enumerate(rows):
+                    if row is None:
+                        continue
+                    for j, x in enumerate(row):
+                        if not x:
+                            continue
+                        outcome, j2 = self._settle(i, j, after_round=True)
+                        if outcome is not None:
+                            record(outcome, i, j2, x)
+                            continue
+                        if len(self.a_fire[i]) == 1 and len(self.d_fire[j]) == 1:
+                            record(STALEMATE, i, j, x)
+                            continue
+                        rounds_sum += x
+                        dropped += self._spread(nxt, x, i, j, j, skip_self=False)
+                rows = nxt
+            for i, row in enumerate(rows):
+                if row is None:
+                    continue
+                for j, x in enumerate(row):
+                    if x:
+                        outcome, j2 = self._settle(i, j, after_round=True)
+                        record(outcome or UNFINISHED, i, j2, x)
+        tally.outcome = counts
+        tally.takes = takes
+        tally.rounds = rounds_sum
+        tally.dropped = dropped
+        for i, x in enumerate(a_end_mass):
+            if x:
+                st = self.a_states[i]
+                tally.attacker_end[st] = tally.attacker_end.get(st, self.zero) + x
+        for j, x in enumerate(d_end_mass):
+            if x:
+                tally.defender_end[self.d_states[j]] = x
+        return tally
+
+    def _solve(
+        self,
+        rows: list[list[N] | None],
+        record: Callable[[str, int, int, N], None],
+        rounds_acc: list[N],
+    ) -> float:
+        dropped = 0.0
+        for i in range(len(rows)):
+            row = rows[i]
+            if row is None:
+                continue
+            afire_i = self.a_fire[i]
+            a_quiet = len(afire_i) == 1
+            a0 = afire_i[0]
+            for j in range(self.nD + 1):
+                x = row[j]
+                if not x:
+                    continue
+                outcome, j2 = self._settle(i, j, after_round=True)
+                if outcome is not None:
+                    record(outcome, i, j2, x)
+                    continue
+                dfire_j = self.d_fire[j]
+                if a_quiet and len(dfire_j) == 1:
+                    record(STALEMATE, i, j, x)
+                    continue
+                self.seen += 1
+                x_eff = x / (1 - a0 * dfire_j[0])
+                rounds_acc[0] += x_eff
+                dropped += self._spread(rows, x_eff, i, j, j, skip_self=True)
+            rows[i] = None  # done: free the row
+        return dropped
+
+
+def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None:
+    """``row[start + h] += s * seg[h]``, everything past column ``nD`` (the defender
+    destroyed) gathered into column ``nD``."""
+    if not seg:
+        return
+    stop = start + len(seg)
+    if start >= nD:
+        row[nD] += s * sum(seg, zero)
+    elif stop <= nD + 1:
+        row[start:stop] = [r + s * p for r, p in zip(row[start:stop], seg)]
+    else:
+        cut = nD + 1 - start
+        row[start : nD + 1] = [r + s * p for r, p in zip(row[start : nD + 1], seg)]
+        row[nD] += s * sum(seg[cut:], zero)
+
+
+def _sequence(side: Side, start: State) -> list[State]:
+    """States after 0, 1, 2 … steps of the loss order from ``start``."""
+    out = [start]
+    cur = list(start)
+    for step in side.steps(start):
+        cur[step.source] -= 1
+        if step.target >= 0:
+            cur[step.target] += 1
+        out.append(tuple(cur))
+    return out
+
+
+# -- the packed solver (float mode, no round limit) ----------------------------------------
+#
+# Rows of the mass table are kept as big integers: column j is a 192-bit fixed-point slot
+# (160 fractional bits).  Processing a row has two passes.  Pass 1 walks the row in
+# column order in floats: it ends terminal states, divides each live state's mass by
+# 1 - p(no hit either side) and spreads its "defender scores 0" share along the same
+# row (those are the only transitions that stay in the row).  Pass 2 handles every
+# defender score hd >= 1 at once for the whole row: the row's masses times p(hd | j)
+# form a vector w, and the attacker's hits spread w along the columns, which is the
+# convolution of w with the attacker's hit distribution: one big-integer
+# multiplication of the two packed vectors (Kronecker substitution), added into row
+# i + hd.  So the Python-level work per row is linear in its length, and the
+# quadratic part runs inside the integer multiplication.
+
+_SLOT_BYTES = 16  # two 64-bit words: a factor uses the lowest, a product up to 127 bits
+_SLOT_BITS = 8 * _SLOT_BYTES
+_W_BITS = 61  # the row-side factor (a mass, at most 6) has 61 fractional bits
+_A_BITS = 63  # the hit-probability factor (at most 1) has 63
+_W_SCALE = float(2**_W_BITS)
+_A_SCALE = float(2**_A_BITS)
+_OUT_SCALE = float(2 ** (_W_BITS + _A_BITS))
+_TINY = 1e-24  # masses below this are not spread (they are counted as dropped)
+_CUT = 1e-27  # defender scores this unlikely in a column are not spread from it
+_STRUCTS: dict[int, struct.Struct] = {}
+_WORDS: dict[int, struct.Struct] = {}
+
+
+def _pack(values: list[float], scale: float) -> int:
+    """Fixed-point values (rounded down) in 16-byte little-endian slots of one integer."""
+    n = len(values)
+    st = _STRUCTS.get(n)
+    if st is None:
+        st = _STRUCTS[n] = struct.Struct("<" + "Q8x" * n)
+    return int.from_bytes(st.pack(*[int(v * scale) for v in values]), "little")
+
+
+def _unpack(packed: int, nD: int) -> list[float]:
+    """Column masses of a packed row; slots past column nD add up into column nD."""
+    slots = max(nD + 1, (packed.bit_length() + _SLOT_BITS - 1) // _SLOT_BITS)
+    st = _WORDS.get(slots)
+    if st is None:
+        st = _WORDS[slots] = struct.Struct("<" + "QQ" * slots)
+    w = st.unpack(packed.to_bytes(slots * _SLOT_BYTES, "little"))
+    vals = [
+        (w[k] | w[k + 1] << 64) / _OUT_SCALE if (w[k] or w[k + 1]) else 0.0
+        for k in range(0, len(w), 2)
+    ]
+    row = vals[: nD + 1]
+    extra = math.fsum(vals[nD + 1 :])
+    if extra:
+        row[nD] += extra
+    return row
+
+
+class _Packed:
+    """The defender's side of packed spreading, shared by every row of one battle."""
+
+    def __init__(self, eng: FastEngine[Any]) -> None:
+        self.eng = eng
+        self.nD = nD = eng.nD
+        d_fire = eng.d_fire
+        self.d_fire = d_fire
+        # d_col[hd][j] = p(defender scores hd | column j)
+        self.max_hd = max(len(d) for d in d_fire) - 1
+        self.d_col = [[d[hd] if hd < len(d) else 0.0 for d in d_fire] for hd in range(self.max_hd + 1)]
+        # Columns where a defender score can matter: p(hd | j) >= _CUT (the rest is dropped).
+        self.d_span = []
+        for col in self.d_col:
+            idx = [j for j, q in enumerate(col) if q >= _CUT]
+            self.d_span.append((idx[0], idx[-1]) if idx else (nD + 1, -1))
+
+    def row(self, packed: int, row_f: list[float] | None) -> list[float]:
+        row = _unpack(packed, self.nD) if packed else [0.0] * (self.nD + 1)
+        if row_f is not None:
+            row = [a + b for a, b in zip(row, row_f)]
+        return row
+
+    def spread(self, i: int, e: list[float], lo: int, hi: int, hd_from: int, out: list[int]) -> float:
+        """Spread the masses ``e[lo..hi]`` of row ``i`` over one round, for every
+        defender score from ``hd_from`` up, into the packed rows ``out``: for each score
+        one packed convolution.  Returns the mass left out plus the rounding bound."""
+        a_lo, a_packed, a_len, a_cut = self.eng.packed_fire(i)
+        e_sum = math.fsum(e[lo : hi + 1])
+        if not a_packed:
+            return e_sum
+        end_i = self.eng.a_end[i]
+        lost = 0.0
+        top = min(self.max_hd, len(self.d_fire[lo]) - 1)
+        for hd in range(hd_from, top + 1):
+            j0, j1 = self.d_span[hd]
+            if j0 < lo:
+                j0 = lo
+            if j1 > hi:
+                j1 = hi
+            if j0 > j1:
+                lost += e_sum * _CUT
+                continue
+            w = [x * q for x, q in zip(e[j0 : j1 + 1], self.d_col[hd][j0 : j1 + 1])]
+            total = math.fsum(w)
+            if total < _TINY:
+                lost += total
+                continue
+            if j0 > lo or j1 < hi:  # columns left out: each p(hd | j) < _CUT there
+                lost += e_sum * _CUT
+            i2 = i + hd if i + hd < end_i else end_i
+            out[i2] += (_pack(w, _W_SCALE) * a_packed) << ((j0 + a_lo) * _SLOT_BITS)
+            # Rounding both factors down loses at most 2**-63 per unit of mass on one
+            # side and 2**-61 per slot on the other; the attacker's cut tails lose a_cut.
+            lost += total * (a_len * 2.0**-_A_BITS + a_cut) + len(w) * 2.0**-_W_BITS
+        return lost
+
+
+def _solve_packed(
+    eng: FastEngine[Any],
+    rows_f: list[Any],
+    record: Callable[[str, int, int, Any], None],
+    rounds_acc: list[Any],
+) -> float:
+    """Float mode only (``eng.eps > 0``), no round limit."""
+    nD = eng.nD
+    n_rows = len(rows_f)
+    packed_rows = [0] * n_rows
+    pk = _Packed(eng)
+    d_fire = eng.d_fire
+    dropped = 0.0
+    for i in range(n_rows):
+        packed = packed_rows[i]
+        row_f = rows_f[i]
+        if not packed and row_f is None:
+            continue
+        row = pk.row(packed, row_f)
+        packed_rows[i] = 0
+        rows_f[i] = None
+        afire = eng.a_fire[i]
+        a0 = afire[0]
+        a_quiet = len(afire) == 1
+        a_rest = afire[1:]
+        e = [0.0] * (nD + 1)
+        lo, hi = nD + 1, -1
+        # Pass 1: end terminal states; spread "defender scores 0" along the row.
+        for j in range(nD + 1):
+            x = row[j]
+            if not x:
+                continue
+            outcome, j2 = eng._settle(i, j, after_round=True)
+            if outcome is not None:
+                record(outcome, i, j2, x)
+                continue
+            dfire_j = d_fire[j]
+            if a_quiet and len(dfire_j) == 1:
+                record(STALEMATE, i, j, x)
+                continue
+            if x < _TINY:
+                dropped += x
+                continue
+            eng.seen += 1
+            x_eff = x / (1.0 - a0 * dfire_j[0])
+            rounds_acc[0] += x_eff
+            e[j] = x_eff
+            if j < lo:
+                lo = j
+            hi = j
+            s0 = x_eff * dfire_j[0]
+            if s0 and a_rest:
+                _add(row, j + 1, a_rest, s0, nD, 0.0)
+        if hi >= 0:
+            # Pass 2: every defender score hd >= 1 as one packed convolution per hd.
+            dropped += pk.spread(i, e, lo, hi, 1, packed_rows)
+    return dropped
+
+
+def _rounds_packed(
+    eng: FastEngine[Any],
+    rows_f: list[Any],
+    record: Callable[[str, int, int, Any], None],
+    rounds_acc: list[Any],
+    rounds: int,
+) -> float:
+    """Float mode, rounds 2..``rounds`` (round 1 is already in ``rows_f``); whatever is
+    still fighting afterwards is recorded as unfinished.  Without the closed-form loop
+    every transition, "nobody is hit" included, goes to the next round's table, so each
+    row is one packed convolution per defender score."""
+    nD = eng.nD
+    n_rows = len(rows_f)
+    pk = _Packed(eng)
+    d_fire = eng.d_fire
+    packed_rows = [0] * n_rows
+    dropped = 0.0
+    for r in range(2, rounds + 2):
+        last = r == rounds + 1
+        nxt = [0] * n_rows
+        for i in range(n_rows):
+            if not packed_rows[i] and rows_f[i] is None:
+                continue
+            row = pk.row(packed_rows[i], rows_f[i])
+            a_quiet = len(eng.a_fire[i]) == 1
+            e = [0.0] * (nD + 1)
+            lo, hi = nD + 1, -1
+            for j in range(nD + 1):
+                x = row[j]
+                if not x:
+                    continue
+                outcome, j2 = eng._settle(i, j, after_round=True)
+                if outcome is not None or last:
+                    record(outcome or UNFINISHED, i, j2, x)
+                    continue
+                if a_quiet and len(d_fire[j]) == 1:
+                    record(STALEMATE, i, j, x)
+                    continue
+                if x < _TINY:
+                    dropped += x
+                    continue
+                rounds_acc[0] += x
+                e[j] = x
+                if j < lo:
+                    lo = j
+                hi = j
+            if hi >= 0:
+                dropped += pk.spread(i, e, lo, hi, 0, nxt)
+        packed_rows = nxt
+        rows_f = [None] * n_rows
+    return dropped

@@ -1,0 +1,230 @@
+"""The general exact engine: any A&A battle, submarines included.
+
+States are pairs of side states (count tuples, :mod:`engine.odds.aa_side`).  A round
+(A-10.4, A-10.6):
+
+1. *Surprise strike*: each side's submarines fire first unless an enemy destroyer is in
+   the battle; their hits never land on aircraft; units they hit are removed before
+   they can fire (both sides' submarines strike from the state at the start of the
+   round, so a submarine hit by the other side's strike still strikes back).
+2. *General fire*, both sides at once from what is left: submarines that did not strike
+   (an enemy destroyer cancelled it), aircraft (hits on submarines only with a friendly
+   destroyer in the battle), everything else.
+3. The end-of-round rules (:meth:`BattleSetup.settle`).
+
+With no round limit the chain is solved exactly as a directed acyclic graph: every
+transition except "nobody is hit" lowers the number of hits the two sides can still
+absorb, so states are processed from the most to the fewest hit points, each once; the
+"nobody is hit" loop of a state is summed in closed form (its mass is divided by
+``1 - p_loop``).  A state where no hit is possible any more is a stalemate.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Generic
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
+from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
+from engine.odds.dist import N, hits_distribution
+
+Pair = tuple[State, State]
+Dist = dict[State, N]
+
+
+class GeneralEngine(Generic[N]):
+    def __init__(self, setup: BattleSetup[N], max_states: int | None = None) -> None:
+        self.setup: BattleSetup[N] = setup
+        self.unit: N = setup.unit
+        self.zero: N = setup.unit - setup.unit
+        self.max_states = max_states
+        self.seen = 0
+        self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
+        self._cas: dict[tuple[int, State, int, State, bool, bool], Dist[N]] = {}
+        self._strike: dict[tuple[int, State, int, State], Dist[N]] = {}
+
+    # -- one side's dice and casualties ---------------------------------------------------
+
+    def fire(self, side: Side, st: State, subs_fire: bool, air_any: bool) -> tuple[list[N], list[N], list[N]]:
+        """Hit distributions of a side's general fire by class (submarine, aircraft,
+        unrestricted)."""
+        key = (id(side), st, subs_fire, air_any)
+        got = self._fire.get(key)
+        if got is None:
+            subs, air, other = side.dice(st)
+            unit = self.unit
+            sub_d = hits_distribution(subs, unit) if subs_fire else [unit]
+            if air_any:
+                air_d, any_d = [unit], hits_distribution(air + other, unit)
+            else:
+                air_d, any_d = hits_distribution(air, unit), hits_distribution(other, unit)
+            got = (sub_d, air_d, any_d)
+            self._fire[key] = got
+        return got
+
+    def casualties(
+        self, target: Side, t_st: State, shooter: Side, s_st: State, subs_fire: bool, air_any: bool
+    ) -> Dist[N]:
+        key = (id(target), t_st, id(shooter), s_st, subs_fire, air_any)
+        got = self._cas.get(key)
+        if got is not None:
+            return got
+        cats = target.fighting_categories(t_st)
+        # A restriction that cannot matter (no aircraft / no submarine to protect) is
+        # dropped: the hits are then taken in plain loss order.
+        sub_d, air_d, any_d = self.fire(shooter, s_st, subs_fire, air_any or CAT_SUB not in cats)
+        out: Dist[N] = {}
+        for hs, ps in enumerate(sub_d):
+            if not ps:
+                continue
+            for ha, pa in enumerate(air_d):
+                if not pa:
+                    continue
+                pp = ps * pa
+                for hy, py in enumerate(any_d):
+                    if not py:
+                        continue
+                    if CAT_AIR in cats:
+                        nxt = target.take_hits(t_st, hs, ha, hy)
+                    else:  # nothing for submarine fire to spare
+                        nxt = target.take_hits(t_st, 0, ha, hs + hy)
+                    out[nxt] = out.get(nxt, self.zero) + pp * py
+        self._cas[key] = out
+        return out
+
+    def strike(self, target: Side, t_st: State, shooter: Side, s_st: State) -> Dist[N]:
+        """A-10.6 surprise strike of ``shooter``'s submarines on ``target``."""
+        key = (id(target), t_st, id(shooter), s_st)
+        got = self._strike.get(key)
+        if got is None:
+            subs, _, _ = shooter.dice(s_st)
+            got = {}
+            for h, p in enumerate(hits_distribution(subs, self.unit)):
+                if p:
+                    nxt = target.take_hits(t_st, h, 0, 0)
+                    got[nxt] = got.get(nxt, self.zero) + p
+            self._strike[key] = got
+        return got
+
+    # -- one round --------------------------------------------------------------------------
+
+    def round(self, a: State, d: State, d_fires_as: State | None = None) -> dict[Pair, N]:
+        att, dfn = self.setup.attacker, self.setup.defender
+        a_strike = att.has(a, "submarine") and not dfn.has(d, "destroyer")
+        d_strike = dfn.has(d, "submarine") and not att.has(a, "destroyer")
+        a1s: Dist[N] = self.strike(att, a, dfn, d) if d_strike else {a: self.unit}
+        d1s: Dist[N] = self.strike(dfn, d, att, a) if a_strike else {d: self.unit}
+        out: dict[Pair, N] = {}
+        for a1, pa in a1s.items():
+            a_air_any = att.has(a1, "destroyer")
+            for d1, pd in d1s.items():
+                d_air_any = dfn.has(d1, "destroyer")
+                shooter_d = d1 if d_fires_as is None else d_fires_as
+                a2s = self.casualties(att, a1, dfn, shooter_d, not d_strike, d_air_any)
+                d2s = self.casualties(dfn, d1, att, a1, not a_strike, a_air_any)
+                w = pa * pd
+                for a2, qa in a2s.items():
+                    wa = w * qa
+                    for d2, qd in d2s.items():
+                        key = (a2, d2)
+                        out[key] = out.get(key, self.zero) + wa * qd
+        return out
+
+    # -- the whole battle ---------------------------------------------------------------------
+
+    def run(self, rounds: int | None = None) -> Tally[N]:
+        setup = self.setup
+        tally: Tally[N] = Tally.empty(self.unit)
+        after: dict[Pair, N] = {}
+        for start in setup.starts:
+            a, d = start.attacker, start.defender
+            # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
+            if start.defender_fires_as == d:
+                outcome, a, d = setup.settle(a, d, after_round=False)
+            else:
+                outcome = None if setup.attacker.alive(a) else DEFENDER
+            if outcome is not None:
+                tally.record(outcome, a, d, start.weight, self._takes(a))
+                continue
+            assert tally.rounds is not None
+            tally.rounds += start.weight
+            fires_as = start.defender_fires_as if start.defender_fires_as != d else None
+            for (a2, d2), p in self.round(a, d, fires_as).items():
+                self._add(after, tally, a2, d2, start.weight * p)
+        if rounds is None:
+            self._solve(after, tally)
+        else:
+            for _ in range(rounds - 1):
+                nxt: dict[Pair, N] = {}
+                for (a, d), m in after.items():
+                    dist = self.round(a, d)
+                    if len(dist) == 1 and (a, d) in dist:
+                        tally.record(STALEMATE, a, d, m, False)
+                        continue
+                    assert tally.rounds is not None
+                    tally.rounds += m
+                    for (a2, d2), p in dist.items():
+                        self._add(nxt, tally, a2, d2, m * p)
+                after = nxt
+            for (a, d), m in after.items():
+                tally.record(UNFINISHED, a, d, m, False)
+        return tally
+
+    def _takes(self, a: State) -> bool:
+        return not self.setup.land or self.setup.attacker.has_land(a)
+
+    def _add(self, into: dict[Pair, N], tally: Tally[N], a: State, d: State, m: N) -> None:
+        outcome, a, d = self.setup.settle(a, d)
+        if outcome is not None:
+            tally.record(outcome, a, d, m, self._takes(a))
+        else:
+            into[(a, d)] = into.get((a, d), self.zero) + m
+
+    def _solve(self, initial: dict[Pair, N], tally: Tally[N]) -> None:
+        att, dfn = self.setup.attacker, self.setup.defender
+        settle = self.setup.settle
+        potential: Callable[[Pair], int] = lambda s: att.hp(s[0]) + dfn.hp(s[1])
+        buckets: dict[int, dict[Pair, N]] = {}
+        for s, m in initial.items():
+            buckets.setdefault(potential(s), {})[s] = m
+        # Where a round's result goes: a final outcome, or a live state and its level.
+        dest: dict[Pair, tuple[str | None, State, State, int]] = {}
+        ended: dict[tuple[str, State, State], N] = {}
+        level = max(buckets, default=-1)
+        while level >= 0:
+            bucket = buckets.pop(level, None)
+            level -= 1
+            if not bucket:
+                continue
+            for (a, d), m in bucket.items():
+                self.seen += 1
+                if self.max_states is not None and self.seen > self.max_states:
+                    raise PlayerError(
+                        f"This battle is too big to compute exactly here (more than "
+                        f"{self.max_states} battle states); try fewer units."
+                    )
+                dist = self.round(a, d)
+                loop = dist.pop((a, d), self.zero)
+                if not dist:
+                    tally.record(STALEMATE, a, d, m, False)
+                    continue
+                m_eff = m / (1 - loop)
+                assert tally.rounds is not None
+                tally.rounds += m_eff
+                for pair, p in dist.items():
+                    got = dest.get(pair)
+                    if got is None:
+                        outcome, a3, d3 = settle(*pair)
+                        lv = -1 if outcome is not None else potential((a3, d3))
+                        got = dest[pair] = (outcome, a3, d3, lv)
+                    outcome, a3, d3, lv = got
+                    if outcome is not None:
+                        k = (outcome, a3, d3)
+                        ended[k] = ended.get(k, self.zero) + m_eff * p
+                    else:
+                        b = buckets.get(lv)
+                        if b is None:
+                            b = buckets[lv] = {}
+                        b[(a3, d3)] = b.get((a3, d3), self.zero) + m_eff * p
+        for (outcome, a3, d3), m in ended.items():
+            tally.record(outcome, a3, d3, m, self._takes(a3))

@@ -1,0 +1,338 @@
+"""One side of an A&A battle for the odds calculators: what it holds, the order in which
+it loses units, and the dice it rolls.
+
+A side's *state* is a tuple of counts, one per *slot*.  Each unit type present has a
+slot for its intact units; a two-hit unit (battleship, A-10.8) has a second slot for
+damaged ones; submarines that may submerge (A-10.6) have a slot for submerged ones,
+which have left the battle (they never roll and are never casualties).
+
+Casualties follow a *loss order*: a sequence of steps computed from the state.  Every
+intact battleship first absorbs a hit (the issue's rule: battleships absorb a side's
+first hits, whatever order the player gives), then units are lost by type in the order
+of loss; transports always come last (A-10.7); with ``keep_land`` the last unit able to
+take the territory is moved to the very end (A-10.10).  The order of loss is a list of
+types; all units of one type go before the next type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence, cast
+
+from engine.odds.aa_units import AIR, UnitProfile
+
+ATTACK, DEFENSE = "attack", "defense"
+
+# Target categories (what a unit is, for hit restrictions, A-10.6).
+CAT_SUB, CAT_AIR, CAT_OTHER = 0, 1, 2
+
+State = tuple[int, ...]
+Dice = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class Slot:
+    unit: str
+    kind: str  # "ok" | "damaged" | "submerged"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One casualty step: a hit on a unit of ``category`` moves one unit from slot
+    ``source`` to slot ``target`` (damage) or removes it (``target`` is -1)."""
+
+    category: int
+    source: int
+    target: int
+
+
+def default_order(profiles: Iterable[UnitProfile], role: str) -> list[str]:
+    """Lowest combat value in the role first, cheaper first on ties (the issue's default);
+    transports are placed last by :class:`Side` in any case."""
+    units = [p for p in profiles if not p.is_aa]
+    units.sort(key=lambda p: (p.transport, p.value(role), p.cost, p.name))
+    return [p.name for p in units]
+
+
+def loss_type_order(
+    profiles: Mapping[str, UnitProfile], role: str, preferred: Sequence[str] = ()
+) -> list[str]:
+    """The full type order of loss: the player's list first (``preferred``), then the
+    remaining types in the default order; AA guns never (they are never casualties);
+    transports always last."""
+    rest = [n for n in default_order(profiles.values(), role) if n not in preferred]
+    order = [n for n in preferred if n in profiles and not profiles[n].is_aa] + rest
+    return [n for n in order if not profiles[n].transport] + [
+        n for n in order if profiles[n].transport
+    ]
+
+
+class Side:
+    """A side's units, slots, loss order and dice (immutable once built)."""
+
+    def __init__(
+        self,
+        role: str,
+        army: Mapping[str, int],
+        profiles: Mapping[str, UnitProfile],
+        *,
+        order: Sequence[str] = (),
+        keep_land: bool = False,
+        submerge: bool = False,
+    ) -> None:
+        self.role = role
+        self.profiles = dict(profiles)
+        self.army = {u: n for u, n in army.items() if n > 0}
+        self.keep_land = keep_land
+        self.submerge = submerge
+        slots: list[Slot] = []
+        for name in self.army:
+            prof = profiles[name]
+            slots.append(Slot(name, "ok"))
+            if prof.hits >= 2:
+                slots.append(Slot(name, "damaged"))
+            if prof.submarine and submerge:
+                slots.append(Slot(name, "submerged"))
+        self.slots: tuple[Slot, ...] = tuple(slots)
+        self.index = {(s.unit, s.kind): i for i, s in enumerate(self.slots)}
+        self.start: State = tuple(self.army[s.unit] if s.kind == "ok" else 0 for s in self.slots)
+        present = {n: profiles[n] for n in self.army}
+        self.order = loss_type_order(present, role, order)
+        self._cat = tuple(_category(profiles[s.unit]) for s in self.slots)
+        self._steps_cache: dict[State, tuple[Step, ...]] = {}
+        # Answers about states are asked again and again by the engines: memoised.
+        self._memo: dict[tuple[object, ...], Any] = {}
+
+    # -- what a state holds -------------------------------------------------------------
+
+    def slot_of(self, unit: str, kind: str = "ok") -> int:
+        return self.index.get((unit, kind), -1)
+
+    def count(self, st: State, unit: str, kinds: Sequence[str] = ("ok", "damaged")) -> int:
+        return sum(st[i] for k in kinds if (i := self.slot_of(unit, k)) >= 0)
+
+    def counts(self, st: State) -> dict[str, int]:
+        """Units by type (damaged and submerged included): the survivors of a final state."""
+        out: dict[str, int] = {}
+        for s, n in zip(self.slots, st):
+            out[s.unit] = out.get(s.unit, 0) + n
+        return out
+
+    def alive(self, st: State) -> int:
+        """Units still fighting (AA guns and submerged submarines excluded)."""
+        key = ("alive", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = sum(
+                n
+                for s, n in zip(self.slots, st)
+                if s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return int(got)
+
+    def cost(self, st: State) -> int:
+        return sum(n * self.profiles[s.unit].cost for s, n in zip(self.slots, st))
+
+    def has(self, st: State, predicate: str) -> bool:
+        """Whether a unit with the given profile flag is still fighting."""
+        key = ("has", st, predicate)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = any(
+                n > 0 and s.kind != "submerged" and getattr(self.profiles[s.unit], predicate)
+                for s, n in zip(self.slots, st)
+            )
+        return bool(got)
+
+    def has_land(self, st: State) -> bool:
+        return self.has(st, "takes_territory")
+
+    def fighting_categories(self, st: State) -> frozenset[int]:
+        key = ("categories", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = frozenset(
+                self._cat[i]
+                for i, (s, n) in enumerate(zip(self.slots, st))
+                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return frozenset(got)
+
+    def only(self, st: State, allowed: Iterable[str]) -> bool:
+        """Whether every fighting unit has one of the ``allowed`` profile flags."""
+        flags = tuple(allowed)
+        key = ("only", st, flags)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = all(
+                any(getattr(self.profiles[s.unit], f) for f in flags)
+                for s, n in zip(self.slots, st)
+                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
+            )
+        return bool(got)
+
+    def hp(self, st: State) -> int:
+        """Hits this side can still absorb (the length of its loss order)."""
+        return len(self.steps(st))
+
+    # -- casualties -------------------------------------------------------------------------
+
+    def steps(self, st: State) -> tuple[Step, ...]:
+        cached = self._steps_cache.get(st)
+        if cached is not None:
+            return cached
+        steps: list[Step] = []
+        for name in self.order:  # A-10.8: intact battleships absorb first
+            ok = self.slot_of(name)
+            if self.profiles[name].hits >= 2 and st[ok]:
+                steps += [Step(self._cat[ok], ok, self.slot_of(name, "damaged"))] * st[ok]
+        for name in self.order:
+            ok = self.slot_of(name)
+            cat = self._cat[ok]
+            if self.profiles[name].hits >= 2:
+                dmg = self.slot_of(name, "damaged")
+                steps += [Step(cat, dmg, -1)] * (st[ok] + st[dmg])
+            else:
+                steps += [Step(cat, ok, -1)] * st[ok]
+        if self.keep_land:  # A-10.10: keep the last land unit until nothing else is left
+            for k in range(len(steps) - 1, -1, -1):
+                if self.profiles[self.slots[steps[k].source].unit].takes_territory:
+                    steps.append(steps.pop(k))
+                    break
+        result = tuple(steps)
+        self._steps_cache[st] = result
+        return result
+
+    def take(self, st: State, n: int) -> State:
+        """The state after the first ``n`` steps of the loss order (unrestricted hits)."""
+        if n <= 0:
+            return st
+        key = ("take", st, n)
+        got = self._memo.get(key)
+        if got is None:
+            out = list(st)
+            for step in self.steps(st)[:n]:
+                _apply(out, step)
+            got = self._memo[key] = tuple(out)
+        return cast(State, got)
+
+    def take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
+        """Apply hits of three classes (A-10.6): submarine hits never land on aircraft,
+        aircraft hits (without a friendly destroyer) never on submarines, other hits
+        anywhere.  The owner takes as many hits as possible (A-10.14) and otherwise
+        follows the loss order: each hit takes the first step it legally can, provided the
+        remaining hits can still all be taken as far as possible.  Surplus hits are lost."""
+        if not sub_hits and not air_hits:
+            return self.take(st, any_hits)
+        key = ("take", st, sub_hits, air_hits, any_hits)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._take_hits(st, sub_hits, air_hits, any_hits)
+        return cast(State, got)
+
+    def _take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
+        steps = list(self.steps(st))
+        used = [False] * len(steps)
+        pools = [0, 0, 0]
+        for s in steps:
+            pools[s.category] += 1
+        hits = [sub_hits, air_hits, any_hits]
+        out = list(st)
+        for cls in (0, 1, 2):
+            while hits[cls] > 0:
+                best = _max_absorbed(pools, hits)
+                hits[cls] -= 1
+                chosen = -1
+                for k, s in enumerate(steps):
+                    if used[k] or not _legal(cls, s.category):
+                        continue
+                    pools[s.category] -= 1
+                    if _max_absorbed(pools, hits) == best - 1:
+                        chosen = k
+                        break
+                    pools[s.category] += 1
+                if chosen < 0:
+                    continue  # no legal target: the hit is lost
+                used[chosen] = True
+                _apply(out, steps[chosen])
+        return tuple(out)
+
+    def submerge_all(self, st: State) -> State:
+        out = list(st)
+        for i, s in enumerate(self.slots):
+            if s.kind == "ok" and self.profiles[s.unit].submarine:
+                sub = self.slot_of(s.unit, "submerged")
+                out[sub] += out[i]
+                out[i] = 0
+        return tuple(out)
+
+    # -- dice ----------------------------------------------------------------------------------
+
+    def dice(self, st: State) -> Dice:
+        """``(value, dice)`` groups this side rolls in its role, split by who rolls them:
+        submarines, aircraft, everything else.  AA guns and submerged submarines roll
+        nothing; a damaged battleship rolls as an intact one; infantry paired with
+        artillery attack at their supported value (A-14.2, support on attack only).
+        The lists are shared (memoised): do not modify them."""
+        key = ("dice", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._dice(st)
+        return cast(Dice, got)
+
+    def _dice(self, st: State) -> Dice:
+        subs: list[tuple[int, int]] = []
+        air: list[tuple[int, int]] = []
+        other: list[tuple[int, int]] = []
+        supported = 0
+        if self.role == ATTACK:
+            supported = sum(
+                self.count(st, name) * p.supports for name, p in self.profiles.items()
+                if p.supports and name in self.army
+            )
+        for name in self.army:
+            p = self.profiles[name]
+            n = self.count(st, name)
+            if not n or p.is_aa:
+                continue
+            per = p.attack_dice if self.role == ATTACK else p.defense_dice
+            groups = subs if p.submarine else air if p.domain == AIR else other
+            if self.role == ATTACK and p.supported_attack and supported:
+                s = min(n, supported)
+                supported -= s
+                groups.append((p.supported_attack, s * per))
+                n -= s
+            groups.append((p.value(self.role), n * per))
+        return subs, air, other
+
+
+def _category(p: UnitProfile) -> int:
+    if p.submarine:
+        return CAT_SUB
+    if p.domain == AIR:
+        return CAT_AIR
+    return CAT_OTHER
+
+
+def _legal(cls: int, category: int) -> bool:
+    """Hit class 0 (submarine fire) never hits aircraft; class 1 (aircraft without a
+    friendly destroyer) never hits submarines; class 2 hits anything."""
+    return not ((cls == 0 and category == CAT_AIR) or (cls == 1 and category == CAT_SUB))
+
+
+def _max_absorbed(pools: Sequence[int], hits: Sequence[int]) -> int:
+    """The most hits that can be taken from step pools (subs, air, other): submarine
+    hits use the submarine pool first, aircraft hits the air pool first, both then share
+    the other pool; unrestricted hits take whatever is left."""
+    s, a, f = pools
+    hs, ha, hy = hits
+    xs = min(hs, s + f)
+    xa = min(ha, a + f)
+    restricted = min(xs, s) + min(xa, a) + min(f, max(0, xs - s) + max(0, xa - a))
+    return restricted + min(hy, s + a + f - restricted)
+
+
+def _apply(out: list[int], step: Step) -> None:
+    out[step.source] -= 1
+    if step.target >= 0:
+        out[step.target] += 1

@@ -1,0 +1,136 @@
+"""Exact odds of Memoir '44 battle dice (E-13, E-14; memoir-facts §3a).
+
+A battle die has six faces: two infantry symbols, one armor symbol, one grenade, one
+star, one flag.  Against infantry a die hits on an infantry symbol or a grenade (3 in
+6), against armor on an armor symbol or a grenade (2 in 6), against artillery only on a
+grenade (1 in 6, E-13.2).  A flag makes the target retreat one hex.  Hits are taken
+first, then the flags of a unit still on the board (E-13.4); every retreat hex that
+cannot be made costs one figure instead (E-14.5), e.g. when the retreat is blocked.
+
+    >>> odds = memoir_odds(MemoirRoll(dice=1, target="infantry", figures=1))
+    >>> odds.eliminate
+    Fraction(1, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+from engine.core.errors import IllegalOrder, UnknownName
+
+INFANTRY, ARMOR, ARTILLERY = "infantry", "armor", "artillery"
+# Faces that hit each target type (E-13.1): symbols + the grenade.
+HIT_FACES = {INFANTRY: 3, ARMOR: 2, ARTILLERY: 1}
+FLAG_FACES = 1
+TARGET_NAMES = {
+    "inf": INFANTRY, "infantry": INFANTRY,
+    "armor": ARMOR, "armour": ARMOR, "arm": ARMOR, "tank": ARMOR, "tanks": ARMOR,
+    "art": ARTILLERY, "arty": ARTILLERY, "artillery": ARTILLERY,
+}  # fmt: skip
+MAX_DICE = 12
+
+
+def target_type(word: str) -> str:
+    try:
+        return TARGET_NAMES[word.strip().lower()]
+    except KeyError:
+        raise UnknownName(f"Unknown target '{word}'.", legal=(INFANTRY, ARMOR, ARTILLERY)) from None
+
+
+@dataclass(frozen=True)
+class MemoirRoll:
+    dice: int
+    target: str
+    figures: int | None = None
+    blocked: bool = False  # no retreat hex at all: every flag costs a figure
+    retreat_room: int | None = None  # hexes the unit can still retreat (None: enough)
+    ignore_flags: int = 0  # flags the unit may ignore (terrain, E-14.6), used when it helps
+
+    def validate(self) -> None:
+        if not 1 <= self.dice <= MAX_DICE:
+            raise IllegalOrder(f"Roll between 1 and {MAX_DICE} dice.")
+        if self.target not in HIT_FACES:
+            raise UnknownName(f"Unknown target '{self.target}'.", legal=tuple(HIT_FACES))
+        if self.figures is not None and not 1 <= self.figures <= 6:
+            raise IllegalOrder("A unit has between 1 and 6 figures.")
+        if self.retreat_room is not None and self.retreat_room < 0:
+            raise IllegalOrder("Retreat room cannot be negative.")
+        if self.ignore_flags < 0:
+            raise IllegalOrder("Ignored flags cannot be negative.")
+
+    @property
+    def room(self) -> int | None:
+        return 0 if self.blocked else self.retreat_room
+
+
+@dataclass(frozen=True)
+class MemoirOdds:
+    roll: MemoirRoll
+    joint: Mapping[tuple[int, int], Fraction]  # (hits, flags) -> probability
+    hits: tuple[Fraction, ...]
+    flags: tuple[Fraction, ...]
+    # With figures given: chance the unit is eliminated, figures lost 0..k, hexes retreated.
+    eliminate: Fraction | None
+    figures_lost: tuple[Fraction, ...] | None
+    retreat: Mapping[int, Fraction] | None
+
+    @property
+    def expected_hits(self) -> Fraction:
+        return sum((k * p for k, p in enumerate(self.hits)), Fraction(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "dice": self.roll.dice,
+            "target": self.roll.target,
+            "hits": {str(k): float(p) for k, p in enumerate(self.hits)},
+            "flags": {str(k): float(p) for k, p in enumerate(self.flags)},
+            "expected_hits": float(self.expected_hits),
+            "at_least_one_hit": float(1 - self.hits[0]),
+        }
+        if self.eliminate is not None and self.figures_lost is not None and self.retreat is not None:
+            out.update(
+                figures=self.roll.figures,
+                blocked=self.roll.room == 0,
+                retreat_room=self.roll.room,
+                eliminate=float(self.eliminate),
+                figures_lost={str(k): float(p) for k, p in enumerate(self.figures_lost)},
+                retreat={str(k): float(p) for k, p in sorted(self.retreat.items())},
+                exact={"eliminate": str(self.eliminate)},
+            )
+        return out
+
+
+def memoir_odds(roll: MemoirRoll) -> MemoirOdds:
+    roll.validate()
+    n = roll.dice
+    ph = Fraction(HIT_FACES[roll.target], 6)
+    pf = Fraction(FLAG_FACES, 6)
+    po = 1 - ph - pf
+    joint: dict[tuple[int, int], Fraction] = {}
+    for h in range(n + 1):
+        for f in range(n - h + 1):
+            ways = math.comb(n, h) * math.comb(n - h, f)
+            joint[(h, f)] = ways * ph**h * pf**f * po ** (n - h - f)
+    hits = tuple(sum((p for (h, _), p in joint.items() if h == k), Fraction(0)) for k in range(n + 1))
+    flags = tuple(sum((p for (_, f), p in joint.items() if f == k), Fraction(0)) for k in range(n + 1))
+    eliminate = lost = retreat = None
+    if roll.figures is not None:
+        k = roll.figures
+        lost_d = [Fraction(0)] * (k + 1)
+        retreat_d: dict[int, Fraction] = {}
+        for (h, f), p in joint.items():
+            if h >= k:  # E-13.3: eliminated by hits; its flags no longer matter
+                lost_d[k] += p
+                continue
+            flags_left = max(0, f - roll.ignore_flags)
+            room = roll.room
+            moved = flags_left if room is None else min(flags_left, room)
+            gone = min(k, h + flags_left - moved)  # E-14.5: one figure per missing hex
+            lost_d[gone] += p
+            if gone < k:
+                retreat_d[moved] = retreat_d.get(moved, Fraction(0)) + p
+        eliminate, lost, retreat = lost_d[k], tuple(lost_d), retreat_d
+    return MemoirOdds(roll, joint, hits, flags, eliminate, lost, retreat)

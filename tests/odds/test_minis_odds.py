@@ -1,0 +1,108 @@
+"""A&A Miniatures attack odds (M-7.3 to M-7.5, M-9.1, M-11, M-12.4) against hand counts."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from engine.core.errors import IllegalOrder
+from engine.odds.minis import MinisAttack, counter_for, hits_from_successes, minis_odds
+
+
+def hits(**kw: object) -> dict[int, F]:
+    return dict(minis_odds(MinisAttack(**kw)).hits)  # type: ignore[arg-type]
+
+
+def test_m_7_10_worked_example_six_successes_against_defense_five() -> None:
+    a = MinisAttack(dice=11, defense=5)
+    assert [hits_from_successes(a, s) for s in (4, 5, 6, 9, 10, 11)] == [0, 1, 2, 2, 3, 3]
+    assert counter_for(a, 2) == "damaged"  # Disrupted and Damaged counters
+
+
+def test_m_7_5_thresholds_two_dice_defense_one() -> None:
+    # each die 1/2: successes 0 (1/4), 1 (1/2), 2 (1/4); 1 = defense -> 1 hit;
+    # 2 > defense and >= twice the defense -> 3 hits
+    assert hits(dice=2, defense=1) == {0: F(1, 4), 1: F(1, 2), 2: 0, 3: F(1, 4)}
+
+
+def test_m_7_3_attacker_penalty_and_die_modifier() -> None:
+    assert minis_odds(MinisAttack(dice=1, defense=1, attacker_penalty=True)).die_chance == F(1, 3)
+    assert minis_odds(MinisAttack(dice=1, defense=1, die_modifier=1)).die_chance == F(2, 3)
+    # disrupted and damaged is still -1 (the flag is one penalty)
+    assert minis_odds(MinisAttack(dice=1, defense=1, die_modifier=-1)).die_chance == F(1, 3)
+
+
+def test_m_7_4_target_penalty_lowers_defense_once() -> None:
+    assert hits(dice=1, defense=2, target_penalty=True) == hits(dice=1, defense=1)
+    assert MinisAttack(dice=1, defense=4, target_penalty=True, target_damaged=True).effective_defense == 3
+
+
+def test_m_11_cover_limits_a_normal_attack_to_one_hit() -> None:
+    # 2 dice, defense 1; cover 5+ succeeds 1/3 when the attack would hit.
+    assert hits(dice=2, defense=1, cover=5) == {
+        0: F(1, 4), 1: F(1, 2) + F(1, 4) * F(1, 3), 2: 0, 3: F(1, 4) * F(2, 3)}  # fmt: skip
+
+
+def test_m_11_1_same_hex_makes_cover_harder() -> None:
+    odds = minis_odds(MinisAttack(dice=2, defense=1, cover=5, same_hex=True))
+    assert odds.cover_chance == F(1, 6)
+    assert minis_odds(MinisAttack(dice=2, defense=1, cover=4, cover_modifier=-1)).cover_chance == F(1, 3)
+
+
+def test_m_12_4_defensive_fire_disrupts_on_reaching_defense_and_cover_negates() -> None:
+    assert hits(dice=2, defense=1, defensive_fire=True) == {0: F(1, 4), 1: F(3, 4), 2: 0, 3: 0}
+    assert hits(dice=2, defense=1, cover=5, defensive_fire=True) == {
+        0: F(1, 4) + F(3, 4) * F(1, 3), 1: F(3, 4) * F(2, 3), 2: 0, 3: 0}  # fmt: skip
+    odds = minis_odds(MinisAttack(dice=2, defense=1, defensive_fire=True))
+    assert odds.counters == {"none": F(1, 4), "disrupted": F(3, 4), "damaged": 0, "destroyed": 0}
+
+
+def test_m_9_1_counters_by_target() -> None:
+    soldier = MinisAttack(dice=1, defense=1, target="soldier")
+    vehicle = MinisAttack(dice=1, defense=1)
+    damaged = MinisAttack(dice=1, defense=1, target_damaged=True)
+    assert [counter_for(soldier, h) for h in range(4)] == ["none", "disrupted", "destroyed", "destroyed"]
+    assert [counter_for(vehicle, h) for h in range(4)] == ["none", "disrupted", "damaged", "destroyed"]
+    assert [counter_for(damaged, h) for h in range(4)] == ["none", "disrupted", "destroyed", "destroyed"]
+
+
+def test_counters_add_up_to_the_hits() -> None:
+    odds = minis_odds(MinisAttack(dice=9, defense=4, target="soldier", cover=4))
+    assert odds.counters["destroyed"] == odds.hits[2] + odds.hits[3]
+    assert sum(odds.counters.values()) == 1 and sum(odds.hits.values()) == 1
+
+
+def test_shrapnel_doubles_successes_against_soldiers_only() -> None:
+    assert hits(dice=1, defense=2, target="soldier", shrapnel=2)[1] == F(1, 2)
+    assert hits(dice=1, defense=2, target="vehicle", shrapnel=2)[1] == 0
+
+
+def test_superior_armor_needs_more_for_the_second_hit() -> None:
+    plain = MinisAttack(dice=3, defense=1)
+    armored = MinisAttack(dice=3, defense=1, superior_armor=2)
+    assert [hits_from_successes(plain, s) for s in range(4)] == [0, 1, 3, 3]
+    assert [hits_from_successes(armored, s) for s in range(4)] == [0, 1, 1, 3]
+
+
+def test_armor_piercing_turns_two_hits_into_three_on_vehicles() -> None:
+    ap = MinisAttack(dice=6, defense=3, armor_piercing=True)
+    assert hits_from_successes(ap, 4) == 3
+    assert hits_from_successes(MinisAttack(dice=6, defense=3, armor_piercing=True, target="soldier"), 4) == 2
+
+
+def test_json_shape() -> None:
+    d = minis_odds(MinisAttack(dice=11, defense=5, cover=5)).to_dict()
+    assert set(d["hits"]) == {"0", "1", "2", "3"}
+    assert sum(d["hits"].values()) == pytest.approx(1.0)
+    assert d["exact"]["hits"]["3"] == "1/256"
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [dict(dice=0, defense=3), dict(dice=3, defense=0), dict(dice=3, defense=3, target="tank"),
+     dict(dice=3, defense=3, target="soldier", target_damaged=True), dict(dice=3, defense=3, cover=9)],
+)  # fmt: skip
+def test_bad_inputs_are_player_errors(kw: dict[str, object]) -> None:
+    with pytest.raises(IllegalOrder):
+        minis_odds(MinisAttack(**kw))  # type: ignore[arg-type]

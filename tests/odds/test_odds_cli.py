@@ -1,0 +1,86 @@
+"""``warroom odds …`` from the command line (JSON keys of the issue, errors)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["odds", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_aa_json_has_the_issue_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 1 art, 2 tank, 1 fighter", "--defender",
+                       "4 inf, 1 aa", "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_survivors",
+                "expected_ipc_loss"):  # fmt: skip
+        assert key in data
+    assert set(data["expected_survivors"]) == {"attacker", "defender"}
+    assert set(data["expected_ipc_loss"]) == {"attacker", "defender"}
+    assert data["attacker_win"] + data["defender_win"] + data["draw"] == pytest.approx(1.0)
+    assert data["expected_survivors"]["attacker"]["tank"] <= 2
+
+
+def test_aa_exact_small_battle(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--exact", "--json")
+    assert code == 0
+    assert json.loads(out)["exact"] == {
+        "attacker_win": "1/4", "defender_win": "5/8", "draw": "1/8", "attacker_takes": "1/4"}  # fmt: skip
+
+
+def test_aa_options_reach_the_engine(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    chart = tmp_path / "odds.png"
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 1 tank", "--defender", "3 inf", "--amphibious",
+                       "--bombard", "1 battleship", "--ool-attacker", "tank,inf", "--rounds", "2",
+                       "--chart", str(chart))  # fmt: skip
+    assert code == 0
+    assert "(amphibious assault), bombarded by 1 bat" in out
+    assert "still fighting after 2 round(s)" in out
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_aa_text_output_and_sea(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "aa", "--attacker", "2 sub, 1 des", "--defender", "1 cru, 1 car, 2 fig", "--sea")
+    assert code == 0 and "sea battle" in out and "Attacker wins" in out
+
+
+def test_aa_player_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "aa", "--attacker", "3 foo", "--defender", "1 inf")
+    assert code == 2 and "Unknown unit 'foo'" in err
+
+
+def test_minis_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "minis", "--dice", "11", "--defense", "5", "--attacker-penalty", "--cover", "5",
+                       "--same-hex", "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert set(data["hits"]) == {"0", "1", "2", "3"}
+    assert data["die_chance"] == pytest.approx(1 / 3)
+    assert data["cover_chance"] == pytest.approx(1 / 6)
+
+
+def test_minis_defensive_fire_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "minis", "--dice", "6", "--defense", "4", "--defensive-fire")
+    assert code == 0 and "defensive fire" in out and "2 hits" not in out
+
+
+def test_memoir_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "memoir", "--dice", "1", "--target", "infantry", "--figures", "1", "--blocked",
+                       "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["eliminate"] == pytest.approx(2 / 3) and data["exact"]["eliminate"] == "2/3"
+
+
+def test_memoir_bad_target(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "memoir", "--dice", "2", "--target", "cavalry")
+    assert code == 2 and "cavalry" in err

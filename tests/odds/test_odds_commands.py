@@ -1,0 +1,98 @@
+"""``/odds aa|minis|memoir`` through the command registry, with a recording channel
+(a real implementation of :class:`bot.context.Channel`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from io import BytesIO
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.commands import load_all
+from bot.commands.base import REGISTRY
+from bot.context import Actor, Ctx, Message
+from engine.core.errors import PlayerError
+
+
+@dataclass
+class RecordingChannel:
+    replies: list[Message] = field(default_factory=list)
+    posts: list[tuple[int, Message]] = field(default_factory=list)
+
+    async def reply(self, message: Message) -> None:
+        self.replies.append(message)
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        self.posts.append((channel_id, message))
+
+
+async def invoke(path: str, **options: Any) -> Message:
+    load_all()
+    cmd = REGISTRY[tuple(path.split())]
+    channel = RecordingChannel()
+    ctx = Ctx(app=None, actor=Actor(1, "tester"), channel_id=7, guild_id=None, channel=channel,  # type: ignore[arg-type]
+              default_ephemeral=cmd.ephemeral)  # fmt: skip
+    await cmd.handler(ctx, **cmd.bind(options))
+    assert len(channel.replies) == 1
+    return channel.replies[0]
+
+
+def assert_chart(message: Message) -> None:
+    assert len(message.files) == 1
+    data = message.files[0].data
+    assert message.files[0].filename.endswith(".png") and data[:4] == b"\x89PNG"
+    assert Image.open(BytesIO(data)).width == 550
+
+
+async def test_odds_aa_answers_publicly_with_numbers_and_chart() -> None:
+    start = time.perf_counter()
+    msg = await invoke("odds aa", attacker="1 inf", defender="1 inf")
+    assert time.perf_counter() - start < 1.0
+    assert not msg.ephemeral
+    assert "**Attacker wins 25.0%** · defender holds 62.5% · both destroyed 12.5%" in msg.text
+    assert "takes the territory 25.0%" in msg.text
+    assert_chart(msg)
+
+
+async def test_odds_aa_options() -> None:
+    msg = await invoke("odds aa", attacker="2 sub, 1 des", defender="1 cru, 1 car, 2 fig", kind="sea",
+                       submerge="attacker")  # fmt: skip
+    assert "sea battle" in msg.text and "takes the territory" not in msg.text
+    msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", kind="amphibious",
+                       bombard="1 battleship", rounds="1", ool_attacker="tank,inf")  # fmt: skip
+    assert "bombarded by 1 bat" in msg.text and "still fighting after 1 round(s)" in msg.text
+
+
+async def test_odds_aa_big_battle_is_refused_quickly() -> None:
+    start = time.perf_counter()
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="60 inf, 10 fig, 5 bom", defender="60 inf, 1 aa")
+    assert "too big" in err.value.message
+    assert time.perf_counter() - start < 1.0
+
+
+async def test_odds_aa_hundred_a_side_answers() -> None:
+    msg = await invoke("odds aa", attacker="100 inf", defender="100 inf")
+    assert "Attacker wins" in msg.text
+    assert_chart(msg)
+
+
+async def test_odds_minis() -> None:
+    msg = await invoke("odds minis", dice="11", defense="5", cover="5")
+    assert "**0 hits 27.4% · 1 hit 39.2% · 2 hits 32.9% · 3 hits 0.4%**" in msg.text
+    assert "disrupted + damaged 32.9%" in msg.text
+    assert_chart(msg)
+
+
+async def test_odds_memoir() -> None:
+    msg = await invoke("odds memoir", dice="2", target="infantry", figures="2", blocked="yes")
+    assert "**Eliminates a 2-figure unit: 44.4% (retreat blocked: every flag costs a figure)**" in msg.text
+    assert_chart(msg)
+
+
+async def test_odds_memoir_option_checks() -> None:
+    with pytest.raises(PlayerError):
+        await invoke("odds memoir", dice="20", target="infantry")

@@ -1,0 +1,31 @@
+"""Text and chart sections of odds results."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, strategies as st
+
+from engine.odds.aa import AABattle, aa_odds
+from engine.odds.report import _count_bars, aa_lines, aa_sections, percent
+
+
+def test_percent_never_rounds_possible_to_impossible() -> None:
+    assert [percent(x) for x in (0, 1e-9, 0.25, 0.99999, 1)] == ["0%", "<0.1%", "25.0%", ">99.9%", "100%"]
+
+
+@given(st.dictionaries(st.integers(0, 120), st.floats(0, 1), min_size=1))
+def test_survivor_bars_keep_all_the_mass(counts: dict[int, float]) -> None:
+    bars = _count_bars(counts)
+    assert math.fsum(p for _, p in bars) == pytest.approx(math.fsum(counts.values()))
+    assert len(bars) <= 10
+    assert bars[-1][0] == "0 left"
+
+
+def test_aa_text_names_each_part_of_defender_holds() -> None:
+    odds = aa_odds(AABattle.parse("2 inf", "2 inf", rounds=1, retreat_below=2))
+    text = "\n".join(aa_lines(odds))
+    assert "attacker retreats" in text and "still fighting after 1 round(s)" in text
+    assert [name for name, _ in aa_sections(odds)] == [
+        "Outcome", "Surviving attacker units", "Surviving defender units"]  # fmt: skip
