@@ -1,0 +1,44 @@
+"""Local-channel scripts shared by the /minis bot tests."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.local import run_script
+
+# Two small armies on configuration 3 ("Highland"); Axis deploys west, Allies east.
+# Unit ids follow list order: ax1 Panzer IV, ax2/ax3 Kar 98k, ax4 MG 42, ax5 SS officer;
+# al1 Sherman, al2/al3 M1 Garand, al4 Bazooka, al5 Red Devil Captain.
+OPEN = """\
+alice: /minis new side:axis map:3
+bob: /minis join
+alice: /minis army units:"Panzer IV Ausf. G, 2 Mauser Kar 98k, MG 42 Machine-Gun Team, SS-Hauptsturmführer" ready:true
+bob: /minis army units:"M4A1 Sherman, 2 M1 Garand Rifle, Bazooka, Red Devil Captain" ready:true
+"""
+# The coin toss die, then Axis chooses to deploy first at the west end.
+DEPLOY = """\
+alice: /minis initiative choice:first
+alice: /minis deploy end:west
+alice: /minis deploy unit:ax1 to:C8 face:SE
+alice: /minis deploy unit:ax2 to:D7
+alice: /minis deploy unit:ax3 to:D9
+alice: /minis deploy unit:ax4 to:E8
+alice: /minis deploy unit:ax5 to:D8
+alice: /minis done
+bob: /minis deploy unit:al1 to:P8 face:NW
+bob: /minis deploy unit:al2 to:O7
+bob: /minis deploy unit:al3 to:O9
+bob: /minis deploy unit:al4 to:O8
+bob: /minis deploy unit:al5 to:P7
+bob: /minis done
+"""
+# Initiative: Axis 6+6+3 beats Allies 1+1+2; Axis moves first.
+TO_MOVEMENT = OPEN + "!dice 1\n" + DEPLOY.replace("bob: /minis done\n", "!dice 6 6 1 1\nbob: /minis done\n") + \
+    "alice: /minis initiative choice:first\n"
+
+
+async def run(script: str, tmp_path: Path, seed: int = 11) -> tuple[int, str]:
+    out = io.StringIO()
+    code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)
+    return code, out.getvalue()
