@@ -157,8 +157,8 @@ def test_bridge_demolition_destroys_a_bridge_on_4_or_more_and_the_crossing_becom
     # Now the Sherman must roll to cross the stream, and gets no road there.
     s, _ = play(s, ALLIES, "done", [6, 6, 1, 1])  # end of turn; the Axis win the initiative
     s, _ = play(s, AXIS, "first")
-    s, events = play(s, AXIS, "move ax1 C2", [4])
-    assert of_type(events, MovementRoll)[0].reason == "stream"
+    s, events = play(s, AXIS, "move ax1 B3 via C2 B2", [4])  # the first hex is still road (bonus)
+    assert [(r.leaving, r.entering, r.reason) for r in of_type(events, MovementRoll)] == [(hx("C2"), hx("B2"), "stream")]
 
 
 def test_bridge_demolition_only_in_the_assault_phase() -> None:
