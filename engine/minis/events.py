@@ -38,9 +38,8 @@ class ArmyReady(Event):
 
 @dataclass(frozen=True)
 class ArmiesLocked(Event):
-    """Both armies are final (M-2.5); counts only, the lists stay secret."""
-
-    units: tuple[tuple[str, int], ...]  # (side, number of units)
+    """Both armies are final (M-2.5); the lists (even their sizes) stay secret until
+    each unit is deployed."""
 
 
 @dataclass(frozen=True)
