@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
-
 from engine.minis import abilities as ab
 from engine.minis import defensive_fire as df
 from engine.minis.army import army_problems
@@ -74,15 +72,16 @@ def random_order(state: MinisState, rng: random.Random, policy: Policy = Policy(
         mine = [u for u in state.units if u.side == player and not u.destroyed]
         if mine:
             u = rng.choice(mine)
-            choices = [o for o in STANDING_ORDERS if o != state.standing_order(u.id)]
-            return player, Standing(player, u.id, rng.choice(choices))
+            policies = [o for o in STANDING_ORDERS if o != state.standing_order(u.id)]
+            return player, Standing(player, u.id, rng.choice(policies))
     if state.chooser is not None:
         return player, ChooseFirst(player, rng.random() < 0.5)
     if state.phase is Phase.DEPLOYMENT:
         return player, _deployment(state, player, rng, policy)
     if state.move is not None:
-        choices: Sequence[Order] = [Fire(player, u, w) for u, w in df.ask_choices(state)] + [Hold(player)]
-        return player, rng.choice(list(choices))
+        answers: list[Order] = [Fire(player, u, w) for u, w in df.ask_choices(state)]
+        answers.append(Hold(player))
+        return player, rng.choice(answers)
     if rng.random() < policy.p_done:
         return player, Done(player)
     units = [u for u in state.units if u.side == player and u.on_map]
