@@ -240,3 +240,21 @@ def test_m18_a_custom_objective_off_the_map_is_a_data_error() -> None:
 def test_m18_not_json_is_a_data_error() -> None:
     with pytest.raises(DataError, match="not valid JSON"):
         new_game({"scenario": "{oops"}, scripted_dice([]))
+
+
+def test_m18_a_custom_map_text_is_a_map_option() -> None:
+    from engine.minis.maps import format_map_text
+
+    m = ascii_map("""
+    . . . . . . . . . . . .
+    . . F F . . . . T . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    """, roads=[("A3", "B3")], objectives=["F2"])
+    text = format_map_text(m)
+    s, events = new_game({"scenario": "standard", "map": text}, scripted_dice([]))
+    assert s.map.name == "test" and (s.map.cols, s.map.rows) == (12, 4)
+    assert s.objectives == (hx("F2"),) and s.map.terrain_at(hx("C2")).value == "forest"
+    from engine.core.errors import DataError
+    with pytest.raises(DataError):
+        new_game({"scenario": "standard", "map": text.replace("grid", "grod")}, scripted_dice([]))
