@@ -4,6 +4,8 @@ Will, Banzai Charge, Command Dependent; Fanatic.  Real card values from the cata
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.core.errors import IllegalOrder
@@ -11,6 +13,7 @@ from engine.minis.catalogue import load_catalogue
 from engine.minis.events import Attacked, CountersCleared, CoverRoll, Moved
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.movement import reachable
+from engine.minis.sequence import begin_phase
 from engine.minis.state import Phase
 
 from .helpers import ascii_map, battle, hx, make_card, of_type, open_map, play
@@ -77,10 +80,8 @@ def test_exert_will_clears_disrupted_soldiers_at_the_start_of_its_movement_phase
     s = battle(open_map(), [("ax1", CAPTAIN_SS, "C3"), ("ax2", KAR98, "C4"), ("ax3", KAR98, "C8"),
                             ("al1", GARAND, "L10")], phase=Phase.ASSAULT, first=ALLIES, active=AXIS,
                ax1={"disrupted": True}, ax2={"disrupted": True}, ax3={"disrupted": True})
-    # End of turn: the casualty phase clears face-up counters anyway; set new ones as if
-    # they came in this turn's assault phases, then start the Axis movement phase.
-    from dataclasses import replace
-    from engine.minis.sequence import begin_phase
+    # Counters that survived into this turn (e.g. from defensive fire, or Overheat): the
+    # Axis movement phase starts and the Hauptsturmführer (Fanatic, so working) acts.
     s2, events = begin_phase(replace(s, phase=Phase.MOVEMENT), Phase.MOVEMENT, AXIS)
     assert of_type(events, CountersCleared) == [CountersCleared("ax1", ("ax1", "ax2"))]
     assert not s2.unit("ax2").disrupted and s2.unit("ax3").disrupted  # C8 is not adjacent
