@@ -384,9 +384,14 @@ def _objectives_and_zones(
             hexes |= _zone_hexes(doc, board, n, t)
     if doc.kind == "map" and not zones:
         if cols < 2 * ZONE_DEPTH + 1:
+            depth = max(1, (cols - 1) // 2)
+            last = board.rows
             raise _fail(doc.source, 0, f"the map is {cols} columns wide, too narrow for the "
                         f"default zones (the first and last {ZONE_DEPTH} columns); declare "
-                        "zones.", ("zone west A1:A8", "zone east K1:K8"))
+                        "zones.",
+                        (f"zone west A1:{LABELS.label(LABELS.from_offset(depth - 1, last - 1))}",
+                         f"zone east {LABELS.label(LABELS.from_offset(cols - depth, 0))}:"
+                         f"{LABELS.label(LABELS.from_offset(cols - 1, last - 1))}"))
         return objectives, default_zones(cols, board.rows)
     return objectives, {k: frozenset(v) for k, v in zones.items()}
 
