@@ -38,8 +38,10 @@ class ArmyReady(Event):
 
 @dataclass(frozen=True)
 class ArmiesLocked(Event):
-    """Both armies are final (M-2.5); the lists (even their sizes) stay secret until
-    each unit is deployed."""
+    """Both armies are final (M-2.5); only the number of units is told, the lists stay
+    secret until each unit is deployed."""
+
+    units: tuple[tuple[str, int], ...]  # (side, number of units)
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ def lock_armies(state: MinisState, dice: Dice) -> Result:
         for i, key in enumerate(state.armies.get(side, ()), start=1):
             units.append(UnitState(id=f"{prefix}{i}", card=key, side=side))
     state = replace(state, units=tuple(units), phase=Phase.DEPLOYMENT)
-    events: list[Event] = [ArmiesLocked()]
+    events: list[Event] = [ArmiesLocked(tuple((s, len(state.armies.get(s, ()))) for s in SIDES))]
     sc = state.scenario_def
     if sc.first == "coin":
         die = dice.roll(6)
