@@ -56,7 +56,7 @@ def test_sideskirts_add_1_against_units_with_close_assault_even_at_range() -> No
 # --------------------------------------------------------------------------- artillery
 
 
-def test_blast_attacks_every_unit_in_the_hex_friends_included_each_with_its_own_cover() -> None:
+def test_blast_m9_5_attacks_every_unit_in_the_hex_friends_included_each_with_its_own_cover() -> None:
     # The sIG 33 (Blast, Bombardment: no cover rolls at all) fires into E5 (town): two
     # enemies and a friendly rifleman; three separate attacks, target first.
     s = assault([("ax1", C("sig-33"), "E9", "N"), ("al1", C("m1-garand-rifle"), "E5"),
@@ -69,7 +69,7 @@ def test_blast_attacks_every_unit_in_the_hex_friends_included_each_with_its_own_
     assert s.unit("ax2").hits == (Hit.DISRUPTED,)  # M-9.5: friendly hits accumulate too
 
 
-def test_blast_on_defensive_fire_disrupts_the_others_in_the_hex_but_stops_only_the_mover() -> None:
+def test_blast_m12_7_on_defensive_fire_disrupts_the_others_in_the_hex_but_stops_only_the_mover() -> None:
     # The Sherman drives from D4 into E4, where a Garand stands, past the sIG 33 in E5
     # (facing north: only E4 is in its front arc, so it can fire only at the entering hex).
     s = battle(open_map(), [("ax1", C("sig-33"), "E5", "N"), ("al1", C("m4a1-sherman"), "D4", "N"),

@@ -42,7 +42,7 @@ def test_coordinated_fire_adds_a_die_next_to_a_friendly_commander() -> None:
     ("E1", False, -1),  # too far
     ("E3", True, -1),   # a disrupted Commander commands nothing (M-14.5)
 ])
-def test_bravery_enforcement(commissar_at: str, commissar_disrupted: bool, modifier: int) -> None:
+def test_bravery_enforcement_m14_5(commissar_at: str, commissar_disrupted: bool, modifier: int) -> None:
     s = battle(open_map(), [("al1", MOSIN, "E4"), ("al2", COMMISSAR, commissar_at), ("ax1", KAR98, "E5")],
                phase=Phase.ASSAULT, active=ALLIES, al1={"disrupted": True},
                al2={"disrupted": commissar_disrupted})

@@ -32,7 +32,7 @@ def to_deployment(options: dict, axis: str, allies: str, toss: int = 1) -> objec
 
 @pytest.mark.parametrize("die, name", [(1, "Half and Half"), (2, "Knife Fight"), (3, "Highland"),
                                        (4, "Town Fight"), (5, "Hill 107"), (6, "Tiger Country")])
-def test_m3_2_the_map_configuration_is_a_die_roll(die: int, name: str) -> None:
+def test_m3_2_m3_8_the_map_configuration_is_a_die_roll(die: int, name: str) -> None:
     s, events = new_game({"scenario": "standard", "map": "random"}, scripted_dice([die]))
     assert s.map.name == name
     assert events == [MapChosen(None, die, name, die=die)]
@@ -53,7 +53,7 @@ def test_m3_3_the_toss_winner_chooses_who_deploys_first() -> None:
     assert s.first_player == AXIS and s.active == AXIS and pending(s)[0].player == AXIS
 
 
-def test_m3_4_the_first_player_picks_an_end_by_deploying_and_stays_within_5_hexes() -> None:
+def test_m3_4_m3_5_the_first_player_picks_an_end_by_deploying_and_stays_within_5_hexes() -> None:
     s = to_deployment({}, "tiger, 2 mauser", "sherman, garand")
     s, _ = play(s, AXIS, "first")
     with pytest.raises(IllegalOrder) as err:
