@@ -82,3 +82,28 @@ def test_any_text_is_an_order_or_a_player_error(state: MinisState, text: str) ->
             parse_order(state, seat, text)
         except PlayerError:
             pass
+
+
+@SETTINGS
+@given(states, st.randoms(use_true_random=False))
+def test_an_order_from_the_wrong_seat_is_refused_before_any_die_is_rolled(state: MinisState, rnd: random.Random) -> None:
+    from dataclasses import replace as dc_replace
+
+    from engine.minis.model import other_side
+    from engine.minis.orders import ArmyList, Concede, Timeout
+
+    waiting = {p.player for p in pending(state)}
+    if len(waiting) != 1:
+        return
+    (seat,) = waiting
+    # Everyone may concede, and edit their own army list until both are final.
+    orders = [o for o in legal_orders(state, seat) if not isinstance(o, (Concede, Timeout, ArmyList))]
+    for order in rnd.sample(orders, min(len(orders), 15)):
+        wrong = dc_replace(order, player=other_side(seat))
+        dice = seeded_dice(0)
+        try:
+            apply(state, wrong, dice)
+        except PlayerError:
+            assert dice.rolled == []
+        else:
+            raise AssertionError(f"{wrong} was accepted from the wrong seat")
