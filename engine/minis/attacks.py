@@ -299,7 +299,7 @@ def place_counters(state: MinisState, target: UnitState, hits: int, *, covered: 
     events: list[Event] = []
     placed: list[Hit] = []
     current = list(target.hits)
-    if Hit.DESTROYED in current or hits <= 0:
+    if Hit.DESTROYED in current or (hits <= 0 and not destroy):
         return state, (), events
     if destroy:
         placed.append(Hit.DESTROYED)

@@ -38,7 +38,8 @@ class ArmyReady(Event):
 
 @dataclass(frozen=True)
 class ArmiesLocked(Event):
-    """Both armies are final (M-2.5); counts only, the lists stay secret."""
+    """Both armies are final (M-2.5); only the number of units is told, the lists stay
+    secret until each unit is deployed."""
 
     units: tuple[tuple[str, int], ...]  # (side, number of units)
 

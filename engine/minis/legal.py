@@ -75,11 +75,9 @@ def _timeouts(state: MinisState) -> Iterator[Order]:
 
 
 def _army_orders(state: MinisState, player: str) -> Iterator[Order]:
-    if player in state.ready:
-        return
     current = state.armies.get(player, ())
     sc = state.scenario_def
-    if current and not army_problems(state.cards, sc, player, current):
+    if player not in state.ready and current and not army_problems(state.cards, sc, player, current):
         yield Ready(player)
     for key in sorted(state.cards):
         longer = current + (key,)

@@ -23,7 +23,7 @@ def _commanders(**changes: dict) -> object:
                   phase=Phase.CASUALTY, **changes)
 
 
-def test_m5_1_best_commander_bonus_only_and_not_when_disrupted() -> None:
+def test_m5_1_m14_4_best_commander_bonus_only_and_not_when_disrupted() -> None:
     s = _commanders()
     assert initiative_bonus(s, AXIS) == 3
     assert initiative_bonus(s, ALLIES) == 2  # two +2 commanders do not add up (M-14.4)

@@ -32,7 +32,7 @@ def to_deployment(options: dict, axis: str, allies: str, toss: int = 1) -> objec
 
 @pytest.mark.parametrize("die, name", [(1, "Half and Half"), (2, "Knife Fight"), (3, "Highland"),
                                        (4, "Town Fight"), (5, "Hill 107"), (6, "Tiger Country")])
-def test_m3_2_the_map_configuration_is_a_die_roll(die: int, name: str) -> None:
+def test_m3_2_m3_8_the_map_configuration_is_a_die_roll(die: int, name: str) -> None:
     s, events = new_game({"scenario": "standard", "map": "random"}, scripted_dice([die]))
     assert s.map.name == name
     assert events == [MapChosen(None, die, name, die=die)]
@@ -53,7 +53,7 @@ def test_m3_3_the_toss_winner_chooses_who_deploys_first() -> None:
     assert s.first_player == AXIS and s.active == AXIS and pending(s)[0].player == AXIS
 
 
-def test_m3_4_the_first_player_picks_an_end_by_deploying_and_stays_within_5_hexes() -> None:
+def test_m3_4_m3_5_the_first_player_picks_an_end_by_deploying_and_stays_within_5_hexes() -> None:
     s = to_deployment({}, "tiger, 2 mauser", "sherman, garand")
     s, _ = play(s, AXIS, "first")
     with pytest.raises(IllegalOrder) as err:
@@ -240,3 +240,21 @@ def test_m18_a_custom_objective_off_the_map_is_a_data_error() -> None:
 def test_m18_not_json_is_a_data_error() -> None:
     with pytest.raises(DataError, match="not valid JSON"):
         new_game({"scenario": "{oops"}, scripted_dice([]))
+
+
+def test_m18_a_custom_map_text_is_a_map_option() -> None:
+    from engine.minis.maps import format_map_text
+
+    m = ascii_map("""
+    . . . . . . . . . . . .
+    . . F F . . . . T . . .
+    . . . . . . . . . . . .
+    . . . . . . . . . . . .
+    """, roads=[("A3", "B3")], objectives=["F2"])
+    text = format_map_text(m)
+    s, events = new_game({"scenario": "standard", "map": text}, scripted_dice([]))
+    assert s.map.name == "test" and (s.map.cols, s.map.rows) == (12, 4)
+    assert s.objectives == (hx("F2"),) and s.map.terrain_at(hx("C2")).value == "forest"
+    from engine.core.errors import DataError
+    with pytest.raises(DataError):
+        new_game({"scenario": "standard", "map": text.replace("grid", "grod")}, scripted_dice([]))

@@ -44,7 +44,7 @@ def _df_start() -> object:
     return battle(DF_MAP, [("ax1", PAK38, "E5"), ("al1", SHERMAN, "D5", "N")], phase=Phase.MOVEMENT, active=ALLIES)
 
 
-def test_defensive_fire_example_step_1_front_then_rear_and_the_axis_holds() -> None:
+def test_defensive_fire_example_step_1_m12_3_front_then_rear_and_the_axis_holds() -> None:
     s = _df_start()
     s, events = play(s, ALLIES, "move al1 F5 via E5")
     assert events == ()  # nothing happens until the Axis player answers
