@@ -123,9 +123,9 @@ def _first(e: EventDict, n: Namer) -> str:
 
 
 NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
-    "ArmyReady": lambda e, n: f"{side_name(e['side'])} {'is ready' if e['ready'] else 'is no longer ready'}.",
-    "ArmiesLocked": lambda e, n: "Both armies are final: " + ", ".join(
-        f"{side_name(s)} {c} units" for s, c in e["units"]) + ".",
+    "ArmyReady": lambda e, n: f"{side_name(e['side'])}: army {'ready' if e['ready'] else 'no longer ready'}.",
+    # M-2.5: the lists (and so their sizes) stay secret until deployment.
+    "ArmiesLocked": lambda e, n: "Both armies are final; they are revealed as they deploy.",
     "CoinToss": lambda e, n: f"🪙 Coin toss (die {e['die']}): {side_name(e['winner'])} win and choose who deploys first.",
     "FirstPlayerChosen": _first,
     "MapChosen": lambda e, n: "🗺️ Battlefield: " + (
