@@ -272,6 +272,7 @@ async def run_script(
     app = await App.start(database, seed=seed, clock=ManualClock(), local=True)
     try:
         session = LocalSession(app, LocalChannel(out or sys.stdout, out_dir))
+        session.channel.users.update(await app.repo.player_names())
         for lineno, line in enumerate(script.splitlines(), 1):
             await session.run_line(line, lineno)
         return 0 if session.ok else 1
@@ -289,6 +290,7 @@ async def run_interactive(
     sink = out or sys.stdout
     try:
         session = LocalSession(app, LocalChannel(sink, out_dir))
+        session.channel.users.update(await app.repo.player_names())
         interactive = source.isatty()
         while True:
             if interactive:

@@ -30,6 +30,9 @@ POLICIES = ("done", "hold", "forfeit")
 # kind -> coroutine that posts the result of a system order (narration, images, pings).
 Announcer = Callable[[Any, Channel, int, Acted], Awaitable[None]]
 ANNOUNCERS: dict[str, Announcer] = {}
+# kind -> coroutine that pings whoever must act, in that game's words (prefix first).
+Pinger = Callable[[Channel, int, Any, str], Awaitable[None]]
+PINGERS: dict[str, Pinger] = {}
 
 
 def delay(options: Any, key: str) -> timedelta | None:
@@ -67,8 +70,12 @@ async def tick(app: Any, channel: Channel) -> int:
                 continue
             remind = delay(game.options, "remind_after")
             if remind is not None and waited >= remind and game.reminded_at is None:
-                text, ids = waiting_lines(pending, game.seats)
-                await channel.post(game.channel_id, Message("⏰ Reminder: " + text, mentions=tuple(ids)))
+                pinger = PINGERS.get(game.kind)
+                if pinger is not None:
+                    await pinger(channel, game.channel_id, loaded, "⏰ Reminder: ")
+                else:
+                    text, ids = waiting_lines(pending, game.seats)
+                    await channel.post(game.channel_id, Message("⏰ Reminder: " + text, mentions=tuple(ids)))
                 await app.sessions.mark_reminded(game)
                 actions += 1
         except Exception:

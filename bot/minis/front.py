@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from bot.context import Attachment, Button, Channel, Ctx, Message
 from bot.minis.narrate import public_lines, private_lines, side_name
-from bot.scheduler import ANNOUNCERS
+from bot.scheduler import ANNOUNCERS, PINGERS
 from bot.session import Acted, Loaded
 from engine.core.game import Pending
 from engine.minis.state import MinisState, Phase
@@ -66,6 +66,9 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
     if secret and ctx is not None:
         await ctx.reply("\n".join(secret), ephemeral=True)
     lines = public_lines(events, state)
+    reaction = next((p for p in acted.after.pending if p.reaction), None)
+    if ctx is not None and not lines and reaction is not None:
+        lines = [f"⏳ Your move is under way; {side_name(reaction.player)} may fire defensively first."]
     if lines:
         text = clip(lines, more=" (see /minis log)")
         if ctx is not None:
@@ -74,7 +77,8 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
             await channel.post(channel_id, Message(text))
     if any(e["type"] in PHASE_MARKERS for e in events):
         await post_phase_map(app, channel, channel_id, acted)
-    if _waiting(acted.before) != _waiting(acted.after):
+    # A reaction is asked again after each answer: the next stage has new choices.
+    if _waiting(acted.before) != _waiting(acted.after) or reaction is not None:
         await ping(channel, channel_id, acted.after)
 
 
@@ -119,7 +123,7 @@ def choice_button(choice: str) -> Button | None:
     return None
 
 
-async def ping(channel: Channel, channel_id: int, loaded: Loaded) -> None:
+async def ping(channel: Channel, channel_id: int, loaded: Loaded, prefix: str = "") -> None:
     state = loaded_state(loaded)
     lines: list[str] = []
     mentions: list[int] = []
@@ -133,8 +137,11 @@ async def ping(channel: Channel, channel_id: int, loaded: Loaded) -> None:
         if p.reaction:
             buttons.extend(b for b in map(choice_button, p.choices) if b is not None)
     if lines:
-        await channel.post(channel_id, Message("\n".join(lines), buttons=tuple(buttons),
+        await channel.post(channel_id, Message(prefix + "\n".join(lines), buttons=tuple(buttons),
                                                mentions=tuple(mentions)))
+
+
+PINGERS[KIND] = ping
 
 
 # --------------------------------------------------------------------------- images

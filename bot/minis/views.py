@@ -4,6 +4,7 @@ and the small text helpers of the game commands.  Nothing here changes a game.""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any, Sequence
 
 from bot.context import Actor, Attachment, Ctx
@@ -265,6 +266,7 @@ async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     card: UnitCard | None = None
     text = ""
+    looks_like_id = re.fullmatch(r"\s*(ax|al)\d{1,2}\s*", name.lower()) is not None
     if loaded is not None and loaded.game.kind == KIND:
         state = loaded_state(loaded)
         try:
@@ -272,7 +274,10 @@ async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
             card = state.cards[u.card]
             text = _unit_line(state, u)
         except UnknownName:
-            card = None
+            if looks_like_id:
+                raise
+    elif looks_like_id:
+        raise UnknownName(f"There is no battle in this channel with a unit '{name.strip()}'.")
     if card is None:
         card = load_catalogue().find(name)
         text = card.name

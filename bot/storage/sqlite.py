@@ -268,6 +268,11 @@ class SqliteRepository:
                 row = await cur.fetchone()
             return str(row[0]) if row else None
 
+    async def player_names(self) -> dict[int, str]:
+        async with self._lock:
+            async with self.db.execute("SELECT id, name FROM players") as cur:
+                return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+
     async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
         async with self._lock:
             await self.db.execute(

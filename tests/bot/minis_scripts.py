@@ -14,9 +14,10 @@ OPEN = """\
 alice: /minis new side:axis map:3
 bob: /minis join
 alice: /minis army units:"Panzer IV Ausf. G, 2 Mauser Kar 98k, MG 42 Machine-Gun Team, SS-Hauptsturmführer" ready:true
+!dice 1
 bob: /minis army units:"M4A1 Sherman, 2 M1 Garand Rifle, Bazooka, Red Devil Captain" ready:true
 """
-# The coin toss die, then Axis chooses to deploy first at the west end.
+# Axis won the coin toss (die 1 when both are ready) and deploys first at the west end.
 DEPLOY = """\
 alice: /minis initiative choice:first
 alice: /minis deploy end:west
@@ -33,8 +34,8 @@ bob: /minis deploy unit:al4 to:O8
 bob: /minis deploy unit:al5 to:P7
 bob: /minis done
 """
-# Initiative: Axis 6+6+3 beats Allies 1+1+2; Axis moves first.
-TO_MOVEMENT = OPEN + "!dice 1\n" + DEPLOY.replace("bob: /minis done\n", "!dice 6 6 1 1\nbob: /minis done\n") + \
+# Initiative: Axis 1+6+3 = 10 beats Allies 6+1+2 = 9; Axis moves first.
+TO_MOVEMENT = OPEN + DEPLOY.replace("bob: /minis done\n", "!dice 6 6 1 1\nbob: /minis done\n") + \
     "alice: /minis initiative choice:first\n"
 
 

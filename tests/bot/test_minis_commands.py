@@ -1,0 +1,316 @@
+"""/minis through the local channel: every command and every refusal path."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.bot.minis_scripts import DEPLOY, OPEN, TO_MOVEMENT, run
+
+# After TO_MOVEMENT (turn 1, Axis moving): bring the tanks face to face, then turn 2
+# with Allies first, and the Sherman (J8) slips past the Panzer IV (I8) to J7 —
+# leaving one hex next to it for another (M-12.1): a defensive-fire decision for Axis.
+TO_PROMPT = TO_MOVEMENT + """\
+alice: /minis move unit:ax1 to:F8 face:SE
+alice: /minis done
+bob: /minis move unit:al1 to:L8 face:NW
+bob: /minis done
+alice: /minis move unit:ax1 to:I8 face:SE
+alice: /minis done
+bob: /minis move unit:al1 to:J8 face:NW
+!dice 1 1 6 6
+bob: /minis done
+bob: /minis initiative choice:first
+bob: /minis move unit:al1 to:J7 face:N
+"""
+
+
+def public(out: str) -> str:
+    """Everything printed to the channel (not the private replies)."""
+    blocks = re.split(r"\n(?=\[)", out)
+    return "\n".join(b for b in blocks if b.startswith("[#"))
+
+
+def replies_to(out: str, name: str) -> str:
+    blocks = re.split(r"\n(?=\[)", out)
+    return "\n".join(b for b in blocks if b.startswith(f"[to {name}]"))
+
+
+async def test_opening_joining_and_secret_army_lists(tmp_path: Path) -> None:
+    code, out = await run(OPEN + "carol: /minis status\nbob: /minis army\n", tmp_path)
+    assert code == 0, out
+    pub = public(out)
+    assert "@alice opened an **A&A Miniatures** battle: standard." in pub
+    assert "configuration 3 “Highland”" in pub
+    assert "@bob joins as **allies**." in pub
+    # M-2.5: no card of either list appears in anything the channel sees.
+    for secret in ("Panzer", "Mauser", "MG 42", "Sherman", "Garand", "Bazooka", "Red Devil", "units,"):
+        assert secret not in pub, secret
+    assert "Axis updated their army list (secret until deployment)." in pub
+    assert "Your army (5 units, 46 points): Panzer IV Ausf. G, Mauser Kar 98k" in replies_to(out, "alice")
+    assert "**Allies** (5 units, 40 points, ready): M4A1 Sherman" in replies_to(out, "bob")
+    assert "🪙 Coin toss" in pub
+
+
+async def test_the_log_keeps_army_lists_secret(tmp_path: Path) -> None:
+    code, out = await run(OPEN + "carol: /minis log\n", tmp_path)
+    assert code == 0, out
+    log = replies_to(out, "carol")
+    assert "army (secret)" in log and "Panzer" not in log and "Sherman" not in log
+
+
+async def test_join_refusals(tmp_path: Path) -> None:
+    code, out = await run(
+        "alice: /minis new side:axis\n"
+        "alice: /minis join\n"
+        "bob: /minis join side:axis\n"
+        "bob: /minis join side:allies\n"
+        "carol: /minis join\n"
+        "alice: /minis new\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    assert "[to alice] ⚠️ You already play axis in this game." in out
+    assert "[to bob] ⚠️ The axis seat is taken. Legal: allies." in out
+    assert "[to carol] ⚠️ Every seat of this game is taken." in out
+    assert "[to alice] ⚠️ This channel already has a game in progress." in out
+
+
+async def test_army_refusals(tmp_path: Path) -> None:
+    code, out = await run(
+        OPEN.split("alice: /minis army")[0]
+        + 'carol: /minis army units:"Bazooka"\n'
+        + 'alice: /minis army units:"Tiger I, Tiger I"\n'
+        + "alice: /minis army ready:true\n"
+        + 'alice: /minis army units:"M4A1 Sherman"\n'
+        + 'alice: /minis army units:"Unobtainium Tank"\n',
+        tmp_path,
+    )
+    assert code == 0, out
+    assert "[to carol] ⚠️ You are not playing in this game" in out
+    alice = replies_to(out, "alice")
+    assert "Not ready yet:" in alice  # two Tigers cost more than 100 points (M-2.1)
+    assert "⚠️ Your army is not legal:" in alice
+    assert "⚠️" in alice.split("M4A1 Sherman")[-1] or "allies" in alice.lower()
+
+
+async def test_only_the_active_player_moves_and_only_their_own_units(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT
+        + "bob: /minis move unit:al1 to:O8\n"
+        + "alice: /minis move unit:al1 to:O8\n"
+        + "carol: /minis move unit:ax1 to:D8\n"
+        + "alice: /minis attack unit:ax1 target:al1\n"
+        + "alice: /minis move unit:ax1 to:R8\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    assert replies_to(out, "bob").count("⚠️") == 1
+    assert "⚠️" in replies_to(out, "alice").split("al1")[0] or "al1" in replies_to(out, "alice")
+    assert "[to carol] ⚠️ You are not playing in this game" in out
+    alice = replies_to(out, "alice")
+    assert "assault" in alice  # attacking is for the assault phase (M-5.4)
+    assert "ax1 cannot reach R8" in alice and "Legal:" in alice
+
+
+async def test_moves_are_answered_at_once_and_phases_end_with_a_map(tmp_path: Path) -> None:
+    code, out = await run(TO_MOVEMENT + "alice: /minis move unit:ax1 to:F8 face:SE\nalice: /minis done\n", tmp_path)
+    assert code == 0, out
+    assert "[#table] ax1 Panzer IV Ausf. G moved C8 → D8 → E8 → F8, facing SE" in out \
+        or "[#table] ax1 Panzer IV Ausf. G moved C8 →" in out
+    report = out.split("📜 **Turn 1, movement phase (Axis) — report**")[1]
+    assert "ax1 Panzer IV Ausf. G moved" in report.split("[#table]")[0]
+    images = sorted(p.name for p in (tmp_path / "img").iterdir())
+    assert images[-1].endswith("turn1-movement.png")
+    assert "@bob (Allies) — your movement phase (turn 1)" in out
+
+
+async def test_defensive_fire_prompt_with_buttons(tmp_path: Path) -> None:
+    code, out = await run(TO_PROMPT + "alice: !press 1\n", tmp_path)
+    assert code == 0, out
+    assert "[#table] ⏳ Your move is under way; Axis may fire defensively first." in out
+    assert ("[#table] @alice (Axis) — defensive fire: al1 (M4A1 Sherman) moves J8 → J7 — fire with a unit"
+            in out)
+    assert "buttons: [1: ax1 fires (leaving hex)]  [2: ax1 fires (entering hex)]  [3: Hold fire]" in out
+    assert "🔫 Defensive fire by ax1 Panzer IV Ausf. G at J8 (leaving hex)" in out
+    assert "💥 ax1 Panzer IV Ausf. G → al1 M4A1 Sherman (defensive fire), 1 hex (short): 15 dice" in out
+
+
+async def test_holding_fire_lets_the_move_finish(tmp_path: Path) -> None:
+    """M-12.2/M-12.5: the defender may fire at the hex left, then at the hex entered."""
+    code, out = await run(TO_PROMPT + "bob: /minis hold\nalice: /minis hold\nalice: /minis hold\n", tmp_path)
+    assert code == 0, out
+    assert "[to bob] ⚠️ The non-moving player answers defensive fire." in out
+    second = out.split("Axis held fire as al1 M4A1 Sherman passed J8.")[1]
+    assert "buttons: [1: ax1 fires (entering hex)]  [2: Hold fire]" in second
+    assert "Axis held fire as al1 M4A1 Sherman passed J7." in second
+    assert "al1 M4A1 Sherman moved J8 → J7, facing N" in out
+
+
+async def test_standing_orders_answer_without_a_prompt(tmp_path: Path) -> None:
+    script = TO_PROMPT.replace(
+        "bob: /minis move unit:al1 to:J7 face:N\n",
+        "alice: /minis standing unit:ax1 policy:hold\nbob: /minis move unit:al1 to:J7 face:N\n")
+    code, out = await run(script, tmp_path)
+    assert code == 0, out
+    assert "[to alice] Standing order for ax1 Panzer IV Ausf. G: hold." in out
+    assert "Standing order" not in public(out)  # nobody else learns it
+    assert "buttons:" not in out
+    assert "al1 M4A1 Sherman moved J8 → J7, facing N" in out
+
+
+async def test_an_unanswered_prompt_falls_back_to_the_standing_order(tmp_path: Path) -> None:
+    code, out = await run(TO_PROMPT + "!wait 11h\n!wait 2h\n", tmp_path)
+    assert code == 0, out
+    after = out.split("buttons:")[1]
+    assert "⏰ Axis did not answer in time: hold." in after
+    assert "al1 M4A1 Sherman moved J8 → J7" in after
+
+
+async def test_reminder_after_a_day(tmp_path: Path) -> None:
+    code, out = await run(TO_MOVEMENT + "!wait 23h\n!expect-not Reminder\n!wait 2h\n!expect ⏰ Reminder: @alice (axis)\n",
+                          tmp_path)
+    assert code == 0, out
+
+
+async def test_game_timeout_policy_ends_the_phase(tmp_path: Path) -> None:
+    script = TO_MOVEMENT.replace("alice: /minis new side:axis map:3",
+                                 "alice: /minis new side:axis map:3 timeout:2d policy:done remind:off")
+    code, out = await run(script + "!wait 47h\n!expect-not did not answer\n!wait 2h\n", tmp_path)
+    assert code == 0, out
+    assert "⏰ Axis did not answer in time: done." in out
+    assert "@bob (Allies) — your movement phase (turn 1)" in out.split("did not answer")[-1]
+
+
+async def test_bad_durations_are_refused(tmp_path: Path) -> None:
+    code, out = await run("alice: /minis new timeout:soon\n", tmp_path)
+    assert code == 0
+    assert "[to alice] ⚠️ 'soon' is not a duration for timeout." in out
+
+
+async def test_undo_is_for_the_host_or_a_moderator(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT
+        + "alice: /minis move unit:ax1 to:F8 face:SE\n"
+        + "bob: /minis undo\n"
+        + "alice: /minis undo\n"
+        + "!moderator mod\n"
+        + "mod: /minis undo\n"
+        + "alice: /minis status\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    assert "[to bob] ⚠️ Only the host" in out
+    assert "↩️ @alice undid `move ax1 F8 face SE`" in out
+    assert "↩️ @mod undid `initiative`" in out or "↩️ @mod undid `first`" in out
+    assert "@alice (Axis) — you won the initiative for turn 1" in out.split("@mod undid")[1]
+
+
+async def test_replace_abort_and_a_new_game(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT
+        + "carol: /minis replace side:allies user:@dave\n"
+        + "alice: /minis replace side:allies user:@dave\n"
+        + "dave: /minis status\n"
+        + "bob: /minis abort\n"
+        + "alice: /minis abort\n"
+        + "alice: /minis status\n"
+        + "alice: /minis new\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    assert "[to carol] ⚠️ Only the host" in out
+    assert "@dave now plays **allies** (set by @alice)." in out
+    assert "Allies: @dave" in out
+    assert "[to bob] ⚠️ Only the host" in out
+    assert "The battle was aborted by @alice." in out
+    assert "[to alice] ⚠️ There is no game in progress in this channel." in out
+    assert "@alice opened an **A&A Miniatures** battle" in out.split("aborted")[1]
+
+
+async def test_concede_ends_the_battle(tmp_path: Path) -> None:
+    code, out = await run(TO_MOVEMENT + "bob: /minis concede\nalice: /minis move unit:ax1 to:D8\n", tmp_path)
+    assert code == 0, out
+    assert "🏳️ Allies concede." in out
+    assert "🏆 Axis win the battle" in out
+    assert "[to alice] ⚠️ There is no game in progress" in out
+
+
+async def test_looking_commands(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT
+        + "carol: /minis los from:C8 to:P8\n"
+        + "carol: /minis map overlay:los from:C8 to:H2\n"
+        + "alice: /minis map overlay:reach unit:ax1\n"
+        + "carol: /minis map overlay:ranges unit:al1\n"
+        + "carol: /minis card unit:al1\n"
+        + 'carol: /minis card unit:"Tiger I"\n'
+        + "carol: /minis units side:axis nation:Germany\n"
+        + "carol: /minis units search:zzz\n"
+        + "carol: /minis map overlay:reach\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    assert re.search(r"\[#table\] (👁️|🚫) C8 → P8", out)
+    assert "al1 M4A1 Sherman — P8 (facing NW)" in out
+    assert "ax1 Panzer IV Ausf. G can reach" in out
+    assert "al1 M4A1 Sherman: short 0–1, medium 2–4, long 5–8 (M-7.1)." in out
+    assert "**Tiger I** (Germany, Vehicle–Tank, 1942) 56 pts" in out
+    assert "[to carol] ⚠️ No unit card matches." in out
+    assert "[to carol] ⚠️ The reach overlay needs a unit." in out
+    names = [p.name for p in (tmp_path / "img").iterdir()]
+    assert "m4a1-sherman.png" in " ".join(names) and "tiger-i.png" in " ".join(names)
+    assert sum(n.endswith("board.png") for n in names) == 3
+
+
+async def test_undeployed_units_cannot_be_looked_at(tmp_path: Path) -> None:
+    script = OPEN + DEPLOY.split("alice: /minis done")[0]
+    code, out = await run(script + "carol: /minis card unit:al1\nbob: /minis map overlay:ranges unit:al2\n", tmp_path)
+    assert code == 0, out
+    carol = replies_to(out, "carol")
+    assert "[to carol] ⚠️ There is no unit 'al1' on the map." in carol and "Sherman" not in carol
+    assert "[to bob] ⚠️ al2 is not on the map." in out
+
+
+async def test_autocomplete_puts_legal_choices_first(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT
+        + "alice: !complete /minis move unit:\n"
+        + "alice: !complete /minis move unit:ax1 to:\n"
+        + "carol: !complete /minis move unit:\n"
+        + 'alice: !complete /minis army units:"Panzer IV Ausf. G, 2 kar"\n',
+        tmp_path,
+    )
+    assert code == 0, out
+    alice = replies_to(out, "alice").splitlines()
+    units = next(line for line in alice if "choices for unit:" in line)
+    assert units.startswith("[to alice] choices for unit: ax1 Panzer IV Ausf. G (C8) = ax1")
+    assert "al1" not in units
+    dest = next(line for line in alice if "choices for to:" in line)
+    assert "F8" in dest and "R8" not in dest
+    assert "[to carol] choices for unit: (no suggestions)" in out
+    army = next(line for line in alice if "choices for units:" in line)
+    assert "Panzer IV Ausf. G, 2 Mauser Kar 98k" in army
+
+
+@pytest.mark.parametrize("db_name", ["persist.db"])
+async def test_a_restart_loses_nothing(tmp_path: Path, db_name: str) -> None:
+    """Two runs on one database file: the second process picks the game up where the
+    first left it, including whose turn it is and when they were last pinged."""
+    import io
+
+    from bot.local import run_script
+
+    db = tmp_path / db_name
+    first = io.StringIO()
+    assert await run_script(TO_MOVEMENT, database=db, out_dir=tmp_path / "a", seed=3, out=first) == 0
+    second = io.StringIO()
+    code = await run_script(
+        "alice: /minis status\n!expect Waiting for @alice: your movement phase (turn 1)\n"
+        "alice: /minis move unit:ax1 to:F8 face:SE\n!expect ax1 Panzer IV Ausf. G moved\n"
+        "!wait 25h\n!expect Reminder\n",
+        database=db, out_dir=tmp_path / "b", seed=4, out=second,
+    )
+    assert code == 0, second.getvalue()
