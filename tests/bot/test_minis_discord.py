@@ -1,0 +1,131 @@
+"""/minis through the Discord adapter with real discord.py interactions (no network):
+a command with autocomplete, a button answer, an ephemeral army reply, an image post.
+
+The battle is set up through the local channel on the same App and channel id, then
+Discord interactions continue it as the same users."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+
+from bot.app import App
+from bot.config import Config
+from bot.discord_app import WarroomBot
+from bot.local import LocalChannel, LocalSession, stable_id
+from tests.bot.minis_scripts import OPEN
+from tests.bot.test_minis_commands import TO_PROMPT
+from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash, start_offline
+
+ALICE = member(stable_id("user", "alice"), "alice")
+BOB = member(stable_id("user", "bob"), "bob")
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
+    app = await App.start(tmp_path / "d.db", seed=11)
+    client = WarroomBot(Config(None, None, str(tmp_path / "d.db"), "INFO"), app=app, sync=False)
+    await start_offline(client)
+    yield client
+    await app.close()
+
+
+@pytest.fixture
+def rec(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    return recorder
+
+
+async def _script(client: WarroomBot, script: str, tmp_path: Path) -> str:
+    """Play script lines through the local channel in the Discord channel's id."""
+    out = io.StringIO()
+    session = LocalSession(client.app, LocalChannel(out, tmp_path / "img"))
+    session.channel.names[CHANNEL_ID] = "table"
+    session.channel.current_channel = CHANNEL_ID
+    for line in script.splitlines():
+        await session.run_line(line)
+    assert session.ok, out.getvalue()
+    return out.getvalue()
+
+
+def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+
+async def test_army_reply_is_ephemeral_and_the_channel_learns_nothing(bot: WarroomBot, rec: Recorder,
+                                                                     tmp_path: Path) -> None:
+    await _script(bot, OPEN.split("alice: /minis army")[0], tmp_path)
+    units = "Panzer IV Ausf. G, 2 Mauser Kar 98k"
+    _dispatch(bot, slash("minis army", [option("units", units)], ALICE))
+    calls = await rec.wait_for(2)
+    private, public = calls[0], calls[1]
+    assert private.kind == "message" and private.ephemeral
+    assert private.content.startswith("Your army (3 units, 29 points): Panzer IV Ausf. G, Mauser Kar 98k")
+    assert public.kind == "followup" and not public.ephemeral
+    assert public.content == "Axis updated their army list (secret until deployment)."
+    for call in calls:
+        if not call.ephemeral:
+            assert "Panzer" not in call.content and "Mauser" not in call.content
+
+
+async def test_autocomplete_offers_the_units_that_can_act(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT, tmp_path)
+    _dispatch(bot, slash("minis move", [option("unit", "", focused=True)], ALICE, autocomplete=True))
+    (call,) = await rec.wait_for(1)
+    assert call.kind == "autocomplete"
+    choices = call.payload["data"]["choices"]
+    assert choices[0] == {"name": "ax1 Panzer IV Ausf. G (C8)", "value": "ax1"}
+    assert {c["value"] for c in choices} == {"ax1", "ax2", "ax3", "ax4", "ax5"}
+    rec.calls.clear()
+    _dispatch(bot, slash("minis move", [option("unit", "ax1"), option("to", "F", focused=True)], ALICE,
+                         autocomplete=True))
+    (call,) = await rec.wait_for(1)
+    values = [c["value"] for c in call.payload["data"]["choices"]]
+    assert values and all(v.startswith("F") for v in values) and "F8" in values
+
+
+async def test_a_button_answers_the_defensive_fire_prompt(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    out = await _script(bot, TO_PROMPT, tmp_path)
+    assert "buttons: [1: ax1 fires (leaving hex)]" in out
+    _dispatch(bot, button("wr:/minis fire unit:ax1 at:leaving", ALICE))
+    calls = await rec.wait_for(2)
+    answer = calls[0]
+    assert answer.kind == "message" and not answer.ephemeral
+    assert "🔫 Defensive fire by ax1 Panzer IV Ausf. G at J8 (leaving hex)" in answer.content
+    assert any("your movement phase (turn 2)" in c.content for c in calls[1:])
+    # A button pressed by the wrong player is refused privately and changes nothing.
+    rec.calls.clear()
+    _dispatch(bot, button("wr:/minis hold", BOB))
+    (refusal,) = await rec.wait_for(1)
+    assert refusal.ephemeral and "⚠️" in refusal.content
+
+
+async def test_the_prompt_is_posted_with_buttons(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    await _script(bot, TO_PROMPT.rsplit("bob: /minis move", 1)[0], tmp_path)
+    _dispatch(bot, slash("minis move", [option("unit", "al1"), option("to", "J7"), option("face", "N")], BOB))
+    calls = await rec.wait_for(3)
+    prompt = next(c for c in calls if c.buttons)
+    assert [b["custom_id"] for b in prompt.buttons] == [
+        "wr:/minis fire unit:ax1 at:leaving", "wr:/minis fire unit:ax1 at:entering", "wr:/minis hold"]
+    assert f"<@{ALICE['user']['id']}>" in prompt.content
+    assert [str(u) for u in prompt.data["allowed_mentions"]["users"]] == [ALICE["user"]["id"]]
+
+
+async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT, tmp_path)
+    _dispatch(bot, slash("minis map", [option("overlay", "reach"), option("unit", "ax1")], ALICE))
+    calls = await rec.wait_for(2)
+    assert calls[0].kind == "defer"
+    post = calls[1]
+    assert post.kind == "followup" and not post.ephemeral
+    assert "ax1 Panzer IV Ausf. G can reach" in post.content
+    (png,) = png_files(post)
+    assert 10_000 < len(png) < 1_000_000
