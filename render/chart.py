@@ -9,6 +9,7 @@ from __future__ import annotations
 from io import BytesIO
 from typing import Sequence
 
+from engine.odds.report import percent
 from PIL import Image, ImageDraw, ImageFont
 
 Color = tuple[int, int, int]
@@ -25,19 +26,6 @@ PALETTE: list[Color] = [(67, 110, 238), (219, 68, 55), (120, 124, 130), (15, 157
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
-
-
-def _percent(p: float) -> str:
-    x = p * 100
-    if x <= 0:
-        return "0%"
-    if x >= 100:
-        return "100%"
-    if x < 0.1:
-        return "<0.1%"
-    if x > 99.9:
-        return ">99.9%"
-    return f"{x:.1f}%"
 
 
 def bar_chart(
@@ -84,7 +72,7 @@ def bar_chart(
             draw.rectangle((x0, y + 5, x1, y + row - 5), fill=TRACK)
             if v > 0:
                 draw.rectangle((x0, y + 5, max(x0 + 1, x0 + (x1 - x0) * v), y + row - 5), fill=color)
-            draw.text((x1 + 8, y + 4), _percent(v), font=font, fill=TEXT)
+            draw.text((x1 + 8, y + 4), percent(v), font=font, fill=TEXT)
             y += row
         y += gap
     out = BytesIO()

@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
-from engine.core.hexgrid import CORNERS3, Hex, Labels, side_corners3
+from engine.core.hexgrid import CORNERS3, Hex, Labels, cube_round, side_corners3
 
 Point = tuple[float, float]
 SQRT3 = math.sqrt(3.0)
@@ -59,15 +59,7 @@ class HexLayout:
     def pixel_to_hex(self, x: float, y: float) -> Hex:
         """The hex containing pixel (x, y) (cube rounding; a point exactly on an edge
         goes to one of the two hexes)."""
-        fq, fr = self.pixel_to_axial(x, y)
-        fs = -fq - fr
-        q, r, s = round(fq), round(fr), round(fs)
-        dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-        if dq > dr and dq > ds:
-            q = -r - s
-        elif dr > ds:
-            r = -q - s
-        return Hex(int(q), int(r))
+        return cube_round(*self.pixel_to_axial(x, y))
 
     def corner_offsets(self) -> tuple[Point, ...]:
         """The six corners relative to a centre, in the engine's CORNERS3 order."""

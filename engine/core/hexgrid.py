@@ -261,12 +261,18 @@ def hex_line(a: Hex, b: Hex) -> list[Hex]:
         t = Fraction(i, n)
         q = a.q + (b.q - a.q) * t + Fraction(1, 1000000)
         r = a.r + (b.r - a.r) * t + Fraction(2, 1000000)
-        s = -q - r
-        rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
-            rq = -rr - rs
-        elif dr > ds:
-            rr = -rq - rs
-        out.append(Hex(int(rq), int(rr)))
+        out.append(cube_round(q, r))
     return out
+
+
+def cube_round(q: float | Fraction, r: float | Fraction) -> Hex:
+    """The hex containing the fractional axial point (q, r) (Red Blob's cube rounding;
+    a point exactly on an edge goes to one of the two hexes)."""
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return Hex(int(rq), int(rr))
