@@ -2,8 +2,34 @@
 
 from __future__ import annotations
 
-from bot.app import load_games
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from bot.app import App, load_games
 from bot.commands import load_all
+from bot.config import Config
+from bot.discord_app import WarroomBot
+from tests.discord_harness import Recorder, start_offline
 
 load_all()
 load_games()
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
+    """The Discord client, started without a network, on a fresh database."""
+    app = await App.start(tmp_path / "bot.db", seed=11)
+    client = WarroomBot(Config(None, None, str(tmp_path / "bot.db"), "INFO"), app=app, sync=False)
+    await start_offline(client)
+    yield client
+    await app.close()
+
+
+@pytest.fixture
+def rec(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    """Every request the client sends to Discord, answered the way Discord would."""
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    return recorder

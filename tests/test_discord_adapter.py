@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
-import pytest
 
-from bot.app import App
-from bot.config import Config
 from bot.discord_app import WarroomBot
 from tests.discord_harness import (
     CHANNEL_ID,
@@ -18,24 +14,7 @@ from tests.discord_harness import (
     option,
     png_files,
     slash,
-    start_offline,
 )
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
-    app = await App.start(tmp_path / "bot.db", seed=7)
-    client = WarroomBot(Config(None, None, str(tmp_path / "bot.db"), "INFO"), app=app, sync=False)
-    await start_offline(client)
-    yield client
-    await app.close()
-
-
-@pytest.fixture
-def rec(monkeypatch: pytest.MonkeyPatch) -> Recorder:
-    recorder = Recorder()
-    recorder.install(monkeypatch)
-    return recorder
 
 
 ALICE = member(1001, "Alice")

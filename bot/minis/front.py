@@ -9,7 +9,7 @@ ping for whoever acts next (with buttons when it is a defensive-fire decision).
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Sequence
 
 from bot.context import Attachment, Button, Channel, Ctx, Message
 from bot.minis.narrate import public_lines, private_lines, side_name

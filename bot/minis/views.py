@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from bot.context import Actor, Attachment, Ctx
 from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state
-from bot.minis.narrate import Namer, public_lines, side_name
+from bot.minis.narrate import public_lines, side_name
 from bot.session import Loaded
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
 from engine.core.hexgrid import Hex

@@ -8,36 +8,17 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
-import pytest
 
-from bot.app import App
-from bot.config import Config
 from bot.discord_app import WarroomBot
 from bot.local import LocalChannel, LocalSession, stable_id
 from tests.bot.minis_scripts import OPEN
 from tests.bot.test_minis_commands import TO_PROMPT
-from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash, start_offline
+from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash
 
 ALICE = member(stable_id("user", "alice"), "alice")
 BOB = member(stable_id("user", "bob"), "bob")
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
-    app = await App.start(tmp_path / "d.db", seed=11)
-    client = WarroomBot(Config(None, None, str(tmp_path / "d.db"), "INFO"), app=app, sync=False)
-    await start_offline(client)
-    yield client
-    await app.close()
-
-
-@pytest.fixture
-def rec(monkeypatch: pytest.MonkeyPatch) -> Recorder:
-    recorder = Recorder()
-    recorder.install(monkeypatch)
-    return recorder
 
 
 async def _script(client: WarroomBot, script: str, tmp_path: Path) -> str:

@@ -7,9 +7,8 @@ import pytest
 
 from engine.core.errors import IllegalOrder
 from engine.minis.catalogue import load_catalogue
-from engine.minis.events import BridgeDemolition, MovementRoll, Moved, OverrunEvent, UnitDisrupted
+from engine.minis.events import BridgeDemolition, MovementRoll, OverrunEvent, UnitDisrupted
 from engine.minis.model import ALLIES, AXIS, edge
-from engine.minis.movement import reachable
 from engine.minis.state import Phase
 
 from .helpers import ascii_map, battle, hx, of_type, open_map, play

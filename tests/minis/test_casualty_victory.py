@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from engine.minis.casualty import casualty_phase
 from engine.minis.events import Casualties, TurnEnded, Victory
@@ -11,7 +10,7 @@ from engine.minis.scenario import builtin_document, resolve_scenario
 from engine.minis.state import Hit, Phase
 from engine.minis.victory import controller, points_on_map
 
-from .helpers import GARAND, KAR98, PANZER, SHERMAN, TIGER, battle, hx, of_type, open_map, play
+from .helpers import GARAND, KAR98, PANZER, SHERMAN, battle, hx, of_type, open_map, play
 
 OBJ = open_map(objectives=["F5"])
 

@@ -7,9 +7,9 @@ import pytest
 from engine.core.errors import IllegalOrder
 from engine.minis.events import Attacked, Boarded, Casualties, Dismounted, DefensiveFireEvent
 from engine.minis.model import ALLIES, AXIS
-from engine.minis.state import Hit, Phase
+from engine.minis.state import Phase
 
-from .helpers import GARAND, KAR98, PAK38, PANZER, SHERMAN, battle, hx, make_card, of_type, open_map, play
+from .helpers import GARAND, KAR98, PAK38, PANZER, battle, hx, make_card, of_type, open_map, play
 
 JEEP = make_card("jeep", side=ALLIES, vehicle=True, subtype="Car", cost=3, speed=5, defense=(2, 2),
                  vs_s=(4, 2, None), vs_v=(1, None, None), abilities=["Transport"])
