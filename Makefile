@@ -22,6 +22,7 @@ run: $(VENV)/.installed
 	$(BIN)/warroom run
 
 test: $(VENV)/.installed-dev
+	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
