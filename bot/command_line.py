@@ -14,13 +14,20 @@ from engine.core.errors import NotationError
 
 def tokenize(text: str) -> list[str]:
     """Split on spaces, keeping ``"double quoted"`` parts together (quotes removed).
-    Apostrophes are ordinary characters (``scenario:Memoir '44`` is fine)."""
+    Apostrophes are ordinary characters (``scenario:Memoir '44`` is fine); ``\\"`` is a
+    literal double quote and ``\\\\`` a backslash (for JSON values)."""
     tokens: list[str] = []
     buf: list[str] = []
     quoted = False
     started = False
+    escaped = False
     for ch in text:
-        if ch == '"':
+        if escaped:
+            buf.append(ch)
+            escaped = False
+        elif ch == "\\" and quoted:
+            escaped = True
+        elif ch == '"':
             quoted = not quoted
             started = True
         elif ch.isspace() and not quoted:

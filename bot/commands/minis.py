@@ -65,17 +65,18 @@ def _durations(**values: str | None) -> None:
     Option("prompt_timeout", str, "A defensive-fire prompt falls back to standing orders after",
            required=False, default="12h"),
     Option("custom", str, "A custom scenario (JSON document, M-18)", required=False),
+    Option("cards", str, "A league's own unit cards (JSON, see docs/units.md)", required=False),
     defer=True,
 )
 async def minis_new(ctx: Ctx, scenario: str, side: str | None, points: int | None, year: int | None,
                     historical: bool, map: str, attacker: str | None, stacking: int, costs: str,
                     standing: str, remind: str, timeout: str, policy: str, prompt_timeout: str,
-                    custom: str | None) -> None:
+                    custom: str | None, cards: str | None) -> None:
     _durations(remind=remind, timeout=timeout, prompt_timeout=prompt_timeout)
     options = views.new_options(
         scenario=custom or scenario, points=points, year=year, historical=historical, map=map,
         attacker=attacker, stacking=int(stacking), costs=costs, standing=standing,
-        remind=remind, timeout=timeout, policy=policy, prompt_timeout=prompt_timeout)
+        remind=remind, timeout=timeout, policy=policy, prompt_timeout=prompt_timeout, cards=cards)
     loaded, events = await open_game(ctx, KIND, options, side)
     await ctx.reply(views.opened_text(loaded, events, ctx.actor, side), ephemeral=False)
 

@@ -28,7 +28,7 @@ LOG_PAGE = 25
 
 def new_options(*, scenario: str, points: int | None, year: int | None, historical: bool, map: str,
                 attacker: str | None, stacking: int, costs: str, standing: str, remind: str,
-                timeout: str, policy: str, prompt_timeout: str) -> dict[str, Any]:
+                timeout: str, policy: str, prompt_timeout: str, cards: str | None = None) -> dict[str, Any]:
     """The stored options of a new battle: the engine's (scenario …) and the bot's own
     (reminders and timeouts, read by the scheduler)."""
     options: dict[str, Any] = {"scenario": scenario, "historical": historical, "stacking": stacking,
@@ -48,6 +48,8 @@ def new_options(*, scenario: str, points: int | None, year: int | None, historic
         options["year"] = year
     if attacker is not None:
         options["attacker"] = attacker
+    if cards:
+        options["custom_cards"] = cards
     return options
 
 

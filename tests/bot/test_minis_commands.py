@@ -314,3 +314,25 @@ async def test_a_restart_loses_nothing(tmp_path: Path, db_name: str) -> None:
         database=db, out_dir=tmp_path / "b", seed=4, out=second,
     )
     assert code == 0, second.getvalue()
+
+
+async def test_a_league_brings_its_own_cards(tmp_path: Path) -> None:
+    import json
+
+    from engine.minis.catalogue import card_to_dict, load_catalogue
+
+    card = card_to_dict(load_catalogue().find("Bazooka"))
+    card.update(key="league-bazooka", name="League Bazooka", short_name="L-Bazooka", cost=3)
+    doc = json.dumps({"format": "warroom-minis-units", "version": 1, "cards": [card]})
+    quoted = doc.replace("\\", "\\\\").replace('"', '\\"')
+    code, out = await run(
+        f'alice: /minis new side:allies cards:"{quoted}"\n'
+        "bob: /minis join\n"
+        'alice: /minis army units:"League Bazooka, M4A1 Sherman"\n'
+        "!channel #other\n"
+        'bob: /minis new cards:"{broken"\n',
+        tmp_path,
+    )
+    assert code == 0, out
+    assert "[to alice] Your army (2 units, 24 points): League Bazooka, M4A1 Sherman." in out
+    assert "[to bob] ⚠️" in out
