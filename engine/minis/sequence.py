@@ -16,7 +16,7 @@ from engine.core.events import Event
 from engine.core.game import Outcome
 from engine.minis import abilities as ab
 from engine.minis.casualty import casualty_phase
-from engine.minis.events import CountersCleared, PhaseStarted, TurnEnded, Victory
+from engine.minis.events import CountersCleared, FirstPlayerChosen, PhaseStarted, TurnEnded, Victory
 from engine.minis.initiative import roll_initiative
 from engine.minis.model import other_side
 from engine.minis.state import MinisState, PhaseFlags, Phase
@@ -65,7 +65,8 @@ def choose_first(state: MinisState, chooser: str, first: bool) -> tuple[MinisSta
     """M-5.2: the initiative winner picks the first player of this turn."""
     first_side = chooser if first else other_side(chooser)
     state = replace(state, first_player=first_side)
-    return begin_phase(state, Phase.MOVEMENT, first_side)
+    state, events = begin_phase(state, Phase.MOVEMENT, first_side)
+    return state, [FirstPlayerChosen(chooser, first_side, False, state.turn), *events]
 
 
 def end_phase(state: MinisState, dice: Dice) -> tuple[MinisState, list[Event]]:

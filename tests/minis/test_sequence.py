@@ -6,7 +6,7 @@ import pytest
 
 from engine.core.dice import scripted_dice
 from engine.core.errors import IllegalOrder, NotYourTurn
-from engine.minis.events import Attacked, InitiativeRolled, PhaseStarted
+from engine.minis.events import Attacked, FirstPlayerChosen, InitiativeRolled, PhaseStarted
 from engine.minis.game import pending
 from engine.minis.initiative import initiative_bonus, roll_initiative
 from engine.minis.model import ALLIES, AXIS
@@ -56,6 +56,7 @@ def test_m5_2_the_winner_chooses_the_first_player_of_the_turn() -> None:
     s, events = play(s, AXIS, "second")
     assert s.first_player == ALLIES and s.phase is Phase.MOVEMENT and s.active == ALLIES
     assert of_type(events, PhaseStarted)[0] == PhaseStarted(1, "movement", ALLIES)
+    assert of_type(events, FirstPlayerChosen) == [FirstPlayerChosen(AXIS, ALLIES, False, 1)]
 
 
 def test_m5_phases_run_movement_movement_assault_assault_casualty_then_next_turn() -> None:
