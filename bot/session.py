@@ -115,6 +115,18 @@ class Sessions:
             raise NoGame(f"There is no game in progress in this channel. Start one with {hint}.")
         return loaded
 
+    async def latest(self, channel_id: int, *, kind: str | None = None) -> Loaded:
+        """The channel's game in progress, else its most recent one (finished or aborted
+        games can still be looked at)."""
+        loaded = await self.find(channel_id)
+        if loaded is None:
+            game = await self.repo.last_game(channel_id)
+            loaded = self._loaded(game) if game else None
+        if loaded is None or (kind is not None and loaded.game.kind != kind):
+            hint = f"/{kind} new" if kind else "a game's new command"
+            raise NoGame(f"There is no game in this channel yet. Start one with {hint}.")
+        return loaded
+
     # ------------------------------------------------------------------ creating
 
     async def create(

@@ -9,7 +9,7 @@ ping for whoever acts next (with buttons when it is a defensive-fire decision).
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from bot.context import Attachment, Button, Channel, Ctx, Message
 from bot.minis.narrate import public_lines, private_lines, side_name
@@ -157,35 +157,46 @@ async def board_png(state: MinisState, *, overlays: Sequence[Any] = (), title: s
     return Attachment(name, await asyncio.to_thread(draw))
 
 
-async def phase_events(app: Any, acted: Acted) -> list[dict[str, Any]]:
-    """Events of the phase that just ended: from the previous phase start in the order
-    log up to this order's phase marker."""
-    rows = await app.repo.orders(acted.game.id)
-    flat: list[dict[str, Any]] = [dict(e) for row in rows for e in row.events]
-    cut = len(flat)
-    own = [e["type"] for e in (ev.to_dict() for ev in acted.events)]
-    if "PhaseStarted" in own:
-        # this order's own events are the tail of the log; stop before its PhaseStarted
-        tail = len(own) - own.index("PhaseStarted")
-        cut = len(flat) - tail
-    start = 0
-    for i in range(cut - 1, -1, -1):
-        if flat[i]["type"] == "PhaseStarted":
-            start = i
-            break
-    return flat[start:cut]
+def ended_phases(flat: Sequence[Mapping[str, Any]], own: int, *, over: bool = False
+                 ) -> list[Mapping[str, Any]]:
+    """The events of the phases an order ended, from the order log flattened (``flat``;
+    the order's own ``own`` events are its tail): from the start of the phase that was
+    running when the order began, up to the start of the phase that runs now (or to the
+    end, when the battle is ``over``).  A casualty phase begun and finished inside the order
+    is part of it."""
+    tail_start = len(flat) - own
+    starts = [i for i, e in enumerate(flat) if e["type"] == "PhaseStarted"]
+    before = [i for i in starts if i < tail_start]
+    inside = [i for i in starts if i >= tail_start]
+    begin = before[-1] if before else 0
+    end = inside[-1] if inside and not over else len(flat)
+    return list(flat[begin:end])
+
+
+def report_head(events: Sequence[Mapping[str, Any]]) -> str:
+    phases = [e for e in events if e["type"] == "PhaseStarted"]
+    if not phases:
+        return "📜 **Set-up report**"
+    named = [f"{p['phase']} phase" + (f" ({side_name(p['active'])})" if p.get("active") else "")
+             for p in phases]
+    return f"📜 **Turn {phases[0]['turn']}, {' and '.join(named)} — report**"
+
+
+def image_name(events: Sequence[Mapping[str, Any]]) -> str:
+    first = next((e for e in events if e["type"] == "PhaseStarted"), None)
+    if first is None:
+        return "setup.png"
+    side = f"-{first['active']}" if first.get("active") else ""
+    return f"turn{first['turn']}-{first['phase']}{side}.png"
 
 
 async def post_phase_map(app: Any, channel: Channel, channel_id: int, acted: Acted) -> None:
+    """The map after the phase(s) an order ended, with a report of what happened in them."""
     state = loaded_state(acted.after)
-    events = await phase_events(app, acted)
-    ended = next((e for e in events if e["type"] == "PhaseStarted"), None)
-    if ended is not None:
-        head = f"📜 **Turn {ended['turn']}, {ended['phase']} phase" + (
-            f" ({side_name(ended['active'])})" if ended.get("active") else "") + " — report**"
-    else:
-        head = "📜 **Set-up report**"
-    body = [line for line in public_lines(events[1:] if ended else events, state)]
-    text = clip([head, *body] if body else [head, "Nothing happened."], more=" (see /minis log)")
-    image = await board_png(state, overlays=overlays_from_events(state, events), name=f"turn{state.turn}-{state.phase.value}.png")
+    rows = await app.repo.orders(acted.game.id)
+    flat = [e for row in rows for e in row.events]
+    events = ended_phases(flat, len(acted.events), over=state.phase is Phase.OVER)
+    body = public_lines([e for e in events if e["type"] != "PhaseStarted" or e is not events[0]], state)
+    text = clip([report_head(events), *(body or ["Nothing happened."])], more=" (see /minis log)")
+    image = await board_png(state, overlays=overlays_from_events(state, events), name=image_name(events))
     await channel.post(channel_id, Message(text, files=(image,)))

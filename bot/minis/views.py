@@ -10,7 +10,7 @@ from typing import Any, Sequence
 from bot.context import Actor, Attachment, Ctx
 from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state
 from bot.minis.narrate import public_lines, side_name
-from bot.session import Loaded
+from bot.session import Loaded, NoGame
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
 from engine.core.hexgrid import Hex
 from engine.minis.catalogue import load_catalogue
@@ -137,7 +137,7 @@ def _unit_line(state: MinisState, u: UnitState) -> str:
 
 
 async def status_text(ctx: Ctx) -> str:
-    loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     state = loaded_state(loaded)
     game = loaded.game
     seats = ", ".join(f"{side_name(s)}: <@{uid}>" for s, uid in game.seats.items()) or "none yet"
@@ -166,7 +166,7 @@ async def status_text(ctx: Ctx) -> str:
 
 
 async def log_text(ctx: Ctx, page: int) -> str:
-    loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     state = loaded_state(loaded)
     rows = await ctx.app.repo.orders(loaded.game.id)
     entries: list[str] = []
@@ -209,7 +209,7 @@ def _viewer(loaded: Loaded, actor: Actor) -> str | None:
 
 
 async def los_text(ctx: Ctx, source: str, target: str) -> str:
-    loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     state = loaded_state(loaded)
     a, b = _hex(state, source, "from"), _hex(state, target, "to")
     sight = line_of_sight(state.map, a, b)
@@ -224,7 +224,7 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
                    target: str | None) -> tuple[str, Attachment]:
     from render.overlays import RangeBands, Reachable, SightCheck
 
-    loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     state = loaded_state(loaded)
     overlays: list[Any] = []
     text = f"Turn {state.turn}, {state.phase.value} phase."
@@ -265,11 +265,14 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
 
 
 async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
-    loaded = await ctx.app.sessions.find(ctx.channel_id)
+    try:
+        loaded: Loaded | None = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
+    except NoGame:
+        loaded = None
     card: UnitCard | None = None
     text = ""
     looks_like_id = re.fullmatch(r"\s*(ax|al)\d{1,2}\s*", name.lower()) is not None
-    if loaded is not None and loaded.game.kind == KIND:
+    if loaded is not None:
         state = loaded_state(loaded)
         try:
             u = _public_unit(state, _viewer(loaded, ctx.actor), name)

@@ -34,7 +34,7 @@ bob: /minis deploy unit:al4 to:O8
 bob: /minis deploy unit:al5 to:P7
 bob: /minis done
 """
-# Initiative: Axis 1+6+3 = 10 beats Allies 6+1+2 = 9; Axis moves first.
+# Initiative: Axis 6+6+3 beats Allies 1+1+2; Axis moves first.
 TO_MOVEMENT = OPEN + DEPLOY.replace("bob: /minis done\n", "!dice 6 6 1 1\nbob: /minis done\n") + \
     "alice: /minis initiative choice:first\n"
 

@@ -76,11 +76,12 @@ def test_the_example_runs_cleanly_from_a_fresh_database(battle: Run) -> None:
 
 
 def test_the_battle_ends_in_an_allied_victory_by_objective_at_turn_7_m_4_2(battle: Run) -> None:
-    assert battle.out.count("🏆") == 1
-    assert VICTORY in battle.out
+    # Announced once when it happens and once in the final phase report (with the map).
+    assert battle.out.count("🏆") == 2 and battle.out.count(VICTORY) == 2
     # The victory is the last thing that happens: only its phase report and map follow.
-    last_turn_end = battle.out.rindex("End of turn 7.")
-    assert battle.out.index(VICTORY) > last_turn_end
+    report = battle.out.rindex("📜")
+    assert battle.out.index(VICTORY) < report < battle.out.rindex(VICTORY)
+    assert battle.out.index(VICTORY) > battle.out.index("End of turn 7.")
     assert "End of turn 8." not in battle.out
     # Won on the map, not by concession and not by wiping out the other side.
     assert "concede" not in battle.out.lower()

@@ -118,12 +118,11 @@ async def test_only_the_active_player_moves_and_only_their_own_units(tmp_path: P
 async def test_moves_are_answered_at_once_and_phases_end_with_a_map(tmp_path: Path) -> None:
     code, out = await run(TO_MOVEMENT + "alice: /minis move unit:ax1 to:F8 face:SE\nalice: /minis done\n", tmp_path)
     assert code == 0, out
-    assert "[#table] ax1 Panzer IV Ausf. G moved C8 → D8 → E8 → F8, facing SE" in out \
-        or "[#table] ax1 Panzer IV Ausf. G moved C8 →" in out
+    assert "[#table] ax1 Panzer IV Ausf. G moved C8 → D7 → E8 → F8, facing SE" in out
     report = out.split("📜 **Turn 1, movement phase (Axis) — report**")[1]
     assert "ax1 Panzer IV Ausf. G moved" in report.split("[#table]")[0]
     images = sorted(p.name for p in (tmp_path / "img").iterdir())
-    assert images[-1].endswith("turn1-movement.png")
+    assert images[-1].endswith("turn1-movement-axis.png")  # named after the phase it reports
     assert "@bob (Allies) — your movement phase (turn 1)" in out
 
 
@@ -226,8 +225,8 @@ async def test_replace_abort_and_a_new_game(tmp_path: Path) -> None:
     assert "Allies: @dave" in out
     assert "[to bob] ⚠️ Only the host" in out
     assert "The battle was aborted by @alice." in out
-    assert "[to alice] ⚠️ There is no game in progress in this channel." in out
-    assert "@alice opened an **A&A Miniatures** battle" in out.split("aborted")[1]
+    assert "status aborted" in out.split("The battle was aborted by @alice.")[1]  # still visible
+    assert "@alice opened an **A&A Miniatures** battle" in out.split("aborted")[-1]
 
 
 async def test_concede_ends_the_battle(tmp_path: Path) -> None:
@@ -336,3 +335,18 @@ async def test_a_league_brings_its_own_cards(tmp_path: Path) -> None:
     assert code == 0, out
     assert "[to alice] Your army (2 units, 24 points): League Bazooka, M4A1 Sherman." in out
     assert "[to bob] ⚠️" in out
+
+
+async def test_a_finished_battle_can_still_be_looked_at(tmp_path: Path) -> None:
+    code, out = await run(
+        TO_MOVEMENT + "bob: /minis concede\n"
+        "carol: /minis status\ncarol: /minis log\ncarol: /minis map\ncarol: /minis card unit:ax1\n"
+        "alice: /minis move unit:ax1 to:D8\n",
+        tmp_path,
+    )
+    assert code == 0, out
+    after = out.split("🏳️ Allies concede.", 1)[1]
+    assert "status finished" in after and "🏁 Over: Axis" in after
+    assert "[to carol] **Order log**" in after
+    assert "[to carol] ⚠️" not in after
+    assert "[to alice] ⚠️ There is no game in progress" in after
