@@ -32,6 +32,7 @@ EASY_EIGHT = CARDS["m4a3e8-sherman-easy-eight"]  # Armor-Piercing Rounds, Superi
 T34 = CARDS["t-34-76"]  # Superior Armor 2
 TIGER = CARDS["tiger-i"]  # Heavy Armor
 THOMPSON = CARDS["thompson-gunner"]  # Gung Ho, Limited Range 2
+HUMMEL = CARDS["hummel"]  # Indirect Fire, Bombardment, Blast
 
 # F3 forest, F5 town, L5 marsh; F5 blocks F7 -> F3.
 MAP = ascii_map("""
@@ -192,6 +193,24 @@ def test_heavy_armor_and_double_shot_are_named_as_not_counted() -> None:
     s = assault([("ax1", TIGER, "D4", "N"), ("al1", SHERMAN, "D7", "N"), ("ax2", MG42, "E6")])
     assert any("Heavy Armor" in n for n in live_attack(s, "al1", "ax1").notes)
     assert any("Double Shot" in n for n in live_attack(s, "ax2", "al1").notes)
+
+
+def test_additional_hull_mounted_cannon_is_its_own_attack() -> None:
+    s = assault([("al1", LEE, "D1", "S"), ("ax1", PANZER, "D4", "N")])  # medium, Panzer's front
+    assert attack_from_game(s, "al1", "ax1") == MinisAttack(dice=7, defense=5)
+    assert any("hull-mounted cannon" in n for n in live_attack(s, "al1", "ax1").notes)
+    cannon = live_attack(s, "al1", "ax1", cannon=True)
+    assert cannon.kind == "cannon" and cannon.attack == MinisAttack(dice=10, defense=5)
+    with pytest.raises(IllegalOrder, match="only fires at Vehicles"):
+        live_attack(assault([("al1", LEE, "D1", "S"), ("ax1", KAR98, "D4")]), "al1", "ax1", cannon=True)
+
+
+def test_indirect_fire_through_a_spotter_without_line_of_sight() -> None:
+    # The Hummel in F7 cannot see F3 (the F5 town blocks); the Kar 98k in G3 spots.
+    s = assault([("ax1", HUMMEL, "F7", "N"), ("al1", GARAND, "F3"), ("ax2", KAR98, "G3")])
+    live = live_attack(s, "ax1", "al1")
+    assert live.attack == MinisAttack(dice=10, defense=4, target=SOLDIER)  # Bombardment: no cover
+    assert "Indirect Fire: ax2 spots the target." in live.notes
 
 
 def test_m14_6_blast_attacks_every_other_unit_in_the_hex_separately() -> None:
