@@ -122,8 +122,10 @@ def _placed(state: MinisState, attacker: UnitState, target: UnitState, defensive
     entering hex, facing the hex it enters (M-12.2, M-12.3), as defensive_fire does."""
     mip = state.move
     if not defensive or mip is None or mip.unit != target.id:
+        if where is not None and not defensive:
+            raise IllegalOrder("The leaving or entering hex is for defensive fire (M-12.2).")
         if where is not None:
-            raise IllegalOrder(f"{target.id} is not moving: 'leaving' and 'entering' are for defensive "
+            raise IllegalOrder(f"{target.id} is not moving: the leaving or entering hex is for defensive "
                                "fire at the unit whose move waits for an answer.")
         return state, None
     if where is None:

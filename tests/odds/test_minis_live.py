@@ -299,8 +299,10 @@ def test_m12_2_defensive_fire_refusals() -> None:
         live_attack(s, "ax2", "al1", defensive=True)
     with pytest.raises(IllegalOrder, match="disrupted unit cannot make defensive fire"):
         live_attack(s.update_unit("ax1", disrupted=True), "ax1", "al1", defensive=True)
-    with pytest.raises(IllegalOrder, match="not moving"):
+    with pytest.raises(IllegalOrder, match="is for defensive fire"):
         live_attack(s, "ax1", "al1", where="leaving")
+    with pytest.raises(IllegalOrder, match="ax2 is not moving"):
+        live_attack(s, "al1", "ax2", defensive=True, where="leaving")
     v = assault([("ax1", PANZER, "D4", "N"), ("al1", GARAND, "D5")])
     with pytest.raises(IllegalOrder, match="Soldiers never provoke"):
         live_attack(v, "ax1", "al1", defensive=True)
