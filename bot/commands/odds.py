@@ -1,6 +1,9 @@
 """``/odds aa``, ``/odds minis``, ``/odds memoir``: exact odds, no game needed.
 
-Each answers publicly with the key numbers and a small chart.  The maths is in
+Each answers publicly with the key numbers and a small chart.  ``/odds minis`` also
+takes two units of the A&A Miniatures game in the channel (``attacker``, ``target``)
+and reads every number off the game (:mod:`engine.odds.minis_game`); only units the
+asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
 computation (``MAX_UNITS``, ``MAX_CELLS``, ``MAX_STATES``), so every answer comes well
 under a second.
@@ -12,12 +15,20 @@ import asyncio
 
 from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
+from bot.minis import complete
+from bot.minis.front import KIND as MINIS
+from bot.minis.front import clip, loaded_state
+from bot.session import NoGame
+from engine.core.errors import NotationError, UnknownName
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
+from engine.minis.state import MinisState, UnitState
+from engine.minis.visibility import public_units, visible_units
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
+from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
-    minis_sections, minis_subtitle, percent,
+    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    minis_live_lines, minis_sections, minis_subtitle, percent,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -94,58 +105,134 @@ async def odds_aa(
 
 @command(
     "odds minis",
-    "Exact odds of one A&A Miniatures attack",
-    Option("dice", int, "Attack dice", min_value=1, max_value=60),
-    Option("defense", int, "Target defense (front or rear as it applies)", min_value=1, max_value=20),
-    Option("attacker_penalty", bool, "Attacker disrupted or damaged (-1 each die)", required=False, default=False),
-    Option("target_penalty", bool, "Target disrupted or damaged (-1 defense)", required=False, default=False),
-    Option("target", str, "Target type", required=False, default=VEHICLE, choices=(VEHICLE, SOLDIER)),
-    Option("target_damaged", bool, "Target is a damaged vehicle", required=False, default=False),
-    Option("cover", int, "Cover roll needed (4 Soldier, 5 Vehicle)", required=False, min_value=1, max_value=7),
-    Option("same_hex", bool, "Attacker in the target's hex (-1 cover roll)", required=False, default=False),
-    Option("defensive_fire", bool, "Defensive fire (reaching defense disrupts)", required=False, default=False),
-    Option("die_modifier", int, '"Each attack die" modifier', required=False, default=0, min_value=-5, max_value=5),
-    Option("shrapnel", int, "Shrapnel N vs Soldiers", required=False, default=1, min_value=1, max_value=4),
-    Option("superior_armor", int, "Target's Superior Armor N", required=False, default=0, min_value=0, max_value=6),
-    Option("armor_piercing", bool, "Armor-Piercing Rounds", required=False, default=False),
+    "Exact odds of one A&A Miniatures attack: two units of this channel's game, or the numbers",
+    Option("attacker", str, "Attacking unit of this channel's game (e.g. ax3)", required=False,
+           autocomplete=complete.any_unit),
+    Option("target", str, "Target unit of this channel's game (e.g. al5)", required=False,
+           autocomplete=complete.any_unit),
+    Option("defensive", bool, "Defensive fire (reaching defense stops and disrupts)", required=False, default=False),
+    Option("ap", bool, "Declare Armor-Piercing Rounds", required=False, default=False),
+    Option("at", str, "Defensive fire at the moving unit: the hex it leaves or enters", required=False,
+           choices=WHERE),
+    Option("dice", int, "Numbers: attack dice", required=False, min_value=1, max_value=60),
+    Option("defense", int, "Numbers: target defense (front or rear as it applies)", required=False,
+           min_value=1, max_value=20),
+    Option("attacker_penalty", bool, "Numbers: attacker disrupted or damaged (-1 each die)", required=False),
+    Option("target_penalty", bool, "Numbers: target disrupted or damaged (-1 defense)", required=False),
+    Option("target_type", str, "Numbers: target type", required=False, choices=(VEHICLE, SOLDIER)),
+    Option("target_damaged", bool, "Numbers: target is a damaged vehicle", required=False),
+    Option("cover", int, "Numbers: cover roll needed (4 Soldier, 5 Vehicle)", required=False, min_value=1, max_value=7),
+    Option("same_hex", bool, "Numbers: attacker in the target's hex (-1 cover roll)", required=False),
+    Option("die_modifier", int, 'Numbers: "each attack die" modifier', required=False, min_value=-5, max_value=5),
+    Option("shrapnel", int, "Numbers: Shrapnel N vs Soldiers", required=False, min_value=1, max_value=4),
+    Option("superior_armor", int, "Numbers: target's Superior Armor N", required=False, min_value=0, max_value=6),
 )
 async def odds_minis(
     ctx: Ctx,
-    dice: int,
-    defense: int,
-    attacker_penalty: bool,
-    target_penalty: bool,
-    target: str,
-    target_damaged: bool,
+    attacker: str | None,
+    target: str | None,
+    defensive: bool,
+    ap: bool,
+    at: str | None,
+    dice: int | None,
+    defense: int | None,
+    attacker_penalty: bool | None,
+    target_penalty: bool | None,
+    target_type: str | None,
+    target_damaged: bool | None,
     cover: int | None,
-    same_hex: bool,
-    defensive_fire: bool,
-    die_modifier: int,
-    shrapnel: int,
-    superior_armor: int,
-    armor_piercing: bool,
+    same_hex: bool | None,
+    die_modifier: int | None,
+    shrapnel: int | None,
+    superior_armor: int | None,
 ) -> None:
+    numbers = {
+        "dice": dice, "defense": defense, "attacker_penalty": attacker_penalty, "target_penalty": target_penalty,
+        "target_type": target_type, "target_damaged": target_damaged, "cover": cover, "same_hex": same_hex,
+        "die_modifier": die_modifier, "shrapnel": shrapnel, "superior_armor": superior_armor,
+    }  # fmt: skip
+    given = [name for name, value in numbers.items() if value is not None]
+    if attacker is not None or target is not None:
+        if target is not None and target.strip().lower() in (VEHICLE, SOLDIER):
+            raise NotationError(f"'target' names a unit of the game; the numbers form takes "
+                                f"target_type:{target.strip().lower()}.")
+        if given:
+            raise NotationError(
+                f"Give either two units or the numbers, not both: with attacker and target the game gives "
+                f"every number, so leave out {', '.join(given)}.",
+                legal=("/odds minis attacker:ax3 target:al5", "/odds minis dice:11 defense:5"))
+        await _odds_minis_live(ctx, attacker, target, defensive=defensive, ap=ap, at=at)
+        return
+    if at is not None:
+        raise NotationError("'at' is for defensive fire between two units of the game (attacker and target).")
+    if dice is None or defense is None:
+        raise NotationError(
+            "Give the attacker and target units of this channel's game, or at least dice and defense.",
+            legal=("/odds minis attacker:ax3 target:al5", "/odds minis dice:11 defense:5 cover:5"))
     odds = minis_odds(
         MinisAttack(
             dice=dice,
             defense=defense,
-            die_modifier=die_modifier,
-            attacker_penalty=attacker_penalty,
-            target_penalty=target_penalty,
-            target=target,
-            target_damaged=target_damaged,
+            die_modifier=die_modifier or 0,
+            attacker_penalty=bool(attacker_penalty),
+            target_penalty=bool(target_penalty),
+            target=target_type or VEHICLE,
+            target_damaged=bool(target_damaged),
             cover=cover,
-            same_hex=same_hex,
-            defensive_fire=defensive_fire,
-            shrapnel=shrapnel,
-            superior_armor=superior_armor,
-            armor_piercing=armor_piercing,
+            same_hex=bool(same_hex),
+            defensive_fire=defensive,
+            shrapnel=shrapnel or 1,
+            superior_armor=superior_armor or 0,
+            armor_piercing=ap,
         )
     )
     lines = minis_lines(odds)
     lines[1] = f"**{lines[1]}**"
     png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
+
+
+async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *, defensive: bool, ap: bool,
+                           at: str | None) -> None:
+    """The live form: both units from the game in this channel, as the asker sees them."""
+    if not attacker or not target:
+        missing = "target" if attacker else "attacker"
+        raise NotationError(f"Give the {missing} unit too (both attacker and target), or the numbers instead.",
+                            legal=("/odds minis attacker:ax3 target:al5",))
+    loaded = await ctx.app.sessions.find(ctx.channel_id)
+    if loaded is None or loaded.game.kind != MINIS:
+        raise NoGame("There is no A&A Miniatures game in this channel: give the numbers instead "
+                     "(/odds minis dice:11 defense:5), or start one with /minis new.")
+    state = loaded_state(loaded)
+    seats = loaded.game.seat_of(ctx.actor.id)
+    seen = _seen_units(state, seats)
+    a, t = _seen_unit(state, seen, attacker), _seen_unit(state, seen, target)
+    live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at)
+    odds = minis_odds(live.attack)
+    lines = minis_live_lines(live, odds)
+    hits_line = next(i for i, line in enumerate(lines) if line.startswith("0 hits"))
+    lines[hits_line] = f"**{lines[hits_line]}**"
+    lines += [minis_blast_line(b, minis_odds(b.attack)) for b in live.blast]
+    subtitle = f"{live.attacker} vs {live.target}: {minis_subtitle(odds)}"
+    png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=subtitle)
+    await ctx.reply(clip(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
+
+
+def _seen_units(state: MinisState, seats: list[str]) -> dict[str, UnitState]:
+    """What the asker may see (M-2.5): the public units, plus each seat's own ones."""
+    units = list(public_units(state))
+    for seat in seats:
+        units += visible_units(state, seat)
+    return {u.id: u for u in units}
+
+
+def _seen_unit(state: MinisState, seen: dict[str, UnitState], text: str) -> UnitState:
+    key = text.strip().lower()
+    if key in seen:
+        return seen[key]
+    # Never tell an unknown unit from an undeployed enemy one (M-2.5).
+    raise UnknownName(f"There is no unit '{text}' on the map.",
+                      legal=sorted((u.id for u in seen.values() if u.on_map), key=lambda i: (i[:2], int(i[2:]))))
 
 
 @command(

@@ -25,20 +25,29 @@ Rules as modelled:
   cover) the target is stopped and disrupted; it is reported as "1 hit".
 - M-9.1: counters from the hits: a Soldier is disrupted by 1 and destroyed by 2; a
   Vehicle is disrupted by 1, disrupted and damaged by 2, destroyed by 3; a Vehicle
-  already damaged is destroyed by 2.
+  already damaged is destroyed by 2.  ``prior_counters`` are face-down counters the
+  target already has from earlier attacks of this phase: the new ones continue its
+  sequence (M-9.1, M-9.2), and a successful cover roll adds nothing to a unit that has
+  one (M-11.2).  ``counters`` then tells what the target has after this attack.
+- Hull-Mounted Flamethrower (``flamethrower``, the caller sets it at short range only):
+  three or more natural 6s destroy the target whatever the hits, unless a cover roll
+  saves it.  Highly Flammable (``highly_flammable``): a Damaged counter becomes a
+  Destroyed one on a die of 3 or more.  Both follow engine/minis/attacks.py.
+- Forest Camouflage (``cover_automatic``): the cover roll succeeds without a die.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engine.core.errors import IllegalOrder
 from engine.odds.dist import binomial
 
 SOLDIER, VEHICLE = "soldier", "vehicle"
 COUNTERS = ("none", "disrupted", "damaged", "destroyed")
+FACE_DOWN = ("disrupted", "damaged", "destroyed")  # the face-down counters of M-9
 MAX_DICE = 60
 
 
@@ -58,6 +67,10 @@ class MinisAttack:
     shrapnel: int = 1
     superior_armor: int = 0
     armor_piercing: bool = False
+    cover_automatic: bool = False  # the cover roll succeeds without a die (Forest Camouflage)
+    flamethrower: bool = False  # Hull-Mounted Flamethrower at short range: three 6s destroy
+    highly_flammable: bool = False  # target: a Damaged counter is Destroyed on 3+
+    prior_counters: tuple[str, ...] = ()  # face-down counters placed earlier this phase
 
     def validate(self) -> None:
         if not 1 <= self.dice <= MAX_DICE:
@@ -72,6 +85,13 @@ class MinisAttack:
             raise IllegalOrder("The cover roll needs a number from 1 to 7 (usually 4 or 5, M-11.1).")
         if self.shrapnel < 1 or self.superior_armor < 0:
             raise IllegalOrder("Shrapnel is at least 1 and Superior Armor at least 0.")
+        if self.cover_automatic and self.cover is None:
+            raise IllegalOrder("An automatic cover roll needs the cover number too.")
+        for c in self.prior_counters:
+            if c not in FACE_DOWN:
+                raise IllegalOrder(f"Unknown counter '{c}'.", legal=FACE_DOWN)
+            if c == "damaged" and self.target != VEHICLE:
+                raise IllegalOrder("Soldiers never get a Damaged counter (M-9.1).")
 
     @property
     def effective_defense(self) -> int:
@@ -86,6 +106,7 @@ class MinisOdds:
     successes: tuple[Fraction, ...]  # successes[k] = P(k successes)
     hits: Mapping[int, Fraction]  # 0..3, after cover
     counters: Mapping[str, Fraction]
+    flame_chance: Fraction | None = None  # three or more natural 6s (flamethrower only)
 
     @property
     def expected_hits(self) -> Fraction:
@@ -100,6 +121,8 @@ class MinisOdds:
             "defensive_fire": a.defensive_fire,
             "die_chance": float(self.die_chance),
             "cover_chance": None if self.cover_chance is None else float(self.cover_chance),
+            "flame_chance": None if self.flame_chance is None else float(self.flame_chance),
+            "prior_counters": list(a.prior_counters),
             "hits": {str(h): float(p) for h, p in self.hits.items()},
             "counters": {k: float(p) for k, p in self.counters.items()},
             "expected_hits": float(self.expected_hits),
@@ -136,7 +159,8 @@ def hits_from_successes(a: MinisAttack, successes: int) -> int:
 
 
 def counter_for(a: MinisAttack, hits: int) -> str:
-    """M-9.1: the counters one attack's hits give (``damaged`` = Disrupted + Damaged)."""
+    """M-9.1: the counters one attack's hits give (``damaged`` = Disrupted + Damaged),
+    for a target with no counters yet this phase (see :func:`counters_after`)."""
     if hits <= 0:
         return "none"
     if a.defensive_fire or hits == 1:
@@ -146,24 +170,105 @@ def counter_for(a: MinisAttack, hits: int) -> str:
     return "damaged"
 
 
+def summary(counters: Sequence[str]) -> str:
+    """The worst of a unit's face-down counters: one of :data:`COUNTERS`."""
+    for c in ("destroyed", "damaged", "disrupted"):
+        if c in counters:
+            return c
+    return "none"
+
+
+def counters_after(a: MinisAttack, hits: int, *, covered: bool, flame: bool = False) -> dict[str, Fraction]:
+    """What the target has after this attack (:func:`summary` of its face-down counters;
+    for defensive fire the immediate effect), given the table hits before cover, the
+    cover roll and the flamethrower.  A distribution only because of Highly Flammable.
+    Mirrors ``place_counters`` and ``resolve`` in engine/minis/attacks.py."""
+    if a.defensive_fire:  # M-12.4, M-11.3
+        if covered:
+            return {"none": Fraction(1)}
+        return {"destroyed" if flame else "disrupted" if hits > 0 else "none": Fraction(1)}
+    current = list(a.prior_counters)
+    destroy = flame and not covered
+    if "destroyed" in current or (hits <= 0 and not destroy):  # M-9.2
+        return {summary(current): Fraction(1)}
+    if destroy:
+        return {"destroyed": Fraction(1)}
+    if covered:  # M-11.2: one Disrupted counter, unless it has a counter already
+        return {summary(current if current else ["disrupted"]): Fraction(1)}
+    seq = ("disrupted", "destroyed") if a.target == SOLDIER or a.target_damaged else FACE_DOWN
+    out: dict[str, Fraction] = {}
+
+    def place(placed: list[str], left: int, p: Fraction) -> None:
+        if left == 0 or "destroyed" in current + placed:
+            key = summary(current + placed)
+            out[key] = out.get(key, Fraction(0)) + p
+            return
+        i = len(current) + len(placed)
+        counter = seq[i] if i < len(seq) else "destroyed"
+        if counter == "damaged" and a.highly_flammable:  # a die of 3+ makes it Destroyed
+            place(placed + ["destroyed"], left - 1, p * Fraction(4, 6))
+            place(placed + ["damaged"], left - 1, p * Fraction(2, 6))
+            return
+        place(placed + [counter], left - 1, p)
+
+    place([], hits, Fraction(1))
+    return out
+
+
+def _joint_with_sixes(dice: int, modifier: int) -> dict[tuple[int, bool], Fraction]:
+    """P(successes = k and "three or more natural 6s") for ``dice`` dice."""
+    six_succeeds = 6 + modifier >= 4
+    other = Fraction(sum(1 for face in range(1, 6) if face + modifier >= 4), 6)
+    six, fail = Fraction(1, 6), Fraction(5, 6) - other
+    table: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
+    for _ in range(dice):
+        nxt: dict[tuple[int, int], Fraction] = {}
+        for (k, sixes), p in table.items():
+            for dk, ds, q in ((0, 0, fail), (1, 0, other), (1 if six_succeeds else 0, 1, six)):
+                if q:
+                    key = (k + dk, min(sixes + ds, 3))
+                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
+        table = nxt
+    out: dict[tuple[int, bool], Fraction] = {}
+    for (k, sixes), p in table.items():
+        key = (k, sixes >= 3)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
 def minis_odds(a: MinisAttack) -> MinisOdds:
     """The exact distribution of one attack's hits and counters."""
     a.validate()
-    p = _faces_at_least(4, a.die_modifier - (1 if a.attacker_penalty else 0))
-    successes = tuple(binomial(a.dice, p))
+    modifier = a.die_modifier - (1 if a.attacker_penalty else 0)
+    p = _faces_at_least(4, modifier)
+    joint: dict[tuple[int, bool], Fraction]
+    flame_chance: Fraction | None = None
+    if a.flamethrower:
+        joint = _joint_with_sixes(a.dice, modifier)
+        flame_chance = sum((q for (_, f), q in joint.items() if f), Fraction(0))
+    else:
+        joint = {(k, False): q for k, q in enumerate(binomial(a.dice, p))}
+    successes = [Fraction(0)] * (a.dice + 1)
+    for (k, _), q in joint.items():
+        successes[k] += q
     cover: Fraction | None = None
     if a.cover is not None:
-        cover = _faces_at_least(a.cover, a.cover_modifier - (1 if a.same_hex else 0))
+        cover = Fraction(1) if a.cover_automatic else _faces_at_least(
+            a.cover, a.cover_modifier - (1 if a.same_hex else 0))
     hits = {h: Fraction(0) for h in range(4)}
-    for k, pk in enumerate(successes):
-        h = hits_from_successes(a, k)
-        if h and cover:
-            # M-11.2 / M-11.3: cover limits a normal attack to one hit, negates defensive fire
-            hits[0 if a.defensive_fire else 1] += pk * cover
-            hits[h] += pk * (1 - cover)
-        else:
-            hits[h] += pk
     counters = {c: Fraction(0) for c in COUNTERS}
-    for h, ph in hits.items():
-        counters[counter_for(a, h)] += ph
-    return MinisOdds(a, p, cover, successes, hits, counters)
+    for (k, flame), pk in joint.items():
+        h = hits_from_successes(a, k)
+        if (h or flame) and cover:  # M-11.5: the roll is made only when the attack would do something
+            branches = [(True, pk * cover), (False, pk * (1 - cover))]
+        else:
+            branches = [(False, pk)]
+        for covered, w in branches:
+            if not w:
+                continue
+            # M-11.2 / M-11.3: cover limits a normal attack to one hit, negates defensive fire
+            shown = (0 if a.defensive_fire else min(h, 1)) if covered else h
+            hits[shown] += w
+            for c, pc in counters_after(a, h, covered=covered, flame=flame).items():
+                counters[c] += w * pc
+    return MinisOdds(a, p, cover, tuple(successes), hits, counters, flame_chance)

@@ -4,12 +4,15 @@ results stay pure values, these turn them into words; the bot and the CLI share 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from engine.odds.aa import AAOdds
 from engine.odds.aa_units import catalogue, format_army
 from engine.odds.memoir import MemoirOdds
 from engine.odds.minis import MinisOdds
+
+if TYPE_CHECKING:  # the live form pulls in the Minis rules; the formatters only read it
+    from engine.odds.minis_game import LiveAttack
 
 Bars = list[tuple[str, float]]
 Section = tuple[str, Bars]
@@ -124,6 +127,8 @@ def minis_lines(odds: MinisOdds) -> list[str]:
     )
     if odds.cover_chance is not None:
         head += f"; cover roll succeeds {percent(odds.cover_chance)}"
+    if odds.flame_chance is not None:
+        head += f"; three 6s (flamethrower) {percent(odds.flame_chance)}"
     names = {0: "0 hits", 1: "1 hit", 2: "2 hits", 3: "3 hits"}
     shown = [h for h in odds.hits if not (a.defensive_fire and h >= 2)]
     hits = " · ".join(f"{names[h]} {percent(odds.hits[h])}" for h in shown)
@@ -145,7 +150,9 @@ def minis_subtitle(odds: MinisOdds) -> str:
     """A short description of the attack for the chart."""
     a = odds.attack
     parts = [f"{a.dice} dice vs defense {a.effective_defense} {a.target}"]
-    if a.cover is not None:
+    if a.cover_automatic:
+        parts.append("automatic cover")
+    elif a.cover is not None:
         parts.append(f"cover {a.cover}+" + (" same hex" if a.same_hex else ""))
     if a.defensive_fire:
         parts.append("defensive fire")
@@ -158,6 +165,51 @@ def minis_sections(odds: MinisOdds) -> list[Section]:
             if not (a.defensive_fire and h >= 2)]  # fmt: skip
     counters = [(_COUNTER_NAMES[c], float(p)) for c, p in odds.counters.items() if p or c == "none"]
     return [("Hits", hits), ("Result", counters)]
+
+
+def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:
+    """An attack of a live game: the units, every number derived from the game, then
+    the odds (:func:`minis_lines`) and what they leave out."""
+    a = live.attack
+    verb = {"defensive": "defensive fire at", "cannon": "hull-mounted cannon at"}.get(live.kind, "attacks")
+    where = f", {live.where} hex" if live.where else ""
+    lines = [
+        f"{live.attacker} {live.attacker_name} ({live.attacker_hex}) {verb} {live.target} "
+        f"{live.target_name} ({live.target_hex}{where}): {live.distance} hex"
+        f"{'' if live.distance == 1 else 'es'}, {live.band} range"
+    ]
+    modifier = a.die_modifier - (1 if a.attacker_penalty else 0)
+    dice = f"{a.dice} dice, die modifier {modifier:+d}"
+    if live.modifier_parts:
+        dice += f" ({', '.join(live.modifier_parts)})"
+    dice += f": each succeeds {percent(odds.die_chance)}"
+    if a.target == "vehicle":
+        arc = "front" if live.front else "rear"
+        base = live.defense_front if live.front else live.defense_rear
+        defense = f"defense {live.defense_front} front / {live.defense_rear} rear, {arc} arc: {base}"
+    else:
+        base = live.defense_front
+        defense = f"defense {base}"
+    if live.defense_parts:
+        defense += " " + " ".join(live.defense_parts) + f" = {a.effective_defense}"
+    cover = f"cover: {live.cover}"
+    if odds.cover_chance is not None:
+        cover += f" (succeeds {percent(odds.cover_chance)})"
+    lines.append(f"{dice} · {defense} · {cover}")
+    if live.special:
+        lines.append("Abilities: " + ", ".join(live.special))
+    lines += minis_lines(odds)[1:]
+    lines += [f"Note: {n}" for n in live.notes]
+    return lines
+
+
+def minis_blast_line(live: LiveAttack, odds: MinisOdds) -> str:
+    """One line for a Blast attack on another unit in the target hex."""
+    counters = " · ".join(
+        f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
+    )
+    return (f"Blast also attacks {live.target} {live.target_name} ({live.attack.dice} dice vs defense "
+            f"{live.attack.effective_defense}, cover: {live.cover}): {counters}")
 
 
 def memoir_lines(odds: MemoirOdds) -> list[str]:

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 from engine.core.errors import IllegalOrder
-from engine.odds.minis import MinisAttack, counter_for, hits_from_successes, minis_odds
+from engine.odds.minis import MinisAttack, counter_for, counters_after, hits_from_successes, minis_odds
 
 
 def hits(**kw: object) -> dict[int, F]:
@@ -98,10 +98,80 @@ def test_json_shape() -> None:
     assert d["exact"]["hits"]["3"] == "1/256"
 
 
+def counters(**kw: object) -> dict[str, F]:
+    return {k: v for k, v in minis_odds(MinisAttack(**kw)).counters.items() if v}  # type: ignore[arg-type]
+
+
+def test_hull_mounted_flamethrower_three_natural_sixes_destroy_whatever_the_hits() -> None:
+    # 3 dice can never reach defense 4: only 6, 6, 6 (1/216) does anything.
+    odds = minis_odds(MinisAttack(dice=3, defense=4, flamethrower=True))
+    assert odds.flame_chance == F(1, 216)
+    assert odds.hits == {0: 1, 1: 0, 2: 0, 3: 0}
+    assert counters(dice=3, defense=4, flamethrower=True) == {"none": F(215, 216), "destroyed": F(1, 216)}
+    # a natural 6 counts even when the modifier makes it fail (6 - 3 = 3)
+    assert counters(dice=3, defense=1, die_modifier=-3, flamethrower=True)["destroyed"] == F(1, 216)
+    # defensive fire: destroyed at once instead of stopped and disrupted
+    assert counters(dice=3, defense=4, flamethrower=True, defensive_fire=True)["destroyed"] == F(1, 216)
+
+
+def test_m11_5_the_flamethrower_alone_calls_for_the_cover_roll_which_saves_the_target() -> None:
+    got = counters(dice=3, defense=4, flamethrower=True, cover=4, target="soldier")
+    assert got == {"none": 1 - F(1, 216) * F(1, 2), "destroyed": F(1, 216) * F(1, 2)}
+
+
+def test_flamethrower_joint_law_against_a_brute_force_count() -> None:
+    from itertools import product
+
+    a = MinisAttack(dice=4, defense=2, die_modifier=-1, flamethrower=True)
+    want = {c: F(0) for c in ("none", "disrupted", "damaged", "destroyed")}
+    for faces in product(range(1, 7), repeat=4):
+        s = sum(1 for f in faces if f - 1 >= 4)
+        flame = sum(1 for f in faces if f == 6) >= 3
+        for c, p in counters_after(a, hits_from_successes(a, s), covered=False, flame=flame).items():
+            want[c] += p / 6**4
+    assert minis_odds(a).counters == want
+
+
+def test_highly_flammable_damaged_counter_is_destroyed_on_3_or_more() -> None:
+    # 3 dice vs defense 2: 3 successes (1/8) is 2 hits, Disrupted then Damaged.
+    got = counters(dice=3, defense=2, highly_flammable=True)
+    assert got["damaged"] == F(1, 8) * F(2, 6)
+    assert got["destroyed"] == F(1, 8) * F(4, 6)
+
+
+def test_m9_1_counters_placed_earlier_this_phase_continue_the_sequence() -> None:
+    a = MinisAttack(dice=1, defense=1, prior_counters=("disrupted",))
+    assert counters_after(a, 1, covered=False) == {"damaged": 1}
+    soldier = MinisAttack(dice=1, defense=1, target="soldier", prior_counters=("disrupted",))
+    assert counters_after(soldier, 1, covered=False) == {"destroyed": 1}
+    # M-11.2: a successful cover roll adds nothing to a unit that has a counter already
+    assert counters_after(a, 3, covered=True) == {"disrupted": 1}
+    # 2 dice vs defense 1, cover 5+ (1/3), target already has a Disrupted counter
+    assert counters(dice=2, defense=1, cover=5, prior_counters=("disrupted",)) == {
+        "disrupted": F(1, 4) + F(3, 4) * F(1, 3), "damaged": F(1, 2) * F(2, 3), "destroyed": F(1, 4) * F(2, 3)}
+    # M-9.2: once destroyed, nothing changes
+    assert counters(dice=2, defense=1, prior_counters=("disrupted", "destroyed")) == {"destroyed": 1}
+
+
+def test_without_earlier_counters_counters_after_is_the_m9_1_table() -> None:
+    for kw in (dict(target="soldier"), dict(target="vehicle"), dict(target_damaged=True), dict(defensive_fire=True)):
+        a = MinisAttack(dice=1, defense=1, **kw)  # type: ignore[arg-type]
+        for h in range(4):
+            assert counters_after(a, h, covered=False) == {counter_for(a, h): 1}
+
+
+def test_forest_camouflage_cover_succeeds_without_a_die() -> None:
+    odds = minis_odds(MinisAttack(dice=2, defense=1, cover=5, cover_automatic=True))
+    assert odds.cover_chance == 1
+    assert odds.hits == {0: F(1, 4), 1: F(3, 4), 2: 0, 3: 0}
+
+
 @pytest.mark.parametrize(
     "kw",
     [dict(dice=0, defense=3), dict(dice=3, defense=0), dict(dice=3, defense=3, target="tank"),
-     dict(dice=3, defense=3, target="soldier", target_damaged=True), dict(dice=3, defense=3, cover=9)],
+     dict(dice=3, defense=3, target="soldier", target_damaged=True), dict(dice=3, defense=3, cover=9),
+     dict(dice=3, defense=3, cover_automatic=True), dict(dice=3, defense=3, prior_counters=("scratched",)),
+     dict(dice=3, defense=3, target="soldier", prior_counters=("disrupted", "damaged"))],
 )  # fmt: skip
 def test_bad_inputs_are_player_errors(kw: dict[str, object]) -> None:
     with pytest.raises(IllegalOrder):

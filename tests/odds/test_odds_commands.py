@@ -87,6 +87,24 @@ async def test_odds_minis() -> None:
     assert_chart(msg)
 
 
+async def test_odds_minis_numbers_options_shared_with_the_live_form() -> None:
+    # 2 dice vs a Soldier of defense 1: 0 successes 1/4; defensive fire disrupts on 1 or 2.
+    msg = await invoke("odds minis", dice="2", defense="1", target_type="soldier", defensive="true")
+    assert "2 dice defensive fire vs defense 1 soldier" in msg.text
+    assert "**0 hits 25.0% · 1 hit 75.0%**" in msg.text
+    # Armor-Piercing Rounds: 2 hits on a Vehicle become 3 (6 dice, defense 3, 4 or 5 successes)
+    plain = await invoke("odds minis", dice="6", defense="3")
+    ap = await invoke("odds minis", dice="6", defense="3", ap="true")
+    assert "2 hits 0%" not in plain.text and "2 hits 0%" in ap.text
+
+
+async def test_odds_minis_needs_dice_and_defense_or_two_units() -> None:
+    with pytest.raises(PlayerError, match="or at least dice and defense"):
+        await invoke("odds minis", dice="3")
+    with pytest.raises(PlayerError, match="not both"):
+        await invoke("odds minis", attacker="ax1", target="al1", defense="3")
+
+
 async def test_odds_memoir() -> None:
     msg = await invoke("odds memoir", dice="2", target="infantry", figures="2", blocked="yes")
     assert "**Eliminates a 2-figure unit: 44.4% (retreat blocked: every flag costs a figure)**" in msg.text
