@@ -330,26 +330,54 @@ def destroy_now(state: MinisState, unit_id: str) -> MinisState:
     return state
 
 
+@dataclass(frozen=True)
+class DiceTerms:
+    """How the rolled dice of a planned attack turn into hits, beyond the plan itself."""
+
+    shrapnel: int  # Shrapnel N: each success against a Soldier counts N times (1 = none)
+    superior: int  # the target's Superior Armor N (0 = none)
+    flame: bool  # Hull-Mounted Flamethrower: three natural 6s at short range destroy
+    flammable: bool  # Highly Flammable target: a Damaged counter may become Destroyed
+
+
+def dice_terms(state: MinisState, plan: Plan) -> DiceTerms:
+    ac = state.cards[state.unit(plan.attacker).card]
+    tc = state.cards[state.unit(plan.target).card]
+    shrapnel = ab.value(ac, "Shrapnel", 2) if tc.is_soldier and ac.has("Shrapnel") else 1
+    flame = ac.has("Hull-Mounted Flamethrower") and plan.band == SHORT and plan.kind != "cannon"
+    return DiceTerms(shrapnel, ab.value(tc, "Superior Armor"), flame, tc.has("Highly Flammable"))
+
+
+def armor_piercing_problem(state: MinisState, attacker: UnitState, target: UnitState) -> str | None:
+    """Why ``attacker`` cannot declare Armor-Piercing Rounds against ``target`` now."""
+    if not state.cards[attacker.card].has("Armor-Piercing Rounds"):
+        return f"{attacker.id} has no Armor-Piercing Rounds."
+    if ab.once_key(attacker, "Armor-Piercing Rounds") in state.used_once:
+        return f"{attacker.id} has used its Armor-Piercing Rounds (once per game)."
+    if not state.cards[target.card].is_vehicle:
+        return "Armor-Piercing Rounds are declared against a Vehicle."
+    return None
+
+
 def resolve(state: MinisState, plan: Plan, dice: Dice, *, ap: bool = False
             ) -> tuple[MinisState, list[Event], Result]:
     """Roll and apply one planned attack (normal or defensive)."""
     attacker, target = state.unit(plan.attacker), state.unit(plan.target)
     ac, tc = state.cards[attacker.card], state.cards[target.card]
+    terms = dice_terms(state, plan)
     rolled = tuple(dice.roll(6) for _ in range(plan.dice))
     successes = sum(1 for d in rolled if d + plan.modifier >= 4)
     special = list(plan.special)
-    if tc.is_soldier and ac.has("Shrapnel"):
-        successes *= ab.value(ac, "Shrapnel", 2)
+    if terms.shrapnel > 1:
+        successes *= terms.shrapnel
         special.append("Shrapnel")
-    superior = ab.value(tc, "Superior Armor")
-    hits = hits_for(successes, plan.defense, superior)
-    if superior and successes > plan.defense:
+    hits = hits_for(successes, plan.defense, terms.superior)
+    if terms.superior and successes > plan.defense:
         special.append("Superior Armor")
     if ap and tc.is_vehicle and hits == 2:
         hits = 3
         special.append("Armor-Piercing Rounds")
-    flame = (ac.has("Hull-Mounted Flamethrower") and plan.band == SHORT and plan.kind != "cannon"
-             and sum(1 for d in rolled if d == 6) >= 3)
+    flame = terms.flame and sum(1 for d in rolled if d == 6) >= 3
     if flame:
         special.append("Hull-Mounted Flamethrower")
     events: list[Event] = []

@@ -21,7 +21,7 @@ from engine.core.events import Event
 from engine.core.hexgrid import Hex
 from engine.minis import abilities as ab
 from engine.minis import defensive_fire as df
-from engine.minis.attacks import attack_kind_for, perform, plan_attack
+from engine.minis.attacks import armor_piercing_problem, attack_kind_for, perform, plan_attack
 from engine.minis.events import (
     Boarded, BridgeDemolition, DefensiveFireHeld, Dismounted, Faced,
 )
@@ -157,14 +157,10 @@ def attack(state: MinisState, o: Attack, dice: Dice) -> Result:
     if isinstance(plan, str):
         raise IllegalOrder(f"{u.id} cannot attack {t.id}: {plan}.", legal=_targets_text(state, u))
     if o.ap:
-        key = ab.once_key(u, "Armor-Piercing Rounds")
-        if not state.cards[u.card].has("Armor-Piercing Rounds"):
-            raise IllegalOrder(f"{u.id} has no Armor-Piercing Rounds.")
-        if key in state.used_once:
-            raise IllegalOrder(f"{u.id} has used its Armor-Piercing Rounds (once per game).")
-        if not state.cards[t.card].is_vehicle:
-            raise IllegalOrder("Armor-Piercing Rounds are declared against a Vehicle.")
-        state = replace(state, used_once=state.used_once | {key})
+        problem = armor_piercing_problem(state, u, t)
+        if problem:
+            raise IllegalOrder(problem)
+        state = replace(state, used_once=state.used_once | {ab.once_key(u, "Armor-Piercing Rounds")})
     state = _close_activation(state, u.id)
     act = state.flags.activation
     if act is None or act.unit != u.id:

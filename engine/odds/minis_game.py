@@ -38,9 +38,9 @@ from dataclasses import dataclass, replace
 from engine.core.errors import IllegalOrder
 from engine.minis import abilities as ab
 from engine.minis import defensive_fire as df
-from engine.minis.attacks import Plan, blast_plan, blast_targets, plan_attack
+from engine.minis.attacks import Plan, armor_piercing_problem, blast_plan, blast_targets, dice_terms, plan_attack
 from engine.minis.cover import cover_ignored_by, cover_terms, in_cover_terrain
-from engine.minis.model import BAND_NAMES, SHORT
+from engine.minis.model import BAND_NAMES
 from engine.minis.movement import facing_toward
 from engine.minis.state import MinisState, UnitState
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack
@@ -166,12 +166,9 @@ def _check_defensive(state: MinisState, d: UnitState, mover: UnitState) -> None:
 
 def _check_armor_piercing(state: MinisState, u: UnitState, t: UnitState, kind: str) -> None:
     """The same conditions as the attack order (engine/minis/battle.py)."""
-    if not state.cards[u.card].has("Armor-Piercing Rounds"):
-        raise IllegalOrder(f"{u.id} has no Armor-Piercing Rounds.")
-    if ab.once_key(u, "Armor-Piercing Rounds") in state.used_once:
-        raise IllegalOrder(f"{u.id} has used its Armor-Piercing Rounds (once per game).")
-    if not state.cards[t.card].is_vehicle:
-        raise IllegalOrder("Armor-Piercing Rounds are declared against a Vehicle.")
+    problem = armor_piercing_problem(state, u, t)
+    if problem:
+        raise IllegalOrder(problem)
     if kind == "defensive":
         raise IllegalOrder("Armor-Piercing Rounds are declared with an assault-phase attack, "
                            "not with defensive fire.")
@@ -236,20 +233,19 @@ def _describe(state: MinisState, attacker: UnitState, target: UnitState, plan: P
                 special.append(terms.reason)
             special += [name for name, _ in terms.parts if name != "same hex"]
 
-    # The abilities resolve() applies itself (engine/minis/attacks.py).
-    shrapnel = ab.value(ac, "Shrapnel", 2) if tc.is_soldier and ac.has("Shrapnel") else 1
+    # The abilities resolve() applies to the rolled dice (engine/minis/attacks.py).
+    rolled = dice_terms(state, plan)
+    shrapnel, superior, flame = rolled.shrapnel, rolled.superior, rolled.flame
     if shrapnel > 1:
         special.append(f"Shrapnel {shrapnel}")
-    superior = ab.value(tc, "Superior Armor")
     if superior:
         special.append(f"Superior Armor {superior}")
     ap = armor_piercing and tc.is_vehicle
     if ap:
         special.append("Armor-Piercing Rounds")
-    flame = ac.has("Hull-Mounted Flamethrower") and plan.band == SHORT and plan.kind != "cannon"
     if flame:
         special.append("Hull-Mounted Flamethrower")
-    flammable = tc.has("Highly Flammable") and not defensive
+    flammable = rolled.flammable and not defensive
     if flammable:
         special.append("Highly Flammable")
     prior = () if defensive else tuple(h.value for h in target.hits)
