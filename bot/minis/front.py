@@ -12,7 +12,7 @@ import asyncio
 from typing import Any, Mapping, Sequence
 
 from bot.context import Attachment, Button, Channel, Ctx, Message
-from bot.minis.narrate import public_lines, private_lines, side_name
+from bot.minis.narrate import private_lines, public_lines, side_name, the
 from bot.scheduler import ANNOUNCERS, PINGERS
 from bot.session import Acted, Loaded
 from engine.core.game import Pending
@@ -68,7 +68,7 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
     lines = public_lines(events, state)
     reaction = next((p for p in acted.after.pending if p.reaction), None)
     if ctx is not None and not lines and reaction is not None:
-        lines = [f"⏳ Your move is under way; {side_name(reaction.player)} may fire defensively first."]
+        lines = [f"⏳ Your move is under way; {the(reaction.player)} may fire defensively first."]
     if lines:
         text = clip(lines, more=" (see /minis log)")
         if ctx is not None:

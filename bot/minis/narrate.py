@@ -18,7 +18,15 @@ SIDE_NAMES = {"axis": "Axis", "allies": "Allies"}
 
 
 def side_name(side: str | None) -> str:
+    """A side as a label: ``Axis``, ``Allies``."""
     return SIDE_NAMES.get(side or "", side or "nobody")
+
+
+def the(side: str | None, *, start: bool = False) -> str:
+    """A side as the subject of a sentence (plural verb): ``the Axis``, ``The Allies``."""
+    if side not in SIDE_NAMES:
+        return "Nobody" if start else "nobody"
+    return ("The " if start else "the ") + SIDE_NAMES[side]
 
 
 class Namer:
@@ -113,40 +121,40 @@ def _initiative(e: EventDict, n: Namer) -> str:
     axt, alt = sum(ax) + e["axis_bonus"], sum(al) + e["allies_bonus"]
     line = (f"🎲 Initiative, turn {e['turn']}: Axis {ax[0]}+{ax[1]}+{e['axis_bonus']} = {axt}, "
             f"Allies {al[0]}+{al[1]}+{e['allies_bonus']} = {alt}")
-    return line + (f" → {side_name(e['winner'])} win" if e.get("winner") else " → tie, both roll again")
+    return line + (f" → {the(e['winner'])} win" if e.get("winner") else " → tie, both roll again")
 
 
 def _first(e: EventDict, n: Namer) -> str:
     if e.get("deployment"):
-        return f"{side_name(e['chooser'])} chose: {side_name(e['first'])} deploys first."
-    return f"Turn {e['turn']}: {side_name(e['first'])} is first player (chosen by {side_name(e['chooser'])})."
+        return f"{the(e['chooser'], start=True)} chose: {the(e['first'])} deploy first."
+    return f"Turn {e['turn']}: {the(e['first'])} go first (chosen by {the(e['chooser'])})."
 
 
 NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
-    "ArmyReady": lambda e, n: f"{side_name(e['side'])}: army {'ready' if e['ready'] else 'no longer ready'}.",
+    "ArmyReady": lambda e, n: f"{the(e['side'], start=True)} army is {'ready' if e['ready'] else 'no longer ready'}.",
     # M-2.5: the lists (and so their sizes) stay secret until deployment.
     "ArmiesLocked": lambda e, n: "Both armies are final; they are revealed as they deploy.",
-    "CoinToss": lambda e, n: f"🪙 Coin toss (die {e['die']}): {side_name(e['winner'])} win and choose who deploys first.",
+    "CoinToss": lambda e, n: f"🪙 Coin toss (die {e['die']}): {the(e['winner'])} win and choose who deploys first.",
     "FirstPlayerChosen": _first,
     "MapChosen": lambda e, n: "🗺️ Battlefield: " + (
         f"configuration {e['configuration']} “{e['name']}”" if e.get("configuration") else f"“{e['name']}”")
         + (f" (die roll {e['die']})" if e.get("die") else "")
-        + (f", chosen by {side_name(e['side'])}" if e.get("side") else "") + ".",
-    "ObjectiveChosen": lambda e, n: f"🎯 {side_name(e['side'])} placed the objective at {n.hex(e['hex'])}.",
-    "EndChosen": lambda e, n: f"{side_name(e['side'])} takes the {e['end']} end.",
+        + (f", chosen by {the(e['side'])}" if e.get("side") else "") + ".",
+    "ObjectiveChosen": lambda e, n: f"🎯 {the(e['side'], start=True)} placed the objective at {n.hex(e['hex'])}.",
+    "EndChosen": lambda e, n: f"{the(e['side'], start=True)} take the {e['end']} end.",
     "Deployed": lambda e, n: f"{n.unit(e['unit'])} deployed at {n.hex(e['hex'])}"
         + (f" facing {n.facing(e['facing'])}" if e.get("facing") is not None else "")
         + (f", aboard {e['aboard']}" if e.get("aboard") else "") + ".",
-    "DeploymentDone": lambda e, n: f"{side_name(e['side'])} finished deploying"
+    "DeploymentDone": lambda e, n: f"{the(e['side'], start=True)} finished deploying"
         + (f" (left out: {', '.join(e['left_out'])})" if e.get("left_out") else "") + ".",
     "PhaseStarted": lambda e, n: f"— Turn {e['turn']}, {e['phase']} phase"
         + (f": {side_name(e['active'])}" if e.get("active") else "") + " —",
     "InitiativeRolled": _initiative,
     "TurnEnded": lambda e, n: f"End of turn {e['turn']}.",
-    "Victory": lambda e, n: f"🏆 {side_name(e['winner'])} win the battle: {e['reason']}"
+    "Victory": lambda e, n: f"🏆 {the(e['winner'], start=True)} win the battle: {e['reason']}"
         if e.get("winner") else f"🏁 The battle is drawn: {e['reason']}",
-    "Conceded": lambda e, n: f"🏳️ {side_name(e['side'])} concede.",
-    "TimedOut": lambda e, n: f"⏰ {side_name(e['side'])} did not answer in time: {e['policy']}.",
+    "Conceded": lambda e, n: f"🏳️ {the(e['side'], start=True)} concede.",
+    "TimedOut": lambda e, n: f"⏰ {the(e['side'], start=True)} did not answer in time: {e['policy']}.",
     "MovementRoll": lambda e, n: f"{n.unit(e['unit'])} movement roll to enter {n.hex(e['entering'])} "
         f"({e['reason']}): {e['die']} — {'passed' if e['success'] else 'failed, stops in ' + n.hex(e['leaving'])}.",
     "Moved": _moved,
@@ -165,7 +173,7 @@ NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
     "DefensiveFireEvent": lambda e, n: f"🔫 Defensive fire by {n.unit(e['defender'])} at {n.hex(e['at'])} "
         f"({e['where']} hex){' [standing order: ' + e['standing'] + ']' if e.get('standing') else ''}"
         f"{': ' + n.unit(e['mover']) + ' is stopped' if e.get('stopped') else ''}.",
-    "DefensiveFireHeld": lambda e, n: f"{side_name(e['side'])} held fire as {n.unit(e['mover'])} "
+    "DefensiveFireHeld": lambda e, n: f"{the(e['side'], start=True)} held fire as {n.unit(e['mover'])} "
         f"passed {n.hex(e['at'])}.",
     "UnitDisrupted": lambda e, n: f"{n.unit(e['unit'])} is disrupted ({e['reason']}).",
     "UnitDestroyed": lambda e, n: f"{n.unit(e['unit'])} is destroyed ({e['reason']}).",
@@ -188,7 +196,7 @@ def _private_line(e: EventDict, n: Namer) -> str:
 
 def _public_stub(e: EventDict) -> str | None:
     if e["type"] == "ArmyListed":
-        return f"{side_name(e.get('private_to'))} updated their army list (secret until deployment)."
+        return f"{the(e.get('private_to'), start=True)} updated their army list (secret until deployment)."
     return None  # standing orders are nobody else's business
 
 

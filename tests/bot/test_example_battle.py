@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path("examples") / "minis-standard.txt"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_IMAGE_BYTES = 1024 * 1024
-VICTORY = "🏆 Allies win the battle: the allies control the objective at the end of turn 7 (M-4.2)"
+VICTORY = "🏆 The Allies win the battle: the allies control the objective at the end of turn 7 (M-4.2)"
 # A phase header as the bot narrates it: "— Turn 3, assault phase: Axis —".
 PHASE_HEADER = re.compile(r"— Turn (\d+), (\w+) phase(?:: (\w+))? —")
 

@@ -48,7 +48,7 @@ async def test_opening_joining_and_secret_army_lists(tmp_path: Path) -> None:
     # M-2.5: no card of either list appears in anything the channel sees.
     for secret in ("Panzer", "Mauser", "MG 42", "Sherman", "Garand", "Bazooka", "Red Devil", "units,"):
         assert secret not in pub, secret
-    assert "Axis updated their army list (secret until deployment)." in pub
+    assert "The Axis updated their army list (secret until deployment)." in pub
     assert "Your army (5 units, 46 points): Panzer IV Ausf. G, Mauser Kar 98k" in replies_to(out, "alice")
     assert "**Allies** (5 units, 40 points, ready): M4A1 Sherman" in replies_to(out, "bob")
     assert "🪙 Coin toss" in pub
@@ -129,7 +129,7 @@ async def test_moves_are_answered_at_once_and_phases_end_with_a_map(tmp_path: Pa
 async def test_defensive_fire_prompt_with_buttons(tmp_path: Path) -> None:
     code, out = await run(TO_PROMPT + "alice: !press 1\n", tmp_path)
     assert code == 0, out
-    assert "[#table] ⏳ Your move is under way; Axis may fire defensively first." in out
+    assert "[#table] ⏳ Your move is under way; the Axis may fire defensively first." in out
     assert ("[#table] @alice (Axis) — defensive fire: al1 (M4A1 Sherman) moves J8 → J7 — fire with a unit"
             in out)
     assert "buttons: [1: ax1 fires (leaving hex)]  [2: ax1 fires (entering hex)]  [3: Hold fire]" in out
@@ -142,9 +142,9 @@ async def test_holding_fire_lets_the_move_finish(tmp_path: Path) -> None:
     code, out = await run(TO_PROMPT + "bob: /minis hold\nalice: /minis hold\nalice: /minis hold\n", tmp_path)
     assert code == 0, out
     assert "[to bob] ⚠️ The non-moving player answers defensive fire." in out
-    second = out.split("Axis held fire as al1 M4A1 Sherman passed J8.")[1]
+    second = out.split("The Axis held fire as al1 M4A1 Sherman passed J8.")[1]
     assert "buttons: [1: ax1 fires (entering hex)]  [2: Hold fire]" in second
-    assert "Axis held fire as al1 M4A1 Sherman passed J7." in second
+    assert "The Axis held fire as al1 M4A1 Sherman passed J7." in second
     assert "al1 M4A1 Sherman moved J8 → J7, facing N" in out
 
 
@@ -164,7 +164,7 @@ async def test_an_unanswered_prompt_falls_back_to_the_standing_order(tmp_path: P
     code, out = await run(TO_PROMPT + "!wait 11h\n!wait 2h\n", tmp_path)
     assert code == 0, out
     after = out.split("buttons:")[1]
-    assert "⏰ Axis did not answer in time: hold." in after
+    assert "⏰ The Axis did not answer in time: hold." in after
     assert "al1 M4A1 Sherman moved J8 → J7" in after
 
 
@@ -179,7 +179,7 @@ async def test_game_timeout_policy_ends_the_phase(tmp_path: Path) -> None:
                                  "alice: /minis new side:axis map:3 timeout:2d policy:done remind:off")
     code, out = await run(script + "!wait 47h\n!expect-not did not answer\n!wait 2h\n", tmp_path)
     assert code == 0, out
-    assert "⏰ Axis did not answer in time: done." in out
+    assert "⏰ The Axis did not answer in time: done." in out
     assert "@bob (Allies) — your movement phase (turn 1)" in out.split("did not answer")[-1]
 
 
@@ -232,8 +232,8 @@ async def test_replace_abort_and_a_new_game(tmp_path: Path) -> None:
 async def test_concede_ends_the_battle(tmp_path: Path) -> None:
     code, out = await run(TO_MOVEMENT + "bob: /minis concede\nalice: /minis move unit:ax1 to:D8\n", tmp_path)
     assert code == 0, out
-    assert "🏳️ Allies concede." in out
-    assert "🏆 Axis win the battle" in out
+    assert "🏳️ The Allies concede." in out
+    assert "🏆 The Axis win the battle" in out
     assert "[to alice] ⚠️ There is no game in progress" in out
 
 
@@ -345,7 +345,7 @@ async def test_a_finished_battle_can_still_be_looked_at(tmp_path: Path) -> None:
         tmp_path,
     )
     assert code == 0, out
-    after = out.split("🏳️ Allies concede.", 1)[1]
+    after = out.split("🏳️ The Allies concede.", 1)[1]
     assert "status finished" in after and "🏁 Over: Axis" in after
     assert "[to carol] **Order log**" in after
     assert "[to carol] ⚠️" not in after

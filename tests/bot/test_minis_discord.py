@@ -47,7 +47,7 @@ async def test_army_reply_is_ephemeral_and_the_channel_learns_nothing(bot: Warro
     assert private.kind == "message" and private.ephemeral
     assert private.content.startswith("Your army (3 units, 29 points): Panzer IV Ausf. G, Mauser Kar 98k")
     assert public.kind == "followup" and not public.ephemeral
-    assert public.content == "Axis updated their army list (secret until deployment)."
+    assert public.content == "The Axis updated their army list (secret until deployment)."
     for call in calls:
         if not call.ephemeral:
             assert "Panzer" not in call.content and "Mauser" not in call.content
