@@ -15,6 +15,7 @@ from engine.minis.state import MinisState
 
 EventDict = Mapping[str, Any]
 SIDE_NAMES = {"axis": "Axis", "allies": "Allies"}
+ADJECTIVES = {"axis": "Axis", "allies": "Allied"}
 
 
 def side_name(side: str | None) -> str:
@@ -131,7 +132,8 @@ def _first(e: EventDict, n: Namer) -> str:
 
 
 NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
-    "ArmyReady": lambda e, n: f"{the(e['side'], start=True)} army is {'ready' if e['ready'] else 'no longer ready'}.",
+    "ArmyReady": lambda e, n: f"The {ADJECTIVES.get(e['side'], e['side'])} army is "
+        f"{'ready' if e['ready'] else 'no longer ready'}.",
     # M-2.5: the lists (and so their sizes) stay secret until deployment.
     "ArmiesLocked": lambda e, n: "Both armies are final; they are revealed as they deploy.",
     "CoinToss": lambda e, n: f"🪙 Coin toss (die {e['die']}): {the(e['winner'])} win and choose who deploys first.",
