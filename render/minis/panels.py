@@ -59,25 +59,48 @@ def title_texts(state: MinisState, title: str | None, th: Theme) -> tuple[str, s
     return left, " · ".join(p for p in right_parts if p)
 
 
+def _pack(text: str, measure: Callable[[str], float], room: float) -> list[str]:
+    """Lines of at most ``room`` pixels: parts split at " · ", an overlong part at spaces."""
+    pieces: list[str] = []
+    for part in text.split(" · "):
+        if measure(part) <= room:
+            pieces.append(part)
+            continue
+        line = ""
+        for word in part.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and measure(trial) > room:
+                pieces.append(line)
+                line = word
+            else:
+                line = trial
+        pieces.append(line)
+    lines: list[str] = []
+    current = ""
+    for piece in pieces:
+        trial = f"{current} · {piece}" if current else piece
+        if current and measure(trial) > room:
+            lines.append(current)
+            current = piece
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
 def title_lines(left: str, right: str, width: int, R: float, th: Theme) -> list[tuple[str, str]]:
     """The title bar's lines as (left, right) pairs: one line when both fit, else the
-    left text alone and the right parts (split at " · ") packed onto following lines."""
+    left text (wrapped if it is too long, e.g. with the battle's outcome) and the right
+    parts (split at " · ") packed onto following lines."""
     size = round(th.size("title_font", R))
     pad = th.size("panel_pad", R)
     bold, cond = font(Face.BOLD, size), font(Face.CONDENSED, size)
     if bold.getlength(left) + cond.getlength(right) + 3 * pad <= width:
         return [(left, right)]
-    lines: list[tuple[str, str]] = [(left, "")]
-    current = ""
-    for part in right.split(" · "):
-        trial = f"{current} · {part}" if current else part
-        if current and cond.getlength(trial) > width - 2 * pad:
-            lines.append(("", current))
-            current = part
-        else:
-            current = trial
-    if current:
-        lines.append(("", current))
+    room = width - 2 * pad
+    lines: list[tuple[str, str]] = [(text, "") for text in _pack(left, bold.getlength, room)]
+    lines += [("", text) for text in _pack(right, cond.getlength, room)]
     return lines
 
 

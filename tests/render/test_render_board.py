@@ -284,8 +284,13 @@ def test_title_after_the_battle_names_the_winner_and_the_reason() -> None:
 
     s = replace(every_counter_state(), phase=Phase.OVER, active=None, turn=7,
                 outcome=Outcome(AXIS, "it holds the objective at the end of turn 7"))
-    titles = [it.text for it in render_board(s).items if it.kind == "title"]
-    assert titles[0] == "Turn 7 · Battle over · Axis won: it holds the objective at the end of turn 7"
+    board = render_board(s)
+    items = [it for it in board.items if it.kind == "title"]
+    left = " · ".join(it.text for it in items if it.box[0] < board.image.width / 4)
+    # Too long for one line: wrapped, never cut off at the right edge.
+    assert left.startswith("Turn 7 · Battle over · Axis won: it holds the objective")
+    assert "the objective at the end of turn 7 Standard" in left.replace(" · ", " ")
+    assert all(it.box[2] <= board.image.width for it in items)
     drawn = replace(s, outcome=Outcome(None, "both armies destroyed"))
     titles = [it.text for it in render_board(drawn).items if it.kind == "title"]
-    assert titles[0] == "Turn 7 · Battle over · Drawn: both armies destroyed"
+    assert " · ".join(titles).startswith("Turn 7 · Battle over · Drawn: both armies destroyed")
