@@ -72,6 +72,33 @@ class Channel(Protocol):
     async def post(self, channel_id: int, message: Message) -> None: ...
 
 
+MESSAGE_LIMIT = 1900  # Discord refuses messages over 2,000 characters
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split a long text into messages at line breaks (or hard, for an endless line)."""
+    if len(text) <= limit:
+        return [text]
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        trial = f"{current}\n{line}" if current else line
+        if len(trial) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = trial
+    if current:
+        parts.append(current)
+    return parts
+
+
 @dataclass
 class Ctx:
     """One command invocation."""
@@ -94,15 +121,14 @@ class Ctx:
         buttons: Sequence[Button] = (),
         mentions: Sequence[int] = (),
     ) -> None:
-        msg = Message(
-            text,
-            self.default_ephemeral if ephemeral is None else ephemeral,
-            tuple(files),
-            tuple(buttons),
-            tuple(mentions),
-        )
-        self.replies.append(msg)
-        await self.channel.reply(msg)
+        private = self.default_ephemeral if ephemeral is None else ephemeral
+        chunks = split_text(text)
+        for i, chunk in enumerate(chunks):
+            last = i == len(chunks) - 1
+            msg = Message(chunk, private, tuple(files) if last else (),
+                          tuple(buttons) if last else (), tuple(mentions))
+            self.replies.append(msg)
+            await self.channel.reply(msg)
 
     async def user(self, text: str) -> Actor:
         """Another user named in an option: a mention ``<@123>`` (Discord), or a name
@@ -130,6 +156,9 @@ class Ctx:
         mentions: Sequence[int] = (),
     ) -> None:
         """A public message in this channel, separate from the reply (e.g. a ping)."""
-        await self.channel.post(
-            self.channel_id, Message(text, False, tuple(files), tuple(buttons), tuple(mentions))
-        )
+        chunks = split_text(text)
+        for i, chunk in enumerate(chunks):
+            last = i == len(chunks) - 1
+            await self.channel.post(self.channel_id, Message(
+                chunk, False, tuple(files) if last else (), tuple(buttons) if last else (),
+                tuple(mentions)))

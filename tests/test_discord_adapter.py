@@ -52,6 +52,16 @@ async def test_help_is_ephemeral_and_lists_roll(bot: WarroomBot, rec: Recorder) 
     _dispatch(bot, slash("help", [], ALICE))
     (call,) = await rec.wait_for(1)
     assert call.ephemeral and "/roll" in call.content
+    assert "`/minis` new · join · army" in call.content
+
+
+async def test_long_answers_are_split_under_discords_limit(bot: WarroomBot, rec: Recorder) -> None:
+    _dispatch(bot, slash("help", [option("game", "minis")], ALICE))
+    calls = await rec.wait_for(2)
+    assert len(calls) >= 2 and all(c.ephemeral for c in calls)
+    assert all(len(c.content) <= 2000 for c in calls)
+    text = "\n".join(c.content for c in calls)
+    assert "`/minis new " in text and "`/minis abort` — " in text
 
 
 async def test_button_runs_its_command_as_the_presser(bot: WarroomBot, rec: Recorder) -> None:

@@ -22,7 +22,8 @@ INTRO = (
 
 
 def _commands_in(groups: tuple[str, ...]) -> list[Command]:
-    return sorted((c for c in REGISTRY.values() if c.path[0] in groups), key=lambda c: c.path)
+    """A section's commands, in the order their modules declare them (the order of play)."""
+    return [c for c in REGISTRY.values() if c.path[0] in groups]
 
 
 @command(
@@ -42,8 +43,13 @@ async def help_command(ctx: Ctx, game: str | None) -> None:
                 raise UnknownName(f"{title} is not available yet.")
             continue
         lines.append(f"__{title}__")
-        for c in commands:
-            lines.append(f"`{c.usage()}` — {c.description}" if game else f"`{c.name}` — {c.description}")
+        if game is not None:  # every command with its options
+            lines += [f"`{c.usage()}` — {c.description}" for c in commands]
+        elif key == "quick" or len(commands) <= 3:
+            lines += [f"`{c.name}` — {c.description}" for c in commands]
+        else:  # a game: the command names; details with game:<key>
+            names = " · ".join(c.path[-1] for c in commands)
+            lines.append(f"`/{commands[0].path[0]}` {names} — details: `/help game:{key}`")
         lines.append("")
     if game is None:
         lines.append("`/help game:<section>` shows a section with every option.")
