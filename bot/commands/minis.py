@@ -93,38 +93,6 @@ async def minis_join(ctx: Ctx, side: str | None) -> None:
         await ping(ctx.channel, ctx.channel_id, loaded)
 
 
-@command("minis replace", "Give a side to another player (host or moderator)",
-         Option("side", str, "The side", choices=SIDES),
-         Option("user", str, "The new player (@mention)"))
-async def minis_replace(ctx: Ctx, side: str, user: str) -> None:
-    who = await ctx.user(user)
-    loaded = await replace(ctx, KIND, side, who)
-    await ctx.reply(f"{who.mention} now plays **{side}** (set by {ctx.actor.mention}).", ephemeral=False)
-    if loaded.game.status == "active":
-        await ping(ctx.channel, ctx.channel_id, loaded)
-
-
-@command("minis abort", "End this channel's battle without a result (host or moderator)")
-async def minis_abort(ctx: Ctx) -> None:
-    await abort(ctx, KIND)
-    await ctx.reply(f"The battle was aborted by {ctx.actor.mention}. Its log stays on record.",
-                    ephemeral=False)
-
-
-@command("minis undo", "Take back the last order (host or moderator; no dice are re-rolled)",
-         defer=True)
-async def minis_undo(ctx: Ctx) -> None:
-    loaded, text = await undo(ctx, KIND)
-    await ctx.reply(f"↩️ {ctx.actor.mention} undid `{text}`. The dice it rolled come back for the"
-                    " next orders.", ephemeral=False)
-    await ping(ctx.channel, ctx.channel_id, loaded)
-
-
-@command("minis concede", "Concede the battle")
-async def minis_concede(ctx: Ctx) -> None:
-    await order(ctx, "concede")
-
-
 # --------------------------------------------------------------------------- before the battle
 
 
@@ -289,3 +257,37 @@ async def minis_status(ctx: Ctx) -> None:
 async def minis_log(ctx: Ctx, page: int) -> None:
     await ctx.reply(await views.log_text(ctx, page), ephemeral=True)
 
+
+# --------------------------------------------------------------------------- host and moderators
+
+
+@command("minis replace", "Give a side to another player (host or moderator)",
+         Option("side", str, "The side", choices=SIDES),
+         Option("user", str, "The new player (@mention)"))
+async def minis_replace(ctx: Ctx, side: str, user: str) -> None:
+    who = await ctx.user(user)
+    loaded = await replace(ctx, KIND, side, who)
+    await ctx.reply(f"{who.mention} now plays **{side}** (set by {ctx.actor.mention}).", ephemeral=False)
+    if loaded.game.status == "active":
+        await ping(ctx.channel, ctx.channel_id, loaded)
+
+
+@command("minis abort", "End this channel's battle without a result (host or moderator)")
+async def minis_abort(ctx: Ctx) -> None:
+    await abort(ctx, KIND)
+    await ctx.reply(f"The battle was aborted by {ctx.actor.mention}. Its log stays on record.",
+                    ephemeral=False)
+
+
+@command("minis undo", "Take back the last order (host or moderator; no dice are re-rolled)",
+         defer=True)
+async def minis_undo(ctx: Ctx) -> None:
+    loaded, text = await undo(ctx, KIND)
+    await ctx.reply(f"↩️ {ctx.actor.mention} undid `{text}`. The dice it rolled come back for the"
+                    " next orders.", ephemeral=False)
+    await ping(ctx.channel, ctx.channel_id, loaded)
+
+
+@command("minis concede", "Concede the battle")
+async def minis_concede(ctx: Ctx) -> None:
+    await order(ctx, "concede")
