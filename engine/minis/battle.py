@@ -46,7 +46,7 @@ def my_phase(state: MinisState, player: str, what: str) -> None:
         who = other_side(state.active) if state.active else "other side"
         raise NotYourTurn(f"Waiting for the {who} to answer defensive fire.")
     if state.active != player:
-        raise NotYourTurn(f"It is the {state.active}' {state.phase.value} phase.")
+        raise NotYourTurn(f"It is the {state.active} player's {state.phase.value} phase.")
 
 
 def own(state: MinisState, player: str, unit_id: str) -> UnitState:
