@@ -25,9 +25,9 @@ from bot.storage.repository import (
     GameUpdate,
     NewOrder,
     OrderRecord,
+    Repository,
     VersionConflict,
 )
-from bot.storage.sqlite import SqliteRepository
 from engine.core.dice import replay_dice
 from engine.core.errors import IllegalOrder, NotYourTurn, PlayerError
 from engine.core.events import Event
@@ -76,7 +76,7 @@ def _pending_key(pending: Sequence[Pending]) -> tuple[tuple[str, str], ...]:
 
 
 class Sessions:
-    def __init__(self, repo: SqliteRepository, dice: DiceService, clock: Clock) -> None:
+    def __init__(self, repo: Repository, dice: DiceService, clock: Clock) -> None:
         self.repo = repo
         self.dice = dice
         self.clock = clock
