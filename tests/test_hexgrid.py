@@ -82,12 +82,11 @@ def test_straight_line_crosses_the_hexes_between() -> None:
     assert hexes_crossed(Hex(0, 0), Hex(1, 0)) == frozenset()
 
 
-def test_line_through_a_corner_only_touches() -> None:
-    # (0,0)→(2,-1): axial direction (2,-1) passes exactly through the corner where
-    # (1,0) and (1,-1) meet: it touches both at one point each and enters neither.
-    crossed = hexes_crossed(Hex(0, 0), Hex(2, -1))
-    assert Hex(1, 0) not in crossed or Hex(1, -1) not in crossed
-    assert crossed == frozenset()
+def test_line_along_the_edge_between_two_hexes_enters_neither() -> None:
+    # (0,0)→(2,-1) runs corner to corner along the whole hexside shared by (1,0) and
+    # (1,-1): M-10.2, it touches both and enters neither.
+    assert hexes_crossed(Hex(0, 0), Hex(2, -1)) == frozenset()
+    assert line_blocked_by(Hex(0, 0), Hex(2, -1), {Hex(1, 0), Hex(1, -1)}) == ()
 
 
 def test_knight_move_enters_both_hexes_it_passes() -> None:

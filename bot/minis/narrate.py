@@ -187,7 +187,8 @@ NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
 def _private_line(e: EventDict, n: Namer) -> str:
     if e["type"] == "ArmyListed":
         cards = ", ".join(n.card(c) for c in e["cards"]) or "(empty)"
-        text = f"Your army ({len(e['cards'])} units, {e['cost']} points): {cards}."
+        count = len(e["cards"])
+        text = f"Your army ({count} unit{'s' if count != 1 else ''}, {e['cost']} points): {cards}."
         if e.get("problems"):
             text += " Not ready yet: " + "; ".join(e["problems"])
         return text
