@@ -48,11 +48,3 @@ def parse_duration(text: str) -> timedelta:
     if not m:
         raise NotationError(f"'{text}' is not a duration.", legal=("30m", "12h", "3d"))
     return timedelta(**{_UNITS[m.group(2).lower()]: float(m.group(1))})
-
-
-def format_duration(delta: timedelta) -> str:
-    seconds = int(delta.total_seconds())
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size and seconds % size == 0:
-            return f"{seconds // size}{unit}"
-    return f"{seconds}s"

@@ -1,10 +1,10 @@
-"""Pings: tell whoever must act next, publicly, with a mention."""
+"""Pings: who must act next, as lines that mention them (games without their own
+wording use these)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from bot.context import Channel, Message
 from engine.core.game import Pending
 
 
@@ -19,10 +19,3 @@ def waiting_lines(pending: Sequence[Pending], seats: Mapping[str, int]) -> tuple
         if uid and uid not in ids:
             ids.append(uid)
     return "\n".join(lines), ids
-
-
-async def ping(channel: Channel, channel_id: int, loaded: Any, *, prefix: str = "") -> None:
-    """Post who must act now (nothing if the game waits for nobody)."""
-    text, ids = waiting_lines(loaded.pending, loaded.game.seats)
-    if text:
-        await channel.post(channel_id, Message(prefix + text, mentions=tuple(ids)))

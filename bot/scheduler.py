@@ -25,7 +25,6 @@ log = logging.getLogger("warroom.scheduler")
 
 DEFAULTS = {"remind_after": "24h", "timeout_after": "", "reaction_timeout": "12h",
             "timeout_policy": "done"}
-POLICIES = ("done", "hold", "forfeit")
 
 # kind -> coroutine that posts the result of a system order (narration, images, pings).
 Announcer = Callable[[Any, Channel, int, Acted], Awaitable[None]]

@@ -8,8 +8,8 @@ protocol, so Miniatures, Memoir '44 and A&A Anniversary plug in the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, Protocol, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, Mapping, Protocol, Sequence, TypeVar
 
 from engine.core.dice import Dice
 from engine.core.errors import UnknownName
@@ -36,12 +36,6 @@ class Outcome:
 
     winner: str | None
     reason: str
-
-
-@dataclass(frozen=True)
-class Applied(Generic[S]):
-    state: S
-    events: tuple[Event, ...] = field(default_factory=tuple)
 
 
 class GameRules(Protocol[S]):

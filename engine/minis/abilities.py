@@ -36,10 +36,6 @@ def is_disrupted(state: MinisState, u: UnitState) -> bool:
     return u.disrupted and not state.cards[u.card].has("Fanatic")
 
 
-def is_damaged(u: UnitState) -> bool:
-    return u.damaged
-
-
 def attack_penalty(state: MinisState, u: UnitState) -> int:
     """M-7.3 / M-8.3: −1 on each die if disrupted or damaged (once).  Bravery
     Enforcement: a disrupted Soldier adjacent to a working Commissar ignores the

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from engine.core.errors import IllegalOrder, NotationError
+from engine.core.errors import IllegalOrder
 from engine.core.hexgrid import Hex, Labels
 
 AXIS = "axis"
@@ -204,9 +204,3 @@ class BattleMap:
             raise IllegalOrder(f"{text.strip().upper()} is not on the map {self.name}.",
                                legal=(f"A1 … {last}",))
         return h
-
-    def parse_hex_or_none(self, text: str) -> Hex | None:
-        try:
-            return self.parse_hex(text)
-        except (NotationError, IllegalOrder):
-            return None

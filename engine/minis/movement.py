@@ -190,13 +190,6 @@ def _step_table(state: MinisState, c: UnitCard) -> dict[Hex, _Exits]:
     return table
 
 
-def threats(state: MinisState, u: UnitState, a: Hex, b: Hex) -> int:
-    """How many enemy units could answer the step ``a → b`` with defensive fire
-    (used only to prefer quiet paths; the real check is in defensive_fire.py)."""
-    masks = _threat_masks(state, u)
-    return bin(masks.get(a, 0) & masks.get(b, 0)).count("1")
-
-
 def _threat_masks(state: MinisState, u: UnitState) -> dict[Hex, int]:
     """For each hex, a bit per enemy unit adjacent to it that could fire defensively."""
     c = state.cards[u.card]

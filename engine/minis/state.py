@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from engine.core.errors import UnknownName
 from engine.core.game import Outcome
 from engine.core.hexgrid import Hex
-from engine.minis.model import AXIS, BattleMap, Edge, UnitCard
+from engine.minis.model import BattleMap, Edge, UnitCard
 from engine.minis.scenario import Scenario
 
 
@@ -172,9 +172,6 @@ class MinisState:
             return self.units[index[key]]
         raise UnknownName(f"There is no unit '{unit_id}'.", legal=[u.id for u in self.units])
 
-    def has_unit(self, unit_id: str) -> bool:
-        return unit_id in self._index  # type: ignore[attr-defined]
-
     def card(self, unit: UnitState) -> UnitCard:
         return self.cards[unit.card]
 
@@ -206,8 +203,3 @@ class MinisState:
     def with_flags(self, **changes: Any) -> MinisState:
         return replace(self, flags=replace(self.flags, **changes))
 
-    @property
-    def second_player(self) -> str | None:
-        if self.first_player is None:
-            return None
-        return "allies" if self.first_player == AXIS else AXIS

@@ -44,10 +44,6 @@ class UnitProfile:
     takes_territory: bool = False
 
     @property
-    def is_air(self) -> bool:
-        return self.domain == AIR
-
-    @property
     def is_aa(self) -> bool:
         return self.aa_hit > 0
 

@@ -63,6 +63,3 @@ def hits_distribution(groups: Iterable[tuple[int, int]], unit: N, sides: int = 6
     return out
 
 
-def mean(d: Sequence[N]) -> N:
-    zero = d[0] - d[0]
-    return sum((k * x for k, x in enumerate(d)), zero)
