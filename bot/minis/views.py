@@ -246,11 +246,12 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
             raise IllegalOrder(f"{u.id} is not on the map.")
         card = state.cards[u.card]
         if overlay == "ranges":
-            from engine.minis.attacks import max_range
+            from engine.minis.attacks import MEDIUM_EDGE, SHORT_EDGE, max_range
 
             longest = max(max_range(card, False), max_range(card, True))
-            overlays = [RangeBands(u.hex, 1, min(4, longest), longest, u.id)]
-            text = f"{u.id} {card.name}: short 0–1, medium 2–4, long 5–{longest} (M-7.1)."
+            overlays = [RangeBands(u.hex, SHORT_EDGE, MEDIUM_EDGE, longest, u.id)]
+            text = (f"{u.id} {card.name}: short 0–{SHORT_EDGE}, medium {SHORT_EDGE + 1}–{MEDIUM_EDGE},"
+                    f" long {MEDIUM_EDGE + 1}–{longest} (M-7.1).")
         else:
             from engine.minis.movement import reachable
 

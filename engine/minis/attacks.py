@@ -51,11 +51,14 @@ def max_range(c: UnitCard, vs_vehicle: bool) -> int:
     return far
 
 
+SHORT_EDGE, MEDIUM_EDGE = 1, 4  # M-7.1: short 0–1, medium 2–4, long 5 onwards
+
+
 def band_for(c: UnitCard, distance: int, vs_vehicle: bool) -> int | None:
     """M-7.1: short 0–1, medium 2–4, long 5 up to the maximum range."""
-    if distance <= 1:
+    if distance <= SHORT_EDGE:
         return SHORT
-    if distance <= 4:
+    if distance <= MEDIUM_EDGE:
         return MEDIUM
     if distance <= max_range(c, vs_vehicle):
         return LONG

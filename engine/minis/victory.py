@@ -17,8 +17,15 @@ from engine.minis.model import SIDES, other_side
 from engine.minis.state import MinisState
 
 
+def sides_near(state: MinisState, objective: Hex) -> frozenset[str]:
+    """The sides with a unit adjacent to the objective (M-1.2: distance 0 or 1)."""
+    return frozenset(u.side for u in state.units
+                     if u.on_map and u.hex is not None and u.hex.distance(objective) <= 1)
+
+
 def controller(state: MinisState, objective: Hex) -> str | None:
-    near = {u.side for u in state.units if u.on_map and u.hex is not None and u.hex.distance(objective) <= 1}
+    """M-4.1: the only side with a unit adjacent to the objective, else nobody."""
+    near = sides_near(state, objective)
     return next(iter(near)) if len(near) == 1 else None
 
 

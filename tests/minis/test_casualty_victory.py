@@ -8,7 +8,7 @@ from engine.minis.events import Casualties, TurnEnded, Victory
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.scenario import builtin_document, resolve_scenario
 from engine.minis.state import Hit, Phase
-from engine.minis.victory import controller, points_on_map
+from engine.minis.victory import controller, points_on_map, sides_near
 
 from .helpers import GARAND, KAR98, PANZER, SHERMAN, battle, hx, of_type, open_map, play
 
@@ -48,10 +48,11 @@ def test_m16_casualty_phase_steps() -> None:
 def test_m4_1_control_means_being_the_only_side_adjacent_to_the_objective() -> None:
     s = battle(OBJ, [("ax1", KAR98, "F4"), ("al1", GARAND, "J9")])
     assert controller(s, hx("F5")) == AXIS
-    s = battle(OBJ, [("ax1", KAR98, "F4"), ("al1", GARAND, "F5")])
-    assert controller(s, hx("F5")) is None
-    s = battle(OBJ, [("ax1", KAR98, "F3"), ("al1", GARAND, "J9")])
-    assert controller(s, hx("F5")) is None
+    assert sides_near(s, hx("F5")) == {AXIS}
+    s = battle(OBJ, [("ax1", KAR98, "F4"), ("al1", GARAND, "F5")])  # contested: nobody
+    assert controller(s, hx("F5")) is None and sides_near(s, hx("F5")) == {AXIS, ALLIES}
+    s = battle(OBJ, [("ax1", KAR98, "F3"), ("al1", GARAND, "J9")])  # two hexes away
+    assert controller(s, hx("F5")) is None and sides_near(s, hx("F5")) == frozenset()
 
 
 def test_m4_2_controlling_the_objective_at_the_end_of_turn_7_wins_but_not_earlier() -> None:
