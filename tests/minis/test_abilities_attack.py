@@ -247,6 +247,7 @@ def test_urban_combat_adds_1_to_cover_in_town() -> None:
 
 
 def test_ruthless_adds_1_against_disrupted_or_damaged_targets() -> None:
+    """M-14.2: an "each attack die" modifier is added to every die (3s become successes)."""
     s = assault([("ax1", C("ss-panzergrenadier"), "E6"), ("al1", C("m1-garand-rifle"), "E7")],
                 al1={"disrupted": True})
     _, events = play(s, AXIS, "attack ax1 al1", [3] * 10)

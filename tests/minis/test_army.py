@@ -51,7 +51,7 @@ def test_m1_4_units_only_join_their_own_side_and_an_army_is_not_empty() -> None:
     assert army_problems(CAT, STD, AXIS, ()) == ["the army has no units"]
 
 
-def test_m2_2_assault_limits_are_120_for_the_attacker_and_80_for_the_defender() -> None:
+def test_m2_2_m17_1_assault_limits_are_120_for_the_attacker_and_80_for_the_defender() -> None:
     sc = resolve_scenario(builtin_document("assault"), {"map": 1, "attacker": ALLIES})
     assert (sc.armies[ALLIES].points, sc.armies[AXIS].points) == (120, 80)
     assert sc.armies[AXIS].units == sc.armies[ALLIES].units == 15

@@ -82,11 +82,12 @@ def test_m7_4_front_and_rear_defense_and_minus_1_for_a_face_up_counter_only() ->
     assert attack_event(events).defense == 4  # −1 once (M-8.3)
 
 
-def test_m7_4_m9_4_face_down_counters_do_not_lower_defense_and_hits_accumulate() -> None:
+def test_m7_4_m7_8_m9_4_face_down_counters_do_not_lower_defense_and_hits_accumulate() -> None:
     # Two riflemen each score one hit on a Soldier: Disrupted, then Destroyed (M-9.4 example).
     s = assault([("al1", GARAND, "E4"), ("al2", GARAND, "F5"), ("ax1", KAR98, "E5")], active=ALLIES)
     s, events = play(s, ALLIES, "attack al1 ax1", [6, 6, 6, 6, 1, 1, 1, 1])
     assert attack_event(events).hits == 1 and s.unit("ax1").hits == (Hit.DISRUPTED,)
+    assert not s.unit("ax1").disrupted  # M-7.8, M-9.3: face down until the casualty phase
     s, events = play(s, ALLIES, "attack al2 ax1", [6, 6, 6, 6, 1, 1, 1, 1])
     assert attack_event(events).defense == 4 and attack_event(events).counters == ("destroyed",)
     assert s.unit("ax1").hits == (Hit.DISRUPTED, Hit.DESTROYED)

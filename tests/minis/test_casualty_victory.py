@@ -24,7 +24,7 @@ def end_of(turn: int, placements: list, scenario: object = None, **kw: object) -
 # --------------------------------------------------------------------------- M-16
 
 
-def test_m16_casualty_phase_steps() -> None:
+def test_m16_casualty_phase_steps_and_m8_5_destroyed_units_leave_the_map() -> None:
     s = battle(open_map(), [
         ("ax1", KAR98, "A1"), ("ax2", PANZER, "B1"), ("ax3", KAR98, "C1"), ("ax4", PANZER, "D1"),
         ("al1", GARAND, "A5"), ("al2", SHERMAN, "B5"),

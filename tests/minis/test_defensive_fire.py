@@ -91,7 +91,7 @@ def test_m12_2_disrupted_units_cannot_fire_defensively() -> None:
 # --------------------------------------------------------------------------- M-12.4, M-12.5
 
 
-def test_m12_4_a_hit_stops_the_mover_where_it_was_attacked_and_disrupts_it_at_once() -> None:
+def test_m7_8_m12_4_a_hit_stops_the_mover_where_it_was_attacked_and_disrupts_it_at_once() -> None:
     s = allied_move([("ax1", KAR98, "E5"), ("al1", GARAND, "E4")])
     s, _ = play(s, ALLIES, "move al1 F4")
     s, events = play(s, AXIS, "fire ax1 leaving", HIT8)

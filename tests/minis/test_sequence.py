@@ -60,6 +60,7 @@ def test_m5_2_the_winner_chooses_the_first_player_of_the_turn() -> None:
 
 
 def test_m5_phases_run_movement_movement_assault_assault_casualty_then_next_turn() -> None:
+    """M-5, and M-5.3: a player may move none of their units and end the phase."""
     s = battle(open_map(), [("ax1", KAR98, "B2"), ("al1", GARAND, "J2")], first=ALLIES, active=ALLIES)
     seen = []
     for side in (ALLIES, AXIS, ALLIES):
