@@ -54,6 +54,15 @@ class Loaded:
     def outcome(self) -> Outcome | None:
         return self.rules.outcome(self.state)
 
+    def acting_seat(self, user_id: int) -> str | None:
+        """The seat a user plays now (None if not seated).  Someone holding several seats
+        (a solo test game) plays the one whose decision is pending."""
+        seats = self.game.seat_of(user_id)
+        if len(seats) <= 1:
+            return seats[0] if seats else None
+        waiting = [p.player for p in self.pending if p.player in seats]
+        return waiting[0] if waiting else seats[0]
+
 
 @dataclass(frozen=True)
 class Acted:
@@ -191,13 +200,11 @@ class Sessions:
             if wanted not in seats:
                 raise NotYourTurn(f"You do not hold the seat '{wanted}'.", legal=seats)
             return wanted
-        if not seats:
+        seat = loaded.acting_seat(actor.id)
+        if seat is None:
             taken = ", ".join(f"{s}: <@{u}>" for s, u in loaded.game.seats.items()) or "none yet"
             raise NotYourTurn(f"You are not playing in this game (seats: {taken}).")
-        if len(seats) == 1:
-            return seats[0]
-        waiting = [p.player for p in loaded.pending if p.player in seats]
-        return waiting[0] if waiting else seats[0]
+        return seat
 
     async def act(
         self,

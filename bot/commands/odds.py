@@ -17,13 +17,11 @@ from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
 from bot.minis import complete
 from bot.minis.front import KIND as MINIS
-from bot.minis.front import clip, loaded_state
+from bot.minis.front import clip, loaded_state, seen_unit
 from bot.session import NoGame
-from engine.core.errors import NotationError, UnknownName
+from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
-from engine.minis.state import MinisState, UnitState
-from engine.minis.visibility import public_units, visible_units
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
@@ -204,9 +202,7 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
         raise NoGame("There is no A&A Miniatures game in this channel: give the numbers instead "
                      "(/odds minis dice:11 defense:5), or start one with /minis new.")
     state = loaded_state(loaded)
-    seats = loaded.game.seat_of(ctx.actor.id)
-    seen = _seen_units(state, seats)
-    a, t = _seen_unit(state, seen, attacker), _seen_unit(state, seen, target)
+    a, t = seen_unit(loaded, ctx.actor.id, attacker), seen_unit(loaded, ctx.actor.id, target)
     live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at)
     odds = minis_odds(live.attack)
     lines = minis_live_lines(live, odds)
@@ -216,23 +212,6 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     subtitle = f"{live.attacker} vs {live.target}: {minis_subtitle(odds)}"
     png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=subtitle)
     await ctx.reply(clip(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
-
-
-def _seen_units(state: MinisState, seats: list[str]) -> dict[str, UnitState]:
-    """What the asker may see (M-2.5): the public units, plus each seat's own ones."""
-    units = list(public_units(state))
-    for seat in seats:
-        units += visible_units(state, seat)
-    return {u.id: u for u in units}
-
-
-def _seen_unit(state: MinisState, seen: dict[str, UnitState], text: str) -> UnitState:
-    key = text.strip().lower()
-    if key in seen:
-        return seen[key]
-    # Never tell an unknown unit from an undeployed enemy one (M-2.5).
-    raise UnknownName(f"There is no unit '{text}' on the map.",
-                      legal=sorted((u.id for u in seen.values() if u.on_map), key=lambda i: (i[:2], int(i[2:]))))
 
 
 @command(

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from bot.context import Ctx
-from bot.minis.front import KIND, loaded_state
+from bot.minis.front import KIND, loaded_state, seen_units
 from bot.session import Loaded
 from engine.minis.catalogue import load_catalogue
 from engine.minis.legal import legal_orders, unit_orders
 from engine.minis.orders import Attack, Deploy, Move
 from engine.minis.state import MinisState, Phase, UnitState
-from engine.minis.visibility import public_units, visible_units
+from engine.minis.visibility import public_units
 
 LIMIT = 25
 Choices = list[tuple[str, str]]
@@ -26,12 +26,7 @@ async def _game(ctx: Ctx) -> tuple[Loaded, MinisState, str | None] | None:
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     if loaded is None or loaded.game.kind != KIND:
         return None
-    seats = loaded.game.seat_of(ctx.actor.id)
-    seat = seats[0] if seats else None
-    if len(seats) > 1:  # one person holding both seats (a solo test game): the one acting
-        waiting = [p.player for p in loaded.pending if p.player in seats]
-        seat = waiting[0] if waiting else seats[0]
-    return loaded, loaded_state(loaded), seat
+    return loaded, loaded_state(loaded), loaded.acting_seat(ctx.actor.id)
 
 
 def _match(partial: str, *texts: str) -> bool:
@@ -78,8 +73,8 @@ async def any_unit(ctx: Ctx, partial: str, others: Mapping[str, Any]) -> Choices
     found = await _game(ctx)
     if found is None:
         return []
-    _, state, seat = found
-    seen = visible_units(state, seat) if seat else public_units(state)
+    loaded, state, seat = found
+    seen = seen_units(loaded, ctx.actor.id).values()
     return _rank((u.side == seat, _unit_label(state, u), u.id) for u in seen
                  if u.on_map and _match(partial, u.id, state.cards[u.card].name))
 

@@ -16,7 +16,9 @@ from bot.minis.narrate import private_lines, public_lines, side_name, the
 from bot.scheduler import ANNOUNCERS, PINGERS
 from bot.session import Acted, Loaded
 from engine.core.game import Pending
-from engine.minis.state import MinisState, Phase
+from engine.core.errors import UnknownName
+from engine.minis.state import MinisState, Phase, UnitState
+from engine.minis.visibility import public_units, visible_units
 from render.minis import board, overlays_from_events, png
 
 KIND = "minis"
@@ -29,6 +31,28 @@ def loaded_state(loaded: Loaded) -> MinisState:
     state = loaded.state
     assert isinstance(state, MinisState)
     return state
+
+
+def seen_units(loaded: Loaded, user_id: int) -> dict[str, UnitState]:
+    """What a user may see (M-2.5): the public units, plus the units of every seat they
+    hold (their own army before it deploys)."""
+    state = loaded_state(loaded)
+    units = list(public_units(state))
+    for seat in loaded.game.seat_of(user_id):
+        units += visible_units(state, seat)
+    return {u.id: u for u in units}
+
+
+def seen_unit(loaded: Loaded, user_id: int, text: str) -> UnitState:
+    """A unit the user may see, by id; an unknown unit and a hidden one get the same
+    answer, so nothing leaks (M-2.5)."""
+    seen = seen_units(loaded, user_id)
+    key = text.strip().lower()
+    if key in seen:
+        return seen[key]
+    raise UnknownName(f"There is no unit '{text.strip()}' on the map.",
+                      legal=sorted((u.id for u in seen.values() if u.on_map),
+                                   key=lambda i: (i[:2], int(i[2:]))))
 
 
 def clip(lines: Sequence[str], limit: int = MAX_MESSAGE, more: str = "") -> str:

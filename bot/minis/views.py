@@ -8,7 +8,7 @@ import re
 from typing import Any, Sequence
 
 from bot.context import Actor, Attachment, Ctx
-from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state
+from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state, seen_unit
 from bot.minis.narrate import public_lines, side_name
 from bot.session import Loaded, NoGame
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
@@ -17,7 +17,7 @@ from engine.minis.catalogue import load_catalogue
 from engine.minis.line_of_sight import line_of_sight
 from engine.minis.model import BAND_NAMES, UnitCard
 from engine.minis.state import MinisState, Phase, UnitState
-from engine.minis.visibility import public_units, visible_units
+from engine.minis.visibility import public_units
 from render.minis import card as card_image, overlays_from_events, png
 
 LOG_PAGE = 25
@@ -195,19 +195,6 @@ def _hex(state: MinisState, text: str | None, what: str) -> Hex:
     return state.map.parse_hex(text)
 
 
-def _public_unit(state: MinisState, viewer: str | None, unit_id: str) -> UnitState:
-    seen = visible_units(state, viewer) if viewer else public_units(state)
-    for u in seen:
-        if u.id == unit_id.strip().lower():
-            return u
-    raise UnknownName(f"There is no unit '{unit_id}' on the map.", legal=[u.id for u in seen if u.on_map])
-
-
-def _viewer(loaded: Loaded, actor: Actor) -> str | None:
-    seats = loaded.game.seat_of(actor.id)
-    return seats[0] if len(seats) == 1 else None
-
-
 async def los_text(ctx: Ctx, source: str, target: str) -> str:
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     state = loaded_state(loaded)
@@ -241,7 +228,7 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
     elif overlay in ("ranges", "reach"):
         if not unit:
             raise NotationError(f"The {overlay} overlay needs a unit.", legal=("unit:ax3",))
-        u = _public_unit(state, _viewer(loaded, ctx.actor), unit)
+        u = seen_unit(loaded, ctx.actor.id, unit)
         if u.hex is None:
             raise IllegalOrder(f"{u.id} is not on the map.")
         card = state.cards[u.card]
@@ -276,7 +263,7 @@ async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
     if loaded is not None:
         state = loaded_state(loaded)
         try:
-            u = _public_unit(state, _viewer(loaded, ctx.actor), name)
+            u = seen_unit(loaded, ctx.actor.id, name)
             card = state.cards[u.card]
             text = _unit_line(state, u)
         except UnknownName:
