@@ -52,7 +52,7 @@ async def tick(app: Any, channel: Channel) -> int:
         if game.status != "active" or not game.waiting_since:
             continue
         try:
-            loaded = app.sessions._loaded(game)
+            loaded = app.sessions.loaded(game)
             pending = loaded.pending
             if not pending:
                 continue

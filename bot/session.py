@@ -79,6 +79,11 @@ class Acted:
     def game(self) -> GameRecord:
         return self.after.game
 
+    @property
+    def waiting_changed(self) -> bool:
+        """Someone else must decide now, or something else: worth a ping."""
+        return _pending_key(self.before.pending) != _pending_key(self.after.pending)
+
 
 def _pending_key(pending: Sequence[Pending]) -> tuple[tuple[str, str], ...]:
     return tuple((p.player, p.decision) for p in pending)
@@ -109,13 +114,14 @@ class Sessions:
         self._cache[game.id] = (game.version, state)
         return state
 
-    def _loaded(self, game: GameRecord) -> Loaded:
+    def loaded(self, game: GameRecord) -> Loaded:
+        """A stored game with its rules and state (the state parsed once per version)."""
         rules = rules_for(game.kind)
         return Loaded(game, rules, self._state(game, rules))
 
     async def find(self, channel_id: int) -> Loaded | None:
         game = await self.repo.live_game(channel_id)
-        return self._loaded(game) if game else None
+        return self.loaded(game) if game else None
 
     async def load(self, channel_id: int, *, kind: str | None = None) -> Loaded:
         loaded = await self.find(channel_id)
@@ -130,7 +136,7 @@ class Sessions:
         loaded = await self.find(channel_id)
         if loaded is None:
             game = await self.repo.last_game(channel_id)
-            loaded = self._loaded(game) if game else None
+            loaded = self.loaded(game) if game else None
         if loaded is None or (kind is not None and loaded.game.kind != kind):
             hint = f"/{kind} new" if kind else "a game's new command"
             raise NoGame(f"There is no game in this channel yet. Start one with {hint}.")

@@ -92,7 +92,7 @@ async def test_replay_from_the_order_log_equals_the_live_state(app: App) -> None
         await app.sessions.act(CHANNEL, ALICE if i % 2 == 0 else BOB, "roll")
     game = await app.repo.live_game(CHANNEL)
     assert game is not None
-    assert await app.sessions.replay(game) == app.sessions._loaded(game).state
+    assert await app.sessions.replay(game) == app.sessions.loaded(game).state
 
 
 async def test_undo_rewinds_and_the_same_dice_come_back(app: App) -> None:

@@ -102,12 +102,9 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
     if any(e["type"] in PHASE_MARKERS for e in events):
         await post_phase_map(app, channel, channel_id, acted)
     # A reaction is asked again after each answer: the next stage has new choices.
-    if _waiting(acted.before) != _waiting(acted.after) or reaction is not None:
+    if acted.waiting_changed or reaction is not None:
         await ping(channel, channel_id, acted.after)
 
-
-def _waiting(loaded: Loaded) -> tuple[tuple[str, str], ...]:
-    return tuple((p.player, p.decision) for p in loaded.pending)
 
 
 async def announce_timeout(app: Any, channel: Channel, channel_id: int, acted: Acted) -> None:
