@@ -98,12 +98,9 @@ class LocalChannel:
         self._emit(f"[#{self.names.get(channel_id, channel_id)}]", message)
 
     def resolve_user(self, text: str) -> Actor | None:
-        """``@bob`` or ``bob`` → the local user bob (mentions print as <@id>)."""
+        """``@bob`` or ``bob`` → the local user bob.  Anything else (a Discord-style
+        mention ``<@123>``) is left to :meth:`bot.context.Ctx.user`."""
         name = text.strip().lstrip("@")
-        m = re.fullmatch(r"<@!?(\d+)>", text.strip())
-        if m:
-            uid = int(m.group(1))
-            return Actor(uid, self.users.get(uid, f"user {uid}"))
         if not re.fullmatch(r"[\w.-]{1,32}", name):
             return None
         uid = stable_id("user", name)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.command_line import parse_command, tokenize
+from bot.app import App
 from bot.local import run_script
 from engine.core.errors import NotationError, PlayerError
 
@@ -139,3 +140,22 @@ async def test_moderator_role_setting_needs_manage_server(tmp_path: Path) -> Non
         tmp_path,
     )
     assert code == 0, out
+
+
+async def test_mentions_name_known_players(tmp_path: Path) -> None:
+    """A user option takes @name in the local channel and <@id> (Discord's form) too."""
+    from bot.context import Ctx
+    from bot.local import LocalChannel, LocalSession, stable_id
+
+    app = await App.start(tmp_path / "u.db", seed=1)
+    try:
+        session = LocalSession(app, LocalChannel(io.StringIO(), tmp_path))
+        bob = session.actor("bob")
+        await app.repo.remember_player(bob.id, "bob", "2026-01-01T00:00:00+00:00")
+        ctx = Ctx(app, session.actor("alice"), 1, 1, session.channel)
+        assert (await ctx.user("@bob")).id == stable_id("user", "bob")
+        assert await ctx.user(f"<@{bob.id}>") == bob
+        with pytest.raises(NotationError):
+            await ctx.user("<not a user>")
+    finally:
+        await app.close()
