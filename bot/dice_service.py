@@ -33,6 +33,11 @@ class OrderDice:
     def rolled(self) -> tuple[int, ...]:
         return tuple(self.dice.rolled)
 
+    @property
+    def carry_left(self) -> tuple[int, ...]:
+        """The carried-over dice this order did not use: still carried if it is applied."""
+        return self._unused()[2]
+
     def _unused(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         used = len(self.dice.rolled)
         parts = []

@@ -246,7 +246,7 @@ class Sessions:
             status="finished" if outcome else None,
             waiting_since=now if changed else None,
             clear_reminded=changed,
-            carry_dice=order._unused()[2] if game.carry_dice else None,
+            carry_dice=order.carry_left if game.carry_dice else None,
         )
         record = NewOrder(
             kind="order",
