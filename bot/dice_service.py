@@ -31,7 +31,7 @@ class OrderDice:
 
     @property
     def rolled(self) -> tuple[int, ...]:
-        return tuple(self.dice.rolled)
+        return self.dice.values
 
     @property
     def carry_left(self) -> tuple[int, ...]:

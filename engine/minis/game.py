@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from engine.core.dice import Dice
 from engine.core.errors import DataError, IllegalOrder, NotYourTurn
 from engine.core.events import Event
-from engine.core.game import Outcome, Pending, register
+from engine.core.game import BaseRules, Outcome, Pending, register
 from engine.minis import battle, prebattle
 from engine.minis import defensive_fire as df
 from engine.minis.catalogue import load_catalogue, load_custom_cards
@@ -301,17 +301,31 @@ def legal_orders(state: MinisState, player: str) -> Iterator[Order]:
 # --------------------------------------------------------------------------- registry
 
 
-class MinisRules:
+class MinisRules(BaseRules):
     kind = "minis"
     title = "Axis & Allies Miniatures"
     seats: tuple[str, ...] = SIDES
+    timeout_policies: tuple[str, ...] = ("done", "hold", "forfeit")
 
     def new_game(self, options: Mapping[str, Any], dice: Dice) -> tuple[MinisState, Sequence[Event]]:
         return new_game(options, dice)
 
-    def apply_text(self, state: MinisState, player: str, text: str, dice: Dice
-                   ) -> tuple[MinisState, Sequence[Event]]:
-        return apply_text(state, player, text, dice)
+    def parse_order(self, state: MinisState, seat: str, text: str) -> Order:
+        return parse_order(state, seat, text)
+
+    def format_order(self, state: MinisState, order: Order) -> str:
+        from engine.minis.orders import format_order
+
+        return format_order(order, state)
+
+    def legal_orders(self, state: MinisState, seat: str) -> Iterator[Order]:
+        return legal_orders(state, seat)
+
+    def apply(self, state: MinisState, order: Order, dice: Dice) -> tuple[MinisState, Sequence[Event]]:
+        return apply(state, order, dice)
+
+    def timeout(self, state: MinisState, policy: str, dice: Dice) -> tuple[MinisState, Sequence[Event]]:
+        return apply(state, Timeout(SYSTEM, policy), dice)
 
     def pending(self, state: MinisState) -> Sequence[Pending]:
         return pending(state)
