@@ -1,4 +1,4 @@
-"""The services one running bot shares: storage, dice, clock, sessions, the scheduler.
+"""The services one running bot shares: storage, dice, clock, sessions.
 
 Both adapters (Discord and local) build an :class:`App` and call :func:`dispatch` for
 every command, so the same handlers serve both.
@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from bot.clock import Clock, SystemClock, iso
+from bot.clock import Clock, SystemClock
 from bot.commands import load_all
 from bot.commands.base import Command, find
 from bot.context import Actor, Channel, Ctx
 from bot.dice_service import DiceService
+from bot.games import load_games
 from bot.session import Sessions
-from bot.storage.sqlite import SqliteRepository
+from bot.storage import open_repository
+from bot.storage.repository import Repository
 from engine.core.errors import PlayerError
 
 log = logging.getLogger("warroom")
@@ -26,7 +28,7 @@ log = logging.getLogger("warroom")
 
 @dataclass
 class App:
-    repo: SqliteRepository
+    repo: Repository
     dice: DiceService
     clock: Clock
     sessions: Sessions
@@ -42,32 +44,16 @@ class App:
         clock: Clock | None = None,
         local: bool = False,
     ) -> "App":
+        """Start on ``database``: a path or address (``sqlite:///…``, ``postgresql://…``)."""
         load_all()
         load_games()
-        repo = SqliteRepository(database)
-        await repo.open()
+        repo = await open_repository(str(database))
         dice = DiceService(seed)
         clock = clock or SystemClock()
         return cls(repo, dice, clock, Sessions(repo, dice, clock), local)
 
     async def close(self) -> None:
         await self.repo.close()
-
-
-def load_games() -> None:
-    """Import every game engine so its rules register (engine.core.game.register)."""
-    import importlib
-    import pkgutil
-
-    import engine
-
-    for info in pkgutil.iter_modules(engine.__path__):
-        if info.ispkg and info.name not in ("core", "odds"):
-            try:
-                importlib.import_module(f"engine.{info.name}.game")
-            except ModuleNotFoundError as missing:
-                if missing.name != f"engine.{info.name}.game":
-                    raise
 
 
 async def dispatch(
@@ -88,7 +74,7 @@ async def dispatch(
         command = find(path)
         ctx.default_ephemeral = command.ephemeral
         values = command.bind(options)
-        await app.repo.remember_player(actor.id, actor.name, iso(app.clock.now()))
+        await app.repo.remember_player(actor.id, actor.name, app.clock.now())
         await command.handler(ctx, **values)
     except PlayerError as err:
         await ctx.reply(f"⚠️ {err.text()}", ephemeral=True)

@@ -38,13 +38,26 @@ def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd])\s*$", re.IGNORECASE)
+_DURATION = re.compile(r"^\s*(\d{1,12}(?:\.\d{1,6})?)\s*([smhd])\s*$", re.IGNORECASE)
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+LONGEST = timedelta(days=365)
+OFF = ("off", "never", "0", "none")
 
 
 def parse_duration(text: str) -> timedelta:
-    """``90m``, ``12h``, ``3d`` → a timedelta; a player error otherwise."""
+    """``90m``, ``12h``, ``3d`` → a timedelta of at most a year; a player error otherwise."""
     m = _DURATION.match(text)
     if not m:
-        raise NotationError(f"'{text}' is not a duration.", legal=("30m", "12h", "3d"))
-    return timedelta(**{_UNITS[m.group(2).lower()]: float(m.group(1))})
+        raise NotationError(f"'{text[:40]}' is not a duration.", legal=("30m", "12h", "3d"))
+    value = float(m.group(1))
+    seconds = value * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2).lower()]
+    if seconds > LONGEST.total_seconds():
+        raise NotationError(f"'{text.strip()}' is longer than a year.", legal=("12h", "3d", "30d", "off"))
+    return timedelta(seconds=seconds)
+
+
+def parse_delay(text: str | None) -> timedelta | None:
+    """A duration, or None for ``off``/``never``/empty: how the game settings are written."""
+    if text is None or not str(text).strip() or str(text).strip().lower() in OFF:
+        return None
+    return parse_duration(str(text))

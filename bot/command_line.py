@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.commands.base import REGISTRY, find
+from bot.commands.base import children, find, is_group
 from engine.core.errors import NotationError
 
 
@@ -52,9 +52,15 @@ def parse_command(text: str) -> tuple[tuple[str, ...], dict[str, str]]:
         raise NotationError(f"'{text.strip()}' is not a command.", legal=("/help", "/roll dice:2d6"))
     words = [tokens[0][1:].lower()]
     rest = tokens[1:]
-    if rest and ":" not in rest[0] and (words[0], rest[0].lower()) in REGISTRY:
+    while rest and ":" not in rest[0] and is_group(tuple(words)) \
+            and rest[0].lower() in children(tuple(words)):
         words.append(rest.pop(0).lower())
     path = tuple(words)
+    if is_group(path):
+        shown = rest[0] if rest and ":" not in rest[0] else ""
+        raise NotationError(
+            f"There is no command /{' '.join(path)}{' ' + shown[:30] if shown else ''}.",
+            legal=sorted(f"/{' '.join(path)} {c}" for c in children(path)))
     cmd = find(path)
     options: dict[str, str] = {}
     positional = [o.name for o in cmd.options if o.required]

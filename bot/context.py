@@ -65,11 +65,14 @@ class Message:
 
 class Channel(Protocol):
     """Where replies go.  ``reply`` answers the current command (ephemeral allowed);
-    ``post`` writes a public message to a channel (notifications, reminders)."""
+    ``post`` writes a public message to a channel (notifications, reminders); ``dm``
+    sends a direct message to a player and says whether it could (closed DMs: False)."""
 
     async def reply(self, message: Message) -> None: ...
 
     async def post(self, channel_id: int, message: Message) -> None: ...
+
+    async def dm(self, user_id: int, message: Message) -> bool: ...
 
 
 MESSAGE_LIMIT = 1900  # Discord refuses messages over 2,000 characters

@@ -1,65 +1,100 @@
 """The one dice service: every die in Warroom comes from here.
 
-Each game gets its own generator, seeded from the operating system (or, for local
-scripts and tests, from ``--seed`` and the game id).  Each order gets an
-:class:`OrderDice` whose values come, in this order, from: results queued by the local
-channel's ``!dice`` directive (never reachable from Discord), dice carried over from
-undone orders, dice handed back by an order that failed (so that retrying sees exactly
-the dice the failed attempt saw: no re-roll fishing), then fresh dice.  Everything an order consumed is stored with it, so replay never rolls again.
+Game dice are *bound to seats*.  Each game has a secret key drawn from the operating
+system when it is created, and each seat of the game its own stream of dice derived from
+that key (``engine.core.dice.stream_die``: die number *i* of a seat's stream is a pure
+function of the key, the game's public id, the seat and *i*).  The game row remembers how
+many dice of each stream the orders in effect have used (``dice_positions``); an order
+takes the next dice of its own seat's stream and the position moves on only when the
+order is stored.  So:
+
+- a refused order (illegal, or beaten by someone else's change) stored nothing: trying
+  again sees exactly the same dice — failing cannot fish for new results;
+- an undone order gives its positions back to *its* seat: that seat's next order rolls
+  the very same dice — never handed to the other seat, never skipped;
+- nothing about dice lives in the process: any process derives the same dice.
+
+The creation of a game rolls from the ``setup`` stream, a timeout from the ``system``
+stream.  The local channel's ``!dice`` directive queues exact results that the next dice
+rolled take instead (scripts and tests only; unreachable from Discord).  Quick commands
+outside any game (``/roll``) use a generator of their own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
+import secrets
 from collections import deque
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable
 
-from engine.core.dice import RecordingDice, rng_dice
+from engine.core.dice import RecordingDice, rng_dice, stream_die
+from engine.core.errors import DiceExhausted
+
+SETUP, SYSTEM = "setup", "system"
 
 
-@dataclass
-class OrderDice:
-    """The dice lent to one order, and where each queued value came from."""
+def stream_label(uid: str, seat: str) -> str:
+    """The label of a seat's dice stream in a game (docs/fair-dice.md)."""
+    return f"{uid}/{seat or SETUP}"
 
-    dice: RecordingDice
-    game_id: int | None
-    scripted: tuple[int, ...]
-    given_back: tuple[int, ...]
-    carry: tuple[int, ...]
 
-    @property
-    def rolled(self) -> tuple[int, ...]:
-        return self.dice.values
+class SeatRoller:
+    """The dice one seat rolls during one change of a game: scripted values first (local
+    only), then the seat's stream from its current position.  :meth:`order` gives a fresh
+    recording source per order; :attr:`position` is where the stream stands after them."""
 
-    @property
-    def carry_left(self) -> tuple[int, ...]:
-        """The carried-over dice this order did not use: still carried if it is applied."""
-        return self._unused()[2]
+    def __init__(self, service: "DiceService", key: bytes, label: str, position: int) -> None:
+        self._service = service
+        self._key = key
+        self._label = label
+        self.position = position
+        self._taken: list[int] = []
 
-    def _unused(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        used = len(self.dice.rolled)
-        parts = []
-        for part in (self.scripted, self.carry, self.given_back):
-            take = min(used, len(part))
-            parts.append(part[take:])
-            used -= take
-        return parts[0], parts[2], parts[1]
+    def _draw(self, sides: int) -> int:
+        scripted = self._service._scripted
+        if scripted:
+            value = scripted.popleft()
+            self._taken.append(value)
+            if not 1 <= value <= sides:
+                raise DiceExhausted(f"scripted die {value} cannot come from a d{sides}")
+        else:
+            value = stream_die(self._key, self._label, self.position, sides)
+        self.position += 1
+        return value
+
+    def order(self) -> RecordingDice:
+        return RecordingDice(self._draw)
+
+    def give_back(self) -> None:
+        """The change was not stored: scripted values go back to the front of the queue
+        (stream positions are simply not saved)."""
+        self._service._scripted.extendleft(reversed(self._taken))
+        self._taken = []
 
 
 class DiceService:
     def __init__(self, seed: int | None = None) -> None:
         self._seed = seed
-        self._games: dict[int, random.Random] = {}
+        self._made = 0
         self._quick = self._new_rng("quick")
         self._scripted: deque[int] = deque()
-        self._given_back: dict[int, deque[int]] = {}
 
     def _new_rng(self, key: str) -> random.Random:
         if self._seed is None:
             return random.Random(int.from_bytes(os.urandom(32), "big"))
         return random.Random(f"warroom:{self._seed}:{key}")
+
+    # -- a new game -----------------------------------------------------------------
+    def new_secret(self) -> tuple[str, bytes]:
+        """A public game id and a secret dice key: from the operating system, or (local
+        scripts and tests given ``--seed``) derived from the seed, so runs repeat."""
+        if self._seed is None:
+            return secrets.token_hex(8), secrets.token_bytes(32)
+        self._made += 1
+        digest = hashlib.sha256(f"warroom:{self._seed}:game:{self._made}".encode()).digest()
+        return digest[:8].hex(), hashlib.sha256(b"key" + digest).digest()
 
     # -- local channel and tests only ------------------------------------------------
     def queue(self, values: Iterable[int]) -> None:
@@ -71,34 +106,16 @@ class DiceService:
         return tuple(self._scripted)
 
     # -- everyone ----------------------------------------------------------------------
-    def for_game(self, game_id: int, carry: Sequence[int] = ()) -> OrderDice:
-        rng = self._games.get(game_id)
-        if rng is None:
-            rng = self._games[game_id] = self._new_rng(f"game:{game_id}")
+    def roller(self, key: bytes, uid: str, seat: str, position: int) -> SeatRoller:
+        return SeatRoller(self, key, stream_label(uid, seat), position)
+
+    def quick(self) -> RecordingDice:
+        """Dice for commands outside any game (``/roll``): scripted values first."""
+        rng = self._quick
         scripted = tuple(self._scripted)
         self._scripted.clear()
-        back = tuple(self._given_back.pop(game_id, ()))
-        carried = tuple(carry)
-        return OrderDice(rng_dice(rng, (*scripted, *carried, *back)), game_id, scripted, back, carried)
+        return rng_dice(rng, scripted)
 
-    def quick(self) -> OrderDice:
-        """Dice for commands outside any game (``/roll``)."""
-        scripted = tuple(self._scripted)
-        self._scripted.clear()
-        return OrderDice(rng_dice(self._quick, scripted), None, scripted, (), ())
-
-    def settle(self, order: OrderDice, *, applied: bool) -> tuple[int, ...]:
-        """After an order: put unused queued values back where they came from and
-        return the carry-over that remains.  A failed order leaves every queue as it
-        found it, and the fresh dice it rolled wait for that game's next order, so
-        retrying cannot fish for new results."""
-        if applied:
-            scripted, back, carry = order._unused()
-        else:
-            scripted, carry = order.scripted, order.carry
-            prefix = len(order.scripted) + len(order.given_back) + len(order.carry)
-            back = order.given_back + order.rolled[prefix:]
-        self._scripted.extendleft(reversed(scripted))
-        if order.game_id is not None and back:
-            self._given_back[order.game_id] = deque(back)
-        return carry
+    def give_back_quick(self, dice: RecordingDice) -> None:
+        """Scripted values a quick command did not use stay queued."""
+        self._scripted.extendleft(reversed([v for v in dice.remaining if isinstance(v, int)]))

@@ -1,24 +1,26 @@
 """The Discord adapter: the command registry as application (slash) commands.
 
 This is the only module that imports discord.py.  Each registered command becomes a slash
-command (two-word commands live in a group, ``/minis move``); an interaction is turned
-into the same :func:`bot.app.dispatch` call the local channel makes.  Buttons carry a
-command line in their ``custom_id`` (``wr:/minis fire unit:al2 at:entering``) and run it
-as whoever pressed them.  Commands that may take longer than Discord's three-second
-limit are deferred first.
+command (two-word commands live in a group, ``/minis move``; three-word ones in a
+subcommand group, ``/minis defend fire``), built with discord.py's public API only; an
+interaction is turned into the same :func:`bot.app.dispatch` call the local channel makes.
+Buttons carry a command line in their ``custom_id`` (``wr:/minis defend fire unit:al2
+at:entering``) and run it as whoever pressed them.  Commands (and the buttons that stand
+for them) that may take longer than Discord's three-second limit are deferred first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import keyword
 import io
+import keyword
 import logging
 from typing import Any, Literal, Optional
 
 import discord
 from discord import app_commands
+from makefun import create_function
 
 from bot.app import App, dispatch
 from bot.command_line import parse_command
@@ -49,37 +51,33 @@ def _annotation(opt: Option) -> Any:
 
 def _py_name(option: str) -> str:
     """A Python parameter name for an option (``from`` → ``from_``); Discord still shows
-    the option's own name."""
+    the option's own name (``app_commands.rename``)."""
     return option + "_" if keyword.iskeyword(option) else option
 
 
 def _make_callback(bot: "WarroomBot", command: Command) -> Any:
+    """A real function with one typed parameter per option (built by makefun from the
+    registry's declaration), decorated with discord.py's public ``describe``/``rename``:
+    discord.py reads the options from it like from a hand-written command."""
     names = {_py_name(o.name): o.name for o in command.options}
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    for opt in sorted(command.options, key=lambda o: not o.required):
+        params.append(inspect.Parameter(
+            _py_name(opt.name), inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(opt),
+            default=inspect.Parameter.empty if opt.required else None))
 
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+    async def run(interaction: discord.Interaction, **values: Any) -> None:
         given = {names[k]: v for k, v in values.items() if v is not None}
         await bot.run_command(interaction, command, given)
 
-    params = [
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          annotation=discord.Interaction)
-    ]
-    for opt in sorted(command.options, key=lambda o: not o.required):
-        params.append(
-            inspect.Parameter(
-                _py_name(opt.name),
-                inspect.Parameter.KEYWORD_ONLY,
-                annotation=_annotation(opt),
-                default=inspect.Parameter.empty if opt.required else None,
-            )
-        )
-    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = "callback_" + "_".join(command.path)
-    callback.__qualname__ = "make.<locals>." + callback.__name__
+    callback = create_function(inspect.Signature(params), run,
+                               func_name="callback_" + "_".join(p.replace("-", "_") for p in command.path))
+    if command.options:
+        callback = app_commands.describe(
+            **{_py_name(o.name): o.description[:100] for o in command.options})(callback)
     renamed = {py: name for py, name in names.items() if py != name}
-    described = app_commands.describe(
-        **{_py_name(o.name): o.description[:100] for o in command.options})(callback)
-    return app_commands.rename(**renamed)(described) if renamed else described
+    return app_commands.rename(**renamed)(callback) if renamed else callback
 
 
 def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
@@ -100,14 +98,22 @@ def _autocompleter(bot: "WarroomBot", opt: Option) -> Any:
 
 
 def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
-    groups: dict[str, app_commands.Group] = {}
+    """Every registered command as an application command: one word a command, two words
+    a command in a group (``/minis move``), three words a command in a subcommand group
+    (``/minis defend fire``) — Discord's three levels, each with at most 25 names."""
+    groups: dict[tuple[str, ...], app_commands.Group] = {}
+
+    def group(path: tuple[str, ...]) -> app_commands.Group:
+        if path not in groups:
+            parent = group(path[:-1]) if len(path) > 1 else None
+            groups[path] = app_commands.Group(name=path[-1], description=_group_description(path),
+                                              parent=parent)
+            if parent is None:
+                tree.add_command(groups[path])
+        return groups[path]
+
     for command in sorted(REGISTRY.values(), key=lambda c: c.path):
-        parent: app_commands.Group | None = None
-        if len(command.path) == 2:
-            name = command.path[0]
-            if name not in groups:
-                groups[name] = app_commands.Group(name=name, description=_group_description(name))
-            parent = groups[name]
+        parent = group(command.path[:-1]) if len(command.path) > 1 else None
         slash: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=command.path[-1],
             description=command.description[:100],
@@ -121,21 +127,24 @@ def build_tree(bot: "WarroomBot", tree: app_commands.CommandTree[Any]) -> None:
             tree.add_command(slash)
         else:
             parent.add_command(slash)
-    for group_command in groups.values():
-        tree.add_command(group_command)
 
 
 GROUP_DESCRIPTIONS = {
-    "minis": "Axis & Allies Miniatures: battles on a hex map",
     "odds": "Exact odds: A&A battles, Miniatures attacks, Memoir '44 dice",
-    "memoir": "Memoir '44",
-    "aa": "Axis & Allies Anniversary Edition",
-    "settings": "Server settings for Warroom",
+    "settings": "Warroom settings: this server's moderators, your direct messages",
+    "league": "League play: seasons, pairings, results and standings",
 }
 
 
-def _group_description(group: str) -> str:
-    return GROUP_DESCRIPTIONS.get(group, f"/{group} commands")
+def _group_description(path: tuple[str, ...]) -> str:
+    from bot.games import fronts
+
+    if len(path) == 1:
+        for front in fronts():
+            if front.group == path[0]:
+                return f"{front.title}: play by post"[:100]
+        return GROUP_DESCRIPTIONS.get(path[0], f"/{path[0]} commands")
+    return f"/{' '.join(path)} commands"
 
 
 # --------------------------------------------------------------------------- channels
@@ -147,6 +156,9 @@ class _NoReplies:
 
     async def post(self, channel_id: int, message: Message) -> None:
         return None
+
+    async def dm(self, user_id: int, message: Message) -> bool:
+        return False
 
 
 def _files(message: Message) -> list[discord.File]:
@@ -213,6 +225,23 @@ class DiscordChannel:
         else:
             await self.bot.post(channel_id, message)
 
+    async def dm(self, user_id: int, message: Message) -> bool:
+        return await _send_dm(self.bot, user_id, message)
+
+
+async def _send_dm(bot: "WarroomBot", user_id: int, message: Message) -> bool:
+    """A direct message; False when the user does not accept them (closed DMs)."""
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        kwargs: dict[str, Any] = {"files": _files(message), "allowed_mentions": _mentions(message)}
+        view = _view(message)
+        if view is not None:
+            kwargs["view"] = view
+        await user.send(message.text, **kwargs)
+    except (discord.Forbidden, discord.NotFound):
+        return False
+    return True
+
 
 class BotPoster:
     """Posts without an interaction (reminders, timeouts)."""
@@ -225,6 +254,9 @@ class BotPoster:
 
     async def post(self, channel_id: int, message: Message) -> None:
         await self.bot.post(channel_id, message)
+
+    async def dm(self, user_id: int, message: Message) -> bool:
+        return await _send_dm(self.bot, user_id, message)
 
 
 # --------------------------------------------------------------------------- the client
@@ -241,8 +273,10 @@ class WarroomBot(discord.Client):
         self._scheduler: asyncio.Task[None] | None = None
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
         from bot.commands import load_all
+        from bot.games import load_games
 
         load_all()
+        load_games()
         build_tree(self, self.tree)
 
     @property
@@ -285,7 +319,7 @@ class WarroomBot(discord.Client):
         perms = interaction.permissions
         moderator = bool(perms.manage_channels)
         if not moderator and interaction.guild_id and roles:
-            role = await self.app.repo.moderator_role(interaction.guild_id)
+            role = await self.app.repo.guild_setting(interaction.guild_id, "moderator_role")
             moderator = role is not None and role in roles
         return Actor(user.id, user.display_name, moderator, roles, bool(perms.manage_guild))
 
@@ -315,10 +349,15 @@ class WarroomBot(discord.Client):
         if not custom_id.startswith(BUTTON_PREFIX):
             return
         path, options = parse_command(custom_id[len(BUTTON_PREFIX):])
+        deferred: bool | None = None
+        command = REGISTRY.get(path)
+        if command is not None and command.defer:  # a button defers like its command
+            await interaction.response.defer(ephemeral=command.ephemeral, thinking=True)
+            deferred = command.ephemeral
         await dispatch(
             self.app,
             actor=await self.actor(interaction),
-            channel=DiscordChannel(self, interaction),
+            channel=DiscordChannel(self, interaction, deferred),
             channel_id=interaction.channel_id or 0,
             guild_id=interaction.guild_id,
             path=path,

@@ -13,8 +13,9 @@ only, never reachable from Discord):
 - ``!wait 2d`` — move the clock forward (reminders and timeouts fire);
 - ``!channel #name`` — later lines act in that channel (e.g. a league thread);
 - ``!moderator NAME`` — NAME may use moderator commands (undo, abort, replace);
-- ``NAME: !press N`` — NAME presses button N (or a button by its label) of the last
-  message that had buttons;
+- ``!dms NAME closed`` / ``!dms NAME open`` — NAME's direct messages are closed (or open);
+- ``NAME: !press N`` — NAME presses button N of the last message that had buttons, or
+  ``NAME: !press LABEL`` the newest button with that label NAME can see;
 - ``NAME: !complete /command option:partial`` — show autocomplete choices;
 - ``!expect TEXT`` / ``!expect-not TEXT`` — the output of the previous line must (not)
   contain TEXT; a script with a failed expectation exits non-zero.
@@ -60,8 +61,11 @@ class LocalChannel:
     current_user: str = DEFAULT_USER
     image_count: int = 0
     last_buttons: tuple[Button, ...] = ()
+    # Every message with buttons, newest last: (who may see it, or None for everyone, buttons).
+    button_history: list[tuple[str | None, tuple[Button, ...]]] = field(default_factory=list)
     transcript: list[str] = field(default_factory=list)  # output since the last line
     current_channel: int = 0
+    closed_dms: set[str] = field(default_factory=set)  # users whose direct messages are closed
 
     def _print(self, prefix: str, text: str) -> None:
         lines = text.splitlines() or [""]
@@ -81,6 +85,9 @@ class LocalChannel:
             self._print(prefix, f"[image] {path}")
         if message.buttons:
             self.last_buttons = message.buttons
+            private = prefix.startswith("[to ") or prefix.startswith("[dm to ")
+            who = prefix.split(" ", 2)[-1].rstrip("]") if private else None
+            self.button_history.append((who, message.buttons))
             shown = "  ".join(f"[{i}: {b.label}]" for i, b in enumerate(message.buttons, 1))
             self._print(prefix, f"buttons: {shown}")
 
@@ -96,6 +103,15 @@ class LocalChannel:
 
     async def post(self, channel_id: int, message: Message) -> None:
         self._emit(f"[#{self.names.get(channel_id, channel_id)}]", message)
+
+    async def dm(self, user_id: int, message: Message) -> bool:
+        """A direct message prints as ``[dm to NAME]``; a user whose DMs a script closed
+        (``!dms NAME closed``) gets none."""
+        name = self.users.get(user_id, str(user_id))
+        if name.lower() in self.closed_dms:
+            return False
+        self._emit(f"[dm to {name}]", message)
+        return True
 
     def resolve_user(self, text: str) -> Actor | None:
         """``@bob`` or ``bob`` → the local user bob.  Anything else (a Discord-style
@@ -195,6 +211,13 @@ class LocalSession:
             self.use_channel(rest)
         elif word == "!moderator":
             self.moderators.add(rest.lower())
+        elif word == "!dms":
+            who, _, state = rest.partition(" ")
+            if state.strip() not in ("open", "closed") or not who:
+                self._fail(f"{where}!dms needs a name and open or closed, e.g. !dms bob closed")
+                return
+            (self.channel.closed_dms.add if state.strip() == "closed" else self.channel.closed_dms.discard)(
+                who.lower())
         elif word == "!press":
             await self._press(name, rest, where)
         elif word == "!complete":
@@ -207,8 +230,12 @@ class LocalSession:
         chosen: Button | None = None
         if which.isdigit() and 1 <= int(which) <= len(buttons):
             chosen = buttons[int(which) - 1]
-        else:
-            chosen = next((b for b in buttons if b.label.lower() == which.lower()), None)
+        else:  # by label: the newest button of that label that NAME can see
+            for who, group in reversed(self.channel.button_history):
+                if who is None or who.lower() == name.lower():
+                    chosen = next((b for b in group if b.label.lower() == which.lower()), None)
+                    if chosen is not None:
+                        break
         if chosen is None:
             self._fail(f"{where}no button '{which}' (buttons: {[b.label for b in buttons]})")
             return

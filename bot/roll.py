@@ -123,8 +123,13 @@ def roll(expression: str, dice: Dice) -> RollResult:
     try:
         with _lend_dice(dice):
             result = roller.roll(body)
+        # d20 evaluates lazily: the total (and a division by zero) only now.
+        total = int(result.total)
+        detail = str(result)
     except d20.TooManyRolls:
         raise _bad(expr, f"at most {MAX_DICE} dice") from None
+    except d20.RollValueError as err:
+        raise _bad(expr, str(err).rstrip(".").lower()) from None
     except d20.RollError:
         raise _bad(expr) from None
     except (ZeroDivisionError, OverflowError, RecursionError, ValueError):
@@ -144,8 +149,6 @@ def roll(expression: str, dice: Dice) -> RollResult:
         target = int(test.group("target"))
         hits = tuple(compare(v, target) for v in kept)
         successes = sum(hits)
-    total = int(result.total)
-    detail = str(result)
     if len(detail) > MAX_DETAIL:
         detail = f"{len(all_dice)} dice = `{total}`"
     return RollResult(expr, all_dice, kept, total, successes, detail, sides, hits)

@@ -21,7 +21,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 def run_roll(args: argparse.Namespace) -> int:
     try:
-        result = roll(args.expression, DiceService(args.seed).quick().dice)
+        result = roll(args.expression, DiceService(args.seed).quick())
     except PlayerError as err:
         print(f"warroom roll: {err.text()}", file=sys.stderr)
         return 2

@@ -1,82 +1,87 @@
-"""Asynchronous play: reminders and timeouts.
+"""Asynchronous play: reminders, timeouts and expired undo requests.
 
 Every game waits for someone (a phase, or a reaction such as defensive fire).  The game
-row remembers since when (``waiting_since``).  ``tick`` — run every minute by the Discord
-adapter, and by ``!wait`` in local scripts — reminds once per waiting period after the
-game's ``remind_after`` delay, and when ``timeout_after`` (or ``reaction_timeout`` for a
-reaction) has passed, applies the game's timeout policy through an ordinary order from
-the system seat (``timeout hold|done|forfeit``), which is logged like any other.
-Everything needed is in the database, so a restart loses nothing and resumes.
+row remembers since when (``waiting_since``).  :func:`tick` — run every minute by the
+Discord adapter, and by ``!wait`` in local scripts — reminds once per waiting period
+after the game's ``remind_after`` delay, and when ``timeout_after`` (or
+``reaction_timeout`` for a reaction) has passed, asks the session to apply the game's
+timeout policy (the engine's timeout hook; ``forfeit`` ends the game).  The session
+re-checks, under the game's lock, that the game still waits for exactly what this tick
+saw (same version, same decision), so a stale tick does nothing.  Everything needed is
+in the database: a restart loses nothing.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any, Awaitable, Callable
+from typing import Any, Mapping
 
-from bot.clock import parse_duration, parse_iso
+from bot.clock import parse_delay
 from bot.context import Channel, Message
-from bot.notify import waiting_lines
-from bot.session import Acted
+from bot.games import front_for
+from bot.lifecycle import DEFAULT_TIMING, POLICY, PROMPT, REMIND, TIMEOUT, announce
+from bot.present import ping
+from bot.session import pending_key
+from bot import undo as undo_rules
 from engine.core.errors import PlayerError
 
 log = logging.getLogger("warroom.scheduler")
 
-DEFAULTS = {"remind_after": "24h", "timeout_after": "", "reaction_timeout": "12h",
-            "timeout_policy": "done"}
 
-# kind -> coroutine that posts the result of a system order (narration, images, pings).
-Announcer = Callable[[Any, Channel, int, Acted], Awaitable[None]]
-ANNOUNCERS: dict[str, Announcer] = {}
-# kind -> coroutine that pings whoever must act, in that game's words (prefix first).
-Pinger = Callable[[Channel, int, Any, str], Awaitable[None]]
-PINGERS: dict[str, Pinger] = {}
-
-
-def delay(options: Any, key: str) -> timedelta | None:
-    text = str(options.get(key, DEFAULTS[key]) or "").strip()
-    if not text or text in ("0", "off", "never"):
-        return None
+def delay(options: Mapping[str, Any], key: str) -> timedelta | None:
     try:
-        return parse_duration(text)
+        return parse_delay(str(options.get(key, DEFAULT_TIMING[key]) or ""))
     except PlayerError:
         return None
 
 
 async def tick(app: Any, channel: Channel) -> int:
-    """Send due reminders and apply due timeouts; returns how many actions were taken."""
+    """Send due reminders, apply due timeouts, close expired undo requests; returns how
+    many actions were taken."""
     now = app.clock.now()
     actions = 0
     for game in await app.repo.live_games():
-        if game.status != "active" or not game.waiting_since:
-            continue
         try:
             loaded = app.sessions.loaded(game)
+            if game.undo_request and undo_rules.live_request(loaded, now) is None \
+                    and game.undo_request.get("version") == game.version:
+                async def expire(current: Any) -> Any:
+                    if current.game.version != game.version:
+                        raise _Stale()
+                    return undo_rules.close_request("undo request expired", None)
+                try:
+                    await app.sessions.change(game.channel_id, expire)
+                except _Stale:
+                    continue
+                await channel.post(game.channel_id, Message(
+                    "⌛ The undo request expired without an answer: nothing was undone."))
+                actions += 1
+                continue
             pending = loaded.pending
-            if not pending:
+            if game.status != "active" or not pending or game.waiting_since is None:
                 continue
-            waited = now - parse_iso(game.waiting_since)
+            waited = now - game.waiting_since
             reaction = any(p.reaction for p in pending)
-            limit = delay(game.options, "reaction_timeout" if reaction else "timeout_after")
+            limit = delay(game.options, PROMPT if reaction else TIMEOUT)
             if limit is not None and waited >= limit:
-                policy = "hold" if reaction else str(game.options.get("timeout_policy", "done"))
-                acted = await app.sessions.act(game.channel_id, None, f"timeout {policy}")
-                announce = ANNOUNCERS.get(game.kind)
-                if announce:
+                policy = (loaded.rules.reaction_policy if reaction
+                          else str(game.options.get(POLICY, "done")))
+                acted = await app.sessions.timeout(
+                    game.channel_id, expect=(game.version, pending_key(pending)), policy=policy)
+                if acted is not None:
                     await announce(app, channel, game.channel_id, acted)
-                actions += 1
+                    actions += 1
                 continue
-            remind = delay(game.options, "remind_after")
+            remind = delay(game.options, REMIND)
             if remind is not None and waited >= remind and game.reminded_at is None:
-                pinger = PINGERS.get(game.kind)
-                if pinger is not None:
-                    await pinger(channel, game.channel_id, loaded, "⏰ Reminder: ")
-                else:
-                    text, ids = waiting_lines(pending, game.seats)
-                    await channel.post(game.channel_id, Message("⏰ Reminder: " + text, mentions=tuple(ids)))
-                await app.sessions.mark_reminded(game)
-                actions += 1
+                if await app.sessions.mark_reminded(game):
+                    await ping(app, channel, game.channel_id, loaded, "⏰ Reminder: ")
+                    actions += 1
         except Exception:
-            log.exception("scheduler failed on game %s", game.id)
+            log.exception("scheduler failed on game %s (%s)", game.id, front_for(game.kind).title)
     return actions
+
+
+class _Stale(Exception):
+    pass

@@ -7,14 +7,16 @@ from typing import AsyncIterator
 
 import pytest
 
-from bot.app import App, load_games
+from bot.app import App
 from bot.commands import load_all
+from bot.games import load_games
 from bot.config import Config
 from bot.discord_app import WarroomBot
 from tests.discord_harness import Recorder, start_offline
 
 load_all()
 load_games()
+import tests.toygame  # noqa: E402,F401  (the dice race: the platform's second game)
 
 
 @pytest.fixture

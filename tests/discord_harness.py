@@ -174,6 +174,8 @@ def slash(path: str, options: list[dict[str, Any]], user: dict[str, Any],
     opts = options
     if len(words) == 2:
         opts = [{"name": words[1], "type": 1, "options": options}]
+    elif len(words) == 3:  # a command in a subcommand group
+        opts = [{"name": words[1], "type": 2, "options": [{"name": words[2], "type": 1, "options": options}]}]
     data = {"id": str(next(_ids)), "name": words[0], "type": 1, "options": opts}
     return _base(4 if autocomplete else 2, user, data, channel_id)
 

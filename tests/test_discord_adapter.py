@@ -61,7 +61,7 @@ async def test_long_answers_are_split_under_discords_limit(bot: WarroomBot, rec:
     assert len(calls) >= 2 and all(c.ephemeral for c in calls)
     assert all(len(c.content) <= 2000 for c in calls)
     text = "\n".join(c.content for c in calls)
-    assert "`/minis new " in text and "`/minis abort` — " in text
+    assert "`/minis new " in text and "`/minis abort [confirm:…]` — " in text
 
 
 async def test_button_runs_its_command_as_the_presser(bot: WarroomBot, rec: Recorder) -> None:

@@ -89,7 +89,8 @@ async def test_channels_and_buttons_and_completion(tmp_path: Path) -> None:
     code, out = await _run("!channel #league-1\na: /roll dice:1d6\na: !complete /help game:\n", tmp_path)
     assert code == 0, out
     assert out.splitlines()[0].startswith("[#league-1] **1d6**")
-    assert "[to a] choices for game: quick, minis" in out
+    assert "[to a] choices for game: Quick commands (no game needed) = quick, Exact odds = odds," \
+           " A&A Miniatures = minis" in out
     code, out = await _run("a: !press 1\n", tmp_path)
     assert code == 1 and "no button '1'" in out
 
@@ -151,7 +152,7 @@ async def test_mentions_name_known_players(tmp_path: Path) -> None:
     try:
         session = LocalSession(app, LocalChannel(io.StringIO(), tmp_path))
         bob = session.actor("bob")
-        await app.repo.remember_player(bob.id, "bob", "2026-01-01T00:00:00+00:00")
+        await app.repo.remember_player(bob.id, "bob", app.clock.now())
         ctx = Ctx(app, session.actor("alice"), 1, 1, session.channel)
         assert (await ctx.user("@bob")).id == stable_id("user", "bob")
         assert await ctx.user(f"<@{bob.id}>") == bob

@@ -1,4 +1,5 @@
-"""Asynchronous play: reminders once per wait, timeouts applied as logged system orders."""
+"""Asynchronous play: reminders once per wait, timeouts through the engine's timeout hook,
+logged as their own rows, decided on the game as it is when they fire."""
 
 from __future__ import annotations
 
@@ -10,12 +11,9 @@ import pytest
 
 from bot.app import App
 from bot.clock import ManualClock
-from bot.context import Actor, Message
+from bot.context import Message
 from bot.scheduler import tick
-from bot.storage.repository import NewOrder
-from tests import toygame  # noqa: F401
-
-ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
+from tests.toygame.harness import ALICE, CHANNEL, start
 
 
 class Posts:
@@ -28,6 +26,9 @@ class Posts:
     async def post(self, channel_id: int, message: Message) -> None:
         self.sent.append((channel_id, message))
 
+    async def dm(self, user_id: int, message: Message) -> bool:
+        return False
+
 
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[App]:
@@ -36,50 +37,74 @@ async def app(tmp_path: Path) -> AsyncIterator[App]:
     await application.close()
 
 
-async def _start(app: App, **options: str) -> None:
-    app.dice.queue([1])
-    await app.sessions.create(kind="race", channel_id=5, guild_id=None, host=ALICE,
-                              options={"target": 10, **options}, seats={"red": ALICE, "blue": BOB})
-    await app.sessions.update_game(5, status="active", record=NewOrder(kind="seat", seat="", text="start"))
+def clock(app: App) -> ManualClock:
+    assert isinstance(app.clock, ManualClock)
+    return app.clock
 
 
 async def test_reminder_after_the_delay_and_only_once(app: App) -> None:
-    await _start(app, remind_after="24h")
+    await start(app, remind_after="24h")
     posts = Posts()
-    clock = app.clock
-    assert isinstance(clock, ManualClock)
-    clock.advance(timedelta(hours=23))
+    clock(app).advance(timedelta(hours=23))
     assert await tick(app, posts) == 0
-    clock.advance(timedelta(hours=2))
+    clock(app).advance(timedelta(hours=2))
     assert await tick(app, posts) == 1
     (channel, msg), = posts.sent
-    assert channel == 5 and msg.text == "⏰ Reminder: <@1> (red) — your turn: roll or pass"
+    assert channel == CHANNEL
+    assert msg.text == "⏰ Reminder: <@1> (Red) — your turn: /race roll, /race pass or /race boost"
     assert msg.mentions == (1,)
-    clock.advance(timedelta(hours=30))
+    clock(app).advance(timedelta(hours=30))
     assert await tick(app, posts) == 0  # one reminder per waiting period
-    await app.sessions.act(5, ALICE, "pass")  # now blue waits: a new period
-    clock.advance(timedelta(hours=25))
+    await app.sessions.act(CHANNEL, ALICE, "pass")  # now blue waits: a new period
+    clock(app).advance(timedelta(hours=25))
     assert await tick(app, posts) == 1
     assert posts.sent[-1][1].mentions == (2,)
 
 
-async def test_timeout_applies_the_policy_as_a_logged_order(app: App) -> None:
-    await _start(app, timeout_after="3d", remind_after="off")
-    clock = app.clock
-    assert isinstance(clock, ManualClock)
-    clock.advance(timedelta(days=2))
+async def test_timeout_applies_the_engine_hook_as_its_own_logged_row(app: App) -> None:
+    await start(app, timeout_after="3d", remind_after="off")
+    clock(app).advance(timedelta(days=2))
     assert await tick(app, Posts()) == 0
-    clock.advance(timedelta(days=1, minutes=1))
-    assert await tick(app, Posts()) == 1
-    game = await app.repo.live_game(5)
+    clock(app).advance(timedelta(days=1, minutes=1))
+    posts = Posts()
+    assert await tick(app, posts) == 1
+    game = await app.repo.live_game(CHANNEL)
     assert game is not None and game.snapshot["turn"] == 1  # red's turn passed
     last = (await app.repo.orders(game.id))[-1]
-    assert (last.seat, last.text, last.actor_id) == ("system", "timeout done", None)
+    assert (last.kind, last.seat, last.text, last.actor_id) == ("timeout", "", "done", None)
+    assert "red passes." in posts.sent[0][1].text
+
+
+async def test_a_forfeit_ends_the_game_for_the_other_team(app: App) -> None:
+    await start(app, timeout_after="1d", timeout_policy="forfeit", remind_after="off")
+    clock(app).advance(timedelta(days=1, minutes=1))
+    posts = Posts()
+    assert await tick(app, posts) == 1
+    game = await app.repo.last_game(CHANNEL)
+    assert game is not None and game.status == "finished"
+    assert game.result == {"winner": "blue", "reason": "red did not answer in time"}
+    assert posts.sent[0][1].text == "⏰ Forfeit: red did not answer in time. 🏆 Blue win the game."
+
+
+async def test_a_stale_tick_does_nothing(app: App) -> None:
+    """The scheduler read the games list, then the player acted before the timeout was
+    applied: the timeout must not hit the player who waits now (issue 9, item 3)."""
+    await start(app, timeout_after="1d", remind_after="off")
+    clock(app).advance(timedelta(days=2))
+    stale = await app.repo.live_games()
+    await app.sessions.act(CHANNEL, ALICE, "pass")  # red answered; blue just started waiting
+
+    async def old_list() -> list[object]:
+        return list(stale)
+
+    app.repo.live_games = old_list  # type: ignore[method-assign]
+    assert await tick(app, Posts()) == 0
+    game = await app.repo.game(stale[0].id)
+    assert game.snapshot["turn"] == 1 and (await app.repo.orders(game.id))[-1].text == "pass"
 
 
 async def test_nothing_happens_without_a_timeout_setting(app: App) -> None:
-    await _start(app, remind_after="off")
-    assert isinstance(app.clock, ManualClock)
-    app.clock.advance(timedelta(days=365))
+    await start(app, remind_after="off")
+    clock(app).advance(timedelta(days=365))
     assert await tick(app, Posts()) == 0  # games never expire on their own
-    assert (await app.repo.live_game(5)) is not None
+    assert (await app.repo.live_game(CHANNEL)) is not None

@@ -138,6 +138,18 @@ class Command:
 
 
 REGISTRY: dict[tuple[str, ...], Command] = {}
+# Discord allows 25 subcommands (or subcommand groups) under a command or a group.
+MAX_CHILDREN = 25
+
+
+def children(prefix: tuple[str, ...]) -> set[str]:
+    """The names directly under a command group (``("minis",)`` → {"new", "move", …})."""
+    return {path[len(prefix)] for path in REGISTRY
+            if len(path) > len(prefix) and path[:len(prefix)] == prefix}
+
+
+def is_group(prefix: tuple[str, ...]) -> bool:
+    return bool(children(prefix))
 
 
 def command(
@@ -147,14 +159,24 @@ def command(
     defer: bool = False,
     ephemeral: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register a slash command (``path`` like ``"roll"`` or ``"odds aa"``)."""
+    """Register a slash command: ``"roll"``, ``"odds aa"``, or a command in a subcommand
+    group, ``"minis defend fire"`` (Discord's three levels).  A group may hold at most 25
+    names, and a name is either a command or a group, never both."""
     key = tuple(path.split())
-    if not 1 <= len(key) <= 2:
-        raise ValueError(f"command path '{path}' must have one or two words")
+    if not 1 <= len(key) <= 3:
+        raise ValueError(f"command path '{path}' must have one to three words")
 
     def deco(fn: Handler) -> Handler:
         if key in REGISTRY:
             raise ValueError(f"command {path} registered twice")
+        for n in range(1, len(key)):
+            if key[:n] in REGISTRY:
+                raise ValueError(f"/{' '.join(key[:n])} is a command; it cannot also be a group")
+            if key[n] not in children(key[:n]) and len(children(key[:n])) >= MAX_CHILDREN:
+                raise ValueError(f"/{' '.join(key[:n])} already has {MAX_CHILDREN} subcommands"
+                                 f" (Discord's limit); put /{path} in a subcommand group")
+        if is_group(key):
+            raise ValueError(f"/{path} is a group; it cannot also be a command")
         REGISTRY[key] = Command(key, description, tuple(options), fn, defer, ephemeral)
         return fn
 
@@ -164,7 +186,9 @@ def command(
 def find(path: tuple[str, ...]) -> Command:
     if path in REGISTRY:
         return REGISTRY[path]
-    names = sorted(c.name for c in REGISTRY.values() if not path or c.path[0] == path[0])
+    names = sorted(c.name for c in REGISTRY.values() if path and c.path[:len(path)] == path)
+    if not names:
+        names = sorted(c.name for c in REGISTRY.values() if path and c.path[0] == path[0])
     if not names:
         names = sorted(c.name for c in REGISTRY.values())
     raise PlayerError(f"There is no command /{' '.join(path)}.", legal=names)

@@ -1,19 +1,14 @@
-"""``/help``: what the bot can do, by game."""
+"""``/help``: what the bot can do, by section: the quick commands, the odds, each game,
+league play and the settings."""
 
 from __future__ import annotations
+
+from typing import Any, Mapping
 
 from bot.commands.base import REGISTRY, Command, Option, command
 from bot.context import Ctx
 from engine.core.errors import UnknownName
 
-# Command groups → the section they belong to, in the order shown.
-SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("quick", "Quick commands (no game needed)", ("roll", "odds", "help")),
-    ("minis", "Axis & Allies Miniatures (hex battles)", ("minis",)),
-    ("memoir", "Memoir '44", ("memoir",)),
-    ("aa", "Axis & Allies Anniversary Edition", ("aa",)),
-    ("admin", "Server settings", ("settings",)),
-)
 INTRO = (
     "**Warroom** runs play-by-post WWII wargames in this channel: every order is a slash"
     " command, the bot enforces the rules, rolls fair dice, keeps the game safe, posts the map"
@@ -21,34 +16,67 @@ INTRO = (
 )
 
 
+def sections() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(key, title, command groups) in the order shown: quick commands, odds, every game
+    this bot hosts, league play, settings."""
+    from bot.games import fronts
+
+    out = [("quick", "Quick commands (no game needed)", ("roll", "help", "verify")),
+           ("odds", "Exact odds", ("odds",))]
+    out += [(f.group, str(f.title), (f.group,)) for f in fronts()]
+    out += [("league", "League play", ("league", "rating", "leaderboard")),
+            ("admin", "Settings", ("settings",))]
+    return [s for s in out if _commands_in(s[2])]
+
+
+# A game's lifecycle commands: opening and joining come first, the rest after its orders.
+_FIRST = ("new", "join")
+_LAST = ("status", "log", "undo", "concede", "settings", "replace", "abort")
+
+
 def _commands_in(groups: tuple[str, ...]) -> list[Command]:
-    """A section's commands, in the order their modules declare them (the order of play)."""
-    return [c for c in REGISTRY.values() if c.path[0] in groups]
+    """A section's commands in the order of play: open and join, the game's own commands
+    as its module declares them, then the lifecycle's looking and refereeing commands."""
+    found = [c for c in REGISTRY.values() if c.path[0] in groups]
+
+    def key(item: tuple[int, Command]) -> tuple[int, int]:
+        i, c = item
+        name = c.path[1] if len(c.path) == 2 else ""
+        return (0 if name in _FIRST else 2 if name in _LAST else 1,
+                _LAST.index(name) if name in _LAST else i)
+
+    return [c for _, c in sorted(enumerate(found), key=key)]
+
+
+async def _section_names(ctx: Ctx, partial: str, others: Mapping[str, Any]) -> list[tuple[str, str]]:
+    return [(title, key) for key, title, _ in sections()
+            if partial.lower() in key or partial.lower() in title.lower()]
 
 
 @command(
     "help",
     "What the bot can do, by game",
-    Option("game", str, "Show one section in detail", required=False,
-           choices=tuple(key for key, _, _ in SECTIONS)),
+    Option("game", str, "Show one section in detail (quick, odds, minis, …)", required=False,
+           autocomplete=_section_names),
     ephemeral=True,
 )
 async def help_command(ctx: Ctx, game: str | None) -> None:
+    known = sections()
+    if game is not None and game.strip().lower() not in {k for k, _, _ in known}:
+        raise UnknownName(f"There is no help section '{game[:30]}'.",
+                          legal=[f"/help game:{k}" for k, _, _ in known])
     lines = [INTRO, ""]
-    shown = [s for s in SECTIONS if game is None or s[0] == game]
-    for key, title, groups in shown:
-        commands = _commands_in(groups)
-        if not commands:
-            if game is not None:
-                raise UnknownName(f"{title} is not available yet.")
+    for key, title, groups in known:
+        if game is not None and key != game.strip().lower():
             continue
+        commands = _commands_in(groups)
         lines.append(f"__{title}__")
         if game is not None:  # every command with its options
             lines += [f"`{c.usage()}` — {c.description}" for c in commands]
         elif key == "quick" or len(commands) <= 3:
             lines += [f"`{c.name}` — {c.description}" for c in commands]
         else:  # a game: the command names; details with game:<key>
-            names = " · ".join(c.path[-1] for c in commands)
+            names = " · ".join(" ".join(c.path[1:]) for c in commands)
             lines.append(f"`/{commands[0].path[0]}` {names} — details: `/help game:{key}`")
         lines.append("")
     if game is None:

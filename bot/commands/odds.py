@@ -17,7 +17,8 @@ from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
 from bot.minis import complete
 from bot.minis.front import KIND as MINIS
-from bot.minis.front import clip, loaded_state, seen_unit
+from bot.minis.front import find_unit, minis_state
+from bot.present import clip
 from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
@@ -201,8 +202,9 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     if loaded is None or loaded.game.kind != MINIS:
         raise NoGame("There is no A&A Miniatures game in this channel: give the numbers instead "
                      "(/odds minis dice:11 defense:5), or start one with /minis new.")
-    state = loaded_state(loaded)
-    a, t = seen_unit(loaded, ctx.actor.id, attacker), seen_unit(loaded, ctx.actor.id, target)
+    # Only units the asker may see (M-2.5), from the engine's view for the asker's seats.
+    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    a, t = find_unit(state, attacker), find_unit(state, target)
     live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at)
     odds = minis_odds(live.attack)
     lines = minis_live_lines(live, odds)
@@ -211,7 +213,8 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     lines += [minis_blast_line(b, minis_odds(b.attack)) for b in live.blast]
     subtitle = f"{live.attacker} vs {live.target}: {minis_subtitle(odds)}"
     png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=subtitle)
-    await ctx.reply(clip(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
+    # Odds from a live game tell what the asker plans: only they see them.
+    await ctx.reply(clip(lines), ephemeral=True, files=[Attachment("odds-minis.png", png)])
 
 
 @command(

@@ -17,13 +17,11 @@ MAX_PICTURED = 40
     Option("image", bool, "Also post a picture of the dice", required=False, default=False),
 )
 async def roll_command(ctx: Ctx, dice: str, image: bool) -> None:
-    order = ctx.app.dice.quick()
+    rolled = ctx.app.dice.quick()
     try:
-        result = roll(dice, order.dice)
-    except BaseException:
-        ctx.app.dice.settle(order, applied=False)
-        raise
-    ctx.app.dice.settle(order, applied=True)
+        result = roll(dice, rolled)
+    finally:
+        ctx.app.dice.give_back_quick(rolled)
     files = []
     text = result.text()
     if image and len(result.kept) > MAX_PICTURED:

@@ -10,23 +10,24 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from bot.context import Ctx
-from bot.minis.front import KIND, loaded_state, seen_units
+from bot.minis.front import KIND, minis_state
 from bot.session import Loaded
 from engine.minis.catalogue import load_catalogue
 from engine.minis.legal import legal_orders, unit_orders
 from engine.minis.orders import Attack, Deploy, Move
 from engine.minis.state import MinisState, Phase, UnitState
-from engine.minis.visibility import public_units
 
 LIMIT = 25
 Choices = list[tuple[str, str]]
 
 
 async def _game(ctx: Ctx) -> tuple[Loaded, MinisState, str | None] | None:
+    """The channel's battle as the asker may see it (suggestions go to the asker alone)."""
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     if loaded is None or loaded.game.kind != KIND:
         return None
-    return loaded, loaded_state(loaded), loaded.acting_seat(ctx.actor.id)
+    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    return loaded, state, loaded.acting_seat(ctx.actor.id)
 
 
 def _match(partial: str, *texts: str) -> bool:
@@ -73,9 +74,8 @@ async def any_unit(ctx: Ctx, partial: str, others: Mapping[str, Any]) -> Choices
     found = await _game(ctx)
     if found is None:
         return []
-    loaded, state, seat = found
-    seen = seen_units(loaded, ctx.actor.id).values()
-    return _rank((u.side == seat, _unit_label(state, u), u.id) for u in seen
+    _, state, seat = found
+    return _rank((u.side == seat, _unit_label(state, u), u.id) for u in state.units
                  if u.on_map and _match(partial, u.id, state.cards[u.card].name))
 
 
@@ -93,7 +93,7 @@ async def target(ctx: Ctx, partial: str, others: Mapping[str, Any]) -> Choices:
             legal = {o.target for o in unit_orders(state, seat, u) if isinstance(o, Attack)}
         except Exception:
             legal = set()
-    return _rank((u.id in legal, _unit_label(state, u), u.id) for u in public_units(state)
+    return _rank((u.id in legal, _unit_label(state, u), u.id) for u in state.units
                  if u.side != seat and u.on_map and _match(partial, u.id, state.cards[u.card].name))
 
 

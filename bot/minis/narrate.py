@@ -1,9 +1,9 @@
 """Turn A&A Miniatures events into short lines for the channel.
 
 Works on the JSON form of events (``Event.to_dict()``), so the same code narrates a live
-order and a page of the stored order log.  Events carrying ``private_to`` (army lists,
-standing orders) are never narrated publicly: :func:`public_lines` replaces them with a
-line that reveals nothing, :func:`private_lines` gives their owner the details.
+order and a page of the stored order log.  It narrates what it is given: the platform
+hands it only the events (and the state) a viewer may see, as the engine's per-seat view
+decides (army lists and standing orders reach their owner alone).
 """
 
 from __future__ import annotations
@@ -178,47 +178,36 @@ NARRATORS: dict[str, Callable[[EventDict, Namer], str | None]] = {
     "DefensiveFireHeld": lambda e, n: f"{the(e['side'], start=True)} held fire as {n.unit(e['mover'])} "
         f"passed {n.hex(e['at'])}.",
     "UnitDisrupted": lambda e, n: f"{n.unit(e['unit'])} is disrupted ({e['reason']}).",
+    "HeavyArmorIgnored": lambda e, n: f"{n.unit(e['unit'])} shrugs off its first Damaged counter"
+        " (Heavy Armor).",
     "UnitDestroyed": lambda e, n: f"{n.unit(e['unit'])} is destroyed ({e['reason']}).",
     "CountersCleared": lambda e, n: f"{n.unit(e['by'])} rallied {', '.join(n.unit(u) for u in e['units'])}.",
     "Casualties": _casualties,
 }
 
 
-def _private_line(e: EventDict, n: Namer) -> str:
-    if e["type"] == "ArmyListed":
-        cards = ", ".join(n.card(c) for c in e["cards"]) or "(empty)"
-        count = len(e["cards"])
-        text = f"Your army ({count} unit{'s' if count != 1 else ''}, {e['cost']} points): {cards}."
-        if e.get("problems"):
-            text += " Not ready yet: " + "; ".join(e["problems"])
-        return text
-    if e["type"] == "StandingOrderSet":
-        return f"Standing order for {n.unit(e['unit'])}: {e['policy']}."
-    return f"{e['type']}"
+def _army_listed(e: EventDict, n: Namer) -> str:
+    cards = ", ".join(n.card(c) for c in e["cards"]) or "(empty)"
+    count = len(e["cards"])
+    text = f"Your army ({count} unit{'s' if count != 1 else ''}, {e['cost']} points): {cards}."
+    if e.get("problems"):
+        text += " Not ready yet: " + "; ".join(e["problems"])
+    return text
 
 
-def _public_stub(e: EventDict) -> str | None:
-    if e["type"] == "ArmyListed":
-        return f"{the(e.get('private_to'), start=True)} updated their army list (secret until deployment)."
-    return None  # standing orders are nobody else's business
+# Events only their owner ever receives (the engine's event_view decides who that is).
+NARRATORS["ArmyListed"] = _army_listed
+NARRATORS["StandingOrderSet"] = lambda e, n: f"Standing order for {n.unit(e['unit'])}: {e['policy']}."
 
 
-def public_lines(events: Iterable[EventDict], state: MinisState) -> list[str]:
+def lines(events: Iterable[EventDict], state: MinisState) -> list[str]:
+    """Narrate the events given, against the state given.  Callers hand in what a viewer
+    may see (``GameRules.event_view`` and ``view``); nothing here filters or decides."""
     n = Namer(state)
-    lines: list[str] = []
+    out: list[str] = []
     for e in events:
-        if e.get("private_to"):
-            stub = _public_stub(e)
-            if stub:
-                lines.append(stub)
-            continue
         narrate = NARRATORS.get(str(e.get("type")))
         line = narrate(e, n) if narrate else None
         if line:
-            lines.append(line)
-    return lines
-
-
-def private_lines(events: Iterable[EventDict], state: MinisState, side: str) -> list[str]:
-    n = Namer(state)
-    return [_private_line(e, n) for e in events if e.get("private_to") == side]
+            out.append(line)
+    return out

@@ -1,47 +1,49 @@
-"""What the looking commands show (status, log, map, line of sight, cards, catalogue),
-and the small text helpers of the game commands.  Nothing here changes a game."""
+"""What the Minis looking commands show (map, line of sight, cards, catalogue, your army)
+and the small helpers of the Minis order commands.  Nothing here changes a game.
+
+Every public answer is built from the public view of the game (``Loaded.view(PUBLIC)``);
+``/minis army`` answers its owner alone from their own view.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Sequence
+from typing import Any
 
-from bot.context import Actor, Attachment, Ctx
-from bot.minis.front import KIND, board_png, clip, decision_text, loaded_state, seen_unit
-from bot.minis.narrate import public_lines, side_name
+from bot.context import Attachment, Ctx
+from bot.minis.front import KIND, board_image, find_unit, minis_state, unit_line
+from bot.minis.narrate import side_name
+from bot.present import clip
 from bot.session import Loaded, NoGame
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
+from engine.core.game import PUBLIC
 from engine.core.hexgrid import Hex
 from engine.minis.catalogue import load_catalogue
 from engine.minis.line_of_sight import line_of_sight
 from engine.minis.model import BAND_NAMES, UnitCard
-from engine.minis.state import MinisState, Phase, UnitState
-from engine.minis.visibility import public_units
+from engine.minis.state import MinisState
 from render.minis import card as card_image, overlays_from_events, png
-
-LOG_PAGE = 25
 
 
 # --------------------------------------------------------------------------- new game
 
 
-def new_options(*, scenario: str, points: int | None, year: int | None, historical: bool, map: str,
-                attacker: str | None, stacking: int, costs: str, standing: str, remind: str,
-                timeout: str, policy: str, prompt_timeout: str, cards: str | None = None) -> dict[str, Any]:
-    """The stored options of a new battle: the engine's (scenario …) and the bot's own
-    (reminders and timeouts, read by the scheduler)."""
+def new_options(*, scenario: str, points: int | None, year: int | None, historical: bool,
+                map: str | None, attacker: str | None, stacking: int, costs: str, standing: str,
+                cards: str | None = None, custom: bool = False) -> dict[str, Any]:
+    """The engine options of a new battle.  A custom scenario brings its own map (M-18):
+    ``map`` is only set when the player gave one."""
     options: dict[str, Any] = {"scenario": scenario, "historical": historical, "stacking": stacking,
-                               "cost_set": costs, "standing": standing,
-                               "remind_after": remind, "timeout_after": timeout,
-                               "timeout_policy": policy, "reaction_timeout": prompt_timeout}
-    choice = map.strip().lower()
+                               "cost_set": costs, "standing": standing}
+    choice = (map or ("" if custom else "random")).strip().lower()
     if choice == "random":
         options["map"] = "random"
     elif choice.isdigit() and 1 <= int(choice) <= 6:
         options["map"] = int(choice)
-    else:
-        raise NotationError(f"'{map}' is not a map configuration.", legal=("1", "2", "3", "4", "5", "6", "random"))
+    elif choice:
+        raise NotationError(f"'{(map or '')[:20]}' is not a map configuration.",
+                            legal=("1", "2", "3", "4", "5", "6", "random"))
     if points is not None:
         options["points"] = points
     if year is not None:
@@ -53,30 +55,17 @@ def new_options(*, scenario: str, points: int | None, year: int | None, historic
     return options
 
 
-def opened_text(loaded: Loaded, events: Sequence[Any], host: Actor, side: str | None) -> str:
-    state = loaded_state(loaded)
-    opts = loaded.game.options
-    lines = [f"⚔️ {host.mention} opened an **A&A Miniatures** battle: {state.scenario}"
-             + (f", {opts['points']} points" if "points" in opts else "")
-             + (f", units of {opts['year']} or earlier" if "year" in opts else "")
-             + (", historical armies" if opts.get("historical") else "") + "."]
-    lines += public_lines([e.to_dict() for e in events], state)
-    free = [s for s in loaded.rules.seats if s not in loaded.game.seats]
-    if side:
-        lines.append(f"{host.mention} plays **{side}**.")
-    lines.append("Join with " + " or ".join(f"`/minis join side:{s}`" for s in free) + ".")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- orders from options
 
 
-def deploy_order(unit: str | None, to: str | None, face: str | None, aboard: str | None,
-                 map: int | None, objective: str | None, end: str | None) -> str:
+def deploy_order(state: MinisState, unit: str | None, to: str | None, face: str | None,
+                 aboard: str | None, map: int | None, objective: str | None, end: str | None) -> str:
     chosen = [x for x in (map, objective, end) if x is not None]
     if chosen:
         if unit or to or aboard or len(chosen) > 1:
-            raise NotationError("Choose one thing at a time: a map, an objective, or an end.")
+            raise NotationError("Choose one thing at a time: a map, an objective, or an end.",
+                                legal=("/minis deploy map:4", "/minis deploy objective:H8",
+                                       "/minis deploy end:east"))
         if map is not None:
             return f"map {map}"
         if objective is not None:
@@ -85,8 +74,11 @@ def deploy_order(unit: str | None, to: str | None, face: str | None, aboard: str
     if not unit:
         raise NotationError("Which unit?", legal=("/minis deploy unit:ax3 to:F7",))
     if aboard:
-        if to:
-            raise NotationError("A unit deployed aboard a transport goes where the transport is.")
+        transport = find_unit(state, aboard)
+        if to and transport.hex is not None and state.map.parse_hex(to) != transport.hex:
+            raise IllegalOrder(f"{transport.id} is in {state.map.label(transport.hex)}, not {to}: a unit"
+                               " deployed aboard a transport starts where the transport is.",
+                               legal=(f"/minis deploy unit:{unit} aboard:{transport.id}",))
         return f"deploy {unit} aboard {aboard}"
     if not to:
         raise NotationError("Where to?", legal=(f"/minis deploy unit:{unit} to:F7",))
@@ -98,10 +90,10 @@ def deploy_order(unit: str | None, to: str | None, face: str | None, aboard: str
 
 async def army_text(ctx: Ctx) -> str:
     loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
-    state = loaded_state(loaded)
     seats = loaded.game.seat_of(ctx.actor.id)
     if not seats:
         raise IllegalOrder("You are not playing in this battle.")
+    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
     lines = []
     for seat in seats:
         units = [u for u in state.units if u.side == seat]
@@ -116,76 +108,6 @@ async def army_text(ctx: Ctx) -> str:
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- status and log
-
-
-def _unit_line(state: MinisState, u: UnitState) -> str:
-    card = state.cards[u.card]
-    where = state.map.label(u.hex) if u.hex is not None else "off map"
-    marks = []
-    if u.carried_by:
-        marks.append(f"aboard {u.carried_by}")
-    if card.is_vehicle and u.facing is not None and not u.carried_by:
-        marks.append(f"facing {state.map.labels.direction_name(u.facing)}")
-    if u.disrupted:
-        marks.append("disrupted")
-    if u.damaged:
-        marks.append("damaged")
-    if u.hits:
-        marks.append(f"{len(u.hits)} face-down hit{'s' if len(u.hits) > 1 else ''}")
-    return f"{u.id} {card.name} — {where}" + (f" ({', '.join(marks)})" if marks else "")
-
-
-async def status_text(ctx: Ctx) -> str:
-    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
-    state = loaded_state(loaded)
-    game = loaded.game
-    seats = ", ".join(f"{side_name(s)}: <@{uid}>" for s, uid in game.seats.items()) or "none yet"
-    head = f"**A&A Miniatures** — {state.scenario}, map “{state.map.name}”, status {game.status}. Seats: {seats}."
-    lines = [head]
-    if state.phase is Phase.OVER and state.outcome:
-        lines.append(f"🏁 Over: {side_name(state.outcome.winner)} — {state.outcome.reason}")
-    elif game.status == "active":
-        lines.append(f"Turn {state.turn}, {state.phase.value} phase"
-                     + (f", {side_name(state.active)} active" if state.active else "") + ".")
-    if state.objectives:
-        from engine.minis.victory import controller
-
-        for obj in state.objectives:
-            lines.append(f"Objective {state.map.label(obj)}: held by {side_name(controller(state, obj))}.")
-    for p in loaded.pending:
-        uid = game.seats.get(p.player)
-        lines.append(f"Waiting for {f'<@{uid}>' if uid else side_name(p.player)}: {decision_text(state, p)}")
-    shown = [u for u in public_units(state) if not u.destroyed]
-    for side in ("axis", "allies"):
-        mine = [u for u in shown if u.side == side]
-        if mine:
-            lines.append(f"__{side_name(side)}__")
-            lines.extend(_unit_line(state, u) for u in mine)
-    return clip(lines)
-
-
-async def log_text(ctx: Ctx, page: int) -> str:
-    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
-    state = loaded_state(loaded)
-    rows = await ctx.app.repo.orders(loaded.game.id)
-    entries: list[str] = []
-    for row in rows:
-        who = row.seat or "host"
-        lines = public_lines(row.events, state)
-        if row.kind == "new":
-            entries.append(f"#{row.seq} battle opened" + (f": {lines[0]}" if lines else ""))
-            continue
-        text = row.text if row.kind != "order" or not row.text.startswith("army") else "army (secret)"
-        entries.append(f"#{row.seq} {who}: {text}" + (f" → {' / '.join(lines)}" if lines else ""))
-    pages = max(1, (len(entries) + LOG_PAGE - 1) // LOG_PAGE)
-    if page > pages:
-        raise IllegalOrder(f"The log has {pages} page{'s' if pages > 1 else ''}.")
-    end = len(entries) - (page - 1) * LOG_PAGE
-    chunk = entries[max(0, end - LOG_PAGE):end]
-    return clip([f"**Order log**, page {page}/{pages} (newest last):", *chunk])
-
-
 # --------------------------------------------------------------------------- looking at the map
 
 
@@ -195,9 +117,13 @@ def _hex(state: MinisState, text: str | None, what: str) -> Hex:
     return state.map.parse_hex(text)
 
 
-async def los_text(ctx: Ctx, source: str, target: str) -> str:
+async def public_state(ctx: Ctx) -> tuple[Loaded, MinisState]:
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
-    state = loaded_state(loaded)
+    return loaded, minis_state(loaded.view(PUBLIC))
+
+
+async def los_text(ctx: Ctx, source: str, target: str) -> str:
+    _, state = await public_state(ctx)
     a, b = _hex(state, source, "from"), _hex(state, target, "to")
     sight = line_of_sight(state.map, a, b)
     lab = state.map.label
@@ -209,15 +135,17 @@ async def los_text(ctx: Ctx, source: str, target: str) -> str:
 
 async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
                    target: str | None) -> tuple[str, Attachment]:
+    from bot.session import effective_rows
     from render.overlays import RangeBands, Reachable, SightCheck
 
-    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
-    state = loaded_state(loaded)
+    loaded, state = await public_state(ctx)
     overlays: list[Any] = []
     text = f"Turn {state.turn}, {state.phase.value} phase."
     if overlay == "moves":
-        rows = await ctx.app.repo.orders(loaded.game.id)
-        flat = [dict(e) for row in rows for e in row.events]
+        rows = effective_rows(await ctx.app.repo.orders(loaded.game.id))
+        from engine.core.game import visible_events
+
+        flat = visible_events(loaded.rules, [e for row in rows for e in row.events], PUBLIC)
         start = max((i for i, e in enumerate(flat) if e["type"] == "PhaseStarted"), default=0)
         overlays = overlays_from_events(state, flat[start:])
         text += " Moves and attacks of this phase shown."
@@ -227,8 +155,8 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
         text = await los_text(ctx, source or "", target or "")
     elif overlay in ("ranges", "reach"):
         if not unit:
-            raise NotationError(f"The {overlay} overlay needs a unit.", legal=("unit:ax3",))
-        u = seen_unit(loaded, ctx.actor.id, unit)
+            raise NotationError(f"The {overlay} overlay needs a unit.", legal=(f"/minis map overlay:{overlay} unit:ax3",))
+        u = find_unit(state, unit)
         if u.hex is None:
             raise IllegalOrder(f"{u.id} is not on the map.")
         card = state.cards[u.card]
@@ -245,7 +173,7 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
             hexes = frozenset(reachable(state, u))
             overlays = [Reachable(hexes, u.id)]
             text = f"{u.id} {card.name} can reach {len(hexes)} hexes now (terrain, roads, stacking)."
-    image = await board_png(state, overlays=overlays)
+    image = await asyncio.to_thread(board_image, state, overlays=overlays)
     return text, image
 
 
@@ -261,22 +189,23 @@ async def card_view(ctx: Ctx, name: str) -> tuple[str, Attachment]:
     text = ""
     looks_like_id = re.fullmatch(r"\s*(ax|al)\d{1,2}\s*", name.lower()) is not None
     if loaded is not None:
-        state = loaded_state(loaded)
+        state = minis_state(loaded.view(PUBLIC))
         try:
-            u = seen_unit(loaded, ctx.actor.id, name)
+            u = find_unit(state, name)
             card = state.cards[u.card]
-            text = _unit_line(state, u)
+            text = unit_line(state, u)
         except UnknownName:
             if looks_like_id:
                 raise
     elif looks_like_id:
-        raise UnknownName(f"There is no battle in this channel with a unit '{name.strip()}'.")
+        raise UnknownName(f"There is no battle in this channel with a unit '{name.strip()[:20]}'.")
     if card is None:
         card = load_catalogue().find(name)
         text = card.name
+    found = card
 
     def draw() -> bytes:
-        return png(card_image(card))
+        return png(card_image(found))
 
     return text, Attachment(f"{card.key}.png", await asyncio.to_thread(draw))
 

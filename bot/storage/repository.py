@@ -2,15 +2,20 @@
 
 A game row holds kind, seats, options, status, a version and a snapshot of the engine
 state; the order log is append-only (``new`` — the game's creation with the dice it
-used —, ``order``, ``undo``, ``seat``, ``admin`` rows).  A write succeeds only on the
-version it read (:class:`VersionConflict` otherwise), so two processes can never both
-apply an order to the same version.  Games never expire on their own.
+used —, ``order``, ``timeout``, ``undo``, ``seat``, ``admin`` rows).  A write succeeds
+only on the version it read (:class:`VersionConflict` otherwise), so two processes can
+never both apply a change to the same version.  Games never expire on their own.
+
+Times are timezone-aware ``datetime`` values; each backend stores them its own way.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Mapping, Protocol, Sequence
+
+from engine.core.dice import Die
 
 
 class VersionConflict(Exception):
@@ -21,8 +26,13 @@ class GameExists(Exception):
     """The channel already has a game that is not over."""
 
 
+class SchemaTooNew(Exception):
+    """The database was written by a newer Warroom than this one."""
+
+
 # Game status: 'open' (waiting for players), 'active', 'finished', 'aborted'.
 LIVE_STATUSES = ("open", "active")
+ORDER_KINDS = ("new", "order", "timeout", "undo", "seat", "admin")
 
 
 @dataclass(frozen=True)
@@ -37,11 +47,20 @@ class GameRecord:
     seats: Mapping[str, int]  # seat name -> user id (only taken seats)
     version: int
     snapshot: Mapping[str, Any]
-    created_at: str
-    updated_at: str
-    waiting_since: str | None = None  # when the decision we wait for began
-    reminded_at: str | None = None
-    carry_dice: tuple[int, ...] = ()  # dice of undone orders, used before fresh ones
+    created_at: datetime
+    updated_at: datetime
+    waiting_since: datetime | None = None  # when the decision we wait for began
+    reminded_at: datetime | None = None
+    # The public id of the game (in exports and dice labels) and its secret dice key.
+    uid: str = ""
+    dice_key: bytes = b""
+    # Per seat: how many dice of that seat's stream the orders in effect consumed.
+    dice_positions: Mapping[str, int] = field(default_factory=dict)
+    # An undo waiting for the other side's answer (see bot/undo.py), or None.
+    undo_request: Mapping[str, Any] | None = None
+    # How the game ended when the platform decided it (a concession, a forfeit on
+    # timeout): {"winner": team or None, "reason": text}; None otherwise.
+    result: Mapping[str, Any] | None = None
 
     @property
     def live(self) -> bool:
@@ -55,18 +74,18 @@ class GameRecord:
 class NewOrder:
     """An order-log row to append."""
 
-    kind: str  # 'new' | 'order' | 'undo' | 'seat' | 'admin'
-    seat: str  # the seat that acted ('system' for timeouts, '' for admin rows)
+    kind: str  # one of ORDER_KINDS
+    seat: str  # the seat that acted ('' for the host, seats and admin rows)
     text: str
     actor_id: int | None = None
     events: Sequence[Mapping[str, Any]] = ()
-    dice: Sequence[int] = ()
+    dice: Sequence[Die] = ()
 
 
 @dataclass(frozen=True)
 class OrderRecord(NewOrder):
     seq: int = 0
-    created_at: str = ""
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -76,33 +95,42 @@ class GameUpdate:
     snapshot: Mapping[str, Any] | None = None
     status: str | None = None
     seats: Mapping[str, int] | None = None
-    waiting_since: str | None = None
-    reminded_at: str | None = None
-    carry_dice: Sequence[int] | None = None
-    clear_waiting: bool = False
-    clear_reminded: bool = False
     options: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    waiting_since: datetime | None = None
+    clear_waiting: bool = False
+    reminded_at: datetime | None = None
+    clear_reminded: bool = False
+    dice_positions: Mapping[str, int] | None = None
+    # The undo request to keep (None clears it: any change ends a request).
+    undo_request: Mapping[str, Any] | None = None
+    result: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    channel_id: int
+    guild_id: int | None
+    kind: str
+    host_id: int
+    options: Mapping[str, Any]
+    seats: Mapping[str, int]
+    snapshot: Mapping[str, Any]
+    first: NewOrder
+    uid: str
+    dice_key: bytes
+    dice_positions: Mapping[str, int] = field(default_factory=dict)
 
 
 class Repository(Protocol):
+    """Storage of games, their order logs, players and server settings."""
+
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
 
-    async def create_game(
-        self,
-        *,
-        channel_id: int,
-        guild_id: int | None,
-        kind: str,
-        host_id: int,
-        options: Mapping[str, Any],
-        seats: Mapping[str, int],
-        snapshot: Mapping[str, Any],
-        first: NewOrder,
-        now: str,
-    ) -> GameRecord: ...
+    async def schema_version(self) -> int: ...
+
+    async def create_game(self, new: NewGame, *, now: datetime) -> GameRecord: ...
 
     async def live_game(self, channel_id: int) -> GameRecord | None: ...
 
@@ -116,20 +144,26 @@ class Repository(Protocol):
         *,
         expected_version: int,
         update: GameUpdate,
-        record: NewOrder | None,
-        now: str,
+        records: Sequence[NewOrder],
+        now: datetime,
     ) -> GameRecord: ...
 
-    async def orders(self, game_id: int) -> list[OrderRecord]: ...
+    async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool: ...
+
+    async def orders(self, game_id: int, *, since: int = 0) -> list[OrderRecord]: ...
 
     async def live_games(self) -> list[GameRecord]: ...
 
-    async def remember_player(self, user_id: int, name: str, now: str) -> None: ...
+    async def remember_player(self, user_id: int, name: str, now: datetime) -> None: ...
 
     async def player_name(self, user_id: int) -> str | None: ...
 
     async def player_names(self) -> dict[int, str]: ...
 
-    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None: ...
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None: ...
 
-    async def moderator_role(self, guild_id: int) -> int | None: ...
+    async def guild_setting(self, guild_id: int, key: str) -> Any: ...
+
+    async def set_user_setting(self, user_id: int, key: str, value: Any) -> None: ...
+
+    async def user_setting(self, user_id: int, key: str) -> Any: ...

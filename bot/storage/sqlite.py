@@ -3,18 +3,26 @@
 Per stack-notes.md: one writer connection per process behind an ``asyncio.Lock``,
 ``synchronous=NORMAL``, ``BEGIN IMMEDIATE`` for read-modify-write, the busy timeout as a
 safety net.  Several processes may share the file: every commit checks the version it
-read, so only one of two competing writers can apply an order on a given version.
+read, so only one of two competing writers can apply a change on a given version.
+
+Migrations live in ``bot/storage/migrations/sqlite/``: ``NNNN_name.sql`` files, or
+``vNNNN_name.py`` modules with ``async def upgrade(db)`` for data migrations; the
+schema version is SQLite's ``user_version``.  A database written by a newer Warroom is
+refused (:class:`SchemaTooNew`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import importlib.resources
 import json
 import re
 import sqlite3
+from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import aiosqlite
 
@@ -22,32 +30,58 @@ from bot.storage.repository import (
     GameExists,
     GameRecord,
     GameUpdate,
+    NewGame,
     NewOrder,
     OrderRecord,
+    SchemaTooNew,
     VersionConflict,
 )
+from engine.core.dice import dice_from_json, dice_json
 
 BUSY_TIMEOUT_MS = 5000
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_MIGRATION_NAME = re.compile(r"^v?(\d{4})_[a-z0-9_]+\.(sql|py)$")
+Migration = tuple[int, str, Callable[[aiosqlite.Connection], Awaitable[None]]]
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, file name, SQL) of every packaged migration, in order."""
-    folder = importlib.resources.files("bot.storage") / "migrations"
-    found = []
+def migrations() -> list[Migration]:
+    """(version, file name, step) of every packaged SQLite migration, in order."""
+    package = "bot.storage.migrations.sqlite"
+    folder = importlib.resources.files(package)
+    found: list[Migration] = []
     for entry in folder.iterdir():
         m = _MIGRATION_NAME.match(entry.name)
-        if m:
-            found.append((int(m.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
+        if not m:
+            continue
+        if m.group(2) == "sql":
+            found.append((int(m.group(1)), entry.name, _sql_step(entry.read_text(encoding="utf-8"))))
+        else:
+            module = importlib.import_module(f"{package}.{entry.name[:-3]}")
+            found.append((int(m.group(1)), entry.name, module.upgrade))
+    found.sort(key=lambda f: f[0])
     versions = [v for v, _, _ in found]
     if versions != list(range(1, len(found) + 1)):
         raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {versions}")
     return found
 
 
-def _dumps(value: Any) -> str:
+def _sql_step(sql: str) -> Callable[[aiosqlite.Connection], Awaitable[None]]:
+    async def step(db: aiosqlite.Connection) -> None:
+        for statement in split_sql(sql):
+            await db.execute(statement)
+
+    return step
+
+
+def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _time(value: datetime) -> str:
+    return value.isoformat(timespec="seconds")
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
 
 
 class SqliteRepository:
@@ -65,13 +99,18 @@ class SqliteRepository:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(self.path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = NORMAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        self._db = db
-        await self._migrate()
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            self._db = db
+            await self._migrate()
+        except BaseException:
+            self._db = None
+            await db.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -79,11 +118,34 @@ class SqliteRepository:
             self._db = None
 
     @property
-
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
             raise RuntimeError("repository is not open")
         return self._db
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One read-modify-write transaction: the process's writer lock, ``BEGIN
+        IMMEDIATE``, then COMMIT, or ROLLBACK on any error."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            async with self.db.execute(sql, params) as cur:
+                row: sqlite3.Row | None = await cur.fetchone()
+                return row
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            async with self.db.execute(sql, params) as cur:
+                return list(await cur.fetchall())
 
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -91,91 +153,58 @@ class SqliteRepository:
         return int(row[0]) if row else 0
 
     async def _migrate(self) -> None:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                current = await self.schema_version()
-                for version, _name, sql in migrations():
-                    if version <= current:
-                        continue
-                    for statement in _split_sql(sql):
-                        await self.db.execute(statement)
-                    await self.db.execute(f"PRAGMA user_version = {version}")
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        known = migrations()
+        async with self._transaction() as db:
+            current = await self.schema_version()
+            if current > len(known):
+                raise SchemaTooNew(
+                    f"the database {self.path} has schema version {current}, but this Warroom "
+                    f"knows only up to {len(known)}: upgrade Warroom (or use another database)")
+            for version, _name, step in known:
+                if version > current:
+                    await step(db)
+                    await db.execute(f"PRAGMA user_version = {version}")
 
     # ------------------------------------------------------------------ games
 
-    async def create_game(
-        self,
-        *,
-        channel_id: int,
-        guild_id: int | None,
-        kind: str,
-        host_id: int,
-        options: Mapping[str, Any],
-        seats: Mapping[str, int],
-        snapshot: Mapping[str, Any],
-        first: NewOrder,
-        now: str,
-    ) -> GameRecord:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+    async def create_game(self, new: NewGame, *, now: datetime) -> GameRecord:
+        async with self._transaction() as db:
             try:
-                try:
-                    cur = await self.db.execute(
-                        "INSERT INTO games (channel_id, guild_id, kind, status, host_id, options,"
-                        " version, snapshot, created_at, updated_at)"
-                        " VALUES (?, ?, ?, 'open', ?, ?, 1, ?, ?, ?)",
-                        (channel_id, guild_id, kind, host_id, _dumps(options), _dumps(snapshot),
-                         now, now),
-                    )
-                except sqlite3.IntegrityError:
-                    raise GameExists(channel_id) from None
-                game_id = int(cur.lastrowid or 0)
-                await self._write_seats(game_id, seats)
-                await self._append(game_id, 1, first, now)
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                cur = await db.execute(
+                    "INSERT INTO games (channel_id, guild_id, kind, status, host_id, options,"
+                    " version, snapshot, created_at, updated_at, uid, dice_key, dice_positions)"
+                    " VALUES (?, ?, ?, 'open', ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+                    (new.channel_id, new.guild_id, new.kind, new.host_id, dumps(new.options),
+                     dumps(new.snapshot), _time(now), _time(now), new.uid, new.dice_key.hex(),
+                     dumps(dict(new.dice_positions))),
+                )
+            except sqlite3.IntegrityError:
+                raise GameExists(new.channel_id) from None
+            game_id = int(cur.lastrowid or 0)
+            await self._write_seats(game_id, new.seats)
+            await self._append(game_id, 1, new.first, now)
         return await self.game(game_id)
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
-        async with self._lock:
-            async with self.db.execute(
-                "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'active')",
-                (channel_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            return await self._record(row) if row else None
+        row = await self._one(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'active')", (channel_id,))
+        return await self._record(row) if row else None
 
     async def game(self, game_id: int) -> GameRecord:
-        async with self._lock:
-            async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise KeyError(f"no game {game_id}")
-            return await self._record(row)
+        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise KeyError(f"no game {game_id}")
+        return await self._record(row)
 
     async def live_games(self) -> list[GameRecord]:
-        async with self._lock:
-            async with self.db.execute(
-                "SELECT * FROM games WHERE status IN ('open', 'active') ORDER BY id"
-            ) as cur:
-                rows = await cur.fetchall()
-            return [await self._record(r) for r in rows]
+        rows = await self._all("SELECT * FROM games WHERE status IN ('open', 'active') ORDER BY id")
+        return [await self._record(r) for r in rows]
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The newest game of a channel, finished or not (for looking back)."""
-        async with self._lock:
-            async with self.db.execute(
-                "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
-            ) as cur:
-                row = await cur.fetchone()
-            return await self._record(row) if row else None
+        row = await self._one(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return await self._record(row) if row else None
 
     async def commit(
         self,
@@ -183,111 +212,117 @@ class SqliteRepository:
         *,
         expected_version: int,
         update: GameUpdate,
-        record: NewOrder | None,
-        now: str,
+        records: Sequence[NewOrder],
+        now: datetime,
     ) -> GameRecord:
-        """Apply ``update`` and append ``record`` in one transaction, only if the game is
-        still at ``expected_version``; the version then goes up by one."""
-        sets = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [now]
+        """Apply ``update`` and append ``records`` in one transaction, only if the game is
+        still at ``expected_version``; the version then goes up by one per record (at
+        least one), so every log row's ``seq`` is the version it produced."""
+        bump = max(1, len(records))
+        sets = [f"version = version + {bump}", "updated_at = ?", "undo_request = ?"]
+        params: list[Any] = [_time(now), dumps(update.undo_request) if update.undo_request else None]
         if update.snapshot is not None:
             sets.append("snapshot = ?")
-            params.append(_dumps(update.snapshot))
+            params.append(dumps(update.snapshot))
         if update.status is not None:
             sets.append("status = ?")
             params.append(update.status)
         if update.options is not None:
             sets.append("options = ?")
-            params.append(_dumps(update.options))
+            params.append(dumps(update.options))
         if update.clear_waiting:
             sets.append("waiting_since = NULL")
         elif update.waiting_since is not None:
             sets.append("waiting_since = ?")
-            params.append(update.waiting_since)
+            params.append(_time(update.waiting_since))
         if update.clear_reminded:
             sets.append("reminded_at = NULL")
         elif update.reminded_at is not None:
             sets.append("reminded_at = ?")
-            params.append(update.reminded_at)
-        if update.carry_dice is not None:
-            sets.append("carry_dice = ?")
-            params.append(_dumps(list(update.carry_dice)))
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self.db.execute(
-                    f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                    (*params, game_id, expected_version),
-                )
-                if cur.rowcount != 1:
-                    raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-                if update.seats is not None:
-                    await self.db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-                    await self._write_seats(game_id, update.seats)
-                if record is not None:
-                    await self._append(game_id, expected_version + 1, record, now)
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+            params.append(_time(update.reminded_at))
+        if update.result is not None:
+            sets.append("result = ?")
+            params.append(dumps(update.result))
+        if update.dice_positions is not None:
+            sets.append("dice_positions = ?")
+            params.append(dumps(dict(update.dice_positions)))
+        async with self._transaction() as db:
+            cur = await db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*params, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            if update.seats is not None:
+                await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await self._write_seats(game_id, update.seats)
+            for i, record in enumerate(records, 1):
+                await self._append(game_id, expected_version + i, record, now)
         return await self.game(game_id)
 
-    async def orders(self, game_id: int) -> list[OrderRecord]:
-        async with self._lock:
-            async with self.db.execute(
-                "SELECT * FROM orders WHERE game_id = ? ORDER BY seq", (game_id,)
-            ) as cur:
-                rows = await cur.fetchall()
-            return [
-                OrderRecord(
-                    kind=r["kind"],
-                    seat=r["seat"],
-                    text=r["text"],
-                    actor_id=r["actor_id"],
-                    events=tuple(json.loads(r["events"])),
-                    dice=tuple(json.loads(r["dice"])),
-                    seq=r["seq"],
-                    created_at=r["created_at"],
-                )
-                for r in rows
-            ]
+    async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
+        """Note a reminder without changing the game's version (nothing of the game
+        changes), only if the game is still at ``version``."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET reminded_at = ? WHERE id = ? AND version = ?",
+                (_time(now), game_id, version))
+            return cur.rowcount == 1
+
+    async def orders(self, game_id: int, *, since: int = 0) -> list[OrderRecord]:
+        rows = await self._all(
+            "SELECT * FROM orders WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, since))
+        return [
+            OrderRecord(
+                kind=r["kind"], seat=r["seat"], text=r["text"], actor_id=r["actor_id"],
+                events=tuple(json.loads(r["events"])), dice=dice_from_json(json.loads(r["dice"])),
+                seq=r["seq"], created_at=_parse_time(r["created_at"]),
+            )
+            for r in rows
+        ]
 
     # ------------------------------------------------------------------ players, settings
 
-    async def remember_player(self, user_id: int, name: str, now: str) -> None:
+    async def remember_player(self, user_id: int, name: str, now: datetime) -> None:
         async with self._lock:
             await self.db.execute(
                 "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
-                (user_id, name, now, now),
+                (user_id, name, _time(now), _time(now)),
             )
 
     async def player_name(self, user_id: int) -> str | None:
-        async with self._lock:
-            async with self.db.execute("SELECT name FROM players WHERE id = ?", (user_id,)) as cur:
-                row = await cur.fetchone()
-            return str(row[0]) if row else None
+        row = await self._one("SELECT name FROM players WHERE id = ?", (user_id,))
+        return str(row[0]) if row else None
 
     async def player_names(self) -> dict[int, str]:
-        async with self._lock:
-            async with self.db.execute("SELECT id, name FROM players") as cur:
-                return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+        return {int(r[0]): str(r[1]) for r in await self._all("SELECT id, name FROM players")}
 
-    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
-        async with self._lock:
-            await self.db.execute(
-                "INSERT INTO guild_settings (guild_id, moderator_role_id) VALUES (?, ?)"
-                " ON CONFLICT(guild_id) DO UPDATE SET moderator_role_id = excluded.moderator_role_id",
-                (guild_id, role_id),
-            )
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
+        await self._set_setting("guild_settings", "guild_id", guild_id, key, value)
 
-    async def moderator_role(self, guild_id: int) -> int | None:
+    async def guild_setting(self, guild_id: int, key: str) -> Any:
+        return await self._setting("guild_settings", "guild_id", guild_id, key)
+
+    async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
+        await self._set_setting("user_settings", "user_id", user_id, key, value)
+
+    async def user_setting(self, user_id: int, key: str) -> Any:
+        return await self._setting("user_settings", "user_id", user_id, key)
+
+    async def _set_setting(self, table: str, column: str, owner: int, key: str, value: Any) -> None:
         async with self._lock:
-            async with self.db.execute(
-                "SELECT moderator_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            ) as cur:
-                row = await cur.fetchone()
-            return int(row[0]) if row and row[0] is not None else None
+            if value is None:
+                await self.db.execute(f"DELETE FROM {table} WHERE {column} = ? AND key = ?", (owner, key))
+            else:
+                await self.db.execute(
+                    f"INSERT INTO {table} ({column}, key, value) VALUES (?, ?, ?)"
+                    f" ON CONFLICT({column}, key) DO UPDATE SET value = excluded.value",
+                    (owner, key, dumps(value)))
+
+    async def _setting(self, table: str, column: str, owner: int, key: str) -> Any:
+        row = await self._one(f"SELECT value FROM {table} WHERE {column} = ? AND key = ?", (owner, key))
+        return json.loads(row[0]) if row else None
 
     # ------------------------------------------------------------------ helpers
 
@@ -298,12 +333,12 @@ class SqliteRepository:
                 (game_id, seat, player_id),
             )
 
-    async def _append(self, game_id: int, seq: int, record: NewOrder, now: str) -> None:
+    async def _append(self, game_id: int, seq: int, record: NewOrder, now: datetime) -> None:
         await self.db.execute(
             "INSERT INTO orders (game_id, seq, kind, actor_id, seat, text, events, dice, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, seq, record.kind, record.actor_id, record.seat, record.text,
-             _dumps(list(record.events)), _dumps(list(record.dice)), now),
+             dumps(list(record.events)), dumps(dice_json(record.dice)), _time(now)),
         )
 
     async def _record(self, row: sqlite3.Row) -> GameRecord:
@@ -311,6 +346,10 @@ class SqliteRepository:
             "SELECT seat, player_id FROM seats WHERE game_id = ? ORDER BY seat", (row["id"],)
         ) as cur:
             seats = {r["seat"]: int(r["player_id"]) for r in await cur.fetchall()}
+        request = row["undo_request"]
+        created = _parse_time(row["created_at"])
+        updated = _parse_time(row["updated_at"])
+        assert created is not None and updated is not None
         return GameRecord(
             id=row["id"],
             channel_id=row["channel_id"],
@@ -322,15 +361,19 @@ class SqliteRepository:
             seats=seats,
             version=row["version"],
             snapshot=json.loads(row["snapshot"]),
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            waiting_since=row["waiting_since"],
-            reminded_at=row["reminded_at"],
-            carry_dice=tuple(json.loads(row["carry_dice"])),
+            created_at=created,
+            updated_at=updated,
+            waiting_since=_parse_time(row["waiting_since"]),
+            reminded_at=_parse_time(row["reminded_at"]),
+            uid=row["uid"],
+            dice_key=bytes.fromhex(row["dice_key"]),
+            dice_positions=json.loads(row["dice_positions"]),
+            undo_request=json.loads(request) if request else None,
+            result=json.loads(row["result"]) if row["result"] else None,
         )
 
 
-def _split_sql(sql: str) -> list[str]:
+def split_sql(sql: str) -> list[str]:
     """Split a migration into statements (triggers keep their inner semicolons)."""
     statements: list[str] = []
     buf: list[str] = []

@@ -100,6 +100,7 @@ class GameRules(Protocol[S]):
     title: str
     seats: tuple[str, ...]
     timeout_policies: tuple[str, ...]
+    reaction_policy: str
 
     def team(self, seat: str) -> str: ...
 
@@ -145,6 +146,8 @@ class BaseRules:
     title: str = ""
     seats: tuple[str, ...] = ()
     timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
+    # The policy applied when a *reaction* (Pending.reaction) is not answered in time.
+    reaction_policy: str = "done"
 
     def team(self, seat: str) -> str:
         return seat

@@ -29,7 +29,7 @@ from engine.core.events import Event
 from engine.core.hexgrid import Hex, in_front_arc
 from engine.minis import abilities as ab
 from engine.minis.cover import cover_ignored_by, cover_roll, in_cover_terrain
-from engine.minis.events import Attacked, UnitDestroyed, UnitDisrupted
+from engine.minis.events import Attacked, HeavyArmorIgnored, UnitDestroyed, UnitDisrupted
 from engine.minis.line_of_sight import line_of_sight
 from engine.minis.model import BAND_NAMES, LONG, MEDIUM, SHORT, UnitCard
 from engine.minis.state import Hit, MinisState, Phase, UnitState
@@ -316,6 +316,15 @@ def place_counters(state: MinisState, target: UnitState, hits: int, *, covered: 
                 break
             i = len(current) + len(placed)
             counter = seq[i] if i < len(seq) else Hit.DESTROYED
+            heavy = ab.once_key(target, "Heavy Armor")
+            if counter is Hit.DAMAGED and state.cards[target.card].has("Heavy Armor") \
+                    and heavy not in state.used_once:
+                # Heavy Armor (ruling, docs/rules/minis.md): the first Damaged counter the unit
+                # would receive in the game is ignored — not received — so the next hit on it
+                # gives Damaged again (3 hits on a fresh KV-1: disrupted and damaged).
+                state = replace(state, used_once=state.used_once | {heavy})
+                events.append(HeavyArmorIgnored(target.id))
+                continue
             if counter is Hit.DAMAGED and state.cards[target.card].has("Highly Flammable"):
                 if dice.roll(6) >= 3:
                     counter = Hit.DESTROYED

@@ -4,8 +4,8 @@
    first casualty phase).
 2. Flip the face-down counters.
 3. Units with a Destroyed counter leave the map, with any Soldier aboard (M-15.3).
-4. A Vehicle with a Damaged counter becomes damaged — Heavy Armor ignores the first
-   Damaged counter it receives in the game (Ruling: checked here, when it is flipped).
+4. A Vehicle with a Damaged counter becomes damaged (Heavy Armor already refused its
+   first Damaged counter when it was hit: attacks.place_counters).
 5. Units with a Disrupted counter become disrupted.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.minis import abilities as ab
 from engine.minis.events import Casualties
 from engine.minis.state import Hit, MinisState
 
@@ -23,9 +22,7 @@ def casualty_phase(state: MinisState) -> tuple[MinisState, Casualties]:
     destroyed: list[str] = []
     damaged: list[str] = []
     disrupted: list[str] = []
-    ignored: list[str] = []
     overheated = set(state.overheated)
-    used = set(state.used_once)
     # Step 1.
     for u in state.units:
         if u.disrupted and not u.destroyed:
@@ -49,13 +46,8 @@ def casualty_phase(state: MinisState) -> tuple[MinisState, Casualties]:
             continue
         changes: dict[str, object] = {"hits": ()}
         if Hit.DAMAGED in u.hits:
-            key = ab.once_key(u, "Heavy Armor")
-            if state.cards[u.card].has("Heavy Armor") and key not in used:
-                used.add(key)
-                ignored.append(u.id)
-            else:
-                changes["damaged"] = True
-                damaged.append(u.id)
+            changes["damaged"] = True
+            damaged.append(u.id)
         if Hit.DISRUPTED in u.hits:
             changes["disrupted"] = True
             disrupted.append(u.id)
@@ -64,6 +56,7 @@ def casualty_phase(state: MinisState) -> tuple[MinisState, Casualties]:
     for u in state.units:
         if u.destroyed and (u.disrupted or u.hits):
             state = state.update_unit(u.id, disrupted=False, hits=())
-    state = replace(state, overheated=frozenset(overheated), used_once=frozenset(used))
+    state = replace(state, overheated=frozenset(overheated))
+    recovered = [u for u in recovered if u not in destroyed]  # a destroyed unit recovers nothing
     return state, Casualties(state.turn, tuple(recovered), tuple(destroyed), tuple(damaged),
-                             tuple(disrupted), tuple(ignored))
+                             tuple(disrupted))

@@ -260,6 +260,13 @@ class UnitDisrupted(Event):
 
 
 @dataclass(frozen=True)
+class HeavyArmorIgnored(Event):
+    """Heavy Armor: the first Damaged counter the unit would receive is not received."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
 class UnitDestroyed(Event):
     unit: str
     reason: str
@@ -283,4 +290,4 @@ class Casualties(Event):
     destroyed: tuple[str, ...]  # removed from the map, passengers included (step 3)
     damaged: tuple[str, ...]  # became damaged (step 4)
     disrupted: tuple[str, ...]  # became disrupted (step 5)
-    ignored: tuple[str, ...] = ()  # Heavy Armor ignored its first Damaged counter
+    ignored: tuple[str, ...] = ()  # kept for old logs: Heavy Armor now acts when hit

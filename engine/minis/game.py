@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from engine.core.dice import Dice
 from engine.core.errors import DataError, IllegalOrder, NotYourTurn
 from engine.core.events import Event
-from engine.core.game import BaseRules, Outcome, Pending, register
+from engine.core.game import BaseRules, Outcome, Pending, Viewer, register
 from engine.minis import battle, prebattle
 from engine.minis import defensive_fire as df
 from engine.minis.catalogue import load_catalogue, load_custom_cards
@@ -42,6 +42,7 @@ from engine.minis.orders import (
 from engine.minis.scenario import Scenario, scenario_from_options
 from engine.minis.sequence import choose_first, finish
 from engine.minis.state import STANDING_ORDERS, GameOptions, MinisState, Phase
+from engine.minis.visibility import PRIVATE_VERBS, see
 
 Result = tuple[MinisState, list[Event]]
 
@@ -306,6 +307,7 @@ class MinisRules(BaseRules):
     title = "Axis & Allies Miniatures"
     seats: tuple[str, ...] = SIDES
     timeout_policies: tuple[str, ...] = ("done", "hold", "forfeit")
+    reaction_policy = "hold"  # an unanswered defensive-fire prompt: the standing orders (M-12.8)
 
     def new_game(self, options: Mapping[str, Any], dice: Dice) -> tuple[MinisState, Sequence[Event]]:
         return new_game(options, dice)
@@ -329,6 +331,20 @@ class MinisRules(BaseRules):
 
     def pending(self, state: MinisState) -> Sequence[Pending]:
         return pending(state)
+
+    # The per-seat view (M-2.5): the one place Minis decides what is secret.
+    def view(self, state: MinisState, viewer: Viewer) -> MinisState:
+        """What ``viewer`` may know: army lists, undeployed units and standing orders of
+        seats the viewer does not hold are left out."""
+        return see(state, viewer.seats)
+
+    def order_view(self, seat: str, text: str, viewer: Viewer) -> str | None:
+        """Army lists and standing orders are their seat's secret (not even a trace of
+        them is shown to anyone else)."""
+        verb = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+        if verb in PRIVATE_VERBS and not viewer.holds(seat):
+            return None
+        return text
 
     def outcome(self, state: MinisState) -> Outcome | None:
         return outcome(state)

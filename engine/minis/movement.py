@@ -340,6 +340,9 @@ def complete_path(state: MinisState, unit_id: str, waypoints: list[Hex], *, fade
     u = state.unit(unit_id)
     if u.hex is None or u.carried_by is not None:
         raise IllegalOrder(f"{unit_id} is not on the map on its own.")
+    if list(waypoints) == [u.hex]:
+        raise IllegalOrder(f"{unit_id} is already in {state.map.label(u.hex)}: a move must leave its hex"
+                           " (a Vehicle may turn in place instead).", legal=(f"face {unit_id} N",))
     chain = (u.hex, *waypoints)
     if all(a.distance(b) == 1 for a, b in zip(chain, chain[1:])):
         return tuple(waypoints)

@@ -349,7 +349,9 @@ def parse_order(state: MinisState, player: str, text: str) -> Order:
 
         my_phase(state, seat, "move")
         kind = move_kind(state, own(state, seat, uid))
-        path = complete_path(state, uid, waypoints + [dest], fade=kind == "fade")
+        # A path that already ends at the destination is taken as written.
+        stops = waypoints if waypoints and waypoints[-1] == dest else waypoints + [dest]
+        path = complete_path(state, uid, stops, fade=kind == "fade")
         return Move(seat, uid, path, face_dir)
     if verb == "face":
         need(2, "face ax3 N")

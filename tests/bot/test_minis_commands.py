@@ -42,13 +42,14 @@ async def test_opening_joining_and_secret_army_lists(tmp_path: Path) -> None:
     code, out = await run(OPEN + "carol: /minis status\nbob: /minis army\n", tmp_path)
     assert code == 0, out
     pub = public(out)
-    assert "@alice opened an **A&A Miniatures** battle: standard." in pub
+    assert "@alice opened an **A&A Miniatures** battle.\n         Scenario: standard." in pub
     assert "configuration 3 “Highland”" in pub
-    assert "@bob joins as **allies**." in pub
+    assert "@bob joins as **Allies**." in pub
     # M-2.5: no card of either list appears in anything the channel sees.
     for secret in ("Panzer", "Mauser", "MG 42", "Sherman", "Garand", "Bazooka", "Red Devil", "units,"):
         assert secret not in pub, secret
-    assert "The Axis updated their army list (secret until deployment)." in pub
+    # Not even how often a list was edited reaches the channel (issue 9).
+    assert "army list" not in pub and "The Axis army is ready." in pub
     assert "Your army (5 units, 46 points): Panzer IV Ausf. G, Mauser Kar 98k" in replies_to(out, "alice")
     assert "**Allies** (5 units, 40 points, ready): M4A1 Sherman" in replies_to(out, "bob")
     assert "🪙 Coin toss" in pub
@@ -58,7 +59,9 @@ async def test_the_log_keeps_army_lists_secret(tmp_path: Path) -> None:
     code, out = await run(OPEN + "carol: /minis log\n", tmp_path)
     assert code == 0, out
     log = replies_to(out, "carol")
-    assert "army (secret)" in log and "Panzer" not in log and "Sherman" not in log
+    # Secret orders leave no trace in anyone else's log, not even a count (issue 9).
+    assert "units:" not in log and "Panzer" not in log and "Sherman" not in log
+    assert "Axis: /minis army ready:true" in log
 
 
 async def test_join_refusals(tmp_path: Path) -> None:
@@ -72,9 +75,9 @@ async def test_join_refusals(tmp_path: Path) -> None:
         tmp_path,
     )
     assert code == 0, out
-    assert "[to alice] ⚠️ You already play axis in this game." in out
-    assert "[to bob] ⚠️ The axis seat is taken. Legal: allies." in out
-    assert "[to carol] ⚠️ Every seat of this game is taken." in out
+    assert "[to alice] ⚠️ You already play axis in this battle." in out
+    assert "[to bob] ⚠️ The axis seat is taken. Legal: /minis join side:allies." in out
+    assert "[to carol] ⚠️ Every seat of this battle is taken." in out
     assert "[to alice] ⚠️ This channel already has a game in progress." in out
 
 
@@ -131,7 +134,7 @@ async def test_moves_are_answered_at_once_and_phases_end_with_a_map(tmp_path: Pa
 async def test_defensive_fire_prompt_with_buttons(tmp_path: Path) -> None:
     code, out = await run(TO_PROMPT + "alice: !press 1\n", tmp_path)
     assert code == 0, out
-    assert "[#table] ⏳ Your move is under way; the Axis may fire defensively first." in out
+    assert "[#table] ⏳ Your order is under way; Axis may react first." in out
     assert ("[#table] @alice (Axis) — defensive fire: al1 (M4A1 Sherman) moves J8 → J7 — fire with a unit"
             in out)
     assert "buttons: [1: ax1 fires (leaving hex)]  [2: ax1 fires (entering hex)]  [3: Hold fire]" in out
@@ -141,7 +144,7 @@ async def test_defensive_fire_prompt_with_buttons(tmp_path: Path) -> None:
 
 async def test_holding_fire_lets_the_move_finish(tmp_path: Path) -> None:
     """M-12.2/M-12.5: the defender may fire at the hex left, then at the hex entered."""
-    code, out = await run(TO_PROMPT + "bob: /minis hold\nalice: /minis hold\nalice: /minis hold\n", tmp_path)
+    code, out = await run(TO_PROMPT + "bob: /minis defend hold\nalice: /minis defend hold\nalice: /minis defend hold\n", tmp_path)
     assert code == 0, out
     assert "[to bob] ⚠️ The non-moving player answers defensive fire." in out
     second = out.split("The Axis held fire as al1 M4A1 Sherman passed J8.")[1]
@@ -153,19 +156,19 @@ async def test_holding_fire_lets_the_move_finish(tmp_path: Path) -> None:
 async def test_standing_orders_answer_without_a_prompt(tmp_path: Path) -> None:
     script = TO_PROMPT.replace(
         "bob: /minis move unit:al1 to:J7 face:N\n",
-        "alice: /minis standing unit:ax1 policy:hold\nbob: /minis move unit:al1 to:J7 face:N\n")
+        "alice: /minis defend standing unit:ax1 policy:hold\nbob: /minis move unit:al1 to:J7 face:N\n")
     code, out = await run(script, tmp_path)
     assert code == 0, out
     assert "[to alice] Standing order for ax1 Panzer IV Ausf. G: hold." in out
     assert "Standing order" not in public(out)  # nobody else learns it
-    assert "buttons:" not in out
+    assert "fires (" not in out and "Hold fire" not in out
     assert "al1 M4A1 Sherman moved J8 → J7, facing N" in out
 
 
 async def test_an_unanswered_prompt_falls_back_to_the_standing_order(tmp_path: Path) -> None:
     code, out = await run(TO_PROMPT + "!wait 11h\n!wait 2h\n", tmp_path)
     assert code == 0, out
-    after = out.split("buttons:")[1]
+    after = out.split("[3: Hold fire]")[1]
     assert "⏰ The Axis did not answer in time: hold." in after
     assert "al1 M4A1 Sherman moved J8 → J7" in after
 
@@ -191,21 +194,35 @@ async def test_bad_durations_are_refused(tmp_path: Path) -> None:
     assert "[to alice] ⚠️ 'soon' is not a duration for timeout." in out
 
 
-async def test_undo_is_for_the_host_or_a_moderator(tmp_path: Path) -> None:
+async def test_undo_previews_then_needs_agreement_or_a_free_moderator(tmp_path: Path) -> None:
+    """Issue 9: a player takes back alone only their own last order without dice; taking
+    back the opponent's order needs their agreement; a moderator without a seat may."""
     code, out = await run(
         TO_MOVEMENT
         + "alice: /minis move unit:ax1 to:F8 face:SE\n"
-        + "bob: /minis undo\n"
-        + "alice: /minis undo\n"
+        + "carol: /minis undo\n"            # holds no seat, no moderator
+        + "alice: /minis undo\n"            # preview of her own dice-free order
+        + "!expect Undo would take back 1 order:\n"
+        + "!expect • Axis: /minis move unit:ax1 to:F8 path:\"D7 E8\" face:SE\n"
+        + "alice: !press Undo\n"
+        + "!expect ↩️ @alice undid:\n"
+        + "bob: /minis undo\n"              # alice's 'first' choice: someone else's order
+        + "!expect It needs the other side's agreement (it takes back your opponent's order)\n"
+        + "bob: !press 1\n"
+        + "!expect @alice: do you agree?\n"
+        + "bob: /minis undo answer:agree\n"  # the asker cannot agree for the other side
+        + "!expect Only the other side\n"
+        + "alice: /minis undo answer:refuse\n"
+        + "!expect refused the undo\n"
         + "!moderator mod\n"
         + "mod: /minis undo\n"
+        + "mod: !press Undo\n"
+        + "!expect ↩️ @mod undid:\n"
         + "alice: /minis status\n",
         tmp_path,
     )
     assert code == 0, out
-    assert "[to bob] ⚠️ Only the host" in out
-    assert "↩️ @alice undid `move ax1 F8 face SE`" in out
-    assert "↩️ @mod undid `first`" in out  # the initiative choice before alice's move
+    assert "[to carol] ⚠️ Only the players of this game, or a moderator who holds no seat" in out
     assert "@alice (Axis) — you won the initiative for turn 1" in out.split("@mod undid")[1]
 
 
@@ -214,29 +231,38 @@ async def test_replace_abort_and_a_new_game(tmp_path: Path) -> None:
         TO_MOVEMENT
         + "carol: /minis replace side:allies user:@dave\n"
         + "alice: /minis replace side:allies user:@dave\n"
+        + "!moderator mod\n"
+        + "mod: /minis replace side:allies user:@dave\n"
         + "dave: /minis status\n"
         + "bob: /minis abort\n"
         + "alice: /minis abort\n"
+        + "mod: /minis abort\n"
+        + "mod: !press Abort\n"
         + "alice: /minis status\n"
         + "alice: /minis new\n",
         tmp_path,
     )
     assert code == 0, out
-    assert "[to carol] ⚠️ Only the host" in out
-    assert "@dave now plays **allies** (set by @alice)." in out
+    assert "[to carol] ⚠️ Only a moderator who holds no seat in this game may replace a player" in out
+    assert "[to alice] ⚠️ Only a moderator who holds no seat in this game may replace a player" in out
+    assert "@dave now plays **Allies** (set by @mod)." in out
     assert "Allies: @dave" in out
-    assert "[to bob] ⚠️ Only the host" in out
-    assert "The battle was aborted by @alice." in out
-    assert "status aborted" in out.split("The battle was aborted by @alice.")[1]  # still visible
+    assert "[to bob] ⚠️ Once the battle has started only a moderator who holds no seat may abort it" in out
+    assert "[to alice] ⚠️ Once the battle has started" in out
+    assert "The battle was aborted by @mod." in out
+    assert "status aborted" in out.split("The battle was aborted by @mod.")[1]  # still visible
     assert "@alice opened an **A&A Miniatures** battle" in out.split("aborted")[-1]
 
 
-async def test_concede_ends_the_battle(tmp_path: Path) -> None:
-    code, out = await run(TO_MOVEMENT + "bob: /minis concede\nalice: /minis move unit:ax1 to:D8\n", tmp_path)
+async def test_concede_asks_first_then_ends_the_battle(tmp_path: Path) -> None:
+    code, out = await run(TO_MOVEMENT + "bob: /minis concede\nalice: /minis move unit:ax1 to:D8\n"
+                          "bob: !press Concede\nalice: /minis move unit:ax1 to:D8\n", tmp_path)
     assert code == 0, out
-    assert "🏳️ The Allies concede." in out
-    assert "🏆 The Axis win the battle" in out
-    assert "[to alice] ⚠️ There is no game in progress" in out
+    first, second = out.split("bob: !press", 1)[0], out
+    assert "[to bob] Concede the battle? It ends now and the other side wins." in first
+    assert "ax1 Panzer IV Ausf. G moved C8 → D8" in out  # nothing ended before the confirmation
+    assert "🏳️ Allies concede (@bob). 🏆 Axis win the battle." in second
+    assert "[to alice] ⚠️ There is no game in progress" in second.split("Axis win the battle")[1]
 
 
 async def test_looking_commands(tmp_path: Path) -> None:
@@ -272,7 +298,9 @@ async def test_undeployed_units_cannot_be_looked_at(tmp_path: Path) -> None:
     assert code == 0, out
     carol = replies_to(out, "carol")
     assert "[to carol] ⚠️ There is no unit 'al1' on the map." in carol and "Sherman" not in carol
-    assert "[to bob] ⚠️ al2 is not on the map." in out
+    # Bob's own undeployed unit is not on the (public) map either: the same answer as for
+    # a unit that does not exist.
+    assert "[to bob] ⚠️ There is no unit 'al2' on the map." in out
 
 
 async def test_autocomplete_puts_legal_choices_first(tmp_path: Path) -> None:
@@ -341,13 +369,13 @@ async def test_a_league_brings_its_own_cards(tmp_path: Path) -> None:
 
 async def test_a_finished_battle_can_still_be_looked_at(tmp_path: Path) -> None:
     code, out = await run(
-        TO_MOVEMENT + "bob: /minis concede\n"
+        TO_MOVEMENT + "bob: /minis concede confirm:true\n"
         "carol: /minis status\ncarol: /minis log\ncarol: /minis map\ncarol: /minis card unit:ax1\n"
         "alice: /minis move unit:ax1 to:D8\n",
         tmp_path,
     )
     assert code == 0, out
-    after = out.split("🏳️ The Allies concede.", 1)[1]
+    after = out.split("🏳️ Allies concede (@bob).", 1)[1]
     assert "status finished" in after and "🏁 Over: Axis" in after
     assert "[to carol] **Order log**" in after
     assert "[to carol] ⚠️" not in after

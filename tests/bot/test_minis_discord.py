@@ -42,12 +42,11 @@ async def test_army_reply_is_ephemeral_and_the_channel_learns_nothing(bot: Warro
     await _script(bot, OPEN.split("alice: /minis army")[0], tmp_path)
     units = "Panzer IV Ausf. G, 2 Mauser Kar 98k"
     _dispatch(bot, slash("minis army", [option("units", units)], ALICE))
-    calls = await rec.wait_for(2)
-    private, public = calls[0], calls[1]
+    calls = await rec.wait_for(1)
+    assert len(calls) == 1  # the channel is not even told that a list changed (issue 9)
+    private = calls[0]
     assert private.kind == "message" and private.ephemeral
     assert private.content.startswith("Your army (3 units, 29 points): Panzer IV Ausf. G, Mauser Kar 98k")
-    assert public.kind == "followup" and not public.ephemeral
-    assert public.content == "The Axis updated their army list (secret until deployment)."
     for call in calls:
         if not call.ephemeral:
             assert "Panzer" not in call.content and "Mauser" not in call.content
@@ -74,17 +73,20 @@ async def test_autocomplete_offers_the_units_that_can_act(bot: WarroomBot, rec: 
 async def test_a_button_answers_the_defensive_fire_prompt(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     out = await _script(bot, TO_PROMPT, tmp_path)
     assert "buttons: [1: ax1 fires (leaving hex)]" in out
-    _dispatch(bot, button("wr:/minis fire unit:ax1 at:leaving", ALICE))
-    calls = await rec.wait_for(2)
-    answer = calls[0]
-    assert answer.kind == "message" and not answer.ephemeral
+    _dispatch(bot, button("wr:/minis defend fire unit:ax1 at:leaving", ALICE))
+    calls = await rec.wait_for(3)
+    # The button defers exactly like /minis defend fire (it may roll and draw a map).
+    assert calls[0].kind == "defer" and not calls[0].ephemeral
+    answer = calls[1]
+    assert answer.kind == "followup" and not answer.ephemeral
     assert "🔫 Defensive fire by ax1 Panzer IV Ausf. G at J8 (leaving hex)" in answer.content
-    assert any("your movement phase (turn 2)" in c.content for c in calls[1:])
+    assert any("your movement phase (turn 2)" in c.content for c in calls[2:])
     # A button pressed by the wrong player is refused privately and changes nothing.
     rec.calls.clear()
-    _dispatch(bot, button("wr:/minis hold", BOB))
-    (refusal,) = await rec.wait_for(1)
-    assert refusal.ephemeral and "⚠️" in refusal.content
+    _dispatch(bot, button("wr:/minis defend hold", BOB))
+    calls = await rec.wait_for(3)
+    refusal = calls[-1]
+    assert calls[0].kind == "defer" and refusal.ephemeral and "⚠️" in refusal.content
 
 
 async def test_the_prompt_is_posted_with_buttons(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
@@ -93,7 +95,7 @@ async def test_the_prompt_is_posted_with_buttons(bot: WarroomBot, rec: Recorder,
     calls = await rec.wait_for(3)
     prompt = next(c for c in calls if c.buttons)
     assert [b["custom_id"] for b in prompt.buttons] == [
-        "wr:/minis fire unit:ax1 at:leaving", "wr:/minis fire unit:ax1 at:entering", "wr:/minis hold"]
+        "wr:/minis defend fire unit:ax1 at:leaving", "wr:/minis defend fire unit:ax1 at:entering", "wr:/minis defend hold"]
     assert f"<@{ALICE['user']['id']}>" in prompt.content
     assert [str(u) for u in prompt.data["allowed_mentions"]["users"]] == [ALICE["user"]["id"]]
 

@@ -26,8 +26,8 @@ def lines_to(out: str, who: str) -> list[str]:
 async def test_live_odds_name_the_units_and_equal_the_numbers_form(tmp_path: Path) -> None:
     code, out = await run(PANZER_UP + "carol: /odds minis attacker:ax1 target:al1\n", tmp_path)
     assert code == 0, out
-    answer = out[out.index("[#table] ax1 Panzer IV Ausf. G (F8) attacks"):]
-    assert answer.startswith("[#table] ax1 Panzer IV Ausf. G (F8) attacks al1 M4A1 Sherman (P8): "
+    answer = out[out.index("[to carol] ax1 Panzer IV Ausf. G (F8) attacks"):]
+    assert answer.startswith("[to carol] ax1 Panzer IV Ausf. G (F8) attacks al1 M4A1 Sherman (P8): "
                              "10 hexes, long range\n")
     assert ("11 dice, die modifier +0: each succeeds 50.0% · defense 5 front / 4 rear, front arc: 5 · "
             "cover: none (clear)") in answer

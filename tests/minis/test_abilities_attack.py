@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.dice import scripted_dice
 from engine.core.errors import IllegalOrder
+from engine.minis.attacks import place_counters
 from engine.minis.catalogue import load_catalogue
 from engine.minis.casualty import casualty_phase
-from engine.minis.events import Attacked, CoverRoll, DefensiveFireEvent, UnitDestroyed, UnitDisrupted
+from engine.minis.events import (
+    Attacked, CoverRoll, DefensiveFireEvent, HeavyArmorIgnored, UnitDestroyed, UnitDisrupted,
+)
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.state import Hit, Phase
 
@@ -183,14 +187,23 @@ def test_armor_piercing_rounds_turn_two_hits_into_three_once_per_game() -> None:
                      active=ALLIES), ALLIES, "attack al1 ax1 ap")
 
 
-def test_heavy_armor_ignores_the_first_damaged_counter_of_the_game() -> None:
-    s = battle(open_map(), [("ax1", C("tiger-i"), "E5", "N"), ("al1", C("m4a1-sherman"), "J9")],
-               ax1={"hits": (Hit.DISRUPTED, Hit.DAMAGED)})
+def test_heavy_armor_refuses_its_first_damaged_counter_so_the_next_hit_damages() -> None:
+    """Heavy Armor ruling (docs/rules/minis.md, M-9.1): the first Damaged counter is not
+    received, so the next hit gives Damaged again: 3 hits on a fresh KV-1 leave it
+    disrupted and damaged, not destroyed; the ability works once per game."""
+    s = battle(open_map(), [("ax1", C("m4a1-sherman"), "E5", "N"), ("al1", C("kv-1"), "J9")])
+    s, placed, events = place_counters(s, s.unit("al1"), 3, covered=False, destroy=False,
+                                       dice=scripted_dice([]))
+    assert placed == (Hit.DISRUPTED, Hit.DAMAGED)
+    assert of_type(events, HeavyArmorIgnored) == [HeavyArmorIgnored("al1")]
     s, cas = casualty_phase(s)
-    assert cas.ignored == ("ax1",) and not s.unit("ax1").damaged and s.unit("ax1").disrupted
-    s = s.update_unit("ax1", hits=(Hit.DISRUPTED, Hit.DAMAGED))
-    s, cas = casualty_phase(s)
-    assert cas.damaged == ("ax1",) and s.unit("ax1").damaged
+    assert cas.destroyed == () and cas.damaged == ("al1",) and cas.disrupted == ("al1",)
+    assert s.unit("al1").damaged and s.unit("al1").disrupted and not s.unit("al1").destroyed
+    # Used up: two more hits on the damaged KV-1 (M-9.1: Disrupted, then Destroyed).
+    s = s.update_unit("al1", damaged=False, disrupted=False)
+    s, placed, events = place_counters(s, s.unit("al1"), 3, covered=False, destroy=False,
+                                       dice=scripted_dice([]))
+    assert placed == (Hit.DISRUPTED, Hit.DAMAGED, Hit.DESTROYED) and not of_type(events, HeavyArmorIgnored)
 
 
 def test_highly_flammable_rolls_3_or_more_to_burn_on_a_damaged_counter() -> None:

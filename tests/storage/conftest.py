@@ -1,0 +1,33 @@
+"""The storage backends every contract test runs against (real servers, never mocks).
+
+``backend`` yields a factory opening a fresh repository on a fresh database of that
+backend; a second call opens a second connection (another "process") on the same one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from bot.storage import open_repository
+from bot.storage.repository import Repository
+
+Open = Callable[[], Awaitable[Repository]]
+BACKENDS = ["sqlite"]
+
+
+@pytest.fixture(params=BACKENDS)
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Open]:
+    address = f"sqlite:///{tmp_path / 'contract.db'}"
+    opened: list[Repository] = []
+
+    async def make() -> Repository:
+        repo = await open_repository(address)
+        opened.append(repo)
+        return repo
+
+    yield make
+    for repo in opened:
+        await repo.close()

@@ -1,0 +1,158 @@
+"""The repository contract (bot/storage/repository.py), written once and run against
+every backend (tests/storage/conftest.py): versions, one live game per channel, the
+append-only log, seats, settings, times as datetimes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from bot.storage.repository import (
+    GameExists,
+    GameUpdate,
+    NewGame,
+    NewOrder,
+    Repository,
+    VersionConflict,
+)
+from engine.core.dice import Die
+from tests.storage.conftest import Open
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+
+
+async def _players(repo: Repository) -> None:
+    await repo.remember_player(1, "alice", NOW)
+    await repo.remember_player(2, "bob", NOW)
+
+
+async def _game(repo: Repository, channel: int = 10) -> int:
+    game = await repo.create_game(NewGame(
+        channel_id=channel, guild_id=5, kind="race", host_id=1, options={"target": 10},
+        seats={"red": 1}, snapshot={"s": 0},
+        first=NewOrder(kind="new", seat="", text="{}", actor_id=1, dice=[Die(2, 2)]),
+        uid=f"uid{channel}", dice_key=b"k" * 32, dice_positions={"setup": 1}), now=NOW)
+    return game.id
+
+
+async def test_create_commit_and_read_back(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    game = await repo.game(gid)
+    assert (game.version, game.status, game.seats, game.options) == (1, "open", {"red": 1}, {"target": 10})
+    assert (game.uid, game.dice_key, game.dice_positions) == ("uid10", b"k" * 32, {"setup": 1})
+    assert game.created_at == NOW and isinstance(game.created_at, datetime)
+    later = NOW + timedelta(minutes=5)
+    stored = await repo.commit(
+        gid, expected_version=1,
+        update=GameUpdate(snapshot={"s": 4}, status="active", seats={"red": 1, "blue": 2},
+                          waiting_since=later, dice_positions={"setup": 1, "red": 1}),
+        records=[NewOrder(kind="order", seat="red", text="roll", actor_id=1,
+                          events=[{"type": "Rolled", "value": 4}], dice=[Die(4, 6)])],
+        now=later)
+    assert (stored.version, stored.status, stored.snapshot) == (2, "active", {"s": 4})
+    assert stored.seats == {"blue": 2, "red": 1} and stored.waiting_since == later
+    assert stored.dice_positions == {"setup": 1, "red": 1} and stored.updated_at == later
+    log = await repo.orders(gid)
+    assert [(o.seq, o.kind, o.text, o.dice) for o in log] == [
+        (1, "new", "{}", (Die(2, 2),)), (2, "order", "roll", (Die(4, 6),))]
+    assert log[1].events == ({"type": "Rolled", "value": 4},) and log[1].created_at == later
+    assert [o.seq for o in await repo.orders(gid, since=1)] == [2]
+
+
+async def test_several_rows_in_one_commit_each_take_a_version(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    rows = [NewOrder(kind="order", seat="red", text=t) for t in ("army x", "ready")]
+    stored = await repo.commit(gid, expected_version=1, update=GameUpdate(), records=rows, now=NOW)
+    assert stored.version == 3
+    assert [(o.seq, o.text) for o in await repo.orders(gid)][1:] == [(2, "army x"), (3, "ready")]
+
+
+async def test_a_commit_on_a_stale_version_changes_nothing(backend: Open) -> None:
+    """Two processes (two connections on one database) read version 1; one may apply."""
+    first, second = await backend(), await backend()
+    await _players(first)
+    gid = await _game(first)
+    assert (await second.game(gid)).version == 1
+    await first.commit(gid, expected_version=1, update=GameUpdate(snapshot={"s": 6}),
+                       records=[NewOrder(kind="order", seat="red", text="roll", dice=[Die(6, 6)])], now=NOW)
+    with pytest.raises(VersionConflict):
+        await second.commit(gid, expected_version=1, update=GameUpdate(snapshot={"s": 1}),
+                            records=[NewOrder(kind="order", seat="red", text="roll", dice=[Die(1, 6)])],
+                            now=NOW)
+    game = await second.game(gid)
+    assert game.snapshot == {"s": 6} and game.version == 2
+    assert [o.dice for o in await second.orders(gid)] == [(Die(2, 2),), (Die(6, 6),)]
+
+
+async def test_one_live_game_per_channel(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo, channel=10)
+    with pytest.raises(GameExists):
+        await _game(repo, channel=10)
+    await _game(repo, channel=11)  # another channel (or thread) is fine
+    await repo.commit(gid, expected_version=1, update=GameUpdate(status="finished"), records=[], now=NOW)
+    await _game(repo, channel=10)  # once over, a new game may start there
+    assert (await repo.live_game(10)) is not None
+    assert [g.channel_id for g in await repo.live_games()] == [11, 10]
+    last = await repo.last_game(10)
+    assert last is not None and last.status == "open"
+
+
+async def test_seats_need_known_players_and_a_failed_commit_is_rolled_back(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    with pytest.raises(Exception):
+        await repo.commit(gid, expected_version=1, update=GameUpdate(seats={"blue": 999}),
+                          records=[NewOrder(kind="seat", seat="blue", text="join blue")], now=NOW)
+    game = await repo.game(gid)
+    assert game.version == 1 and game.seats == {"red": 1} and len(await repo.orders(gid)) == 1
+
+
+async def test_reminders_do_not_change_the_version(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    assert await repo.mark_reminded(gid, version=1, now=NOW)
+    game = await repo.game(gid)
+    assert game.version == 1 and game.reminded_at == NOW
+    assert not await repo.mark_reminded(gid, version=7, now=NOW)  # stale: nothing written
+
+
+async def test_undo_requests_and_results_live_until_the_next_change(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    request = {"by": 1, "orders": 1, "version": 2, "expires": "2026-01-02T12:00:00+00:00", "seats": ["red"]}
+    stored = await repo.commit(gid, expected_version=1, update=GameUpdate(undo_request=request),
+                               records=[NewOrder(kind="admin", seat="", text="undo request 1")], now=NOW)
+    assert stored.undo_request == request
+    stored = await repo.commit(gid, expected_version=2,
+                               update=GameUpdate(status="finished", result={"winner": "red", "reason": "r"}),
+                               records=[], now=NOW)
+    assert stored.undo_request is None and stored.result == {"winner": "red", "reason": "r"}
+
+
+async def test_guild_and_user_settings(backend: Open) -> None:
+    repo = await backend()
+    assert await repo.guild_setting(5, "moderator_role") is None
+    await repo.set_guild_setting(5, "moderator_role", 1234)
+    assert await repo.guild_setting(5, "moderator_role") == 1234
+    await repo.set_guild_setting(5, "moderator_role", None)
+    assert await repo.guild_setting(5, "moderator_role") is None
+    await repo.set_user_setting(1, "dm_turns", True)
+    assert await repo.user_setting(1, "dm_turns") is True and await repo.user_setting(2, "dm_turns") is None
+
+
+async def test_players_are_remembered_by_name(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    await repo.remember_player(1, "alice2", NOW)
+    assert await repo.player_name(1) == "alice2" and await repo.player_name(9) is None
+    assert await repo.player_names() == {1: "alice2", 2: "bob"}
