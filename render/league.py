@@ -52,6 +52,7 @@ class TextItem:
     face: Face
     size: int
     box: Box
+    fill: RGB = INK
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def render_table(
         x, yy = round(xy[0]), round(xy[1])
         draw.text((x, yy), s, font=f, fill=fill, anchor=anchor)
         box = draw.textbbox((x, yy), s, font=f, anchor=anchor)
-        items.append(TextItem(kind, s, face, size, (float(box[0]), float(box[1]), float(box[2]), float(box[3]))))
+        items.append(TextItem(kind, s, face, size, (float(box[0]), float(box[1]), float(box[2]), float(box[3])), fill))
 
     text((PAD, y + 21), _fit(title, *TITLE, img_w - 2 * PAD), *TITLE, INK, "title")
     y += title_h

@@ -226,10 +226,10 @@ def standings_image(league: League) -> "TableImage":
 
     header, rows, dropped = standings_table(league)
     played = len(league.paired)
-    subtitle = (f"{league.kind} · {league.format.value} · after round {played} of {league.rounds}"
-                if played else f"{league.kind} · {league.format.value} · not started")
+    subtitle = (f"Standings after round {played} of {league.rounds} · {league.kind} · {league.format.value}"
+                if played else f"Standings · {league.kind} · {league.format.value} · not started")
     legend = ("Tiebreaks in order: " + ", ".join(
         f"{TIEBREAK_LABELS[tb]} {TIEBREAK_TITLES[tb]}" for tb in league.tiebreaks) + "." if league.tiebreaks else "")
     if any(dropped):
         legend = (legend + " Grey: dropped out.").strip()
-    return render_table(f"{league.name} — standings", header, rows, subtitle=subtitle, legend=legend, muted=dropped)
+    return render_table(league.name, header, rows, subtitle=subtitle, legend=legend, muted=dropped)
