@@ -83,7 +83,7 @@ def swiss_fields(draw: st.DrawFn) -> list[SwissPlayer]:
     return players
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(swiss_fields())
 def test_swiss_makes_the_fewest_rematches(players: list[SwissPlayer]) -> None:
     plan = swiss_round(players)
@@ -93,7 +93,7 @@ def test_swiss_makes_the_fewest_rematches(players: list[SwissPlayer]) -> None:
     assert defects(players, plan.pairs, plan.bye) == fewest_defects(players)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(swiss_fields())
 def test_swiss_bye_goes_to_the_lowest_player_without_one(players: list[SwissPlayer]) -> None:
     if len(players) % 2 == 0 or fewest_defects(players) != 0:
@@ -108,7 +108,7 @@ def spread(players: Sequence[SwissPlayer], pairs: Sequence[tuple[int, int]]) -> 
     return sum(((score[a] - score[b]) ** 2 for a, b in pairs), Fraction(0))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(swiss_fields())
 def test_swiss_keeps_score_groups_together(players: list[SwissPlayer]) -> None:
     """Among the pairings as good on rematches and with the same bye, none has a smaller
@@ -137,7 +137,7 @@ def test_swiss_round_one_pairs_top_half_against_bottom_half(n: int) -> None:
     assert list(plan.pairs) == expected
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 8), st.data())
 def test_whole_swiss_leagues_never_rematch_while_avoidable(n: int, data: st.DataObject) -> None:
     league = new_league([f"p{k}" for k in range(1, n + 1)], rounds=max_swiss_rounds(n))
