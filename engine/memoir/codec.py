@@ -71,7 +71,7 @@ def load(tp: Any, raw: Any) -> Any:
     if origin is dict:
         k_t, v_t = typing.get_args(tp)
         return {load(k_t, k): load(v_t, v) for k, v in raw.items()}
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         kwargs = {f.name: load(hints[f.name], raw[f.name]) for f in dataclasses.fields(tp) if f.name in raw}
         return tp(**kwargs)

@@ -232,7 +232,8 @@ def playable_effect(state: MemoirState, seat: str, kind: str, section: str | Non
     if kind == AMBUSH:
         raise IllegalOrder("Ambush is only played in the opponent's turn, when they close-assault one of your "
                            "units (E-6.4).")
-    effect, sections = kind, ()
+    effect = kind
+    sections: tuple[str, ...] = ()
     if kind == "counter-attack":
         last = state.last[seat_index(other(seat))]
         if last is None:
@@ -683,7 +684,9 @@ def _battle(state: MemoirState, o: Battle, dice: Dice) -> Result:
         attacker_unit = state.unit(f.attacker or "")
         if attacker_unit is None or o.attacker != attacker_unit.hex:
             raise IllegalOrder("Only the armor that took ground may Overrun now (E-16).",
-                               legal=_overrun_choices(state))
+                               legal=tuple(f"battle {attacker_unit.where} {t.where}"
+                                           for t, _ in battle_targets(state, attacker_unit, overrun=True))
+                               if attacker_unit else ())
     else:
         _expect_step(state, o.seat, "battle")
     u = state.by_hex.get(o.attacker)
@@ -1032,7 +1035,7 @@ def _ignore(state: MemoirState, o: Ignore, dice: Dice) -> Result:
         events.append(FlagsIgnored(u.id, u.where, o.count))
     state = replace(state, fight=replace(f, stage="", flags=f.flags - o.count, ignorable=0))
     if f.flags - o.count == 0:
-        state = replace(state, fight=replace(state.fight, retreater=None))  # type: ignore[arg-type]
+        state = replace(state, fight=replace(f, stage="", flags=0, ignorable=0, retreater=None))
         return _continue(state, dice, events, f.after)
     return _retreat_or_ask(state, dice, events)
 
