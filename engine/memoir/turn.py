@@ -229,6 +229,8 @@ def _fallback(state: MemoirState, seat: str, effect: str) -> bool:
 
 def playable_effect(state: MemoirState, seat: str, kind: str, section: str | None) -> Played:
     """What playing a card of ``kind`` would do (raises when it cannot be played now)."""
+    if kind in (AMBUSH, "counter-attack") and _stuck(state, seat):
+        return Played(card="", effect="", fallback=False)  # ruling: nothing else can be played
     if kind == AMBUSH:
         raise IllegalOrder("Ambush is only played in the opponent's turn, when they close-assault one of your "
                            "units (E-6.4).")
@@ -257,6 +259,13 @@ def playable_effect(state: MemoirState, seat: str, kind: str, section: str | Non
     return Played(card="", effect=effect, sections=sections, fallback=_fallback(state, seat, effect))
 
 
+def _stuck(state: MemoirState, seat: str) -> bool:
+    """Ruling: a hand holding only Ambush and a Counter-Attack with nothing to copy may play
+    one of them for no effect (otherwise the turn could not go on)."""
+    kinds = {kind_of(c) for c in state.hand(seat)}
+    return kinds <= {AMBUSH, "counter-attack"} and state.last[seat_index(other(seat))] is None
+
+
 def _play(state: MemoirState, o: Play, dice: Dice) -> Result:
     _expect_step(state, o.seat, "play")
     card = _find_card(state, o.seat, o.card)
@@ -275,6 +284,8 @@ def _play(state: MemoirState, o: Play, dice: Dice) -> Result:
         p = replace(p, symbols=rolled)
         events.append(CardDice(o.seat, p.effect, rolled))
     state = replace(state, played=p, step="order")
+    if not p.effect:
+        return _end_turn(state, dice, events)
     return state, events
 
 
@@ -520,7 +531,7 @@ def _may_move_now(state: MemoirState, acting: Acting) -> bool:
     if state.step == "move":
         return acting.moves == 0
     if state.step == "battle":  # Behind Enemy Lines: the second move, after (or instead of) battling
-        return acting.moves == 1 and moves_allowed(state, acting) == 2
+        return acting.moves < 2 and moves_allowed(state, acting) == 2
     return False
 
 
@@ -603,13 +614,13 @@ def _move(state: MemoirState, o: Move, dice: Dice) -> Result:
     state = _relocate(state, u, o.end, events, "its unit left")
     entered_no_battle = any(state.terrain(h).no_battle_on_entry and not (
         state.obstacle(h) is not None and state.obstacle(h).battle_on_entry) for h in path)  # type: ignore[union-attr]
-    second = a.moves >= 1
+    second = state.step == "battle"  # Behind Enemy Lines: the move after battling; no battle after it
     no_battle = a.no_battle or entered_no_battle or second
     moved = a.moved if second else len(path)
     if not second:
         if u.type == "artillery" or moved > _battle_limit(state, u, a):
             no_battle = True
-    state = set_acting(state, u.id, moves=a.moves + 1, moved=moved, no_battle=no_battle,
+    state = set_acting(state, u.id, moves=2 if second else a.moves + 1, moved=moved, no_battle=no_battle,
                        stopped=a.stopped or ends_move(state, o.end))
     state, events = _with_victory(state, events, o.seat, before)
     if state.over:
@@ -1122,7 +1133,7 @@ def _end_turn(state: MemoirState, dice: Dice, events: list[Event]) -> Result:
         events.append(DeckShuffled(len(pool), "Their Finest Hour"))
     if state.ambusher is not None:
         state = _draw(state, state.ambusher, 1, dice, events)
-    if card_kinds()[p.effect].get("draw"):
+    if p.effect and card_kinds()[p.effect].get("draw"):
         state = _draw(state, seat, 2, dice, events, into_drawn=True)
         if len(state.drawn) == 2:
             return replace(state, step="recon"), events
