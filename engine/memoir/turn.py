@@ -298,7 +298,7 @@ def _expect_step(state: MemoirState, seat: str, *steps: str) -> None:
     if state.fight is not None:
         raise IllegalOrder("A decision is pending first: " + _fight_text(state) + ".")
     if seat != state.active:
-        raise NotYourTurn(f"It is the {state.active}' turn.")
+        raise NotYourTurn(f"Not your turn: the {state.active} are playing.")
     if state.step not in steps:
         raise IllegalOrder(f"Not now: this is the {state.step} step of the turn.", legal=_step_hint(state))
 
@@ -691,7 +691,7 @@ def _battle(state: MemoirState, o: Battle, dice: Dice) -> Result:
     if overrun:
         assert f is not None
         if o.seat != state.active:
-            raise NotYourTurn(f"It is the {state.active}' turn.")
+            raise NotYourTurn(f"Not your turn: the {state.active} are playing.")
         attacker_unit = state.unit(f.attacker or "")
         if attacker_unit is None or o.attacker != attacker_unit.hex:
             raise IllegalOrder("Only the armor that took ground may Overrun now (E-16).",

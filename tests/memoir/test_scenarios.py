@@ -192,3 +192,14 @@ def test_m44_file_plays_to_a_victory() -> None:
             assert n < 3000
         assert st.outcome is not None and st.outcome.winner in ("axis", "allies")
         assert "medals" in st.outcome.reason or "conceded" in st.outcome.reason or "time" in st.outcome.reason
+
+
+def test_the_example_in_docs_memoir_scenarios_loads() -> None:
+    import re
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "memoir-scenarios.md"
+    block = re.search(r"```json\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert block is not None
+    sc = scenario_from_dict(json.loads(block.group(1)))
+    assert (sc.name, sc.top, sc.first, len(sc.units), sc.units[1].badge) == ("Hill 112", "axis", "allies", 4, "elite")
+    assert [(label(o.hex), o.kind) for o in sc.objectives] == [("G4", "temporary")]
