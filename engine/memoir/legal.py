@@ -13,7 +13,7 @@ from typing import Iterator
 
 from engine.core.game import Pending
 from engine.memoir import turn
-from engine.memoir.board import hex_key, label, other
+from engine.memoir.board import hex_key, label
 from engine.memoir.orders import (
     Ambush, Battle, ClearWire, Concede, Discard, Done, Hold, Ignore, Move, Order, OrderUnits, Pass, Play, Retreat,
     Standing, TakeGround, Target,
@@ -193,7 +193,3 @@ def unit_orders(state: MemoirState, seat: str) -> Iterator[Order]:
                 yield Battle(seat, u.hex, t.hex)
             if turn.may_clear_wire(state, u):
                 yield ClearWire(seat, u.hex)
-
-
-def other_seat(seat: str) -> str:
-    return other(seat)

@@ -456,7 +456,6 @@ def _target(state: MemoirState, o: Target, dice: Dice) -> Result:
     assert p is not None
     if p.effect not in ("air-power", "barrage"):
         raise IllegalOrder("This card orders units: 'order HEX…'.", legal=("order HEX…", "order none"))
-    lo, hi = card_kinds()[p.effect].get("targets")
     why = check_targets(state, o.seat, p.effect, o.hexes)
     if why:
         enemies = tuple(u.where for u in state.units if u.side != o.seat)
@@ -564,12 +563,8 @@ def _leave(state: MemoirState, unit: Unit, events: list[Event], why: str) -> Mem
     ob = state.obstacle(unit.hex)
     if ob is not None and ob.removed_on_leave:
         state = set_obstacle(state, unit.hex, None)
-        events.append(ObstacleChanged(unit.where, state_name(ob.name), False, why))
+        events.append(ObstacleChanged(unit.where, ob.name, False, why))
     return state
-
-
-def state_name(name: str) -> str:
-    return name
 
 
 def _enter(state: MemoirState, unit: Unit, h: Hex, events: list[Event]) -> MemoirState:
@@ -581,10 +576,13 @@ def _enter(state: MemoirState, unit: Unit, h: Hex, events: list[Event]) -> Memoi
     return state
 
 
-def _relocate(state: MemoirState, unit: Unit, h: Hex, events: list[Event], why: str) -> MemoirState:
+def _relocate(state: MemoirState, unit: Unit, h: Hex, events: list[Event], why: str,
+              enter: bool = True) -> MemoirState:
+    """Put the unit on ``h``: the hex it leaves loses its sandbags; arriving by a move or
+    Take Ground triggers the new hex (``enter``), a retreat does not (E-14.3)."""
     state = _leave(state, unit, events, why)
     state = replace_unit(state, unit.id, lambda x: replace(x, hex=h))
-    return _enter(state, unit, h, events)
+    return _enter(state, unit, h, events) if enter else state
 
 
 def _move(state: MemoirState, o: Move, dice: Dice) -> Result:
@@ -833,7 +831,7 @@ def _do_retreat(state: MemoirState, dice: Dice, events: list[Event], h: Hex, los
     if h != u.hex:
         path = _retreat_path(state, u, h)
         events.append(Retreated(u.id, tuple(label(x) for x in (u.hex, *path)), lost))
-        state = _relocate(state, u, h, events, "its unit retreated")
+        state = _relocate(state, u, h, events, "its unit retreated", enter=False)
     elif lost:
         events.append(Retreated(u.id, (u.where,), lost))
     if lost:

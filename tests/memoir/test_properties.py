@@ -21,7 +21,7 @@ from engine.memoir.randomplay import random_order
 from engine.memoir.scenario import SHIPPED
 from engine.memoir.state import MemoirState
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LEGAL_CAP = 400  # the order step can offer thousands of unit sets; look at the first ones
 
 

@@ -12,7 +12,7 @@ from engine.memoir.game import RULES
 from engine.memoir.legal import pending
 from engine.memoir.turn import medals, start_state
 
-from .helpers import at, do, figures, rolls, scenario, types
+from .helpers import at, do, figures, game, rolls, run, scenario, types
 from .test_battle import ready
 
 
@@ -104,3 +104,13 @@ def test_ignoring_more_flags_than_allowed_is_refused() -> None:
         do(st, "axis", "ignore 2")
     st, _ = do(st, "axis", "ignore 1")
     assert pending(st)[0].choices == ("retreat F2", "retreat G2")
+
+
+def test_ruling_a_retreat_does_not_trigger_the_hex_it_ends_on() -> None:
+    sc = scenario("axis infantry G2, allies armor G4, allies infantry A9", obstacles={"G5": "wire", "H5": "wire"})
+    st = game(sc, axis=["direct-from-hq", "probe-left"], allies=["probe-left"], active="axis")
+    st = run(st, "axis", "play direct-from-hq", "order G2", "done")
+    st, _ = do(st, "axis", "battle G2 G4", rolls("FS"))
+    st, _ = do(st, "allies", "retreat G5")
+    assert figures(st)["G5"] == ("allies", "armor", 3)
+    assert st.obstacle_name(parse_hex("G5")) == "wire"  # armor entering by a retreat leaves the wire
