@@ -131,23 +131,33 @@ def retreat_blocked(state: MemoirState, unit: Unit, h: Hex) -> bool:
 
 
 def retreat_ends(state: MemoirState, unit: Unit, flags: int) -> dict[Hex, int]:
-    """Every place a retreat of ``flags`` hexes may end → the figures it loses (E-14.5).
+    """Every place a retreat of ``flags`` flags may end → the figures it loses (E-14.5).
 
     Each step goes to one of the two hexes one row nearer the unit's own baseline; a
-    step that cannot be made costs a figure, and then no further step is possible."""
+    step that cannot be made costs a figure, and then no further step is possible.
+    French Resistance (E-8.4, ruling) moves 1 to 3 hexes per flag, its owner's choice, and
+    loses a figure only for a flag on which not even 1 hex can be retreated."""
     if flags <= 0:
         return {unit.hex: 0}
     if not can_leave(state, unit):
         return {unit.hex: flags}  # E-14.7: artillery in a bunker
+    per_flag = unit.rule.retreat_per_flag
     out: dict[Hex, int] = {}
     frontier = {unit.hex}
-    for step in range(flags):
+    for flag in range(flags):
         nxt: set[Hex] = set()
         for h in frontier:
-            options = [b for b in backward(h, unit.side, state.top) if not retreat_blocked(state, unit, b)]
-            if not options:
-                out[h] = min(out.get(h, flags), flags - step)
-            nxt.update(options)
+            reach: set[Hex] = set()
+            edge = {h}
+            for _ in range(per_flag):
+                edge = {b for x in edge for b in backward(x, unit.side, state.top)
+                        if not retreat_blocked(state, unit, b)}
+                if not edge:
+                    break
+                reach |= edge
+            if not reach:
+                out[h] = min(out.get(h, flags), flags - flag)
+            nxt |= reach
         frontier = nxt
         if not frontier:
             break

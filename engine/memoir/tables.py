@@ -83,6 +83,8 @@ class UnitRule:
     needs_sight: bool
     take_ground: bool
     overrun: bool
+    battle_on_entry: bool = False  # may battle after entering terrain that forbids it (E-8.4)
+    retreat_per_flag: int = 1  # hexes it may retreat per flag, chosen 1..n (E-8.4)
 
     @property
     def range(self) -> int:
@@ -103,7 +105,9 @@ def unit_rule(unit_type: str, badge: str | None = None) -> UnitRule:
         base.update({k: v for k, v in extra.items() if k not in ("type", "about")})
     return UnitRule(type=unit_type, figures=base["figures"], move=base["move"],
                     move_and_battle=base["move_and_battle"], dice=tuple(base["dice"]),
-                    needs_sight=base["needs_sight"], take_ground=base["take_ground"], overrun=base["overrun"])
+                    needs_sight=base["needs_sight"], take_ground=base["take_ground"], overrun=base["overrun"],
+                    battle_on_entry=base.get("battle_on_entry", False),
+                    retreat_per_flag=base.get("retreat_per_flag", 1))
 
 
 @lru_cache(maxsize=1)

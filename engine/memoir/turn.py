@@ -610,7 +610,7 @@ def _move(state: MemoirState, o: Move, dice: Dice) -> Result:
     before = shown_medals(state)
     events: list[Event] = [Moved(u.id, tuple(label(h) for h in o.path))]
     state = _relocate(state, u, o.end, events, "its unit left")
-    entered_no_battle = any(state.terrain(h).no_battle_on_entry and not (
+    entered_no_battle = not u.rule.battle_on_entry and any(state.terrain(h).no_battle_on_entry and not (
         state.obstacle(h) is not None and state.obstacle(h).battle_on_entry) for h in path)  # type: ignore[union-attr]
     second = state.step == "battle"  # Behind Enemy Lines: the move after battling; no battle after it
     no_battle = a.no_battle or entered_no_battle or second
@@ -943,7 +943,7 @@ def _take_ground(state: MemoirState, o: TakeGround, dice: Dice) -> Result:
     state = _relocate(state, attacker, f.target_hex, events, "its unit took ground")
     a = state.acting_map[attacker.id]
     dest = f.target_hex
-    blocked = state.terrain(dest).no_battle_on_entry and not (
+    blocked = not attacker.rule.battle_on_entry and state.terrain(dest).no_battle_on_entry and not (
         state.obstacle(dest) is not None and state.obstacle(dest).battle_on_entry)  # type: ignore[union-attr]
     state = set_acting(state, attacker.id, took_ground=True, stopped=a.stopped or ends_move(state, dest),
                        no_battle=a.no_battle or blocked)

@@ -114,3 +114,28 @@ def test_ruling_a_retreat_does_not_trigger_the_hex_it_ends_on() -> None:
     st, _ = do(st, "allies", "retreat G5")
     assert figures(st)["G5"] == ("allies", "armor", 3)
     assert st.obstacle_name(parse_hex("G5")) == "wire"  # armor entering by a retreat leaves the wire
+
+
+def test_e8_4_french_resistance_retreats_one_to_three_hexes_per_flag() -> None:
+    units = "allies infantry G6, axis infantry:resistance G4, axis infantry M1"
+    st = ready(units, "G6")
+    assert figures(st)["G4"] == ("axis", "infantry", 3)
+    st, _ = do(st, "allies", "battle G6 G4", rolls("FS"))  # range 2: 2 dice, one flag
+    (p,) = pending(st)
+    # G4 -> G3/H3 -> F2/G2/H2 -> F1/G1/H1/I1: any hex 1 to 3 rows back
+    assert p.choices == ("retreat F1", "retreat F2", "retreat G1", "retreat G2", "retreat G3", "retreat H1",
+                         "retreat H2", "retreat H3", "retreat I1")
+    st, ev = do(st, "axis", "retreat F1")
+    assert figures(st)["F1"] == ("axis", "infantry", 3)
+    assert [e.to_dict()["path"] for e in ev if type(e).__name__ == "Retreated"] == [["G4", "G3", "F2", "F1"]]
+
+
+def test_e8_4_french_resistance_battles_after_entering_a_forest() -> None:
+    from engine.memoir.turn import battle_targets
+
+    from .test_movement import ordered
+
+    st = ordered("allies infantry:resistance G6, axis infantry G4, axis infantry M1", "G6",
+                 terrain={"G5": "forest"})
+    st, _ = do(st, "allies", "move G6 G5")
+    assert [(t.where, n) for t, n in battle_targets(st, at(st, "G5"))] == [("G4", 3)]  # type: ignore[arg-type]
