@@ -296,7 +296,7 @@ def _expect_step(state: MemoirState, seat: str, *steps: str) -> None:
     if state.over:
         raise IllegalOrder("The game is over.")
     if state.fight is not None:
-        raise IllegalOrder("A decision is pending first: " + _fight_text(state) + ".")
+        raise IllegalOrder("Not now: " + _fight_text(state) + " (E-19.5).")
     if seat != state.active:
         raise NotYourTurn(f"Not your turn: the {state.active} are playing.")
     if state.step not in steps:
@@ -1283,5 +1283,6 @@ def apply(state: MemoirState, order: Order, dice: Dice) -> tuple[MemoirState, li
 def _fight_text(state: MemoirState) -> str:
     f = state.fight
     assert f is not None
-    owner = _fight_owner(state)
-    return f"{owner}: {f.stage}"
+    what = {"ambush": "the Ambush window", "ignore": "how many flags to ignore", "retreat": "where to retreat",
+            "take-ground": "Take Ground", "overrun": "the Overrun"}.get(f.stage, f.stage)
+    return f"the {_fight_owner(state)} must answer first ({what})"
