@@ -1,0 +1,1 @@
+"""Memoir '44 base-game rules engine (docs/rules/memoir.md)."""
