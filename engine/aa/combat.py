@@ -560,9 +560,9 @@ def start(state: AAState, site: Site, dice: Dice) -> Result:
     events: list[Event] = []
     b = Battle(where, site.kind, power, amphibious=site.step == 2 and site.kind == "land")
     if site.kind == "land":
-        if not state.hostile(where, power):
+        if not state.hostile(where, power):  # taken meanwhile (blitz): the troops just land
             state, more = _land_cargo(state, where, power)
-            return state, more
+            return _drop_paratroopers(state, where, power), more
         state, more = _land_cargo(state, where, power)
         events.extend(more)
     else:
@@ -936,13 +936,15 @@ def conclude(state: AAState, outcome: str) -> Result:
     att = attackers(state, b)
     taken = False
     changed: dict[int, Unit | None] = {}
-    for u in state.units_at(b.where):
+    for u in state.units.values():
+        if u.where != b.where and not (u.damage or u.submerged):
+            continue
         fields: dict[str, object] = {}
         if u.damage:
             fields["damage"] = 0  # repaired free when the battle ends
         if u.submerged:
             fields["submerged"] = False
-        if u.owner == b.attacker and not u.fought and (u.is_air or u.is_sea or u.is_land) and u.aboard is None:
+        if u.owner == b.attacker and not u.fought and u.where == b.where and u.aboard is None:
             fields["fought"] = True
         if fields:
             changed[u.id] = replace(u, **fields)  # type: ignore[arg-type]

@@ -162,6 +162,9 @@ def arrive(state: AAState, dice: Dice) -> Result:
             if phase == PURCHASE and state.actor == USA:
                 state, more = economy.china_recruits(state)
                 events.extend(more)
+            if phase == MOBILISE:  # fighters waiting for a carrier that never came
+                state, more = land_aircraft(state, state.actor, True)
+                events.extend(more)
             state = replace(state, step=state.step + 1)
             continue
         events.append(PhaseStarted(state.actor, phase))
