@@ -154,8 +154,9 @@ def arrive(state: AAState, dice: Dice) -> Result:
             events.append(PhaseStarted(state.actor, phase))
             return state, events
         if phase == COMBAT:
-            events.append(PhaseStarted(state.actor, phase))
             state = replace(state, sites=combat.plan_battles(state), combat_started=False)
+            if state.sites or _rockets_left(state):
+                events.append(PhaseStarted(state.actor, phase))
             state, more = advance_combat(state, dice)  # ends the phase itself when all is done
             return state, events + more
         if _skip(state):
@@ -407,6 +408,15 @@ def _land(state: AAState, o: Land, dice: Dice) -> Result:
     return state, events + more
 
 
+def _place(state: AAState, o: Place, dice: Dice) -> Result:
+    """Place; once nothing placeable is left the phase ends by itself (A-12.8)."""
+    state, events = economy.place(state, o, dice)
+    if not economy.placeable(state, o.power):
+        state, more = end_phase(state, dice)
+        events = events + more
+    return state, events
+
+
 def _move(state: AAState, o: Move, dice: Dice) -> Result:
     return movement.check_move(state, o)
 
@@ -421,7 +431,7 @@ _PHASE_HANDLERS: dict[type, Callable[[AAState, Any, Dice], Result]] = {
     Unload: lambda s, o, d: movement.unload(s, o),
     Rocket: _in_combat(combat.rocket),
     Fight: _in_combat(combat.fight),
-    Place: economy.place,
+    Place: lambda s, o, d: _place(s, o, d),
 }
 _DECISIONS: dict[type, Callable[[AAState, Any, Dice], Result]] = {
     Casualties: _in_combat(combat.casualties),

@@ -43,8 +43,9 @@ def turn(state: AAState, power: str, phase: str, phases: Sequence[str] = FULL_TU
     order = state.turn_order
     idx = order.index(power) if power in order else order.index("United States")
     steps = tuple((power, p) for p in phases)
+    hostile = frozenset(z for z in state.board.names if state.board.is_sea(z) and state.enemy_surface(z, power))
     return replace(state, turn=idx, steps=steps, step=[p for _, p in steps].index(phase),
-                   control_start=dict(state.control))
+                   control_start=dict(state.control), hostile_start=hostile)
 
 
 def in_combat(state: AAState, power: str) -> AAState:
