@@ -44,23 +44,23 @@ def position(seed: int, steps: int) -> AAState:
     return state
 
 
-POSITIONS = st.tuples(st.integers(0, 40), st.integers(0, 700))
+POSITIONS = st.tuples(st.integers(0, 30), st.integers(0, 500))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(where=POSITIONS, pick=st.randoms(use_true_random=False))
 def test_legal_orders_are_accepted_and_round_trip(where: tuple[int, int], pick: random.Random) -> None:
     state = position(*where)
     snapshot = dump_state(state)
     seats = [p.player for p in pending(state)] + [pick.choice(POWERS)]
     for seat in seats:
-        orders = list(islice(legal_orders(state, seat), 150))
-        for order in pick.sample(orders, min(12, len(orders))):
+        orders = list(islice(legal_orders(state, seat), 60))
+        for order in pick.sample(orders, min(8, len(orders))):
             text = format_order(order)
             assert parse_order(state, seat, text) == order, text
             assert RULES.canonical(state, seat, text) == text
             new, events = apply(state, order, seeded_dice(text))
-            check(state, new, events, Ledger())
+            check(state, new, events, None)
     assert dump_state(state) == snapshot  # apply never changed its input
 
 
