@@ -44,7 +44,7 @@ from engine.aa.units import (
 from engine.core.dice import Dice
 from engine.core.errors import DataError, IllegalOrder, NotYourTurn, UnknownName
 from engine.core.events import Event
-from engine.core.game import BaseRules, Outcome, Pending, register
+from engine.core.game import BaseRules, Outcome, Pending, Viewer, register
 
 Result = tuple[AAState, list[Event]]
 TEAMS = (AXIS, ALLIES)
@@ -683,6 +683,18 @@ class AARules(BaseRules):
 
     def timeout(self, state: AAState, policy: str, dice: Dice) -> tuple[AAState, Sequence[Event]]:
         return timeout(state, policy, dice)
+
+    def view(self, state: AAState, viewer: Viewer) -> AAState:
+        """A&A hides nothing but a purchase being made: it may be replaced until the
+        power ends phase 2 and is public from then on (A-8 ruling)."""
+        if state.purchase is None or viewer.holds(state.actor):
+            return state
+        return replace(state, purchase=None)
+
+    def order_view(self, seat: str, text: str, viewer: Viewer) -> str | None:
+        if text.startswith("buy") and not viewer.holds(seat):
+            return "buy (shown when the purchase phase ends)"
+        return text
 
     def dump_state(self, state: AAState) -> dict[str, Any]:
         from engine.aa.codec import dump_state

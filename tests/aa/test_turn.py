@@ -229,3 +229,14 @@ def test_a5_6_chinese_units_never_board_transports() -> None:
 
 
 __all__ = ["Event", "new_game"]
+
+
+def test_a8_ruling_a_purchase_is_private_until_the_phase_ends() -> None:
+    from engine.core.game import PUBLIC, Viewer
+
+    state, _ = play(turn(fresh("1941"), "Germany", PURCHASE), "Germany", "buy 2 tank")
+    assert RULES.view(state, PUBLIC).purchase is None
+    assert RULES.view(state, Viewer.of(["Germany", "Italy"])).purchase == state.purchase
+    assert RULES.order_view("Germany", "buy 2 tank", PUBLIC) == "buy (shown when the purchase phase ends)"
+    assert RULES.order_view("Germany", "buy 2 tank", Viewer.of(["Germany"])) == "buy 2 tank"
+    assert RULES.order_view("Germany", "move 1 inf: Poland -> Ukraine", PUBLIC) == "move 1 inf: Poland -> Ukraine"
