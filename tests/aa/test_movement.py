@@ -223,3 +223,18 @@ def test_a11_6_defending_fighters_whose_carrier_sank_land_nearby() -> None:
     refused(state, "United Kingdom", f"land #{f}: 2 Sea Zone -> Eire", "neutral|only")
     state, _ = play(state, "United Kingdom", f"land #{f}: 2 Sea Zone -> Iceland")
     assert state.phase == NONCOMBAT and ids(state, "United Kingdom", "fighter", "Iceland") == [f]
+
+
+def test_a9_13_allied_fighters_ride_a_moving_carrier_own_fighters_take_off() -> None:
+    state = add(empty(), "United Kingdom", "carrier", "2 Sea Zone")
+    c = ids(state, "United Kingdom", "carrier", "2 Sea Zone")[0]
+    state = add(state, "United States", "fighter", "2 Sea Zone", aboard=c)
+    state = add(state, "United Kingdom", "fighter", "2 Sea Zone", aboard=c)
+    state = nc(state, "United Kingdom")
+    state, _ = play(state, "United Kingdom", f"move #{c}: 2 Sea Zone -> 3 Sea Zone")
+    assert kinds_at(state, "3 Sea Zone") == {"carrier": 1, "fighter": 1}
+    assert kinds_at(state, "3 Sea Zone", "United States") == {"fighter": 1}
+    uk_fighter = ids(state, "United Kingdom", "fighter", "2 Sea Zone")
+    assert uk_fighter and state.units[uk_fighter[0]].aboard is None
+    state, events = play(state, "United Kingdom", "done")  # the UK fighter never landed: lost
+    assert any(isinstance(e, Lost) and e.units == "1 fig" for e in events)
