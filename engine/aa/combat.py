@@ -18,16 +18,16 @@ and checks the probabilities against :func:`engine.odds.aa.aa_odds`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from engine.aa.control import capture
 from engine.aa.events import (
     BattleEnded, BattleStarted, Bombed, Lost, Retreated, RocketFired, Rolled, Submerged,
 )
 from engine.aa.movement import describe
-from engine.aa.orders import Casualties, Continue, Fight, Retreat, Rocket, Sel, Submerge, format_sel
+from engine.aa.orders import Casualties, Continue, Fight, Retreat, Rocket, Submerge
 from engine.aa.state import (
-    COMBAT, POWERS, SIDE, AAState, Battle, Hits, Site, Unit, enemies, with_units,
+    COMBAT, POWERS, AAState, Battle, Hits, Site, Unit, enemies, with_units,
 )
 from engine.aa.units import (
     AA_GUN, BATTLESHIP, BOMBER, CARRIER, DESTROYER, FIGHTER, INFANTRY, KINDS, SHORT, SUBMARINE,
@@ -141,8 +141,8 @@ def _pools(units: Iterable[Unit]) -> list[int]:
     return pools
 
 
-def _prefer(state: AAState, who: str) -> "callable":  # type: ignore[valid-type]
-    def key(u: Unit) -> object:
+def _prefer(state: AAState, who: str) -> Callable[[Unit], tuple[int, int, bool, bool, int]]:
+    def key(u: Unit) -> tuple[int, int, bool, bool, int]:
         return (-u.damage, len(state.transport_load(u.id)) if u.kind == TRANSPORT else 0,
                 u.mission == "para", u.owner != who, u.id)
     return key
@@ -962,14 +962,6 @@ def conclude(state: AAState, outcome: str) -> Result:
     return state, events
 
 
-def battle_summary(state: AAState) -> str:
-    b = state.battle
-    if b is None:
-        return ""
-    return (f"{b.where}: {format_sel(Sel(ids=tuple(u.id for u in attackers(state, b))))} vs "
-            f"{format_sel(Sel(ids=tuple(u.id for u in defenders(state, b))))}")
-
-
 def describe_hits(h: Hits) -> str:
     parts = []
     if h.sub:
@@ -979,6 +971,3 @@ def describe_hits(h: Hits) -> str:
     if h.any:
         parts.append(f"{h.any}")
     return " + ".join(parts) + f" hit{'s' if h.total != 1 else ''}"
-
-
-__all__ = ["SIDE", "format_counts"]

@@ -13,8 +13,8 @@ from engine.aa.events import ChineseRecruits, Income, Placed, Purchased, Researc
 from engine.aa.orders import Buy, Place, Research
 from engine.aa.state import CHINA, MOBILISE, PURCHASE, RESEARCH, SIDE, AAState, Purchase, Unit
 from engine.aa.units import (
-    AA_GUN, BOMBER, CARRIER, CHARTS, FACTORY, FIGHTER, INFANTRY, KINDS, RESEARCHER_COST, SHORT,
-    cost_of, counts_tuple, format_counts, is_air, is_land, is_sea,
+    BOMBER, CARRIER, CHARTS, FACTORY, FIGHTER, INFANTRY, KINDS, RESEARCHER_COST, SHORT,
+    cost_of, counts_tuple, format_counts, is_land, is_sea,
 )
 from engine.core.dice import Dice
 from engine.core.errors import IllegalOrder
@@ -405,6 +405,3 @@ def collect_income(state: AAState, dice: Dice) -> Result:
 
 def production(state: AAState, power: str) -> int:
     return sum(state.board.space(t).ipc for t, c in state.control.items() if c == power)
-
-
-__all__ = ["AA_GUN", "is_air"]

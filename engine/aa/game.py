@@ -27,7 +27,7 @@ from engine.aa import combat, economy, movement
 from engine.aa.board import ALLIES, AXIS
 from engine.aa.control import recheck_liberations
 from engine.aa.events import (
-    Conceded, Lost, PhaseStarted, SettingChanged, TimedOut, TurnStarted, Victory,
+    Conceded, PhaseStarted, SettingChanged, TimedOut, TurnStarted, Victory,
 )
 from engine.aa.orders import (
     Auto, Buy, Casualties, Concede, Continue, Done, Fight, First, Land, Load, LossOrder, Move,
@@ -39,7 +39,7 @@ from engine.aa.state import (
     VICTORY_TARGETS, AAState, Options, Unit, with_units,
 )
 from engine.aa.units import (
-    BOMBER, CARRIER, FACTORY, FIGHTER, SHORT, SURFACE_WARSHIPS, format_counts,
+    CARRIER, FACTORY, FIGHTER, SHORT, SURFACE_WARSHIPS, format_counts,
 )
 from engine.core.dice import Dice
 from engine.core.errors import DataError, IllegalOrder, NotYourTurn, UnknownName
@@ -709,6 +709,3 @@ class AARules(BaseRules):
 
 RULES = AARules()
 register(RULES)
-
-__all__ = ["RULES", "AARules", "apply", "apply_text", "new_game", "pending", "outcome", "timeout",
-           "legal_orders", "parse_order", "format_order", "BOMBER", "Lost"]

@@ -13,8 +13,8 @@ from typing import Iterator
 
 from engine.aa import combat, economy, movement
 from engine.aa.orders import (
-    Auto, Buy, Casualties, Continue, Done, Fight, First, Land, Load, Move, Order, Place, Research,
-    Retreat, Rocket, Sel, Submerge, Unload, parse_order,
+    Auto, Buy, Casualties, Done, Fight, First, Load, Move, Order, Place, Research,
+    Rocket, Sel, Unload, parse_order,
 )
 from engine.aa.state import (
     CHINA, COMBAT, COMBAT_MOVE, FIRST, MOBILISE, NONCOMBAT, PURCHASE, RESEARCH, SIDE, USA, AAState, Unit,
@@ -218,6 +218,3 @@ def place_orders(state: AAState, seat: str) -> Iterator[Place]:
                 o = Place(seat, ((kind, 1),), f, z)
                 if _ok(state, o):
                     yield o
-
-
-__all__ = ["Continue", "Retreat", "Submerge", "Land"]

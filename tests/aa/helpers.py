@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Sequence
 
 from engine.aa.combat import plan_battles
-from engine.aa.game import apply, apply_text, new_game
+from engine.aa.game import apply_text, new_game
 from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, NONCOMBAT, PURCHASE, RESEARCH, AAState, Unit
 from engine.core.dice import scripted_dice, seeded_dice
 from engine.core.events import Event
@@ -70,6 +70,3 @@ def kinds_at(state: AAState, where: str, power: str | None = None) -> dict[str, 
         if power is None or u.owner == power:
             out[u.kind] = out.get(u.kind, 0) + 1
     return out
-
-
-__all__ = ["apply", "seeded_dice"]

@@ -9,7 +9,7 @@ import pytest
 from engine.aa.combat import plan_battles
 from engine.aa.events import Income, Purchased, Researched, Rolled
 from engine.aa.game import apply_text, pending
-from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, NONCOMBAT, PURCHASE, RESEARCH, AAState
+from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, PURCHASE, RESEARCH, AAState
 from engine.aa.units import cost_of, move_of
 from engine.core.dice import scripted_dice
 from engine.core.errors import IllegalOrder
@@ -178,6 +178,3 @@ def test_a12_6_damage_at_capacity_stops_placement() -> None:
     state = mob(replace(empty(), factories={**empty().factories, G: 10}), {"infantry": 1})
     assert state.phase == MOBILISE and not pending(state)[0].choices == ()
     refused(state, G, "place 1 inf: Germany", "0 more")
-
-
-__all__ = ["NONCOMBAT"]

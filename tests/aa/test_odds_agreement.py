@@ -207,11 +207,13 @@ def _battle(kind: str, attacker: dict[str, int], defender: dict[str, int], bomba
 
 
 def _check(monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int], defender: dict[str, int],
-           bombard: dict[str, int] | None = None) -> None:
+           bombard: dict[str, int] | None = None, tech_a: frozenset[str] = frozenset(),
+           tech_d: frozenset[str] = frozenset()) -> None:
     bombard = bombard or {}
     attacker = {k: n for k, n in attacker.items() if n}
     defender = {k: n for k, n in defender.items() if n}
     state = _battle(kind, attacker, defender, bombard, (), ())
+    state = replace(state, techs={**state.techs, ATTACKER: tech_a, DEFENDER: tech_d})
     b = Battle(LAND_AT if kind == "land" else SEA_AT, kind if kind != "amphibious" else "land", ATTACKER)
     # the full type orders the game will use, given to the calculator as its orders of loss
     att_order = tuple(combat.loss_order(state, ATTACKER, "attack", attacker))
@@ -222,7 +224,8 @@ def _check(monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int],
     got = explorer.results(state)
     odds = aa_odds(AABattle(attacker=attacker, defender=defender, mode=kind, bombard=bombard,
                             ool_attacker=att_order, ool_defender=def_order,
-                            keep_land_unit=kind != "sea"), exact=True)
+                            keep_land_unit=kind != "sea", tech_attacker=tech_a, tech_defender=tech_d),
+                   exact=True)
     assert odds.exact is not None
     want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
             "draw": odds.exact["draw"]}
@@ -283,20 +286,27 @@ SEA_ATT = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighte
 SEA_DEF = ("submarine", "destroyer", "cruiser", "battleship", "transport", "carrier")
 
 
+TECHS = st.frozensets(st.sampled_from(["advanced artillery", "jet fighters", "super submarines", "heavy bombers",
+                                       "radar"]), max_size=3)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(att=army(LAND, 1, 4), dfn=army(LAND, 0, 3), aa=st.booleans())
+@given(att=army(LAND, 1, 4), dfn=army(LAND, 0, 3), aa=st.booleans(), tech_a=TECHS, tech_d=TECHS)
 def test_land_battles_have_the_calculators_probabilities(
-        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], aa: bool) -> None:
-    _check(monkeypatch, "land", att, dict(dfn, **({"aa gun": 1} if aa else {})))
+        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], aa: bool,
+        tech_a: frozenset[str], tech_d: frozenset[str]) -> None:
+    """A-10 and the A-7 breakthroughs that change combat (both sides' technologies)."""
+    _check(monkeypatch, "land", att, dict(dfn, **({"aa gun": 1} if aa else {})), None, tech_a, tech_d)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(att=army(SEA_ATT, 1, 3), dfn=army(SEA_DEF, 1, 3), fighters=st.integers(0, 2))
+@given(att=army(SEA_ATT, 1, 3), dfn=army(SEA_DEF, 1, 3), fighters=st.integers(0, 2), tech_a=TECHS, tech_d=TECHS)
 def test_sea_battles_have_the_calculators_probabilities(
-        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], fighters: int) -> None:
+        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], fighters: int,
+        tech_a: frozenset[str], tech_d: frozenset[str]) -> None:
     if dfn.get("carrier"):
         dfn = dict(dfn, fighter=min(fighters, 2 * dfn["carrier"]))
-    _check(monkeypatch, "sea", att, dfn)
+    _check(monkeypatch, "sea", att, dfn, None, tech_a, tech_d)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
