@@ -482,7 +482,7 @@ def apply(state: AAState, order: Order, dice: Dice) -> tuple[AAState, tuple[Even
         raise IllegalOrder(f"'{power}' is not a seat.", legal=POWERS)
     if isinstance(order, (LossOrder, Auto)):
         new, events = _setting(state, order)
-        if isinstance(order, Auto) and order.on and state.battle is not None:
+        if isinstance(order, Auto) and order.on and state.battle is not None and state.battle.hits:
             new, more = _in_combat(lambda s, o, d: combat.proceed(s, d))(new, order, dice)
             events = events + more
         return new, tuple(events)

@@ -271,3 +271,14 @@ def test_a10_13_the_controller_chooses_for_allied_defenders() -> None:
     s, _ = play(s, R, "casualties 1 tank")
     assert kinds_at(s, "Karelia S.S.R.", R) == {"infantry": 1} and kinds_at(s, "Karelia S.S.R.", US) == {}
     assert pending(s)[0].choices == ("continue", "retreat Finland")
+
+
+def test_a10_14_turning_auto_casualties_on_answers_the_waiting_choice() -> None:
+    s = attack(empty(), G, "fighter", "2 Sea Zone", 2, "3 Sea Zone")
+    s = combat(add(add(s, UK, "destroyer", "2 Sea Zone"), UK, "cruiser", "2 Sea Zone"))
+    s, _ = play(s, G, "battle 2 Sea Zone", dice=[1, 6, 6, 6])
+    assert pending(s)[0].player == UK
+    s, events = play(s, UK, "auto on")
+    assert ids(s, UK, "destroyer", "2 Sea Zone") == [] and pending(s)[0].choices[0] == "continue"
+    same, _ = play(s, G, "auto on")  # the attacker's setting changes nothing in the battle
+    assert same.battle == s.battle
