@@ -1,0 +1,284 @@
+"""A-10 conduct combat, worked with scripted dice: every die is given, every result exact.
+
+Dice order: AA fire per aircraft type; then each side's groups in unit order (supported
+infantry before the others), attacker first; submarine strikes before general fire."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.aa.combat import plan_battles
+from engine.aa.events import BattleEnded, Bombed, Captured, Lost, Returned, RocketFired, Rolled
+from engine.aa.game import apply_text, pending, timeout
+from engine.aa.state import COMBAT, AAState, Settings
+from engine.core.dice import scripted_dice
+from engine.core.errors import IllegalOrder, NotYourTurn
+
+from .helpers import add, empty, ids, kinds_at, play, turn
+
+G, R, UK, US = "Germany", "Soviet Union", "United Kingdom", "United States"
+
+
+def combat(state: AAState, power: str = G) -> AAState:
+    state = turn(state, power, COMBAT)
+    return replace(state, sites=plan_battles(state))
+
+
+def attack(state: AAState, power: str, kind: str, where: str, n: int = 1, came_from: str | None = None,
+           **fields: object) -> AAState:
+    return add(state, power, kind, where, n, p3=True, moved=1, came_from=came_from, **fields)  # type: ignore[arg-type]
+
+
+def rolls(events: list) -> list[tuple[str, str, int, tuple[int, ...], int]]:  # type: ignore[type-arg]
+    return [(e.side, e.what, e.target, tuple(e.dice), e.hits) for e in events if isinstance(e, Rolled)]
+
+
+def test_a10_4_a_land_battle_round_by_round_with_a_casualty_choice() -> None:
+    s = empty()
+    for kind, n in (("infantry", 2), ("artillery", 1), ("fighter", 1)):
+        s = attack(s, G, kind, "Ukraine", n, "Bulgaria Romania")
+    s = add(add(s, R, "infantry", "Ukraine", 2), R, "aa gun", "Ukraine")
+    s = combat(s)
+    s, events = play(s, G, "battle Ukraine", dice=[3, 2, 5, 1, 4, 1, 3])
+    assert rolls(events) == [
+        ("defender", "aa gun vs fighter", 1, (3,), 0),
+        ("attacker", "supported infantry", 2, (2,), 1), ("attacker", "infantry", 1, (5,), 0),
+        ("attacker", "artillery", 2, (1,), 1), ("attacker", "fighter", 3, (4,), 0),
+        ("defender", "infantry", 2, (1, 3), 1),
+    ]
+    p = pending(s)[0]
+    assert p.player == G and set(p.choices) == {"casualties 1 inf", "casualties 1 art", "casualties 1 fig"}
+    with pytest.raises(NotYourTurn):
+        apply_text(s, R, "casualties 1 inf", scripted_dice([]))
+    with pytest.raises(IllegalOrder, match="exactly 1"):
+        apply_text(s, G, "casualties 1 inf, 1 art", scripted_dice([]))
+    s, events = play(s, G, "casualties 1 art")
+    assert BattleEnded("Ukraine", "attacker", True) in events
+    assert s.control["Ukraine"] == G
+    assert kinds_at(s, "Ukraine") == {"infantry": 2, "fighter": 1, "aa gun": 1}
+    assert next(u for u in s.units_at("Ukraine") if u.kind == "aa gun").owner == G  # A-10.10
+
+
+def test_a10_15_retreat_after_a_round_to_where_an_attacker_came_from() -> None:
+    s = attack(empty(), G, "tank", "Ukraine", 1, "Bulgaria Romania")
+    s = combat(add(s, R, "infantry", "Ukraine", 2))
+    s, _ = play(s, G, "battle Ukraine", dice=[6, 6, 6])
+    p = pending(s)[0]
+    assert (p.player, p.choices) == (G, ("continue", "retreat Bulgaria Romania"))
+    with pytest.raises(IllegalOrder, match="adjacent friendly"):
+        apply_text(s, G, "retreat Poland", scripted_dice([]))
+    s, events = play(s, G, "retreat Bulgaria Romania")
+    assert BattleEnded("Ukraine", "retreat", False) in events
+    assert kinds_at(s, "Bulgaria Romania", G) == {"tank": 1} and s.control["Ukraine"] == R
+    assert s.phase == "noncombat move"
+    # the tank fought: it does not move again this turn (A-11.1)
+    with pytest.raises(IllegalOrder, match="fought"):
+        apply_text(s, G, "move 1 tank: Bulgaria Romania -> Poland", scripted_dice([]))
+
+
+def test_a10_5_aa_fire_and_a10_10_aircraft_alone_never_take_a_territory() -> None:
+    s = attack(empty(), G, "bomber", "Ukraine", 2, "Poland")
+    s = combat(add(s, R, "aa gun", "Ukraine"))
+    s, events = play(s, G, "battle Ukraine", dice=[1, 4])
+    assert rolls(events) == [("defender", "aa gun vs bomber", 1, (1, 4), 1)]
+    assert BattleEnded("Ukraine", "defender", False) not in events  # no defender units: attacker "wins"
+    assert BattleEnded("Ukraine", "attacker", False) in events
+    assert s.control["Ukraine"] == R and kinds_at(s, "Ukraine", G) == {"bomber": 1}
+
+
+def test_a7_radar_aa_guns_hit_on_1_or_2() -> None:
+    s = attack(empty(), G, "fighter", "Ukraine", 1, "Poland")
+    s = add(s, R, "aa gun", "Ukraine")
+    s = combat(replace(s, techs={**s.techs, R: frozenset({"radar"})}))
+    s, events = play(s, G, "battle Ukraine", dice=[2])
+    assert rolls(events) == [("defender", "aa gun vs fighter", 2, (2,), 1)]
+
+
+def test_a10_6_submarine_surprise_strike_and_defenceless_transports() -> None:
+    s = attack(empty(), G, "submarine", "2 Sea Zone", 2, "3 Sea Zone")
+    s = combat(add(add(s, UK, "cruiser", "2 Sea Zone"), UK, "transport", "2 Sea Zone"))
+    assert pending(s)[0].choices == ("battle 2 Sea Zone",)
+    s, events = play(s, G, "battle 2 Sea Zone", "submerge 0", dice=[2, 5])
+    # the struck cruiser never fires back; the lone transport is lost without dice (A-10.7)
+    assert rolls(events) == [("attacker", "submarine", 2, (2, 5), 1)]
+    lost = [e for e in events if isinstance(e, Lost)]
+    assert [(e.units, e.why) for e in lost] == [("1 cru", "hit"), ("1 tra", "defenceless (A-10.7)")]
+    assert BattleEnded("2 Sea Zone", "attacker", False) in events
+
+
+def test_a10_6_a_destroyer_cancels_the_strike_so_both_fire_together() -> None:
+    s = attack(empty(), G, "submarine", "2 Sea Zone", 1, "3 Sea Zone")
+    s = combat(add(s, UK, "destroyer", "2 Sea Zone"))
+    s, events = play(s, G, "battle 2 Sea Zone", dice=[1, 2])
+    assert rolls(events) == [("attacker", "submarine", 2, (1,), 1), ("defender", "destroyer", 2, (2,), 1)]
+    assert BattleEnded("2 Sea Zone", "draw", False) in events
+
+
+def test_a10_6_submarine_hits_never_land_on_aircraft() -> None:
+    s = attack(attack(empty(), G, "submarine", "2 Sea Zone", 1, "3 Sea Zone"), G, "cruiser", "2 Sea Zone", 1,
+               "3 Sea Zone")
+    s = add(add(s, UK, "carrier", "2 Sea Zone"), UK, "cruiser", "2 Sea Zone")
+    car = ids(s, UK, "carrier", "2 Sea Zone")[0]
+    s = combat(add(s, UK, "fighter", "2 Sea Zone", aboard=car))
+    s, events = play(s, G, "battle 2 Sea Zone", "submerge 0", dice=[1])
+    p = pending(s)[0]
+    assert p.player == UK and p.reaction and set(p.choices) == {"casualties 1 cru", "casualties 1 car"}
+    with pytest.raises(IllegalOrder, match="never hit aircraft"):
+        apply_text(s, UK, "casualties 1 fig", scripted_dice([]))
+
+
+def test_a10_6_submarines_may_submerge() -> None:
+    s = attack(empty(), G, "cruiser", "2 Sea Zone", 1, "3 Sea Zone")
+    s = combat(add(s, UK, "submarine", "2 Sea Zone"))
+    s, _ = play(s, G, "battle 2 Sea Zone")
+    p = pending(s)[0]
+    assert (p.player, p.choices) == (UK, ("submerge 0", "submerge 1"))
+    s, events = play(s, UK, "submerge 1")
+    assert BattleEnded("2 Sea Zone", "attacker", False) in events
+    assert not s.units[ids(s, UK, "submarine", "2 Sea Zone")[0]].submerged  # back after the battle
+
+
+def test_a10_8_a_battleship_takes_two_hits_and_is_repaired_after_the_battle() -> None:
+    s = attack(empty(), UK, "battleship", "5 Sea Zone", 1, "6 Sea Zone")
+    s = combat(add(s, G, "cruiser", "5 Sea Zone"), UK)
+    s, events = play(s, UK, "battle 5 Sea Zone", dice=[5, 3])
+    bb = ids(s, UK, "battleship", "5 Sea Zone")[0]
+    assert s.units[bb].damage == 1 and Lost("5 Sea Zone", "", "hit", (), 1) in events
+    s, events = play(s, UK, "continue", dice=[1, 6])
+    assert BattleEnded("5 Sea Zone", "attacker", False) in events
+    assert s.units[bb].damage == 0
+
+
+def test_a10_3_amphibious_assault_with_shore_bombardment() -> None:
+    s = empty()
+    s = attack(s, G, "transport", "5 Sea Zone", 2, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
+    boats = ids(s, G, "transport", "5 Sea Zone")
+    for b in boats:
+        s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=b, target="Karelia S.S.R.", p3=True,
+                came_from="5 Sea Zone", moved=1)
+    s = attack(attack(s, G, "battleship", "5 Sea Zone", 1, "6 Sea Zone"), G, "cruiser", "5 Sea Zone", 1, "6 Sea Zone")
+    s = combat(add(s, R, "infantry", "Karelia S.S.R.", 2))
+    assert [(x.where, x.step) for x in s.sites] == [("Karelia S.S.R.", 2)]
+    s, events = play(s, G, "battle Karelia S.S.R.", dice=[2, 6, 1, 6, 1, 6])
+    assert rolls(events) == [
+        ("attacker", "cruiser", 3, (2,), 1), ("attacker", "battleship", 4, (6,), 0),  # bombardment
+        ("attacker", "infantry", 1, (1, 6), 1),
+        ("defender", "infantry", 2, (1, 6), 1),  # the bombarded infantry still fires
+    ]
+    assert BattleEnded("Karelia S.S.R.", "attacker", True) in events
+    assert s.control["Karelia S.S.R."] == G and kinds_at(s, "Karelia S.S.R.") == {"infantry": 1}
+    assert all(u.fought for u in s.units.values() if u.kind in ("battleship", "cruiser"))
+
+
+def test_a10_3_units_landed_from_the_sea_never_retreat() -> None:
+    s = empty()
+    s = attack(s, G, "transport", "5 Sea Zone", 1, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
+    t = ids(s, G, "transport", "5 Sea Zone")[0]
+    s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=t, target="Karelia S.S.R.", p3=True, came_from="5 Sea Zone")
+    s = attack(s, G, "tank", "Karelia S.S.R.", 1, "Finland")
+    s = combat(add(s, R, "infantry", "Karelia S.S.R.", 3))
+    s, _ = play(s, G, "battle Karelia S.S.R.", dice=[6, 6, 6, 6, 6])
+    assert pending(s)[0].choices == ("continue", "retreat Finland")
+    s, events = play(s, G, "retreat Finland", dice=[6, 1, 6, 6])  # the landed infantry fights on, alone
+    assert kinds_at(s, "Finland", G) == {"tank": 1}
+    assert rolls(events) == [("attacker", "infantry", 1, (6,), 0), ("defender", "infantry", 2, (1, 6, 6), 1)]
+    assert BattleEnded("Karelia S.S.R.", "defender", False) in events and kinds_at(s, "Karelia S.S.R.", G) == {}
+
+
+def test_a10_2_strategic_bombing_with_aa_fire_and_the_damage_cap() -> None:
+    s = add(empty(), G, "bomber", "United Kingdom", 2, p3=True, moved=3, mission="bomb", target="United Kingdom")
+    s = combat(add(s, UK, "aa gun", "United Kingdom"))
+    assert [(x.where, x.kind, x.step) for x in s.sites] == [("United Kingdom", "raid", 1)]
+    s, events = play(s, G, "battle United Kingdom", dice=[1, 3, 5])
+    assert Bombed("United Kingdom", (5,), 5, 5) in events and s.factories["United Kingdom"] == 5
+    s2 = add(empty(), G, "bomber", "Caucasus", 1, p3=True, moved=3, mission="bomb", target="Caucasus")
+    s2 = replace(s2, factories={**s2.factories, "Caucasus": 6}, techs={**s2.techs, G: frozenset({"heavy bombers"})})
+    s2, events = play(combat(s2), G, "battle Caucasus", dice=[4, 5])
+    assert Bombed("Caucasus", (4, 5), 2, 8) in events and s2.factories["Caucasus"] == 8  # 2 x 4 IPCs
+
+
+def test_a7_5_rockets_from_an_aa_gun() -> None:
+    s = add(add(empty(), G, "aa gun", "Germany"), G, "infantry", "Ukraine", p3=True, came_from="Bulgaria Romania")
+    s = add(s, G, "infantry", "Belorussia", p3=True, came_from="Poland")
+    s = combat(replace(s, techs={**s.techs, G: frozenset({"rockets"})}))
+    p = pending(s)[0]
+    assert "rocket Germany -> Karelia S.S.R." in p.choices and "battle Ukraine" in p.choices
+    s, events = play(s, G, "rocket Germany -> Karelia S.S.R.", dice=[5])
+    assert RocketFired("Germany", "Karelia S.S.R.", 5, 4, 4) in events  # capped at 2 x 2 IPCs
+    with pytest.raises(IllegalOrder, match="No rocket"):
+        apply_text(s, G, "rocket Germany -> Russia", scripted_dice([]))  # one per launch territory
+
+
+def test_a10_12_taking_a_capital_takes_its_owners_ipcs_pool_and_researchers() -> None:
+    s = attack(empty(), R, "tank", "Germany", 1, "Poland")
+    s = replace(s, pool={G: (("infantry", 4),)}, researchers={**s.researchers, G: 2},
+                control={**s.control, "Poland": R})
+    s, events = play(combat(s, R), R, "battle Germany")
+    cap = next(e for e in events if isinstance(e, Captured))
+    assert (cap.territory, cap.controller, cap.plunder) == ("Germany", R, 31)
+    assert s.ipcs[R] == 30 + 31 and s.ipcs[G] == 0 and s.pool_of(G) == {} and s.researchers[G] == 0
+    assert not s.capital_held(G)
+
+
+def test_a10_11_liberation_and_a10_12_a_freed_capital_gets_its_territories_back() -> None:
+    s = empty("1942")
+    s = replace(s, control={**s.control, "Russia": G})
+    s = attack(s, UK, "infantry", "Ukraine", 1, "Caucasus")
+    s, events = play(combat(s, UK), UK, "battle Ukraine")
+    assert s.control["Ukraine"] == UK  # Moscow is German: the liberator keeps it
+    s = attack(s, UK, "infantry", "Russia", 1, "Caucasus")
+    s, events = play(combat(s, UK), UK, "battle Russia")
+    assert s.control["Russia"] == R and Returned("Ukraine", R) in events
+    assert s.control["Ukraine"] == R
+
+
+def test_a10_14_transports_are_chosen_last_and_a_timeout_takes_the_default() -> None:
+    s = attack(empty(), G, "fighter", "2 Sea Zone", 2, "3 Sea Zone")
+    s = combat(add(add(add(s, UK, "transport", "2 Sea Zone"), UK, "destroyer", "2 Sea Zone"), UK, "cruiser",
+                   "2 Sea Zone"))
+    s, _ = play(s, G, "battle 2 Sea Zone", dice=[1, 6, 6, 6])
+    p = pending(s)[0]
+    assert set(p.choices) == {"casualties 1 des", "casualties 1 cru"}
+    with pytest.raises(IllegalOrder, match="Transports"):
+        apply_text(s, UK, "casualties 1 tra", scripted_dice([]))
+    s, events = timeout(s, "done", scripted_dice([]))
+    assert ids(s, UK, "destroyer", "2 Sea Zone") == [] and ids(s, UK, "cruiser", "2 Sea Zone")  # cheapest first
+
+
+def test_a10_14_a_standing_order_of_loss_and_automatic_casualties() -> None:
+    s = attack(empty(), G, "fighter", "2 Sea Zone", 2, "3 Sea Zone")
+    s = add(add(s, UK, "destroyer", "2 Sea Zone"), UK, "cruiser", "2 Sea Zone")
+    s, _ = play(s, UK, "ool defense cru, des", "auto on")
+    assert s.setting(UK) == Settings((), ("cruiser", "destroyer"), True)
+    s, events = play(combat(s), G, "battle 2 Sea Zone", dice=[1, 6, 6, 6])
+    assert ids(s, UK, "cruiser", "2 Sea Zone") == [] and ids(s, UK, "destroyer", "2 Sea Zone")
+
+
+def test_a10_stalemate_when_nobody_can_hit() -> None:
+    s = attack(empty(), G, "fighter", "2 Sea Zone", 1, "3 Sea Zone")
+    s, events = play(combat(add(s, UK, "submarine", "2 Sea Zone")), G, "battle 2 Sea Zone")
+    assert BattleEnded("2 Sea Zone", "stalemate", False) in events
+
+
+def test_a10_13_the_controller_chooses_for_allied_defenders() -> None:
+    s = attack(empty(), G, "infantry", "Karelia S.S.R.", 3, "Finland")
+    s = combat(add(add(s, R, "infantry", "Karelia S.S.R."), US, "tank", "Karelia S.S.R."))
+    s, events = play(s, G, "battle Karelia S.S.R.", dice=[1, 6, 6, 6, 6])
+    assert rolls(events)[1:] == [("defender", "infantry", 2, (6,), 0), ("defender", "tank", 3, (6,), 0)]
+    assert pending(s)[0].player == R and pending(s)[0].reaction
+    s, _ = play(s, R, "casualties 1 tank")
+    assert kinds_at(s, "Karelia S.S.R.", R) == {"infantry": 1} and kinds_at(s, "Karelia S.S.R.", US) == {}
+    assert pending(s)[0].choices == ("continue", "retreat Finland")
+
+
+def test_a10_14_turning_auto_casualties_on_answers_the_waiting_choice() -> None:
+    s = attack(empty(), G, "fighter", "2 Sea Zone", 2, "3 Sea Zone")
+    s = combat(add(add(s, UK, "destroyer", "2 Sea Zone"), UK, "cruiser", "2 Sea Zone"))
+    s, _ = play(s, G, "battle 2 Sea Zone", dice=[1, 6, 6, 6])
+    assert pending(s)[0].player == UK
+    s, events = play(s, UK, "auto on")
+    assert ids(s, UK, "destroyer", "2 Sea Zone") == [] and pending(s)[0].choices[0] == "continue"
+    same, _ = play(s, G, "auto on")  # the attacker's setting changes nothing in the battle
+    assert same.battle == s.battle

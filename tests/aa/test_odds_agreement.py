@@ -1,0 +1,318 @@
+"""A-10: the game's battles and the exact odds calculator are one source of truth.
+
+Every dice outcome of a small battle is played through the game (``apply`` with dice
+chosen by the test, casualties by the default order of loss), and the exact probability
+of each result is compared with :func:`engine.odds.aa.aa_odds` in fractions.
+
+How every outcome is enumerated: the engine rolls each group of dice with one
+``roll_many`` call; only the number of hits in a group matters, so the test's dice answer
+a group of ``n`` dice with ``k`` ones and ``n - k`` sixes, for every ``k``, and the weight
+of that answer comes from the ``Rolled`` event the engine reports (its target number):
+``C(n, k) p^k (1-p)^(n-k)``.  Rounds are cut apart by holding the battle at the start of
+each round (``begin_round`` is wrapped), so a round in which nobody is hit comes back to
+the same position and is summed in closed form, as the calculator does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any, Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.aa import combat
+from engine.aa.events import BattleEnded, Rolled
+from engine.aa.game import apply
+from engine.aa.orders import Continue, Fight, Submerge
+from engine.aa.state import COMBAT, AAState, Battle, Settings, Site
+from engine.odds.aa import AABattle, aa_odds
+
+from .helpers import add, empty, turn
+
+ATTACKER, DEFENDER = "Germany", "Soviet Union"
+LAND_FROM, LAND_AT = "Bulgaria Romania", "Ukraine"  # adjacent, German / Soviet in 1941
+SEA_FROM, SEA_AT = "6 Sea Zone", "5 Sea Zone"
+AMPHIBIOUS_AT, AMPHIBIOUS_ZONE = "Karelia S.S.R.", "4 Sea Zone"
+
+
+ORIGINAL_BEGIN_ROUND = combat.begin_round
+
+
+class Need(Exception):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+class GroupDice:
+    """Answers ``roll_many`` from a script of hit counts; asks for more with ``Need``."""
+
+    def __init__(self, script: tuple[int, ...]) -> None:
+        self.script = script
+        self.used = 0
+
+    def roll_many(self, count: int, sides: int = 6) -> tuple[int, ...]:
+        if self.used >= len(self.script):
+            raise Need(count)
+        k = self.script[self.used]
+        self.used += 1
+        return (1,) * k + (6,) * (count - k)
+
+    def roll(self, sides: int = 6) -> int:
+        raise AssertionError("battles roll dice in groups")
+
+
+def _weight(events: list[Any]) -> Fraction:
+    w = Fraction(1)
+    for e in events:
+        if isinstance(e, Rolled):
+            n, k = len(e.dice), e.hits
+            p = Fraction(min(max(e.target, 0), 6), 6)
+            w *= math.comb(n, k) * p**k * (1 - p) ** (n - k)
+    return w
+
+
+def _key(state: AAState) -> tuple[Any, ...]:
+    b = state.battle
+    units = tuple(sorted((u.id, u.kind, u.where, u.damage, u.submerged, u.aboard) for u in state.units.values()))
+    if b is None:
+        return ("over", units)
+    return (b.stage, b.hits, b.zone, b.aside, b.struck, units)
+
+
+class Explorer:
+    """Exact distribution of battle results from a position (memoised by position)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.orig = ORIGINAL_BEGIN_ROUND
+
+        def hold(state: AAState, dice: Any) -> tuple[AAState, list[Any]]:
+            b = state.battle
+            assert b is not None
+            return replace(state, battle=replace(b, stage="held")), []
+
+        monkeypatch.setattr(combat, "begin_round", hold)
+        self.memo: dict[tuple[Any, ...], dict[str, Fraction]] = {}
+
+    def _act(self, state: AAState, dice: Any) -> tuple[AAState, list[Any]]:
+        b = state.battle
+        if b is None:
+            new, events = apply(state, Fight(ATTACKER, state.sites[0].where), dice)
+        elif b.stage == "held":
+            new, ev = self.orig(replace(state, battle=replace(b, stage="end")), dice)
+            events = tuple(ev)
+        elif b.stage == "retreat":
+            new, events = apply(state, Continue(ATTACKER), dice)
+        elif b.stage.startswith("submerge"):
+            side = combat.ATT if b.stage == "submerge-attacker" else combat.DEF
+            new, events = apply(state, Submerge(combat.decider(state, b, side), 0), dice)
+        else:
+            raise AssertionError(f"unexpected stage {b.stage}")
+        return new, list(events)
+
+    def step(self, state: AAState) -> Iterator[tuple[Fraction, AAState, str | None]]:
+        """Every (probability, next round start, result if the battle ended) from a round
+        start: the decisions in between (press on, no submerging) are answered here."""
+        stack: list[tuple[int, ...]] = [()]
+        while stack:
+            script = stack.pop()
+            dice = GroupDice(script)
+            try:
+                new, events = self._act(state, dice)
+            except Need as need:
+                stack.extend(script + (k,) for k in range(need.n + 1))
+                continue
+            p = _weight(events)
+            ended = next((e.result for e in events if isinstance(e, BattleEnded)), None)
+            if ended is not None or (new.battle is not None and new.battle.stage == "held"):
+                yield p, new, ended
+                continue
+            for q, nxt, end in self.step(new):
+                yield p * q, nxt, end
+
+    def results(self, state: AAState) -> dict[str, Fraction]:
+        key = _key(state)
+        if key in self.memo:
+            return self.memo[key]
+        out = {"attacker": Fraction(0), "defender": Fraction(0), "draw": Fraction(0)}
+        loop = Fraction(0)
+        for p, new, ended in self.step(state):
+            if ended is not None:
+                result = {"attacker": "attacker", "draw": "draw"}.get(ended, "defender")
+                out[result] += p
+            elif _key(new) == key:
+                loop += p
+            else:
+                for r, q in self.results(new).items():
+                    out[r] += p * q
+        if loop:
+            out = {r: q / (1 - loop) for r, q in out.items()}
+        self.memo[key] = out
+        return out
+
+
+def _orders(state: AAState, att_order: tuple[str, ...], def_order: tuple[str, ...]) -> AAState:
+    settings_ = dict(state.settings)
+    settings_[ATTACKER] = Settings(attack_order=att_order, auto=True)
+    settings_[DEFENDER] = Settings(defense_order=def_order, auto=True)
+    return replace(state, settings=settings_)
+
+
+def _battle(kind: str, attacker: dict[str, int], defender: dict[str, int], bombard: dict[str, int],
+            att_order: tuple[str, ...], def_order: tuple[str, ...]) -> AAState:
+    s = empty("1941")
+    if kind == "land":
+        for k, n in attacker.items():
+            s = add(s, ATTACKER, k, LAND_AT, n, p3=True, moved=1, came_from=LAND_FROM)
+        for k, n in defender.items():
+            s = add(s, DEFENDER, k, LAND_AT, n)
+        site = Site(LAND_AT, "land", 3)
+    elif kind == "sea":
+        for k, n in attacker.items():
+            s = add(s, ATTACKER, k, SEA_AT, n, p3=True, moved=1, came_from=SEA_FROM)
+        carriers = [u.id for u in s.units.values()]
+        for k, n in defender.items():
+            if k != "fighter":
+                s = add(s, DEFENDER, k, SEA_AT, n)
+        carriers = [u.id for u in s.units.values() if u.kind == "carrier" and u.owner == DEFENDER]
+        for i in range(defender.get("fighter", 0)):
+            s = add(s, DEFENDER, "fighter", SEA_AT, 1, aboard=carriers[i // 2])
+        site = Site(SEA_AT, "sea", 3)
+    else:
+        s = replace(s, control={**s.control, AMPHIBIOUS_AT: DEFENDER})
+        transports = sum(attacker.get(k, 0) for k in ("infantry", "artillery", "tank"))
+        s = add(s, ATTACKER, "transport", AMPHIBIOUS_ZONE, transports, p3=True, moved=1, stop=True,
+                target=AMPHIBIOUS_AT)
+        boats = [u.id for u in s.units.values() if u.kind == "transport"]
+        i = 0
+        for k in ("infantry", "artillery", "tank"):
+            for _ in range(attacker.get(k, 0)):
+                s = add(s, ATTACKER, k, AMPHIBIOUS_ZONE, 1, aboard=boats[i], target=AMPHIBIOUS_AT, p3=True,
+                        came_from=AMPHIBIOUS_ZONE, moved=1, boarded=5)
+                i += 1
+        for k in ("fighter", "bomber"):
+            if attacker.get(k):
+                s = add(s, ATTACKER, k, AMPHIBIOUS_AT, attacker[k], p3=True, moved=2, came_from="Finland")
+        for k, n in bombard.items():
+            s = add(s, ATTACKER, k, AMPHIBIOUS_ZONE, n, p3=True, moved=1)
+        for k, n in defender.items():
+            s = add(s, DEFENDER, k, AMPHIBIOUS_AT, n)
+        site = Site(AMPHIBIOUS_AT, "land", 2)
+    s = turn(s, ATTACKER, COMBAT)
+    s = replace(s, sites=(site,))
+    return _orders(s, att_order, def_order)
+
+
+def _check(monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int], defender: dict[str, int],
+           bombard: dict[str, int] | None = None, tech_a: frozenset[str] = frozenset(),
+           tech_d: frozenset[str] = frozenset()) -> None:
+    bombard = bombard or {}
+    attacker = {k: n for k, n in attacker.items() if n}
+    defender = {k: n for k, n in defender.items() if n}
+    state = _battle(kind, attacker, defender, bombard, (), ())
+    state = replace(state, techs={**state.techs, ATTACKER: tech_a, DEFENDER: tech_d})
+    b = Battle(LAND_AT if kind == "land" else SEA_AT, kind if kind != "amphibious" else "land", ATTACKER)
+    # the full type orders the game will use, given to the calculator as its orders of loss
+    att_order = tuple(combat.loss_order(state, ATTACKER, "attack", attacker))
+    def_order = tuple(combat.loss_order(state, DEFENDER, "defense", defender))
+    del b
+    state = _orders(state, att_order, def_order)
+    explorer = Explorer(monkeypatch)
+    got = explorer.results(state)
+    odds = aa_odds(AABattle(attacker=attacker, defender=defender, mode=kind, bombard=bombard,
+                            ool_attacker=att_order, ool_defender=def_order,
+                            keep_land_unit=kind != "sea", tech_attacker=tech_a, tech_defender=tech_d),
+                   exact=True)
+    assert odds.exact is not None
+    want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
+            "draw": odds.exact["draw"]}
+    assert got == want, f"{kind} {attacker} vs {defender} (+{bombard}): game {got}, calculator {want}"
+    assert sum(got.values()) == 1
+
+
+# --------------------------------------------------------------------------- fixed examples
+
+
+def test_one_infantry_against_one_infantry_matches_the_calculator_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.4: 1 inf attacks 1 inf: 1/4 attacker, 5/8 defender, 1/8 draw."""
+    _check(monkeypatch, "land", {"infantry": 1}, {"infantry": 1})
+
+
+def test_artillery_support_tanks_and_aa_fire_match_the_calculator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-14.2 support, A-10.5 AA fire on mixed aircraft, A-10.10 keep the last land unit."""
+    _check(monkeypatch, "land", {"infantry": 2, "artillery": 1, "fighter": 1, "bomber": 1},
+           {"infantry": 1, "tank": 1, "aa gun": 1})
+
+
+def test_submarines_destroyers_and_a_battleship_at_sea_match_the_calculator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.6 surprise strike and the destroyer, A-10.8 two-hit battleship."""
+    _check(monkeypatch, "sea", {"submarine": 2, "battleship": 1}, {"destroyer": 1, "submarine": 1})
+
+
+def test_aircraft_against_submarines_need_a_destroyer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.6: aircraft hit submarines only with a friendly destroyer; subs never hit aircraft."""
+    _check(monkeypatch, "sea", {"fighter": 1, "destroyer": 1}, {"submarine": 2})
+    _check(monkeypatch, "sea", {"fighter": 2}, {"submarine": 1, "transport": 1})
+
+
+def test_submarines_alone_against_a_carrier_with_fighters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-14.4: fighters over a carrier attacked only by submarines stay out of the battle."""
+    _check(monkeypatch, "sea", {"submarine": 2}, {"carrier": 1, "fighter": 2})
+
+
+def test_lone_transports_are_defenceless(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.7: a defender left with only transports loses them without dice."""
+    _check(monkeypatch, "sea", {"destroyer": 1}, {"transport": 2, "cruiser": 1})
+
+
+def test_amphibious_assault_with_bombardment_matches_the_calculator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.3: bombardment (one ship per unit landed, best first), casualties fire back."""
+    _check(monkeypatch, "amphibious", {"infantry": 1, "tank": 1}, {"infantry": 2},
+           {"battleship": 1, "cruiser": 2})
+
+
+# --------------------------------------------------------------------------- random small battles
+
+def army(kinds: tuple[str, ...], least: int, most: int) -> st.SearchStrategy[dict[str, int]]:
+    return st.lists(st.sampled_from(kinds), min_size=least, max_size=most).map(
+        lambda xs: {k: xs.count(k) for k in kinds if k in xs})
+
+
+LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
+SEA_ATT = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "bomber", "transport")
+SEA_DEF = ("submarine", "destroyer", "cruiser", "battleship", "transport", "carrier")
+
+
+TECHS = st.frozensets(st.sampled_from(["advanced artillery", "jet fighters", "super submarines", "heavy bombers",
+                                       "radar"]), max_size=3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(att=army(LAND, 1, 4), dfn=army(LAND, 0, 3), aa=st.booleans(), tech_a=TECHS, tech_d=TECHS)
+def test_land_battles_have_the_calculators_probabilities(
+        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], aa: bool,
+        tech_a: frozenset[str], tech_d: frozenset[str]) -> None:
+    """A-10 and the A-7 breakthroughs that change combat (both sides' technologies)."""
+    _check(monkeypatch, "land", att, dict(dfn, **({"aa gun": 1} if aa else {})), None, tech_a, tech_d)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(att=army(SEA_ATT, 1, 3), dfn=army(SEA_DEF, 1, 3), fighters=st.integers(0, 2), tech_a=TECHS, tech_d=TECHS)
+def test_sea_battles_have_the_calculators_probabilities(
+        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], dfn: dict[str, int], fighters: int,
+        tech_a: frozenset[str], tech_d: frozenset[str]) -> None:
+    if dfn.get("carrier"):
+        dfn = dict(dfn, fighter=min(fighters, 2 * dfn["carrier"]))
+    _check(monkeypatch, "sea", att, dfn, None, tech_a, tech_d)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(att=army(("infantry", "artillery", "tank"), 1, 3), air=army(("fighter", "bomber"), 0, 1),
+       ships=army(("battleship", "cruiser"), 0, 3), dfn=army(LAND, 0, 3))
+def test_amphibious_assaults_have_the_calculators_probabilities(
+        monkeypatch: pytest.MonkeyPatch, att: dict[str, int], air: dict[str, int], ships: dict[str, int],
+        dfn: dict[str, int]) -> None:
+    _check(monkeypatch, "amphibious", {**att, **air}, dfn, ships)
