@@ -12,7 +12,7 @@ from PIL import Image
 
 from render.minis.board import board
 from render.minis.sample import demo_state
-from render.overlays import AttackLine, MovedPath
+from render.minis.overlays import AttackLine, MovedPath
 
 
 def example_board() -> Image.Image:

@@ -14,12 +14,12 @@ names, hexes, turn, phase — is in the panel tier.
 
 from __future__ import annotations
 
-from render.canvas import Drawn
-from render.fonts import Face, cap_ratio
+from render.core.canvas import Drawn
+from render.core.fonts import Face, cap_ratio
 from render.minis import render_board
 from render.minis.card import render_card
 from render.minis.sample import demo_cards, demo_state
-from render.overlays import AttackLine, MovedPath, SightCheck
+from render.minis.overlays import AttackLine, MovedPath, SightCheck
 from render_helpers import every_counter_state, hx
 
 DISCORD_WIDTH = 550

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.core.hexgrid import Hex
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.state import Hit, UnitState
-from render.canvas import Drawn, boxes_overlap
+from render.core.canvas import Drawn, boxes_overlap
 from render.minis import render_board
 from render.minis.board import overlapping
 from render.minis.sample import demo_state

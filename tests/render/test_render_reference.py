@@ -28,7 +28,7 @@ from engine.minis.state import Phase
 from render.minis import board, card
 from render.minis.example import example_board
 from render.minis.sample import demo_cards
-from render.overlays import AttackLine, MovedPath, RangeBands, Reachable, SightCheck
+from render.minis.overlays import AttackLine, MovedPath, RangeBands, Reachable, SightCheck
 from render_helpers import every_counter_state, hx, make_state, small_map, unit
 
 REFERENCE = Path(__file__).parent / "reference"

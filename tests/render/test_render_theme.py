@@ -12,8 +12,9 @@ import pytest
 
 from engine.minis.catalogue import load_catalogue
 from engine.minis.model import ALLIES, AXIS
-from render.fonts import Face, font
-from render.theme import contrast, luminance, parse_colour, text_on, theme
+from render.core.fonts import Face, font
+from render.core.colour import contrast, luminance, parse_colour, text_on
+from render.minis.theme import theme
 
 RENDER = Path(__file__).resolve().parents[2] / "render"
 
@@ -84,7 +85,7 @@ def test_terrain_labels_are_readable_on_their_fills() -> None:
 
 
 def test_fonts_are_shipped_with_their_licence() -> None:
-    files = resources.files("render") / "fonts"
+    files = resources.files("render.core") / "fonts"
     for face in Face:
         assert (files / face.value).is_file()
         assert font(face, 20).getlength("Panzer") > 0

@@ -1,0 +1,82 @@
+"""The title bar at the top of a picture: a bold left text (what is shown: turn, phase,
+side) and a lighter right text (scenario, map, objectives).  Both fit on one line when
+they can; otherwise the left text wraps and the right text's parts (split at " · ")
+follow on their own lines, so nothing runs off the image.  Recorded as kind "title"
+(panel tier)."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from render.core.canvas import Canvas
+from render.core.fonts import Face, font
+from render.core.theme import Theme
+
+Lines = list[tuple[str, str]]
+
+
+def pack(text: str, measure: Callable[[str], float], room: float) -> list[str]:
+    """Lines of at most ``room`` pixels: parts split at " · ", an overlong part at spaces."""
+    pieces: list[str] = []
+    for part in text.split(" · "):
+        if measure(part) <= room:
+            pieces.append(part)
+            continue
+        line = ""
+        for word in part.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and measure(trial) > room:
+                pieces.append(line)
+                line = word
+            else:
+                line = trial
+        pieces.append(line)
+    lines: list[str] = []
+    current = ""
+    for piece in pieces:
+        trial = f"{current} · {piece}" if current else piece
+        if current and measure(trial) > room:
+            lines.append(current)
+            current = piece
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def title_lines(left: str, right: str, width: int, unit: float, th: Theme) -> Lines:
+    """The title bar's lines as (left, right) pairs."""
+    size = round(th.size("title_font", unit))
+    pad = th.size("panel_pad", unit)
+    bold, cond = font(Face.BOLD, size), font(Face.CONDENSED, size)
+    if bold.getlength(left) + cond.getlength(right) + 3 * pad <= width:
+        return [(left, right)]
+    room = width - 2 * pad
+    lines: Lines = [(text, "") for text in pack(left, bold.getlength, room)] if left else []
+    lines += [("", text) for text in pack(right, cond.getlength, room)] if right else []
+    return lines
+
+
+def title_height(lines: Sequence[tuple[str, str]], unit: float, th: Theme) -> int:
+    one = th.size("title_height", unit)
+    return round(one + (max(1, len(lines)) - 1) * one * 0.8)
+
+
+def draw_title(canvas: Canvas, width: int, height: int, lines: Sequence[tuple[str, str]], unit: float,
+               th: Theme, *, top: int = 0) -> None:
+    size = round(th.size("title_font", unit))
+    pad = th.size("panel_pad", unit)
+    one = th.size("title_height", unit)
+    canvas.draw.rectangle((0, top, width, top + height), fill=th.colour("title_bar"))
+    canvas.draw.rectangle((0, top + height - max(1, round(unit * 0.06)), width, top + height),
+                          fill=th.colour("title_accent"))
+    for i, (left, right) in enumerate(lines):
+        mid = top + one / 2 + i * one * 0.8
+        if left:
+            canvas.text((pad, mid), left, face=Face.BOLD, size=size, fill=th.colour("title_text"),
+                        anchor="lm", kind="title")
+        if right:
+            x, anchor = (width - pad, "rm") if left else (pad, "lm")
+            canvas.text((x, mid), right, face=Face.CONDENSED, size=size, fill=th.colour("title_text"),
+                        anchor=anchor, kind="title")
