@@ -1,10 +1,10 @@
 """An animated image from a sequence of pictures (a battle replay): one frame per picture,
 the frame's name in a caption band on top, all frames the size of the largest.
 
-Format: GIF by default — the one animated format every Discord client plays — with each
-frame a palette image from :func:`render.core.encode.to_palette` (so the theme's colours
-stay exact) and Pillow writing only the part of a frame that changed since the previous
-one; animated WebP (lossless) on request.
+Format: GIF by default — the one animated format every Discord client plays.  Every
+frame uses one shared palette (the theme's flat colours exact, the other shades chosen
+from a few frames, :func:`render.core.encode.palette_for`), so Pillow writes only the box
+that changed since the previous frame.  Animated WebP (lossless) on request.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PIL import Image
 
 from render.core.canvas import Canvas
 from render.core.colour import RGB
-from render.core.encode import to_palette
+from render.core.encode import palette_for
 from render.core.theme import Theme, core_theme
 from render.core.title import draw_title, title_height, title_lines
 
@@ -57,6 +57,20 @@ def _padded(images: Sequence[Image.Image], fill: RGB) -> list[Image.Image]:
     return out
 
 
+def _shared_palette(images: Sequence[Image.Image], keep: Sequence[RGB], samples: int = 4) -> Image.Image:
+    """One palette for every frame (the kept colours exact, the rest from a few frames
+    spread over the sequence), so that what does not change between two frames is
+    written once: Pillow stores only the box that differs from the previous frame."""
+    picks = sorted({round(i * (len(images) - 1) / max(1, samples - 1)) for i in range(samples)})
+    w, h = images[0].size
+    mosaic = Image.new("RGB", (w, h * len(picks)))
+    for k, i in enumerate(picks):
+        mosaic.paste(images[i], (0, h * k))
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([v for c in palette_for(mosaic, list(keep)) for v in c])
+    return holder
+
+
 def animate(frames: Sequence[tuple[str, Image.Image]], *, caption: bool = True, seconds: float = 1.6,
             last_seconds: float = 4.0, fmt: str = "gif", keep: Iterable[RGB] = (), th: Theme | None = None) -> bytes:
     """The animated image of ``frames`` (name, picture), as GIF (``fmt="gif"``) or
@@ -72,9 +86,10 @@ def animate(frames: Sequence[tuple[str, Image.Image]], *, caption: bool = True, 
     out = BytesIO()
     if fmt == "gif":
         kept = list(keep) + list(th.flat_colours())
-        pal = [to_palette(im, kept) for im in images]
-        pal[0].save(out, format="GIF", save_all=True, append_images=pal[1:], duration=durations, loop=0,
-                    optimize=False, disposal=1)
+        pal = _shared_palette(images, kept)
+        frames_p = [im.quantize(palette=pal, dither=Image.Dither.NONE) for im in images]
+        frames_p[0].save(out, format="GIF", save_all=True, append_images=frames_p[1:], duration=durations, loop=0,
+                         optimize=False, disposal=1)
     elif fmt == "webp":
         images[0].save(out, format="WEBP", save_all=True, append_images=images[1:], duration=durations, loop=0,
                        lossless=True, method=0, quality=0)

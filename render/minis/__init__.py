@@ -22,8 +22,8 @@ from render.minis.encode import png
 from render.minis.facts import objective_holder
 from render.minis.from_events import overlays_from_events, story, title_for
 from render.minis.phase import PhaseImages, action_window, closeup, phase_images, zoom
-from render.minis.replay import replay, replay_frame
+from render.minis.replay import replay, replay_board
 
 __all__ = ["BoardImage", "PhaseImages", "action_window", "board", "card", "closeup", "objective_holder",
-           "overlays_from_events", "phase_images", "png", "render_board", "replay", "replay_frame", "story",
+           "overlays_from_events", "phase_images", "png", "render_board", "replay", "replay_board", "story",
            "title_for", "zoom"]

@@ -20,7 +20,7 @@ from PIL import Image
 
 from engine.minis.state import MinisState
 from render.core.anim import animate, with_caption
-from render.minis.board import render_board
+from render.minis.board import BoardImage, render_board
 from render.minis.from_events import EventLike, story
 from render.minis.theme import theme
 
@@ -30,13 +30,13 @@ MAX_BYTES = 8 * 1024 * 1024  # Discord's attachment limit on a server without bo
 ReplayFrame = Union[tuple[str, Image.Image], tuple[str, MinisState, Sequence[EventLike]]]
 
 
-def replay_frame(state: MinisState, events: Sequence[EventLike], name: str | None = None, *,
-                 hex_radius: float = REPLAY_RADIUS) -> Image.Image:
+def replay_board(state: MinisState, events: Sequence[EventLike], name: str | None = None, *,
+                 hex_radius: float = REPLAY_RADIUS) -> BoardImage:
     """One frame: the map after ``events`` with their overlays and ghosts, the title
     bar saying ``name`` (default: the phases the events report)."""
     st = story(state, events)
     return render_board(state, overlays=st.overlays, heading=name or st.title, removed=st.removed,
-                        hex_radius=hex_radius, legend=False, roster=False).image
+                        hex_radius=hex_radius, legend=False, roster=False)
 
 
 def replay(frames: Sequence[ReplayFrame], *, seconds: float = 1.6, last_seconds: float = 5.0,
@@ -48,7 +48,7 @@ def replay(frames: Sequence[ReplayFrame], *, seconds: float = 1.6, last_seconds:
     for frame in frames:
         if len(frame) == 3:
             name, state, events = frame
-            images.append((name, replay_frame(state, events, name, hex_radius=hex_radius)))
+            images.append((name, replay_board(state, events, name, hex_radius=hex_radius).image))
         else:
             name, image = frame
             images.append((name, with_caption(image, name, th)[0]))

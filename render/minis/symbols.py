@@ -3,17 +3,17 @@
 Soldiers (a frame with a sign inside, except commanders):
 
 - ``rifle``: crossed diagonals (the infantry sign);
-- ``machine-gun``: crossed diagonals with a bar across (a burst of fire);
+- ``machine-gun``: crossed diagonals with a burst (a disc) where they cross;
 - ``anti-tank``: an inverted V (the anti-armour sign);
 - ``mortar``: a tube rising from its base plate (arrow over a ring);
-- ``gun``: a towed gun, a filled dot (artillery);
+- ``gun``: a towed gun, a barrel over two wheels;
 - ``engineer``: a bridge (a beam on three legs);
 - ``commander``: a star, no frame.
 
 Vehicles:
 
 - ``tank``: a track oval; ``armoured-car``: the oval with a slash (reconnaissance);
-- ``sp-gun``: the oval with a dot (a gun on tracks: assault guns, howitzers);
+- ``sp-gun``: the oval filled (a gun on tracks: assault guns, howitzers);
 - ``transport``: a frame on two wheels (half-tracks, trucks, cars).
 
 Which symbol a card gets is read from its facts (M-1.5: type, subtype, attack dice,
@@ -114,21 +114,28 @@ def draw_symbol(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
         d.line((x0, fy0, x1, fy1), fill=colour, width=w)
         d.line((x0, fy1, x1, fy0), fill=colour, width=w)
         if kind == "machine-gun":
-            d.line((x0, cy, x1, cy), fill=colour, width=w)
+            # a burst at the crossing
+            r = fh * 0.38
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
     elif kind == "anti-tank":
-        d.line((x0 + w / 2, fy1, cx, fy0 + w / 2), fill=colour, width=w)
-        d.line((cx, fy0 + w / 2, x1 - w / 2, fy1), fill=colour, width=w)
+        d.line((x0 + w / 2, fy1, cx, fy0 + w / 2), fill=colour, width=round(w * 1.5))
+        d.line((cx, fy0 + w / 2, x1 - w / 2, fy1), fill=colour, width=round(w * 1.5))
     elif kind == "mortar":
+        # a tube (arrow) rising from its base plate (ring)
         r = fh * 0.17
         base = fy1 - w - r
         d.ellipse((cx - r, base - r, cx + r, base + r), outline=colour, width=max(1, w))
-        top = fy0 + w + fh * 0.08
-        d.line((cx, base - r, cx, top + fh * 0.12), fill=colour, width=w)
-        a = fh * 0.22
+        top = fy0 + w
+        a = fh * 0.3
+        d.line((cx, base - r, cx, top + a), fill=colour, width=w)
         d.polygon([(cx, top), (cx - a, top + a), (cx + a, top + a)], fill=colour)
     elif kind == "gun":
-        r = fh * 0.26
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+        # a towed gun: a barrel over two wheels
+        r = fh * 0.2
+        wy = fy1 - w - r
+        for wx in (cx - bw * 0.22, cx + bw * 0.22):
+            d.ellipse((wx - r, wy - r, wx + r, wy + r), fill=colour)
+        d.line((x0 + bw * 0.12, wy - r * 0.2, x1 - bw * 0.08, fy0 + w + fh * 0.1), fill=colour, width=round(w * 1.4))
     elif kind == "engineer":
         beam = fy0 + fh * 0.34
         left, right = x0 + bw * 0.2, x1 - bw * 0.2
@@ -136,13 +143,15 @@ def draw_symbol(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
         for lx in (left, cx, right):
             d.line((lx, beam, lx, fy1 - fh * 0.2), fill=colour, width=w)
     elif kind in ("tank", "armoured-car", "sp-gun"):
-        ix, iy = bw * 0.18, fh * 0.24
-        d.rounded_rectangle((x0 + ix, fy0 + iy, x1 - ix, fy1 - iy), radius=(fh - 2 * iy) / 2,
-                            outline=colour, width=w)
+        ix, iy = bw * 0.18, fh * (0.17 if kind == "sp-gun" else 0.24)
+        oval = (x0 + ix, fy0 + iy, x1 - ix, fy1 - iy)
+        rr = (fh - 2 * iy) / 2
+        if kind == "sp-gun":
+            # a gun on tracks: the oval filled
+            d.rounded_rectangle(oval, radius=rr, fill=colour)
+        else:
+            d.rounded_rectangle(oval, radius=rr, outline=colour, width=w)
         if kind == "armoured-car":
-            d.line((x0, fy1, x1, fy0), fill=colour, width=w)
-        elif kind == "sp-gun":
-            r = fh * 0.12
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+            d.line((x0, fy1, x1, fy0), fill=colour, width=round(w * 1.5))
     else:
         raise ValueError(f"unknown symbol {kind!r}")

@@ -13,7 +13,9 @@ import pytest
 from engine.minis.catalogue import load_catalogue
 from engine.minis.model import ALLIES, AXIS
 from render.core.fonts import Face, font
-from render.core.colour import contrast, luminance, parse_colour, text_on
+from render.core.colour import aligned, contrast, luminance, parse_colour, text_on
+from render.core.encode import palette_conflicts
+from render.core.theme import core_theme
 from render.minis.theme import theme
 
 RENDER = Path(__file__).resolve().parents[2] / "render"
@@ -110,3 +112,14 @@ def test_render_imports_only_engine_pillow_and_the_standard_library() -> None:
             for name in names:
                 root = name.split(".")[0]
                 assert root in allowed_roots or root in stdlib or root == "__future__", (path.name, name)
+
+
+def test_theme_colours_stay_exact_in_a_palette_png() -> None:
+    """Every opaque colour of the Minis theme (and of the core defaults) has channels
+    that are multiples of 4 (or 255), and no two of them compete for one palette slot:
+    the palette encoder then keeps each exactly (render.core.encode)."""
+    for th, at_least in ((theme(), 80), (core_theme(), 8)):
+        flat = th.flat_colours()
+        assert len(flat) >= at_least
+        assert [c for c in flat if not aligned(c)] == []
+        assert palette_conflicts(flat) == []
