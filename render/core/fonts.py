@@ -39,3 +39,9 @@ def cap_ratio(face: Face) -> float:
     big = font(face, 200)
     left, top, right, bottom = big.getbbox("H", anchor="ls")
     return (bottom - top) / 200
+
+
+@lru_cache(maxsize=16384)
+def text_width(face: Face, size: int, text: str) -> float:
+    """The advance width of ``text`` in ``face`` at ``size`` (cached: labels repeat)."""
+    return float(font(face, size).getlength(text))

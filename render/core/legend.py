@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from engine.core.hexgrid import Hex
 from render.core.canvas import Canvas, premultiplied_reduce
 from render.core.colour import RGBA
-from render.core.fonts import Face, font
+from render.core.fonts import Face, text_width
 from render.core.layout import HexLayout
 from render.core.theme import Theme
 
@@ -39,14 +39,13 @@ def icon_height(unit: float, th: Theme) -> int:
 
 def flow(items: Sequence[LegendItem], width: int, unit: float, th: Theme) -> list[list[tuple[LegendItem, int]]]:
     size = round(th.size("panel_font", unit))
-    f = font(Face.CONDENSED, size)
     pad = th.size("panel_pad", unit)
     gap_icon = round(size * 0.35)
     gap_item = round(size * 1.0)
     rows: list[list[tuple[LegendItem, int]]] = [[]]
     x = pad
     for it in items:
-        w = it.icon_width + gap_icon + math.ceil(f.getlength(it.text))
+        w = it.icon_width + gap_icon + math.ceil(text_width(Face.CONDENSED, size, it.text))
         if rows[-1] and x + w > width - pad:
             rows.append([])
             x = pad

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from render.core.canvas import Canvas
-from render.core.fonts import Face, font
+from render.core.fonts import Face, text_width
 from render.core.theme import Theme
 
 Chip = Callable[[Canvas, tuple[float, float]], None]  # draws a chip centred at a point
@@ -44,13 +44,12 @@ class RosterMetrics:
 def metrics(sections: Sequence[RosterSection], width: int, unit: float, th: Theme, *,
             chip_height: float = 0.0) -> RosterMetrics:
     size = round(th.size("panel_font", unit))
-    f = font(Face.CONDENSED, size)
-    fb = font(Face.CONDENSED_BOLD, size)
     pad = th.size("panel_pad", unit)
     widest = 0.0
     for sec in sections:
         for e in sec.entries:
-            widest = max(widest, e.chip_width + size * 0.5 + f.getlength(e.name) + size * 0.8 + fb.getlength(e.where))
+            widest = max(widest, e.chip_width + size * 0.5 + text_width(Face.CONDENSED, size, e.name) + size * 0.8
+                         + text_width(Face.CONDENSED_BOLD, size, e.where))
     col_w = math.ceil(widest + size)
     cols = max(1, int((width - 2 * pad) // max(1, col_w)))
     line = max(th.size("panel_line", unit), chip_height + unit * 0.12)

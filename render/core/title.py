@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from render.core.canvas import Canvas
-from render.core.fonts import Face, font
+from render.core.fonts import Face, text_width
 from render.core.theme import Theme
 
 Lines = list[tuple[str, str]]
@@ -49,12 +49,18 @@ def title_lines(left: str, right: str, width: int, unit: float, th: Theme) -> Li
     """The title bar's lines as (left, right) pairs."""
     size = round(th.size("title_font", unit))
     pad = th.size("panel_pad", unit)
-    bold, cond = font(Face.BOLD, size), font(Face.CONDENSED, size)
-    if bold.getlength(left) + cond.getlength(right) + 3 * pad <= width:
+
+    def bold(t: str) -> float:
+        return text_width(Face.BOLD, size, t)
+
+    def cond(t: str) -> float:
+        return text_width(Face.CONDENSED, size, t)
+
+    if bold(left) + cond(right) + 3 * pad <= width:
         return [(left, right)]
     room = width - 2 * pad
-    lines: Lines = [(text, "") for text in pack(left, bold.getlength, room)] if left else []
-    lines += [("", text) for text in pack(right, cond.getlength, room)] if right else []
+    lines: Lines = [(text, "") for text in pack(left, bold, room)] if left else []
+    lines += [("", text) for text in pack(right, cond, room)] if right else []
     return lines
 
 

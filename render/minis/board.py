@@ -146,7 +146,9 @@ def render_board(state: MinisState, *, overlays: Sequence[Overlay] = (), title: 
     for lk in facing:
         assert lk.unit.hex is not None and lk.unit.facing is not None
         arrows.append((lk, facing_points(layout, lk.unit.hex, lk.unit.facing, th)))
-    halo = _move_labels_off_arrows(canvas, base, title_h, state, layout, [pts for _, pts in arrows], th)
+    halo = _move_labels_off_arrows(canvas, base, title_h, state, layout,
+                                   [((lk.unit.hex, lk.unit.facing), pts) for lk, pts in arrows
+                                    if lk.unit.hex is not None and lk.unit.facing is not None], th)
     for lk, _ in arrows:
         side = th.sides.get(lk.unit.side)
         assert lk.unit.hex is not None and lk.unit.facing is not None
@@ -194,14 +196,15 @@ def _x_span(pts: Sequence[Point], y0: float, y1: float) -> tuple[float, float]:
 
 
 def _move_labels_off_arrows(canvas: Canvas, base: BaseLayer, dy: int, state: MinisState, layout: HexLayout,
-                            arrows: Sequence[Sequence[Point]], th: MinisTheme) -> list[Hex]:
+                            arrows: Sequence[tuple[tuple[Hex, int], Sequence[Point]]],
+                            th: MinisTheme) -> list[Hex]:
     """A facing arrow pointing N crosses its own hex's label, one pointing S its
     neighbour's: such a label moves beside the arrow (still at the top of its hex).
     Returns the hexes whose label found no room beside it (drawn again over the arrow,
     with a halo)."""
     if not arrows:
         return []
-    boxes = [box_of(pts, 0) for pts in arrows]
+    boxes = [box_of(pts, 0) for _, pts in arrows]
     gap = layout.radius * 0.06
     halo: list[Hex] = []
     moves: list[tuple[Drawn, float | None, float | None]] = []
@@ -211,10 +214,12 @@ def _move_labels_off_arrows(canvas: Canvas, base: BaseLayer, dy: int, state: Min
         cx, cy = layout.centre(h)
         return all(layout.contains(h, cx + (x - cx) * 0.8, cy + (y - cy) * 0.8) for x in xs for y in ys)
 
+    near = {h for (h, _), _ in arrows} | {h.neighbour(d) for (h, d), _ in arrows}
+    shapes = [pts for _, pts in arrows]
     for it in canvas.items:
-        if it.kind != "hex-label" or it.hex is None:
+        if it.kind != "hex-label" or it.hex not in near:
             continue
-        hit = [pts for bx, pts in zip(boxes, arrows) if boxes_overlap(it.box, bx) and _polygon_meets_box(pts, it.box)]
+        hit = [pts for bx, pts in zip(boxes, shapes) if boxes_overlap(it.box, bx) and _polygon_meets_box(pts, it.box)]
         if not hit:
             continue
         w = it.box[2] - it.box[0]

@@ -15,7 +15,7 @@ from engine.minis.state import MinisState
 from render.core.canvas import AALayer, Box, Canvas, boxes_overlap
 from render.core.canvas import box_of as _box_of
 from render.core.colour import RGBA
-from render.core.fonts import Face, font
+from render.core.fonts import Face, text_width
 from render.core.layout import HexLayout, Point
 from render.minis.base import redraw_hex_label
 from render.minis.overlays import AttackLine, MovedPath, Overlay, RangeBands, Reachable, SightCheck
@@ -271,8 +271,7 @@ def _label(canvas: Canvas, candidates: Sequence[Point], text: str, th: Theme, R:
     that covers no token, counter or other label (else the one covering least); hex
     labels under the box are hidden and dropped from the record."""
     size = round(th.size("overlay_font", R))
-    f = font(Face.CONDENSED_BOLD, size)
-    w = f.getlength(text)
+    w = text_width(Face.CONDENSED_BOLD, size, text)
     cap = size * 0.73
     pad = R * 0.12
     W, H = canvas.image.size

@@ -38,9 +38,9 @@ from PIL import Image, ImageDraw
 from engine.core.hexgrid import Hex
 from engine.minis.model import AXIS, UnitCard
 from engine.minis.state import Hit, MinisState, UnitState
-from render.core.canvas import AALayer, Canvas, premultiplied_reduce
+from render.core.canvas import Canvas, premultiplied_reduce
 from render.core.colour import RGB, RGBA, rgb, text_on
-from render.core.fonts import Face, font
+from render.core.fonts import Face, text_width
 from render.core.layout import HexLayout
 from render.minis.symbols import draw_symbol, symbol_for
 from render.minis.theme import MinisTheme, NationStyle
@@ -172,7 +172,7 @@ def _bar_geometry(label: str, n_pips: int, R: float, th: MinisTheme, scale: floa
     rows = 2 if n_pips > 1 and 2 * pip + gap <= height else 1
     pip = min(pip, height - 2) if rows == 1 else pip
     cols = math.ceil(n_pips / rows)
-    text_w = math.ceil(font(Face.CONDENSED_BOLD, size).getlength(label))
+    text_w = math.ceil(text_width(Face.CONDENSED_BOLD, size, label))
     pips_w = cols * pip + max(0, cols - 1) * gap + (pad if cols else 0)
     need = cap + pad + text_w + pad + pips_w
     lo = round(th.size("bar_width", R))  # roomy bars grow with their contents only
@@ -283,12 +283,31 @@ def draw_facing(canvas: Canvas, layout: HexLayout, h: Hex, facing: int, fill: RG
     pts = facing_points(layout, h, facing, th)
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     box = (min(xs), min(ys), max(xs), max(ys))
-    layer = AALayer(canvas, box, k=4)
-    layer.polygon(pts, fill, outline, max(1.0, layout.radius * 0.045))
-    layer.commit()
+    cx, cy = layout.centre(h)
+    sprite, (ox, oy) = _facing_sprite(tuple((round(x - cx, 2), round(y - cy, 2)) for x, y in pts), fill, outline,
+                                      max(1.0, layout.radius * 0.045))
+    canvas.paste(sprite, (round(cx) + ox, round(cy) + oy))
     canvas.mark("facing", box, hex=h)
     tip = pts[3]
     canvas.mark("facing-tip", (tip[0], tip[1], tip[0], tip[1]), hex=h)
+
+
+@lru_cache(maxsize=256)
+def _facing_sprite(points: tuple[tuple[float, float], ...], fill: RGBA, outline: RGBA,
+                   width: float) -> tuple[Image.Image, tuple[int, int]]:
+    """The arrow relative to its hex centre, anti-aliased (drawn 4× and reduced)."""
+    k = 4
+    pad = int(width) + 2
+    x0 = math.floor(min(p[0] for p in points)) - pad
+    y0 = math.floor(min(p[1] for p in points)) - pad
+    x1 = math.ceil(max(p[0] for p in points)) + pad
+    y1 = math.ceil(max(p[1] for p in points)) + pad
+    img = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    pts = [((x - x0) * k, (y - y0) * k) for x, y in points]
+    d.polygon(pts, fill=fill)
+    d.line(pts + [pts[0]], fill=outline, width=max(1, round(width * k)), joint="curve")
+    return premultiplied_reduce(img, k), (x0, y0)
 
 
 # ---------------------------------------------------------------------------- bars
@@ -328,7 +347,7 @@ def draw_bar(canvas: Canvas, centre: tuple[float, float], lk: TokenLook, R: floa
     # the number, left-aligned after the cap, vertically centred on its cap height
     text_left = x0 + g.cap + g.pad
     text_right = x0 + g.width - g.pips_width - g.pad
-    tw = font(Face.CONDENSED_BOLD, g.font_size).getlength(lk.label)
+    tw = text_width(Face.CONDENSED_BOLD, g.font_size, lk.label)
     tx = text_left + max(0.0, (text_right - text_left - tw) / 2)
     cap_h = g.font_size * 0.73
     baseline = y0 + g.height / 2 + cap_h / 2
