@@ -120,3 +120,37 @@ def test_no_text_overlaps_anywhere_in_the_demo_battle() -> None:
 
 def test_cards_used_by_the_helpers_exist() -> None:
     assert {"rifle-ax", "mg-ax", "tank-al", "rifle-al", "bazooka-al"} <= set(CARDS)
+
+
+WIDE = ascii_map([". " * 19] * 16)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(1, 15), min_size=4, max_size=4, unique=True), st.lists(unit_counters, min_size=4,
+       max_size=4), st.integers(0, 3), st.booleans(), st.integers(0, 5))
+def test_any_legal_full_hex_reads_on_a_phone(numbers: list[int], counters: list[tuple[bool, bool, list[Hit]]],
+                                             vehicle_slot: int, passenger: bool, facing: int) -> None:
+    """On a standard-width map (19 columns, shown at 57 %), any legal full hex keeps every
+    unit number ≥ 5 px and every counter ≥ 3 px on the phone (hits stack when needed),
+    and the hits shown add up to the unit's face-down counters."""
+    from render.core.legibility import problems
+
+    sides = [AXIS, AXIS, ALLIES, ALLIES]
+    units = []
+    for i, (side, n, (dis, dmg, hits)) in enumerate(zip(sides, numbers, counters)):
+        prefix = "ax" if side == AXIS else "al"
+        vehicle = i == vehicle_slot
+        card = ("tank-ax" if side == AXIS else "tank-al") if vehicle else ("rifle-ax" if side == AXIS else "rifle-al")
+        units.append(UnitState(f"{prefix}{n}", card, side, hx("J8"), facing if vehicle else None, dis,
+                               dmg and vehicle, tuple(hits)))
+    if passenger:
+        carrier = units[vehicle_slot]
+        units.append(UnitState(f"{carrier.id[:2]}99", "rifle-ax" if carrier.side == AXIS else "rifle-al",
+                               carrier.side, hx("J8"), carried_by=carrier.id))
+    out = render_board(make_state(WIDE, units), legend=False, roster=False)
+    assert out.image.width > 900
+    mine = [it for it in out.items if it.hex == hx("J8")]
+    assert problems(mine, out.image.width) == []
+    for u in units[:4]:
+        shown = sum(int(it.text or 1) for it in mine if it.owner == u.id and it.kind == "pip-hit")
+        assert shown == len(u.hits)
