@@ -15,34 +15,29 @@ from render.core.theme import Theme
 Lines = list[tuple[str, str]]
 
 
-def pack(text: str, measure: Callable[[str], float], room: float) -> list[str]:
-    """Lines of at most ``room`` pixels: parts split at " · ", an overlong part at spaces."""
-    pieces: list[str] = []
-    for part in text.split(" · "):
-        if measure(part) <= room:
-            pieces.append(part)
-            continue
-        line = ""
-        for word in part.split(" "):
-            trial = f"{line} {word}" if line else word
-            if line and measure(trial) > room:
-                pieces.append(line)
-                line = word
-            else:
-                line = trial
-        pieces.append(line)
+def _greedy(parts: Sequence[str], sep: str, measure: Callable[[str], float], room: float) -> list[str]:
+    """``parts`` joined with ``sep`` into as few lines of at most ``room`` pixels as a
+    greedy fill gives (a part longer than the room gets a line of its own)."""
     lines: list[str] = []
     current = ""
-    for piece in pieces:
-        trial = f"{current} · {piece}" if current else piece
+    for part in parts:
+        trial = f"{current}{sep}{part}" if current else part
         if current and measure(trial) > room:
             lines.append(current)
-            current = piece
+            current = part
         else:
             current = trial
     if current:
         lines.append(current)
     return lines
+
+
+def pack(text: str, measure: Callable[[str], float], room: float) -> list[str]:
+    """Lines of at most ``room`` pixels: parts split at " · ", an overlong part at spaces."""
+    pieces: list[str] = []
+    for part in text.split(" · "):
+        pieces.extend([part] if measure(part) <= room else _greedy(part.split(" "), " ", measure, room))
+    return _greedy(pieces, " · ", measure, room)
 
 
 def title_lines(left: str, right: str, width: int, unit: float, th: Theme) -> Lines:
