@@ -51,6 +51,7 @@ class RollResult:
     detail: str  # d20's breakdown, e.g. "3d6 (4, 3, 1) + 2 = `10`"
     sides: tuple[int, ...] = ()  # faces of each kept die (100 for d%)
     hits: tuple[bool, ...] = ()  # success test: which kept dice succeed
+    faces: tuple[tuple[int, int, bool], ...] = ()  # every die rolled: (value, sides, kept)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -137,7 +138,8 @@ def roll(expression: str, dice: Dice) -> RollResult:
     nodes = list(_dice_nodes(result.expr))
     all_dice = tuple(int(n.number) for n in nodes)
     kept = tuple(int(n.number) for n in nodes if n.kept)
-    sides = tuple(100 if n.size == "%" else int(n.size) for n in nodes if n.kept)
+    faces = tuple((int(n.number), 100 if n.size == "%" else int(n.size), bool(n.kept)) for n in nodes)
+    sides = tuple(s for _, s, k in faces if k)
     hits: tuple[bool, ...] = ()
     successes: int | None = None
     if test:
@@ -151,7 +153,7 @@ def roll(expression: str, dice: Dice) -> RollResult:
         successes = sum(hits)
     if len(detail) > MAX_DETAIL:
         detail = f"{len(all_dice)} dice = `{total}`"
-    return RollResult(expr, all_dice, kept, total, successes, detail, sides, hits)
+    return RollResult(expr, all_dice, kept, total, successes, detail, sides, hits, faces)
 
 
 def _only_dice(node: Any) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
 from bot.roll import roll
-from render.dice import dice_png
+from render.dice import RolledDie, roll_png
 
 MAX_PICTURED = 40
 
@@ -24,8 +24,10 @@ async def roll_command(ctx: Ctx, dice: str, image: bool) -> None:
         ctx.app.dice.give_back_quick(rolled)
     files = []
     text = result.text()
-    if image and len(result.kept) > MAX_PICTURED:
+    if image and len(result.faces) > MAX_PICTURED:
         text += f"\n(no picture: more than {MAX_PICTURED} dice)"
     elif image:
-        files.append(Attachment("roll.png", dice_png(result.kept, result.sides, result.hits)))
+        faces = [RolledDie(v, s, k) for v, s, k in result.faces]
+        files.append(Attachment("roll.png", roll_png(result.expression, faces, hits=result.hits, total=result.total,
+                                                     successes=result.successes)))
     await ctx.reply(text, files=files)

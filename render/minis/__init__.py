@@ -1,12 +1,17 @@
-"""A&A Miniatures pictures: the battle map of a state and a unit's stat card.
+"""A&A Miniatures pictures: battle maps (whole, close-ups, zooms), phase reports, replays
+and stat cards, built on :mod:`render.core`.
 
-- :func:`board` — ``board(state, *, overlays=(), title=None, show_deployment=None, ...)``
-  → ``PIL.Image.Image``; :func:`render_board` also returns what was drawn where.
-- :func:`png` — the image as PNG bytes (the encoding ``make bench`` measures).
-- :func:`card` — ``card(unit_card)`` → ``PIL.Image.Image``.
+- :func:`phase_images` — ``phase_images(state, events)`` → the whole map titled with the
+  phase reported plus a close-up of the action (:class:`PhaseImages`);
+- :func:`closeup`, :func:`zoom`, :func:`action_window` — close-ups and zooms;
+- :func:`title_for` — the phases some events report ("Turn 3 · Assault (Allies)");
+- :func:`replay` — an animated image of a battle, one frame per phase report;
+- :func:`board` / :func:`render_board` — a map with the overlays you choose;
+- :func:`png` — image bytes (palette PNG keeping every theme colour);
+- :func:`card` — ``card(unit_card)`` → a stat card;
 - :func:`overlays_from_events` — moves and attacks of a phase as overlays.
 
-See docs/rendering.md for the legend, colours and symbols.
+See docs/rendering.md for the legend, colours, symbols and the bot's API.
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ from render.minis.board import BoardImage, board, render_board
 from render.minis.card import card
 from render.minis.encode import png
 from render.minis.facts import objective_holder
-from render.minis.from_events import overlays_from_events
+from render.minis.from_events import overlays_from_events, story, title_for
+from render.minis.phase import PhaseImages, action_window, closeup, phase_images, zoom
+from render.minis.replay import replay, replay_board
 
-__all__ = ["BoardImage", "board", "card", "objective_holder", "overlays_from_events", "png", "render_board"]
+__all__ = ["BoardImage", "PhaseImages", "action_window", "board", "card", "closeup", "objective_holder",
+           "overlays_from_events", "phase_images", "png", "render_board", "replay", "replay_board", "story",
+           "title_for", "zoom"]

@@ -1,31 +1,33 @@
 """The static layer of a battle map: frame, terrain, roads, streams, bridges, grid,
-objective, (optionally) deployment zones, hex labels and the frame's column letters
-and row numbers.  It depends only on the map, so it is drawn once per map and cached;
-a phase image copies it and draws units, counters and overlays on top.
+(optionally) deployment zones, hex labels and the frame's column letters and row
+numbers.  It depends only on the map (and on the window shown, for a close-up), so it is
+drawn once and cached (:class:`render.core.cache.LayerCache`); a phase image copies it
+and draws units, counters and overlays on top.
 
-Cache key: the map's content (name, size, terrain, links, objectives, zones), found
-through a weak per-object memo, so a map rebuilt from a saved game hits the cache too.
+Cache key: the map's content (name, size, terrain, links, objectives, zones), the hex
+radius, the window and whether zones are shown.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections import OrderedDict
+import math
 from dataclasses import dataclass
 from typing import Hashable
 
 from PIL import Image, ImageDraw
 
-from engine.core.hexgrid import Hex, column_letters
+from engine.core.hexgrid import Hex
 from engine.minis.model import BattleMap
 from engine.minis.state import MinisState
-from render.canvas import Canvas, Drawn, premultiplied_reduce
-from render.fonts import Face, cap_ratio
-from render.layout import HexLayout, board_layout, board_size
+from render.core.cache import LayerCache
+from render.core.canvas import Canvas, Drawn, premultiplied_reduce
+from render.core.fonts import Face
+from render.core.frame import FrameSizes, draw_coordinates, draw_hex_label, framed, hex_label_baseline
+from render.core.layout import HexLayout
+from render.core.window import Window
 from render.minis import facts
 from render.minis import terrain as T
-from render.theme import Theme
+from render.minis.theme import MinisTheme
 
 
 @dataclass(frozen=True)
@@ -34,24 +36,13 @@ class BaseLayer:
     items: tuple[Drawn, ...]
     layout: HexLayout  # hex geometry in this image's pixels
     map_box: tuple[float, float, float, float]  # bounding box of the hexes
+    hexes: frozenset[Hex]  # the hexes drawn (the whole map, or a window of it)
+    frame: FrameSizes
+    unlabelled: Image.Image  # the same before the hex labels: to uncover what a label hid
 
 
-@dataclass(frozen=True)
-class Frame:
-    """Pixel sizes of the frame around the map for hex radius R."""
-
-    left: int
-    right: int
-    top: int
-    bottom: int
-
-    @classmethod
-    def of(cls, th: Theme, R: float) -> Frame:
-        return cls(round(th.size("frame_left", R)), round(th.size("frame_right", R)),
-                   round(th.size("frame_top", R)), round(th.size("frame_bottom", R)))
-
-
-def fingerprint(m: BattleMap) -> Hashable:
+def fingerprint(m: object) -> Hashable:
+    assert isinstance(m, BattleMap)
     return (
         m.name, m.cols, m.rows, m.labels.flat,
         tuple(sorted((h, t.value) for h, t in m.terrain.items())),
@@ -61,143 +52,117 @@ def fingerprint(m: BattleMap) -> Hashable:
     )
 
 
-_memo: weakref.WeakKeyDictionary[BattleMap, Hashable] = weakref.WeakKeyDictionary()
-_cache: OrderedDict[Hashable, BaseLayer] = OrderedDict()
-_lock = threading.Lock()
-CACHE_SIZE = 16
-stats = {"hits": 0, "misses": 0}
+CACHE: LayerCache[BaseLayer] = LayerCache(16)
+stats = CACHE.stats
 
 
 def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
-        _memo.clear()
-        stats["hits"] = stats["misses"] = 0
+    CACHE.clear()
 
 
-def base_layer(m: BattleMap, *, radius: float, zones: bool, th: Theme) -> BaseLayer:
-    """The cached static layer of ``m`` (drawn on a miss)."""
-    with _lock:
-        fp = _memo.get(m)
-        if fp is None:
-            fp = fingerprint(m)
-            _memo[m] = fp
-        key = (fp, radius, zones, id(th))
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            stats["hits"] += 1
-            return hit
-        stats["misses"] += 1
-    layer = _draw_base(m, radius=radius, zones=zones, th=th)
-    with _lock:
-        _cache[key] = layer
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return layer
+def base_layer(m: BattleMap, *, radius: float, zones: bool, th: MinisTheme, window: Window | None = None) -> BaseLayer:
+    """The cached static layer of ``m`` (or of a window of it)."""
+    return CACHE.get(m, fingerprint, (radius, zones, window, id(th)),
+                     lambda: _draw_base(m, radius=radius, zones=zones, th=th, window=window))
 
 
-def zone_colours(th: Theme, name: str) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+def zone_colours(th: MinisTheme, name: str) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
     key = name if f"zone_{name}" in th.colours else "other"
     return th.colour(f"zone_{key}"), th.colour(f"zone_edge_{key}")
 
 
-def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: Theme) -> BaseLayer:
+def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: MinisTheme, window: Window | None) -> BaseLayer:
     R = radius
-    fr = Frame.of(th, R)
-    mw, mh = board_size(m.cols, m.rows, R, m.labels)
-    width = round(fr.left + mw + fr.right)
-    height = round(fr.top + mh + fr.bottom)
-    layout = board_layout(m.cols, m.rows, R, m.labels, left=fr.left, top=fr.top)
-    hexes = sorted(m.hexes)
+    shown = window.hexes(m.labels, m.hexes) if window is not None else m.hexes
+    fb = framed(shown, R, th, flat=m.labels.flat)
+    layout = fb.layout
+    drawn = sorted(shown)
 
     k = th.supersample
-    big = Image.new("RGB", (width * k, height * k), th.colour("frame")[:3])
+    big = Image.new("RGB", (fb.width * k, fb.height * k), th.colour("frame")[:3])
     d = ImageDraw.Draw(big, "RGBA")
     bl = layout.scaled(k)
-    for h in hexes:
+    for h in drawn:
         T.draw_fill(d, bl, h, m.terrain_at(h), th)
-    for h in hexes:
+    for h in drawn:
         T.draw_symbol(d, bl, h, m.terrain_at(h), th)
     if zones:
         for name, zone in sorted(m.zones.items()):
             fill, edge = zone_colours(th, name)
             T.draw_zone(d, bl, frozenset(zone) & m.hexes, fill, edge, th)
     grid_w = max(1, round(th.size("grid_width", bl.radius)))
-    for h in hexes:
+    for h in drawn:
         pts = bl.corners(h)
         d.line(pts + [pts[0]], fill=th.colour("grid"), width=grid_w)
     T.draw_roads(d, bl, m, th)
     T.draw_streams(d, bl, m, th)
     T.draw_bridges(d, bl, m, th)
+    if window is not None:
+        _mask_outside(big, bl, shown, th)
     image = big.reduce(k) if k > 1 else big
+    unlabelled = image.copy()
 
     canvas = Canvas(image)
-    _labels(canvas, m, layout, th)
-    _frame_text(canvas, m, layout, fr, th, width, height)
-    box = layout.bbox(m.hexes)
-    return BaseLayer(image, tuple(canvas.items), layout, box)
+    for h in sorted(shown):
+        draw_hex_label(canvas, layout, h, m.label(h), th.terrain[m.terrain_at(h).value].label, th)
+    draw_coordinates(canvas, layout, m.labels, shown, fb.frame, th)
+    return BaseLayer(image, tuple(canvas.items), layout, layout.bbox(shown), frozenset(shown), fb.frame, unlabelled)
 
 
-def _labels(canvas: Canvas, m: BattleMap, layout: HexLayout, th: Theme) -> None:
-    """A small coordinate label at the top of every hex."""
-    for h in sorted(m.hexes):
-        draw_hex_label(canvas, m, layout, h, th)
+def _mask_outside(big: Image.Image, layout: HexLayout, shown: frozenset[Hex], th: MinisTheme) -> None:
+    """Paint the frame colour over everything outside the window's hexes: roads, streams
+    and zones are drawn for the whole map and leave the window at its edge."""
+    mask = Image.new("L", big.size, 255)
+    md = ImageDraw.Draw(mask)
+    for h in shown:
+        md.polygon(layout.corners(h), fill=0)
+    big.paste(th.colour("frame")[:3], (0, 0, big.width, big.height), mask)
 
 
-def draw_hex_label(canvas: Canvas, m: BattleMap, layout: HexLayout, h: Hex, th: Theme, *,
-                   halo: bool = False) -> None:
-    """The label of ``h``; with ``halo`` outlined in the terrain colour, to stay readable
-    over a facing wedge drawn across it."""
-    R = layout.radius
-    size = round(th.size("hex_label_font", R))
-    cx, cy = layout.centre(h)
+def move_hex_label(canvas: Canvas, base: BaseLayer, dy: int, m: BattleMap, layout: HexLayout, h: Hex,
+                   box: tuple[float, float, float, float], th: MinisTheme, *, right_of: float | None = None,
+                   left_of: float | None = None) -> None:
+    """Uncover the label of ``h`` (whose recorded ``box`` it had) and draw it again beside
+    a mark crossing it: left-aligned at ``right_of`` or right-aligned at ``left_of``."""
+    x0, y0, x1, y1 = (math.floor(box[0]) - 1, math.floor(box[1]) - 1, math.ceil(box[2]) + 1, math.ceil(box[3]) + 1)
+    patch = base.unlabelled.crop((x0, y0 - dy, x1, y1 - dy))
+    canvas.image.paste(patch, (x0, y0))
     style = th.terrain[m.terrain_at(h).value]
-    baseline = cy - layout.apothem + th.size("hex_label_top", R) + size * cap_ratio(Face.CONDENSED_BOLD)
-    canvas.text((cx, baseline), m.label(h), face=Face.CONDENSED_BOLD,
-                size=size, fill=style.label, anchor="ms", kind="hex-label", tier="hex", hex=h,
-                stroke=max(1, round(R * 0.05)) if halo else 0, stroke_fill=style.fill if halo else None)
+    x = right_of if right_of is not None else left_of
+    assert x is not None
+    canvas.text((x, hex_label_baseline(layout, h, th)), m.label(h), face=Face.CONDENSED_BOLD,
+                size=round(th.size("hex_label_font", layout.radius)), fill=style.label,
+                anchor="ls" if right_of is not None else "rs", kind="hex-label", tier="hex", hex=h)
 
 
-def _frame_text(canvas: Canvas, m: BattleMap, layout: HexLayout, fr: Frame, th: Theme,
-                width: int, height: int) -> None:
-    """Column letters above and below the map, row numbers on the left."""
-    R = layout.radius
-    size = round(th.size("frame_font", R))
-    colour = th.colour("frame_text")
-    x0, y0, x1, y1 = layout.bbox(m.hexes)
-    for c in range(m.cols):
-        x, _ = layout.centre(m.labels.from_offset(c, 0))
-        letters = column_letters(c)
-        canvas.text((x, y0 - fr.top / 2), letters, face=Face.BOLD, size=size, fill=colour, anchor="mm",
-                    kind="frame-column")
-        canvas.text((x, y1 + fr.bottom / 2), letters, face=Face.BOLD, size=size, fill=colour, anchor="mm",
-                    kind="frame-column")
-    for r in range(m.rows):
-        _, y = layout.centre(m.labels.from_offset(0, r))
-        canvas.text((fr.left / 2, y), str(r + 1), face=Face.BOLD, size=size, fill=colour, anchor="mm",
-                    kind="frame-row")
+def redraw_hex_label(canvas: Canvas, m: BattleMap, layout: HexLayout, h: Hex, th: MinisTheme) -> None:
+    """The label of ``h`` drawn again with a halo in the terrain colour, to stay readable
+    over a marker drawn across it."""
+    style = th.terrain[m.terrain_at(h).value]
+    draw_hex_label(canvas, layout, h, m.label(h), style.label, th, halo=style.fill)
 
 
-def draw_dynamic_terrain(canvas: Canvas, layout: HexLayout, state: MinisState, th: Theme) -> None:
+def draw_dynamic_terrain(canvas: Canvas, layout: HexLayout, state: MinisState, th: MinisTheme,
+                         hexes: frozenset[Hex]) -> None:
     """What can change during a battle: the objective marker(s) (the scenario may choose
     them, M-17.2) and bridges demolished by Bridge Demolition (M-13.6)."""
     R = layout.radius
     for h in facts.objectives(state):
-        if state.map.on_map(h):
+        if h in hexes:
             sprite, (ox, oy) = _objective_sprite(R, th)
             cx, cy = layout.centre(h)
             canvas.paste(sprite, (round(cx) + ox, round(cy) + oy))
             canvas.mark("objective", layout.bbox([h]), hex=h)
     for a, b in sorted(facts.demolished_bridges(state)):
-        _broken_bridge(canvas, layout, a, b, th)
-        canvas.mark("broken-bridge", layout.bbox([a, b]), hex=a)
+        if a in hexes or b in hexes:
+            _broken_bridge(canvas, layout, a, b, th)
+            canvas.mark("broken-bridge", layout.bbox([a, b]), hex=a)
 
 
 _objective_sprites: dict[tuple[float, int], tuple[Image.Image, tuple[int, int]]] = {}
 
 
-def _objective_sprite(R: float, th: Theme) -> tuple[Image.Image, tuple[int, int]]:
+def _objective_sprite(R: float, th: MinisTheme) -> tuple[Image.Image, tuple[int, int]]:
     """The objective marker of a hex of radius R, anti-aliased, with its offset from the
     hex centre (cached per radius and theme)."""
     key = (R, id(th))
@@ -212,7 +177,7 @@ def _objective_sprite(R: float, th: Theme) -> tuple[Image.Image, tuple[int, int]
     return hit
 
 
-def _broken_bridge(canvas: Canvas, layout: HexLayout, a: Hex, b: Hex, th: Theme) -> None:
+def _broken_bridge(canvas: Canvas, layout: HexLayout, a: Hex, b: Hex, th: MinisTheme) -> None:
     """The stream drawn again across the middle of the deck: the road is cut."""
     R = layout.radius
     p, q = layout.side(a, a.direction_to(b))

@@ -14,11 +14,12 @@ from PIL import Image
 
 from engine.minis.model import AXIS, BAND_NAMES, UnitCard
 from engine.minis.state import UnitState
-from render.canvas import Canvas, Drawn
-from render.fonts import Face, font
+from render.core.canvas import Canvas, Drawn
+from render.core.colour import RGB
+from render.core.fonts import Face, font
 from render.minis.symbols import symbol_for
+from render.minis.theme import theme
 from render.minis.tokens import TokenLook, bar_geometry, draw_bar
-from render.theme import RGB, theme
 
 WIDTH = 640
 RANGES = ("0–1", "2–4", "5–8")  # M-7.1 bands

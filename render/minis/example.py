@@ -1,18 +1,27 @@
-"""The example image of docs/rendering.md and the README (``docs/example-board.png``):
-the demo battle in the Axis assault phase with the Axis move and attacks of the phase.
+"""The example images of docs/rendering.md and the README:
 
-    python -m render.minis.example docs/example-board.png
+- ``docs/example-board.png`` — the demo battle in the Axis assault phase with the Axis
+  move and attacks of the phase;
+- ``docs/example-closeup.png`` — the close-up the bot posts with the phase map of turn 3's
+  Axis movement in the example battle (``examples/minis-standard.txt``): the Panzer's
+  dash stopped by the bazooka's defensive fire (M-12).
+
+    python -m render.minis.example docs
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PIL import Image
 
 from render.minis.board import board
-from render.minis.sample import demo_state
-from render.overlays import AttackLine, MovedPath
+from render.minis.overlays import AttackLine, MovedPath
+from render.minis.phase import closeup
+from render.minis.sample import demo_state, example_battle
+
+CLOSEUP_REPORT = "turn3-movement-axis"
 
 
 def example_board() -> Image.Image:
@@ -26,11 +35,20 @@ def example_board() -> Image.Image:
     ])
 
 
+def example_closeup() -> Image.Image:
+    report = next(r for r in example_battle() if r.name == CLOSEUP_REPORT)
+    out = closeup(report.state, report.events)
+    assert out is not None
+    return out.image
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m render.minis.example OUT.png", file=sys.stderr)
+        print("usage: python -m render.minis.example DOCS_DIR", file=sys.stderr)
         return 2
-    example_board().save(argv[0], format="PNG", optimize=True)
+    folder = Path(argv[0])
+    example_board().save(folder / "example-board.png", format="PNG", optimize=True)
+    example_closeup().save(folder / "example-closeup.png", format="PNG", optimize=True)
     return 0
 
 

@@ -8,75 +8,18 @@ supersampled layer covering just the lines' area.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
-
-from PIL import Image, ImageDraw
+from typing import Sequence
 
 from engine.core.hexgrid import Hex
 from engine.minis.state import MinisState
-from render.canvas import Canvas, boxes_overlap, premultiplied_reduce
-from render.fonts import Face, font
-from render.layout import HexLayout, Point
-from render.minis.base import draw_hex_label
-from render.overlays import AttackLine, MovedPath, Overlay, RangeBands, Reachable, SightCheck
-from render.theme import RGBA, Theme
-
-
-class AALayer:
-    """A transparent layer ``k`` times larger than a box of the canvas; shapes drawn on
-    it in canvas coordinates are anti-aliased when the layer is committed."""
-
-    def __init__(self, canvas: Canvas, box: tuple[float, float, float, float], k: int = 3) -> None:
-        w, h = canvas.image.size
-        self.canvas = canvas
-        self.x0 = max(0, math.floor(box[0]) - 4)
-        self.y0 = max(0, math.floor(box[1]) - 4)
-        x1 = min(w, math.ceil(box[2]) + 4)
-        y1 = min(h, math.ceil(box[3]) + 4)
-        self.k = k
-        self.size = (max(1, x1 - self.x0), max(1, y1 - self.y0))
-        self.image = Image.new("RGBA", (self.size[0] * k, self.size[1] * k), (0, 0, 0, 0))
-        self.draw = ImageDraw.Draw(self.image)
-
-    def p(self, pt: Point) -> Point:
-        return (pt[0] - self.x0) * self.k, (pt[1] - self.y0) * self.k
-
-    def line(self, pts: Sequence[Point], fill: RGBA, width: float, *, round_ends: bool = True) -> None:
-        q = [self.p(pt) for pt in pts]
-        w = max(1, round(width * self.k))
-        self.draw.line(q, fill=fill, width=w, joint="curve")
-        if round_ends:
-            r = w / 2
-            for x, y in (q[0], q[-1]):
-                self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
-
-    def dashed(self, a: Point, b: Point, fill: RGBA, width: float, dash: float, gap: float) -> None:
-        length = math.dist(a, b)
-        if length == 0:
-            return
-        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-        t = 0.0
-        while t < length:
-            e = min(length, t + dash)
-            self.line([(a[0] + ux * t, a[1] + uy * t), (a[0] + ux * e, a[1] + uy * e)], fill, width)
-            t = e + gap
-
-    def polygon(self, pts: Sequence[Point], fill: RGBA | None, outline: RGBA | None = None,
-                width: float = 0.0) -> None:
-        q = [self.p(pt) for pt in pts]
-        if fill is not None:
-            self.draw.polygon(q, fill=fill)
-        if outline is not None and width > 0:
-            self.draw.line(q + [q[0]], fill=outline, width=max(1, round(width * self.k)), joint="curve")
-
-    def commit(self) -> None:
-        self.canvas.paste(premultiplied_reduce(self.image, self.k), (self.x0, self.y0))
-
-
-def _box_of(points: Iterable[Point], pad: float) -> tuple[float, float, float, float]:
-    pts = list(points)
-    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+from render.core.canvas import AALayer, Box, Canvas, boxes_overlap
+from render.core.canvas import box_of as _box_of
+from render.core.colour import RGBA
+from render.core.fonts import Face, text_width
+from render.core.layout import HexLayout, Point
+from render.minis.base import redraw_hex_label
+from render.minis.overlays import AttackLine, MovedPath, Overlay, RangeBands, Reachable, SightCheck
+from render.minis.theme import MinisTheme as Theme
 
 
 def _region_edges(layout: HexLayout, region: frozenset[Hex]) -> list[tuple[Point, Point]]:
@@ -229,7 +172,9 @@ def _draw_sight(canvas: Canvas, layout: HexLayout, ov: SightCheck, th: Theme) ->
 
 # ---------------------------------------------------------------------------- over
 def draw_overlays_over(canvas: Canvas, layout: HexLayout, state: MinisState, overlays: Sequence[Overlay],
-                       th: Theme) -> None:
+                       th: Theme, bounds: Box) -> None:
+    """Bursts and result labels, each where it covers no token, counter or other label
+    and stays inside ``bounds`` (the map's box)."""
     if not overlays:
         return
     for ov in overlays:
@@ -241,28 +186,38 @@ def draw_overlays_over(canvas: Canvas, layout: HexLayout, state: MinisState, ove
             a, b = layout.centre(ov.source), layout.centre(ov.target)
             if ov.source == ov.target:
                 b = (a[0], a[1] - layout.radius * 1.8)
-            _label(canvas, _along(a, b, layout.radius), ov.result, th, layout.radius, kind="overlay-label")
+            _label(canvas, _along(a, b, layout.radius), ov.result, th, layout.radius, kind="overlay-label",
+                   bounds=bounds)
         elif isinstance(ov, SightCheck):
             a, b = layout.centre(ov.source), layout.centre(ov.target)
             text = "sight clear" if ov.clear else "sight blocked: " + ", ".join(state.map.label(h) for h in ov.blocking)
-            _label(canvas, _along(a, b, layout.radius), text, th, layout.radius, kind="overlay-label")
+            _label(canvas, _along(a, b, layout.radius), text, th, layout.radius, kind="overlay-label",
+                   bounds=bounds)
 
 
 def _along(a: Point, b: Point, R: float) -> list[Point]:
-    """Candidate label positions on and beside the segment a–b, middle first."""
+    """Candidate label positions on and beside the segment a–b (middle first), then
+    around its two ends."""
     length = math.dist(a, b) or 1.0
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
     out = []
     for t in (0.5, 0.38, 0.62, 0.27, 0.73, 0.16, 0.84):
         x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
-        for off in (0.0, 0.45, -0.45, 0.9, -0.9):
+        for off in (0.0, 0.45, -0.45, 0.9, -0.9, 1.35, -1.35):
             out.append((x + nx * off * R, y + ny * off * R))
+    for end in (b, a):
+        for k in range(12):
+            ang = k * math.pi / 6
+            for r in (1.0, 1.5):
+                out.append((end[0] + math.cos(ang) * r * R, end[1] + math.sin(ang) * r * R))
     return out
 
 
-# Labels an overlay label must never cover; hex labels it may cover (then they are hidden).
-_KEEP_CLEAR = ("unit-id", "pip-passenger", "pip-disrupted", "pip-damaged", "pip-hit", "overlay-label",
-               "overlay-fire")
+# What an overlay label or burst must never cover; hex labels and facing arrows it may
+# cover when nothing else is free (hex labels are then hidden).
+_KEEP_CLEAR = frozenset(("token", "ghost", "unit-id", "pip-passenger", "pip-disrupted", "pip-damaged", "pip-hit",
+                         "overlay-label", "overlay-fire", "frame-column", "frame-row"))
+_AVOID = frozenset(("hex-label", "facing", "objective"))
 
 def _burst(canvas: Canvas, layout: HexLayout, state: MinisState, ov: MovedPath, fh: Hex, th: Theme) -> None:
     """A defensive-fire burst on the path where the unit drew fire (M-12), placed on
@@ -283,10 +238,13 @@ def _burst(canvas: Canvas, layout: HexLayout, state: MinisState, ov: MovedPath, 
                   for x, y in (_toward(c, other, R * f) for f in (0.87, 0.75, 1.0, 0.62, 0.5))
                   for off in (0.0, 0.3, -0.3)]
     spots = [(p, (p[0] - outer, p[1] - outer, p[0] + outer, p[1] + outer)) for p in candidates]
+    region = _box_of([c for _, bx in spots for c in ((bx[0], bx[1]), (bx[2], bx[3]))], 1)
+    near = [it for it in canvas.items if (it.kind in _KEEP_CLEAR or it.kind in _AVOID)
+            and boxes_overlap(region, it.box)]
 
     def score(spot: tuple[Point, tuple[float, float, float, float]]) -> tuple[int, int]:
-        hard = sum(1 for it in canvas.items if it.kind in _KEEP_CLEAR and boxes_overlap(spot[1], it.box))
-        soft = sum(1 for it in canvas.items if it.kind == "hex-label" and boxes_overlap(spot[1], it.box))
+        hard = sum(1 for it in near if it.kind in _KEEP_CLEAR and boxes_overlap(spot[1], it.box))
+        soft = sum(1 for it in near if it.kind in _AVOID and boxes_overlap(spot[1], it.box))
         return hard, soft
 
     p, box = min(spots, key=score)
@@ -304,16 +262,16 @@ def _burst(canvas: Canvas, layout: HexLayout, state: MinisState, ov: MovedPath, 
     for i in reversed(under):
         h = canvas.items.pop(i).hex
         assert h is not None
-        draw_hex_label(canvas, state.map, layout, h, th, halo=True)
+        redraw_hex_label(canvas, state.map, layout, h, th)
 
 
-def _label(canvas: Canvas, candidates: Sequence[Point], text: str, th: Theme, R: float, *, kind: str) -> None:
-    """A result label in a dark box, at the first candidate position that covers no unit
-    number, counter or other label (else the one covering least); hex labels under the
-    box are hidden and dropped from the record."""
+def _label(canvas: Canvas, candidates: Sequence[Point], text: str, th: Theme, R: float, *, kind: str,
+           bounds: Box) -> None:
+    """A result label in a dark box, at the first candidate position inside ``bounds``
+    that covers no token, counter or other label (else the one covering least); hex
+    labels under the box are hidden and dropped from the record."""
     size = round(th.size("overlay_font", R))
-    f = font(Face.CONDENSED_BOLD, size)
-    w = f.getlength(text)
+    w = text_width(Face.CONDENSED_BOLD, size, text)
     cap = size * 0.73
     pad = R * 0.12
     W, H = canvas.image.size
@@ -321,19 +279,33 @@ def _label(canvas: Canvas, candidates: Sequence[Point], text: str, th: Theme, R:
     def box_at(c: Point) -> tuple[float, float, float, float]:
         return (c[0] - w / 2 - pad, c[1] - cap / 2 - pad, c[0] + w / 2 + pad, c[1] + cap / 2 + pad)
 
+    lo_x, lo_y = max(0.0, bounds[0]), max(0.0, bounds[1])
+    hi_x, hi_y = min(float(W), bounds[2]), min(float(H), bounds[3])
+    region = (min(c[0] for c in candidates) - w, min(c[1] for c in candidates) - cap - 2 * pad,
+              max(c[0] for c in candidates) + w, max(c[1] for c in candidates) + cap + 2 * pad)
+    near = [it for it in canvas.items if (it.kind in _KEEP_CLEAR or it.kind in _AVOID)
+            and boxes_overlap(region, it.box)]
+
     def score(c: Point) -> tuple[int, int, int]:
         bx = box_at(c)
-        outside = int(bx[0] < 0 or bx[1] < 0 or bx[2] > W or bx[3] > H)
+        outside = int(bx[0] < lo_x or bx[1] < lo_y or bx[2] > hi_x or bx[3] > hi_y)
         hard = soft = 0
-        for it in canvas.items:
+        for it in near:
             if boxes_overlap(bx, it.box):
                 if it.kind in _KEEP_CLEAR:
                     hard += 1
-                elif it.kind == "hex-label":
+                else:
                     soft += 1
         return outside, hard, soft
 
-    best = min(candidates, key=score)
+    best = candidates[0]
+    best_score = score(best)
+    for c in candidates[1:]:
+        if best_score == (0, 0, 0):
+            break
+        sc = score(c)
+        if sc < best_score:
+            best, best_score = c, sc
     box = box_at(best)
     canvas.draw.rounded_rectangle(box, radius=R * 0.1, fill=th.colour("label_box"))
     canvas.items[:] = [it for it in canvas.items if not (it.kind == "hex-label" and boxes_overlap(box, it.box))]

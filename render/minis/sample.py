@@ -1,17 +1,23 @@
-"""A demonstration battle (``samples/demo.json``) for the example image in docs/, the
-bench and the render tests, built only from the documented model/state types.
+"""Sample battles for the example images in docs/, the bench and the render tests.
 
-It is sample data, not game content: real maps and cards come from the engine's
-catalogue and map files.
+- :func:`demo_state` — a hand-made demonstration (``samples/demo.json``), built only from
+  the documented model/state types: sample data, not game content.
+- :func:`example_battle` — the README's example battle (``examples/minis-standard.txt``)
+  replayed through the engine from its stored order log (``samples/standard-battle.json``)
+  and cut into phase reports exactly as the bot cuts them: the state after each report
+  and the events of the phases it reports.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
+from engine.core.dice import scripted_dice
+from engine.core.events import Event
 from engine.core.hexgrid import Hex, column_index
 from engine.minis.model import Ability, BattleMap, Terrain, UnitCard, UnitType, edge
 from engine.minis.state import Hit, MinisState, Phase, UnitState
@@ -92,3 +98,54 @@ def demo_state(battle_map: BattleMap | None = None) -> MinisState:
     s = _data()["state"]
     return MinisState(map=m, cards=cards, units=tuple(units), turn=s["turn"], phase=Phase(s["phase"]),
                       active=s["active"], first_player=s["first_player"], scenario=s["scenario"])
+
+
+# ---------------------------------------------------------------------------- the example battle
+@dataclass(frozen=True)
+class Report:
+    """One phase report of a battle: the name the bot gives its image
+    (``turn3-assault-allies``), the state after it and the events of its phases."""
+
+    name: str
+    state: MinisState
+    events: tuple[Event, ...]
+
+
+PHASE_MARKERS = ("PhaseStarted", "Victory", "Conceded")  # a report follows an order with one
+
+
+def _report_name(events: tuple[Event, ...]) -> str:
+    first = next((e for e in events if type(e).__name__ == "PhaseStarted"), None)
+    if first is None:
+        return "setup"
+    d = first.to_dict()
+    side = f"-{d['active']}" if d.get("active") else ""
+    return f"turn{d['turn']}-{d['phase']}{side}"
+
+
+@lru_cache(maxsize=1)
+def example_battle() -> tuple[Report, ...]:
+    """The phase reports of the example battle (38 of them)."""
+    from engine.minis.game import apply_text, new_game
+
+    data = json.loads((resources.files("render.minis") / "samples" / "standard-battle.json").read_text("utf-8"))
+    state, events = new_game(data["options"], scripted_dice(data["new_dice"]))
+    flat: list[Event] = list(events)
+    reports: list[Report] = []
+    for seat, text, dice in data["orders"]:
+        state, new = apply_text(state, seat, text, scripted_dice(dice))
+        own = len(new)
+        flat.extend(new)
+        if not any(type(e).__name__ in PHASE_MARKERS for e in new):
+            continue
+        # from the start of the phase running when the order began, to the start of the
+        # phase running now (or the end, once the battle is over)
+        tail = len(flat) - own
+        starts = [i for i, e in enumerate(flat) if type(e).__name__ == "PhaseStarted"]
+        before = [i for i in starts if i < tail]
+        inside = [i for i in starts if i >= tail]
+        begin = before[-1] if before else 0
+        end = inside[-1] if inside and state.outcome is None else len(flat)
+        window = tuple(flat[begin:end])
+        reports.append(Report(_report_name(window), state, window))
+    return tuple(reports)

@@ -12,8 +12,9 @@ from PIL import ImageDraw
 
 from engine.core.hexgrid import Hex
 from engine.minis.model import BattleMap, Terrain
-from render.layout import HexLayout, Point
-from render.theme import RGBA, Theme
+from render.core.layout import HexLayout, Point
+from render.core.colour import RGBA, mix
+from render.minis.theme import MinisTheme as Theme
 
 # Directions (as angles in degrees, y down) of the rim positions used for symbols;
 # the top of the hex (around 270°) is left free for the hex label.
@@ -37,7 +38,7 @@ def draw_symbol(d: ImageDraw.ImageDraw, layout: HexLayout, h: Hex, terrain: Terr
     cx, cy = layout.centre(h)
     if terrain is Terrain.FOREST:
         # Tree crowns around the rim: a dark crown with a lighter highlight.
-        light = _mix(style.fill, (255, 255, 255, 255), 0.25)
+        light = mix(style.fill, (255, 255, 255, 255), 0.25)
         for ang, frac, size in ((150, 0.66, 0.17), (205, 0.70, 0.15), (335, 0.70, 0.15),
                                 (30, 0.66, 0.17), (90, 0.70, 0.16), (120, 0.45, 0.12), (60, 0.45, 0.12)):
             x, y = _rim(layout, h, ang, frac)
@@ -54,8 +55,8 @@ def draw_symbol(d: ImageDraw.ImageDraw, layout: HexLayout, h: Hex, terrain: Terr
         d.ellipse((x - R * 0.05, y - R * 0.05, x + R * 0.05, y + R * 0.05), fill=style.detail)
     elif terrain is Terrain.TOWN:
         # Blocks of houses around the rim: walls, a darker roof ridge, a shadow side.
-        roof = _mix(style.detail, (150, 62, 48, 255), 0.6)
-        wall = _mix(style.fill, (255, 255, 255, 255), 0.35)
+        roof = mix(style.detail, (150, 62, 48, 255), 0.6)
+        wall = mix(style.fill, (255, 255, 255, 255), 0.35)
         lw = max(1, round(R * 0.025))
         for ang, frac, bwf, bhf in ((155, 0.60, 0.34, 0.22), (212, 0.62, 0.26, 0.26), (328, 0.62, 0.26, 0.26),
                                     (25, 0.60, 0.34, 0.22), (90, 0.68, 0.40, 0.2)):
@@ -81,11 +82,6 @@ def draw_symbol(d: ImageDraw.ImageDraw, layout: HexLayout, h: Hex, terrain: Terr
             r = R * 0.09
             d.arc((x - 2 * r, y - r, x, y + r), 200, 340, fill=style.detail, width=w)
             d.arc((x, y - r, x + 2 * r, y + r), 200, 340, fill=style.detail, width=w)
-
-
-def _mix(a: RGBA, b: RGBA, t: float) -> RGBA:
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
-            round(a[2] + (b[2] - a[2]) * t), 255)
 
 
 def draw_roads(d: ImageDraw.ImageDraw, layout: HexLayout, m: BattleMap, th: Theme) -> None:

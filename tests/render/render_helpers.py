@@ -3,7 +3,9 @@ engine types (model.py / state.py only)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+import ast
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping
 
 from engine.core.hexgrid import Hex, Labels
 from engine.minis.model import ALLIES, AXIS, BattleMap, Terrain, UnitCard, UnitType, edge
@@ -127,3 +129,16 @@ def every_counter_state() -> MinisState:
         unit("al7", "rifle-al", "D6", destroyed=True),
     ]
     return make_state(small_map(), units)
+
+
+def imported_modules(folder: Path) -> Iterator[tuple[str, str]]:
+    """(file name, module) for every import in the Python files under ``folder``;
+    a relative import yields the module "." (the render packages use none)."""
+    for path in folder.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    yield path.name, a.name
+            elif isinstance(node, ast.ImportFrom):
+                yield path.name, node.module if node.level == 0 and node.module else "."

@@ -13,7 +13,7 @@ from engine.minis.state import Hit, Phase
 from render.minis import board, objective_holder, png, render_board
 from render.minis.base import base_layer, clear_cache, stats
 from render.minis.sample import demo_state
-from render.theme import theme
+from render.minis.theme import theme
 from render_helpers import (CARDS, ascii_map, every_counter_state, hx, make_state, small_map, unit)
 
 
@@ -95,31 +95,80 @@ def test_every_counter_type_is_drawn_and_recorded() -> None:
             colour = {"pip-disrupted": "disrupted", "pip-damaged": "damaged", "pip-hit": "hit"}.get(it.kind)
             if colour:
                 assert _close(_pixel(out.image, _centre_of(it.box)), th.colour(colour)[:3], 8), it
-    wedges = [it for it in out.items if it.kind == "wedge"]
-    assert {w.hex for w in wedges} == {hx("C3"), hx("F4"), hx("G5"), hx("G3")}
+    arrows = [it for it in out.items if it.kind == "facing"]
+    assert {w.hex for w in arrows} == {hx("C3"), hx("F4"), hx("G5"), hx("G3")}
     # the greyed token: its body has the destroyed grey
     tok = next(it for it in out.items if it.kind == "token" and it.owner == "ax4" and it.hex is not None)
     crop = out.image.crop(tuple(round(v) for v in tok.box))
     grey = th.colour("destroyed_body")[:3]
     share = _count_near(crop, grey) / (crop.width * crop.height)
-    assert share > 0.25
+    assert share > 0.15  # the body (the counters take the right end, the strike crosses it)
+    italy = th.nation("Italy", AXIS).fill[:3]
+    assert _count_near(crop, italy) == 0  # and none of its nation's colour is left
     normal = next(it for it in out.items if it.kind == "token" and it.owner == "ax5" and it.hex is not None)
     crop = out.image.crop(tuple(round(v) for v in normal.box))
     assert _count_near(crop, grey) / (crop.width * crop.height) < 0.02
 
 
 @pytest.mark.parametrize("facing", range(6))
-def test_m6_4_facing_wedge_sits_on_the_faced_hexside(facing: int) -> None:
+def test_m6_4_facing_arrow_points_out_through_the_faced_hexside(facing: int) -> None:
+    """The arrow's tip lies outside the hex, beyond the midpoint of hexside ``facing``
+    and nowhere near the other five; its base is inside the hex."""
     m = ascii_map([". . . .", ". . . .", ". . . ."])
     out = render_board(make_state(m, [unit("ax1", "tank-ax", "B2", facing=facing)]), legend=False, roster=False)
-    (wedge,) = [it for it in out.items if it.kind == "wedge"]
-    mx, my = out.layout.side_midpoint(hx("B2"), facing)
-    wx, wy = _centre_of(wedge.box)
-    assert math.hypot(wx - mx, wy - my) < out.layout.radius * 0.25
-    for other in range(6):
-        if other != facing:
-            ox, oy = out.layout.side_midpoint(hx("B2"), other)
-            assert math.hypot(wx - ox, wy - oy) > out.layout.radius * 0.5
+    (tip,) = [it for it in out.items if it.kind == "facing-tip"]
+    tx, ty = tip.box[0], tip.box[1]
+    lay = out.layout
+    cx, cy = lay.centre(hx("B2"))
+    assert not lay.contains(hx("B2"), tx, ty)
+    assert lay.pixel_to_hex(tx, ty) == hx("B2").neighbour(facing)
+    mx, my = lay.side_midpoint(hx("B2"), facing)
+    # on the ray from the centre through the faced hexside's midpoint, beyond it
+    along = ((tx - cx) * (mx - cx) + (ty - cy) * (my - cy)) / lay.apothem
+    across = abs((tx - cx) * (my - cy) - (ty - cy) * (mx - cx)) / lay.apothem
+    assert along > lay.apothem and across < 0.5
+    (arrow,) = [it for it in out.items if it.kind == "facing"]
+    x0, y0, x1, y1 = arrow.box
+    assert any(lay.contains(hx("B2"), x, y) for x, y in ((x0, y0), (x1, y1), (x0, y1), (x1, y0)))
+
+
+@pytest.mark.parametrize("facing", range(6))
+def test_facing_arrow_shape_alone_tells_the_direction(facing: int) -> None:
+    """Issue 18: the mark's *shape* gives the facing, not only its position.  The
+    arrow's pixels (the tank's nation colour, outside its token) have one long axis
+    along the facing direction (principal axis within 4°, variance along it ≥ 3× across) and more
+    of their mass toward the tip (the head is wider than the shaft)."""
+    m = ascii_map([". . . .", ". . . .", ". . . ."])
+    out = render_board(make_state(m, [unit("ax1", "tank-ax", "B2", facing=facing)]), legend=False, roster=False,
+                       hex_radius=64)
+    fill = theme().nation("Germany", AXIS).fill[:3]
+    token = next(it.box for it in out.items if it.kind == "token")
+    cx, cy = out.layout.centre(hx("B2"))
+    raw = out.image.convert("RGB")
+    pts = [(x, y) for y in range(raw.height) for x in range(raw.width)
+           if _close(_pixel(raw, (x, y)), fill, 3)
+           and not (token[0] - 1 <= x <= token[2] + 1 and token[1] - 1 <= y <= token[3] + 1)]
+    assert len(pts) > 120
+    n = len(pts)
+    mx = sum(p[0] for p in pts) / n
+    my = sum(p[1] for p in pts) / n
+    sxx = sum((p[0] - mx) ** 2 for p in pts) / n
+    syy = sum((p[1] - my) ** 2 for p in pts) / n
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in pts) / n
+    axis = 0.5 * math.atan2(2 * sxy, sxx - syy)
+    tr, det = sxx + syy, sxx * syy - sxy * sxy
+    big = tr / 2 + math.sqrt(max(0.0, tr * tr / 4 - det))
+    small = tr / 2 - math.sqrt(max(0.0, tr * tr / 4 - det))
+    sx, sy = out.layout.side_midpoint(hx("B2"), facing)
+    want = math.atan2(sy - cy, sx - cx)
+    diff = abs((axis - want + math.pi / 2) % math.pi - math.pi / 2)
+    assert diff < math.radians(4), (math.degrees(axis), math.degrees(want))
+    assert big >= 3.0 * small  # an equilateral wedge would give 1: no axis to read
+    # skewness along the direction: the wide head sits beyond the middle, at the tip's end
+    ux, uy = math.cos(want), math.sin(want)
+    proj = [(p[0] - mx) * ux + (p[1] - my) * uy for p in pts]
+    third = sum(v ** 3 for v in proj) / n
+    assert third < 0  # mass on the tip side: the long thin tail points back to the centre
 
 
 def test_soldiers_have_no_facing_wedge() -> None:
@@ -222,7 +271,8 @@ def test_roster_lists_every_deployed_unit_with_name_and_hex() -> None:
             assert name in roster
     i = roster.index("al12 Bazooka")
     assert roster[i + 1] == "in al10"
-    assert roster[roster.index("ax3 Panzer IV") + 1] == "F4"
+    assert roster[roster.index("ax3 Panzer IV") + 1] == "F4 SE"  # M-6.4 facing 0 is SE
+    assert roster[roster.index("al5 M1 Garand") + 1] == "H4"  # Soldiers have no facing
 
 
 def test_every_hex_has_its_label_unless_a_full_hex_covers_it() -> None:
@@ -257,14 +307,41 @@ def test_static_layer_is_cached_per_map_content() -> None:
     assert board(s).tobytes() == board(s).tobytes()
 
 
-def test_png_bytes_decode_to_the_same_picture_and_stay_small() -> None:
+def test_png_bytes_keep_every_theme_colour_and_are_smaller() -> None:
+    """Issue 18: a palette PNG where it keeps every colour we draw.  Every pixel drawn in
+    a flat theme colour decodes to exactly that colour, every such colour in the picture
+    is still there, the anti-aliased shades in between move little (mean ≤ 1/255 on
+    the worst channel, none by more than 48), and the file is under half the size of the
+    lossless RGB PNG — which round-trips exactly."""
     s = demo_state()
     image = board(s)
     data = png(image)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(data) <= 1024 * 1024
+    lossless = png(image, lossless=True)
+    assert data[:8] == lossless[:8] == b"\x89PNG\r\n\x1a\n"
+    assert Image.open(BytesIO(lossless)).convert("RGB").tobytes() == image.tobytes()
     back = Image.open(BytesIO(data))
-    assert back.size == image.size and back.convert("RGB").tobytes() == image.tobytes()
+    assert back.mode == "P" and back.size == image.size
+    assert len(data) <= len(lossless) / 2 and len(data) <= 300 * 1024
+    kept = set(theme().flat_colours())
+    src, dst = image.tobytes(), back.convert("RGB").tobytes()
+    flat = wrong = worst = total = 0
+    before: set[tuple[int, ...]] = set()
+    after: set[tuple[int, ...]] = set()
+    for i in range(0, len(src), 3):
+        a, b = tuple(src[i:i + 3]), tuple(dst[i:i + 3])
+        err = max(abs(x - y) for x, y in zip(a, b))
+        total += err
+        worst = max(worst, err)
+        if a in kept:
+            flat += 1
+            wrong += a != b
+            before.add(a)
+        if b in kept:
+            after.add(b)
+    assert flat > 0.85 * len(src) / 3  # most of the picture is flat theme colour
+    assert wrong == 0
+    assert before <= after
+    assert total / (len(src) / 3) <= 1.0 and worst <= 48
 
 
 def test_demo_battle_has_thirty_units_and_twenty_counters() -> None:

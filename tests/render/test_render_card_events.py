@@ -10,7 +10,7 @@ from engine.minis.model import Ability
 from render.minis import card, overlays_from_events
 from render.minis.card import render_card
 from render.minis.from_events import attack_result
-from render.overlays import AttackLine, MovedPath
+from render.minis.overlays import AttackLine, MovedPath
 from render_helpers import every_counter_state, hx
 
 

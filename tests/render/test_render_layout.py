@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.hexgrid import DIRECTIONS, Hex, Labels, hexes_crossed
-from render.layout import SQRT3, HexLayout, board_layout, board_size
+from render.core.layout import SQRT3, HexLayout, board_layout, board_size
 
 hexes = st.builds(Hex, st.integers(-40, 40), st.integers(-40, 40))
 radii = st.floats(4.0, 80.0)

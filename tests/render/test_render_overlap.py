@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from engine.core.hexgrid import Hex
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.state import Hit, UnitState
-from render.canvas import Drawn, boxes_overlap
+from render.core.canvas import Drawn, boxes_overlap
+from render.core.legibility import problems
 from render.minis import render_board
 from render.minis.board import overlapping
 from render.minis.sample import demo_state
@@ -87,23 +88,35 @@ unit_counters = st.tuples(st.booleans(), st.booleans(),
                           st.lists(st.sampled_from([Hit.DISRUPTED, Hit.DAMAGED, Hit.DESTROYED]), max_size=3))
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(1, 15), min_size=4, max_size=4, unique=True), st.lists(unit_counters, min_size=4,
-       max_size=4), st.integers(0, 3), st.booleans(), st.integers(0, 5))
-def test_any_legal_full_hex_keeps_labels_apart(numbers: list[int], counters: list[tuple[bool, bool, list[Hit]]],
-                                               vehicle_slot: int, passenger: bool, facing: int) -> None:
+def legal_full_hex(where: str, numbers: list[int], counters: list[tuple[bool, bool, list[Hit]]],
+                   vehicle_slot: int, passenger: bool, facing: int) -> list[UnitState]:
+    """Two units a side in ``where``, one of them a Vehicle (M-6.2), maybe carrying a
+    passenger (M-15), each with the given face-up and face-down counters."""
     sides = [AXIS, AXIS, ALLIES, ALLIES]
     units = []
     for i, (side, n, (dis, dmg, hits)) in enumerate(zip(sides, numbers, counters)):
         prefix = "ax" if side == AXIS else "al"
         vehicle = i == vehicle_slot
         card = ("tank-ax" if side == AXIS else "tank-al") if vehicle else ("rifle-ax" if side == AXIS else "rifle-al")
-        units.append(UnitState(f"{prefix}{n}", card, side, hx("B2"), facing if vehicle else None, dis,
+        units.append(UnitState(f"{prefix}{n}", card, side, hx(where), facing if vehicle else None, dis,
                                dmg and vehicle, tuple(hits)))
     if passenger:
         carrier = units[vehicle_slot]
         units.append(UnitState(f"{carrier.id[:2]}99", "rifle-ax" if carrier.side == AXIS else "rifle-al",
-                               carrier.side, hx("B2"), carried_by=carrier.id))
+                               carrier.side, hx(where), carried_by=carrier.id))
+    return units
+
+
+full_hexes = st.tuples(st.lists(st.integers(1, 15), min_size=4, max_size=4, unique=True),
+                       st.lists(unit_counters, min_size=4, max_size=4), st.integers(0, 3), st.booleans(),
+                       st.integers(0, 5))
+
+
+@settings(max_examples=40, deadline=None)
+@given(full_hexes)
+def test_any_legal_full_hex_keeps_labels_apart(args: tuple[list[int], list[tuple[bool, bool, list[Hit]]], int, bool,
+                                                           int]) -> None:
+    units = legal_full_hex("B2", *args)
     m = ascii_map([". . .", ". . .", ". . ."])
     out = render_board(make_state(m, units), legend=False, roster=False)
     items = _in_hex(out.items, hx("B2"))
@@ -120,3 +133,23 @@ def test_no_text_overlaps_anywhere_in_the_demo_battle() -> None:
 
 def test_cards_used_by_the_helpers_exist() -> None:
     assert {"rifle-ax", "mg-ax", "tank-al", "rifle-al", "bazooka-al"} <= set(CARDS)
+
+
+WIDE = ascii_map([". " * 19] * 16)
+
+
+@settings(max_examples=30, deadline=None)
+@given(full_hexes)
+def test_any_legal_full_hex_reads_on_a_phone(args: tuple[list[int], list[tuple[bool, bool, list[Hit]]], int, bool,
+                                                         int]) -> None:
+    """On a standard-width map (19 columns, shown at 57 %), any legal full hex keeps every
+    unit number ≥ 5 px and every counter ≥ 3 px on the phone (hits stack when needed),
+    and the hits shown add up to the unit's face-down counters."""
+    units = legal_full_hex("J8", *args)
+    out = render_board(make_state(WIDE, units), legend=False, roster=False)
+    assert out.image.width > 900
+    mine = [it for it in out.items if it.hex == hx("J8")]
+    assert problems(mine, out.image.width) == []
+    for u in units[:4]:
+        shown = sum(int(it.text or 1) for it in mine if it.owner == u.id and it.kind == "pip-hit")
+        assert shown == len(u.hits)

@@ -7,7 +7,8 @@ Between them they draw every terrain type (clear, forest, hill, town, marsh, lak
 roads, a stream, a bridge and a demolished one, the objective, both deployment zones,
 every counter (face-up Disrupted and Damaged, face-down hits, a pending Destroyed,
 a passenger), facing wedges, every overlay and a stat card.  The example image of
-docs/rendering.md (docs/example-board.png) is checked the same way.
+docs/rendering.md (docs/example-board.png, docs/example-closeup.png) is checked the same
+way.
 
 When a change to the pictures is intended, regenerate and review them:
 
@@ -26,9 +27,9 @@ from PIL import Image, ImageChops
 from engine.minis.model import edge
 from engine.minis.state import Phase
 from render.minis import board, card
-from render.minis.example import example_board
+from render.minis.example import example_board, example_closeup
 from render.minis.sample import demo_cards
-from render.overlays import AttackLine, MovedPath, RangeBands, Reachable, SightCheck
+from render.minis.overlays import AttackLine, MovedPath, RangeBands, Reachable, SightCheck
 from render_helpers import every_counter_state, hx, make_state, small_map, unit
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -75,14 +76,17 @@ CASES = {
 }
 
 
-DOCS_EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-board.png"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+DOCS_EXAMPLES = {"docs-example": (example_board, DOCS / "example-board.png"),
+                 "docs-closeup": (example_closeup, DOCS / "example-closeup.png")}
 
 
-@pytest.mark.parametrize("name", sorted(CASES) + ["docs-example"])
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(DOCS_EXAMPLES))
 def test_matches_reference(name: str) -> None:
-    """The small references, and the example image of the docs (kept up to date)."""
-    if name == "docs-example":
-        image, path = example_board(), DOCS_EXAMPLE
+    """The small references, and the example images of the docs (kept up to date)."""
+    if name in DOCS_EXAMPLES:
+        make, path = DOCS_EXAMPLES[name]
+        image = make()
     else:
         image, path = CASES[name](), REFERENCE / f"{name}.png"
     if REGENERATE or not path.exists():

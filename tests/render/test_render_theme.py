@@ -3,8 +3,8 @@ the shipped fonts, and render's import boundary (engine + Pillow, never Discord)
 
 from __future__ import annotations
 
-import ast
 import itertools
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -12,8 +12,12 @@ import pytest
 
 from engine.minis.catalogue import load_catalogue
 from engine.minis.model import ALLIES, AXIS
-from render.fonts import Face, font
-from render.theme import contrast, luminance, parse_colour, text_on, theme
+from render.core.fonts import Face, font
+from render.core.colour import aligned, contrast, luminance, parse_colour, text_on
+from render.core.encode import palette_conflicts
+from render.core.theme import core_theme
+from render.minis.theme import theme
+from render_helpers import imported_modules
 
 RENDER = Path(__file__).resolve().parents[2] / "render"
 
@@ -84,7 +88,7 @@ def test_terrain_labels_are_readable_on_their_fills() -> None:
 
 
 def test_fonts_are_shipped_with_their_licence() -> None:
-    files = resources.files("render") / "fonts"
+    files = resources.files("render.core") / "fonts"
     for face in Face:
         assert (files / face.value).is_file()
         assert font(face, 20).getlength("Panzer") > 0
@@ -94,18 +98,22 @@ def test_fonts_are_shipped_with_their_licence() -> None:
 
 def test_render_imports_only_engine_pillow_and_the_standard_library() -> None:
     """Style habit 1: render/ may import engine/ and Pillow, never discord (nor bot)."""
-    allowed_roots = {"engine", "render", "PIL"}
-    import sys
-
+    allowed_roots = {"engine", "render", "PIL", "__future__"}
     stdlib = set(sys.stdlib_module_names)
-    for path in RENDER.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                root = name.split(".")[0]
-                assert root in allowed_roots or root in stdlib or root == "__future__", (path.name, name)
+    seen = 0
+    for file, name in imported_modules(RENDER):
+        root = name.split(".")[0]
+        assert root in allowed_roots or root in stdlib, (file, name)
+        seen += 1
+    assert seen > 100
+
+
+def test_theme_colours_stay_exact_in_a_palette_png() -> None:
+    """Every opaque colour of the Minis theme (and of the core defaults) has channels
+    that are multiples of 4 (or 255), and no two of them compete for one palette slot:
+    the palette encoder then keeps each exactly (render.core.encode)."""
+    for th, at_least in ((theme(), 80), (core_theme(), 8)):
+        flat = th.flat_colours()
+        assert len(flat) >= at_least
+        assert [c for c in flat if not aligned(c)] == []
+        assert palette_conflicts(flat) == []
