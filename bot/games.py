@@ -52,7 +52,9 @@ def _optional(module: str) -> None:
     try:
         importlib.import_module(module)
     except ModuleNotFoundError as missing:
-        if missing.name != module:
+        # Only the module itself (or its package) may be absent; a missing import inside
+        # it is a real error.
+        if not missing.name or not (module == missing.name or module.startswith(missing.name + ".")):
             raise
 
 
