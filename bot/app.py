@@ -6,6 +6,7 @@ every command, so the same handlers serve both.
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from bot.commands import load_all
 from bot.commands.base import Command, find
 from bot.context import Actor, Channel, Ctx
 from bot.dice_service import DiceService
-from bot.games import load_games
+from bot.games import game_end_listeners, load_games
 from bot.session import Sessions
 from bot.storage import open_repository
 from bot.storage.repository import Repository
@@ -33,6 +34,9 @@ class App:
     clock: Clock
     sessions: Sessions
     local: bool = False  # True in the local channel (scripts, terminal, tests)
+    # Where the bot posts outside any command (game-end notices, league threads); set by
+    # the adapter (Discord's poster, or the local channel).
+    poster: Channel | None = None
     bugs: list[str] = field(default_factory=list)  # error ids of bugs met (scripts exit non-zero)
 
     @classmethod
@@ -50,7 +54,10 @@ class App:
         repo = await open_repository(str(database))
         dice = DiceService(seed)
         clock = clock or SystemClock()
-        return cls(repo, dice, clock, Sessions(repo, dice, clock), local)
+        app = cls(repo, dice, clock, Sessions(repo, dice, clock), local)
+        for listener in game_end_listeners():
+            app.sessions.on_end.append(functools.partial(listener, app))
+        return app
 
     async def close(self) -> None:
         await self.repo.close()

@@ -66,13 +66,17 @@ class Message:
 class Channel(Protocol):
     """Where replies go.  ``reply`` answers the current command (ephemeral allowed);
     ``post`` writes a public message to a channel (notifications, reminders); ``dm``
-    sends a direct message to a player and says whether it could (closed DMs: False)."""
+    sends a direct message to a player and says whether it could (closed DMs: False);
+    ``create_thread`` opens a public thread in a channel (league matches) and returns its
+    id."""
 
     async def reply(self, message: Message) -> None: ...
 
     async def post(self, channel_id: int, message: Message) -> None: ...
 
     async def dm(self, user_id: int, message: Message) -> bool: ...
+
+    async def create_thread(self, channel_id: int, name: str) -> int: ...
 
 
 MESSAGE_LIMIT = 1900  # Discord refuses messages over 2,000 characters

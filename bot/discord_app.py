@@ -160,6 +160,9 @@ class _NoReplies:
     async def dm(self, user_id: int, message: Message) -> bool:
         return False
 
+    async def create_thread(self, channel_id: int, name: str) -> int:
+        raise RuntimeError("autocomplete never creates threads")
+
 
 def _files(message: Message) -> list[discord.File]:
     return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in message.files]
@@ -228,6 +231,18 @@ class DiscordChannel:
     async def dm(self, user_id: int, message: Message) -> bool:
         return await _send_dm(self.bot, user_id, message)
 
+    async def create_thread(self, channel_id: int, name: str) -> int:
+        return await _create_thread(self.bot, channel_id, name)
+
+
+async def _create_thread(bot: "WarroomBot", channel_id: int, name: str) -> int:
+    channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        raise RuntimeError(f"channel {channel_id} cannot hold threads")
+    thread = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
+                                         auto_archive_duration=10080)
+    return thread.id
+
 
 async def _send_dm(bot: "WarroomBot", user_id: int, message: Message) -> bool:
     """A direct message; False when the user does not accept them (closed DMs)."""
@@ -257,6 +272,9 @@ class BotPoster:
 
     async def dm(self, user_id: int, message: Message) -> bool:
         return await _send_dm(self.bot, user_id, message)
+
+    async def create_thread(self, channel_id: int, name: str) -> int:
+        return await _create_thread(self.bot, channel_id, name)
 
 
 # --------------------------------------------------------------------------- the client
@@ -288,6 +306,7 @@ class WarroomBot(discord.Client):
     async def setup_hook(self) -> None:
         if self._app is None:
             self._app = await App.start(self.config.database)
+        self._app.poster = BotPoster(self)
         if self._sync:
             if self.config.dev_guild_id:
                 guild = discord.Object(self.config.dev_guild_id)

@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from engine.core.errors import UnknownName
 
 _FRONTS: dict[str, Any] = {}
 _LOADED = False
+# Called with (app, loaded) when a game ends (finished or aborted): league results,
+# ratings.  Registered with :func:`on_game_end`.
+_ENDINGS: list[Callable[[Any, Any], Awaitable[None]]] = []
+
+
+def on_game_end(listener: Callable[[Any, Any], Awaitable[None]]) -> Callable[[Any, Any], Awaitable[None]]:
+    """Register a coroutine called once after any game ends (finished or aborted)."""
+    _ENDINGS.append(listener)
+    return listener
+
+
+def game_end_listeners() -> tuple[Callable[[Any, Any], Awaitable[None]], ...]:
+    return tuple(_ENDINGS)
 
 
 def register_front(front: Any) -> Any:

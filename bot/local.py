@@ -113,6 +113,15 @@ class LocalChannel:
         self._emit(f"[dm to {name}]", message)
         return True
 
+    async def create_thread(self, channel_id: int, name: str) -> int:
+        """A thread is a channel of its own, named after the thread (``!channel #NAME``
+        acts in it)."""
+        slug = re.sub(r"[^\w.-]+", "-", name.strip().lower()).strip("-")[:60] or "thread"
+        cid = stable_id("channel", slug)
+        self.names[cid] = slug
+        self._emit(f"[#{self.names.get(channel_id, channel_id)}]", Message(f"🧵 new thread #{slug}: {name}"))
+        return cid
+
     def resolve_user(self, text: str) -> Actor | None:
         """``@bob`` or ``bob`` → the local user bob.  Anything else (a Discord-style
         mention ``<@123>``) is left to :meth:`bot.context.Ctx.user`."""
@@ -134,6 +143,7 @@ class LocalSession:
         self.moderators: set[str] = set()
         self.failures: list[str] = []
         self.use_channel(DEFAULT_CHANNEL)
+        app.poster = channel
 
     def use_channel(self, name: str) -> None:
         name = name.lstrip("#") or DEFAULT_CHANNEL

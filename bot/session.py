@@ -207,6 +207,8 @@ class Sessions:
         self.dice = dice
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        # Coroutines called with the game once it ends (the App wires bot.games' listeners).
+        self.on_end: list[Callable[[Loaded], Awaitable[None]]] = []
         # game id -> (version, state): a game is parsed from JSON once per change.
         self._cache: dict[int, tuple[int, Any]] = {}
 
@@ -282,7 +284,14 @@ class Sessions:
                 raise TryAgain() from None
             state = before.state if change.state is None else change.state
             self._cache[stored.id] = (stored.version, state)
-            return Loaded(stored, before.rules, state)
+            after = Loaded(stored, before.rules, state)
+        if before.game.live and not stored.live:
+            for listener in self.on_end:
+                try:
+                    await listener(after)
+                except Exception:
+                    log.exception("a game-end listener failed on game %s", stored.id)
+        return after
 
     def engine_update(self, before: Loaded, state: Any, positions: Mapping[str, int],
                       *, result: Mapping[str, Any] | None = None) -> GameUpdate:

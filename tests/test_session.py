@@ -168,3 +168,17 @@ async def test_a_version_conflict_during_an_order_is_a_try_again_and_applies_not
         assert acted.dice[0].value == red_die(loaded.game, 0)
     finally:
         await other.close()
+
+
+async def test_game_end_listeners_hear_every_game_that_ends_once(app: App) -> None:
+    ended: list[tuple[str, object]] = []
+
+    async def listener(loaded: object) -> None:
+        ended.append((loaded.game.status, loaded.outcome))  # type: ignore[attr-defined]
+
+    app.sessions.on_end.append(listener)
+    await start(app, target=2)
+    app.dice.queue([6])
+    await app.sessions.act(CHANNEL, ALICE, "roll")
+    assert len(ended) == 1 and ended[0][0] == "finished"
+    assert ended[0][1].winner == "red"  # type: ignore[attr-defined]

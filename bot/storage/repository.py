@@ -121,6 +121,16 @@ class NewGame:
     dice_positions: Mapping[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Document:
+    """A versioned JSON document (a league, a rating table, a roll seed…)."""
+
+    kind: str
+    key: str
+    version: int
+    data: Any
+
+
 class Repository(Protocol):
     """Storage of games, their order logs, players and server settings."""
 
@@ -167,3 +177,10 @@ class Repository(Protocol):
     async def set_user_setting(self, user_id: int, key: str, value: Any) -> None: ...
 
     async def user_setting(self, user_id: int, key: str) -> Any: ...
+
+    async def document(self, kind: str, key: str) -> Document | None: ...
+
+    async def documents(self, kind: str, prefix: str = "") -> list[Document]: ...
+
+    async def put_document(self, kind: str, key: str, data: Any, *, expected_version: int,
+                           now: datetime) -> Document: ...

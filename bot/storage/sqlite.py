@@ -27,6 +27,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 import aiosqlite
 
 from bot.storage.repository import (
+    Document,
     GameExists,
     GameRecord,
     GameUpdate,
@@ -323,6 +324,37 @@ class SqliteRepository:
     async def _setting(self, table: str, column: str, owner: int, key: str) -> Any:
         row = await self._one(f"SELECT value FROM {table} WHERE {column} = ? AND key = ?", (owner, key))
         return json.loads(row[0]) if row else None
+
+    # ------------------------------------------------------------------ documents
+
+    async def document(self, kind: str, key: str) -> Document | None:
+        row = await self._one("SELECT * FROM documents WHERE kind = ? AND key = ?", (kind, key))
+        return Document(kind, key, int(row["version"]), json.loads(row["data"])) if row else None
+
+    async def documents(self, kind: str, prefix: str = "") -> list[Document]:
+        rows = await self._all("SELECT * FROM documents WHERE kind = ? AND substr(key, 1, ?) = ?"
+                               " ORDER BY key", (kind, len(prefix), prefix))
+        return [Document(kind, r["key"], int(r["version"]), json.loads(r["data"])) for r in rows]
+
+    async def put_document(self, kind: str, key: str, data: Any, *, expected_version: int,
+                           now: datetime) -> Document:
+        """Write ``data`` only if the document is at ``expected_version`` (0: it must not
+        exist yet); its version then goes up by one.  :class:`VersionConflict` otherwise."""
+        async with self._transaction() as db:
+            if expected_version == 0:
+                try:
+                    await db.execute("INSERT INTO documents VALUES (?, ?, 1, ?, ?)",
+                                     (kind, key, dumps(data), _time(now)))
+                except sqlite3.IntegrityError:
+                    raise VersionConflict(f"document {kind}/{key} already exists") from None
+            else:
+                cur = await db.execute(
+                    "UPDATE documents SET version = version + 1, data = ?, updated_at = ?"
+                    " WHERE kind = ? AND key = ? AND version = ?",
+                    (dumps(data), _time(now), kind, key, expected_version))
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"document {kind}/{key} is no longer at version {expected_version}")
+        return Document(kind, key, expected_version + 1, data)
 
     # ------------------------------------------------------------------ helpers
 

@@ -156,3 +156,21 @@ async def test_players_are_remembered_by_name(backend: Open) -> None:
     await repo.remember_player(1, "alice2", NOW)
     assert await repo.player_name(1) == "alice2" and await repo.player_name(9) is None
     assert await repo.player_names() == {1: "alice2", 2: "bob"}
+
+
+async def test_documents_are_versioned(backend: Open) -> None:
+    first, second = await backend(), await backend()
+    assert await first.document("league", "5/spring") is None
+    doc = await first.put_document("league", "5/spring", {"round": 1}, expected_version=0, now=NOW)
+    assert doc.version == 1
+    with pytest.raises(VersionConflict):  # it exists already
+        await second.put_document("league", "5/spring", {"round": 9}, expected_version=0, now=NOW)
+    read = await second.document("league", "5/spring")
+    assert read is not None and (read.version, read.data) == (1, {"round": 1})
+    await first.put_document("league", "5/spring", {"round": 2}, expected_version=1, now=NOW)
+    with pytest.raises(VersionConflict):  # second still holds version 1
+        await second.put_document("league", "5/spring", {"round": 3}, expected_version=1, now=NOW)
+    await second.put_document("league", "6/other", {}, expected_version=0, now=NOW)
+    assert [d.key for d in await second.documents("league", "5/")] == ["5/spring"]
+    assert [(d.key, d.data) for d in await second.documents("league")] == [("5/spring", {"round": 2}),
+                                                                           ("6/other", {})]
