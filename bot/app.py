@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from bot.clock import Clock, SystemClock
 from bot.commands import load_all
 from bot.commands.base import Command, find
-from bot.context import Actor, Channel, Ctx
+from bot.context import Actor, Channel, Ctx, refusal_text
 from bot.dice_service import DiceService
 from bot.games import game_end_listeners, load_games
 from bot.session import Sessions
@@ -84,7 +84,7 @@ async def dispatch(
         await app.repo.remember_player(actor.id, actor.name, app.clock.now())
         await command.handler(ctx, **values)
     except PlayerError as err:
-        await ctx.reply(f"⚠️ {err.text()}", ephemeral=True)
+        await ctx.reply(refusal_text(f"⚠️ {err.text()}"), ephemeral=True)
     except Exception:
         error_id = secrets.token_hex(4)
         app.bugs.append(error_id)

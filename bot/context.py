@@ -82,6 +82,13 @@ class Channel(Protocol):
 MESSAGE_LIMIT = 1900  # Discord refuses messages over 2,000 characters
 
 
+def refusal_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A refusal is one message: a long word a player typed (a pasted document, a
+    run of brackets) is echoed by its start only, and the whole is cut to one message."""
+    text = re.sub(r"\S{81,}", lambda m: m.group(0)[:40] + "…", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """Split a long text into messages at line breaks (or hard, for an endless line)."""
     if len(text) <= limit:

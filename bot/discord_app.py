@@ -16,8 +16,10 @@ import inspect
 import io
 import keyword
 import logging
+import sys
 from typing import Any, Literal, Optional
 
+import aiohttp
 import discord
 from discord import app_commands
 from makefun import create_function
@@ -397,5 +399,15 @@ class WarroomBot(discord.Client):
 
 def run_discord(config: Config) -> int:
     assert config.discord_token
-    WarroomBot(config).run(config.discord_token, log_handler=None)
+    try:
+        WarroomBot(config).run(config.discord_token, log_handler=None)
+    except discord.LoginFailure:
+        print("warroom run: Discord refused the token; check DISCORD_TOKEN (Developer Portal → Bot → "
+              "Reset Token).", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        print(f"warroom run: cannot reach Discord ({reason[:160]}); check the network and try again.",
+              file=sys.stderr)
+        return 1
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 from pathlib import Path
 
 from bot.config import Config
@@ -23,6 +24,13 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if not config.discord_token:
+        if not sys.stdin.isatty():
+            # In a container or a service, nobody could type into the local channel: say
+            # so and fail, rather than read end-of-input and exit 0 as if all were well.
+            print("warroom run: no DISCORD_TOKEN is set (in the environment or .env) and there is no "
+                  "terminal for the local channel; set DISCORD_TOKEN, or use `warroom local`.",
+                  file=sys.stderr)
+            return 2
         from bot.local import run_interactive
 
         print("No DISCORD_TOKEN configured: opening the local channel "

@@ -95,9 +95,16 @@ async def test_channels_and_buttons_and_completion(tmp_path: Path) -> None:
     assert code == 1 and "no button '1'" in out
 
 
-def _cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, **(env or {})}
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    full_env = {**os.environ, **(extra or {})}
     full_env.pop("DISCORD_TOKEN", None)
+    if "DISCORD_TOKEN_FOR_TEST" in full_env:
+        full_env["DISCORD_TOKEN"] = full_env.pop("DISCORD_TOKEN_FOR_TEST")
+    return full_env
+
+
+def _cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = _env(env)
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=120, env=full_env, cwd=cwd or ROOT)
 
@@ -113,14 +120,42 @@ def test_warroom_local_script_from_the_command_line(tmp_path: Path) -> None:
     assert _cli("local", "--script", str(bad)).returncode == 1
 
 
-def test_run_without_a_token_opens_the_local_channel(tmp_path: Path) -> None:
+def test_run_without_a_token_in_a_terminal_opens_the_local_channel(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("# no token here\nWARROOM_LOG=WARNING\n", encoding="utf-8")
-    done = _cli("run", stdin="/roll dice:11d6>=4\n/quit\n", cwd=tmp_path,
-                env={"PYTHONPATH": str(ROOT), "WARROOM_DB": str(tmp_path / "w.db")})
+    main, terminal = os.openpty()  # `make run` in a terminal: stdin is a TTY
+    try:
+        os.write(main, b"/roll dice:11d6>=4\n/quit\n")
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], stdin=terminal, capture_output=True,
+                              text=True, timeout=120, cwd=tmp_path,
+                              env={**_env(), "PYTHONPATH": str(ROOT), "WARROOM_DB": str(tmp_path / "w.db")})
+    finally:
+        os.close(main)
+        os.close(terminal)
     assert done.returncode == 0, done.stderr
-    first, *rest = done.stdout.splitlines()
-    assert first.startswith("No DISCORD_TOKEN configured: opening the local channel")
-    assert rest[0].startswith("[#table] **11d6>=4** → ") and "success" in rest[0]
+    lines = [line.removeprefix("> ") for line in done.stdout.splitlines()]
+    assert lines[0].startswith("No DISCORD_TOKEN configured: opening the local channel")
+    assert lines[1].startswith("[#table] **11d6>=4** → ") and "success" in lines[1]
+
+
+def test_run_without_a_token_or_a_terminal_fails_with_one_line(tmp_path: Path) -> None:
+    """Issue 9: in a container without a token, `warroom run` must not exit 0 quietly."""
+    done = _cli("run", stdin="/roll dice:1d6\n", cwd=tmp_path,
+                env={"PYTHONPATH": str(ROOT), "WARROOM_DB": str(tmp_path / "w.db")})
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "no DISCORD_TOKEN is set" in done.stderr
+
+
+def test_an_unreachable_discord_is_a_short_error(tmp_path: Path) -> None:
+    """A token but no way to Discord (this test machine has no route to discord.com,
+    and a made-up token would be refused if it had): a short line, no traceback."""
+    done = _cli("run", cwd=tmp_path, env={"PYTHONPATH": str(ROOT), "WARROOM_DB": str(tmp_path / "w.db"),
+                                          "DISCORD_TOKEN_FOR_TEST": "MTIz.abc.def"})
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("warroom run: cannot reach Discord") or last.startswith(
+        "warroom run: Discord refused the token")
 
 
 def test_the_roll_example_script_runs(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ dispatcher shows it to them alone.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
@@ -55,6 +57,8 @@ class Option:
                 value = int(raw) if not isinstance(raw, bool) else int(raw)
             elif self.kind is float:
                 value = float(raw)
+                if not math.isfinite(value):
+                    raise ValueError(raw)
             else:
                 value = str(raw)
         except (TypeError, ValueError):

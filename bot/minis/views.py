@@ -100,7 +100,7 @@ async def army_text(ctx: Ctx) -> str:
         keys = state.armies.get(seat, ())
         cost = sum(state.cards[k].cost for k in keys if k in state.cards)
         listed = ", ".join(state.cards[k].name for k in keys if k in state.cards) or "(empty)"
-        lines.append(f"**{side_name(seat)}** ({len(keys)} units, {cost} points"
+        lines.append(f"**{side_name(seat)}** ({len(keys)} unit{'' if len(keys) == 1 else 's'}, {cost} points"
                      + (", ready" if seat in state.ready else "") + f"): {listed}")
         if units:
             lines.append("Ids: " + ", ".join(f"{u.id} {state.cards[u.card].short_name or state.cards[u.card].name}"

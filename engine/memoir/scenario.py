@@ -16,6 +16,7 @@ from engine.core.errors import DataError, NotationError, UnknownName
 from engine.core.hexgrid import Hex
 from engine.memoir.board import SEATS, all_hexes, label, neighbours, parse_hex
 from engine.memoir.tables import OBSTACLE_NAMES, TERRAIN_NAMES, UNIT_TYPES, badges, obstacle_rules, terrain_rules
+from engine.core.documents import MAX_DEPTH, nesting_depth
 
 FORMAT = "warroom-memoir-scenario/1"
 FACES = ("countryside", "beach")
@@ -380,6 +381,9 @@ def find_shipped(name: str) -> Scenario:
 
 def load_scenario_text(text: str, filename: str = "") -> Scenario:
     """A scenario from text: our JSON format, or a .m44 file (told apart by their keys)."""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise DataError(f"The scenario{(' ' + filename) if filename else ''} is nested too deeply "
+                        f"(more than {MAX_DEPTH} levels).")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:

@@ -23,6 +23,7 @@ from typing import Any, Iterator, Mapping
 
 from engine.core.errors import DataError, UnknownName
 from engine.minis.model import ALLIES, AXIS, SIDES, Ability, Attack, UnitCard, UnitType
+from engine.core.documents import MAX_DEPTH, nesting_depth
 
 FORMAT = "warroom-minis-units"
 FORMAT_VERSION = 1
@@ -478,6 +479,8 @@ class Catalogue(Mapping[str, UnitCard]):
 
 
 def _parse_document(text: str, source: str) -> list[UnitCard]:
+    if nesting_depth(text) > MAX_DEPTH:
+        raise DataError(f"{source}: the document is nested too deeply (more than {MAX_DEPTH} levels).")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:

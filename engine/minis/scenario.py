@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from engine.core.errors import DataError, UnknownName
 from engine.minis.model import ALLIES, AXIS, SIDES, other_side
+from engine.core.documents import MAX_DEPTH, nesting_depth
 
 ROLES = ("attacker", "defender")
 BUILTIN = ("standard", "assault")
@@ -110,6 +111,8 @@ def builtin_document(name: str) -> dict[str, Any]:
 
 def load_scenario_text(text: str) -> dict[str, Any]:
     """A custom scenario file (JSON) as a document, or a DataError saying why not."""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise DataError(f"The scenario is nested too deeply (more than {MAX_DEPTH} levels).")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
