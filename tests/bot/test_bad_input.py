@@ -53,7 +53,7 @@ async def ask(tmp_path: Path, path: str, options: dict[str, Any], *, before: str
     ("minis new", {"cards": DEEP_LIST}, "nested too deeply"),
     ("minis log", {"page": "inf"}, "must be a whole number"),
     ("minis log", {"page": 2**63}, "must be at most"),
-    ("odds minis", {"attacker": "Sherman", "target": "Panzer IV", "distance": "nan"}, "whole number"),
+    ("odds minis", {"dice": "nan", "defense": 4}, "whole number"),
 ])
 async def test_reproducers_get_one_clear_refusal(tmp_path: Path, path: str, options: dict[str, Any],
                                                  expected: str) -> None:
