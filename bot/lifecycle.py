@@ -527,6 +527,10 @@ def status_text(front: Front, loaded: Loaded) -> str:
         uid = game.seats.get(p.player)
         lines.append(f"Waiting for {f'<@{uid}>' if uid else front.seat_label(p.player)}:"
                      f" {front.decision(public, p)}")
+    if game.status not in ("open", "active"):
+        # A concession, forfeit or abort ends a game mid-phase: what follows is where it
+        # stopped, not whose turn it is.
+        lines.append("Final position (nobody is to move):")
     lines += front.status(public)
     return clip(lines)
 

@@ -122,7 +122,11 @@ def _initiative(e: EventDict, n: Namer) -> str:
     axt, alt = sum(ax) + e["axis_bonus"], sum(al) + e["allies_bonus"]
     line = (f"🎲 Initiative, turn {e['turn']}: Axis {ax[0]}+{ax[1]}+{e['axis_bonus']} = {axt}, "
             f"Allies {al[0]}+{al[1]}+{e['allies_bonus']} = {alt}")
-    return line + (f" → {the(e['winner'])} win" if e.get("winner") else " → tie, both roll again")
+    if not e.get("winner"):
+        return line + " → tie, both roll again (M-5.1)"
+    if axt == alt:  # equal totals: the higher commander bonus breaks the tie (M-5.1)
+        return line + f" → tie broken by the higher commander bonus: {the(e['winner'])} win (M-5.1)"
+    return line + f" → {the(e['winner'])} win"
 
 
 def _first(e: EventDict, n: Namer) -> str:

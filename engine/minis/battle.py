@@ -141,6 +141,19 @@ def face(state: MinisState, o: Face, dice: Dice) -> Result:
 # --------------------------------------------------------------------------- attacking
 
 
+def _check_cannon(state: MinisState, u: UnitState, t: UnitState) -> None:
+    """cannon:true asks for the Additional Hull-Mounted Cannon's extra attack: say plainly
+    when the unit has none, or when the target is not a Vehicle."""
+    card, target = state.cards[u.card], state.cards[t.card]
+    plain = [text for text in _targets_text(state, u) if " cannon" not in text]
+    if not card.has("Additional Hull-Mounted Cannon"):
+        raise IllegalOrder(f"{u.id} {card.name} has no Additional Hull-Mounted Cannon, so cannon:true "
+                           "does not apply to it; attack without it.", legal=plain)
+    if not target.is_vehicle:
+        raise IllegalOrder(f"The hull-mounted cannon only fires at Vehicles, and {t.id} {target.name} "
+                           "is not one; attack it without cannon:true.", legal=plain)
+
+
 def attack(state: MinisState, o: Attack, dice: Dice) -> Result:
     my_phase(state, o.player, "attack")
     if state.phase is not Phase.ASSAULT:
@@ -149,6 +162,8 @@ def attack(state: MinisState, o: Attack, dice: Dice) -> Result:
     t = state.unit(o.target)
     if t.side == u.side:
         raise IllegalOrder(f"{t.id} is one of yours.")
+    if o.cannon:
+        _check_cannon(state, u, t)
     kind = attack_kind_for(state, u, t, cannon=o.cannon)
     if kind is None:
         raise IllegalOrder(f"{u.id} has no attack left against {t.id} this phase (M-5.4).",

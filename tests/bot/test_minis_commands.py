@@ -377,6 +377,9 @@ async def test_a_finished_battle_can_still_be_looked_at(tmp_path: Path) -> None:
     assert code == 0, out
     after = out.split("🏳️ Allies concede (@bob).", 1)[1]
     assert "status finished" in after and "🏁 Over: Axis" in after
+    # Nobody is to move in a conceded game: the status says where it stopped (issue 9).
+    status = after.split("status finished", 1)[1].split("[", 1)[0]
+    assert "Waiting for" not in status and "Final position (nobody is to move):" in status
     assert "[to carol] **Order log**" in after
     assert "[to carol] ⚠️" not in after
     assert "[to alice] ⚠️ There is no game in progress" in after

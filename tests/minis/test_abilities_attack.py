@@ -349,8 +349,18 @@ def test_additional_hull_mounted_cannon_fires_12_10_8_at_a_vehicle_in_front() ->
                      ("ax3", C("mauser-kar-98k"), "E6")], active=ALLIES)
     with pytest.raises(IllegalOrder, match="front arc"):
         play(other, ALLIES, "attack al1 ax2 cannon")
-    with pytest.raises(IllegalOrder, match="no attack left"):
+    with pytest.raises(IllegalOrder, match="only fires at Vehicles, and ax3 Mauser Kar 98k is not one"):
         play(other, ALLIES, "attack al1 ax3 cannon")
+
+
+def test_cannon_true_on_a_unit_without_a_cannon_says_so_and_names_the_plain_attack() -> None:
+    """Issue 9: it used to say "no attack left" and offer the attack it refused."""
+    s = assault([("al1", C("m4a1-sherman"), "E7", "N"), ("ax1", C("panzer-iv-ausf-g"), "E5", "S")], active=ALLIES)
+    with pytest.raises(IllegalOrder) as refused:
+        play(s, ALLIES, "attack al1 ax1 cannon")
+    assert refused.value.message == ("al1 M4A1 Sherman has no Additional Hull-Mounted Cannon, so cannon:true "
+                                     "does not apply to it; attack without it.")
+    assert refused.value.legal == ("attack al1 ax1",)
 
 
 def test_hull_mounted_flamethrower_ignores_cover_at_short_range_and_three_sixes_destroy() -> None:
