@@ -365,7 +365,7 @@ def _order_line(life: Lifecycle, loaded: Loaded, row: OrderRecord, viewer: Viewe
     else:
         shown = loaded.rules.order_view(row.seat, row.text, viewer)
         text = "a secret order" if shown is None else (front.slash(shown) or shown)
-    dice = f" ({len(row.dice)} dice)" if row.dice else ""
+    dice = (f" ({len(row.dice)} {'die' if len(row.dice) == 1 else 'dice'})" if row.dice else "")
     return f"• {who}: {_mention_safe(text)}{dice}"
 
 
@@ -487,7 +487,7 @@ def log_entries(loaded: Loaded, rows: Sequence[OrderRecord], viewer: Viewer) -> 
                      else f"{front.seat_label(row.seat)}: now <@{words[-1]}> (set by <@{row.actor_id}>)")
         elif row.kind == "undo":
             n = next((e.get("orders") for e in row.events if e.get("type") == "OrdersUndone"), "?")
-            entry = f"↩️ {n} order(s) taken back by <@{row.actor_id}>"
+            entry = f"↩️ {n} order{'' if n == 1 else 's'} taken back by <@{row.actor_id}>"
         elif row.text == "concede":
             entry = f"🏳️ {front.seat_label(rules.team(row.seat))} conceded (<@{row.actor_id}>)"
         else:
@@ -553,6 +553,17 @@ async def announce(app: Any, channel: Any, channel_id: int, acted: Acted) -> Non
                else f"The {front.noun} ends without a winner.")
         await channel.post(channel_id, Message(f"⏰ Forfeit: {outcome.reason}. {end}"))
         return
+    from bot.games import front_for
+
+    front = front_for(acted.after.game.kind)
+    seats = acted.before.game.seats
+    late = [f"{front.seat_label(p.player)}" + (f" (<@{seats[p.player]}>)" if p.player in seats else "")
+            for p in acted.before.pending]
+    if late:
+        await channel.post(channel_id, Message(
+            f"⏰ Time is up for {', '.join(late)}: the game answers for them as its rules say"
+            " when nobody answers in time.", mentions=tuple(seats[p.player] for p in acted.before.pending
+                                                          if p.player in seats)))
     await present(app, channel, channel_id, acted)
 
 

@@ -72,7 +72,10 @@ async def test_timeout_applies_the_engine_hook_as_its_own_logged_row(app: App) -
     assert game is not None and game.snapshot["turn"] == 1  # red's turn passed
     last = (await app.repo.orders(game.id))[-1]
     assert (last.kind, last.seat, last.text, last.actor_id) == ("timeout", "", "done", None)
-    assert "red passes." in posts.sent[0][1].text
+    # The channel is told whose time ran out (and they are pinged), then what happened.
+    assert posts.sent[0][1].text.startswith("⏰ Time is up for Red (<@1>)")
+    assert posts.sent[0][1].mentions == (1,)
+    assert "red passes." in posts.sent[1][1].text
 
 
 async def test_a_forfeit_ends_the_game_for_the_other_team(app: App) -> None:

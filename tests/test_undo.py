@@ -75,7 +75,7 @@ async def test_several_orders_need_agreement_and_a_free_moderator_needs_none(tmp
                           "alice: /race undo orders:2\n!expect it takes back several orders\n"
                           "carol: /race undo\n!expect ⚠️ Only the players of this game, or a moderator\n"
                           "!moderator mod\nmod: /race undo orders:2\nmod: !press Undo\n"
-                          "!expect ↩️ @mod undid:\n!expect • Red: /race roll (1 dice)\n"
+                          "!expect ↩️ @mod undid:\n!expect • Red: /race roll (1 die)\n"
                           "alice: /race status\n!expect red 0, blue 0\n"
                           "mod: /race undo orders:9\n!expect ⚠️ Only 2 orders can be undone.\n", tmp_path)
     assert code == 0, out
