@@ -413,8 +413,8 @@ async def _undo(ctx: Ctx, life: Lifecycle, count: int, confirm: int | None, answ
                        buttons=[Button("Agree", f"/{g} undo answer:agree", "success"),
                                 Button("Refuse", f"/{g} undo answer:refuse", "danger")])
         return
-    await ctx.reply(f"↩️ {ctx.actor.mention} undid:\n" + "\n".join(public)
-                    + "\nDice those orders rolled stay with the side that rolled them.", ephemeral=False)
+    await ctx.reply(f"↩️ {ctx.actor.mention} undid:\n" + "\n".join(public) + _DICE_STAY * bool(plan.dice),
+                    ephemeral=False)
     await ping(ctx.app, ctx.channel, ctx.channel_id, after)
 
 
@@ -448,7 +448,7 @@ async def _answer(ctx: Ctx, life: Lifecycle, answer: str) -> None:
     plan = result["plan"]
     lines = [_order_line(life, after, r, PUBLIC) for r in plan.rows]
     await ctx.reply(f"↩️ Undone with {ctx.actor.mention}'s agreement:\n" + "\n".join(lines)
-                    + "\nDice those orders rolled stay with the side that rolled them.", ephemeral=False)
+                    + _DICE_STAY * bool(plan.dice), ephemeral=False)
     await ping(ctx.app, ctx.channel, ctx.channel_id, after)
 
 
@@ -512,6 +512,9 @@ def log_pages(entries: Sequence[str], budget: int = LOG_BUDGET) -> list[list[str
     if page or not pages:
         pages.append(page[::-1])
     return pages
+
+
+_DICE_STAY = "\nThe dice those orders rolled stay with the side that rolled them: its next dice are the same."
 
 
 def status_text(front: Front, loaded: Loaded) -> str:

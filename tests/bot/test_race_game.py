@@ -70,10 +70,11 @@ async def test_a_whole_race_through_the_local_channel(tmp_path: Path) -> None:
     assert "[#table] 🎲 red rolls 5: 5." in out
     # Bob takes back his own dice-free pass alone, after a preview …
     assert "[to bob] Undo would take back 1 order:\n         • Blue: /race pass" in out
-    assert "↩️ @bob undid:" in out
+    assert "↩️ @bob undid:\n         • Blue: /race pass\n[" in out  # no dice, no word about dice
     # … but his roll (it rolled a die) needs Alice's agreement; asked and agreed.
     assert "It needs the other side's agreement (that order rolled dice)" in out
-    assert "↩️ Undone with @bob's agreement:\n         • Blue: /race roll (1 die)" in out
+    assert ("↩️ Undone with @bob's agreement:\n         • Blue: /race roll (1 die)\n"
+            "         The dice those orders rolled stay with the side that rolled them") in out
     # The undone roll's die stays with Blue: rolled again, it is the same die (issue 9 §2).
     first, again = re.findall(r"^\[#table\] 🎲 blue rolls (\d): \1\.", out, re.M)
     assert first == again

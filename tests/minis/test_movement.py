@@ -270,3 +270,21 @@ def test_default_path_avoids_movement_rolls_and_via_forces_one() -> None:
     assert not of_type(events, MovementRoll) and hx("C3") not in of_type(events, Moved)[0].path
     s3, events = play(s, ALLIES, "move al1 C2 via C3", [6])
     assert of_type(events, Moved)[0].path == (hx("C4"), hx("C3"), hx("C2"))
+
+
+def test_a_path_that_repeats_the_destination_is_taken_as_written() -> None:
+    """Issue 9: "to:E3 path:'E4 E3'" used to append E3 again and re-route; the route the
+    player wrote is the route taken, and an impossible one is refused, never re-routed."""
+    s = battle(open_map(), [("al1", SHERMAN, "E5"), ("ax1", KAR98, "A1")], active=ALLIES)
+    _, events = play(s, ALLIES, "move al1 E3 via E4 E3")
+    assert of_type(events, Moved)[0].path == tuple(hx(x) for x in ("E5", "E4", "E3"))
+    _, events = play(s, ALLIES, "move al1 E3 via F4 F3 E3")
+    assert of_type(events, Moved)[0].path[1:3] == (hx("F4"), hx("F3"))
+    with pytest.raises(IllegalOrder):
+        play(s, ALLIES, "move al1 E3 via H1 E3")  # H1 is not next to E5: not a route
+
+
+def test_moving_to_the_hex_a_unit_stands_on_says_it_is_already_there() -> None:
+    s = battle(open_map(), [("al1", SHERMAN, "E5"), ("ax1", KAR98, "A1")], active=ALLIES)
+    with pytest.raises(IllegalOrder, match="already in E5"):
+        play(s, ALLIES, "move al1 E5")
