@@ -102,3 +102,14 @@ async def test_a_custom_scenario_keeps_its_own_map(tmp_path: Path) -> None:
         assert "die roll" not in out.getvalue()
     finally:
         await app.close()
+
+
+async def test_refusals_list_what_is_legal_as_slash_commands(tmp_path: Path) -> None:
+    """§6: replies showed engine notation (`Legal: fire al5 leaving`) where a player needs
+    the command to type."""
+    from tests.bot.test_minis_commands import TO_PROMPT
+
+    code, out = await run(TO_PROMPT + "alice: /minis defend fire unit:ax2 at:leaving\n", tmp_path)
+    assert code == 0, out
+    assert ("[to alice] ⚠️ ax2 cannot fire at the leaving hex now. Legal: /minis defend fire unit:ax1 "
+            "at:leaving, /minis defend fire unit:ax1 at:entering, /minis defend hold.") in out
