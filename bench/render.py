@@ -17,6 +17,9 @@ The example battle (``examples/minis-standard.txt``, 38 phase reports):
 
 - ``render-report-ms``: median time of one report's images (map + close-up), encoded;
 - ``render-closeup-png-kb``: median size of a close-up;
+- ``render-report-png-kb``: median bytes of one report's images together (map + close-up,
+  what the bot posts after a phase);
+- ``render-zoom-ms``: one ``/minis map zoom:`` picture drawn and encoded;
 - ``render-replay-mb`` / ``render-replay-s``: the animated replay of the whole battle
   (goal < 8 MB, Discord's limit without boosts) and the time to make it.
 """
@@ -28,7 +31,7 @@ import time
 from typing import Iterable
 
 from render.core.encode import png as core_png
-from render.minis import board, phase_images, png, replay, title_for
+from render.minis import board, phase_images, png, replay, title_for, zoom
 from render.minis.base import clear_cache
 from render.minis.sample import demo_state, example_battle
 
@@ -70,15 +73,26 @@ def figures() -> Iterable[tuple[str, object]]:
     reports = example_battle()
     times: list[float] = []
     close_sizes: list[int] = []
+    report_sizes: list[int] = []
     for r in reports:
         t0 = time.perf_counter()
         imgs = phase_images(r.state, r.events)
-        png(imgs.board.image)
+        size = len(png(imgs.board.image))
         if imgs.closeup is not None:
             close_sizes.append(len(png(imgs.closeup.image)))
+            size += close_sizes[-1]
         times.append(time.perf_counter() - t0)
+        report_sizes.append(size)
     yield "render-report-ms", round(statistics.median(times) * 1000, 1)
     yield "render-closeup-png-kb", round(statistics.median(close_sizes) / 1024)
+    yield "render-report-png-kb", round(statistics.median(report_sizes) / 1024)
+    last = reports[-1].state
+    zooms: list[float] = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        png(zoom(last, "K5").image)
+        zooms.append(time.perf_counter() - t0)
+    yield "render-zoom-ms", round(statistics.median(zooms) * 1000, 1)
     frames = [(title_for(r.events) or "Set-up", r.state, r.events) for r in reports]
     t0 = time.perf_counter()
     data = replay(frames)

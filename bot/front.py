@@ -10,7 +10,8 @@ interface only; each game provides one (``bot/<game>/front.py``) and registers i
 - what a pending decision says, in the slash commands a player types, and which buttons
   it offers (:meth:`Front.decision`, :meth:`Front.buttons`, :meth:`Front.slash`);
 - what the channel is told when a game opens, and what ``status`` shows
-  (:meth:`Front.opened`, :meth:`Front.status`).
+  (:meth:`Front.opened`, :meth:`Front.status`);
+- (optional) the replay of a finished game (:meth:`Front.replay`).
 
 A front never decides what is secret: it is only ever handed the events and the state
 *as a viewer may see them* (the engine's per-seat view, ``GameRules.view`` and
@@ -61,6 +62,8 @@ class Front(Protocol):
 
     def status(self, state: Any) -> list[str]: ...
 
+    def replay(self, reports: Sequence[Any]) -> Attachment | None: ...
+
 
 class BaseFront:
     """Defaults for :class:`Front`; a game overrides what differs."""
@@ -102,3 +105,9 @@ class BaseFront:
 
     def status(self, state: Any) -> list[str]:
         return []
+
+    def replay(self, reports: Sequence[Any]) -> Attachment | None:
+        """``/<group> replay``: an animated image of a finished game, one frame per phase
+        report (``reports``: :class:`bot.replay.PhaseReport`, public view only, oldest
+        first); None while the game has no replay."""
+        return None

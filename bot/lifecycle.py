@@ -1,5 +1,5 @@
 """The life of a game, written once for every game kind: ``new``, ``join``, ``replace``,
-``undo``, ``abort``, ``concede``, ``log``, ``status`` and ``settings``.
+``undo``, ``abort``, ``concede``, ``log``, ``status``, ``settings`` and ``replay``.
 
 A game's command module calls :func:`register_lifecycle` with its front, the options its
 ``new`` takes and a function turning them into engine options; it then declares its own
@@ -21,6 +21,7 @@ Who may do what:
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Sequence
@@ -107,7 +108,7 @@ def _mention_safe(text: str) -> str:
 def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                        build: Build | None = None, new_description: str | None = None,
                        multi_seat: bool = False) -> Lifecycle:
-    """Declare ``/<group> new|join|replace|undo|abort|concede|log|status|settings``."""
+    """Declare ``/<group> new|join|replace|undo|abort|concede|log|status|settings|replay``."""
     life = Lifecycle(front, multi_seat)
     rules = rules_for(front.kind)
     g, noun = front.group, front.noun
@@ -313,6 +314,11 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=front.kind)
         await ctx.reply(status_text(front, loaded), ephemeral=False)
 
+    @command(f"{g} replay", f"An animated replay of the finished {noun}, one frame per phase report",
+             defer=True)
+    async def replay(ctx: Ctx) -> None:
+        await _replay(ctx, life)
+
     @command(f"{g} settings", f"Show or change this {noun}'s reminders and time limits",
              Option("remind", str, "Remind a player after (e.g. 24h, off)", required=False),
              Option("timeout", str, "Apply the timeout policy after (e.g. 3d, off)", required=False),
@@ -450,6 +456,29 @@ async def _answer(ctx: Ctx, life: Lifecycle, answer: str) -> None:
     await ctx.reply(f"↩️ Undone with {ctx.actor.mention}'s agreement:\n" + "\n".join(lines)
                     + _DICE_STAY * bool(plan.dice), ephemeral=False)
     await ping(ctx.app, ctx.channel, ctx.channel_id, after)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+async def _replay(ctx: Ctx, life: Lifecycle) -> None:
+    """The front's replay of the channel's last game, once it is finished (built from the
+    re-run order log and the public view only, bot/replay.py)."""
+    from bot.replay import phase_reports
+
+    front, g = life.front, life.g
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=life.kind)
+    if loaded.game.status != "finished":
+        raise IllegalOrder(f"This {front.noun} is not finished: a replay is made once it is over.",
+                           legal=(f"/{g} status", f"/{g} log"))
+    history = await ctx.app.sessions.history(loaded.game, check=True)
+    reports = phase_reports(front, loaded.rules, history)
+    image = await asyncio.to_thread(front.replay, reports)
+    if image is None:
+        raise IllegalOrder(f"{front.title} has no replay yet.", legal=(f"/{g} log", f"/{g} status"))
+    size = len(image.data) / 1024 / 1024
+    await ctx.reply(f"🎞️ Replay of the {front.noun}: {len(reports)} phase reports, one frame each"
+                    f" ({size:.1f} MB).", files=[image], ephemeral=False)
 
 
 # --------------------------------------------------------------------------- log and status

@@ -31,7 +31,7 @@ def sections() -> list[tuple[str, str, tuple[str, ...]]]:
 
 # A game's lifecycle commands: opening and joining come first, the rest after its orders.
 _FIRST = ("new", "join")
-_LAST = ("status", "log", "undo", "concede", "settings", "replace", "abort")
+_LAST = ("status", "log", "replay", "undo", "concede", "settings", "replace", "abort")
 
 
 def _commands_in(groups: tuple[str, ...]) -> list[Command]:

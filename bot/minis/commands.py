@@ -191,9 +191,11 @@ async def minis_standing(ctx: Ctx, unit: str, policy: str) -> None:
          Option("unit", str, "Unit for ranges / reach", required=False, autocomplete=complete.any_unit),
          Option("from", str, "Line of sight: from hex", required=False),
          Option("to", str, "Line of sight: to hex", required=False),
+         Option("zoom", str, "A close-up around this hex, e.g. F7", required=False),
          defer=True)
 async def minis_map(ctx: Ctx, overlay: str, unit: str | None, **hexes: str | None) -> None:
-    text, image = await views.map_view(ctx, overlay, unit, hexes.get("from"), hexes.get("to"))
+    text, image = await views.map_view(ctx, overlay, unit, hexes.get("from"), hexes.get("to"),
+                                       hexes.get("zoom"))
     await ctx.reply(text, files=[image], ephemeral=False)
 
 

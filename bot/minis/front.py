@@ -16,11 +16,13 @@ from bot.front import BaseFront, EventDict, Report
 from bot.games import register_front
 from bot.minis import narrate
 from bot.minis.narrate import side_name
-from engine.core.errors import UnknownName
+from engine.core.errors import NotationError, PlayerError, UnknownName
 from engine.core.game import Pending
+from engine.core.hexgrid import Hex
 from engine.minis.state import MinisState, Phase, UnitState
 from engine.minis.victory import controller
-from render.minis import board, overlays_from_events, png
+from render.minis import board, phase_images, png, replay, title_for, zoom
+from render.minis.replay import MAX_BYTES, REPLAY_RADIUS
 
 KIND = "minis"
 
@@ -56,21 +58,71 @@ def report_head(events: Sequence[EventDict]) -> str:
     return f"📜 **Turn {phases[0]['turn']}, {' and '.join(named)} — report**"
 
 
-def phase_title(events: Sequence[EventDict]) -> str:
-    """The title of a report's map: the phase reported, not the one that follows it."""
+def image_name(events: Sequence[EventDict], suffix: str = "") -> str:
+    """``turn3-assault-allies.png`` (``suffix="closeup"``: ``turn3-assault-allies-closeup.png``)."""
     first = next((e for e in events if e["type"] == "PhaseStarted"), None)
     if first is None:
-        return "Set-up"
-    side = f" · {side_name(first['active'])}" if first.get("active") else ""
-    return f"Turn {first['turn']} · {str(first['phase']).capitalize()}{side}"
+        stem = "setup"
+    else:
+        side = f"-{first['active']}" if first.get("active") else ""
+        stem = f"turn{first['turn']}-{first['phase']}{side}"
+    return f"{stem}-{suffix}.png" if suffix else f"{stem}.png"
 
 
-def image_name(events: Sequence[EventDict]) -> str:
-    first = next((e for e in events if e["type"] == "PhaseStarted"), None)
-    if first is None:
-        return "setup.png"
-    side = f"-{first['active']}" if first.get("active") else ""
-    return f"turn{first['turn']}-{first['phase']}{side}.png"
+def report_images(state: MinisState, events: Sequence[EventDict]) -> tuple[Attachment, ...]:
+    """The images of a phase report: the whole map titled with the phase reported, and
+    (when something moved or fired) the close-up of where it happened, sized to read on
+    a phone.  ``state`` and ``events`` are what the public may see."""
+    pictures = phase_images(state, events)
+    out = [Attachment(image_name(events), png(pictures.board.image))]
+    if pictures.closeup is not None:
+        out.append(Attachment(image_name(events, "closeup"), png(pictures.closeup.image)))
+    return tuple(out)
+
+
+def zoom_hex(state: MinisState, text: str) -> Hex:
+    """The centre of ``/minis map zoom:F7``: a hex of this map, else a player error giving
+    the map's extent and commands that would work (nothing is drawn)."""
+    m = state.map
+    try:
+        return m.parse_hex(text)
+    except PlayerError:
+        raise NotationError(f"'{text.strip()[:12]}' is not a hex of the map {m.name}: {extent(state)}.",
+                            legal=zoom_examples(state)) from None
+
+
+def zoom_image(state: MinisState, centre: Hex, overlays: Sequence[Any] = ()) -> Attachment:
+    """The area around ``centre`` at close-up scale, with the ``overlays`` that touch it."""
+    return Attachment(f"zoom-{state.map.label(centre)}.png", png(zoom(state, centre, overlays=overlays).image))
+
+
+def replay_image(reports: Sequence[tuple[MinisState, Sequence[EventDict]]]) -> Attachment:
+    """``battle-replay.gif``: one frame per report (state after it, its public events),
+    named with the phases it reports ("Set-up" for the first); drawn smaller if it would
+    pass Discord's 8 MB limit."""
+    frames = [(title_for(events) or "Set-up", state, events) for state, events in reports]
+    data = b""
+    for radius in (REPLAY_RADIUS, REPLAY_RADIUS * 0.75, REPLAY_RADIUS * 0.5):
+        data = replay(frames, hex_radius=radius)
+        if len(data) < MAX_BYTES:
+            break
+    return Attachment("battle-replay.gif", data)
+
+
+def extent(state: MinisState) -> str:
+    """The map's extent, e.g. "columns A–S, rows 1–16"."""
+    m = state.map
+    last = m.label(m.labels.from_offset(m.cols - 1, m.rows - 1))
+    letters = "".join(ch for ch in last if ch.isalpha())
+    return f"columns A–{letters}, rows 1–{m.rows}"
+
+
+def zoom_examples(state: MinisState) -> tuple[str, ...]:
+    m = state.map
+    first = m.label(m.labels.from_offset(0, 0))
+    middle = m.label(m.labels.from_offset(m.cols // 2, m.rows // 2))
+    last = m.label(m.labels.from_offset(m.cols - 1, m.rows - 1))
+    return tuple(f"/minis map zoom:{x}" for x in (first, middle, last))
 
 
 def _q(value: str) -> str:
@@ -186,9 +238,12 @@ class MinisFront(BaseFront):
     def report(self, state: Any, events: Sequence[EventDict], *, over: bool) -> Report:
         s = minis_state(state)
         body = [e for e in events if e["type"] != "PhaseStarted" or e is not events[0]]
-        image = board_image(s, overlays=overlays_from_events(s, events), title=phase_title(events),
-                            name=image_name(events))
-        return Report(report_head(events), tuple(self.narrate(body, s)), (image,))
+        return Report(report_head(events), tuple(self.narrate(body, s)), report_images(s, events))
+
+    def replay(self, reports: Sequence[Any]) -> Attachment | None:
+        """The battle as an animated GIF, one frame per phase report, each titled with the
+        phase it shows; drawn smaller if it would pass Discord's 8 MB limit."""
+        return replay_image([(minis_state(r.state), r.events) for r in reports])
 
     # ---------------------------------------------------------------- looking
 

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from bot.context import Attachment, Ctx
-from bot.minis.front import KIND, board_image, find_unit, minis_state, unit_line
+from bot.minis.front import KIND, board_image, find_unit, minis_state, unit_line, zoom_hex, zoom_image
 from bot.minis.narrate import side_name
 from bot.present import clip
 from bot.session import Loaded, NoGame
@@ -134,11 +134,12 @@ async def los_text(ctx: Ctx, source: str, target: str) -> str:
 
 
 async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
-                   target: str | None) -> tuple[str, Attachment]:
+                   target: str | None, zoom: str | None = None) -> tuple[str, Attachment]:
     from bot.session import effective_rows
     from render.overlays import RangeBands, Reachable, SightCheck
 
     loaded, state = await public_state(ctx)
+    centre = zoom_hex(state, zoom) if zoom is not None else None
     overlays: list[Any] = []
     text = f"Turn {state.turn}, {state.phase.value} phase."
     if overlay == "moves":
@@ -173,6 +174,9 @@ async def map_view(ctx: Ctx, overlay: str, unit: str | None, source: str | None,
             hexes = frozenset(reachable(state, u))
             overlays = [Reachable(hexes, u.id)]
             text = f"{u.id} {card.name} can reach {len(hexes)} hexes now (terrain, roads, stacking)."
+    if centre is not None:
+        image = await asyncio.to_thread(zoom_image, state, centre, overlays)
+        return f"{text} Close-up around {state.map.label(centre)}.", image
     image = await asyncio.to_thread(board_image, state, overlays=overlays)
     return text, image
 

@@ -98,14 +98,29 @@ def test_every_turn_ran_its_phases_and_its_casualty_phase_m_5(battle: Run) -> No
         assert f"☠️ Casualty phase, turn {turn}:" in battle.out
 
 
-def test_one_image_per_phase_report(battle: Run) -> None:
+def test_one_map_per_phase_report_each_with_its_closeup_when_something_happened(battle: Run) -> None:
     written = sorted(battle.images.glob("*.png"))
+    maps = [p for p in written if not p.stem.endswith("-closeup")]
+    closeups = [p for p in written if p.stem.endswith("-closeup")]
     reports = [b for b in blocks(battle.out) if b.startswith("[#table] 📜 **")]
     printed = re.findall(r"\[image\] (\S+)", battle.out)
-    assert len(written) == len(reports) == len(printed)
+    assert len(maps) == len(reports)
     assert sorted(Path(p).name for p in printed) == [p.name for p in written]
     # Every phase played has its report (plus the set-up report before deployment).
-    assert len(written) >= len(phases_played(battle.out)) + 1
+    assert len(maps) >= len(phases_played(battle.out)) + 1
+    # A close-up follows its map in the same report (issue 18): every movement and
+    # assault phase moved or fired, so each has one; the set-up and deployment do not.
+    for close in closeups:
+        number, name = close.name.split("-", 1)
+        assert (battle.images / f"{int(number) - 1:04d}-{name.replace('-closeup', '')}").exists(), close.name
+    # Exactly the reports where nothing moved or fired go without one.
+    bare = [p.name.split("-", 1)[1] for p in maps
+            if not (battle.images / f"{int(p.name[:4]) + 1:04d}-{p.stem.split('-', 1)[1]}-closeup.png").exists()]
+    assert bare == ["setup.png", "turn1-deployment-allies.png", "turn1-deployment-axis.png",
+                    *(f"turn{t}-initiative.png" for t in range(1, 6)),
+                    "turn6-initiative.png", "turn6-movement-axis.png", "turn6-assault-axis.png",
+                    "turn7-initiative.png", "turn7-movement-allies.png", "turn7-assault-allies.png"]
+    assert len(closeups) == len(maps) - len(bare) == 24
 
 
 def test_every_image_is_a_png_under_one_megabyte(battle: Run) -> None:

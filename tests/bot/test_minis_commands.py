@@ -127,7 +127,8 @@ async def test_moves_are_answered_at_once_and_phases_end_with_a_map(tmp_path: Pa
     report = out.split("📜 **Turn 1, movement phase (Axis) — report**")[1]
     assert "ax1 Panzer IV Ausf. G moved" in report.split("[#table]")[0]
     images = sorted(p.name for p in (tmp_path / "img").iterdir())
-    assert images[-1].endswith("turn1-movement-axis.png")  # named after the phase it reports
+    assert images[-2].endswith("turn1-movement-axis.png")  # named after the phase it reports
+    assert images[-1].endswith("turn1-movement-axis-closeup.png")  # and its close-up (issue 18)
     assert "@bob (Allies) — your movement phase (turn 1)" in out
 
 

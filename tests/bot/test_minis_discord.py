@@ -112,3 +112,45 @@ async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp
     assert "ax1 Panzer IV Ausf. G can reach" in post.content
     (png,) = png_files(post)
     assert 10_000 < len(png) < 1_000_000
+
+
+async def test_a_phase_report_posts_the_map_and_its_closeup(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT + "alice: /minis move unit:ax1 to:F8 face:SE\n", tmp_path)
+    _dispatch(bot, slash("minis done", [], ALICE))
+    calls = await rec.wait_for(3)
+    report = next(c for c in calls if c.content.startswith("📜 **Turn 1, movement phase (Axis)"))
+    assert not report.ephemeral
+    assert [name for name, _ in report.files] == ["turn1-movement-axis.png", "turn1-movement-axis-closeup.png"]
+    assert len(png_files(report)) == 2
+
+
+async def test_map_zoom_and_a_bad_hex(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT, tmp_path)
+    _dispatch(bot, slash("minis map", [option("zoom", "C8")], ALICE))
+    calls = await rec.wait_for(2)
+    post = calls[1]
+    assert post.kind == "followup" and not post.ephemeral and "Close-up around C8." in post.content
+    assert [name for name, _ in post.files] == ["zoom-C8.png"] and len(png_files(post)) == 1
+    rec.calls.clear()
+    _dispatch(bot, slash("minis map", [option("zoom", "C99")], ALICE))
+    calls = await rec.wait_for(2)
+    refusal = calls[-1]
+    assert refusal.ephemeral and "'C99' is not a hex of the map Highland: columns A–S, rows 1–16." in refusal.content
+    assert not refusal.files
+
+
+async def test_replay_of_a_finished_battle_is_a_gif(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT + "bob: /minis concede confirm:true\n", tmp_path)
+    _dispatch(bot, slash("minis replay", [], BOB))
+    calls = await rec.wait_for(2)
+    assert calls[0].kind == "defer"
+    post = calls[1]
+    assert not post.ephemeral and post.content.startswith("🎞️ Replay of the battle: 5 phase reports")
+    ((name, data),) = post.files
+    assert name == "battle-replay.gif" and data.startswith(b"GIF89a") and len(data) < 8 * 1024 * 1024

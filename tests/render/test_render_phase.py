@@ -218,3 +218,13 @@ def test_a_replay_of_pictures_names_each_frame() -> None:
     assert isinstance(px, tuple) and px[2] > 150 and px[0] < 60  # the second picture, under its caption
     with pytest.raises(ValueError):
         replay([])
+
+
+def test_every_replay_frame_reads_on_a_phone(reports: tuple[Report, ...]) -> None:
+    """The replay's frames (smaller hexes, no legend or roster) pass the same 550-px
+    legibility measures as the phase images, each titled with its phase."""
+    for r in reports:
+        name = title_for(r.events) or "Set-up"
+        frame = replay_board(r.state, r.events, name)
+        assert problems(frame.items, frame.image.width) == [], r.name
+        assert [it.text for it in frame.items if it.kind == "title"][0] == name
