@@ -27,12 +27,34 @@ import os
 import random
 import secrets
 from collections import deque
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
-from engine.core.dice import RecordingDice, rng_dice, stream_die
+from engine.core.dice import RecordingDice, play_key, rng_dice, stream_die
 from engine.core.errors import DiceExhausted
 
 SETUP, SYSTEM = "setup", "system"
+# The game option that marks a provably fair game and holds its players' entropy
+# (``{"v": 1, "entropy": {seat: sha256 hex}}``; docs/fair-dice.md).
+FAIR = "fair_dice"
+
+
+def fair_entropy(options: Mapping[str, Any]) -> dict[str, str] | None:
+    """The players' entropy digests of a fair game (None: a game from before fair dice,
+    whose every stream is keyed by the seed itself)."""
+    fair = options.get(FAIR)
+    if not isinstance(fair, Mapping):
+        return None
+    return {str(k): str(v) for k, v in dict(fair.get("entropy") or {}).items()}
+
+
+def stream_key(seed: bytes, uid: str, options: Mapping[str, Any], stream: str) -> bytes:
+    """The key of one of a game's streams: the seed for ``setup`` (rolled at creation,
+    before anyone joined) and for games from before fair dice; the play key (the seed
+    mixed with the players' entropy, :func:`engine.core.dice.play_key`) otherwise."""
+    entropy = fair_entropy(options)
+    if entropy is None or (stream or SETUP) == SETUP:
+        return seed
+    return play_key(seed, uid, entropy)
 
 
 def stream_label(uid: str, seat: str) -> str:
