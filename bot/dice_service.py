@@ -118,6 +118,13 @@ class DiceService:
         digest = hashlib.sha256(f"warroom:{self._seed}:game:{self._made}".encode()).digest()
         return digest[:8].hex(), hashlib.sha256(b"key" + digest).digest()
 
+    def roll_seed(self, channel_id: int, day: str) -> bytes:
+        """The secret seed of a channel's quick rolls for one UTC day (bot/roll_ledger.py):
+        from the operating system, or derived from ``--seed`` so scripts repeat."""
+        if self._seed is None:
+            return secrets.token_bytes(32)
+        return hashlib.sha256(f"warroom:{self._seed}:roll:{channel_id}:{day}".encode()).digest()
+
     # -- local channel and tests only ------------------------------------------------
     def queue(self, values: Iterable[int]) -> None:
         """Queue exact results for the next dice rolled (the ``!dice`` directive)."""

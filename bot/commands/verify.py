@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot import fair_dice
 from bot.commands.base import Option, command
 from bot.context import Ctx
+from bot.roll_ledger import verify_roll
 from bot.verify import verify_export
 from engine.core.errors import IllegalOrder, UnknownName
 from engine.core.game import PUBLIC, rules_for
@@ -15,9 +16,13 @@ from engine.core.game import PUBLIC, rules_for
     "Check every die of an ended game against its revealed seed (provably fair dice)",
     Option("game", str, "The game's id (from its status or the seed message); default: this channel's"
            " last game", required=False),
+    Option("roll", str, "A quick roll's id (e.g. 20260101-3), after its day", required=False),
     defer=True,
 )
-async def verify_command(ctx: Ctx, game: str | None) -> None:
+async def verify_command(ctx: Ctx, game: str | None, roll: str | None) -> None:
+    if roll is not None:
+        await ctx.reply(await verify_roll(ctx.app, ctx.channel_id, roll), ephemeral=False)
+        return
     if game is not None:
         record = await fair_dice.find_game(ctx.app.repo, game)
         if record is None:
