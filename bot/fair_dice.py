@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
+from bot.after_reply import later
 from bot.dice_service import FAIR, SETUP, SYSTEM, fair_entropy
 from bot.games import on_game_end
 from bot.storage.repository import GameRecord, OrderRecord, VersionConflict
@@ -184,8 +185,16 @@ async def reveal(app: Any, loaded: Any) -> None:
     rows = await app.repo.orders(game.id)
     dice = dice_count(rows)
     await record(app.repo, game, dice, app.sessions.now())
-    if app.poster is not None:
-        await app.poster.post(game.channel_id, Message(reveal_text(game, front_for(game.kind).group, dice)))
+    poster = app.poster
+    if poster is None:
+        return
+    message = Message(reveal_text(game, front_for(game.kind).group, dice))
+
+    async def post() -> None:
+        await poster.post(game.channel_id, message)
+
+    if not later(post):  # after the command's own account of the end
+        await post()
 
 
 async def find_game(repo: Any, uid: str) -> GameRecord | None:
