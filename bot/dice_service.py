@@ -38,6 +38,11 @@ SETUP, SYSTEM = "setup", "system"
 FAIR = "fair_dice"
 
 
+def new_fair(entropy: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``fair_dice`` option of a new game (every game created since fair dice)."""
+    return {"v": 1, "entropy": dict(entropy or {})}
+
+
 def fair_entropy(options: Mapping[str, Any]) -> dict[str, str] | None:
     """The players' entropy digests of a fair game (None: a game from before fair dice,
     whose every stream is keyed by the seed itself)."""

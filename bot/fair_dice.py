@@ -18,10 +18,10 @@ and an export anyone can check (docs/fair-dice.md).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from bot.after_reply import later
-from bot.dice_service import FAIR, SETUP, SYSTEM, fair_entropy
+from bot.dice_service import FAIR, SETUP, SYSTEM, fair_entropy, new_fair
 from bot.games import on_game_end
 from bot.storage.repository import GameRecord, OrderRecord, VersionConflict
 from engine.core.dice import FAIR_SCHEME, commitment, entropy_digest
@@ -32,11 +32,6 @@ DOCUMENT = "fairdice"  # documents kind: public game id -> where the game is
 EXPORT_FORMAT = "warroom-game-export"
 SEED_ONLY = "warroom-seed-only"  # games created before fair dice: every stream keyed by the seed
 MAX_ENTROPY = 200  # characters
-
-
-def new_fair(entropy: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The ``fair_dice`` option of a new game (digests by seat)."""
-    return {"v": 1, "entropy": dict(entropy or {})}
 
 
 def is_fair(game: GameRecord) -> bool:

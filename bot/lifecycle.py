@@ -29,7 +29,6 @@ from bot import fair_dice
 from bot.clock import parse_delay
 from bot.commands.base import Option, command
 from bot.context import Actor, Attachment, Button, Ctx, Message
-from bot.dice_service import FAIR
 from bot.front import Front
 from bot.present import clip, direct, ping, present
 from bot.session import Acted, Change, Loaded, effective_rows
@@ -141,8 +140,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         taken = seat_list(seats, side)
         loaded, events = await ctx.app.sessions.create(
             kind=front.kind, channel_id=ctx.channel_id, guild_id=ctx.guild_id, host=ctx.actor,
-            options=options, settings={REMIND: remind, TIMEOUT: timeout, POLICY: policy, PROMPT: prompt_timeout,
-                                       FAIR: fair_dice.new_fair()},
+            options=options, settings={REMIND: remind, TIMEOUT: timeout, POLICY: policy, PROMPT: prompt_timeout},
             seats={s: ctx.actor for s in taken})
         public = loaded.view(PUBLIC)
         article = "an" if front.title[:1].upper() in "AEIOU" else "a"

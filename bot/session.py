@@ -24,7 +24,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from bot.clock import Clock
 from bot.context import Actor
-from bot.dice_service import SETUP, SYSTEM, DiceService, SeatRoller, stream_key
+from bot.dice_service import FAIR, SETUP, SYSTEM, DiceService, SeatRoller, new_fair, stream_key
 from bot.storage.repository import (
     GameExists,
     GameRecord,
@@ -342,7 +342,7 @@ class Sessions:
                 state, events = rules.new_game(options, dice)
                 game = await self.repo.create_game(NewGame(
                     channel_id=channel_id, guild_id=guild_id, kind=kind, host_id=host.id,
-                    options={**options, **(settings or {})},
+                    options={FAIR: new_fair(), **options, **(settings or {})},
                     seats={seat: a.id for seat, a in seats.items()},
                     snapshot=rules.dump_state(state),
                     first=NewOrder(kind="new", seat="", text=_json_text(options), actor_id=host.id,

@@ -278,13 +278,14 @@ async def test_a_live_export_has_no_seed_or_die_values_and_hides_what_the_asker_
 
 
 async def test_a_game_from_before_fair_dice_verifies_with_the_seed_alone(tmp_path: Path) -> None:
-    """Games created without the fair-dice option (here through the session API, as the
-    platform tests do) key every stream by the seed; their export says so and verifies."""
+    """Games created before fair dice have no fair-dice option (made here by creating one
+    with the option cleared): every stream is keyed by the seed; the export says so and
+    verifies, and such a game takes no entropy."""
     uid, key = DiceService(seed=2).new_secret()
     honest = stream_die(key, f"{uid}/setup", 0, 2)
     app = await App.start(tmp_path / "old.db", seed=2)
     try:
-        await start(app, target=6, first=3 - honest)  # the harness scripts the other value
+        await start(app, target=6, first=3 - honest, **{FAIR: None})  # the harness scripts the other value
         for _ in range(6):
             for actor in (ALICE, BOB):
                 if (await app.repo.live_game(CHANNEL)) is not None:
@@ -299,5 +300,20 @@ async def test_a_game_from_before_fair_dice_verifies_with_the_seed_alone(tmp_pat
         assert not verdict.ok and verdict.problem.startswith("log row 1 (new), die 1")
         data["orders"][0]["dice"][0][0] = honest
         assert verify_export(data).ok
+    finally:
+        await app.close()
+
+
+async def test_every_new_game_is_fair_whoever_creates_it(tmp_path: Path) -> None:
+    """A game opened through the session API (as a league would) gets the fair-dice option
+    too: its play dice come from the play key (here without entropy)."""
+    app = await App.start(tmp_path / "api.db", seed=2)
+    try:
+        await start(app, target=50)
+        game = await app.repo.live_game(CHANNEL)
+        assert game is not None and game.options[FAIR] == {"v": 1, "entropy": {}}
+        acted = await app.sessions.act(CHANNEL, ALICE if game.snapshot["turn"] == 0 else BOB, "roll")
+        key = play_key(game.dice_key, game.uid, {})
+        assert acted.dice[0].value == stream_die(key, f"{game.uid}/{acted.seat}", 0, 6)
     finally:
         await app.close()
