@@ -51,4 +51,5 @@ async def test_export_and_verify_over_discord(bot: WarroomBot, rec: Recorder, tm
     assert calls[0].kind == "defer" and not calls[0].ephemeral
     assert not calls[1].ephemeral
     assert calls[1].content == (f"Game `{data['game']['uid']}` (race): ✅ all {total} dice match the revealed"
-                                " seed and its commitment.")
+                                " seed and its commitment. Replaying its orders with these dice rebuilds its"
+                                " final position.")

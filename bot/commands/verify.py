@@ -6,6 +6,7 @@ from bot import fair_dice
 from bot.commands.base import Option, command
 from bot.context import Ctx
 from bot.roll_ledger import verify_roll
+from bot.session import ReplayMismatch
 from bot.verify import verify_export
 from engine.core.errors import IllegalOrder, UnknownName
 from engine.core.game import PUBLIC, rules_for
@@ -39,4 +40,11 @@ async def verify_command(ctx: Ctx, game: str | None, roll: str | None) -> None:
     data = fair_dice.export(record, rows, title=record.kind, order_view=rules_for(record.kind).order_view,
                             viewer=PUBLIC)
     verdict = verify_export(data)
-    await ctx.reply(f"Game `{record.uid}` ({record.kind}): {verdict.text()}", ephemeral=False)
+    text = f"Game `{record.uid}` ({record.kind}): {verdict.text()}"
+    if verdict.ok:
+        try:  # and the rules, fed those dice, rebuild the stored final position
+            await ctx.app.sessions.history(record, check=True)
+            text += " Replaying its orders with these dice rebuilds its final position."
+        except ReplayMismatch:
+            text += " ❌ But its log does not replay to the stored final position."
+    await ctx.reply(text, ephemeral=False)
