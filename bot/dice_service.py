@@ -15,9 +15,12 @@ order is stored.  So:
 - nothing about dice lives in the process: any process derives the same dice.
 
 The creation of a game rolls from the ``setup`` stream, a timeout from the ``system``
-stream.  The local channel's ``!dice`` directive queues exact results that the next dice
-rolled take instead (scripts and tests only; unreachable from Discord).  Quick commands
-outside any game (``/roll``) use a generator of their own.
+stream.  The ``setup`` stream is keyed by the seed itself; every other stream by the
+seed mixed with the players' entropy (:func:`stream_key`, docs/fair-dice.md).  The local
+channel's ``!dice`` directive queues exact results that the next dice rolled take
+instead (scripts and tests only; unreachable from Discord).  Quick rolls (``/roll``) come
+from the channel's seed of the day (bot/roll_ledger.py); ``warroom roll`` uses a
+generator of its own.
 """
 
 from __future__ import annotations
