@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from bot.after_reply import collecting
 from bot.clock import Clock, SystemClock
 from bot.commands import load_all
 from bot.commands.base import Command, find
@@ -75,6 +76,13 @@ async def dispatch(
 ) -> Ctx:
     """Run one command: bind options, call the handler, show player errors to the
     player alone, and log anything else as a bug with an id the player can quote."""
+    async with collecting():  # what a game-end listener posts comes after the reply
+        return await _dispatch(app, actor=actor, channel=channel, channel_id=channel_id,
+                               guild_id=guild_id, path=path, options=options)
+
+
+async def _dispatch(app: App, *, actor: Actor, channel: Channel, channel_id: int, guild_id: int | None,
+                    path: tuple[str, ...], options: Mapping[str, Any]) -> Ctx:
     ctx = Ctx(app, actor, channel_id, guild_id, channel)
     command: Command | None = None
     try:

@@ -15,9 +15,12 @@ order is stored.  So:
 - nothing about dice lives in the process: any process derives the same dice.
 
 The creation of a game rolls from the ``setup`` stream, a timeout from the ``system``
-stream.  The local channel's ``!dice`` directive queues exact results that the next dice
-rolled take instead (scripts and tests only; unreachable from Discord).  Quick commands
-outside any game (``/roll``) use a generator of their own.
+stream.  The ``setup`` stream is keyed by the seed itself; every other stream by the
+seed mixed with the players' entropy (:func:`stream_key`, docs/fair-dice.md).  The local
+channel's ``!dice`` directive queues exact results that the next dice rolled take
+instead (scripts and tests only; unreachable from Discord).  Quick rolls (``/roll``) come
+from the channel's seed of the day (bot/roll_ledger.py); ``warroom roll`` uses a
+generator of its own.
 """
 
 from __future__ import annotations
@@ -27,12 +30,39 @@ import os
 import random
 import secrets
 from collections import deque
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
-from engine.core.dice import RecordingDice, rng_dice, stream_die
+from engine.core.dice import RecordingDice, play_key, rng_dice, stream_die
 from engine.core.errors import DiceExhausted
 
 SETUP, SYSTEM = "setup", "system"
+# The game option that marks a provably fair game and holds its players' entropy
+# (``{"v": 1, "entropy": {seat: sha256 hex}}``; docs/fair-dice.md).
+FAIR = "fair_dice"
+
+
+def new_fair(entropy: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``fair_dice`` option of a new game (every game created since fair dice)."""
+    return {"v": 1, "entropy": dict(entropy or {})}
+
+
+def fair_entropy(options: Mapping[str, Any]) -> dict[str, str] | None:
+    """The players' entropy digests of a fair game (None: a game from before fair dice,
+    whose every stream is keyed by the seed itself)."""
+    fair = options.get(FAIR)
+    if not isinstance(fair, Mapping):
+        return None
+    return {str(k): str(v) for k, v in dict(fair.get("entropy") or {}).items()}
+
+
+def stream_key(seed: bytes, uid: str, options: Mapping[str, Any], stream: str) -> bytes:
+    """The key of one of a game's streams: the seed for ``setup`` (rolled at creation,
+    before anyone joined) and for games from before fair dice; the play key (the seed
+    mixed with the players' entropy, :func:`engine.core.dice.play_key`) otherwise."""
+    entropy = fair_entropy(options)
+    if entropy is None or (stream or SETUP) == SETUP:
+        return seed
+    return play_key(seed, uid, entropy)
 
 
 def stream_label(uid: str, seat: str) -> str:
@@ -95,6 +125,13 @@ class DiceService:
         self._made += 1
         digest = hashlib.sha256(f"warroom:{self._seed}:game:{self._made}".encode()).digest()
         return digest[:8].hex(), hashlib.sha256(b"key" + digest).digest()
+
+    def roll_seed(self, channel_id: int, day: str) -> bytes:
+        """The secret seed of a channel's quick rolls for one UTC day (bot/roll_ledger.py):
+        from the operating system, or derived from ``--seed`` so scripts repeat."""
+        if self._seed is None:
+            return secrets.token_bytes(32)
+        return hashlib.sha256(f"warroom:{self._seed}:roll:{channel_id}:{day}".encode()).digest()
 
     # -- local channel and tests only ------------------------------------------------
     def queue(self, values: Iterable[int]) -> None:

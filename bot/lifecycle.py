@@ -26,9 +26,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
+from bot import fair_dice
 from bot.clock import parse_delay
 from bot.commands.base import Option, command
-from bot.context import Actor, Button, Ctx, Message
+from bot.context import Actor, Attachment, Button, Ctx, Message
 from bot.front import Front
 from bot.present import clip, direct, ping, present
 from bot.session import Acted, Change, Loaded, effective_rows
@@ -151,18 +152,28 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             lines.append(f"{ctx.actor.mention} plays **{', '.join(front.seat_label(s) for s in taken)}**.")
         free = [s for s in seats if s not in loaded.game.seats]
         lines.append("Join with " + " or ".join(f"`/{g} join side:{s}`" for s in free[:6]) + ".")
+        lines.append(fair_dice.opening_line(loaded.game, g))
         await ctx.reply("\n".join(lines), ephemeral=False)
 
     @command(f"{g} join", f"Take a seat in this channel's {noun}",
              Option("side", str, f"{side_help} (the free one if omitted)", required=False,
-                    choices=side_choices))
-    async def join(ctx: Ctx, side: str | None) -> None:
+                    choices=side_choices),
+             Option("entropy", str, "Your own randomness for the dice: any phrase or random value",
+                    required=False))
+    async def join(ctx: Ctx, side: str | None, entropy: str | None) -> None:
         wanted = seat_list(seats, side)
         actor = ctx.actor
         await ctx.app.repo.remember_player(actor.id, actor.name, ctx.app.sessions.now())
 
         async def decide(loaded: Loaded) -> Change:
             game = loaded.game
+            held = game.seat_of(actor.id)
+            if entropy is not None and held and not wanted and game.status == "open":
+                # A seated player (the host who took a side) adds entropy before the start.
+                options = fair_dice.with_entropy(game, held, entropy)
+                return Change(GameUpdate(options=options),
+                              (NewOrder(kind="admin", seat=held[0], text="entropy " + ",".join(held),
+                                        actor_id=actor.id),))
             free = [s for s in seats if s not in game.seats]
             if game.status != "open" or not free:
                 raise IllegalOrder(f"Every seat of this {noun} is taken.",
@@ -183,12 +194,15 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             now = ctx.app.sessions.now()
             return Change(
                 GameUpdate(seats=new_seats, status="active" if starting else None,
-                           waiting_since=now if starting else None, clear_reminded=starting),
+                           waiting_since=now if starting else None, clear_reminded=starting,
+                           options=fair_dice.with_entropy(game, chosen, entropy)),
                 tuple(NewOrder(kind="seat", seat=s, text=f"join {s}", actor_id=actor.id) for s in chosen))
 
         loaded = await ctx.app.sessions.change(ctx.channel_id, decide, kind=front.kind)
         mine = ", ".join(front.seat_label(s) for s in loaded.game.seat_of(actor.id))
         text = f"{actor.mention} joins as **{mine}**."
+        if entropy is not None:
+            text += f" Their entropy is recorded: {fair_dice.entropy_note(entropy)}."
         if loaded.game.status == "active":
             text += f" Every seat is taken: the {noun} begins."
         await ctx.reply(text, ephemeral=False)
@@ -297,10 +311,21 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
     @command(f"{g} log", f"The {noun}'s order log (page 1 = the newest)",
              Option("page", int, "Page (1 = the newest orders)", required=False, default=1,
                     min_value=1, max_value=10_000),
+             Option("export", bool, "The whole log as a JSON file (orders, dice, commitments) to verify",
+                    required=False, default=False),
              ephemeral=True)
-    async def log(ctx: Ctx, page: int) -> None:
+    async def log(ctx: Ctx, page: int, export: bool) -> None:
         loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=front.kind)
         rows = await ctx.app.repo.orders(loaded.game.id)
+        if export:
+            data = fair_dice.export(loaded.game, rows, title=front.title, order_view=loaded.rules.order_view,
+                                    viewer=loaded.viewer(ctx.actor.id))
+            note = ("Check it with `warroom verify --export FILE` or docs/fair-dice.md." if data["seed"]
+                    else "The seed and the dice values are in the export once the game is over.")
+            await ctx.reply(f"📦 The log of game `{loaded.game.uid}` as JSON. {note}", ephemeral=True,
+                            files=[Attachment(f"{front.group}-{loaded.game.uid}.json",
+                                              json.dumps(data, indent=1).encode("utf-8"))])
+            return
         entries = log_entries(loaded, rows, loaded.viewer(ctx.actor.id))
         pages = log_pages(entries)
         if page > len(pages):
@@ -559,6 +584,7 @@ def status_text(front: Front, loaded: Loaded) -> str:
         uid = game.seats.get(p.player)
         lines.append(f"Waiting for {f'<@{uid}>' if uid else front.seat_label(p.player)}:"
                      f" {front.decision(public, p)}")
+    lines += fair_dice.status_lines(game)
     if game.status not in ("open", "active"):
         # A concession, forfeit or abort ends a game mid-phase: what follows is where it
         # stopped, not whose turn it is.

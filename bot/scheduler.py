@@ -17,6 +17,7 @@ import logging
 from datetime import timedelta
 from typing import Any, Mapping
 
+from bot.after_reply import collecting
 from bot.clock import parse_delay
 from bot.context import Channel, Message
 from bot.games import front_for
@@ -67,11 +68,12 @@ async def tick(app: Any, channel: Channel) -> int:
             if limit is not None and waited >= limit:
                 policy = (loaded.rules.reaction_policy if reaction
                           else str(game.options.get(POLICY, "done")))
-                acted = await app.sessions.timeout(
-                    game.channel_id, expect=(game.version, pending_key(pending)), policy=policy)
-                if acted is not None:
-                    await announce(app, channel, game.channel_id, acted)
-                    actions += 1
+                async with collecting():  # a forfeit's seed reveal follows its announcement
+                    acted = await app.sessions.timeout(
+                        game.channel_id, expect=(game.version, pending_key(pending)), policy=policy)
+                    if acted is not None:
+                        await announce(app, channel, game.channel_id, acted)
+                        actions += 1
                 continue
             remind = delay(game.options, REMIND)
             if remind is not None and waited >= remind and game.reminded_at is None:

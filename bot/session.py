@@ -24,7 +24,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from bot.clock import Clock
 from bot.context import Actor
-from bot.dice_service import SETUP, SYSTEM, DiceService, SeatRoller
+from bot.dice_service import FAIR, SETUP, SYSTEM, DiceService, SeatRoller, new_fair, stream_key
 from bot.storage.repository import (
     GameExists,
     GameRecord,
@@ -342,7 +342,7 @@ class Sessions:
                 state, events = rules.new_game(options, dice)
                 game = await self.repo.create_game(NewGame(
                     channel_id=channel_id, guild_id=guild_id, kind=kind, host_id=host.id,
-                    options={**options, **(settings or {})},
+                    options={FAIR: new_fair(), **options, **(settings or {})},
                     seats={seat: a.id for seat, a in seats.items()},
                     snapshot=rules.dump_state(state),
                     first=NewOrder(kind="new", seat="", text=_json_text(options), actor_id=host.id,
@@ -396,7 +396,8 @@ class Sessions:
                 raise IllegalOrder(f"This {kind or 'game'} is over.")
             who = self.seat_for(before, actor, seat)
             game, rules = before.game, before.rules
-            roller = self.dice.roller(game.dice_key, game.uid, who, game.dice_positions.get(who, 0))
+            roller = self.dice.roller(stream_key(game.dice_key, game.uid, game.options, who), game.uid,
+                                      who, game.dice_positions.get(who, 0))
             rollers.append(roller)
             state = before.state
             records: list[NewOrder] = []
@@ -453,7 +454,8 @@ class Sessions:
                 done.update(events=(), dice=(), before=before, texts=("forfeit",))
                 return Change(GameUpdate(status="finished", result={"winner": winner, "reason": reason}),
                               (NewOrder(kind="timeout", seat="", text="forfeit", events=[event]),))
-            roller = self.dice.roller(game.dice_key, game.uid, SYSTEM, game.dice_positions.get(SYSTEM, 0))
+            roller = self.dice.roller(stream_key(game.dice_key, game.uid, game.options, SYSTEM), game.uid,
+                                      SYSTEM, game.dice_positions.get(SYSTEM, 0))
             rollers.append(roller)
             rolled = roller.order()
             state, events = rules.timeout(before.state, policy, rolled)

@@ -11,6 +11,7 @@ import pytest
 from bot.app import App
 from bot.clock import ManualClock
 from bot.context import Actor
+from bot.dice_service import stream_key
 from bot.session import NoGame, TryAgain
 from bot.storage.repository import GameUpdate, VersionConflict
 from engine.core.dice import Die, stream_die
@@ -27,7 +28,8 @@ async def app(tmp_path: Path) -> AsyncIterator[App]:
 
 def red_die(loaded_game: object, position: int) -> int:
     game = loaded_game
-    return stream_die(game.dice_key, f"{game.uid}/red", position, 6)  # type: ignore[attr-defined]
+    key = stream_key(game.dice_key, game.uid, game.options, "red")  # type: ignore[attr-defined]
+    return stream_die(key, f"{game.uid}/red", position, 6)  # type: ignore[attr-defined]
 
 
 async def test_an_order_is_applied_and_stored_canonically_with_its_dice_and_events(app: App) -> None:

@@ -20,7 +20,7 @@ import hmac
 import random
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from engine.core.errors import DiceExhausted
 
@@ -147,11 +147,36 @@ def stream_die(key: bytes, label: str, index: int, sides: int) -> int:
     limit = (1 << 64) - ((1 << 64) % sides)
     attempt = 0
     while True:
-        digest = hmac.new(key, f"{label}|{index}|{attempt}".encode(), hashlib.sha256).digest()
+        digest = hmac.digest(key, f"{label}|{index}|{attempt}".encode(), "sha256")
         x = int.from_bytes(digest[:8], "big")
         if x < limit:
             return 1 + x % sides
         attempt += 1
+
+
+# The fair-dice scheme (docs/fair-dice.md): the game's secret seed is committed to by its
+# SHA-256 at creation; the dice of the ``setup`` stream (rolled at creation, before anyone
+# joined) are keyed by the seed itself, every other stream by the *play key*, an HMAC of
+# the seed over the game id and the players' entropy contributions.
+FAIR_SCHEME = "warroom-fair-dice-v1"
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: its SHA-256, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def entropy_digest(text: str) -> str:
+    """What a player's contribution adds: the SHA-256 (hex) of the text as given, without
+    leading or trailing spaces, in UTF-8."""
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def play_key(seed: bytes, uid: str, entropy: Mapping[str, str]) -> bytes:
+    """The key of every stream but ``setup``: ``HMAC-SHA256(seed, "warroom-fair-dice-v1|"
+    + uid + "|" + "seat=digest,…")`` over the contributions' digests sorted by seat name."""
+    mix = ",".join(f"{seat}={digest}" for seat, digest in sorted(entropy.items()))
+    return hmac.digest(seed, f"{FAIR_SCHEME}|{uid}|{mix}".encode(), "sha256")
 
 
 def stream_dice(key: bytes, label: str, start: int = 0,
