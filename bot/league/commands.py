@@ -110,7 +110,7 @@ async def league_create(ctx: Ctx, name: str, game: str, format: str, rounds: int
     shown = ", ".join(f"{k}={v}" for k, v in game_settings.items())
     await ctx.reply(
         f"🏆 {ctx.actor.mention} created the league **{league.name}**: {kind}, {league.format.value}"
-        + (f", {rounds} rounds" if rounds else "") + f", {deadline} per round, scoring {league.scoring.text()}."
+        + (f", {rounds} round{'s' if rounds != 1 else ''}" if rounds else "") + f", {deadline} per round, scoring {league.scoring.text()}."
         f"\nGame settings: {shown}.\nSign up with /league join name:{league.name}; a moderator starts it with"
         f" /league start name:{league.name}.", ephemeral=False,
         buttons=[Button("Join", f"/league join name:{league.name}", "success")])
@@ -138,7 +138,8 @@ async def league_start(ctx: Ctx, name: str, rounds: int | None) -> None:
     now = ctx.app.clock.now()
     _, after = await _update(ctx, name, lambda lg: ops.start(lg, now=now, rounds=rounds, **_mod(ctx)))
     league = after.league
-    await ctx.reply(f"🚩 **{league.name}** has started: {len(league.players)} players, {league.rounds} rounds.",
+    await ctx.reply(f"🚩 **{league.name}** has started: {len(league.players)} players, {league.rounds} round"
+                    f"{'s' if league.rounds != 1 else ''}.",
                     ephemeral=False)
     current = league.current
     assert current is not None
@@ -200,7 +201,7 @@ async def league_drop(ctx: Ctx, name: str, user: str | None, confirm: bool) -> N
         arg = f" user:{user}" if user else ""
         await ctx.reply(f"Drop {who.name} from {stored.league.name}? Their games without a result become"
                         " forfeits.", ephemeral=True,
-                        buttons=[Button("Drop", f"/league drop name:{stored.league.name}{arg} confirm:true",
+                        buttons=[Button("Drop", f"/league drop name:{stored.league.name}{arg} confirm:1",
                                         "danger")])
         return
     before, after = await _update(ctx, name, lambda lg: ops.drop_player(lg, who.id, **_mod(ctx)))
