@@ -19,13 +19,33 @@ from bot.games import on_game_end
 from bot.league import ops, play, reports, store
 from bot.league.errors import LeagueRuleError
 from bot.league.export import history_text, pairings_text, results_csv, standings_image, standings_text
-from bot.league.model import Format, parse_result
+from bot.league.model import Format, League, parse_result
 from bot.league.ratings import leaderboard
 from engine.core.errors import IllegalOrder
 
 on_game_end(play.game_ended)
 
-NAME = Option("name", str, "The league's name")
+
+
+async def _league_names(ctx: Ctx, typed: str, others: Any) -> list[tuple[str, str]]:
+    """This server's leagues whose name starts with (then contains) what was typed."""
+    if ctx.guild_id is None:
+        return []
+    names = [s.league.name for s in await store.all_leagues(ctx.app.repo, ctx.guild_id)]
+    t = typed.strip().lower()
+    ranked = [n for n in names if n.lower().startswith(t)] + [n for n in names if t in n.lower()
+                                                              and not n.lower().startswith(t)]
+    return [(n, n) for n in ranked[:25]]
+
+
+async def _games(ctx: Ctx, typed: str, others: Any) -> list[tuple[str, str]]:
+    from bot.games import fronts
+
+    t = typed.strip().lower()
+    return [(f"{f.title} ({f.group})", f.group) for f in fronts() if t in f.group.lower() or t in f.title.lower()]
+
+
+NAME = Option("name", str, "The league's name", autocomplete=_league_names)
 _MENTIONS = re.compile(r"<@!?(\d{5,20})>")
 
 
@@ -61,7 +81,7 @@ def _poster(ctx: Ctx) -> Any:
 
 @command("league create", "Create a league in this channel (you organise it)",
          Option("name", str, "The league's name, e.g. Autumn-1944"),
-         Option("game", str, "The game played, e.g. minis"),
+         Option("game", str, "The game played, e.g. minis", autocomplete=_games),
          Option("format", str, "swiss or round-robin", choices=("swiss", "round-robin")),
          Option("rounds", int, "Swiss: number of rounds (default: enough for one winner)", required=False,
                 min_value=1, max_value=50),
@@ -133,10 +153,26 @@ async def league_leave(ctx: Ctx, name: str) -> None:
 @command("league start", "Close sign-ups and pair round 1 (league moderators)", NAME,
          Option("rounds", int, "Swiss: number of rounds, if not set at creation", required=False,
                 min_value=1, max_value=50),
+         Option("seeding", str, "Seed order: sign-up order, or by rating on this server", required=False,
+                default="signup", choices=("signup", "rating")),
          defer=True)
-async def league_start(ctx: Ctx, name: str, rounds: int | None) -> None:
+async def league_start(ctx: Ctx, name: str, rounds: int | None, seeding: str) -> None:
     now = ctx.app.clock.now()
-    _, after = await _update(ctx, name, lambda lg: ops.start(lg, now=now, rounds=rounds, **_mod(ctx)))
+    guild = _guild(ctx)
+    order: list[int] | None = None
+    table: dict[int, Any] = {}
+    if seeding == "rating":
+        stored = await store.load(ctx.app.repo, guild, name)
+        table = await store.ratings(ctx.app.repo, guild, stored.league.kind)
+        order = play.rating_seeding(stored.league, table)
+
+    def start(lg: League) -> League:
+        seeds = order if order is not None and sorted(order) == sorted(p.id for p in lg.players) else None
+        if order is not None and seeds is None:  # sign-ups changed meanwhile: rank again
+            seeds = play.rating_seeding(lg, table)
+        return ops.start(lg, now=now, rounds=rounds, seeding=seeds, **_mod(ctx))
+
+    _, after = await _update(ctx, name, start)
     league = after.league
     await ctx.reply(f"🚩 **{league.name}** has started: {len(league.players)} players, {league.rounds} round"
                     f"{'s' if league.rounds != 1 else ''}.",
@@ -158,6 +194,25 @@ async def league_next(ctx: Ctx, name: str, force: bool) -> None:
     await ctx.reply(f"➡️ {ctx.actor.mention} paired round {current.number} of **{after.league.name}**.",
                     ephemeral=False)
     await play.open_round(ctx.app, _poster(ctx), after, current)
+
+
+@command("league threads", "Open the match threads a round is missing (league moderators)", NAME,
+         Option("round", int, "Round (the current one by default)", required=False, min_value=1, max_value=100),
+         defer=True)
+async def league_threads(ctx: Ctx, name: str, round: int | None) -> None:
+    stored = await store.load(ctx.app.repo, _guild(ctx), name)
+    league = stored.league
+    if not ops.is_moderator(league, ctx.actor.id, server_moderator=ctx.actor.is_moderator):
+        raise LeagueRuleError(f"Only a moderator of {league.name} may open match threads.")
+    rnd = league.round(round) if round is not None else league.current
+    if rnd is None:
+        raise LeagueRuleError(f"{league.name} has no round yet.", legal=(f"/league start name:{league.name}",))
+    missing = [p for p in rnd.open_pairings
+               if await store.match(ctx.app.repo, stored.guild, league.name, rnd.number, p.board) is None]
+    await ctx.reply(f"Opening {len(missing)} missing match thread{'s' if len(missing) != 1 else ''} for round"
+                    f" {rnd.number} of **{league.name}**.", ephemeral=False)
+    for p in missing:
+        await play.open_match(ctx.app, _poster(ctx), stored, rnd, p)
 
 
 # -- results ----------------------------------------------------------------------------
@@ -338,9 +393,17 @@ async def league_moderator(ctx: Ctx, name: str, user: str, remove: bool) -> None
 
 @command("rating", "A player's rating (OpenSkill: rating ± uncertainty)",
          Option("user", str, "The player (@mention; you by default)", required=False),
-         Option("game", str, "The game (every game rated by default)", required=False))
-async def rating(ctx: Ctx, user: str | None, game: str | None) -> None:
+         Option("game", str, "The game (every game rated by default)", required=False, autocomplete=_games),
+         Option("casual", str, "Rate your casual games too (when both players opted in)", required=False,
+                choices=("on", "off")))
+async def rating(ctx: Ctx, user: str | None, game: str | None, casual: str | None) -> None:
     guild = _guild(ctx)
+    if casual is not None:
+        await ctx.app.repo.set_user_setting(ctx.actor.id, play.CASUAL_KEY, True if casual == "on" else None)
+        await ctx.reply("Your casual games are now rated when your opponent opted in too." if casual == "on"
+                        else "Your casual games are no longer rated (league games still are).", ephemeral=True)
+        if user is None and game is None:
+            return
     who = await ctx.user(user) if user else ctx.actor
     kinds = [play.game_kind(game)] if game else await store.rating_kinds(ctx.app.repo, guild)
     lines = []
@@ -357,7 +420,7 @@ async def rating(ctx: Ctx, user: str | None, game: str | None) -> None:
 
 
 @command("leaderboard", "The server's best rated players of a game",
-         Option("game", str, "The game, e.g. minis"))
+         Option("game", str, "The game, e.g. minis", autocomplete=_games))
 async def leaderboard_command(ctx: Ctx, game: str) -> None:
     guild = _guild(ctx)
     kind = play.game_kind(game)

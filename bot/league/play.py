@@ -41,6 +41,8 @@ log = logging.getLogger("warroom.league")
 # What happens at a round's deadline to a game without a result.
 DEADLINE_POLICIES = ("moderators", "forfeit")
 POLICY_KEY = "at_deadline"
+# A user setting: this player's casual games are rated (when the opponent's are too).
+CASUAL_KEY = "rated_casual"
 # Platform keys of a league's settings (the rest are the game's own ``new`` options).
 LEAGUE_KEYS = (POLICY_KEY,)
 
@@ -153,7 +155,14 @@ async def open_round(app: Any, channel: Channel, stored: store.Stored, rnd: Roun
 
 async def open_match(app: Any, channel: Channel, stored: store.Stored, rnd: Round, pairing: Pairing) -> None:
     league, guild = stored.league, stored.guild
-    thread = await channel.create_thread(stored.channel, thread_title(league, rnd.number, pairing))
+    try:
+        thread = await channel.create_thread(stored.channel, thread_title(league, rnd.number, pairing))
+    except Exception:
+        log.exception("league %s: no thread for round %s board %s", league.name, rnd.number, pairing.board)
+        await channel.post(stored.channel, Message(
+            f"⚠️ Could not create the thread of round {rnd.number} board {pairing.board} (may the bot"
+            f" create public threads here?). A moderator may retry with /league threads name:{league.name}"))
+        return
     a, b = (Actor(pid, league.name_of(pid)) for pid in pairing.players)
     now = app.clock.now()
     game_id: int | None = None
@@ -237,9 +246,10 @@ def _how(loaded: Loaded, rows: list[Any]) -> tuple[str, bool]:
 
 async def game_ended(app: Any, loaded: Loaded) -> None:
     """A game ended: if it is a league game, record its result (a finished game) or ask
-    the moderators (an aborted one)."""
+    the moderators (an aborted one); a casual game is rated if both players opted in."""
     found = await store.game_match(app.repo, loaded.game.id)
     if found is None:
+        await rate_casual(app, loaded)
         return
     guild, name, rnd, board = int(found["guild"]), str(found["league"]), int(found["round"]), int(found["board"])
     channel = app.poster
@@ -260,6 +270,40 @@ async def game_ended(app: Any, loaded: Loaded) -> None:
         await record(app, channel, guild, name, rnd, board, result, how)
     except LeagueRuleError:
         log.info("league %s round %s board %s: result already set", name, rnd, board)
+
+
+async def rate_casual(app: Any, loaded: Loaded) -> None:
+    """A finished casual game of two players, one per side, both opted in: rated (a
+    forfeit on time is not: no game was played to its end)."""
+    game, outcome = loaded.game, loaded.outcome
+    if game.status != "finished" or outcome is None or game.guild_id is None:
+        return
+    rules = loaded.rules
+    teams = list(dict.fromkeys(rules.team(s) for s in rules.seats))
+    players = [game.seats.get(s) for s in rules.seats]
+    if len(teams) != 2 or len(players) != 2 or None in players or len(set(players)) != 2:
+        return
+    for uid in players:
+        if not await app.repo.user_setting(uid, CASUAL_KEY):
+            return
+    how, forfeit = _how(loaded, await app.repo.orders(game.id))
+    if forfeit:
+        return
+    by_team = {rules.team(s): game.seats[s] for s in rules.seats}
+    order = [(by_team[t],) for t in teams]
+    winner = None if outcome.winner is None else teams.index(outcome.winner)
+    await store.update_ratings(app.repo, game.guild_id, game.kind,
+                               lambda table: rate_game(table, order, winner), app.clock.now())
+
+
+def rating_seeding(league: League, table: Mapping[int, Any]) -> list[int]:
+    """Players best first by rating (μ − 3σ; the unrated at the initial rating), sign-up
+    order between equals."""
+    from bot.league.ratings import DEFAULT_MODEL
+
+    initial = DEFAULT_MODEL.initial()
+    keyed = [(-(table.get(p.id) or initial).ordinal, k, p.id) for k, p in enumerate(league.players)]
+    return [pid for _, _, pid in sorted(keyed)]
 
 
 def moderators(league: League) -> tuple[int, ...]:

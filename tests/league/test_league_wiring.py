@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.league import store
 from bot.league.export import show_json
-from bot.league.ratings import rate_game
+from bot.league.ratings import Rating, rate_game
 from tests.league.table import GUILD, Table
 
 FIVE = ["ann", "ben", "cat", "dan", "eve"]
@@ -248,3 +248,58 @@ async def test_command_line_export_and_show(tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "-m", "bot.cli", "league", "show", "Nope", "--db", db],
                              capture_output=True, text=True, cwd=ROOT)
     assert missing.returncode == 2 and "no league named 'Nope'" in missing.stderr
+
+
+async def test_named_moderators_seeding_by_rating_and_missing_threads(tmp_path: Path) -> None:
+    t = await Table.open(tmp_path)
+    try:
+        await t.run('org: /league create name:Spring game:race format:swiss rounds:1 moderators:"@ref"')
+        for name in FIVE[:4]:
+            await t.run(f"{name}: /league join name:Spring")
+        # dan is the best rated, then cat: they become seeds 1 and 2.
+        await store.update_ratings(t.app.repo, GUILD, "race", lambda _: {
+            t.uid("dan"): Rating(40.0, 2.0, 9), t.uid("cat"): Rating(30.0, 3.0, 5)}, t.app.clock.now())
+        fails = {"left": 1}
+        create = t.session.channel.create_thread
+
+        async def flaky(channel_id: int, name: str) -> int:
+            if fails["left"]:
+                fails["left"] -= 1
+                raise RuntimeError("Missing Permissions")
+            return await create(channel_id, name)
+
+        t.session.channel.create_thread = flaky  # type: ignore[method-assign]
+        out = await t.run("ref: /league start name:Spring seeding:rating")
+        assert [p.name for p in (await t.league("Spring")).players] == ["dan", "cat", "ann", "ben"]
+        assert "1. dan (red) vs ann (blue)" in out and "2. ben (red) vs cat (blue)" in out
+        assert "Could not create the thread of round 1 board 1" in out
+        assert await store.match(t.app.repo, GUILD, "Spring", 1, 1) is None
+        out = await t.run("ann: /league threads name:Spring")
+        assert "Only a moderator of Spring may open match threads." in out
+        out = await t.run("ref: /league threads name:Spring")
+        assert "Opening 1 missing match thread for round 1" in out
+        assert "new thread #round-1-dan-vs-ann" in out
+        assert await store.match(t.app.repo, GUILD, "Spring", 1, 1) is not None
+        out = await t.run("ref: !complete /league pairings name:spr")
+        assert "choices for name: Spring" in out
+    finally:
+        await t.close()
+
+
+async def test_casual_games_are_rated_when_both_players_opted_in(tmp_path: Path) -> None:
+    t = await Table.open(tmp_path)
+    try:
+        await t.run("ann: /rating casual:on", "ben: /rating casual:on")
+        for channel, (red, blue) in (("one", ("ann", "ben")), ("two", ("ann", "cat"))):
+            t.at(channel)
+            await t.run(f"{red}: /race new target:3 side:red", f"{blue}: /race join side:blue",
+                        f"{red}: /race secret number:3", f"{blue}: /race secret number:3")
+            loaded = await t.app.sessions.find(t.session.channel.current_channel)
+            assert loaded is not None
+            if loaded.state.turn == 1:
+                await t.run(f"{blue}: /race pass")
+            await t.run(f"{red}: /race boost")
+        table = await store.ratings(t.app.repo, GUILD, "race")
+        assert table == rate_game({}, ((t.uid("ann"),), (t.uid("ben"),)), 0)  # cat did not opt in
+    finally:
+        await t.close()
