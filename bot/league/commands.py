@@ -260,9 +260,9 @@ async def league_drop(ctx: Ctx, name: str, user: str | None, confirm: bool) -> N
                                         "danger")])
         return
     before, after = await _update(ctx, name, lambda lg: ops.drop_player(lg, who.id, **_mod(ctx)))
-    await ctx.reply(f"🚪 {who.mention} dropped out of **{after.league.name}** (by {ctx.actor.mention}); their"
-                    " games without a result are forfeits.\n" + "\n".join(play.progress(after.league)),
-                    ephemeral=False)
+    lines = [f"🚪 {who.mention} dropped out of **{after.league.name}** (by {ctx.actor.mention}); their games"
+             " without a result are forfeits.", *play.progress(after.league)]
+    await ctx.reply("\n".join(lines), ephemeral=False)
     await play.end_games(ctx.app, _poster(ctx), after.guild, before.league, after.league, ctx.actor.id,
                          f"{who.name} dropped out of the league")
 
