@@ -90,8 +90,8 @@ def _poster(ctx: Ctx) -> Any:
          Option("deadline", str, "Time for each round, e.g. 7d", required=False, default="7d"),
          Option("scoring", str, "e.g. win=3,draw=1,loss=0,bye=1/2", required=False),
          Option("tiebreaks", str, "Order, e.g. head_to_head,wins,buchholz", required=False),
-         Option("at_deadline", str, "A game without a result at the deadline: moderators decide,"
-                " or whoever the game waits for forfeits", required=False, default="moderators",
+         Option("at_deadline", str, "At the deadline: moderators decide, the awaited player forfeits, or"
+                " the game goes on", required=False, default="moderators",
                 choices=play.DEADLINE_POLICIES),
          Option("moderators", str, "League moderators besides you (@mentions)", required=False),
          Option("scenario", str, "Game setting: scenario", required=False),

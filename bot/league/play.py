@@ -39,7 +39,7 @@ from engine.core.game import rules_for
 log = logging.getLogger("warroom.league")
 
 # What happens at a round's deadline to a game without a result.
-DEADLINE_POLICIES = ("moderators", "forfeit")
+DEADLINE_POLICIES = ("moderators", "forfeit", "game")
 POLICY_KEY = "at_deadline"
 # A user setting: this player's casual games are rated (when the opponent's are too).
 CASUAL_KEY = "rated_casual"
@@ -165,22 +165,23 @@ async def open_match(app: Any, channel: Channel, stored: store.Stored, rnd: Roun
         return
     a, b = (Actor(pid, league.name_of(pid)) for pid in pairing.players)
     now = app.clock.now()
-    game_id: int | None = None
     try:
         new, join = _commands(league.kind)
         inner = ThreadChannel(channel, thread)
         values = game_values(league.kind, league.settings, pairing.sides[0])
         await new.handler(Ctx(app, a, thread, guild, inner), **values)
         await join.handler(Ctx(app, b, thread, guild, inner), side=pairing.sides[1])
-        loaded = await app.sessions.find(thread)
-        game_id = loaded.game.id if loaded else None
-    except PlayerError as err:
-        log.info("league %s: could not open the game of round %s board %s: %s",
-                 league.name, rnd.number, pairing.board, err.text())
+    except Exception as err:
+        why = err.text() if isinstance(err, PlayerError) else "an error on our side (it has been logged)"
+        if not isinstance(err, PlayerError):
+            log.exception("league %s: opening the game of round %s board %s failed",
+                          league.name, rnd.number, pairing.board)
         await channel.post(stored.channel, Message(
-            f"⚠️ The game of round {rnd.number} board {pairing.board} could not be opened: {err.text()}"
+            f"⚠️ The game of round {rnd.number} board {pairing.board} could not be opened: {why}"
             f" A moderator may set its result with /league result name:{league.name} round:{rnd.number}"
             f" board:{pairing.board} result:…"))
+    loaded = await app.sessions.find(thread)
+    game_id = loaded.game.id if loaded else None
     await store.save_match(app.repo, guild, league.name, rnd.number, pairing.board, thread, game_id, now)
     await channel.post(thread, Message(
         f"⚔️ **{league.name}**, round {rnd.number}: {a.mention} ({pairing.sides[0]}) vs {b.mention}"
@@ -402,6 +403,13 @@ async def _deadlines(app: Any, channel: Channel, stored: store.Stored, now: Any)
             continue
         actions += 1
         policy = str(league.settings.get(POLICY_KEY, "moderators"))
+        if policy == "game":
+            games = "; ".join(f"board {p.board} {league.name_of(p.players[0])} vs {league.name_of(p.players[1])}"
+                              for p in open_games)
+            await channel.post(stored.channel, Message(
+                f"⌛ The deadline of {league.name} round {rnd.number} has passed. Still playing: {games}; their"
+                " games go on under their own time limits (or a moderator sets the result)."))
+            continue
         left: list[Pairing] = []
         for p in open_games:
             if policy == "forfeit" and await _forfeit(app, channel, stored, rnd, p):

@@ -303,3 +303,19 @@ async def test_casual_games_are_rated_when_both_players_opted_in(tmp_path: Path)
         assert table == rate_game({}, ((t.uid("ann"),), (t.uid("ben"),)), 0)  # cat did not opt in
     finally:
         await t.close()
+
+
+async def test_deadline_policy_game_lets_the_games_go_on(tmp_path: Path) -> None:
+    t = await Table.open(tmp_path)
+    try:
+        await _signed_up(t, FIVE[:2], '/league create name:Spring game:race format:swiss rounds:1 deadline:1d'
+                                      ' at_deadline:game settings:"remind=off"')
+        await t.run("org: /league start name:Spring")
+        out = await t.run("!wait 1d")
+        assert ("⌛ The deadline of Spring round 1 has passed. Still playing: board 1 ann vs ben; their games go"
+                " on under their own time limits") in out
+        assert "@org" not in out
+        loaded = await t.app.sessions.find(await t.thread("Spring", 1, 1))
+        assert loaded is not None and loaded.game.status == "active"
+    finally:
+        await t.close()
