@@ -10,8 +10,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot.league import store
+from bot.storage.repository import VersionConflict
 from bot.league.export import show_json
 from bot.league.ratings import Rating, rate_game
 from tests.league.table import GUILD, Table
@@ -91,7 +93,21 @@ async def test_two_players_joining_at_once_are_both_recorded(tmp_path: Path) -> 
     try:
         await t.run('org: /league create name:Spring game:race format:swiss')
         before = await t.app.repo.document(store.LEAGUE, store.league_key(GUILD, "Spring"))
+        repo = t.app.repo
+        put = repo.put_document
+        conflicts = []
+
+        async def counting(*args: Any, **kwargs: Any) -> Any:  # the real write, counted
+            try:
+                return await put(*args, **kwargs)
+            except VersionConflict:
+                conflicts.append(args[1])
+                raise
+
+        repo.put_document = counting  # type: ignore[method-assign]
         await asyncio.gather(*(t.session.command(n, "/league join name:Spring") for n in FIVE))
+        repo.put_document = put  # type: ignore[method-assign]
+        assert conflicts  # the joins did collide, and were retried
         league = await t.league("Spring")
         assert sorted(p.name for p in league.players) == FIVE
         after = await t.app.repo.document(store.LEAGUE, store.league_key(GUILD, "Spring"))
