@@ -229,7 +229,7 @@ async def league_result(ctx: Ctx, name: str, round: int, board: int, result: str
     text = value.value if value is not None else "cleared"
     lines = [f"⚖️ {ctx.actor.mention} set round {round} board {board} ({a} vs {b}) of"
              f" **{after.league.name}**: **{text}**."] + play.progress(after.league)
-    await ctx.reply("\n".join(lines), ephemeral=False)
+    await ctx.reply("\n".join(lines), ephemeral=False, files=play.final_files(after.league))
     await play.end_games(ctx.app, _poster(ctx), after.guild, before.league, after.league, ctx.actor.id,
                          "a league moderator set the result")
 
@@ -262,7 +262,7 @@ async def league_drop(ctx: Ctx, name: str, user: str | None, confirm: bool) -> N
     before, after = await _update(ctx, name, lambda lg: ops.drop_player(lg, who.id, **_mod(ctx)))
     lines = [f"🚪 {who.mention} dropped out of **{after.league.name}** (by {ctx.actor.mention}); their games"
              " without a result are forfeits.", *play.progress(after.league)]
-    await ctx.reply("\n".join(lines), ephemeral=False)
+    await ctx.reply("\n".join(lines), ephemeral=False, files=play.final_files(after.league))
     await play.end_games(ctx.app, _poster(ctx), after.guild, before.league, after.league, ctx.actor.id,
                          f"{who.name} dropped out of the league")
 

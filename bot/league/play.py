@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from bot.commands.base import Command, find
-from bot.context import Actor, Channel, Ctx, Message
+from bot.context import Actor, Attachment, Channel, Ctx, Message
 from bot.games import front_for
 from bot.league import ops, store
-from bot.league.export import deadline_text, deadline_warnings, pairings_text, thread_title
+from bot.league.export import deadline_text, deadline_warnings, pairings_text, standings_image, thread_title
 from bot.league.errors import LeagueNotationError, LeagueRuleError
 from bot.league.model import League, Pairing, Result, Round
 from bot.league.ratings import rate_game, rated_game
@@ -222,7 +222,7 @@ async def announce_result(channel: Channel, stored: store.Stored, round_number: 
     lines = [f"📝 **{league.name}** round {round_number} board {pairing.board}: {a} vs {b}"
              f" **{pairing.result.value}** ({pairing.how})."]
     lines += progress(league)
-    await channel.post(stored.channel, Message("\n".join(lines)))
+    await channel.post(stored.channel, Message("\n".join(lines), files=final_files(league)))
 
 
 def progress(league: League) -> list[str]:
@@ -231,9 +231,16 @@ def progress(league: League) -> list[str]:
     if current is None or not current.complete:
         return []
     if league.finished:
-        return [f"🏁 That was the last result: {league.name} is over. Final standings:"
-                f" /league standings name:{league.name}"]
+        return [f"🏁 That was the last result: {league.name} is over. Final standings below (or"
+                f" /league standings name:{league.name})."]
     return [f"✅ Round {current.number} is complete: pair the next one with /league next name:{league.name}"]
+
+
+def final_files(league: League) -> tuple[Attachment, ...]:
+    """The final standings image, once the last result is in."""
+    if not league.finished:
+        return ()
+    return (Attachment("final-standings.png", standings_image(league).png()),)
 
 
 def _how(loaded: Loaded, rows: list[Any]) -> tuple[str, bool]:

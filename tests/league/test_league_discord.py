@@ -123,7 +123,8 @@ async def test_a_league_over_discord(bot: WarroomBot, rec: Recorder, threads: li
     call = await _until(rec, lambda c: "**1-0** (concession)" in c.content)
     assert call.path == f"/channels/{CHANNEL_ID}/messages"
     assert "Cup is over" in call.content
+    assert [name for name, _ in call.files] == ["final-standings.png"] and png_files(call)
 
     _dispatch(bot, slash("league standings", [option("name", "Cup")], BOB))
-    call = await _until(rec, lambda c: bool(png_files(c)))
-    assert "1  Alice" in call.content
+    call = await _until(rec, lambda c: "1  Alice" in c.content)
+    assert [name for name, _ in call.files] == ["standings.png"] and png_files(call)

@@ -103,7 +103,8 @@ async def test_swiss_league_of_eight_over_three_rounds(tmp_path: Path) -> None:
         assert r3.bye is not None and len(r3.pairings) == 3  # seven players left
         assert league.name_of(r3.bye.player) in out and "Bye:" in out
         for p in r3.pairings:
-            await t.concede(league, 3, p, loser=1)
+            out = await t.concede(league, 3, p, loser=1)
+        assert "Autumn is over. Final standings below" in out and "final-standings.png" in out
         out = await t.run("mo: /league bye name:Autumn round:3 half:true")
         assert "has a half-point bye" in out
 
@@ -114,7 +115,7 @@ async def test_swiss_league_of_eight_over_three_rounds(tmp_path: Path) -> None:
         out = await t.run("org: /league standings name:Autumn")
         assert "[image]" in out and "standings.png" in out
         out = await t.run("org: /league export name:Autumn")
-        csv_path = Path(out.split("[image] ")[1].strip())
+        csv_path = Path(out.split("[image] ")[-1].strip())
         assert csv_path.name.endswith("autumn-results.csv")
         rows = list(csv.reader(io.StringIO(csv_path.read_text())))
         assert rows[0][:3] == ["round", "board", "player_1"] and len(rows) == 1 + 4 + 4 + 3 + 1
