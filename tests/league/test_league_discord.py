@@ -128,3 +128,34 @@ async def test_a_league_over_discord(bot: WarroomBot, rec: Recorder, threads: li
     _dispatch(bot, slash("league standings", [option("name", "Cup")], BOB))
     call = await _until(rec, lambda c: "1  Alice" in c.content)
     assert [name for name, _ in call.files] == ["standings.png"] and png_files(call)
+
+
+async def test_results_and_the_next_round_over_discord(bot: WarroomBot, rec: Recorder,
+                                                       threads: list[dict[str, Any]]) -> None:
+    bot.app.poster = BotPoster(bot)
+    players = [member(700000000000003000 + k, name) for k, name in enumerate(("Ann", "Ben", "Cat", "Dan"))]
+    _dispatch(bot, slash("league create", [option("name", "Ladder"), option("game", "race"),
+                                           option("format", "swiss"), option("rounds", 2)], ORG))
+    await _until(rec, lambda c: "created the league **Ladder**" in c.content)
+    for k, p in enumerate(players, 1):
+        _dispatch(bot, slash("league join", [option("name", "Ladder")], p))
+        await _until(rec, lambda c, k=k: f"joins **Ladder** ({k} player" in c.content)  # type: ignore[misc]
+    _dispatch(bot, slash("league start", [option("name", "Ladder")], ORG))
+    await _until(rec, lambda c: len(threads) == 2 and c.content.startswith("⚔️ **Ladder**, round 1")
+                 and "Dan" not in c.content and "<@700000000000003003>" in c.content)
+    assert [t["name"] for t in threads] == ["Round 1 · Ann vs Cat", "Round 1 · Dan vs Ben"]
+
+    _dispatch(bot, slash("league result", [option("name", "Ladder"), option("round", 1), option("board", 1),
+                                           option("result", "1F-0F")], ORG))
+    call = await _until(rec, lambda c: "**1F-0F**" in c.content)
+    assert not call.ephemeral
+    await _until(rec, lambda c: "This game ends here: a league moderator set the result" in c.content)
+    _dispatch(bot, slash("league next", [option("name", "Ladder")], players[1]))
+    call = await _until(rec, lambda c: "still waiting for 1 result: board 2 Dan vs Ben" in c.content)
+    assert call.ephemeral
+    _dispatch(bot, slash("league next", [option("name", "Ladder"), option("force", True)], ORG))
+    await _until(rec, lambda c: "paired round 2 of **Ladder**" in c.content)
+    await _until(rec, lambda c: len(threads) == 4 and c.content.startswith("⚔️ **Ladder**, round 2")
+                 and c is rec.calls[-1])
+    league = (await store.load(bot.app.repo, GUILD_ID, "Ladder")).league
+    assert len(league.paired) == 2 and league.round(1).board(2).result is None  # forced: still open
