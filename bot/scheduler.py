@@ -82,6 +82,9 @@ async def tick(app: Any, channel: Channel) -> int:
                     actions += 1
         except Exception:
             log.exception("scheduler failed on game %s (%s)", game.id, front_for(game.kind).title)
+    from bot.league.play import tick as league_tick  # league deadlines and reports
+
+    actions += await league_tick(app, channel)
     return actions
 
 

@@ -1,4 +1,4 @@
-"""League play, as a pure core: no Discord, no database, no clock.
+"""League play: a pure core (no Discord, no database, no clock) and its wiring.
 
 - :mod:`bot.league.model` — the frozen values (League, Player, Round, Pairing, Bye,
   Result, Scoring, Tiebreak) and the parsers for results, scoring and tiebreak lists;
@@ -10,6 +10,12 @@
 - :mod:`bot.league.ratings` — OpenSkill ratings per server and game kind;
 - :mod:`bot.league.export` — CSV, the ``league show --json`` shape, text tables;
 - :mod:`bot.league.codec` — JSON for storage.
+
+On the platform (these know the repository and the channels):
+
+- :mod:`bot.league.store` — leagues, matches, reports and ratings as versioned documents;
+- :mod:`bot.league.play` — match threads, results from game ends, ratings, deadlines;
+- :mod:`bot.league.commands` — ``/league …``, ``/rating``, ``/leaderboard``.
 
 docs/league.md describes the rules these modules follow.
 """
