@@ -48,7 +48,7 @@ def order_to_slash(order: str) -> str | None:
         m = re.fullmatch(r"(\d+)(?:\s+chart\s+([12]))?", rest)
         if m:
             return f"/aa research dice:{m.group(1)}" + (f" chart:{m.group(2)}" if m.group(2) else "")
-    if verb == "buy":
+    if verb == "buy" and not rest.startswith("("):  # "(shown when …)": a hidden purchase
         units, *repairs = [p.strip() for p in rest.split(";")]
         line = f"/aa buy units:{quote(units)}"
         fixes = [r[len("repair "):] for r in repairs if r.startswith("repair ")]

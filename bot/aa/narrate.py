@@ -97,7 +97,7 @@ def _lost(e: EventDict) -> str:
     text = f"💀 Lost in {e['where']}: {e['units']}"
     if e.get("damaged"):
         text += f" ({e['damaged']} battleship(s) damaged)"
-    return text + (f" — {e['why']}" if e.get("why") and e["why"] not in ("hits", "fire") else "") + "."
+    return text + (f" — {e['why']}" if e.get("why") and e["why"] not in ("hit", "hits", "fire") else "") + "."
 
 
 def _ended(e: EventDict) -> str:
