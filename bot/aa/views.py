@@ -49,8 +49,8 @@ async def buy_order(ctx: Ctx, units: str | None, repair: str | None, add: bool) 
             counts = _merge(dict(state.purchase.units), counts)
             repairs = _merge(dict(state.purchase.repairs), repairs)
     text = "buy " + format_counts(counts)
-    for t, n in sorted(repairs.items()):
-        text += f"; repair {t} {n}"
+    for t, markers in sorted(repairs.items()):
+        text += f"; repair {t} {markers}"
     return text
 
 

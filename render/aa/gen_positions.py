@@ -62,10 +62,20 @@ def layout(iterations: int = 400) -> dict[str, tuple[float, float]]:
             for m, (mx, my) in pos.items():
                 if m == z:
                     continue
+                if m in fixed:  # keep clear of the territory's box (2.8 x 2.4 cells, see world.py)
+                    cx = min(max(x, mx - 1.4), mx + 1.4)
+                    cy = min(max(y, my - 1.0), my + 1.4)
+                    d = math.dist((x, y), (cx, cy))
+                    if d < 1.0:
+                        d = d or 0.01
+                        ux, uy = ((x - cx) / d, (y - cy) / d) if (x, y) != (cx, cy) else ((x - mx) or 0.1, (y - my) or 0.1)
+                        fx += ux * (1.0 - d) * 1.5
+                        fy += uy * (1.0 - d) * 1.5
+                    continue
                 d = math.dist((x, y), (mx, my))
-                if d < 2.4:
+                if d < 2.0:
                     d = d or 0.01
-                    push = (2.4 - d) / d * (1.2 if m in fixed else 0.6)
+                    push = (2.0 - d) / d * 0.6
                     fx += (x - mx) * push
                     fy += (y - my) * push
             moves[z] = (max(-heat, min(heat, fx)), max(-heat, min(heat, fy)))

@@ -28,7 +28,7 @@ from PIL import Image
 from engine.aa.board import board
 from engine.aa.state import POWERS, AAState
 from engine.aa.units import KINDS, SHORT
-from render.core.canvas import Canvas
+from render.core.canvas import Canvas, boxes_overlap
 from render.core.colour import RGBA, rgb, text_on
 from render.core.encode import png
 from render.core.fonts import Face, text_width
@@ -157,12 +157,66 @@ class _Map:
                                      outline=self.th.colour("sea_edge"), width=max(1, round(self.cell * 0.05)))
             number = str(b.space(name).number or "")
             self.canvas.text((x, y), number, face=Face.CONDENSED_BOLD, size=round(self.size("sea_font")),
-                             fill=self.th.colour("sea_text"), anchor="mm", kind="sea-number", tier="hex")
-            self.badges(name, x - 1.3 * self.cell, y + r + self.cell * 0.1, 2.6 * self.cell)
+                             fill=self.th.colour("sea_text"), anchor="mm", kind="sea-number", tier="hex", owner=name)
+
+    def land_box(self, name: str) -> tuple[float, float, float, float]:
+        """A land territory's box: its base size, taller when its name and badges need it."""
+        w, h = self.size("land_w"), self.size("land_h")
+        name_size = round(self.size("name_font"))
+        lines = self.name_lines(name)
+        rows = self.badge_rows(name, w - self.cell * 0.16)
+        inner = (len(lines) * name_size * 1.1 + len(rows) * self.badge_line()
+                 + self.size("ipc_font") * 1.2 + self.cell * 0.2)
+        x, y = self.px(name)
+        return (x - w / 2, y - h / 2, x + w / 2, y - h / 2 + max(h, inner))
+
+    def name_lines(self, name: str) -> list[str]:
+        if not self.close:
+            return []
+        return wrap(LABELS.get(name, name), Face.CONDENSED_BOLD, round(self.size("name_font")),
+                    self.size("land_w") * 0.96)[:2]
+
+    def sea_badges(self) -> None:
+        """Each sea zone's badges where they cover no territory, disc or other badges:
+        below the disc if there is room, else above, right, left …"""
+        b = board()
+        r = self.size("sea_r")
+        taken: list[tuple[float, float, float, float]] = [
+            self.land_box(n) for n in b.names if b.is_land(n) and self.visible(n)]
+        taken += [(px - r, py - r, px + r, py + r) for n in b.names if b.is_sea(n) and self.visible(n)
+                  for px, py in [self.px(n)]]
+        line_h = self.badge_line()
+        for name in b.names:
+            if not b.is_sea(name) or not self.visible(name):
+                continue
+            rows = self.badge_rows(name, 2.6 * self.cell)
+            if not rows:
+                continue
+            bw = max(sum(wdt + 2 for _, _, wdt in row) for row in rows)
+            bh = len(rows) * line_h
+            x, y = self.px(name)
+            gap = self.cell * 0.08
+            spots = [(x - bw / 2, y + r + gap), (x - bw / 2, y - r - gap - bh), (x + r + gap, y - bh / 2),
+                     (x - r - gap - bw, y - bh / 2), (x + r * 0.7, y + r * 0.7), (x - r * 0.7 - bw, y + r * 0.7),
+                     (x + r * 0.7, y - r * 0.7 - bh), (x - r * 0.7 - bw, y - r * 0.7 - bh)]
+            for k in (1.6, 2.4, 3.2):  # then further out, all round the disc
+                for i in range(12):
+                    a = i * math.pi / 6
+                    cx, cy = x + math.cos(a) * r * k, y + math.sin(a) * r * k
+                    spots.append((cx - bw / 2, cy - bh / 2))
+            own = (x - r, y - r, x + r, y + r)
+
+            def free(left: float, top: float) -> bool:
+                block = (left, top, left + bw, top + bh)
+                return not any(boxes_overlap(block, t) for t in taken if t != own)
+
+            left, top = next((spot for spot in spots if free(*spot)), spots[0])
+            taken.append((left, top, left + bw, top + bh))
+            self.draw_badges(rows, left, top, name)
 
     def lands(self) -> None:
         b = board()
-        w, h = self.size("land_w"), self.size("land_h")
+        w = self.size("land_w")
         cities = set(b.victory_cities())
         capitals = set(b.capitals().values())
         name_size = round(self.size("name_font"))
@@ -174,12 +228,9 @@ class _Map:
             base = colour(owner) if owner else self.th.colour("neutral")
             fill = tint(base) if owner else rgb(base)
             x, y = self.px(name)
-            lines = wrap(LABELS.get(name, name), Face.CONDENSED_BOLD, name_size, w * 0.96)[:2] if self.close else []
+            lines = self.name_lines(name)
             rows = self.badge_rows(name, w - self.cell * 0.16)
-            inner = (len(lines) * name_size * 1.1 + len(rows) * self.badge_line()
-                     + self.size("ipc_font") * 1.2 + self.cell * 0.2)
-            hh = max(h, inner)
-            box = (x - w / 2, y - h / 2, x + w / 2, y - h / 2 + hh)
+            box = self.land_box(name)
             edge = self.th.colour("land_edge")
             self.canvas.draw.rounded_rectangle(box, radius=self.cell * 0.3, fill=fill, outline=edge,
                                                width=max(1, round(self.cell * (0.1 if name in capitals else 0.04))))
@@ -187,9 +238,9 @@ class _Map:
             ty = box[1] + self.cell * 0.08
             for line in lines:
                 self.canvas.text((x, ty), line, face=Face.CONDENSED_BOLD, size=name_size,
-                                 fill=ink, anchor="mt", kind="name", tier="hex")
+                                 fill=ink, anchor="mt", kind="name", tier="hex", owner=name)
                 ty += name_size * 1.1
-            self.draw_badges(rows, box[0] + self.cell * 0.08, ty + self.cell * 0.04)
+            self.draw_badges(rows, box[0] + self.cell * 0.08, ty + self.cell * 0.04, name)
             marks = []
             if s.ipc:
                 marks.append(f"{s.ipc} IPC" if self.close else str(s.ipc))
@@ -199,7 +250,7 @@ class _Map:
             if marks:
                 self.canvas.text((box[0] + self.cell * 0.12, box[3] - self.cell * 0.08), " · ".join(marks),
                                  face=Face.CONDENSED_BOLD, size=round(self.size("ipc_font")), fill=ink,
-                                 anchor="ld", kind="ipc", tier="hex")
+                                 anchor="ld", kind="ipc", tier="hex", owner=name)
             if name in cities:
                 star(self.canvas, (box[2] - self.cell * 0.32, box[3] - self.cell * 0.32), self.cell * 0.26,
                      self.th.colour("victory"), edge)
@@ -226,7 +277,7 @@ class _Map:
             used += wdt + 2
         return rows
 
-    def draw_badges(self, rows: list[list[tuple[str, str, float]]], left: float, top: float) -> None:
+    def draw_badges(self, rows: list[list[tuple[str, str, float]]], left: float, top: float, where: str) -> None:
         size = round(self.size("badge_font"))
         pad = self.cell * 0.07
         line_h = self.badge_line()
@@ -237,12 +288,12 @@ class _Map:
                 c = colour(owner)
                 self.canvas.draw.rounded_rectangle((x, y, x + wdt, y + line_h - 2), radius=self.cell * 0.12, fill=c)
                 self.canvas.text((x + pad, y + (line_h - 2) / 2), label, face=Face.CONDENSED_BOLD, size=size,
-                                 fill=text_on(c), anchor="lm", kind="badge", tier="hex")
+                                 fill=text_on(c), anchor="lm", kind="badge", tier="hex", owner=where)
                 x += wdt + 2
             y += line_h
 
     def badges(self, where: str, left: float, top: float, room: float) -> None:
-        self.draw_badges(self.badge_rows(where, room), left, top)
+        self.draw_badges(self.badge_rows(where, room), left, top, where)
 
     def battles(self, where: Sequence[str]) -> None:
         c = self.th.colour("battle")
@@ -312,6 +363,7 @@ def draw_map(state: AAState, *, region: str = "world", overlay: Overlay = Overla
     m.arrows(overlay.moves)
     m.seas()
     m.lands()
+    m.sea_badges()
     m.battles(overlay.battles)
     m.finish()
     return m.canvas
