@@ -4,6 +4,7 @@ drawn (owners, units, factories), the battles and moves of a phase, and /aa map.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -67,7 +68,7 @@ def test_the_state_is_drawn() -> None:
 
 
 def test_a_phase_report_marks_battles_and_moves() -> None:
-    events = [{"type": "Moved", "power": "Japan", "units": "2 inf", "path": ["Manchuria", "Suiyuan"]},
+    events: list[dict[str, Any]] = [{"type": "Moved", "power": "Japan", "units": "2 inf", "path": ["Manchuria", "Suiyuan"]},
               {"type": "BattleStarted", "where": "Suiyuan", "kind": "land", "attacker": "Japan",
                "attackers": "2 inf", "defenders": "2 inf"}]
     overlay = overlay_from(events)
