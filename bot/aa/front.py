@@ -165,12 +165,15 @@ class AAFront(BaseFront):
         head_event = next((e for e in events if e.get("type") == "PhaseStarted"), None)
         if head_event is not None:
             phase = PHASE_NAMES.get(str(head_event["phase"]), str(head_event["phase"]))
-            head = f"📜 **Round {s.round if not over else s.round}** — {power_label(str(head_event['power']))}: {phase} ended."
+            new_round = any(e.get("type") == "TurnStarted" and e.get("round") == s.round
+                            and e.get("power") == s.turn_order[0] for e in events)
+            played = s.round - 1 if new_round and not over else s.round
+            head = f"📜 **Round {played}** — {power_label(str(head_event['power']))}: {phase} ended."
         else:
             head = "📜 **Report**"
         if over:
             head = "🏁 **Final map**"
-        lines = [line for line in narrate(events) if not line.startswith(("▶️", "🗓️"))]
+        lines = [line for line in narrate(events) if not line.startswith(("▶️", "🗓️"))] or ["No orders."]
         from render.aa.world import report_png
 
         image = report_png(s, events, title=head.replace("*", "").replace("📜 ", "").replace("🏁 ", ""))

@@ -36,7 +36,8 @@ def _dice(values: Sequence[int]) -> str:
 
 
 def _turn(e: EventDict) -> str:
-    return f"🗓️ **Round {e['round']}: {power_label(e['power'])}'s turn.**"
+    owner = "'" if str(e["power"]).endswith("s") else "'s"
+    return f"🗓️ **Round {e['round']}: {power_label(e['power'])}{owner} turn.**"
 
 
 def _phase(e: EventDict) -> str:
