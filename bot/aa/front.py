@@ -162,13 +162,17 @@ class AAFront(BaseFront):
 
     def report(self, state: Any, events: Sequence[EventDict], *, over: bool) -> Report:
         s = aa_state(state)
-        head_event = next((e for e in events if e.get("type") == "PhaseStarted"), None)
-        if head_event is not None:
-            phase = PHASE_NAMES.get(str(head_event["phase"]), str(head_event["phase"]))
+        starts = [e for e in events if e.get("type") == "PhaseStarted"]
+        if starts:
+            first = starts[0]
+            # An order may end several phases (conduct combat runs by itself): name them all.
+            phases = [PHASE_NAMES.get(str(e["phase"]), str(e["phase"])) for e in starts
+                      if e.get("power") == first.get("power")]
             new_round = any(e.get("type") == "TurnStarted" and e.get("round") == s.round
                             and e.get("power") == s.turn_order[0] for e in events)
             played = s.round - 1 if new_round and not over else s.round
-            head = f"📜 **Round {played}** — {power_label(str(head_event['power']))}: {phase} ended."
+            head = (f"📜 **Round {played}** — {power_label(str(first['power']))}:"
+                    f" {', '.join(dict.fromkeys(phases))} ended.")
         else:
             head = "📜 **Report**"
         if over:

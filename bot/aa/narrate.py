@@ -54,6 +54,8 @@ def _researched(e: EventDict) -> str:
 
 
 def _purchased(e: EventDict) -> str:
+    if (not e["units"] or e["units"] == "nothing") and not e.get("repairs"):
+        return f"🛒 {e['power']} bought nothing."
     units = e["units"] or "nothing"
     repairs = ", ".join(f"{t} {n}" for t, n in e.get("repairs", ()))
     text = f"🛒 {e['power']} bought {units}" + (f" and repaired {repairs}" if repairs else "")
@@ -93,7 +95,8 @@ def _rolled(e: EventDict) -> str:
 
 
 def _lost(e: EventDict) -> str:
-    if e.get("damaged") and not e.get("units"):
+    if not e.get("units") or e["units"] == "nothing":
+        return f"💥 {e['damaged']} battleship(s) damaged in {e['where']}." if e.get("damaged") else ""
         return f"💥 {e['damaged']} battleship(s) damaged in {e['where']}."
     text = f"💀 Lost in {e['where']}: {e['units']}"
     if e.get("damaged"):
@@ -152,5 +155,7 @@ def narrate(events: Sequence[EventDict]) -> list[str]:
     for e in events:
         handler = HANDLERS.get(str(e.get("type")))
         if handler is not None:
-            out.append(handler(e))
+            line = handler(e)
+            if line:
+                out.append(line)
     return out

@@ -160,3 +160,21 @@ async def test_order_of_loss_for_a_named_power(tmp_path: Path) -> None:
     assert code == 0, out
     assert "⚙️ United Kingdom: ool inf, art, tank, fig." in public(out)
     assert "[to bob] ⚠️ You do not hold the seat 'Germany'." in out
+
+
+async def test_amphibious_assault_with_transport_and_bombardment(tmp_path: Path) -> None:
+    code, out = await run(TO_COMBAT_MOVE
+                          + 'alice: /aa sea load units:"2 inf" from:Japan zone:"62 Sea Zone"\n'
+                          + 'alice: /aa move units:"1 tra, 1 bat" from:"62 Sea Zone" to:"61 Sea Zone"\n'
+                          + 'alice: /aa sea unload units:"2 inf" zone:"61 Sea Zone" to:Fukien\n'
+                          + "!dice 4 1 1 6\nalice: /aa done\n", tmp_path)
+    assert code == 0, out
+    pub = public(out)
+    assert "🛒 Japan bought nothing." in pub
+    assert "➡️ Japan: 2 inf move Japan → 62 Sea Zone." in pub
+    assert "➡️ Japan: 1 tra, 1 bat move 62 Sea Zone → 61 Sea Zone." in pub
+    assert "🎲 Attacker battleship at 4: 4 → 1 hit." in pub  # shore bombardment
+    assert "🚩 Japan takes **Fukien** from China." in pub
+    assert "Lost in Fukien: nothing" not in pub
+    # The order ended the combat move and the conduct combat that ran by itself.
+    assert "📜 **Round 1** — 🇯🇵 Japan: combat move, conduct combat ended." in pub
