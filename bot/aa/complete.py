@@ -37,8 +37,8 @@ def _rank(partial: str, names: Iterable[str]) -> Choices:
 
 def reach(state: AAState, power: str, start: str, kinds: Iterable[str] = ()) -> list[str]:
     """Spaces the power's units in ``start`` (of ``kinds``, or all) could still reach this
-    turn, nearest first: land units over land, ships over sea, aircraft anywhere (the
-    engine checks the rest when the move is given)."""
+    turn, nearest first: land units over land, ships over sea, aircraft anywhere but over
+    neutrals (A-2.4); the engine checks the rest when the move is given."""
     b = board()
     wanted = set(kinds)
     units = [u for u in state.units_at(start) if u.owner == power and not u.stop
@@ -50,7 +50,7 @@ def reach(state: AAState, power: str, start: str, kinds: Iterable[str] = ()) -> 
         if steps <= 0:
             continue
         if u.is_air:
-            spaces = b.bfs(start, lambda n: True, steps) if u.owner != CHINA else b.bfs(
+            spaces = b.bfs(start, lambda n: not b.space(n).neutral, steps) if u.owner != CHINA else b.bfs(
                 start, lambda n: n in b.china_movement, steps)
         elif u.is_land:
             spaces = b.bfs(start, lambda n: b.is_land(n) and not b.space(n).neutral, steps)

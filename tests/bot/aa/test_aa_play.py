@@ -178,3 +178,14 @@ async def test_amphibious_assault_with_transport_and_bombardment(tmp_path: Path)
     assert "Lost in Fukien: nothing" not in pub
     # The order ended the combat move and the conduct combat that ran by itself.
     assert "📜 **Round 1** — 🇯🇵 Japan: combat move, conduct combat ended." in pub
+
+
+async def test_reminders_ping_whoever_plays_the_power_to_move(tmp_path: Path) -> None:
+    script = OPEN.replace('side:"Japan, Italy"', 'side:"Japan, Italy" remind:12h') + (
+        "!wait 13h\n" + "alice: /aa done\n" * 4 + "!wait 13h\n")
+    code, out = await run(script, tmp_path)
+    assert code == 0, out
+    pub = public(out)
+    assert "⏰ Reminder: @alice (Japan) — research of Japan (round 1)" in pub
+    # Japan's turn ended (nothing bought, no battle): the Soviet player is reminded next.
+    assert "⏰ Reminder: @bob (Soviet Union) — research of Soviet Union (round 1)" in pub
