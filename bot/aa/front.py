@@ -149,6 +149,14 @@ class AAFront(BaseFront):
             hint = PHASE_HELP.get(phase)
             if phase == "purchase":
                 hint = f"{s.ipcs.get(s.actor, 0)} IPCs to spend: " + PHASE_HELP["purchase"]
+            elif phase == "mobilise":
+                from engine.aa import economy
+                from engine.aa.units import format_counts
+
+                spots = (economy.china_spots(s) if s.actor == "China"
+                         else economy.placement_factories(s, s.actor))
+                pool = format_counts(s.pool_of(s.actor))
+                hint = f"to place: {pool} at {', '.join(spots) or 'nowhere'} — {PHASE_HELP['mobilise']}"
             if hint:
                 return f"{text} — {hint}"
         if pending.choices:

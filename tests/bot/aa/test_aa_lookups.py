@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.aa.scripts import OPEN, replies_to, run
+from tests.bot.aa.scripts import OPEN, public, replies_to, run
 
 
 async def test_territory_units_and_income(tmp_path: Path) -> None:
@@ -34,3 +34,21 @@ async def test_units_to_place_appear_once_the_purchase_is_paid(tmp_path: Path) -
     assert code == 0, out
     assert "To place: 2 inf" in replies_to(out, "bob")  # after the phase ended
     assert replies_to(out, "bob").count("To place") == 1
+
+
+async def test_twin_games_differing_only_in_a_purchase_look_the_same_to_others(tmp_path: Path) -> None:
+    """A-8 ruling: a purchase is secret until the phase ends; everything bob can ask for
+    — status, log, look-ups, the map image — is the same whatever alice is buying."""
+    seen: list[tuple[str, bytes]] = []
+    for n, units in enumerate(("3 inf", "1 tra, 1 bat")):
+        folder = tmp_path / f"twin{n}"
+        code, out = await run(OPEN + "alice: /aa done\n" + f'alice: /aa buy units:"{units}"\n'
+                              + "bob: /aa status\nbob: /aa log\nbob: /aa units power:Japan\nbob: /aa income\n"
+                              + "bob: /aa map region:pacific\n", folder)
+        assert code == 0, out
+        assert units in replies_to(out, "alice")
+        images = sorted((folder / "img").glob("*aa-pacific.png"))
+        bob_sees = (public(out) + replies_to(out, "bob")).replace(str(folder), "")
+        seen.append((bob_sees, images[-1].read_bytes()))
+    assert seen[0][0] == seen[1][0]
+    assert seen[0][1] == seen[1][1]
