@@ -179,16 +179,18 @@ class AAFront(BaseFront):
             new_round = any(e.get("type") == "TurnStarted" and e.get("round") == s.round
                             and e.get("power") == s.turn_order[0] for e in events)
             played = s.round - 1 if new_round and not over else s.round
-            head = (f"📜 **Round {played}** — {power_label(str(first['power']))}:"
-                    f" {', '.join(dict.fromkeys(phases))} ended.")
+            ended = f"{', '.join(dict.fromkeys(phases))} ended"
+            head = f"📜 **Round {played}** — {power_label(str(first['power']))}: {ended}."
+            title = f"Round {played} — {first['power']}: {ended}"
         else:
             head = "📜 **Report**"
+            title = f"Round {s.round}"
         if over:
-            head = "🏁 **Final map**"
+            head, title = "🏁 **Final map**", "Final map"
         lines = [line for line in narrate(events) if not line.startswith(("▶️", "🗓️"))] or ["No orders."]
         from render.aa.world import report_png
 
-        image = report_png(s, events, title=head.replace("*", "").replace("📜 ", "").replace("🏁 ", ""))
+        image = report_png(s, events, title=title)
         return Report(head, tuple(lines), (Attachment("aa-map.png", image),))
 
     def opened(self, state: Any, options: Mapping[str, Any]) -> list[str]:

@@ -310,9 +310,13 @@ class _Map:
             pts = [self.px(p) for p in path if p in positions()]
             if len(pts) < 2 or any(abs(positions()[a][0] - positions()[z][0]) > 40 for a, z in zip(path, path[1:])):
                 continue
-            c = colour(power)
-            width = max(2, round(self.cell * 0.14))
-            self.canvas.draw.line(pts, fill=(0, 0, 0), width=width + 2, joint="curve")
+            (sx, sy), (nx, ny) = pts[0], pts[1]
+            seg = math.dist(pts[0], pts[1]) or 1.0
+            cut = min(self.cell * 1.0, seg * 0.4)  # start at the edge of the box, not on its text
+            pts[0] = (sx + (nx - sx) * cut / seg, sy + (ny - sy) * cut / seg)
+            c = colour(power)[:3] + (200,)  # see-through: names and badges under it stay readable
+            width = max(2, round(self.cell * 0.12))
+            self.canvas.draw.line(pts, fill=(0, 0, 0, 110), width=width + 2, joint="curve")
             self.canvas.draw.line(pts, fill=c, width=width, joint="curve")
             (ax, ay), (bx, by) = pts[-2], pts[-1]
             ang = math.atan2(by - ay, bx - ax)
@@ -320,7 +324,7 @@ class _Map:
             s = self.cell * 0.45
             head = [tip, (tip[0] - s * math.cos(ang - 0.45), tip[1] - s * math.sin(ang - 0.45)),
                     (tip[0] - s * math.cos(ang + 0.45), tip[1] - s * math.sin(ang + 0.45))]
-            self.canvas.draw.polygon(head, fill=c, outline=(0, 0, 0))
+            self.canvas.draw.polygon(head, fill=c, outline=(0, 0, 0, 160))
             self.canvas.mark("arrow", (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)), text=power)
 
     def finish(self) -> Image.Image:
@@ -360,9 +364,9 @@ def draw_map(state: AAState, *, region: str = "world", overlay: Overlay = Overla
         cell = width / cells
     m = _Map(state, region, cell, title)
     m.links()
-    m.arrows(overlay.moves)
     m.seas()
     m.lands()
+    m.arrows(overlay.moves)
     m.sea_badges()
     m.battles(overlay.battles)
     m.finish()
@@ -374,6 +378,36 @@ def map_png(state: AAState, *, region: str = "world", overlay: Overlay = Overlay
     return png(canvas.image, keep=theme().flat_colours())
 
 
+def action_spaces(events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The spaces a phase's events happened in (moves, battles, captures, placements)."""
+    out: list[str] = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "Moved":
+            out += [str(p) for p in e["path"]]
+        elif kind in ("BattleStarted", "Placed"):
+            out.append(str(e["where"]))
+        elif kind in ("Captured", "Bombed", "RocketFired"):
+            out.append(str(e["territory"]))
+    return [p for p in out if p in positions()]
+
+
+def report_region(events: Iterable[Mapping[str, Any]]) -> str:
+    """The regional zoom that shows most of a phase's action (readable on a phone), or
+    the world when nothing happened on the map."""
+    spaces = action_spaces(events)
+    if not spaces:
+        return "world"
+
+    def inside(region: str) -> int:
+        x0, y0, x1, y1 = REGIONS[region]
+        return sum(1 for p in spaces if x0 <= positions()[p][0] <= x1 and y0 <= positions()[p][1] <= y1)
+
+    best = max((r for r in REGIONS if r != "world"), key=inside)
+    return best if inside(best) == len(spaces) else "world"
+
+
 def report_png(state: AAState, events: Sequence[Mapping[str, Any]], *, title: str = "") -> bytes:
-    """The world map after a phase: its battles ringed, its moves drawn as arrows."""
-    return map_png(state, region="world", overlay=overlay_from(events), title=title)
+    """The map after a phase, its battles ringed and its moves drawn as arrows: zoomed on
+    the region of the action when it all fits in one, else the whole world."""
+    return map_png(state, region=report_region(events), overlay=overlay_from(events), title=title)

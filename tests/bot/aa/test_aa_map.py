@@ -91,3 +91,19 @@ async def test_map_command_and_the_map_after_each_phase(tmp_path: Path) -> None:
     # research, purchase and combat move ended: one report with the map each.
     assert pub.count("[image]") == 4
     assert "📜 **Round 1** — 🇯🇵 Japan: combat move ended." in pub
+
+
+def test_a_report_zooms_on_the_region_of_the_action() -> None:
+    from render.aa.world import report_region
+
+    def moved(*path: str) -> dict[str, Any]:
+        return {"type": "Moved", "power": "Japan", "units": "1 inf", "path": list(path)}
+
+    assert report_region([]) == "world"
+    assert report_region([{"type": "Purchased", "power": "Japan"}]) == "world"
+    assert report_region([moved("Manchuria", "Suiyuan")]) == "asia"
+    assert report_region([moved("Japan", "62 Sea Zone", "61 Sea Zone"),
+                          {"type": "Captured", "territory": "Philippine Islands"}]) == "pacific"
+    assert report_region([{"type": "BattleStarted", "where": "Ukraine"}, moved("Germany", "Poland")]) == "europe"
+    # Action on both sides of the world: the whole map.
+    assert report_region([moved("Germany", "Poland"), moved("Japan", "62 Sea Zone")]) == "world"
