@@ -5,6 +5,7 @@ buyer."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot.aa.front import KIND, aa_state
 from bot.context import Attachment, Ctx
@@ -151,11 +152,27 @@ async def income_text(ctx: Ctx) -> str:
 REGIONS = ("world", "europe", "pacific", "asia", "africa", "americas", "atlantic")
 
 
-async def send_map(ctx: Ctx, region: str) -> None:
-    loaded, state = await _state(ctx)
-    from render.aa.world import map_png
+async def turn_events(ctx: Ctx, loaded: Loaded) -> list[dict[str, Any]]:
+    """The events of the turn being played, as the asker may see them."""
+    from bot.session import effective_rows
+    from engine.core.game import visible_events
 
-    data = await asyncio.to_thread(map_png, state, region=region)
+    rows = effective_rows(await ctx.app.repo.orders(loaded.game.id))
+    flat = [e for row in rows for e in row.events]
+    starts = [i for i, e in enumerate(flat) if e.get("type") == "TurnStarted"]
+    tail = flat[starts[-1]:] if starts else flat
+    return [dict(e) for e in visible_events(loaded.rules, tail, loaded.viewer(ctx.actor.id))]
+
+
+async def send_map(ctx: Ctx, region: str) -> None:
+    """The map with this turn's moves as arrows and its battles (fought or to fight) ringed."""
+    loaded, state = await _state(ctx)
+    from render.aa.world import Overlay, map_png, overlay_from
+
+    done = overlay_from(await turn_events(ctx, loaded))
+    pending = tuple(s.where for s in state.sites if s.kind != "raid" and s.where not in done.battles)
+    overlay = Overlay(done.battles + pending, done.moves)
+    data = await asyncio.to_thread(map_png, state, region=region, overlay=overlay)
     await ctx.reply(f"🗺️ Round {state.round}, {state.actor}: {state.phase} — {region}.", ephemeral=False,
                     files=[Attachment(f"aa-{region}.png", data)])
 

@@ -107,3 +107,21 @@ def test_a_report_zooms_on_the_region_of_the_action() -> None:
     assert report_region([{"type": "BattleStarted", "where": "Ukraine"}, moved("Germany", "Poland")]) == "europe"
     # Action on both sides of the world: the whole map.
     assert report_region([moved("Germany", "Poland"), moved("Japan", "62 Sea Zone")]) == "world"
+
+
+async def test_the_map_command_shows_this_turns_moves_and_battles(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from render.aa import world
+
+    seen: list[world.Overlay] = []
+    original = world.map_png
+
+    def spy(state: AAState, **kw: Any) -> bytes:
+        seen.append(kw["overlay"])
+        return original(state, **kw)
+
+    monkeypatch.setattr(world, "map_png", spy)
+    code, out = await run(TO_CASUALTIES + "bob: /aa map region:asia\n", tmp_path)
+    assert code == 0, out
+    assert seen[-1].battles == ("Suiyuan",)
+    assert seen[-1].moves == (("Japan", ("Manchuria", "Suiyuan")),)
