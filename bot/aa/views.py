@@ -23,6 +23,13 @@ async def _state(ctx: Ctx) -> tuple[Loaded, AAState]:
     return loaded, aa_state(loaded.view(loaded.viewer(ctx.actor.id)))
 
 
+def _kinds(units: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return out
+
+
 def _merge(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
     out = dict(a)
     for k, n in b.items():
@@ -107,6 +114,11 @@ async def territory_text(ctx: Ctx, name: str) -> str:
             lines.append(f"• {power}: {format_counts(by_power[power])}")
     if not by_power:
         lines.append("No units.")
+    boats = [u for u in state.units_at(where) if u.kind == "transport"]
+    if boats:  # their ids, for `/aa sea load … onto:#12`
+        lines.append("Transports: " + ", ".join(
+            f"#{u.id} ({u.owner}" + (f", carrying {format_counts(_kinds(state.transport_load(u.id)))}"
+                                     if state.transport_load(u.id) else ", empty") + ")" for u in boats))
     lines.append("Next to: " + ", ".join(sorted(b.adj[where])) + ".")
     return "\n".join(lines)
 

@@ -13,7 +13,8 @@ async def test_territory_units_and_income(tmp_path: Path) -> None:
                           + "carol: /aa units power:china\n"
                           + "carol: /aa units power:narnia\n"
                           + "carol: /aa income\n"
-                          + "carol: !complete /aa territory name:Kar\n", tmp_path)
+                          + "carol: !complete /aa territory name:Kar\n"
+                          + 'carol: /aa territory name:"62 Sea Zone"\n', tmp_path)
     assert code == 0, out
     mine = replies_to(out, "carol")
     assert ("🗺️ **Germany**: 10 IPC, held by Germany, victory city Berlin, capital of Germany,"
@@ -25,6 +26,7 @@ async def test_territory_units_and_income(tmp_path: Path) -> None:
     assert "**Round 1** — victory cities: Axis 8, Allies 10 (target 15)." in mine
     assert "• Japan: 31 IPCs in hand, territories worth 31, 4 victory cities" in mine
     assert "choices for name: Karelia S.S.R." in mine
+    assert "Transports: #241 (Japan, empty)" in mine  # ids for /aa sea load … onto:#241
 
 
 async def test_units_to_place_appear_once_the_purchase_is_paid(tmp_path: Path) -> None:
