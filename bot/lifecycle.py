@@ -90,6 +90,16 @@ def seat_list(rules_seats: Sequence[str], text: str | None) -> list[str]:
     """``"Germany, Italy"`` → the seats named (case-insensitive), in the game's order."""
     if text is None:
         return []
+    # Seat names of several words ("United States", "Soviet Union") are matched whole first.
+    rest = f" {text.lower().replace(',', ' ')} "
+    multi: list[str] = []
+    for s in sorted(rules_seats, key=len, reverse=True):
+        if " " in s and f" {s.lower()} " in " ".join(rest.split()).join("  "):
+            multi.append(s)
+            rest = " ".join(rest.split()).join("  ").replace(f" {s.lower()} ", " ")
+    if multi:
+        return sorted(set(multi) | set(seat_list(rules_seats, rest) if rest.strip() else []),
+                      key=list(rules_seats).index)
     wanted = [w.strip().lower() for w in text.replace(",", " ").split() if w.strip()]
     by_name = {s.lower(): s for s in rules_seats}
     unknown = [w for w in wanted if w not in by_name]

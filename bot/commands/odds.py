@@ -253,3 +253,11 @@ async def odds_memoir(
         lines[1] = f"**{lines[1]}**"
     png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+
+
+# ── A&A game battles (issue 16, owned by bot/aa/): `/odds aa battle:<space>` reads a battle
+# of the channel's A&A game; the conversion is in bot/aa/odds_link.py. ──
+from bot.aa.odds_link import extend_odds_aa  # noqa: E402
+
+extend_odds_aa()
+# ── end of the A&A game block ──

@@ -1,0 +1,170 @@
+"""``/odds aa battle:<space>``: the exact odds of a battle of this channel's A&A game.
+
+:func:`odds_battle` turns a battle of the game — the one being fought, or one still to
+fight this conduct-combat phase (or, in the combat move, a hostile space the mover has
+units in) — into the odds engine's :class:`~engine.odds.aa.AABattle`, read from the state
+*as the asker may see it*: the units on both sides (a land battle's AA guns fire at the
+aircraft, A-10.4; cargo landing from transports makes it amphibious, with the
+bombarding warships, A-10.5), each power's order of loss (A-10.14) and technologies.
+
+:func:`extend_odds_aa` adds the ``battle`` option to ``/odds aa`` (called from one marked
+block at the end of bot/commands/odds.py): with it, attacker and defender are read from
+the game and handed to the usual command, so the answer looks the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from bot.aa import complete
+from bot.aa.front import KIND, aa_state
+from bot.commands.base import REGISTRY, Command, Option
+from bot.context import Ctx
+from engine.aa import combat
+from engine.aa.state import AAState, Unit, enemies
+from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER
+from engine.core.errors import IllegalOrder, NotationError, PlayerError
+from engine.odds.aa import AABattle
+from engine.odds.aa_units import format_army
+
+
+def _counts(units: list[Unit]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return out
+
+
+def _text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "nothing"
+
+
+def _techs(techs: frozenset[str]) -> str:
+    """The technologies the odds engine knows (the others do not change a battle)."""
+    from engine.odds.aa_units import parse_techs
+
+    known = []
+    for t in sorted(techs):
+        try:
+            parse_techs(t)
+        except PlayerError:
+            continue
+        known.append(t)
+    return ", ".join(known)
+
+
+def battle_spaces(state: AAState) -> list[str]:
+    """Spaces with a battle the odds can be asked for, the one being fought first."""
+    out: list[str] = []
+    if state.battle is not None:
+        out.append(state.battle.where)
+    out += [s.where for s in state.sites if s.kind != "raid" and s.where not in out]
+    if state.phase == "combat move" and not out:
+        out += [s.where for s in combat.plan_battles(state) if s.kind != "raid"]
+    return out
+
+
+def odds_battle(state: AAState, where: str | None = None) -> AABattle:
+    """The odds engine's view of a battle of the game (see the module's doc)."""
+    spaces = battle_spaces(state)
+    if not spaces:
+        raise IllegalOrder("There is no battle in this game now (battles are planned in the combat move"
+                           " and fought in conduct combat).",
+                           legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf"',))
+    if where is None or where.strip().lower() in ("", "current", "next"):
+        where = spaces[0]
+    else:
+        where = state.board.resolve(where)
+    if where not in spaces:
+        raise IllegalOrder(f"There is no battle in {where} now.", legal=[f"/odds aa battle:{s}" for s in spaces])
+    b = state.battle
+    if b is not None and b.where == where:
+        attacker_power, kind = b.attacker, b.kind
+        att = combat.attackers(state, b)
+        dfn = combat.defenders(state, b)
+        amphibious = b.amphibious
+    else:
+        attacker_power = state.actor
+        kind = "sea" if state.board.is_sea(where) else "land"
+        here = state.units_at(where)
+        if kind == "land":
+            att = [u for u in here if u.owner == attacker_power and u.aboard is None and (u.is_land or u.is_air)
+                   and u.kind != AA_GUN and u.mission not in ("bomb", "retreated")]
+            dfn = [u for u in here if enemies(u.owner, attacker_power) and u.aboard is None and not u.is_sea]
+        else:
+            att = [u for u in here if u.owner == attacker_power and (u.is_sea or u.is_air)]
+            dfn = [u for u in here if enemies(u.owner, attacker_power) and (u.is_sea or u.is_air)]
+        amphibious = False
+    bombard: dict[str, int] = {}
+    if kind == "land":
+        cargo = [u for u in state.units.values() if u.owner == attacker_power and u.aboard is not None
+                 and u.is_land and u.target == where]
+        if cargo:
+            amphibious = True
+            att = att + cargo
+            zones = {u.where for u in cargo}
+            bombard = _counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
+                               and u.kind in (BATTLESHIP, CRUISER) and not state.enemy_surface(u.where, attacker_power)])
+        if any(u.is_air for u in att):  # A-10.4: the defender's AA gun fires at aircraft
+            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)
+                         and u not in dfn][:1]
+    defender_power = next((u.owner for u in dfn), None)
+    setting_a = state.setting(attacker_power)
+    setting_d = state.setting(defender_power) if defender_power else None
+    return AABattle.parse(
+        _text(_counts(att)), _text(_counts(dfn)),
+        mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
+        bombard=_text(bombard) if bombard else "",
+        ool_attacker=", ".join(setting_a.attack_order),
+        ool_defender=", ".join(setting_d.defense_order) if setting_d else "",
+        tech_attacker=_techs(state.tech(attacker_power)),
+        tech_defender=_techs(state.tech(defender_power)) if defender_power else "",
+    )
+
+
+def odds_options(battle: AABattle) -> dict[str, Any]:
+    """The ``/odds aa`` options that describe ``battle``."""
+    return {"attacker": format_army(battle.attacker), "defender": format_army(battle.defender),
+            "kind": battle.mode, "bombard": format_army(battle.bombard) if battle.bombard else "",
+            "ool_attacker": ", ".join(battle.ool_attacker), "ool_defender": ", ".join(battle.ool_defender),
+            "attacker_tech": ", ".join(sorted(battle.tech_attacker)),
+            "defender_tech": ", ".join(sorted(battle.tech_defender))}
+
+
+async def _game_state(ctx: Ctx) -> AAState:
+    loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
+    return aa_state(loaded.view(loaded.viewer(ctx.actor.id)))
+
+
+async def _battle_choices(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    loaded = await ctx.app.sessions.find(ctx.channel_id)
+    if loaded is None or loaded.game.kind != KIND:
+        return []
+    return complete._rank(partial, battle_spaces(aa_state(loaded.view(loaded.viewer(ctx.actor.id)))))
+
+
+BATTLE = Option("battle", str, "A battle of this channel's A&A game (its space), instead of the units",
+                required=False, autocomplete=_battle_choices)
+
+
+def extend_odds_aa() -> None:
+    """Give ``/odds aa`` the ``battle`` option (attacker and defender become optional)."""
+    key = ("odds", "aa")
+    cmd = REGISTRY.get(key)
+    if cmd is None or any(o.name == "battle" for o in cmd.options):
+        return
+    original = cmd.handler
+    options = tuple(replace(o, required=False, default=None) if o.name in ("attacker", "defender") else o
+                    for o in cmd.options) + (BATTLE,)
+
+    async def handler(ctx: Ctx, battle: str | None = None, **values: Any) -> None:
+        if battle is not None:
+            state = await _game_state(ctx)
+            values.update(odds_options(odds_battle(state, battle)))
+        elif values.get("attacker") is None or values.get("defender") is None:
+            raise NotationError("Name both sides, or a battle of this channel's A&A game.",
+                                legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf"', "/odds aa battle:current"))
+        await original(ctx, **values)
+
+    REGISTRY[key] = Command(cmd.path, cmd.description, options, handler, cmd.defer, cmd.ephemeral, cmd.extra)

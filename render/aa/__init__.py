@@ -1,0 +1,1 @@
+"""The A&A Anniversary world map: our own schematic drawing (render/aa/world.py)."""

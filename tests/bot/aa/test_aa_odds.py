@@ -1,0 +1,84 @@
+"""/odds aa battle:… reads a battle of this channel's A&A game (bot/aa/odds_link.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from bot.aa.odds_link import odds_battle, odds_options
+from engine.aa.game import new_game
+from engine.aa.state import Settings
+from engine.core.dice import seeded_dice
+from engine.odds.aa import aa_odds
+from tests.aa.helpers import add, empty, turn
+from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, public, replies_to, run
+
+ODDS_HEAD = "2 inf, 1 fig attack 2 inf (land battle)\n"
+
+
+async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None:
+    code, out = await run(OPEN + "carol: /odds aa battle:current\n"
+                          + TO_COMBAT_MOVE.removeprefix(OPEN)
+                          + 'alice: /aa move units:"2 inf, 1 fig" from:Manchuria to:Suiyuan\n'
+                          + "carol: !complete /odds aa battle:\n"
+                          + "carol: /odds aa battle:Suiyuan\n"
+                          + "carol: /odds aa battle:Germany\n"
+                          + "!dice 6 6 6 6 6\nalice: /aa done\n"
+                          + "carol: /odds aa battle:current\n"
+                          + "carol: /odds aa\n"
+                          + 'carol: /odds aa attacker:"1 inf" defender:"1 inf"\n', tmp_path)
+    assert code == 0, out
+    mine = replies_to(out, "carol")
+    assert "⚠️ There is no battle in this game now" in mine
+    assert "choices for battle: Suiyuan" in mine
+    assert "⚠️ There is no battle in Germany now. Legal: /odds aa battle:Suiyuan." in mine
+    assert "⚠️ Name both sides, or a battle of this channel's A&A game." in mine
+    pub = public(out)
+    # Planned in the combat move, then again after a round with no hits: same armies.
+    assert pub.count(ODDS_HEAD + "         **Attacker wins 81.1%**") == 2
+    assert "1 inf attack 1 inf (land battle)\n         **Attacker wins 25.0%**" in pub  # the usual form
+
+
+def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
+    s = empty("1941")
+    s = add(s, "Germany", "infantry", "Ukraine", 2, p3=True, moved=1, came_from="Bulgaria Romania")
+    s = add(s, "Germany", "fighter", "Ukraine", 1, p3=True, moved=2, came_from="Bulgaria Romania")
+    s = add(s, "Soviet Union", "infantry", "Ukraine", 3)
+    s = add(s, "Soviet Union", "tank", "Ukraine", 1)
+    s = add(s, "Soviet Union", "aa gun", "Ukraine", 1)
+    s = replace(s, settings={"Soviet Union": Settings(defense_order=("tank", "infantry"))})
+    s = turn(s, "Germany", "combat move")
+    battle = odds_battle(s, "Ukraine")
+    assert dict(battle.attacker) == {"infantry": 2, "fighter": 1}
+    assert dict(battle.defender) == {"infantry": 3, "tank": 1, "aa gun": 1}  # A-10.4: AA fire
+    assert battle.mode == "land" and battle.ool_defender[:2] == ("tank", "infantry")
+    assert odds_options(battle)["kind"] == "land"
+    # The same numbers as asking with the units typed out.
+    assert aa_odds(battle).attacker_win > 0
+
+
+def test_a_fresh_game_has_no_battle() -> None:
+    state, _ = new_game({"setup": "1942"}, seeded_dice(0))
+    try:
+        odds_battle(state)
+    except Exception as err:  # PlayerError with the legal form
+        assert "no battle" in str(err)
+    else:
+        raise AssertionError("expected a refusal")
+
+
+def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
+    s = empty("1941")
+    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
+    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
+    boat = max(s.units)
+    s = add(s, "Germany", "infantry", "4 Sea Zone", 2, aboard=boat, target="Karelia S.S.R.", p3=True,
+            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = add(s, "Germany", "battleship", "4 Sea Zone", 1, p3=True, moved=1)
+    s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 2)
+    s = turn(s, "Germany", "combat move")
+    battle = odds_battle(s, "Karelia S.S.R.")
+    assert battle.mode == "amphibious"
+    assert dict(battle.attacker) == {"infantry": 2}
+    assert dict(battle.bombard) == {"battleship": 1}  # A-10.5
+    assert dict(battle.defender) == {"infantry": 2}

@@ -1,0 +1,33 @@
+"""Seats of several words (``United States``) in ``side:`` — the lifecycle's seat_list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.lifecycle import seat_list
+from engine.aa.state import POWERS
+from engine.core.errors import UnknownName
+from tests.bot.aa.scripts import replies_to, run
+
+
+def test_seat_list_reads_names_of_several_words() -> None:
+    assert seat_list(POWERS, "United States, China") == ["United States", "China"]
+    assert seat_list(POWERS, "china united states") == ["United States", "China"]
+    assert seat_list(POWERS, "Soviet Union,United Kingdom") == ["Soviet Union", "United Kingdom"]
+    assert seat_list(POWERS, "germany italy") == ["Germany", "Italy"]
+    assert seat_list(("axis", "allies"), "Allies") == ["allies"]
+    with pytest.raises(UnknownName):
+        seat_list(POWERS, "United States, Narnia")
+    with pytest.raises(UnknownName):
+        seat_list(POWERS, "United")
+
+
+async def test_a_taken_power_is_refused(tmp_path: Path) -> None:
+    code, out = await run('alice: /aa new setup:1941 side:"United States, China"\n'
+                          'bob: /aa join side:"United States"\n'
+                          'bob: /aa join side:"Soviet Union"\n', tmp_path)
+    assert code == 0, out
+    assert "⚠️ The United States seat is taken." in replies_to(out, "bob")
+    assert "@bob joins as **Soviet Union**." in out
