@@ -398,14 +398,15 @@ async def league_moderator(ctx: Ctx, name: str, user: str, remove: bool) -> None
                 choices=("on", "off")))
 async def rating(ctx: Ctx, user: str | None, game: str | None, casual: str | None) -> None:
     guild = _guild(ctx)
+    # Check every option before changing anything: one command, all or nothing.
+    who = await ctx.user(user) if user else ctx.actor
+    kinds = [play.game_kind(game)] if game else await store.rating_kinds(ctx.app.repo, guild)
     if casual is not None:
         await ctx.app.repo.set_user_setting(ctx.actor.id, play.CASUAL_KEY, True if casual == "on" else None)
         await ctx.reply("Your casual games are now rated when your opponent opted in too." if casual == "on"
                         else "Your casual games are no longer rated (league games still are).", ephemeral=True)
         if user is None and game is None:
             return
-    who = await ctx.user(user) if user else ctx.actor
-    kinds = [play.game_kind(game)] if game else await store.rating_kinds(ctx.app.repo, guild)
     lines = []
     for kind in kinds:
         table = await store.ratings(ctx.app.repo, guild, kind)
