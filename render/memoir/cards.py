@@ -1,0 +1,73 @@
+"""A command card as a picture: its name, its kind (section or tactic), the sections it
+acts in and its text in our own words (bot data: render/memoir/cards.json)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+from PIL import Image
+
+from engine.memoir.tables import card_kinds
+from render.core.canvas import Canvas
+from render.core.encode import png
+from render.core.fonts import Face, text_width
+
+WIDTH, HEIGHT = 300, 420
+
+
+@lru_cache(maxsize=1)
+def card_texts() -> dict[str, str]:
+    raw = json.loads((resources.files("render.memoir") / "cards.json").read_text(encoding="utf-8"))
+    return {k: str(v) for k, v in raw["texts"].items()}
+
+
+def _wrap(text: str, size: int, room: float) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and text_width(Face.CONDENSED, size, trial) > room:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def card_canvas(kind: str) -> Canvas:
+    c = card_kinds()[kind]
+    section = c.type == "section"
+    image = Image.new("RGB", (WIDTH, HEIGHT), (248, 240, 220))
+    canvas = Canvas(image)
+    d = canvas.draw
+    band = (84, 100, 60) if section else (120, 56, 40)
+    d.rectangle((0, 0, WIDTH, 70), fill=band)
+    d.rectangle((2, 2, WIDTH - 3, HEIGHT - 3), outline=(40, 40, 40), width=3)
+    canvas.text((WIDTH / 2, 36), c.name, face=Face.BOLD, size=26 if len(c.name) < 16 else 20, fill=(255, 255, 255),
+                anchor="mm", kind="card-title")
+    sub = "Section card" if section else "Tactic card"
+    if c.sections:
+        sub += " · " + " + ".join(c.sections)
+    canvas.text((WIDTH / 2, 92), sub, face=Face.CONDENSED_BOLD, size=20, fill=(40, 40, 40), anchor="mm",
+                kind="card-kind")
+    if c.sections:
+        for i, name in enumerate(("left", "centre", "right")):
+            x0 = 30 + i * 82
+            fill = band if name in c.sections else (220, 212, 192)
+            d.rectangle((x0, 112, x0 + 76, 128), fill=fill, outline=(40, 40, 40))
+    y = 150
+    for line in _wrap(card_texts().get(kind, ""), 22, WIDTH - 36):
+        canvas.text((18, y), line, face=Face.CONDENSED, size=22, fill=(24, 24, 24), anchor="la", kind="card-text")
+        y += 28
+    canvas.text((WIDTH / 2, HEIGHT - 22), f"{c.count} in the deck", face=Face.CONDENSED, size=18,
+                fill=(90, 90, 90), anchor="mm", kind="card-count")
+    return canvas
+
+
+@lru_cache(maxsize=64)
+def card_png(kind: str) -> bytes:
+    return png(card_canvas(kind).image, lossless=True)
