@@ -71,3 +71,19 @@ def card_canvas(kind: str) -> Canvas:
 @lru_cache(maxsize=64)
 def card_png(kind: str) -> bytes:
     return png(card_canvas(kind).image, lossless=True)
+
+
+def hand_png(kinds: tuple[str, ...]) -> bytes:
+    """Several cards side by side (a hand), numbered from 1 in the order given."""
+    from render.core.fonts import Face as _Face
+
+    n = max(1, len(kinds))
+    gap = 12
+    image = Image.new("RGB", (n * WIDTH + (n + 1) * gap, HEIGHT + 2 * gap + 36), (36, 40, 44))
+    canvas = Canvas(image)
+    for i, kind in enumerate(kinds):
+        x = gap + i * (WIDTH + gap)
+        image.paste(card_canvas(kind).image, (x, gap + 36))
+        canvas.text((x + WIDTH / 2, gap + 16), str(i + 1), face=_Face.BOLD, size=26, fill=(240, 240, 236),
+                    anchor="mm", kind="card-number")
+    return png(image, lossless=True)
