@@ -46,7 +46,7 @@ def _q(text: str) -> str:
 
 def turn_events(events: Sequence[EventDict]) -> list[EventDict]:
     """The events of a report without the turn markers that frame it."""
-    return [e for e in events if e.get("type") not in ("TurnEnded", "StepClosed")]
+    return [e for e in events if e.get("type") not in ("TurnEnded", "StepClosed", "GameStarted", "CardsDealt")]
 
 
 class MemoirFront(BaseFront):
@@ -170,10 +170,8 @@ class MemoirFront(BaseFront):
             head = "📜 **The battlefield**"
             title = s.scenario.name
         else:
-            turn = sum(1 for e in events if e.get("type") == "TurnEnded" and e is not events[0]) or 0
             head = f"📜 **{narrate.summary(body)}**"
             title = f"{s.scenario.name} · {side_name(str(played['seat']))} turn"
-            del turn
         if over and s.outcome is not None:
             title = f"{s.scenario.name} · {side_name(s.outcome.winner)} won"
         image = board_image(s, body, title=title, name=f"memoir-turn{max(1, s.turn - (0 if over else 1))}.png")
@@ -186,7 +184,7 @@ class MemoirFront(BaseFront):
         sc = s.scenario
         lines = [f"Scenario: **{sc.name}** ({sc.face}; {side_name(sc.top)} at the top)."]
         if sc.briefing:
-            lines.append(f"> {sc.briefing[:300]}")
+            lines.append("> " + (sc.briefing if len(sc.briefing) <= 400 else sc.briefing[:399] + "…"))
         return lines
 
     def status(self, state: Any) -> list[str]:

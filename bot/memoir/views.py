@@ -126,7 +126,7 @@ def battles_text(state: MemoirState, side: str) -> str:
     if not rows:
         return f"{side_name(side)}: no battle possible from here (E-12)."
     lines = [f"⚔️ Battles {side_name(side)} could fight if every unit were ordered and none moved (no card bonus):"]
-    lines += [f"• {r['attacker']} → {r['target']}: {r['dice']} dice" for r in rows]
+    lines += [f"• {r['attacker']} → {r['target']}: {r['dice']} {'die' if r['dice'] == 1 else 'dice'}" for r in rows]
     return "\n".join(lines)
 
 
