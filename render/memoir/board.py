@@ -209,7 +209,7 @@ def _unit(canvas: Canvas, layout: HexLayout, u: Unit) -> None:
     canvas.text((cx, cy), text, face=Face.BOLD, size=round(th.size("token_font", R)),
                 fill=_c(f"{u.side}_text"), anchor="mm", kind="unit", tier="hex", hex=u.hex, owner=u.side)
     if u.badge:
-        bx, by = cx - r * 0.95, cy - r * 0.9
+        bx, by = cx - r * 1.0, cy + r * 0.85
         canvas.text((bx, by), BADGE_MARK.get(u.badge, "★"), face=Face.CONDENSED_BOLD,
                     size=round(th.size("badge_font", R)), fill=(250, 220, 40, 255), anchor="mm", kind="badge",
                     tier="hex", hex=u.hex, stroke=2, stroke_fill=(16, 16, 16, 255))
@@ -265,6 +265,13 @@ def _overlays(canvas: Canvas, layout: HexLayout, events: Sequence[EventDict]) ->
         elif t == "Retreated":
             pts = [layout.centre(h) for h in _hexes(e["path"])]
             _arrow(canvas, _shorten(pts, R * 0.5), _c("retreat_arrow"), w, dashed=True)
+        elif t == "Eliminated":
+            for h in _hexes([e["hex"]]):
+                cx, cy = layout.centre(h)
+                s = R * 0.32
+                for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx + s, cy - s), (cx - s, cy + s))):
+                    canvas.draw.line([a, b], fill=_c("battle_arrow"), width=w + 2)
+                canvas.mark("eliminated", (cx - s, cy - s, cx + s, cy + s), hex=h)
         elif t == "Targeted":
             for h in _hexes(e["hexes"]):
                 canvas.draw.polygon(_hexagon(layout, h, inset=R * 0.08), outline=_c("battle_arrow"),
@@ -338,6 +345,7 @@ def _legend_items(s: MemoirState, unit: float, th: Theme) -> list[LegendItem]:
     items.append(LegendItem(swatch_icon(_c("battle_arrow"), _c("battle_arrow")), ih, "battle"))
     items.append(LegendItem(swatch_icon(_c("retreat_arrow"), _c("retreat_arrow")), ih, "retreat"))
     items.append(LegendItem(swatch_icon(_c("section_line"), _c("section_line")), ih, "section line"))
+    items.append(LegendItem(swatch_icon(_c("battle_arrow"), _c("token_edge")), ih, "✕ eliminated"))
     text = "I infantry · A armor · G artillery · number = figures · SF/E/R badge"
     items.append(LegendItem(swatch_icon(_c("axis"), _c("token_edge")), ih, text))
     return items
@@ -372,7 +380,7 @@ def board(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | 
     for h, kind, owner in s.obstacles:
         _obstacle(canvas, layout, h, kind, owner)
     _objectives(canvas, layout, s)
-    _overlays(canvas, layout, [e for e in events if e.get("type") in ("Targeted", "Retreated")])
+    _overlays(canvas, layout, [e for e in events if e.get("type") in ("Targeted", "Retreated", "Eliminated")])
     for u in s.units:
         _unit(canvas, layout, u)
     _overlays(canvas, layout, [e for e in events if e.get("type") in ("Moved", "BattleDeclared")])
