@@ -59,7 +59,7 @@ class MemoirFront(BaseFront):
         return side_name(seat)
 
     def narrate(self, events: Sequence[EventDict], state: Any) -> list[str]:
-        return narrate.lines(events)
+        return narrate.lines(events, state)
 
     # ---------------------------------------------------------------- orders as commands
 
@@ -77,9 +77,9 @@ class MemoirFront(BaseFront):
                 return f"{G} play card:{args[0]} section:{args[-1]}"
             return f"{G} play card:{args[0]}"
         if verb == "order" and args:
-            return f"{G} order units:{_q(' '.join(args))}"
+            return f"{G} order units:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
         if verb == "target" and args:
-            return f"{G} target hexes:{_q(' '.join(args))}"
+            return f"{G} target hexes:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
         if verb == "move" and len(args) >= 2:
             path = f' path:{_q(" ".join(args[3:]))}' if len(args) > 3 and args[2] == "via" else ""
             return f"{G} move unit:{args[0].upper()} to:{args[1].upper()}{path.upper()}".replace("PATH:", "path:")

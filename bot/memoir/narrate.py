@@ -47,7 +47,7 @@ def _played(e: EventDict) -> str:
     return text + "."
 
 
-def line(e: EventDict) -> str | None:
+def line(e: EventDict, state: Any = None) -> str | None:
     """One event in words, or None for an event the channel need not hear about."""
     t = e.get("type")
     if t == "GameStarted":
@@ -100,7 +100,9 @@ def line(e: EventDict) -> str | None:
         path = list(e["path"])
         return f"↩️ {path[0]} retreats to {path[-1]}." if len(path) > 1 else None
     if t == "BattleCancelled":
-        return f"{e['attacker']} cannot battle: {e['why']}."
+        unit = state.unit(str(e["attacker"])) if state is not None and hasattr(state, "unit") else None
+        who = unit.where if unit is not None else "The attacker"
+        return f"{who} cannot battle: {e['why']}."
     if t == "TookGround":
         return f"🚩 {e['frm']} takes ground in {e['to']}."
     if t == "Healed":
@@ -135,8 +137,8 @@ def _kind(card: str) -> str:
     return card.split("#", 1)[0]
 
 
-def lines(events: Sequence[EventDict]) -> list[str]:
-    return [text for e in events if (text := line(e)) is not None]
+def lines(events: Sequence[EventDict], state: Any = None) -> list[str]:
+    return [text for e in events if (text := line(e, state)) is not None]
 
 
 def summary(events: Sequence[EventDict]) -> str:
@@ -146,8 +148,10 @@ def summary(events: Sequence[EventDict]) -> str:
     head = ""
     for e in events:
         t = e.get("type")
-        if t == "CardPlayed":
+        if t == "CardPlayed" and not head:
             head = f"{side_name(e['seat'])} played {card_name(e['card'])}"
+        elif t == "CardPlayed":
+            parts.append(f"{side_name(e['seat'])} played {card_name(e['card'])}")
         elif t == "UnitsOrdered":
             parts.append("ordered " + (", ".join(e["units"]) or "nothing"))
         elif t == "Targeted":
