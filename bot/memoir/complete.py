@@ -44,7 +44,8 @@ async def card(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
     if found is None:
         return []
     state, seat = found
-    kinds = sorted({p.card for p in legal.play_orders(state, seat)}) if state.step == "play" else []
+    now = state.step == "play" and state.active == seat and state.fight is None and not state.over
+    kinds = sorted({p.card for p in legal.play_orders(state, seat)}) if now else []
     return [(card_name(k), k) for k in kinds if _fits(partial, k, card_name(k))][:LIMIT]
 
 
