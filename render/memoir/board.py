@@ -189,7 +189,7 @@ def _objectives(canvas: Canvas, layout: HexLayout, s: MemoirState) -> None:
         holder = u.side if u is not None and o.counts_for(u.side) else None
         if holder is None:
             holder = next((side for h, side in s.taken if h == o.hex), None)
-        x, y, r = cx + R * 0.58, cy + R * 0.05, R * 0.24
+        x, y, r = cx + R * 0.62, cy + R * 0.02, R * 0.24
         d = canvas.draw
         d.ellipse((x - r, y - r, x + r, y + r), fill=_c("medal"), outline=_c(holder) if holder else _c("token_edge"),
                   width=max(2, round(R * 0.09)) if holder else 1)
@@ -379,10 +379,10 @@ def board(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | 
     draw_title(canvas, width, th_h, tl, unit, th)
     for h, kind, owner in s.obstacles:
         _obstacle(canvas, layout, h, kind, owner)
-    _objectives(canvas, layout, s)
     _overlays(canvas, layout, [e for e in events if e.get("type") in ("Targeted", "Retreated", "Eliminated")])
     for u in s.units:
         _unit(canvas, layout, u)
+    _objectives(canvas, layout, s)  # over the tokens: who holds a medal hex must show
     _overlays(canvas, layout, [e for e in events if e.get("type") in ("Moved", "BattleDeclared")])
     y = th_h + fb.height + pad
     for text in info:
