@@ -13,7 +13,7 @@ from engine.memoir.scenario import find_shipped, load_scenario_text, shipped_sce
 from render.core.legibility import problems, smallest
 from render.memoir import board, board_png, card_png
 from render.memoir.board import _STATIC, dice_rows
-from render.memoir.cards import card_canvas
+from render.memoir.cards import card_canvas, hand_canvas
 from engine.memoir.tables import card_kinds
 from engine.core.dice import scripted_dice
 
@@ -104,3 +104,12 @@ def test_cards_are_legible() -> None:
         assert problems(canvas.items, canvas.image.width) == [], kind
         assert any(it.kind == "card-text" for it in canvas.items), kind
     assert card_png("air-power")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hand_of_six_is_legible_on_a_phone() -> None:
+    kinds = ("attack-left", "probe-right", "assault-centre", "direct-from-hq", "recon-left", "counter-attack")
+    canvas = hand_canvas(kinds)
+    assert problems(canvas.items, canvas.image.width) == []
+    assert [it.text for it in canvas.items if it.kind == "card-number"] == ["1", "2", "3", "4", "5", "6"]
+    assert [it.text for it in canvas.items if it.kind == "card-title"] == [
+        "Attack Left", "Probe Right", "Assault Centre", "Direct from HQ", "Recon Left", "Counter-Attack"]

@@ -73,17 +73,28 @@ def card_png(kind: str) -> bytes:
     return png(card_canvas(kind).image, lossless=True)
 
 
-def hand_png(kinds: tuple[str, ...]) -> bytes:
-    """Several cards side by side (a hand), numbered from 1 in the order given."""
-    from render.core.fonts import Face as _Face
+COLUMNS = 3  # a hand is laid out three cards a row, so it stays legible on a phone
 
+
+def hand_canvas(kinds: tuple[str, ...]) -> Canvas:
+    """Several cards in rows of three (a hand), numbered from 1 in the order given."""
     n = max(1, len(kinds))
-    gap = 12
-    image = Image.new("RGB", (n * WIDTH + (n + 1) * gap, HEIGHT + 2 * gap + 36), (36, 40, 44))
+    cols = min(COLUMNS, n)
+    rows = (n + cols - 1) // cols
+    gap, head = 12, 36
+    cell_h = HEIGHT + head + gap
+    image = Image.new("RGB", (cols * WIDTH + (cols + 1) * gap, rows * cell_h + gap), (36, 40, 44))
     canvas = Canvas(image)
     for i, kind in enumerate(kinds):
-        x = gap + i * (WIDTH + gap)
-        image.paste(card_canvas(kind).image, (x, gap + 36))
-        canvas.text((x + WIDTH / 2, gap + 16), str(i + 1), face=_Face.BOLD, size=26, fill=(240, 240, 236),
+        x = gap + (i % cols) * (WIDTH + gap)
+        y = gap + (i // cols) * cell_h
+        card = card_canvas(kind)
+        image.paste(card.image, (x, y + head))
+        canvas.items.extend(it.moved(x, y + head) for it in card.items)
+        canvas.text((x + WIDTH / 2, y + head / 2), str(i + 1), face=Face.BOLD, size=26, fill=(240, 240, 236),
                     anchor="mm", kind="card-number")
-    return png(image, lossless=True)
+    return canvas
+
+
+def hand_png(kinds: tuple[str, ...]) -> bytes:
+    return png(hand_canvas(kinds).image, lossless=True)
