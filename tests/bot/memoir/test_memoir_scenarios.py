@@ -83,3 +83,20 @@ async def test_random_picks_one_of_ours_with_a_die(tmp_path: Path) -> None:
     code, out = await run("!dice 2\nalice: /memoir new scenario:random\n", tmp_path)
     assert code == 0, out
     assert "Scenario: **Sainte-M" in public(out)  # the second of ours (die 2 of 3)
+
+
+async def test_our_other_two_scenarios_open_and_draw(tmp_path: Path) -> None:
+    script = ("alice: /memoir new scenario:sainte-mere-eglise side:allies\nbob: /memoir join\n"
+              "carol: /memoir board\n!channel #beach\n"
+              "alice: /memoir new scenario:sword-beach side:allies\nbob: /memoir join\n"
+              "carol: /memoir status\ncarol: /memoir board\n")
+    code, out = await run(script, tmp_path)
+    assert code == 0, out
+    pub = public(out)
+    # E-3.5: four paratrooper drops before the first Allied turn, each landed or lost
+    assert pub.count("🪂 A paratrooper unit lands on") + pub.count("🪂 A drop on") == 4
+    assert "Sainte-Mère-Église, turn 1 — medals Axis 0, Allies 0." in pub
+    assert "[#beach] ⚔️ @alice opened a **Memoir '44** game.\n         Scenario: **Sword Beach** (beach;" in pub
+    assert "🏅 Medals: Axis 0/5, Allies 0/5." in pub
+    assert "armor 3" in pub
+    assert len(list((tmp_path / "img").glob("*memoir-board-turn1.png"))) == 2
