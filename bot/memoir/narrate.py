@@ -168,6 +168,8 @@ def summary(events: Sequence[EventDict]) -> str:
             parts.append(f"{e['hex']} eliminated")
         elif t == "TookGround":
             parts.append(f"{e['frm']} took ground in {e['to']}")
+        elif t == "ObstacleChanged":
+            parts.append(f"{e['obstacle']} {'placed on' if e['placed'] else 'removed from'} {e['hex']}")
     if not head:
         return "; ".join(parts)
     return head + (": " + "; ".join(parts) if parts else "")
