@@ -21,8 +21,9 @@ from bot.games import register_front
 from bot.memoir import narrate
 from bot.memoir.narrate import card_name, side_name
 from engine.core.game import Pending
-from engine.memoir.board import SEATS
+from engine.memoir.board import SEATS, relative_section
 from engine.memoir.state import MemoirState
+from engine.memoir.tables import card_kinds
 from engine.memoir.turn import shown_medals
 from render.memoir import board_png
 
@@ -47,6 +48,28 @@ def _q(text: str) -> str:
 def turn_events(events: Sequence[EventDict]) -> list[EventDict]:
     """The events of a report without the turn markers that frame it."""
     return [e for e in events if e.get("type") not in ("TurnEnded", "StepClosed", "GameStarted", "CardsDealt")]
+
+
+def _allowance(s: MemoirState) -> str:
+    """What the card in play lets the active player order, in words (E-5, E-6)."""
+    p = s.played
+    if p is None:
+        return "name the units you order"
+    if p.fallback:
+        return "no unit of its type on the board: order 1 unit of any type"
+    c = card_kinds().get(p.effect)
+    limit = c.limit if c is not None else None
+    sections = [relative_section(x, s.active, s.top) for x in p.sections]
+    where = ""
+    if sections and len(sections) < 3:
+        where = " in your " + " and ".join(sections) + (" sections" if len(sections) > 1 else " section")
+    elif len(sections) == 3:
+        where = " in each section" if c is not None and c.type == "section" else ""
+    if limit == "all":
+        return f"order every unit{where}" if where else "order every unit the card allows"
+    if isinstance(limit, int):
+        return f"order up to {limit} unit{'s' if limit != 1 else ''}{where}"
+    return "name the units you order"
 
 
 class MemoirFront(BaseFront):
@@ -126,7 +149,7 @@ class MemoirFront(BaseFront):
             what = card_name(p.effect) if p else "the card"
             if p is not None and p.effect in ("air-power", "barrage"):
                 return f"{what}: name the target hexes — `/memoir target hexes:\"…\"`"
-            return f"{what}: name the units you order — `/memoir order units:\"…\"`"
+            return f"{what}: {_allowance(s)} — `/memoir order units:\"…\"`"
         if s.step == "move":
             return "move your ordered units — `/memoir move unit:… to:…`, then `/memoir done`"
         if s.step == "battle":

@@ -63,6 +63,7 @@ async def test_a_game_of_pegasus_bridge_through_every_decision(tmp_path: Path) -
     assert "@bob joins as **Axis**. Every seat is taken: the game begins." in pub
     # Turn 1: the card, the order, the moves (E-9: the wire stops D7 in E5), the close assault.
     assert "🃏 Allies played **Attack Left**." in pub
+    assert "@alice (Allies) — Attack Left: order up to 3 units in your left section" in pub
     assert "📣 Allies order C6, C7, D7." in pub
     assert "➡️ D7 moves to E5 (via D6)." in pub
     # The defender's Ambush window is offered whether or not it holds the card (E-19.3).
@@ -90,6 +91,8 @@ async def test_a_game_of_pegasus_bridge_through_every_decision(tmp_path: Path) -
     assert "Recon: you drew **Probe Centre** (1) and **Attack Centre** (2); discard one." in replies_to(out, "alice")
     assert "Allies discard Attack Centre (Recon: draw 2, keep 1 (E-7.3))." in pub
     # Turn 5: an elimination is a medal (E-17).
+    assert "@bob (Axis) — Probe Centre: order up to 2 units in your centre section" in pub
+    assert "@alice (Allies) — Direct from HQ: order up to 4 units —" in pub
     assert "☠️ The unit on D5 is eliminated: a medal to the Allies." in pub
     assert "🏅 Medals: Axis 0, Allies 1." in pub
     assert "📜 **Allies played Direct from HQ: ordered C6, C7; C6 battled D5 with 3 dice;" in pub
