@@ -113,3 +113,11 @@ def test_a_hand_of_six_is_legible_on_a_phone() -> None:
     assert [it.text for it in canvas.items if it.kind == "card-number"] == ["1", "2", "3", "4", "5", "6"]
     assert [it.text for it in canvas.items if it.kind == "card-title"] == [
         "Attack Left", "Probe Right", "Assault Centre", "Direct from HQ", "Recon Left", "Counter-Attack"]
+
+
+def test_the_title_bar_says_what_is_shown() -> None:
+    sc = find_shipped("pegasus-bridge")
+    texts = [it.text for it in board(position(sc), title="Pegasus Bridge · Allies turn", right="after turn 3").items
+             if it.kind == "title"]
+    assert texts == ["Pegasus Bridge · Allies turn", "after turn 3"]
+    assert [it.text for it in board(position(sc)).items if it.kind == "title"] == ["Pegasus Bridge", "turn 1"]

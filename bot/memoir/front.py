@@ -37,8 +37,8 @@ def memoir_state(state: Any) -> MemoirState:
 
 
 def board_image(state: MemoirState, events: Sequence[EventDict] = (), *, title: str | None = None,
-                name: str = "board.png") -> Attachment:
-    return Attachment(name, board_png(state, events=events, title=title))
+                right: str | None = None, name: str = "board.png") -> Attachment:
+    return Attachment(name, board_png(state, events=events, title=title, right=right))
 
 
 def _q(text: str) -> str:
@@ -197,7 +197,9 @@ class MemoirFront(BaseFront):
             title = f"{s.scenario.name} · {side_name(str(played['seat']))} turn"
         if over and s.outcome is not None:
             title = f"{s.scenario.name} · {side_name(s.outcome.winner)} won"
-        image = board_image(s, body, title=title, name=f"memoir-turn{max(1, s.turn - (0 if over else 1))}.png")
+        shown = max(1, s.turn - (0 if over else 1))  # the turn reported, not the one that follows
+        right = "game over" if over else f"after turn {shown}"
+        image = board_image(s, body, title=title, right=right, name=f"memoir-turn{shown}.png")
         return Report(head, tuple(self.narrate(body, s)), (image,))
 
     # ---------------------------------------------------------------- looking

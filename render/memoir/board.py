@@ -351,14 +351,17 @@ def _legend_items(s: MemoirState, unit: float, th: Theme) -> list[LegendItem]:
     return items
 
 
-def board(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | None = None) -> Canvas:
-    """The whole picture as a :class:`Canvas` (image + every text and mark recorded)."""
+def board(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | None = None,
+          right: str | None = None) -> Canvas:
+    """The whole picture as a :class:`Canvas` (image + every text and mark recorded);
+    ``title`` and ``right`` are the title bar's two ends (default: the scenario, the turn)."""
     th = theme()
     fb = frame()
     unit = float(th.unit_px)
     width = fb.width
     s = state
-    right = f"turn {s.turn}" if not s.over else "game over"
+    if right is None:
+        right = f"turn {s.turn}" if not s.over else "game over"
     tl = title_lines(title or s.scenario.name, right, width, unit, th)
     th_h = title_height(tl, unit, th)
     panel_font = round(th.size("panel_font", unit))
@@ -408,6 +411,7 @@ def board(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | 
     return canvas
 
 
-def board_png(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | None = None) -> bytes:
-    canvas = board(state, events=events, title=title)
+def board_png(state: MemoirState, *, events: Sequence[EventDict] = (), title: str | None = None,
+              right: str | None = None) -> bytes:
+    canvas = board(state, events=events, title=title, right=right)
     return png(canvas.image, keep=theme().flat_colours())
