@@ -1,0 +1,76 @@
+"""Local-channel scripts shared by the /memoir bot tests, and the dice that stack the deck.
+
+``deck_dice(order)`` gives the dice of the creation shuffle (Fisher–Yates, one die of k
+sides for k = 60 … 2, engine.core.dice.shuffled) that leave the deck in ``order``: the
+first cards are dealt to the Axis, the next to the Allies (E-3.2), the rest is the draw
+pile, top first.  A script queues them with ``!dice`` just before ``/memoir new``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from bot.local import run_script
+from engine.memoir.tables import full_deck
+
+
+def stacked(first: list[str]) -> list[str]:
+    """The whole deck of 60 card ids with ``first`` (card kinds or ids) on top, the rest in
+    the standard order."""
+    rest = list(full_deck())
+    top: list[str] = []
+    for name in first:
+        card = name if name in rest else next(c for c in rest if c.split("#")[0] == name)
+        rest.remove(card)
+        top.append(card)
+    return top + rest
+
+
+def deck_dice(order: list[str]) -> list[int]:
+    out = list(full_deck())
+    assert sorted(out) == sorted(order), "not a permutation of the deck"
+    rolls: list[int] = []
+    for k in range(len(out), 1, -1):
+        j = out.index(order[k - 1])
+        assert j <= k - 1
+        rolls.append(j + 1)
+        out[k - 1], out[j] = out[j], out[k - 1]
+    assert tuple(out) == tuple(order)
+    return rolls
+
+
+def dice_line(first: list[str]) -> str:
+    return "!dice " + " ".join(str(v) for v in deck_dice(stacked(first))) + "\n"
+
+
+# Pegasus Bridge: Axis (top) holds 2 cards, the Allies 6 and play first.
+AXIS_HAND = ["probe-centre", "attack-left"]
+ALLIES_HAND = ["attack-left", "probe-right", "assault-centre", "direct-from-hq", "recon-left", "counter-attack"]
+DRAWS = ["probe-left", "attack-right", "general-advance", "probe-centre", "attack-centre", "move-out"]
+
+
+def opening(allies: list[str] | None = None, draws: list[str] | None = None) -> str:
+    return (dice_line(AXIS_HAND + (allies or ALLIES_HAND) + (draws or DRAWS))
+            + "alice: /memoir new scenario:pegasus-bridge side:allies\n"
+            + "bob: /memoir join\n")
+
+
+async def run(script: str, tmp_path: Path, seed: int = 5) -> tuple[int, str]:
+    out = io.StringIO()
+    code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)
+    return code, out.getvalue()
+
+
+def blocks(out: str) -> list[str]:
+    return re.split(r"\n(?=\[|!!)", out)
+
+
+def public(out: str) -> str:
+    """Everything printed to the channel (not the private replies, nor DMs)."""
+    return "\n".join(b for b in blocks(out) if b.startswith("[#"))
+
+
+def replies_to(out: str, name: str) -> str:
+    return "\n".join(b for b in blocks(out) if b.startswith(f"[to {name}]") or b.startswith(f"[dm to {name}]"))
