@@ -416,7 +416,11 @@ async def rating(ctx: Ctx, user: str | None, game: str | None, casual: str | Non
             lines.append(f"{kind}: **{r.text()}** ({r.games} rated game{'s' if r.games != 1 else ''},"
                          f" #{rank} of {len(table)})")
     if not lines:
-        raise IllegalOrder(f"{who.name} has no rated game{' of ' + game if game else ''} on this server yet.")
+        none = f"{who.name} has no rated game{' of ' + game if game else ''} on this server yet."
+        if casual is not None:  # the opt-in above was done: this is news, not a refusal
+            await ctx.reply(none, ephemeral=True)
+            return
+        raise IllegalOrder(none)
     await ctx.reply(f"Rating of {who.mention}:\n" + "\n".join(lines), ephemeral=False)
 
 
