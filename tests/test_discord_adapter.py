@@ -53,6 +53,8 @@ async def test_help_is_ephemeral_and_lists_roll(bot: WarroomBot, rec: Recorder) 
     (call,) = await rec.wait_for(1)
     assert call.ephemeral and "/roll" in call.content
     assert "`/minis` new · join · army" in call.content
+    # Every game's section is in the overview, which stays one message however many games.
+    assert all(f"`/{g}`" in call.content for g in ("minis", "memoir", "aa")) and len(call.content) <= 2000
 
 
 async def test_long_answers_are_split_under_discords_limit(bot: WarroomBot, rec: Recorder) -> None:

@@ -31,6 +31,7 @@ def sections() -> list[tuple[str, str, tuple[str, ...]]]:
 
 # A game's lifecycle commands: opening and joining come first, the rest after its orders.
 _FIRST = ("new", "join")
+_OVERVIEW_NAMES = 8
 _LAST = ("status", "log", "replay", "undo", "concede", "settings", "replace", "abort")
 
 
@@ -75,9 +76,10 @@ async def help_command(ctx: Ctx, game: str | None) -> None:
             lines += [f"`{c.usage()}` — {c.description}" for c in commands]
         elif key == "quick" or len(commands) <= 3:
             lines += [f"`{c.name}` — {c.description}" for c in commands]
-        else:  # a game: the command names; details with game:<key>
-            names = " · ".join(" ".join(c.path[1:]) for c in commands)
-            lines.append(f"`/{commands[0].path[0]}` {names} — details: `/help game:{key}`")
+        else:  # a game: its first commands (so the overview stays one message); the rest with game:<key>
+            shown = [" ".join(c.path[1:]) for c in commands[:_OVERVIEW_NAMES]]
+            more = f" and {len(commands) - len(shown)} more" if len(commands) > len(shown) else ""
+            lines.append(f"`/{commands[0].path[0]}` {' · '.join(shown)}{more} — all: `/help game:{key}`")
         lines.append("")
     if game is None:
         lines.append("`/help game:<section>` shows a section with every option.")

@@ -170,7 +170,7 @@ async def open_match(app: Any, channel: Channel, stored: store.Stored, rnd: Roun
         inner = ThreadChannel(channel, thread)
         values = game_values(league.kind, league.settings, pairing.sides[0])
         await new.handler(Ctx(app, a, thread, guild, inner), **values)
-        await join.handler(Ctx(app, b, thread, guild, inner), side=pairing.sides[1])
+        await join.handler(Ctx(app, b, thread, guild, inner), **join.bind({"side": pairing.sides[1]}))
     except Exception as err:
         why = err.text() if isinstance(err, PlayerError) else "an error on our side (it has been logged)"
         if not isinstance(err, PlayerError):
