@@ -85,6 +85,7 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
         if secret:
             await ctx.reply("\n".join(secret), ephemeral=True)
             said = True
+    await _tell_others_their_secrets(app, channel, loaded, events, ctx.actor.id if ctx else None)
     lines = front.narrate(visible_events(loaded.rules, events, PUBLIC), loaded.view(PUBLIC))
     reaction = next((p for p in loaded.pending if p.reaction), None)
     if ctx is not None and not lines and reaction is not None:
@@ -102,6 +103,20 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
         await post_report(app, channel, channel_id, acted)
     if acted.waiting_changed or reaction is not None:
         await ping(app, channel, channel_id, loaded)
+
+
+async def _tell_others_their_secrets(app: Any, channel: Channel, loaded: Loaded,
+                                     events: Sequence[EventDict], actor_id: int | None) -> None:
+    """Someone else's order (or a timeout) gave a player something secret — a card drawn
+    at the end of a turn the opponent finished: tell them by direct message when they
+    asked for messages (``/settings dm turns:on``); otherwise their hand or list shows it."""
+    front = front_for(loaded.game.kind)
+    for uid in sorted(set(loaded.game.seats.values()) - {actor_id}):
+        secret = private_events(loaded, events, uid)
+        if secret and await app.repo.user_setting(uid, "dm_turns"):
+            lines = front.narrate(secret, loaded.view(loaded.viewer(uid)))
+            if lines:
+                await direct(app, channel, uid, Message("\n".join(lines)))
 
 
 def ended_phases(front: Front, flat: Sequence[EventDict], own: int, *, over: bool) -> list[EventDict]:

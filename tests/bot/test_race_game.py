@@ -144,3 +144,14 @@ def test_the_core_imports_no_game() -> None:
             for module in modules:
                 parts = module.split(".")
                 assert not any(g in parts[:2] for g in games), f"{name} imports {module}"
+
+
+async def test_a_secret_given_by_someone_elses_order_reaches_its_owner_by_dm(tmp_path: Path) -> None:
+    """A timeout chose Blue's secret number: Bob (who asked for direct messages) is told
+    it privately; Carol (who did not) would only see it with the game's own look-ups."""
+    code, out = await run("bob: /settings dm turns:on\n!dice 1\n"
+                          "alice: /race new target:8 side:red timeout:1h policy:done\nbob: /race join\n"
+                          "alice: /race secret number:3\n!wait 2h\n", tmp_path)
+    assert code == 0, out
+    assert "[dm to bob] Your secret number is 1." in out
+    assert out.count("Your secret number is 1.") == 1  # nobody else, and not in public
