@@ -325,7 +325,11 @@ def _run(
     if engine == "fast" and subs:
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
-    if engine == "fast":
+    if engine == "fast" and isinstance(unit, float):
+        from engine.odds.aa_table import TableEngine
+
+        tally = TableEngine(setup, max_cells).run(battle.rounds)
+    elif engine == "fast":
         fast = FastEngine(setup, eps=eps, max_cells=max_cells)
         tally = fast.run(battle.rounds)
     elif engine == "general":
