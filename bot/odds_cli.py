@@ -16,15 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle, aa_odds
-from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
-from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
-from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
-    minis_sections, minis_subtitle,
-)  # fmt: skip
-from render.chart import ATTACKER, DEFENDER, bar_chart
+# Everything heavier than argparse is imported where it is used: ``warroom odds …`` is a
+# one-shot process, so start-up time is part of every answer.
+
+SOLDIER, VEHICLE = "soldier", "vehicle"  # engine.odds.minis target types
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("odds", help="exact odds: A&A battles, A&A Miniatures attacks, Memoir '44 dice")
@@ -86,6 +81,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], bytes]]) -> int:
+    from engine.core.errors import PlayerError
+
     try:
         result, lines, png = compute()
     except PlayerError as err:
@@ -102,6 +99,9 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
 
 def run_aa(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.aa import AABattle, aa_odds
+        from engine.odds.report import aa_lines, aa_sections
+
         battle = AABattle.parse(
             args.attacker,
             args.defender,
@@ -119,8 +119,12 @@ def run_aa(args: argparse.Namespace) -> int:
         )
         odds = aa_odds(battle, exact=args.exact)
         lines = aa_lines(odds)
+        if not args.chart:
+            return odds, lines, b""
+        from render.chart import ATTACKER, DEFENDER, bar_chart
+
         png = bar_chart("A&A battle odds", aa_sections(odds), subtitle=lines[0],
-                        section_colors=(None, ATTACKER, DEFENDER)) if args.chart else b""  # fmt: skip
+                        section_colors=(None, ATTACKER, DEFENDER))  # fmt: skip
         return odds, lines, png
 
     return _run(args, compute)
@@ -128,6 +132,9 @@ def run_aa(args: argparse.Namespace) -> int:
 
 def run_minis(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.minis import MinisAttack, minis_odds
+        from engine.odds.report import minis_lines, minis_sections, minis_subtitle
+
         odds = minis_odds(
             MinisAttack(
                 dice=args.dice,
@@ -149,6 +156,8 @@ def run_minis(args: argparse.Namespace) -> int:
         lines = minis_lines(odds)
         png = b""
         if args.chart:
+            from render.chart import bar_chart
+
             png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
         return odds, lines, png
 
@@ -157,6 +166,9 @@ def run_minis(args: argparse.Namespace) -> int:
 
 def run_memoir(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
+        from engine.odds.report import memoir_lines, memoir_sections, memoir_subtitle
+
         roll = MemoirRoll(
             dice=args.dice,
             target=target_type(args.target),
@@ -169,6 +181,8 @@ def run_memoir(args: argparse.Namespace) -> int:
         lines = memoir_lines(odds)
         png = b""
         if args.chart:
+            from render.chart import bar_chart
+
             png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
         return odds, lines, png
 

@@ -31,10 +31,12 @@ from engine.odds.report import (
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
-# Work limits for Discord (the CLI has none): a 100-vs-100 land battle fits.
+# Work limits for Discord (the CLI has none): every battle kind up to 100 units a side
+# is answered (issue 19); only beyond that, or a submarine battle far past that size of
+# state space, is refused.
 MAX_UNITS = 120  # per side
-MAX_CELLS = 16_000  # fast engine: attacker states x defender states (AA fire multiplies)
-MAX_STATES = 4_000  # general engine (submarines): battle states processed
+MAX_CELLS: int | None = None  # the table engines answer 100 a side within a second
+MAX_STATES = 2_000_000  # general engine (submarines with aircraft): battle states processed
 
 
 def _aa(battle: AABattle) -> AAOdds:

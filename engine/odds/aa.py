@@ -26,7 +26,6 @@ from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine
-from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
     AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
@@ -35,7 +34,10 @@ from engine.odds.aa_units import (
 from engine.odds.dist import N, binomial, die_chance, hits_distribution
 
 MODES = ("land", "sea", "amphibious")
-EXACT_MAX_UNITS = 16  # fractions grow to thousands of digits beyond this
+EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
+# Up to this many battle states the pure-Python sequence engine is as fast as the numpy
+# table engine, and a one-shot ``warroom odds`` process skips importing numpy.
+SMALL_CELLS = 150
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,8 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             if ships:
                 raise IllegalOrder(
                     f"Ships ({', '.join(ships)}) cannot fight in a land battle (A-14.1).",
-                    legal=["--sea for a sea battle", "--amphibious --bombard '1 bat' for shore bombardment"],
+                    legal=["/odds aa … kind:sea for a sea battle",
+                           "/odds aa … kind:amphibious bombard:1 battleship for shore bombardment"],
                 )
     else:
         for who, units in (("attacker", att), ("defender", dfn)):
@@ -186,7 +189,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             )
     if battle.bombard and mode != "amphibious":
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
-                           legal=["--amphibious"])
+                           legal=["/odds aa … kind:amphibious"])
     for n in battle.bombard:
         if not cat.profile(n).bombard:
             raise IllegalOrder(
@@ -325,18 +328,27 @@ def _run(
     if engine == "fast" and subs:
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
-    if engine == "fast" and isinstance(unit, float):
-        from engine.odds.aa_table import TableEngine
+    if engine == "fast" and isinstance(unit, float) and _table_cells(setup) > SMALL_CELLS:
+        from engine.odds.aa_table import TableEngine  # numpy: imported for big battles only
 
         tally = TableEngine(setup, max_cells).run(battle.rounds)
     elif engine == "fast":
         fast = FastEngine(setup, eps=eps, max_cells=max_cells)
         tally = fast.run(battle.rounds)
     elif engine == "general":
+        from engine.odds.aa_general import GeneralEngine
+
         tally = GeneralEngine(setup, max_states=max_states).run(battle.rounds)
     else:
         raise ValueError(f"unknown engine {engine}")
     return _result(battle, setup, aside, tally, engine, cat)
+
+
+def _table_cells(setup: BattleSetup[Any]) -> int:
+    """Cells of the fast engines' table: attacker states (every AA block) x defender's."""
+    blocks = {s.attacker for s in setup.starts}
+    att, dfn = setup.attacker, setup.defender
+    return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 
 
 def _result(

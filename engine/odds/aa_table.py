@@ -172,7 +172,7 @@ class TableEngine:
         if max_cells is not None and cells > max_cells:
             raise PlayerError(
                 f"This battle is too big for a quick answer: {cells} battle states, the "
-                f"limit here is {max_cells}.  Try fewer units, or the command line."
+                f"limit here is {max_cells}.  Try fewer units."
             )
         self.n_a = [len(t.states) - 1 for t in self.a_tabs]
         Hd = d.fire.shape[1] - 1

@@ -6,12 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping
 
-from engine.odds.aa import AAOdds
 from engine.odds.aa_units import catalogue, format_army
-from engine.odds.memoir import MemoirOdds
-from engine.odds.minis import MinisOdds
 
-if TYPE_CHECKING:  # the live form pulls in the Minis rules; the formatters only read it
+if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
+    from engine.odds.aa import AAOdds
+    from engine.odds.memoir import MemoirOdds
+    from engine.odds.minis import MinisOdds
     from engine.odds.minis_game import LiveAttack
 
 Bars = list[tuple[str, float]]
