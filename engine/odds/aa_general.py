@@ -40,7 +40,7 @@ class GeneralEngine(Generic[N]):
         self.max_states = max_states
         self.seen = 0
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
-        self._cas: dict[tuple[int, State, int, State, bool, bool], Dist[N]] = {}
+        self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._strike: dict[tuple[int, State, int, State], Dist[N]] = {}
 
     # -- one side's dice and casualties ---------------------------------------------------
@@ -65,11 +65,12 @@ class GeneralEngine(Generic[N]):
     def casualties(
         self, target: Side, t_st: State, shooter: Side, s_st: State, subs_fire: bool, air_any: bool
     ) -> Dist[N]:
-        key = (id(target), t_st, id(shooter), s_st, subs_fire, air_any)
+        cats = target.fighting_categories(t_st)
+        # Keyed by the shooter's dice, not its state: many states roll the same dice.
+        key = (id(target), t_st, shooter.dice_key(s_st), subs_fire, air_any or CAT_SUB not in cats)
         got = self._cas.get(key)
         if got is not None:
             return got
-        cats = target.fighting_categories(t_st)
         # A restriction that cannot matter (no aircraft / no submarine to protect) is
         # dropped: the hits are then taken in plain loss order.
         sub_d, air_d, any_d = self.fire(shooter, s_st, subs_fire, air_any or CAT_SUB not in cats)
@@ -107,6 +108,25 @@ class GeneralEngine(Generic[N]):
         return got
 
     # -- one round --------------------------------------------------------------------------
+
+    def factors(self, a: State, d: State) -> list[tuple[N, Dist[N], Dist[N]]]:
+        """One round from (a, d) as a mixture over the surprise strikes' results:
+        ``(weight, attacker's next states, defender's next states)``, the two
+        independent given the strikes (A-10.6)."""
+        att, dfn = self.setup.attacker, self.setup.defender
+        a_strike = att.has(a, "submarine") and not dfn.has(d, "destroyer")
+        d_strike = dfn.has(d, "submarine") and not att.has(a, "destroyer")
+        a1s: Dist[N] = self.strike(att, a, dfn, d) if d_strike else {a: self.unit}
+        d1s: Dist[N] = self.strike(dfn, d, att, a) if a_strike else {d: self.unit}
+        out: list[tuple[N, Dist[N], Dist[N]]] = []
+        for a1, pa in a1s.items():
+            a_air_any = att.has(a1, "destroyer")
+            for d1, pd in d1s.items():
+                d_air_any = dfn.has(d1, "destroyer")
+                a2s = self.casualties(att, a1, dfn, d1, not d_strike, d_air_any)
+                d2s = self.casualties(dfn, d1, att, a1, not a_strike, a_air_any)
+                out.append((pa * pd, a2s, d2s))
+        return out
 
     def round(self, a: State, d: State, d_fires_as: State | None = None) -> dict[Pair, N]:
         att, dfn = self.setup.attacker, self.setup.defender
@@ -203,28 +223,46 @@ class GeneralEngine(Generic[N]):
                         f"This battle is too big to compute exactly here (more than "
                         f"{self.max_states} battle states); try fewer units."
                     )
-                dist = self.round(a, d)
-                loop = dist.pop((a, d), self.zero)
-                if not dist:
+                mix = self.factors(a, d)
+                loop = self.zero
+                moves = False  # can the round lead anywhere else?
+                for w, a2s, d2s in mix:
+                    qa = a2s.get(a)
+                    qd = d2s.get(d)
+                    if qa and qd:
+                        loop += w * qa * qd
+                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
+                        moves = True
+                if not moves:
                     tally.record(STALEMATE, a, d, m, False)
                     continue
                 m_eff = m / (1 - loop)
                 assert tally.rounds is not None
                 tally.rounds += m_eff
-                for pair, p in dist.items():
-                    got = dest.get(pair)
-                    if got is None:
-                        outcome, a3, d3 = settle(*pair)
-                        lv = -1 if outcome is not None else potential((a3, d3))
-                        got = dest[pair] = (outcome, a3, d3, lv)
-                    outcome, a3, d3, lv = got
-                    if outcome is not None:
-                        k = (outcome, a3, d3)
-                        ended[k] = ended.get(k, self.zero) + m_eff * p
-                    else:
-                        b = buckets.get(lv)
-                        if b is None:
-                            b = buckets[lv] = {}
-                        b[(a3, d3)] = b.get((a3, d3), self.zero) + m_eff * p
+                for w, a2s, d2s in mix:
+                    mw = m_eff * w
+                    for a2, qa in a2s.items():
+                        mwa = mw * qa
+                        same_a = a2 == a
+                        for d2, qd in d2s.items():
+                            if same_a and d2 == d:
+                                continue
+                            pair = (a2, d2)
+                            got = dest.get(pair)
+                            if got is None:
+                                outcome, a3, d3 = settle(a2, d2)
+                                lv = -1 if outcome is not None else potential((a3, d3))
+                                got = dest[pair] = (outcome, a3, d3, lv)
+                            outcome, a3, d3, lv = got
+                            x = mwa * qd
+                            if outcome is not None:
+                                k = (outcome, a3, d3)
+                                ended[k] = ended.get(k, self.zero) + x
+                            else:
+                                b = buckets.get(lv)
+                                if b is None:
+                                    b = buckets[lv] = {}
+                                key = (a3, d3)
+                                b[key] = b.get(key, self.zero) + x
         for (outcome, a3, d3), m in ended.items():
             tally.record(outcome, a3, d3, m, self._takes(a3))

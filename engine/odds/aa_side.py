@@ -280,6 +280,15 @@ class Side:
             got = self._memo[key] = self._dice(st)
         return cast(Dice, got)
 
+    def dice_key(self, st: State) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The dice of ``st`` as a hashable value (memoised): states rolling the same
+        dice share casualty distributions."""
+        key = ("dice_key", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = tuple(tuple(g) for g in self.dice(st))
+        return cast(tuple[tuple[tuple[int, int], ...], ...], got)
+
     def _dice(self, st: State) -> Dice:
         subs: list[tuple[int, int]] = []
         air: list[tuple[int, int]] = []
