@@ -42,6 +42,11 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--submerge-defender", action="store_true", help="defending subs submerge when they are all that is left")
     aa.add_argument("--attacker-tech", default="", help='e.g. "jets, heavy bombers"')
     aa.add_argument("--defender-tech", default="", help='e.g. "radar"')
+    aa.add_argument("--low-luck", action="store_true", help="low-luck dice: total value / 6 sure hits, one die for the rest")
+    aa.add_argument("--retreat-after", type=int, metavar="N", help="strafe: the attacker retreats after round N")
+    aa.add_argument("--rules", default="anniversary", choices=("anniversary", "1942se", "global1940"),
+                    help="unit profiles of this rules set")  # fmt: skip
+    aa.add_argument("--wave2", default="", help='a second wave attacking the survivors, e.g. "4 inf, 2 tank"')
     aa.add_argument("--exact", action="store_true", help="compute in exact fractions (small battles)")
     _common(aa)
     aa.set_defaults(func=run_aa)
@@ -116,6 +121,10 @@ def run_aa(args: argparse.Namespace) -> int:
             keep_land_unit=args.keep_land,
             submerge_attacker=args.submerge_attacker,
             submerge_defender=args.submerge_defender,
+            low_luck=args.low_luck,
+            retreat_after=args.retreat_after,
+            rules=args.rules,
+            wave2=args.wave2,
         )
         odds = aa_odds(battle, exact=args.exact)
         lines = aa_lines(odds)

@@ -22,6 +22,7 @@ from bot.present import clip
 from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
+from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
@@ -60,6 +61,13 @@ def _aa(battle: AABattle) -> AAOdds:
            choices=("none", "attacker", "defender", "both")),  # fmt: skip
     Option("attacker_tech", str, 'e.g. "jets, heavy bombers"', required=False, default=""),
     Option("defender_tech", str, 'e.g. "radar"', required=False, default=""),
+    Option("low_luck", bool, "Low-luck dice", required=False, default=False),
+    Option("retreat_after", int, "Strafe: the attacker retreats after this round", required=False,
+           min_value=1, max_value=50),  # fmt: skip
+    Option("rules", str, "Unit profiles of this rules set", required=False, default="anniversary",
+           choices=RULES_SETS),  # fmt: skip
+    Option("wave2", str, 'A second wave attacking the survivors, e.g. "4 inf, 2 tank"', required=False,
+           default=""),  # fmt: skip
 )
 async def odds_aa(
     ctx: Ctx,
@@ -75,6 +83,10 @@ async def odds_aa(
     submerge: str,
     attacker_tech: str,
     defender_tech: str,
+    low_luck: bool = False,
+    retreat_after: int | None = None,
+    rules: str = "anniversary",
+    wave2: str = "",
 ) -> None:
     battle = AABattle.parse(
         attacker,
@@ -90,6 +102,10 @@ async def odds_aa(
         keep_land_unit=keep_land,
         submerge_attacker=submerge in ("attacker", "both"),
         submerge_defender=submerge in ("defender", "both"),
+        low_luck=low_luck,
+        retreat_after=retreat_after,
+        rules=rules,
+        wave2=wave2,
     )
     odds = await asyncio.to_thread(_aa, battle)
     lines = aa_lines(odds)

@@ -34,7 +34,7 @@ from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
-from engine.odds.dist import N, hits_distribution
+from engine.odds.dist import N, fire_distribution
 
 _MAXK = 40  # cut thresholds 1, 1e-1, ... 1e-40
 
@@ -109,7 +109,7 @@ class FastEngine(Generic[N]):
         unit = self.unit
 
         def fire(side_dice: tuple[list[tuple[int, int]], ...]) -> list[N]:
-            return hits_distribution([g for groups in side_dice for g in groups], unit)
+            return fire_distribution([g for groups in side_dice for g in groups], unit, setup.low_luck)
 
         self.a_fire: list[list[N]] = [fire(att.dice(st)) for st in self.a_states]
         self.d_fire: list[list[N]] = [fire(dfn.dice(st)) for st in self.d_states]

@@ -26,7 +26,7 @@ from typing import Callable, Generic
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
-from engine.odds.dist import N, hits_distribution
+from engine.odds.dist import N, fire_distribution
 
 Pair = tuple[State, State]
 Dist = dict[State, N]
@@ -53,11 +53,12 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, air, other = side.dice(st)
             unit = self.unit
-            sub_d = hits_distribution(subs, unit) if subs_fire else [unit]
+            ll = self.setup.low_luck
+            sub_d = fire_distribution(subs, unit, ll) if subs_fire else [unit]
             if air_any:
-                air_d, any_d = [unit], hits_distribution(air + other, unit)
+                air_d, any_d = [unit], fire_distribution(air + other, unit, ll)
             else:
-                air_d, any_d = hits_distribution(air, unit), hits_distribution(other, unit)
+                air_d, any_d = fire_distribution(air, unit, ll), fire_distribution(other, unit, ll)
             got = (sub_d, air_d, any_d)
             self._fire[key] = got
         return got
@@ -100,7 +101,7 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, _, _ = shooter.dice(s_st)
             got = {}
-            for h, p in enumerate(hits_distribution(subs, self.unit)):
+            for h, p in enumerate(fire_distribution(subs, self.unit, self.setup.low_luck)):
                 if p:
                     nxt = target.take_hits(t_st, h, 0, 0)
                     got[nxt] = got.get(nxt, self.zero) + p

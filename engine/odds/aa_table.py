@@ -96,13 +96,23 @@ def hits(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
     return got
 
 
-def side_table(side: Side, start: State) -> SideTable:
+def _low_luck(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
+    total = sum(min(t, sides) * c for t, c in groups if t > 0 and c > 0)
+    sure, rest = divmod(total, sides)
+    out = np.zeros(sure + (2 if rest else 1))
+    out[sure] = 1.0 - rest / sides
+    if rest:
+        out[sure + 1] = rest / sides
+    return out
+
+
+def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     """The sequence of ``side`` from ``start`` with everything the engine asks about its
     states (memoised across battles: asking again with one side changed reuses the
     other side's table)."""
     key = (
         side.role, tuple(side.army.items()), tuple(side.order), side.keep_land, side.submerge,
-        start, tuple(side.profiles[n] for n in side.army),
+        start, tuple(side.profiles[n] for n in side.army), low_luck,
     )  # fmt: skip
     got = _TABLES.get(key)
     if got is not None:
@@ -117,7 +127,7 @@ def side_table(side: Side, start: State) -> SideTable:
     dists = []
     for st in states:
         subs, air, other = side.dice(st)
-        dists.append(hits(subs + air + other))
+        dists.append(_low_luck(subs + air + other) if low_luck else hits(subs + air + other))
     width = max(len(d) for d in dists)
     fire = np.zeros((len(states), width))
     for s, d in enumerate(dists):
@@ -160,8 +170,8 @@ class TableEngine:
             if s.attacker not in blocks:
                 blocks.append(s.attacker)
         self.blocks = blocks
-        self.a_tabs = [side_table(att, st) for st in blocks]
-        self.d_tab = d = side_table(dfn, dfn.start)
+        self.a_tabs = [side_table(att, st, setup.low_luck) for st in blocks]
+        self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
         for s in setup.starts:
             if s.defender not in self.d_index or s.defender_fires_as not in self.d_index:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping
 
-from engine.odds.aa_units import catalogue, format_army
+from engine.odds.aa_units import RULES_NAMES, catalogue, format_army
 
 if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
     from engine.odds.aa import AAOdds
@@ -47,6 +47,15 @@ def aa_lines(odds: AAOdds) -> list[str]:
     lines = [f"{format_army(b.attacker)} attack {format_army(b.defender)} ({kind})"]
     if b.bombard:
         lines[0] += f", bombarded by {format_army(b.bombard)}"
+    extras = []
+    if b.rules != "anniversary":
+        extras.append(f"{RULES_NAMES.get(b.rules, b.rules)} profiles")
+    if b.low_luck:
+        extras.append("low luck")
+    if b.retreat_after is not None:
+        extras.append(f"attacker retreats after round {b.retreat_after}")
+    if extras:
+        lines[0] += " — " + ", ".join(extras)
     take = "" if b.mode == "sea" else f" (takes the territory {percent(odds.attacker_takes)})"
     lines.append(
         f"Attacker wins {percent(odds.attacker_win)}{take} · defender holds "
@@ -66,9 +75,19 @@ def aa_lines(odds: AAOdds) -> list[str]:
         f"defender {_army(odds.expected_survivors['defender'])}"
     )
     lines.append(
-        f"Expected IPC lost: attacker {odds.expected_ipc_loss['attacker']:.1f}, "
-        f"defender {odds.expected_ipc_loss['defender']:.1f}"
+        f"Expected losses: attacker {odds.expected_units_lost('attacker'):.2f} units / "
+        f"{odds.expected_ipc_loss['attacker']:.1f} IPC, defender "
+        f"{odds.expected_units_lost('defender'):.2f} units / {odds.expected_ipc_loss['defender']:.1f} IPC"
+        f" · TUV swing {odds.tuv_swing:+.1f} IPC for the attacker"
     )
+    if odds.second_wave is not None:
+        w = odds.second_wave
+        take = "" if b.mode == "sea" else f" (takes the territory {percent(w['attacker_takes'])})"
+        lines.append(
+            f"With the second wave ({format_army(b.wave2)}) attacking the survivors: attacker wins "
+            f"{percent(w['attacker_win'])}{take} · defender holds {percent(w['defender_win'])}"
+            f" · both destroyed {percent(w['draw'])}"
+        )
     best = odds.survivors["attacker"][0] if odds.survivors["attacker"] else None
     if best is not None:
         lines.append(
