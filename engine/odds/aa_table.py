@@ -43,6 +43,7 @@ from engine.odds.aa_side import Side, State
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
+DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
 TINY = 1e-24  # masses below this are not spread
 CUT = 1e-27  # single dice outcomes below this are left out of a spread
 
@@ -408,7 +409,9 @@ class TableEngine:
                 self.DFT[:, j] = saved[:, fj]
             self._spread(M, k, 0, one, j, 0)
             self.DFT = saved
-        if rounds is None:
+        if rounds is None and self._dense(M):
+            pass
+        elif rounds is None:
             for i in range(self.R):
                 for k in range(K):
                     r = M[k, i]
@@ -432,6 +435,57 @@ class TableEngine:
                             self._spread(nxt, k, i, r[:lim].copy(), 0, 0)
                 M = nxt
         return self._tally()
+
+    def _dense(self, M: Arr) -> bool:
+        """Small battles, no round limit: one linear solve over every live cell instead
+        of a Python loop over rows (a dense ``(I - Q)^T v = m0``, ``v`` the expected
+        visits of each live state, then every flow into a final state at once).
+        Returns False (nothing done) when the table is too big for it."""
+        K, R, C = M.shape
+        nD = self.nD
+        alive = self.a_alive
+        lim = np.where(self.a_quiet, nD, self.jT)  # (K, R)
+        cols = np.arange(C)[None, None, :]
+        inside = alive[:, :, None] & (cols < lim[:, :, None])
+        stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]
+        retreat = inside & self.a_retreat[:, :, None]
+        live = inside & ~stale & ~retreat
+        ks, is_, js = np.nonzero(live)
+        n = len(ks)
+        if n > DENSE_MAX:
+            return False
+        flows = np.where(live, 0.0, M)
+        if n:
+            Hd, Ha = self.Hd, self.Ha
+            di = is_[None, :] - is_[:, None]
+            dj = js[None, :] - js[:, None]
+            ok = (ks[:, None] == ks[None, :]) & (di >= 0) & (di <= Hd) & (dj >= 0) & (dj <= Ha)
+            q = self.DF[js[:, None], np.clip(di, 0, Hd)] * self.AF[ks[:, None], is_[:, None], np.clip(dj, 0, Ha)]
+            system = np.eye(n) - np.where(ok, q, 0.0)
+            v = np.linalg.solve(system.T, M[ks, is_, js])
+            self.rounds += float(v.sum())
+            self.seen += n
+            w = v[:, None, None] * self.DF[js][:, :, None] * self.AF[ks, is_][:, None, :]
+            hd = np.arange(Hd + 1)[None, :, None]
+            ha = np.arange(Ha + 1)[None, None, :]
+            flat = (ks[:, None, None] * R + is_[:, None, None] + hd) * C + js[:, None, None] + ha
+            out = np.bincount(flat.ravel(), w.ravel(), minlength=K * R * C).reshape(K, R, C)
+            flows += np.where(live, 0.0, out)
+        # Record every final cell, as _settle_row would row by row.
+        won = alive[:, :, None] & ~inside
+        dead = ~alive[:, :, None]
+        held = dead & ((cols < nD) | (not self.setup.defender_fought))
+        per_row = flows.sum(axis=2)
+        self.a_end += per_row
+        won_rows = np.where(won, flows, 0.0).sum(axis=2)
+        won_total = float(won_rows.sum())
+        self.counts[ATTACKER] += won_total
+        self.takes += float((won_rows * self.a_takes).sum())
+        self.d_end[nD] += won_total
+        self.d_end += np.where(won, 0.0, flows).sum(axis=(0, 1))
+        for outcome, mask in ((DEFENDER, held), (DRAW, dead & ~held), (RETREAT, retreat), (STALEMATE, stale)):
+            self.counts[outcome] += float(np.where(mask, flows, 0.0).sum())
+        return True
 
     def _tally(self) -> Tally[float]:
         tally: Tally[float] = Tally.empty(1.0)
