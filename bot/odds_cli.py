@@ -66,6 +66,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     mi.add_argument("--shrapnel", type=int, default=1, help="Shrapnel N: successes vs a Soldier count N times")
     mi.add_argument("--superior-armor", type=int, default=0, help="target's Superior Armor N")
     mi.add_argument("--armor-piercing", action="store_true", help="Armor-Piercing Rounds: 2 hits on a Vehicle become 3")
+    mi.add_argument("--heavy-armor", action="store_true", help="target's Heavy Armor, not used yet: its first Damaged is ignored")
+    mi.add_argument("--overheat", action="store_true", help="attacker's Overheat: three natural 1s disrupt it")
+    mi.add_argument("--double-shot", action="store_true", help="a second attack at the same target (Double Shot)")
     _common(mi)
     mi.set_defaults(func=run_minis)
 
@@ -160,6 +163,9 @@ def run_minis(args: argparse.Namespace) -> int:
                 shrapnel=args.shrapnel,
                 superior_armor=args.superior_armor,
                 armor_piercing=args.armor_piercing,
+                heavy_armor=args.heavy_armor,
+                overheat=args.overheat,
+                attacks=2 if args.double_shot else 1,
             )
         )
         lines = minis_lines(odds)

@@ -143,6 +143,9 @@ async def odds_aa(
     Option("die_modifier", int, 'Numbers: "each attack die" modifier', required=False, min_value=-5, max_value=5),
     Option("shrapnel", int, "Numbers: Shrapnel N vs Soldiers", required=False, min_value=1, max_value=4),
     Option("superior_armor", int, "Numbers: target's Superior Armor N", required=False, min_value=0, max_value=6),
+    Option("heavy_armor", bool, "Numbers: target has Heavy Armor, not used yet", required=False),
+    Option("overheat", bool, "Numbers: attacker has Overheat", required=False),
+    Option("double_shot", bool, "Numbers: a second attack at the same target (Double Shot)", required=False),
 )
 async def odds_minis(
     ctx: Ctx,
@@ -162,11 +165,15 @@ async def odds_minis(
     die_modifier: int | None,
     shrapnel: int | None,
     superior_armor: int | None,
+    heavy_armor: bool | None = None,
+    overheat: bool | None = None,
+    double_shot: bool | None = None,
 ) -> None:
     numbers = {
         "dice": dice, "defense": defense, "attacker_penalty": attacker_penalty, "target_penalty": target_penalty,
         "target_type": target_type, "target_damaged": target_damaged, "cover": cover, "same_hex": same_hex,
         "die_modifier": die_modifier, "shrapnel": shrapnel, "superior_armor": superior_armor,
+        "heavy_armor": heavy_armor, "overheat": overheat, "double_shot": double_shot,
     }  # fmt: skip
     given = [name for name, value in numbers.items() if value is not None]
     if attacker is not None or target is not None:
@@ -201,6 +208,9 @@ async def odds_minis(
             shrapnel=shrapnel or 1,
             superior_armor=superior_armor or 0,
             armor_piercing=ap,
+            heavy_armor=bool(heavy_armor),
+            overheat=bool(overheat),
+            attacks=2 if double_shot else 1,
         )
     )
     lines = minis_lines(odds)

@@ -154,7 +154,24 @@ def minis_lines(odds: MinisOdds) -> list[str]:
     counters = " · ".join(
         f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
     )
-    return [head, hits, f"Result: {counters}", f"Expected hits {float(odds.expected_hits):.2f} (exact)."]
+    lines = [head, hits]
+    lines += _minis_extras(odds)
+    lines += [f"Result: {counters}", f"Expected hits {float(odds.expected_hits):.2f} (exact)."]
+    return lines
+
+
+def _minis_extras(odds: MinisOdds) -> list[str]:
+    """Lines for a second attack, Heavy Armor and Overheat (issue 19)."""
+    out = []
+    if odds.second_hits is not None:
+        names = {0: "0 hits", 1: "1 hit", 2: "2 hits", 3: "3 hits"}
+        second = " · ".join(f"{names[h]} {percent(p)}" for h, p in odds.second_hits.items() if p or h == 0)
+        out.append(f"Second attack (Double Shot): {second}; the result is after both")
+    if odds.heavy_armor_chance is not None:
+        out.append(f"Heavy Armor used up (a Damaged counter ignored): {percent(odds.heavy_armor_chance)}")
+    if odds.overheat_chance is not None:
+        out.append(f"Overheat (three natural 1s disrupt the attacker): {percent(odds.overheat_chance)}")
+    return out
 
 
 _COUNTER_NAMES = {
