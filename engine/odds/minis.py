@@ -358,8 +358,8 @@ def minis_odds(a: MinisAttack) -> MinisOdds:
     overheat = Fraction(0)
     heavy_used = Fraction(0)
     for ((state, heavy), hot), p in after.items():
-        key = state if a.defensive_fire else summary(state)
-        counters[key] += p
+        name: str = state if a.defensive_fire else summary(state)
+        counters[name] += p
         if hot:
             overheat += p
         if a.heavy_armor and not heavy:
