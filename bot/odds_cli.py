@@ -79,6 +79,14 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     me.add_argument("--blocked", action="store_true", help="no retreat possible: each flag costs a figure")
     me.add_argument("--retreat-room", type=int, help="hexes the unit can still retreat")
     me.add_argument("--ignore-flags", type=int, default=0, help="flags the unit may ignore")
+    me.add_argument("--attacker", help="full battle: the attacking unit's type (infantry, armor, artillery)")
+    me.add_argument("--ambush-dice", type=int, help="full battle: the defender's Ambush dice at the attacker")
+    me.add_argument("--attacker-figures", type=int, help="full battle: the attacker's figures (Ambush)")
+    me.add_argument("--attacker-retreat-room", type=int, help="full battle: hexes the attacker can retreat")
+    me.add_argument("--overrun-dice", type=int, help="full battle: armor's Overrun dice after taking ground")
+    me.add_argument("--overrun-target", default="infantry", help="full battle: the Overrun target's type")
+    me.add_argument("--overrun-figures", type=int, help="full battle: the Overrun target's figures")
+    me.add_argument("--overrun-retreat-room", type=int, help="full battle: hexes the Overrun target can retreat")
     _common(me)
     me.set_defaults(func=run_memoir)
 
@@ -194,6 +202,23 @@ def run_memoir(args: argparse.Namespace) -> int:
         )
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
+        if args.attacker or args.ambush_dice or args.overrun_dice:
+            from engine.odds.memoir import INFANTRY, MemoirBattle, memoir_battle
+            from engine.odds.report import memoir_battle_lines
+
+            kind = target_type(args.attacker) if args.attacker else INFANTRY
+            whole = memoir_battle(MemoirBattle(
+                attack=roll, attacker=kind,
+                ambush=None if args.ambush_dice is None else MemoirRoll(
+                    dice=args.ambush_dice, target=kind, figures=args.attacker_figures,
+                    retreat_room=args.attacker_retreat_room),
+                overrun=None if args.overrun_dice is None else MemoirRoll(
+                    dice=args.overrun_dice, target=target_type(args.overrun_target),
+                    figures=args.overrun_figures, retreat_room=args.overrun_retreat_room),
+            ))  # fmt: skip
+            lines = memoir_battle_lines(whole) + lines
+            if args.json:
+                return whole, lines, b""
         png = b""
         if args.chart:
             from render.chart import bar_chart

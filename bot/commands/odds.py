@@ -23,11 +23,11 @@ from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_units import RULES_SETS
-from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
+from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
     minis_live_lines, minis_sections, minis_subtitle, percent,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
@@ -254,6 +254,22 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     Option("blocked", bool, "Retreat blocked: each flag costs a figure", required=False, default=False),
     Option("retreat_room", int, "Hexes the unit can still retreat", required=False, min_value=0, max_value=12),
     Option("ignore_flags", int, "Flags the unit may ignore", required=False, default=0, min_value=0, max_value=3),
+    Option("attacker", str, "Full battle: the attacking unit's type", required=False,
+           choices=(INFANTRY, ARMOR, ARTILLERY)),  # fmt: skip
+    Option("ambush_dice", int, "Full battle: the defender's Ambush dice at the attacker", required=False,
+           min_value=1, max_value=12),  # fmt: skip
+    Option("attacker_figures", int, "Full battle: the attacker's figures (for Ambush)", required=False,
+           min_value=1, max_value=6),  # fmt: skip
+    Option("attacker_retreat_room", int, "Full battle: hexes the attacker can retreat (0 = blocked)",
+           required=False, min_value=0, max_value=12),  # fmt: skip
+    Option("overrun_dice", int, "Full battle: armor's Overrun dice after taking ground", required=False,
+           min_value=1, max_value=12),  # fmt: skip
+    Option("overrun_target", str, "Full battle: the Overrun target", required=False,
+           choices=(INFANTRY, ARMOR, ARTILLERY)),  # fmt: skip
+    Option("overrun_figures", int, "Full battle: the Overrun target's figures", required=False,
+           min_value=1, max_value=6),  # fmt: skip
+    Option("overrun_retreat_room", int, "Full battle: hexes the Overrun target can retreat (0 = blocked)",
+           required=False, min_value=0, max_value=12),  # fmt: skip
 )
 async def odds_memoir(
     ctx: Ctx,
@@ -263,17 +279,43 @@ async def odds_memoir(
     blocked: bool,
     retreat_room: int | None,
     ignore_flags: int,
+    attacker: str | None = None,
+    ambush_dice: int | None = None,
+    attacker_figures: int | None = None,
+    attacker_retreat_room: int | None = None,
+    overrun_dice: int | None = None,
+    overrun_target: str | None = None,
+    overrun_figures: int | None = None,
+    overrun_retreat_room: int | None = None,
 ) -> None:
-    odds = memoir_odds(
-        MemoirRoll(
-            dice=dice,
-            target=target,
-            figures=figures,
-            blocked=blocked,
-            retreat_room=retreat_room,
-            ignore_flags=ignore_flags,
-        )
+    roll = MemoirRoll(
+        dice=dice,
+        target=target,
+        figures=figures,
+        blocked=blocked,
+        retreat_room=retreat_room,
+        ignore_flags=ignore_flags,
     )
+    odds = memoir_odds(roll)
+    full = attacker is not None or ambush_dice is not None or overrun_dice is not None
+    if full:
+        battle = MemoirBattle(
+            attack=roll,
+            attacker=attacker or INFANTRY,
+            ambush=None if ambush_dice is None else MemoirRoll(
+                dice=ambush_dice, target=attacker or INFANTRY, figures=attacker_figures,
+                retreat_room=attacker_retreat_room),
+            overrun=None if overrun_dice is None else MemoirRoll(
+                dice=overrun_dice, target=overrun_target or INFANTRY, figures=overrun_figures,
+                retreat_room=overrun_retreat_room),
+        )  # fmt: skip
+        whole = memoir_battle(battle)
+        lines = memoir_battle_lines(whole)
+        lines[1] = f"**{lines[1]}**"
+        lines += memoir_lines(odds)
+        png = bar_chart("Memoir '44 close assault", memoir_sections(odds), subtitle=memoir_subtitle(odds))
+        await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+        return
     lines = memoir_lines(odds)
     if len(lines) > 2:
         lines[2] = f"**{lines[2]}**"

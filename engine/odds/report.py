@@ -10,7 +10,7 @@ from engine.odds.aa_units import RULES_NAMES, catalogue, format_army
 
 if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
     from engine.odds.aa import AAOdds
-    from engine.odds.memoir import MemoirOdds
+    from engine.odds.memoir import MemoirBattleOdds, MemoirOdds
     from engine.odds.minis import MinisOdds
     from engine.odds.minis_game import LiveAttack
 
@@ -291,3 +291,28 @@ def memoir_sections(odds: MemoirOdds) -> list[Section]:
         bars = [(f"{n} lost" if n < k else f"{n}: eliminated", float(p)) for n, p in enumerate(odds.figures_lost)]
         sections.append(("Figures lost", bars))
     return sections
+
+
+def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
+    """The whole close assault: Ambush, the battle, Take Ground and Overrun."""
+    b = odds.battle
+    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({b.attack.figures} figures)"]
+    if odds.ambush is not None and b.ambush is not None:
+        lines.append(
+            f"Ambush first ({b.ambush.dice} dice at the {b.attacker}): attack cancelled "
+            f"{percent(odds.cancelled)} (attacker eliminated {percent(odds.attacker_eliminated)})"
+        )
+    lines.append(
+        f"Target eliminated {percent(odds.target_eliminated)} · out of its hex or eliminated "
+        f"{percent(odds.success)} (ground can be taken)"
+    )
+    if odds.overrun is not None and b.overrun is not None:
+        lines.append(
+            f"Overrun ({b.overrun.dice} dice at {b.overrun.target}, {b.overrun.figures} figures): made "
+            f"{percent(odds.overrun_made)}, eliminates {percent(odds.overrun_eliminated)}"
+        )
+    lines.append(
+        f"Expected medals: attacker {float(odds.medals_attacker):.2f}, defender "
+        f"{float(odds.medals_defender):.2f} (exact fractions)"
+    )
+    return lines
