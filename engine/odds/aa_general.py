@@ -21,14 +21,16 @@ absorb, so states are processed from the most to the fewest hit points, each onc
 
 from __future__ import annotations
 
-from typing import Callable, Generic
+from typing import Any, Callable, Generic
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
-from engine.odds.dist import N, fire_distribution
+from engine.odds.dist import N, convolve, fire_distribution
 
 Pair = tuple[State, State]
+TINY = 1e-24  # float mode: masses below this are not spread (counted in the error bound)
+CUT = 1e-27  # float mode: hit combinations below this are left out
 Dist = dict[State, N]
 
 
@@ -76,15 +78,26 @@ class GeneralEngine(Generic[N]):
         # dropped: the hits are then taken in plain loss order.
         sub_d, air_d, any_d = self.fire(shooter, s_st, subs_fire, air_any or CAT_SUB not in cats)
         out: Dist[N] = {}
+        if len(air_d) == 1 and (CAT_AIR not in cats or len(sub_d) == 1):
+            # No restriction can bind: the hits are taken in plain loss order.
+            for h, p in enumerate(convolve(sub_d, any_d)):
+                if p:
+                    nxt = target.take(t_st, h)
+                    out[nxt] = out.get(nxt, self.zero) + p
+            self._cas[key] = out
+            return out
+        # Float mode: hit combinations less likely than CUT are left out (their mass
+        # shows in the final balance, added to the error bound).
+        cut = CUT if isinstance(self.unit, float) else self.zero
         for hs, ps in enumerate(sub_d):
-            if not ps:
+            if ps <= cut:
                 continue
             for ha, pa in enumerate(air_d):
-                if not pa:
-                    continue
                 pp = ps * pa
+                if pp <= cut:
+                    continue
                 for hy, py in enumerate(any_d):
-                    if not py:
+                    if pp * py <= cut:
                         continue
                     if CAT_AIR in cats:
                         nxt = target.take_hits(t_st, hs, ha, hy)
@@ -172,7 +185,9 @@ class GeneralEngine(Generic[N]):
             fires_as = start.defender_fires_as if start.defender_fires_as != d else None
             for (a2, d2), p in self.round(a, d, fires_as).items():
                 self._add(after, tally, a2, d2, start.weight * p)
-        if rounds is None:
+        if rounds is None and isinstance(self.unit, float):
+            self._solve_table(after, tally)  # type: ignore[arg-type]
+        elif rounds is None:
             self._solve(after, tally)
         else:
             for _ in range(rounds - 1):
@@ -189,6 +204,9 @@ class GeneralEngine(Generic[N]):
                 after = nxt
             for (a, d), m in after.items():
                 tally.record(UNFINISHED, a, d, m, False)
+        if isinstance(self.unit, float):  # and what the cut hit combinations left out
+            recorded = float(sum(tally.outcome.values()))
+            tally.dropped += abs(1.0 - recorded - tally.dropped)
         return tally
 
     def _takes(self, a: State) -> bool:
@@ -201,6 +219,114 @@ class GeneralEngine(Generic[N]):
         else:
             into[(a, d)] = into.get((a, d), self.zero) + m
 
+    def _solve_table(self, initial: dict[Pair, float], tally: Tally[float]) -> None:
+        """Float mode, no round limit: the same chain with the masses in a dense numpy
+        table indexed by side states (numbered as they are met).  A state's round is
+        a mixture of outer products (attacker's next states x defender's), each added
+        to the table at once; the end-of-round rules are applied to a cell when it is
+        reached (they only ever lower the hit points), so no Python work is done per
+        pair of next states.  Levels (hit points of both sides) are processed from the
+        highest down."""
+        import numpy as np
+
+        att, dfn = self.setup.attacker, self.setup.defender
+        settle = self.setup.settle
+        a_idx: dict[State, int] = {}
+        d_idx: dict[State, int] = {}
+        a_list: list[State] = []
+        d_list: list[State] = []
+        a_hp: list[int] = []
+        d_hp: list[int] = []
+        table = np.zeros((64, 64))
+        arrays: dict[int, tuple[Any, Any, Dist[float]]] = {}
+
+        def index(st: State, idx: dict[State, int], lst: list[State], hp: list[int], side: Side) -> int:
+            got = idx.get(st)
+            if got is None:
+                got = idx[st] = len(lst)
+                lst.append(st)
+                hp.append(side.hp(st))
+            return got
+
+        def grow() -> None:
+            nonlocal table
+            ra, rd = table.shape
+            na, nd = len(a_list), len(d_list)
+            if na > ra or nd > rd:
+                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger[:ra, :rd] = table
+                table = bigger
+
+        def as_arrays(dist: Dist[float], attacker: bool) -> tuple[Any, Any]:
+            got = arrays.get(id(dist))
+            if got is None or got[2] is not dist:
+                if attacker:
+                    ii = [index(st, a_idx, a_list, a_hp, att) for st in dist]
+                else:
+                    ii = [index(st, d_idx, d_list, d_hp, dfn) for st in dist]
+                got = arrays[id(dist)] = (np.array(ii, dtype=np.intp), np.array(list(dist.values())), dist)
+            return got[0], got[1]
+
+        for (a, d), m in initial.items():
+            i = index(a, a_idx, a_list, a_hp, att)
+            j = index(d, d_idx, d_list, d_hp, dfn)
+            grow()
+            table[i, j] += m
+        dropped = 0.0
+        level = max((a_hp[i] + d_hp[j] for i, j in zip(*np.nonzero(table))), default=-1)
+        while level >= 0:
+            na, nd = len(a_list), len(d_list)
+            hp_sum = np.array(a_hp)[:, None] + np.array(d_hp)[None, :]
+            ii, jj = np.nonzero((hp_sum == level) & (table[:na, :nd] != 0))
+            level -= 1
+            for i, j in zip(ii.tolist(), jj.tolist()):
+                m = float(table[i, j])
+                table[i, j] = 0.0
+                a, d = a_list[i], d_list[j]
+                outcome, a3, d3 = settle(a, d)
+                if outcome is not None:
+                    tally.record(outcome, a3, d3, m, self._takes(a3))
+                    continue
+                if (a3, d3) != (a, d):  # submerged or sunk transports: fewer hit points
+                    i3 = index(a3, a_idx, a_list, a_hp, att)
+                    j3 = index(d3, d_idx, d_list, d_hp, dfn)
+                    grow()
+                    table[i3, j3] += m
+                    level = max(level, a_hp[i3] + d_hp[j3])
+                    continue
+                if m < TINY:
+                    dropped += m
+                    continue
+                self.seen += 1
+                if self.max_states is not None and self.seen > self.max_states:
+                    raise PlayerError(
+                        f"This battle is too big to compute exactly here (more than "
+                        f"{self.max_states} battle states); try fewer units."
+                    )
+                mix = self.factors(a, d)
+                loop = 0.0
+                moves = False
+                for w, a2s, d2s in mix:
+                    qa = a2s.get(a)
+                    qd = d2s.get(d)
+                    if qa and qd:
+                        loop += w * qa * qd
+                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
+                        moves = True
+                if not moves:
+                    tally.record(STALEMATE, a, d, m, False)
+                    continue
+                m_eff = m / (1.0 - loop)
+                assert tally.rounds is not None
+                tally.rounds += m_eff
+                for w, a2s, d2s in mix:
+                    ia, pa = as_arrays(a2s, True)
+                    jd, pd = as_arrays(d2s, False)
+                    grow()
+                    table[np.ix_(ia, jd)] += (m_eff * w) * np.outer(pa, pd)
+                table[i, j] = 0.0  # the loop's share, summed in m_eff
+        tally.dropped += dropped
+
     def _solve(self, initial: dict[Pair, N], tally: Tally[N]) -> None:
         att, dfn = self.setup.attacker, self.setup.defender
         settle = self.setup.settle
@@ -212,12 +338,19 @@ class GeneralEngine(Generic[N]):
         dest: dict[Pair, tuple[str | None, State, State, int]] = {}
         ended: dict[tuple[str, State, State], N] = {}
         level = max(buckets, default=-1)
+        # Float mode leaves out masses below TINY (summed in ``dropped``, the error
+        # bound); exact mode keeps everything.
+        tiny = self.zero if not isinstance(self.unit, float) else TINY
+        dropped = 0.0
         while level >= 0:
             bucket = buckets.pop(level, None)
             level -= 1
             if not bucket:
                 continue
             for (a, d), m in bucket.items():
+                if m < tiny:  # float mode: a state this unlikely is not spread
+                    dropped += float(m)
+                    continue
                 self.seen += 1
                 if self.max_states is not None and self.seen > self.max_states:
                     raise PlayerError(
@@ -244,6 +377,10 @@ class GeneralEngine(Generic[N]):
                     mw = m_eff * w
                     for a2, qa in a2s.items():
                         mwa = mw * qa
+                        if mwa < tiny:
+                            if not (a2 == a and len(d2s) == 1 and d in d2s):
+                                dropped += float(mwa)
+                            continue
                         same_a = a2 == a
                         for d2, qd in d2s.items():
                             if same_a and d2 == d:
@@ -256,6 +393,9 @@ class GeneralEngine(Generic[N]):
                                 got = dest[pair] = (outcome, a3, d3, lv)
                             outcome, a3, d3, lv = got
                             x = mwa * qd
+                            if x < tiny:
+                                dropped += float(x)
+                                continue
                             if outcome is not None:
                                 k = (outcome, a3, d3)
                                 ended[k] = ended.get(k, self.zero) + x
@@ -267,3 +407,4 @@ class GeneralEngine(Generic[N]):
                                 b[key] = b.get(key, self.zero) + x
         for (outcome, a3, d3), m in ended.items():
             tally.record(outcome, a3, d3, m, self._takes(a3))
+        tally.dropped += dropped
