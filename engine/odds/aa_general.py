@@ -186,7 +186,7 @@ class GeneralEngine(Generic[N]):
             for (a2, d2), p in self.round(a, d, fires_as).items():
                 self._add(after, tally, a2, d2, start.weight * p)
         if rounds is None and isinstance(self.unit, float):
-            self._solve_table(after, tally)  # type: ignore[arg-type]
+            self._solve_table(after, tally)
         elif rounds is None:
             self._solve(after, tally)
         else:
@@ -219,7 +219,7 @@ class GeneralEngine(Generic[N]):
         else:
             into[(a, d)] = into.get((a, d), self.zero) + m
 
-    def _solve_table(self, initial: dict[Pair, float], tally: Tally[float]) -> None:
+    def _solve_table(self, initial: dict[Pair, Any], tally: Tally[Any]) -> None:
         """Float mode, no round limit: the same chain with the masses in a dense numpy
         table indexed by side states (numbered as they are met).  A state's round is
         a mixture of outer products (attacker's next states x defender's), each added
@@ -238,7 +238,7 @@ class GeneralEngine(Generic[N]):
         a_hp: list[int] = []
         d_hp: list[int] = []
         table = np.zeros((64, 64))
-        arrays: dict[int, tuple[Any, Any, Dist[float]]] = {}
+        arrays: dict[int, tuple[Any, Any, Dist[Any]]] = {}
 
         def index(st: State, idx: dict[State, int], lst: list[State], hp: list[int], side: Side) -> int:
             got = idx.get(st)
@@ -257,7 +257,7 @@ class GeneralEngine(Generic[N]):
                 bigger[:ra, :rd] = table
                 table = bigger
 
-        def as_arrays(dist: Dist[float], attacker: bool) -> tuple[Any, Any]:
+        def as_arrays(dist: Dist[Any], attacker: bool) -> tuple[Any, Any]:
             got = arrays.get(id(dist))
             if got is None or got[2] is not dist:
                 if attacker:
