@@ -44,6 +44,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--defender-tech", default="", help='e.g. "radar"')
     aa.add_argument("--low-luck", action="store_true", help="low-luck dice: total value / 6 sure hits, one die for the rest")
     aa.add_argument("--retreat-after", type=int, metavar="N", help="strafe: the attacker retreats after round N")
+    aa.add_argument("--retreat-chance", type=float, metavar="X",
+                    help="the attacker retreats when fighting on would win less than X %%")  # fmt: skip
     aa.add_argument("--rules", default="anniversary", choices=("anniversary", "1942se", "global1940"),
                     help="unit profiles of this rules set")  # fmt: skip
     aa.add_argument("--wave2", default="", help='a second wave attacking the survivors, e.g. "4 inf, 2 tank"')
@@ -134,6 +136,7 @@ def run_aa(args: argparse.Namespace) -> int:
             submerge_defender=args.submerge_defender,
             low_luck=args.low_luck,
             retreat_after=args.retreat_after,
+            retreat_chance=args.retreat_chance,
             rules=args.rules,
             wave2=args.wave2,
         )

@@ -64,6 +64,8 @@ def _aa(battle: AABattle) -> AAOdds:
     Option("low_luck", bool, "Low-luck dice", required=False, default=False),
     Option("retreat_after", int, "Strafe: the attacker retreats after this round", required=False,
            min_value=1, max_value=50),  # fmt: skip
+    Option("retreat_chance", int, "The attacker retreats when its chance to win falls below this %",
+           required=False, min_value=1, max_value=100),  # fmt: skip
     Option("rules", str, "Unit profiles of this rules set", required=False, default="anniversary",
            choices=RULES_SETS),  # fmt: skip
     Option("wave2", str, 'A second wave attacking the survivors, e.g. "4 inf, 2 tank"', required=False,
@@ -85,6 +87,7 @@ async def odds_aa(
     defender_tech: str,
     low_luck: bool = False,
     retreat_after: int | None = None,
+    retreat_chance: int | None = None,
     rules: str = "anniversary",
     wave2: str = "",
 ) -> None:
@@ -104,6 +107,7 @@ async def odds_aa(
         submerge_defender=submerge in ("defender", "both"),
         low_luck=low_luck,
         retreat_after=retreat_after,
+        retreat_chance=retreat_chance,
         rules=rules,
         wave2=wave2,
     )

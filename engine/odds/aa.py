@@ -61,6 +61,7 @@ class AABattle:
     # Issue 19 options.
     low_luck: bool = False  # hits = total combat value // 6, plus one die for the rest
     retreat_after: int | None = None  # strafe: the attacker retreats after this many rounds
+    retreat_chance: float | None = None  # retreat when fighting on would win less than this %
     rules: str = "anniversary"  # unit profiles: anniversary, 1942se, global1940
     wave2: Mapping[str, int] = field(default_factory=dict)  # a second battle vs the survivors
 
@@ -175,6 +176,7 @@ class AAOdds:
                 "low_luck": self.battle.low_luck,
                 "retreat_after": self.battle.retreat_after,
                 "retreat_below": self.battle.retreat_below,
+                "retreat_chance": self.battle.retreat_chance,
                 "wave2": format_army(self.battle.wave2) if self.battle.wave2 else None,
             },
         }
@@ -238,6 +240,12 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     if battle.retreat_after is not None and battle.retreat_after < 1:
         raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
                            legal=["/odds aa … retreat_after:1"])
+    if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
+        raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
+                           legal=["/odds aa … retreat_chance:30"])
+    if battle.retreat_chance is not None and battle.mode == "amphibious":
+        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat by win "
+                           "chance in an amphibious assault.", legal=["/odds aa … kind:land retreat_chance:30"])
     if battle.retreat_after is not None and battle.mode == "amphibious":
         raise IllegalOrder("Land units from the sea never retreat (A-10.3): no strafing "
                            "in an amphibious assault.", legal=["/odds aa … kind:land retreat_after:1"])
@@ -380,10 +388,23 @@ def _run(
     if engine == "fast" and subs:
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
-    if engine == "fast" and isinstance(unit, float) and _table_cells(setup) > SMALL_CELLS:
+    if battle.retreat_chance is not None:
+        if subs or not isinstance(unit, float):
+            raise IllegalOrder(
+                "Retreating by win chance is computed for battles without submarines, in "
+                "decimals (not exact fractions).",
+                legal=["/odds aa … retreat_below:3", "/odds aa … retreat_after:2"],
+            )
+        engine = "fast"
+    if engine == "fast" and isinstance(unit, float) and (
+        _table_cells(setup) > SMALL_CELLS or battle.retreat_chance is not None
+    ):
         from engine.odds.aa_table import TableEngine  # numpy: imported for big battles only
 
-        tally = TableEngine(setup, max_cells).run(limit)
+        table = TableEngine(setup, max_cells)
+        if battle.retreat_chance is not None:
+            table.win_chance_cuts(battle.retreat_chance / 100)
+        tally = table.run(limit)
     elif engine == "fast":
         fast = FastEngine(setup, eps=eps, max_cells=max_cells)
         tally = fast.run(limit)

@@ -224,6 +224,9 @@ class TableEngine:
         self.d_defenceless = np.zeros(C, dtype=bool)
         if setup.sea:
             self.d_defenceless[: nD + 1] = d.only_transports
+        # Win-chance retreat: in row i of block k the attacker retreats from the columns
+        # below r_cut[k, i] (see win_chance_cuts).
+        self.r_cut = np.zeros((K, R), dtype=np.int64)
         # Columns from jT on: only transports left (sea), sunk when the attacker fires.
         defl = np.flatnonzero(self.d_defenceless[: nD + 1])
         self.jT = int(defl[0]) if len(defl) else nD
@@ -280,6 +283,10 @@ class TableEngine:
         if self.a_retreat[k, i] or last:
             self._record(RETREAT if self.a_retreat[k, i] else UNFINISHED, k, i, r[:lim])
             return 0
+        cut = min(int(self.r_cut[k, i]), lim)
+        if cut:  # fighting on would win less than the threshold: retreat (A-10.15)
+            self._record(RETREAT, k, i, r[:cut])
+            r[:cut] = 0.0
         if quiet:  # the attacker cannot hit: where the defender cannot either, a stalemate
             stale = self.d_quiet[:lim]
             if stale.any():
@@ -448,7 +455,7 @@ class TableEngine:
         cols = np.arange(C)[None, None, :]
         inside = alive[:, :, None] & (cols < lim[:, :, None])
         stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]
-        retreat = inside & self.a_retreat[:, :, None]
+        retreat = inside & (self.a_retreat[:, :, None] | (cols < self.r_cut[:, :, None]))
         live = inside & ~stale & ~retreat
         ks, is_, js = np.nonzero(live)
         n = len(ks)
@@ -486,6 +493,74 @@ class TableEngine:
         for outcome, mask in ((DEFENDER, held), (DRAW, dead & ~held), (RETREAT, retreat), (STALEMATE, stale)):
             self.counts[outcome] += float(np.where(mask, flows, 0.0).sum())
         return True
+
+    def win_chance(self) -> Arr:
+        """``W[k, i, j]``: the attacker's chance to win from each state after a round if
+        it fights on to the end (its other retreat rules apply), by one backward pass:
+        rows from the last up, and in a row the columns that stay in it (the defender
+        scores nothing) as one triangular solve.  Final states: 1 where the attacker
+        won, 0 elsewhere."""
+        K, R, C = len(self.blocks), self.R, self.C
+        nD, Hd, Ha = self.nD, self.Hd, self.Ha
+        W = np.zeros((K, R, C))
+        for k in range(K):
+            V = W[k]
+            for i in range(R - 1, -1, -1):
+                if not self.a_alive[k, i]:
+                    continue
+                quiet = bool(self.a_quiet[k, i])
+                lim = nD if quiet else self.jT
+                V[i, lim:] = 1.0
+                if self.a_retreat[k, i] or lim == 0:
+                    V[i, :lim] = 0.0
+                    continue
+                A = self.AF[k, i]
+                # S1[j] = sum over hd >= 1 of p(hd | j) * sum over ha of A[ha] V[i + hd, j + ha]
+                rows = V[i + 1 : i + 1 + Hd, :]
+                pad = np.zeros((Hd, lim + Ha))
+                pad[: rows.shape[0], : min(C, lim + Ha)] = rows[:, : lim + Ha]
+                windows = np.lib.stride_tricks.sliding_window_view(pad, Ha + 1, axis=1)[:, :lim, :]
+                corr = windows @ A  # (Hd, lim)
+                S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
+                d0 = self.DF[:lim, 0]
+                c = 1.0 / (1.0 - float(A[0]) * d0)
+                # In-row: the columns j + ha >= lim are final (won: 1), the others unknown.
+                suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # suffix[t] = p(ha >= t)
+                tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
+                b = c * (S1 + d0 * tail)
+                if quiet:
+                    stale = self.d_quiet[:lim]
+                    b = np.where(stale, 0.0, b)
+                    V[i, :lim] = b
+                    continue
+                active = np.flatnonzero(c * d0 > 1e-30)
+                if len(active) and Ha >= 1:
+                    js = int(active[0])
+                    ws = lim - js
+                    P = np.zeros(2 * ws)
+                    n = min(len(A), ws)
+                    P[ws + 1 : ws + n] = A[1:n]
+                    # U[j, j'] = A[j' - j] for j' > j (read forwards from P[ws - j])
+                    U = as_strided(P[ws:], shape=(ws, ws), strides=(-P.itemsize, P.itemsize))
+                    system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
+                    V[i, js:lim] = np.linalg.solve(system, b[js:])
+                    V[i, :js] = b[:js]
+                else:
+                    V[i, :lim] = b
+        return W
+
+    def win_chance_cuts(self, threshold: float) -> None:
+        """Retreat wherever fighting on would win less than ``threshold``: in each row
+        the columns before the first where the chance reaches it (the chance never falls
+        as the defender loses units, so those columns are a prefix)."""
+        W = self.win_chance()
+        for k in range(len(self.blocks)):
+            for i in range(self.R):
+                if not self.a_alive[k, i]:
+                    continue
+                lim = self.nD if self.a_quiet[k, i] else self.jT
+                ok = np.flatnonzero(W[k, i, :lim] >= threshold)
+                self.r_cut[k, i] = int(ok[0]) if len(ok) else lim
 
     def _tally(self) -> Tally[float]:
         tally: Tally[float] = Tally.empty(1.0)

@@ -54,6 +54,8 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append("low luck")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
+    if b.retreat_chance is not None:
+        extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
     if extras:
         lines[0] += " — " + ", ".join(extras)
     take = "" if b.mode == "sea" else f" (takes the territory {percent(odds.attacker_takes)})"

@@ -132,7 +132,7 @@ def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     data = json.loads(out)
     assert data["options"] == {"rules": "global1940", "low_luck": True, "retreat_after": None,
-                               "retreat_below": 0, "wave2": "1 inf"}  # fmt: skip
+                               "retreat_below": 0, "retreat_chance": None, "wave2": "1 inf"}  # fmt: skip
     assert data["second_wave"]["attacker_win"] == pytest.approx(17 / 32)
     assert data["tuv_swing"] == pytest.approx(2 * (3 / 8 - 3 / 4))
     code = main(["odds", "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-after", "1"])
@@ -146,3 +146,78 @@ async def test_discord_options() -> None:
     assert "1942 Second Edition profiles, low luck, attacker retreats after round 2" in msg.text
     assert "With the second wave (1 inf) attacking the survivors" in msg.text
     assert "TUV swing" in msg.text
+
+
+def _infantry_reference(n: int, m: int, threshold: F) -> dict[str, F]:
+    """Attacking infantry (1) against defending infantry (2), retreating after any round
+    from which fighting on wins less than ``threshold``: a plain recursion in fractions."""
+    from functools import lru_cache
+    from math import comb
+
+    def dist(k: int, p: F) -> list[F]:
+        return [comb(k, h) * p**h * (1 - p) ** (k - h) for h in range(k + 1)]
+
+    @lru_cache(maxsize=None)
+    def win(a: int, d: int) -> F:
+        if a == 0:
+            return F(0)
+        if d == 0:
+            return F(1)
+        da, dd = dist(a, F(1, 6)), dist(d, F(2, 6))
+        total = sum((da[ha] * dd[hd] * win(max(a - hd, 0), max(d - ha, 0))
+                     for ha in range(a + 1) for hd in range(d + 1) if ha or hd), F(0))  # fmt: skip
+        return total / (1 - da[0] * dd[0])
+
+    @lru_cache(maxsize=None)
+    def after(a: int, d: int) -> tuple[F, F, F, F]:  # win, hold, draw, retreat
+        if a == 0:
+            return (F(0), F(0), F(1), F(0)) if d == 0 else (F(0), F(1), F(0), F(0))
+        if d == 0:
+            return (F(1), F(0), F(0), F(0))
+        if win(a, d) < threshold:
+            return (F(0), F(0), F(0), F(1))
+        return fight(a, d)
+
+    @lru_cache(maxsize=None)
+    def fight(a: int, d: int) -> tuple[F, F, F, F]:
+        da, dd = dist(a, F(1, 6)), dist(d, F(2, 6))
+        out = [F(0)] * 4
+        for ha in range(a + 1):
+            for hd in range(d + 1):
+                if ha or hd:
+                    for k, v in enumerate(after(max(a - hd, 0), max(d - ha, 0))):
+                        out[k] += da[ha] * dd[hd] * v
+        loop = da[0] * dd[0]
+        # from (a, d) with no loss the round ends in (a, d) again: retreat there, or loop
+        if win(a, d) < threshold:
+            out[3] += loop
+            return (out[0], out[1], out[2], out[3])
+        return (out[0] / (1 - loop), out[1] / (1 - loop), out[2] / (1 - loop), out[3] / (1 - loop))
+
+    w, h, d, r = fight(n, m)
+    return {"win": w, "hold": h, "draw": d, "retreat": r}
+
+
+@pytest.mark.parametrize(("n", "m", "percent"), [(3, 2, 50), (4, 3, 30), (5, 3, 60), (2, 2, 5)])
+def test_retreat_when_the_win_chance_falls_below(n: int, m: int, percent: int) -> None:
+    ref = _infantry_reference(n, m, F(percent, 100))
+    odds = aa_odds(AABattle.parse(f"{n} inf", f"{m} inf", retreat_chance=percent))
+    assert odds.attacker_win == pytest.approx(float(ref["win"]), abs=1e-12)
+    assert odds.draw == pytest.approx(float(ref["draw"]), abs=1e-12)
+    assert odds.retreat == pytest.approx(float(ref["retreat"]), abs=1e-12)
+    assert odds.defender_win == pytest.approx(float(ref["hold"] + ref["retreat"]), abs=1e-12)
+
+
+def test_retreat_by_win_chance_refusals_in_slash_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 sub", "1 des", mode="sea", retreat_chance=30))
+    assert "/odds aa … retreat_below:3" in err.value.text()
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 inf", "1 inf", retreat_chance=0))
+    assert "/odds aa … retreat_chance:30" in err.value.text()
+
+
+async def test_discord_retreat_chance() -> None:
+    msg = await invoke("odds aa", attacker="6 inf, 2 art, 2 tank", defender="8 inf, 1 art", retreat_chance="40")
+    assert "attacker retreats when its chance to win falls below 40%" in msg.text
+    assert "attacker retreats 32.9%" in msg.text
