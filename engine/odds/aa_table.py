@@ -43,8 +43,10 @@ from engine.odds.aa_side import Side, State
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
+BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
-TINY = 1e-24  # masses below this are not spread
+TINY = 1e-24
+SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this  # masses below this are not spread
 CUT = 1e-27  # single dice outcomes below this are left out of a spread
 
 
@@ -351,8 +353,10 @@ class TableEngine:
             # In-row moves (defender 0 hits, attacker >= 1) start only where the defender
             # may well miss with every die; d0 never falls along the loss order, so those
             # columns are a suffix.  Earlier ones move less than TINY in all: dropped.
-            bound = float(y.sum()) * float(c.max()) + float(x.max())
-            src = np.flatnonzero((y >= TINY * 1e-3) | (d0 * bound >= TINY))
+            # Columns before the first where y = d0 x reaches 1e-30 move (in all) less
+            # than their y's, which are dropped; nothing reaches them from the left but
+            # such masses either.
+            src = np.flatnonzero(y >= SOURCE)
             if len(src):
                 js = int(src[0])
                 self.dropped += float(y[:js].sum())
@@ -362,6 +366,87 @@ class TableEngine:
         self.rounds += float(x.sum())
         self.seen += int(np.count_nonzero(x))
         self._spread(M, k, i, x, lo, 1)
+
+    def _rows_solve(self, M: Arr, i: int, rows: Arr, lims: Arr) -> None:
+        """Row ``i`` of every block at once (AA fire: many blocks): the same steps as
+        :meth:`_row_solve`, batched over the blocks on the union of their windows, so
+        the Python work per row does not grow with the number of blocks."""
+        K = rows.shape[0]
+        cols = np.arange(self.C)
+        live = cols[None, :] < lims[:, None]
+        x_all = np.where(live, rows, 0.0)
+        big = x_all >= TINY
+        if not big.any():
+            self.dropped += float(x_all.sum())
+            return
+        nzc = np.flatnonzero(big.any(axis=0))
+        lo, hi = int(nzc[0]), int(lims.max())
+        self.dropped += float(x_all[:, :lo].sum())
+        w = hi - lo
+        A = self.AF[:, i, :]  # (K, Ha+1)
+        d0 = self.DF[lo:hi, 0]
+        lv = live[:, lo:hi]
+        c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
+        x = c * x_all[:, lo:hi]
+        y = x * d0[None, :]
+        src = np.flatnonzero(y.max(axis=0) >= SOURCE)
+        Ha = A.shape[1] - 1
+        if len(src) and Ha >= 1:
+            js = int(src[0])
+            self.dropped += float(y[:, :js].sum())
+            ws = w - js
+            # Toe[k, j, j'] = A_k[j - j'] for j > j'
+            P = np.zeros((K, 2 * ws))
+            n = min(Ha + 1, ws)
+            P[:, ws : ws + n - 1] = A[:, 1:n]
+            Pv = P[:, ws - 1 :]
+            Toe = as_strided(Pv, shape=(K, ws, ws), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            cs, ds = c[:, js:], d0[js:]
+            system = np.eye(ws)[None, :, :] - cs[:, :, None] * Toe * ds[None, None, :]
+            rhs = cs * x_all[:, lo + js : hi]
+            xs = np.linalg.solve(system, rhs[:, :, None])[:, :, 0]
+            x[:, js:] = xs
+            ys = xs * ds[None, :]
+            # In-row mass carried past each block's live columns: the attacker won.
+            suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
+            dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
+            past = (ys * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
+            for k in np.flatnonzero(past > 0).tolist():
+                self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
+        elif len(src) == 0:
+            self.dropped += float(y.sum())
+        self.rounds += float(x.sum())
+        self.seen += int(np.count_nonzero(x))
+        # Every defender score hd >= 1 at once, batched over the blocks.
+        keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
+        if not len(keep_cols):
+            self.dropped += float(x.sum())
+            return
+        l, h = int(keep_cols[0]), int(keep_cols[-1]) + 1
+        self.dropped += float(x[:, :l].sum() + x[:, h:].sum())
+        xk = x[:, l:h]
+        wk = h - l
+        W = xk[:, None, :] * self.DFT[None, 1:, lo + l : lo + h]  # (K, H, wk)
+        s = W.sum(axis=(0, 2))
+        keep = np.flatnonzero(s >= TINY)
+        if not len(keep):
+            self.dropped += float(s.sum())
+            return
+        h0, h1 = int(keep[0]), int(keep[-1]) + 1
+        self.dropped += float(s[:h0].sum() + s[h1:].sum())
+        W = W[:, h0:h1, :]
+        a0 = int(self.a_lo[:, i].min())
+        a1 = int(self.a_hi[:, i].max())
+        self.dropped += float((W.sum(axis=(1, 2)) * self.a_out[:, i]).sum())
+        La = a1 - a0
+        L = wk + La - 1
+        P2 = np.zeros((K, 2 * wk + La - 1))
+        P2[:, wk : wk + La] = A[:, a0:a1]
+        T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
+        out = np.matmul(np.ascontiguousarray(W), np.ascontiguousarray(T))  # BLAS needs contiguous
+        r0 = i + 1 + h0
+        c0 = lo + l + a0
+        M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
 
     def _in_row(
         self, k: int, i: int, x: Arr, y: Arr, c: Arr, d0: Arr, r: Arr, js: int, abs_js: int, lim: int
@@ -418,6 +503,14 @@ class TableEngine:
             self.DFT = saved
         if rounds is None and self._dense(M):
             pass
+        elif rounds is None and K > BLOCKS_TOGETHER:
+            for i in range(self.R):
+                rows = M[:, i, :]
+                lims = np.zeros(K, dtype=np.int64)
+                for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
+                    lims[k] = self._settle_row(k, i, rows[k])
+                if lims.any():
+                    self._rows_solve(M, i, rows, lims)
         elif rounds is None:
             for i in range(self.R):
                 for k in range(K):

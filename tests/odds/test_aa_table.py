@@ -54,6 +54,12 @@ def test_table_engine_matches_fractions(attacker: str, defender: str, options: d
     _compare(AABattle.parse(attacker, defender, **options))  # type: ignore[arg-type]
 
 
+def test_many_aa_blocks_processed_together_match_fractions() -> None:
+    # 4 x 3 = 12 AA blocks, too many live states for the dense solve: the batched rows.
+    _compare(AABattle.parse("6 inf, 2 tank, 3 fig, 2 bom", "8 inf, 1 art, 1 aa"))
+    _compare(AABattle.parse("5 inf, 2 art, 3 fig", "7 inf, 1 fig, 1 aa", retreat_below=3))
+
+
 def test_twenty_a_side_matches_fractions() -> None:
     _compare(AABattle.parse("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig"))
 
