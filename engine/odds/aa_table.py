@@ -395,16 +395,17 @@ class TableEngine:
             js = int(src[0])
             self.dropped += float(y[:, :js].sum())
             ws = w - js
-            # Toe[k, j, j'] = A_k[j - j'] for j > j'
-            P = np.zeros((K, 2 * ws))
-            n = min(Ha + 1, ws)
-            P[:, ws : ws + n - 1] = A[:, 1:n]
-            Pv = P[:, ws - 1 :]
-            Toe = as_strided(Pv, shape=(K, ws, ws), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            # Forward substitution, all blocks at once: column j is final once every
+            # column left of it has pushed its in-row moves.
             cs, ds = c[:, js:], d0[js:]
-            system = np.eye(ws)[None, :, :] - cs[:, :, None] * Toe * ds[None, None, :]
-            rhs = cs * x_all[:, lo + js : hi]
-            xs = np.linalg.solve(system, rhs[:, :, None])[:, :, 0]
+            xs = cs * x_all[:, lo + js : hi]
+            A1 = A[:, 1:]
+            for j in range(ws - 1):
+                yj = xs[:, j] * ds[j]
+                if not yj.any():
+                    continue
+                n = min(Ha, ws - 1 - j)
+                xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
             x[:, js:] = xs
             ys = xs * ds[None, :]
             # In-row mass carried past each block's live columns: the attacker won.
@@ -443,7 +444,7 @@ class TableEngine:
         P2 = np.zeros((K, 2 * wk + La - 1))
         P2[:, wk : wk + La] = A[:, a0:a1]
         T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
-        out = np.matmul(np.ascontiguousarray(W), np.ascontiguousarray(T))  # BLAS needs contiguous
+        out = np.matmul(W, T)
         r0 = i + 1 + h0
         c0 = lo + l + a0
         M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
