@@ -96,13 +96,16 @@ class GeneralEngine(Generic[N]):
                 pp = ps * pa
                 if pp <= cut:
                     continue
+                # Unrestricted hits never change where the restricted ones go: they
+                # take the first steps left in loss order (Side.take on the result).
+                if CAT_AIR in cats:
+                    base, extra = target.take_hits(t_st, hs, ha, 0), 0
+                else:  # nothing for submarine fire to spare
+                    base, extra = target.take_hits(t_st, 0, ha, 0), hs
                 for hy, py in enumerate(any_d):
                     if pp * py <= cut:
                         continue
-                    if CAT_AIR in cats:
-                        nxt = target.take_hits(t_st, hs, ha, hy)
-                    else:  # nothing for submarine fire to spare
-                        nxt = target.take_hits(t_st, 0, ha, hs + hy)
+                    nxt = target.take(base, hy + extra)
                     out[nxt] = out.get(nxt, self.zero) + pp * py
         self._cas[key] = out
         return out

@@ -231,30 +231,33 @@ class Side:
         return cast(State, got)
 
     def _take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
-        steps = list(self.steps(st))
-        used = [False] * len(steps)
-        pools = [0, 0, 0]
-        for s in steps:
-            pools[s.category] += 1
+        steps = self.steps(st)
+        # Whether a step may be taken depends only on its category, and of a category
+        # the steps are always taken from the first unused one: so for each hit only
+        # the first unused step of each category is a candidate, tried in loss order.
+        by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for k, step in enumerate(steps):
+            by_cat[step.category].append(k)
+        ptr = [0, 0, 0]
+        pools = [len(by_cat[0]), len(by_cat[1]), len(by_cat[2])]
         hits = [sub_hits, air_hits, any_hits]
         out = list(st)
         for cls in (0, 1, 2):
             while hits[cls] > 0:
                 best = _max_absorbed(pools, hits)
                 hits[cls] -= 1
-                chosen = -1
-                for k, s in enumerate(steps):
-                    if used[k] or not _legal(cls, s.category):
-                        continue
-                    pools[s.category] -= 1
+                candidates = sorted(
+                    (by_cat[c][ptr[c]], c) for c in (0, 1, 2)
+                    if ptr[c] < len(by_cat[c]) and _legal(cls, c)
+                )
+                for k, c in candidates:
+                    pools[c] -= 1
                     if _max_absorbed(pools, hits) == best - 1:
-                        chosen = k
+                        ptr[c] += 1
+                        _apply(out, steps[k])
                         break
-                    pools[s.category] += 1
-                if chosen < 0:
-                    continue  # no legal target: the hit is lost
-                used[chosen] = True
-                _apply(out, steps[chosen])
+                    pools[c] += 1
+                # no candidate: the hit is lost
         return tuple(out)
 
     def submerge_all(self, st: State) -> State:
