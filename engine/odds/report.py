@@ -112,6 +112,13 @@ def aa_sections(odds: AAOdds) -> list[Section]:
     sections: list[Section] = [("Outcome", outcome)]
     for who in ("attacker", "defender"):
         sections.append((f"Surviving {who} units", _count_bars(odds.survivor_count[who])))
+    if odds.second_wave is not None:  # last, so the sections' colours keep their places
+        w = odds.second_wave
+        whole: Bars = [("Attacker wins", w["attacker_win"]), ("Defender holds", w["defender_win"]),
+                       ("Both destroyed", w["draw"])]  # fmt: skip
+        if odds.battle.mode != "sea":
+            whole.append(("Attacker takes", w["attacker_takes"]))
+        sections.append(("With the second wave", whole))
     return sections
 
 

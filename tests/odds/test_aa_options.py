@@ -221,3 +221,13 @@ async def test_discord_retreat_chance() -> None:
     msg = await invoke("odds aa", attacker="6 inf, 2 art, 2 tank", defender="8 inf, 1 art", retreat_chance="40")
     assert "attacker retreats when its chance to win falls below 40%" in msg.text
     assert "attacker retreats 32.9%" in msg.text
+
+
+def test_second_wave_in_the_chart_sections() -> None:
+    from engine.odds.report import aa_sections
+
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", wave2="1 inf"))
+    titles = [title for title, _ in aa_sections(odds)]
+    assert titles == ["Outcome", "Surviving attacker units", "Surviving defender units", "With the second wave"]
+    bars = dict(aa_sections(odds)[-1][1])
+    assert bars["Attacker wins"] == pytest.approx(17 / 32)
