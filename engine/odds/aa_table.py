@@ -6,17 +6,21 @@ Each side's casualties follow one fixed sequence (its loss order), so a side's s
 an index into that sequence.  The attacker may start from several states (AA fire before
 round 1, A-10.5): those are *blocks* ``k``, and the table of masses is one 3-D array
 ``M[k, i, j]`` (block, attacker steps taken, defender steps taken).  All blocks are
-processed together, row by row (every transition except "nobody is hit" moves to a
-later row or a later column), so AA fire adds arithmetic, not Python work.
+processed row by row (every transition except "nobody is hit" moves to a later row or a
+later column); with several blocks a row of every block is processed in one go, so AA
+fire adds arithmetic, not Python work.  Small tables are one dense linear solve
+(:meth:`TableEngine._dense`); :meth:`TableEngine.win_chance` is the backward pass behind
+the "retreat when the chance to win falls below X %" option.
 
 One round from (i, j): the defender scores ``hd`` hits (dice of column j), the attacker
 ``ha`` (dice of row i), independently.  For one row:
 
-1. the masses that stay in the row (``hd = 0``) are a short triangular recursion
+1. the masses that stay in the row (``hd = 0``) are a triangular system
    ``x = c (r + L (d0 x))`` (``c`` the closed-form sum of the "nobody is hit" loop,
-   ``L`` the attacker's hits ``>= 1``, ``d0`` the defender's chance of no hit); it is
-   summed as a series that ends as soon as its terms vanish, which is at once in most
-   rows because ``d0`` is tiny while the defender is big;
+   ``L`` the attacker's hits ``>= 1``, ``d0`` the defender's chance of no hit), solved
+   exactly on the columns where ``d0 x`` is not negligible (``d0`` is tiny while the
+   defender is big, so usually only the row's last columns): ``numpy.linalg.solve``
+   for one block, forward substitution over all blocks at once when there are many;
 2. every ``hd >= 1`` at once: the row's masses times ``p(hd | j)`` form a matrix, and
    the attacker's hits spread it along the columns, one matrix product with the
    Toeplitz matrix of the attacker's hit distribution.
