@@ -134,7 +134,13 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     dists = []
     for st in states:
         subs, air, other = side.dice(st)
-        dists.append(_low_luck(subs + air + other) if low_luck else hits(subs + air + other))
+        if low_luck:
+            dists.append(_low_luck(subs + air + other))
+        elif air and (subs or other):
+            # Aircraft and the rest memoised apart: AA blocks differ only in aircraft.
+            dists.append(np.convolve(hits(air), hits(subs + other)))
+        else:
+            dists.append(hits(subs + air + other))
     width = max(len(d) for d in dists)
     fire = np.zeros((len(states), width))
     for s, d in enumerate(dists):
