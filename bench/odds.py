@@ -5,11 +5,23 @@
   (goal < 0.5).  The simulator below is a plain one, written for this benchmark only.
 - ``odds-aa-100v100-seconds``: the exact calculation of a 100-vs-100 land battle
   (goal < 1).
+- ``odds-aa-10v10-ms``, ``odds-aa-40v40-ms``, ``odds-aa-100v100-ms``: in-process time of
+  ``aa_odds`` on mixed land battles (best of several runs; issue 19's peer figures on
+  this machine class: ~0.2, ~3.5 and ~45 ms).
+- ``odds-aa-100v100-aa-gun-ms``: 100 vs 100 on land, 20 attacking fighters, one AA gun
+  (21 AA outcomes before round 1).
+- ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
+  cruisers, carriers with fighters and battleships on both sides.
+- ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
+  included (best of five).
+Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from typing import Iterable
 
@@ -74,7 +86,43 @@ def _exact_seconds(attacker: str, defender: str, repeat: int = 3) -> float:
     return best
 
 
+ATTACK_10 = "5 inf, 2 art, 2 tank, 1 fig"
+DEFENSE_10 = "6 inf, 2 art, 1 tank, 1 fig"
+ATTACK_AA = "50 inf, 15 art, 15 tank, 20 fig"
+DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
+SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
+SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
+
+
+def _ms(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
+    battle = AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        aa_odds(battle)
+        best = min(best, time.perf_counter() - start)
+        if best > 5:
+            break
+    return round(best * 1000, 3)
+
+
+def _cli_ms(repeat: int = 5) -> float:
+    cmd = [sys.executable, "-m", "bot.cli", "odds", "aa", "--attacker", ATTACK_10, "--defender", DEFENSE_10]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        best = min(best, time.perf_counter() - start)
+    return round(best * 1000, 1)
+
+
 def figures() -> Iterable[tuple[str, object]]:
+    yield "odds-aa-10v10-ms", _ms(ATTACK_10, DEFENSE_10, 20)
+    yield "odds-aa-40v40-ms", _ms(ATTACK_40, DEFENSE_40, 10)
+    yield "odds-aa-100v100-ms", _ms(ATTACK_100, DEFENSE_100)
+    yield "odds-aa-100v100-aa-gun-ms", _ms(ATTACK_AA, DEFENSE_AA, 3)
+    yield "odds-aa-sea-30v30-subs-ms", _ms(SEA_ATTACK_30, SEA_DEFENSE_30, 3, mode="sea")
+    yield "odds-cli-process-ms", _cli_ms()
     exact_40 = _exact_seconds(ATTACK_40, DEFENSE_40)
     start = time.perf_counter()
     monte_carlo(ATTACK_40, DEFENSE_40, 10_000)

@@ -16,20 +16,25 @@ from typing import Sequence
 import bot
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every sub-command, or with ``only`` just that one's module (``bot/<only>_cli.py``)
+    when it exists: one-shot commands then skip importing every other game."""
     parser = argparse.ArgumentParser(
         prog="warroom", description="Play-by-post WWII wargames for Discord, and quick dice/odds."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(bot.__path__), key=lambda m: m.name):
-        if info.name.endswith("_cli"):
-            importlib.import_module(f"bot.{info.name}").register(sub)
+    names = sorted(info.name for info in pkgutil.iter_modules(bot.__path__) if info.name.endswith("_cli"))
+    if only is not None and f"{only}_cli" in names:
+        names = [f"{only}_cli"]
+    for name in names:
+        importlib.import_module(f"bot.{name}").register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
+    args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -16,15 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle, aa_odds
-from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
-from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
-from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_lines,
-    minis_sections, minis_subtitle,
-)  # fmt: skip
-from render.chart import ATTACKER, DEFENDER, bar_chart
+# Everything heavier than argparse is imported where it is used: ``warroom odds …`` is a
+# one-shot process, so start-up time is part of every answer.
+
+SOLDIER, VEHICLE = "soldier", "vehicle"  # engine.odds.minis target types
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("odds", help="exact odds: A&A battles, A&A Miniatures attacks, Memoir '44 dice")
@@ -47,6 +42,13 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--submerge-defender", action="store_true", help="defending subs submerge when they are all that is left")
     aa.add_argument("--attacker-tech", default="", help='e.g. "jets, heavy bombers"')
     aa.add_argument("--defender-tech", default="", help='e.g. "radar"')
+    aa.add_argument("--low-luck", action="store_true", help="low-luck dice: total value / 6 sure hits, one die for the rest")
+    aa.add_argument("--retreat-after", type=int, metavar="N", help="strafe: the attacker retreats after round N")
+    aa.add_argument("--retreat-chance", type=float, metavar="X",
+                    help="the attacker retreats when fighting on would win less than X %%")  # fmt: skip
+    aa.add_argument("--rules", default="anniversary", choices=("anniversary", "1942se", "global1940"),
+                    help="unit profiles of this rules set")  # fmt: skip
+    aa.add_argument("--wave2", default="", help='a second wave attacking the survivors, e.g. "4 inf, 2 tank"')
     aa.add_argument("--exact", action="store_true", help="compute in exact fractions (small battles)")
     _common(aa)
     aa.set_defaults(func=run_aa)
@@ -66,6 +68,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     mi.add_argument("--shrapnel", type=int, default=1, help="Shrapnel N: successes vs a Soldier count N times")
     mi.add_argument("--superior-armor", type=int, default=0, help="target's Superior Armor N")
     mi.add_argument("--armor-piercing", action="store_true", help="Armor-Piercing Rounds: 2 hits on a Vehicle become 3")
+    mi.add_argument("--heavy-armor", action="store_true", help="target's Heavy Armor, not used yet: its first Damaged is ignored")
+    mi.add_argument("--overheat", action="store_true", help="attacker's Overheat: three natural 1s disrupt it")
+    mi.add_argument("--double-shot", action="store_true", help="a second attack at the same target (Double Shot)")
     _common(mi)
     mi.set_defaults(func=run_minis)
 
@@ -76,6 +81,14 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     me.add_argument("--blocked", action="store_true", help="no retreat possible: each flag costs a figure")
     me.add_argument("--retreat-room", type=int, help="hexes the unit can still retreat")
     me.add_argument("--ignore-flags", type=int, default=0, help="flags the unit may ignore")
+    me.add_argument("--attacker", help="full battle: the attacking unit's type (infantry, armor, artillery)")
+    me.add_argument("--ambush-dice", type=int, help="full battle: the defender's Ambush dice at the attacker")
+    me.add_argument("--attacker-figures", type=int, help="full battle: the attacker's figures (Ambush)")
+    me.add_argument("--attacker-retreat-room", type=int, help="full battle: hexes the attacker can retreat")
+    me.add_argument("--overrun-dice", type=int, help="full battle: armor's Overrun dice after taking ground")
+    me.add_argument("--overrun-target", default="infantry", help="full battle: the Overrun target's type")
+    me.add_argument("--overrun-figures", type=int, help="full battle: the Overrun target's figures")
+    me.add_argument("--overrun-retreat-room", type=int, help="full battle: hexes the Overrun target can retreat")
     _common(me)
     me.set_defaults(func=run_memoir)
 
@@ -86,6 +99,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], bytes]]) -> int:
+    from engine.core.errors import PlayerError
+
     try:
         result, lines, png = compute()
     except PlayerError as err:
@@ -102,6 +117,9 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
 
 def run_aa(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.aa import AABattle, aa_odds
+        from engine.odds.report import aa_lines, aa_sections
+
         battle = AABattle.parse(
             args.attacker,
             args.defender,
@@ -116,11 +134,20 @@ def run_aa(args: argparse.Namespace) -> int:
             keep_land_unit=args.keep_land,
             submerge_attacker=args.submerge_attacker,
             submerge_defender=args.submerge_defender,
+            low_luck=args.low_luck,
+            retreat_after=args.retreat_after,
+            retreat_chance=args.retreat_chance,
+            rules=args.rules,
+            wave2=args.wave2,
         )
         odds = aa_odds(battle, exact=args.exact)
         lines = aa_lines(odds)
+        if not args.chart:
+            return odds, lines, b""
+        from render.chart import ATTACKER, DEFENDER, bar_chart
+
         png = bar_chart("A&A battle odds", aa_sections(odds), subtitle=lines[0],
-                        section_colors=(None, ATTACKER, DEFENDER)) if args.chart else b""  # fmt: skip
+                        section_colors=(None, ATTACKER, DEFENDER))  # fmt: skip
         return odds, lines, png
 
     return _run(args, compute)
@@ -128,6 +155,9 @@ def run_aa(args: argparse.Namespace) -> int:
 
 def run_minis(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.minis import MinisAttack, minis_odds
+        from engine.odds.report import minis_lines, minis_sections, minis_subtitle
+
         odds = minis_odds(
             MinisAttack(
                 dice=args.dice,
@@ -144,11 +174,16 @@ def run_minis(args: argparse.Namespace) -> int:
                 shrapnel=args.shrapnel,
                 superior_armor=args.superior_armor,
                 armor_piercing=args.armor_piercing,
+                heavy_armor=args.heavy_armor,
+                overheat=args.overheat,
+                attacks=2 if args.double_shot else 1,
             )
         )
         lines = minis_lines(odds)
         png = b""
         if args.chart:
+            from render.chart import bar_chart
+
             png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
         return odds, lines, png
 
@@ -157,6 +192,9 @@ def run_minis(args: argparse.Namespace) -> int:
 
 def run_memoir(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
+        from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
+        from engine.odds.report import memoir_lines, memoir_sections, memoir_subtitle
+
         roll = MemoirRoll(
             dice=args.dice,
             target=target_type(args.target),
@@ -167,8 +205,27 @@ def run_memoir(args: argparse.Namespace) -> int:
         )
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
+        if args.attacker or args.ambush_dice or args.overrun_dice:
+            from engine.odds.memoir import INFANTRY, MemoirBattle, memoir_battle
+            from engine.odds.report import memoir_battle_lines
+
+            kind = target_type(args.attacker) if args.attacker else INFANTRY
+            whole = memoir_battle(MemoirBattle(
+                attack=roll, attacker=kind,
+                ambush=None if args.ambush_dice is None else MemoirRoll(
+                    dice=args.ambush_dice, target=kind, figures=args.attacker_figures,
+                    retreat_room=args.attacker_retreat_room),
+                overrun=None if args.overrun_dice is None else MemoirRoll(
+                    dice=args.overrun_dice, target=target_type(args.overrun_target),
+                    figures=args.overrun_figures, retreat_room=args.overrun_retreat_room),
+            ))  # fmt: skip
+            lines = memoir_battle_lines(whole) + lines
+            if args.json:
+                return whole, lines, b""
         png = b""
         if args.chart:
+            from render.chart import bar_chart
+
             png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
         return odds, lines, png
 

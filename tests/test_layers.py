@@ -24,9 +24,14 @@ def _imports(package: str) -> dict[str, set[str]]:
     return found
 
 
+# Issue 19: the odds tables may use numpy (pure computation), with BLAS kept to one thread.
+ALLOWED = {"engine/odds/": {"numpy", "threadpoolctl"}}
+
+
 def test_engine_imports_only_the_standard_library() -> None:
     for path, names in _imports("engine").items():
-        outside = {n for n in names if n != "engine" and n not in sys.stdlib_module_names}
+        allowed = set().union(*(v for k, v in ALLOWED.items() if path.replace("\\", "/").startswith(k)))
+        outside = {n for n in names if n != "engine" and n not in sys.stdlib_module_names} - allowed
         assert not outside, f"{path} imports {outside}"
 
 

@@ -22,19 +22,22 @@ from bot.present import clip
 from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
-from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, memoir_odds
+from engine.odds.aa_units import RULES_SETS
+from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
     minis_live_lines, minis_sections, minis_subtitle, percent,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
-# Work limits for Discord (the CLI has none): a 100-vs-100 land battle fits.
+# Work limits for Discord (the CLI has none): every battle kind up to 100 units a side
+# is answered (issue 19); only beyond that, or a submarine battle far past that size of
+# state space, is refused.
 MAX_UNITS = 120  # per side
-MAX_CELLS = 16_000  # fast engine: attacker states x defender states (AA fire multiplies)
-MAX_STATES = 4_000  # general engine (submarines): battle states processed
+MAX_CELLS: int | None = None  # the table engines answer 100 a side within a second
+MAX_STATES = 2_000_000  # general engine (submarines with aircraft): battle states processed
 
 
 def _aa(battle: AABattle) -> AAOdds:
@@ -58,6 +61,15 @@ def _aa(battle: AABattle) -> AAOdds:
            choices=("none", "attacker", "defender", "both")),  # fmt: skip
     Option("attacker_tech", str, 'e.g. "jets, heavy bombers"', required=False, default=""),
     Option("defender_tech", str, 'e.g. "radar"', required=False, default=""),
+    Option("low_luck", bool, "Low-luck dice", required=False, default=False),
+    Option("retreat_after", int, "Strafe: the attacker retreats after this round", required=False,
+           min_value=1, max_value=50),  # fmt: skip
+    Option("retreat_chance", int, "The attacker retreats when its chance to win falls below this %",
+           required=False, min_value=1, max_value=100),  # fmt: skip
+    Option("rules", str, "Unit profiles of this rules set", required=False, default="anniversary",
+           choices=RULES_SETS),  # fmt: skip
+    Option("wave2", str, 'A second wave attacking the survivors, e.g. "4 inf, 2 tank"', required=False,
+           default=""),  # fmt: skip
 )
 async def odds_aa(
     ctx: Ctx,
@@ -73,6 +85,11 @@ async def odds_aa(
     submerge: str,
     attacker_tech: str,
     defender_tech: str,
+    low_luck: bool = False,
+    retreat_after: int | None = None,
+    retreat_chance: int | None = None,
+    rules: str = "anniversary",
+    wave2: str = "",
 ) -> None:
     battle = AABattle.parse(
         attacker,
@@ -88,6 +105,11 @@ async def odds_aa(
         keep_land_unit=keep_land,
         submerge_attacker=submerge in ("attacker", "both"),
         submerge_defender=submerge in ("defender", "both"),
+        low_luck=low_luck,
+        retreat_after=retreat_after,
+        retreat_chance=retreat_chance,
+        rules=rules,
+        wave2=wave2,
     )
     odds = await asyncio.to_thread(_aa, battle)
     lines = aa_lines(odds)
@@ -125,6 +147,9 @@ async def odds_aa(
     Option("die_modifier", int, 'Numbers: "each attack die" modifier', required=False, min_value=-5, max_value=5),
     Option("shrapnel", int, "Numbers: Shrapnel N vs Soldiers", required=False, min_value=1, max_value=4),
     Option("superior_armor", int, "Numbers: target's Superior Armor N", required=False, min_value=0, max_value=6),
+    Option("heavy_armor", bool, "Numbers: target has Heavy Armor, not used yet", required=False),
+    Option("overheat", bool, "Numbers: attacker has Overheat", required=False),
+    Option("double_shot", bool, "Numbers: a second attack at the same target (Double Shot)", required=False),
 )
 async def odds_minis(
     ctx: Ctx,
@@ -144,11 +169,15 @@ async def odds_minis(
     die_modifier: int | None,
     shrapnel: int | None,
     superior_armor: int | None,
+    heavy_armor: bool | None = None,
+    overheat: bool | None = None,
+    double_shot: bool | None = None,
 ) -> None:
     numbers = {
         "dice": dice, "defense": defense, "attacker_penalty": attacker_penalty, "target_penalty": target_penalty,
         "target_type": target_type, "target_damaged": target_damaged, "cover": cover, "same_hex": same_hex,
         "die_modifier": die_modifier, "shrapnel": shrapnel, "superior_armor": superior_armor,
+        "heavy_armor": heavy_armor, "overheat": overheat, "double_shot": double_shot,
     }  # fmt: skip
     given = [name for name, value in numbers.items() if value is not None]
     if attacker is not None or target is not None:
@@ -183,6 +212,9 @@ async def odds_minis(
             shrapnel=shrapnel or 1,
             superior_armor=superior_armor or 0,
             armor_piercing=ap,
+            heavy_armor=bool(heavy_armor),
+            overheat=bool(overheat),
+            attacks=2 if double_shot else 1,
         )
     )
     lines = minis_lines(odds)
@@ -226,6 +258,22 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     Option("blocked", bool, "Retreat blocked: each flag costs a figure", required=False, default=False),
     Option("retreat_room", int, "Hexes the unit can still retreat", required=False, min_value=0, max_value=12),
     Option("ignore_flags", int, "Flags the unit may ignore", required=False, default=0, min_value=0, max_value=3),
+    Option("attacker", str, "Full battle: the attacking unit's type", required=False,
+           choices=(INFANTRY, ARMOR, ARTILLERY)),  # fmt: skip
+    Option("ambush_dice", int, "Full battle: the defender's Ambush dice at the attacker", required=False,
+           min_value=1, max_value=12),  # fmt: skip
+    Option("attacker_figures", int, "Full battle: the attacker's figures (for Ambush)", required=False,
+           min_value=1, max_value=6),  # fmt: skip
+    Option("attacker_retreat_room", int, "Full battle: hexes the attacker can retreat (0 = blocked)",
+           required=False, min_value=0, max_value=12),  # fmt: skip
+    Option("overrun_dice", int, "Full battle: armor's Overrun dice after taking ground", required=False,
+           min_value=1, max_value=12),  # fmt: skip
+    Option("overrun_target", str, "Full battle: the Overrun target", required=False,
+           choices=(INFANTRY, ARMOR, ARTILLERY)),  # fmt: skip
+    Option("overrun_figures", int, "Full battle: the Overrun target's figures", required=False,
+           min_value=1, max_value=6),  # fmt: skip
+    Option("overrun_retreat_room", int, "Full battle: hexes the Overrun target can retreat (0 = blocked)",
+           required=False, min_value=0, max_value=12),  # fmt: skip
 )
 async def odds_memoir(
     ctx: Ctx,
@@ -235,17 +283,43 @@ async def odds_memoir(
     blocked: bool,
     retreat_room: int | None,
     ignore_flags: int,
+    attacker: str | None = None,
+    ambush_dice: int | None = None,
+    attacker_figures: int | None = None,
+    attacker_retreat_room: int | None = None,
+    overrun_dice: int | None = None,
+    overrun_target: str | None = None,
+    overrun_figures: int | None = None,
+    overrun_retreat_room: int | None = None,
 ) -> None:
-    odds = memoir_odds(
-        MemoirRoll(
-            dice=dice,
-            target=target,
-            figures=figures,
-            blocked=blocked,
-            retreat_room=retreat_room,
-            ignore_flags=ignore_flags,
-        )
+    roll = MemoirRoll(
+        dice=dice,
+        target=target,
+        figures=figures,
+        blocked=blocked,
+        retreat_room=retreat_room,
+        ignore_flags=ignore_flags,
     )
+    odds = memoir_odds(roll)
+    full = attacker is not None or ambush_dice is not None or overrun_dice is not None
+    if full:
+        battle = MemoirBattle(
+            attack=roll,
+            attacker=attacker or INFANTRY,
+            ambush=None if ambush_dice is None else MemoirRoll(
+                dice=ambush_dice, target=attacker or INFANTRY, figures=attacker_figures,
+                retreat_room=attacker_retreat_room),
+            overrun=None if overrun_dice is None else MemoirRoll(
+                dice=overrun_dice, target=overrun_target or INFANTRY, figures=overrun_figures,
+                retreat_room=overrun_retreat_room),
+        )  # fmt: skip
+        whole = memoir_battle(battle)
+        lines = memoir_battle_lines(whole)
+        lines[1] = f"**{lines[1]}**"
+        lines += memoir_lines(odds)
+        png = bar_chart("Memoir '44 close assault", memoir_sections(odds), subtitle=memoir_subtitle(odds))
+        await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+        return
     lines = memoir_lines(odds)
     if len(lines) > 2:
         lines[2] = f"**{lines[2]}**"

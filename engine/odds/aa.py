@@ -16,7 +16,7 @@ Modelling choices the rules leave open are listed in ``docs/odds.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from typing import Any, Mapping
@@ -26,16 +26,18 @@ from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine
-from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
     AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
     parse_unit_list,
 )  # fmt: skip
-from engine.odds.dist import N, binomial, die_chance, hits_distribution
+from engine.odds.dist import N, binomial, die_chance, fire_distribution, low_luck_distribution
 
 MODES = ("land", "sea", "amphibious")
-EXACT_MAX_UNITS = 16  # fractions grow to thousands of digits beyond this
+EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
+# Up to this many battle states the pure-Python sequence engine is as fast as the numpy
+# table engine, and a one-shot ``warroom odds`` process skips importing numpy.
+SMALL_CELLS = 150
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,12 @@ class AABattle:
     submerge_defender: bool = False
     tech_attacker: frozenset[str] = frozenset()
     tech_defender: frozenset[str] = frozenset()
+    # Issue 19 options.
+    low_luck: bool = False  # hits = total combat value // 6, plus one die for the rest
+    retreat_after: int | None = None  # strafe: the attacker retreats after this many rounds
+    retreat_chance: float | None = None  # retreat when fighting on would win less than this %
+    rules: str = "anniversary"  # unit profiles: anniversary, 1942se, global1940
+    wave2: Mapping[str, int] = field(default_factory=dict)  # a second battle vs the survivors
 
     @classmethod
     def parse(
@@ -69,10 +77,12 @@ class AABattle:
         ool_defender: str = "",
         tech_attacker: str = "",
         tech_defender: str = "",
+        wave2: str = "",
         **options: Any,
     ) -> "AABattle":
         """Build a battle from the /odds notation (``"3 inf, 1 art"``)."""
         return cls(
+            wave2=parse_army(wave2) if wave2.strip() else {},
             attacker=parse_army(attacker),
             defender=parse_army(defender),
             mode=mode,
@@ -87,6 +97,12 @@ class AABattle:
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender
         return sum(army.values())
+
+    def profiles(self, side: str, cat: Catalogue | None = None) -> dict[str, UnitProfile]:
+        """Unit profiles of a side: the rules set, then its technologies."""
+        cat = cat or catalogue()
+        techs = self.tech_attacker if side == "attacker" else self.tech_defender
+        return cat.with_techs(techs, self.rules)
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,18 @@ class AAOdds:
     error_bound: float
     engine: str
     exact: Mapping[str, Fraction] | None = None
+    # With a second wave (``wave2``): the whole attack's odds, keys attacker_win,
+    # attacker_takes, defender_win, draw.
+    second_wave: Mapping[str, float] | None = None
+
+    @property
+    def tuv_swing(self) -> float:
+        """Expected IPCs the defender loses minus those the attacker loses (TUV swing)."""
+        return self.expected_ipc_loss["defender"] - self.expected_ipc_loss["attacker"]
+
+    def expected_units_lost(self, side: str) -> float:
+        army = self.battle.attacker if side == "attacker" else self.battle.defender
+        return sum(army.values()) - sum(self.expected_survivors[side].values())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (the ``warroom odds aa --json`` output)."""
@@ -141,7 +169,19 @@ class AAOdds:
             },
             "error_bound": self.error_bound,
             "engine": self.engine,
+            "tuv_swing": self.tuv_swing,
+            "expected_units_lost": {k: self.expected_units_lost(k) for k in ("attacker", "defender")},
+            "options": {
+                "rules": self.battle.rules,
+                "low_luck": self.battle.low_luck,
+                "retreat_after": self.battle.retreat_after,
+                "retreat_below": self.battle.retreat_below,
+                "retreat_chance": self.battle.retreat_chance,
+                "wave2": format_army(self.battle.wave2) if self.battle.wave2 else None,
+            },
         }
+        if self.second_wave is not None:
+            out["second_wave"] = dict(self.second_wave)
         if self.exact is not None:
             out["exact"] = {k: str(v) for k, v in self.exact.items()}
         return out
@@ -155,8 +195,9 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         raise IllegalOrder(f"Unknown battle kind '{mode}'.", legal=MODES)
     if sum(battle.attacker.values()) <= 0:
         raise IllegalOrder("The attacker has no units.")
-    att = {n: cat.profile(n) for n, c in battle.attacker.items() if c > 0}
-    dfn = {n: cat.profile(n) for n, c in battle.defender.items() if c > 0}
+    prof_a, prof_d = battle.profiles("attacker", cat), battle.profiles("defender", cat)
+    att = {n: prof_a[n] for n, c in battle.attacker.items() if c > 0}
+    dfn = {n: prof_d[n] for n, c in battle.defender.items() if c > 0}
     if any(p.is_aa for p in att.values()):
         raise IllegalOrder("AA guns never attack (A-14): list them with the defender.")
     if mode in ("land", "amphibious"):
@@ -165,7 +206,8 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             if ships:
                 raise IllegalOrder(
                     f"Ships ({', '.join(ships)}) cannot fight in a land battle (A-14.1).",
-                    legal=["--sea for a sea battle", "--amphibious --bombard '1 bat' for shore bombardment"],
+                    legal=["/odds aa … kind:sea for a sea battle",
+                           "/odds aa … kind:amphibious bombard:1 battleship for shore bombardment"],
                 )
     else:
         for who, units in (("attacker", att), ("defender", dfn)):
@@ -186,7 +228,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             )
     if battle.bombard and mode != "amphibious":
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
-                           legal=["--amphibious"])
+                           legal=["/odds aa … kind:amphibious"])
     for n in battle.bombard:
         if not cat.profile(n).bombard:
             raise IllegalOrder(
@@ -195,6 +237,18 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             )
     if battle.rounds is not None and battle.rounds < 1:
         raise IllegalOrder("The number of rounds must be at least 1.")
+    if battle.retreat_after is not None and battle.retreat_after < 1:
+        raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
+                           legal=["/odds aa … retreat_after:1"])
+    if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
+        raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
+                           legal=["/odds aa … retreat_chance:30"])
+    if battle.retreat_chance is not None and battle.mode == "amphibious":
+        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat by win "
+                           "chance in an amphibious assault.", legal=["/odds aa … kind:land retreat_chance:30"])
+    if battle.retreat_after is not None and battle.mode == "amphibious":
+        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no strafing "
+                           "in an amphibious assault.", legal=["/odds aa … kind:land retreat_after:1"])
     if battle.retreat_below < 0:
         raise IllegalOrder("The retreat threshold cannot be negative.")
     if battle.retreat_below and mode == "amphibious":
@@ -213,8 +267,8 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
     validate(battle, cat)
     sea = battle.mode == "sea"
     land = not sea
-    prof_a = cat.with_techs(battle.tech_attacker)
-    prof_d = cat.with_techs(battle.tech_defender)
+    prof_a = battle.profiles("attacker", cat)
+    prof_d = battle.profiles("defender", cat)
     attacker = {n: c for n, c in battle.attacker.items() if c > 0}
     defender = {n: c for n, c in battle.defender.items() if c > 0}
     aside: dict[str, int] = {}
@@ -233,7 +287,8 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
         DEFENSE, defender, prof_d, order=battle.ool_defender, submerge=battle.submerge_defender and sea,
     )  # fmt: skip
     starts = _starts(battle, att, dfn, prof_a, prof_d, unit, land)
-    setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below)
+    setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below,
+                        low_luck=battle.low_luck)  # fmt: skip
     return setup, aside
 
 
@@ -252,11 +307,16 @@ def _starts(
     air = [n for n in att.army if prof_a[n].domain == AIR] if land and aa_value else []
     p = die_chance(aa_value, unit)
     aa_outcomes: list[tuple[N, State]] = []
-    for shot in product(*(range(att.army[n] + 1) for n in air)):
+    shots = {
+        n: low_luck_distribution([(aa_value, att.army[n])], unit) if battle.low_luck
+        else binomial(att.army[n], p)
+        for n in air
+    }  # fmt: skip
+    for shot in product(*(range(len(shots[n])) for n in air)):
         w = unit
         st = list(att.start)
         for n, k in zip(air, shot):
-            w = w * binomial(att.army[n], p)[k]
+            w = w * shots[n][k]
             st[att.slot_of(n)] -= k
         if w:
             aa_outcomes.append((w, tuple(st)))
@@ -270,7 +330,7 @@ def _starts(
         ships = sorted(
             (prof_a[n].attack for n, c in battle.bombard.items() for _ in range(c)), reverse=True
         )[:landing]
-        dist = hits_distribution([(v, 1) for v in ships], unit)
+        dist = fire_distribution([(v, 1) for v in ships], unit, battle.low_luck)
         bombard = [(q, dfn.take(dfn.start, h)) for h, q in enumerate(dist) if q]
     return [
         Start(wa * wd, a, d, dfn.start) for wa, a in aa_outcomes for wd, d in bombard
@@ -320,19 +380,96 @@ def _run(
     subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
         setup.defender.start, "submarine"
     )
+    limit = battle.rounds
+    if battle.retreat_after is not None:
+        limit = battle.retreat_after if limit is None else min(limit, battle.retreat_after)
     if engine == "auto":
         engine = "general" if subs else "fast"
     if engine == "fast" and subs:
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
-    if engine == "fast":
+    if battle.retreat_chance is not None:
+        if subs or not isinstance(unit, float):
+            raise IllegalOrder(
+                "Retreating by win chance is computed for battles without submarines, in "
+                "decimals (not exact fractions).",
+                legal=["/odds aa … retreat_below:3", "/odds aa … retreat_after:2"],
+            )
+        engine = "fast"
+    if engine == "fast" and isinstance(unit, float) and (
+        _table_cells(setup) > SMALL_CELLS or battle.retreat_chance is not None
+    ):
+        from engine.odds.aa_table import TableEngine  # numpy: imported for big battles only
+
+        table = TableEngine(setup, max_cells)
+        if battle.retreat_chance is not None:
+            table.win_chance_cuts(battle.retreat_chance / 100)
+        tally = table.run(limit)
+    elif engine == "fast":
         fast = FastEngine(setup, eps=eps, max_cells=max_cells)
-        tally = fast.run(battle.rounds)
+        tally = fast.run(limit)
     elif engine == "general":
-        tally = GeneralEngine(setup, max_states=max_states).run(battle.rounds)
+        from engine.odds.aa_general import GeneralEngine
+
+        tally = GeneralEngine(setup, max_states=max_states).run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")
-    return _result(battle, setup, aside, tally, engine, cat)
+    if battle.retreat_after is not None and (battle.rounds is None or battle.retreat_after <= battle.rounds):
+        # Strafe: whatever still fights after the last round retreats (A-10.15).
+        tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
+        tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
+    odds = _result(battle, setup, aside, tally, engine, cat)
+    if battle.wave2:
+        odds = replace(odds, second_wave=_second_wave(battle, setup, aside, tally, cat))
+    return odds
+
+
+def _second_wave(
+    battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue
+) -> dict[str, float]:
+    """The whole attack when ``wave2`` attacks whatever the first wave left: for every
+    final defender state, the odds of the second battle (same rules, dice, orders of
+    loss, technologies; no bombardment, no round limit, no retreat), weighted."""
+    prof_w = battle.profiles("attacker", cat)
+    wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
+    o = tally.outcome
+    # The first wave won (it takes the territory), or both sides died (the second wave
+    # walks in): the defender's final state has no fighting unit then.
+    draw = float(o[DRAW])
+    total = {
+        "attacker_win": float(o[ATTACKER]) + draw,
+        "attacker_takes": float(tally.takes or 0) + (draw if wave_takes else 0.0),
+        "defender_win": 0.0,
+        "draw": 0.0,
+    }
+    dfn = setup.defender
+    for st, mass in tally.defender_end.items():
+        p = float(mass)
+        if not p or dfn.alive(st) == 0:
+            continue
+        survivors = {n: c for n, c in dfn.counts(st).items() if c > 0}
+        for n, c in aside.items():
+            survivors[n] = survivors.get(n, 0) + c
+        second = aa_odds(AABattle(
+            attacker=dict(battle.wave2), defender=survivors,
+            mode="land" if battle.mode == "amphibious" else battle.mode,
+            ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
+            tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
+            low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
+        ))  # fmt: skip
+        total["attacker_win"] += p * second.attacker_win
+        total["attacker_takes"] += p * second.attacker_takes
+        total["defender_win"] += p * second.defender_win
+        total["draw"] += p * second.draw
+    return total
+
+
+
+def _table_cells(setup: BattleSetup[Any]) -> int:
+    """Cells of the fast engines' table: attacker states (every AA block) x defender's."""
+    blocks = {s.attacker for s in setup.starts}
+    att, dfn = setup.attacker, setup.defender
+    return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 
 
 def _result(
@@ -357,7 +494,7 @@ def _result(
     counts: dict[str, dict[int, float]] = {}
     for who, (side, end, extra) in ends.items():
         army = battle.attacker if who == "attacker" else battle.defender
-        profiles = cat.with_techs(battle.tech_attacker if who == "attacker" else battle.tech_defender)
+        profiles = battle.profiles(who, cat)
         start_cost = sum(profiles[n].cost * c for n, c in army.items())
         # Sums in the engine's number type (exact fractions stay exact), then floats.
         exp: dict[str, N] = {n: zero for n in army if army[n] > 0}

@@ -46,6 +46,7 @@ class BattleSetup(Generic[N]):
     sea: bool = False
     land: bool = True
     retreat_below: int = 0
+    low_luck: bool = False
 
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0

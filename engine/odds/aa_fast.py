@@ -34,9 +34,10 @@ from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
-from engine.odds.dist import N, hits_distribution
+from engine.odds.dist import N, fire_distribution
 
 _MAXK = 40  # cut thresholds 1, 1e-1, ... 1e-40
+_FIRE: dict[tuple[object, ...], Any] = {}  # hit distributions by side and state (see FastEngine)
 
 
 class _Cuts(Generic[N]):
@@ -107,12 +108,23 @@ class FastEngine(Generic[N]):
                 f"of ways it can hit).  Try fewer units, or the command line."
             )
         unit = self.unit
+        kind = type(unit).__name__
 
-        def fire(side_dice: tuple[list[tuple[int, int]], ...]) -> list[N]:
-            return hits_distribution([g for groups in side_dice for g in groups], unit)
+        def fire(side: Side, st: State) -> list[N]:
+            # Memoised across battles: asking again with one side changed reuses the other.
+            key = (side.role, tuple(side.army.items()), tuple(side.profiles[n] for n in side.army),
+                   setup.low_luck, kind, st)  # fmt: skip
+            got = _FIRE.get(key)
+            if got is None:
+                dice = side.dice(st)
+                got = fire_distribution([g for groups in dice for g in groups], unit, setup.low_luck)
+                if len(_FIRE) > 200_000:
+                    _FIRE.clear()
+                _FIRE[key] = got
+            return got
 
-        self.a_fire: list[list[N]] = [fire(att.dice(st)) for st in self.a_states]
-        self.d_fire: list[list[N]] = [fire(dfn.dice(st)) for st in self.d_states]
+        self.a_fire: list[list[N]] = [fire(att, st) for st in self.a_states]
+        self.d_fire: list[list[N]] = [fire(dfn, st) for st in self.d_states]
         self.a_alive = [att.alive(st) > 0 for st in self.a_states]
         self.d_alive = [dfn.alive(st) > 0 for st in self.d_states]
         self.a_takes = [not setup.land or att.has_land(st) for st in self.a_states]

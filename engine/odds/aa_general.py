@@ -21,14 +21,16 @@ absorb, so states are processed from the most to the fewest hit points, each onc
 
 from __future__ import annotations
 
-from typing import Callable, Generic
+from typing import Any, Callable, Generic
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
-from engine.odds.dist import N, hits_distribution
+from engine.odds.dist import N, convolve, fire_distribution
 
 Pair = tuple[State, State]
+TINY = 1e-24  # float mode: masses below this are not spread (counted in the error bound)
+CUT = 1e-27  # float mode: hit combinations below this are left out
 Dist = dict[State, N]
 
 
@@ -40,7 +42,7 @@ class GeneralEngine(Generic[N]):
         self.max_states = max_states
         self.seen = 0
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
-        self._cas: dict[tuple[int, State, int, State, bool, bool], Dist[N]] = {}
+        self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._strike: dict[tuple[int, State, int, State], Dist[N]] = {}
 
     # -- one side's dice and casualties ---------------------------------------------------
@@ -53,11 +55,12 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, air, other = side.dice(st)
             unit = self.unit
-            sub_d = hits_distribution(subs, unit) if subs_fire else [unit]
+            ll = self.setup.low_luck
+            sub_d = fire_distribution(subs, unit, ll) if subs_fire else [unit]
             if air_any:
-                air_d, any_d = [unit], hits_distribution(air + other, unit)
+                air_d, any_d = [unit], fire_distribution(air + other, unit, ll)
             else:
-                air_d, any_d = hits_distribution(air, unit), hits_distribution(other, unit)
+                air_d, any_d = fire_distribution(air, unit, ll), fire_distribution(other, unit, ll)
             got = (sub_d, air_d, any_d)
             self._fire[key] = got
         return got
@@ -65,29 +68,44 @@ class GeneralEngine(Generic[N]):
     def casualties(
         self, target: Side, t_st: State, shooter: Side, s_st: State, subs_fire: bool, air_any: bool
     ) -> Dist[N]:
-        key = (id(target), t_st, id(shooter), s_st, subs_fire, air_any)
+        cats = target.fighting_categories(t_st)
+        # Keyed by the shooter's dice, not its state: many states roll the same dice.
+        key = (id(target), t_st, shooter.dice_key(s_st), subs_fire, air_any or CAT_SUB not in cats)
         got = self._cas.get(key)
         if got is not None:
             return got
-        cats = target.fighting_categories(t_st)
         # A restriction that cannot matter (no aircraft / no submarine to protect) is
         # dropped: the hits are then taken in plain loss order.
         sub_d, air_d, any_d = self.fire(shooter, s_st, subs_fire, air_any or CAT_SUB not in cats)
         out: Dist[N] = {}
+        if len(air_d) == 1 and (CAT_AIR not in cats or len(sub_d) == 1):
+            # No restriction can bind: the hits are taken in plain loss order.
+            for h, p in enumerate(convolve(sub_d, any_d)):
+                if p:
+                    nxt = target.take(t_st, h)
+                    out[nxt] = out.get(nxt, self.zero) + p
+            self._cas[key] = out
+            return out
+        # Float mode: hit combinations less likely than CUT are left out (their mass
+        # shows in the final balance, added to the error bound).
+        cut = CUT if isinstance(self.unit, float) else self.zero
         for hs, ps in enumerate(sub_d):
-            if not ps:
+            if ps <= cut:
                 continue
             for ha, pa in enumerate(air_d):
-                if not pa:
-                    continue
                 pp = ps * pa
+                if pp <= cut:
+                    continue
+                # Unrestricted hits never change where the restricted ones go: they
+                # take the first steps left in loss order (Side.take on the result).
+                if CAT_AIR in cats:
+                    base, extra = target.take_hits(t_st, hs, ha, 0), 0
+                else:  # nothing for submarine fire to spare
+                    base, extra = target.take_hits(t_st, 0, ha, 0), hs
                 for hy, py in enumerate(any_d):
-                    if not py:
+                    if pp * py <= cut:
                         continue
-                    if CAT_AIR in cats:
-                        nxt = target.take_hits(t_st, hs, ha, hy)
-                    else:  # nothing for submarine fire to spare
-                        nxt = target.take_hits(t_st, 0, ha, hs + hy)
+                    nxt = target.take(base, hy + extra)
                     out[nxt] = out.get(nxt, self.zero) + pp * py
         self._cas[key] = out
         return out
@@ -99,7 +117,7 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, _, _ = shooter.dice(s_st)
             got = {}
-            for h, p in enumerate(hits_distribution(subs, self.unit)):
+            for h, p in enumerate(fire_distribution(subs, self.unit, self.setup.low_luck)):
                 if p:
                     nxt = target.take_hits(t_st, h, 0, 0)
                     got[nxt] = got.get(nxt, self.zero) + p
@@ -107,6 +125,25 @@ class GeneralEngine(Generic[N]):
         return got
 
     # -- one round --------------------------------------------------------------------------
+
+    def factors(self, a: State, d: State) -> list[tuple[N, Dist[N], Dist[N]]]:
+        """One round from (a, d) as a mixture over the surprise strikes' results:
+        ``(weight, attacker's next states, defender's next states)``, the two
+        independent given the strikes (A-10.6)."""
+        att, dfn = self.setup.attacker, self.setup.defender
+        a_strike = att.has(a, "submarine") and not dfn.has(d, "destroyer")
+        d_strike = dfn.has(d, "submarine") and not att.has(a, "destroyer")
+        a1s: Dist[N] = self.strike(att, a, dfn, d) if d_strike else {a: self.unit}
+        d1s: Dist[N] = self.strike(dfn, d, att, a) if a_strike else {d: self.unit}
+        out: list[tuple[N, Dist[N], Dist[N]]] = []
+        for a1, pa in a1s.items():
+            a_air_any = att.has(a1, "destroyer")
+            for d1, pd in d1s.items():
+                d_air_any = dfn.has(d1, "destroyer")
+                a2s = self.casualties(att, a1, dfn, d1, not d_strike, d_air_any)
+                d2s = self.casualties(dfn, d1, att, a1, not a_strike, a_air_any)
+                out.append((pa * pd, a2s, d2s))
+        return out
 
     def round(self, a: State, d: State, d_fires_as: State | None = None) -> dict[Pair, N]:
         att, dfn = self.setup.attacker, self.setup.defender
@@ -151,7 +188,9 @@ class GeneralEngine(Generic[N]):
             fires_as = start.defender_fires_as if start.defender_fires_as != d else None
             for (a2, d2), p in self.round(a, d, fires_as).items():
                 self._add(after, tally, a2, d2, start.weight * p)
-        if rounds is None:
+        if rounds is None and isinstance(self.unit, float):
+            self._solve_table(after, tally)
+        elif rounds is None:
             self._solve(after, tally)
         else:
             for _ in range(rounds - 1):
@@ -168,6 +207,9 @@ class GeneralEngine(Generic[N]):
                 after = nxt
             for (a, d), m in after.items():
                 tally.record(UNFINISHED, a, d, m, False)
+        if isinstance(self.unit, float):  # and what the cut hit combinations left out
+            recorded = float(sum(tally.outcome.values()))
+            tally.dropped += abs(1.0 - recorded - tally.dropped)
         return tally
 
     def _takes(self, a: State) -> bool:
@@ -180,6 +222,114 @@ class GeneralEngine(Generic[N]):
         else:
             into[(a, d)] = into.get((a, d), self.zero) + m
 
+    def _solve_table(self, initial: dict[Pair, Any], tally: Tally[Any]) -> None:
+        """Float mode, no round limit: the same chain with the masses in a dense numpy
+        table indexed by side states (numbered as they are met).  A state's round is
+        a mixture of outer products (attacker's next states x defender's), each added
+        to the table at once; the end-of-round rules are applied to a cell when it is
+        reached (they only ever lower the hit points), so no Python work is done per
+        pair of next states.  Levels (hit points of both sides) are processed from the
+        highest down."""
+        import numpy as np
+
+        att, dfn = self.setup.attacker, self.setup.defender
+        settle = self.setup.settle
+        a_idx: dict[State, int] = {}
+        d_idx: dict[State, int] = {}
+        a_list: list[State] = []
+        d_list: list[State] = []
+        a_hp: list[int] = []
+        d_hp: list[int] = []
+        table = np.zeros((64, 64))
+        arrays: dict[int, tuple[Any, Any, Dist[Any]]] = {}
+
+        def index(st: State, idx: dict[State, int], lst: list[State], hp: list[int], side: Side) -> int:
+            got = idx.get(st)
+            if got is None:
+                got = idx[st] = len(lst)
+                lst.append(st)
+                hp.append(side.hp(st))
+            return got
+
+        def grow() -> None:
+            nonlocal table
+            ra, rd = table.shape
+            na, nd = len(a_list), len(d_list)
+            if na > ra or nd > rd:
+                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger[:ra, :rd] = table
+                table = bigger
+
+        def as_arrays(dist: Dist[Any], attacker: bool) -> tuple[Any, Any]:
+            got = arrays.get(id(dist))
+            if got is None or got[2] is not dist:
+                if attacker:
+                    ii = [index(st, a_idx, a_list, a_hp, att) for st in dist]
+                else:
+                    ii = [index(st, d_idx, d_list, d_hp, dfn) for st in dist]
+                got = arrays[id(dist)] = (np.array(ii, dtype=np.intp), np.array(list(dist.values())), dist)
+            return got[0], got[1]
+
+        for (a, d), m in initial.items():
+            i = index(a, a_idx, a_list, a_hp, att)
+            j = index(d, d_idx, d_list, d_hp, dfn)
+            grow()
+            table[i, j] += m
+        dropped = 0.0
+        level = max((a_hp[i] + d_hp[j] for i, j in zip(*np.nonzero(table))), default=-1)
+        while level >= 0:
+            na, nd = len(a_list), len(d_list)
+            hp_sum = np.array(a_hp)[:, None] + np.array(d_hp)[None, :]
+            ii, jj = np.nonzero((hp_sum == level) & (table[:na, :nd] != 0))
+            level -= 1
+            for i, j in zip(ii.tolist(), jj.tolist()):
+                m = float(table[i, j])
+                table[i, j] = 0.0
+                a, d = a_list[i], d_list[j]
+                outcome, a3, d3 = settle(a, d)
+                if outcome is not None:
+                    tally.record(outcome, a3, d3, m, self._takes(a3))
+                    continue
+                if (a3, d3) != (a, d):  # submerged or sunk transports: fewer hit points
+                    i3 = index(a3, a_idx, a_list, a_hp, att)
+                    j3 = index(d3, d_idx, d_list, d_hp, dfn)
+                    grow()
+                    table[i3, j3] += m
+                    level = max(level, a_hp[i3] + d_hp[j3])
+                    continue
+                if m < TINY:
+                    dropped += m
+                    continue
+                self.seen += 1
+                if self.max_states is not None and self.seen > self.max_states:
+                    raise PlayerError(
+                        f"This battle is too big to compute exactly here (more than "
+                        f"{self.max_states} battle states); try fewer units."
+                    )
+                mix = self.factors(a, d)
+                loop = 0.0
+                moves = False
+                for w, a2s, d2s in mix:
+                    qa = a2s.get(a)
+                    qd = d2s.get(d)
+                    if qa and qd:
+                        loop += w * qa * qd
+                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
+                        moves = True
+                if not moves:
+                    tally.record(STALEMATE, a, d, m, False)
+                    continue
+                m_eff = m / (1.0 - loop)
+                assert tally.rounds is not None
+                tally.rounds += m_eff
+                for w, a2s, d2s in mix:
+                    ia, pa = as_arrays(a2s, True)
+                    jd, pd = as_arrays(d2s, False)
+                    grow()
+                    table[np.ix_(ia, jd)] += (m_eff * w) * np.outer(pa, pd)
+                table[i, j] = 0.0  # the loop's share, summed in m_eff
+        tally.dropped += dropped
+
     def _solve(self, initial: dict[Pair, N], tally: Tally[N]) -> None:
         att, dfn = self.setup.attacker, self.setup.defender
         settle = self.setup.settle
@@ -191,40 +341,73 @@ class GeneralEngine(Generic[N]):
         dest: dict[Pair, tuple[str | None, State, State, int]] = {}
         ended: dict[tuple[str, State, State], N] = {}
         level = max(buckets, default=-1)
+        # Float mode leaves out masses below TINY (summed in ``dropped``, the error
+        # bound); exact mode keeps everything.
+        tiny = self.zero if not isinstance(self.unit, float) else TINY
+        dropped = 0.0
         while level >= 0:
             bucket = buckets.pop(level, None)
             level -= 1
             if not bucket:
                 continue
             for (a, d), m in bucket.items():
+                if m < tiny:  # float mode: a state this unlikely is not spread
+                    dropped += float(m)
+                    continue
                 self.seen += 1
                 if self.max_states is not None and self.seen > self.max_states:
                     raise PlayerError(
                         f"This battle is too big to compute exactly here (more than "
                         f"{self.max_states} battle states); try fewer units."
                     )
-                dist = self.round(a, d)
-                loop = dist.pop((a, d), self.zero)
-                if not dist:
+                mix = self.factors(a, d)
+                loop = self.zero
+                moves = False  # can the round lead anywhere else?
+                for w, a2s, d2s in mix:
+                    qa = a2s.get(a)
+                    qd = d2s.get(d)
+                    if qa and qd:
+                        loop += w * qa * qd
+                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
+                        moves = True
+                if not moves:
                     tally.record(STALEMATE, a, d, m, False)
                     continue
                 m_eff = m / (1 - loop)
                 assert tally.rounds is not None
                 tally.rounds += m_eff
-                for pair, p in dist.items():
-                    got = dest.get(pair)
-                    if got is None:
-                        outcome, a3, d3 = settle(*pair)
-                        lv = -1 if outcome is not None else potential((a3, d3))
-                        got = dest[pair] = (outcome, a3, d3, lv)
-                    outcome, a3, d3, lv = got
-                    if outcome is not None:
-                        k = (outcome, a3, d3)
-                        ended[k] = ended.get(k, self.zero) + m_eff * p
-                    else:
-                        b = buckets.get(lv)
-                        if b is None:
-                            b = buckets[lv] = {}
-                        b[(a3, d3)] = b.get((a3, d3), self.zero) + m_eff * p
+                for w, a2s, d2s in mix:
+                    mw = m_eff * w
+                    for a2, qa in a2s.items():
+                        mwa = mw * qa
+                        if mwa < tiny:
+                            if not (a2 == a and len(d2s) == 1 and d in d2s):
+                                dropped += float(mwa)
+                            continue
+                        same_a = a2 == a
+                        for d2, qd in d2s.items():
+                            if same_a and d2 == d:
+                                continue
+                            pair = (a2, d2)
+                            got = dest.get(pair)
+                            if got is None:
+                                outcome, a3, d3 = settle(a2, d2)
+                                lv = -1 if outcome is not None else potential((a3, d3))
+                                got = dest[pair] = (outcome, a3, d3, lv)
+                            outcome, a3, d3, lv = got
+                            x = mwa * qd
+                            if x < tiny:
+                                dropped += float(x)
+                                continue
+                            if outcome is not None:
+                                k = (outcome, a3, d3)
+                                ended[k] = ended.get(k, self.zero) + x
+                            else:
+                                b = buckets.get(lv)
+                                if b is None:
+                                    b = buckets[lv] = {}
+                                key = (a3, d3)
+                                b[key] = b.get(key, self.zero) + x
         for (outcome, a3, d3), m in ended.items():
             tally.record(outcome, a3, d3, m, self._takes(a3))
+        tally.dropped += dropped

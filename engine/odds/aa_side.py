@@ -102,6 +102,7 @@ class Side:
         self._steps_cache: dict[State, tuple[Step, ...]] = {}
         # Answers about states are asked again and again by the engines: memoised.
         self._memo: dict[tuple[object, ...], Any] = {}
+        self._dice_plan: Any = None
 
     # -- what a state holds -------------------------------------------------------------
 
@@ -231,30 +232,33 @@ class Side:
         return cast(State, got)
 
     def _take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
-        steps = list(self.steps(st))
-        used = [False] * len(steps)
-        pools = [0, 0, 0]
-        for s in steps:
-            pools[s.category] += 1
+        steps = self.steps(st)
+        # Whether a step may be taken depends only on its category, and of a category
+        # the steps are always taken from the first unused one: so for each hit only
+        # the first unused step of each category is a candidate, tried in loss order.
+        by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for k, step in enumerate(steps):
+            by_cat[step.category].append(k)
+        ptr = [0, 0, 0]
+        pools = [len(by_cat[0]), len(by_cat[1]), len(by_cat[2])]
         hits = [sub_hits, air_hits, any_hits]
         out = list(st)
         for cls in (0, 1, 2):
             while hits[cls] > 0:
                 best = _max_absorbed(pools, hits)
                 hits[cls] -= 1
-                chosen = -1
-                for k, s in enumerate(steps):
-                    if used[k] or not _legal(cls, s.category):
-                        continue
-                    pools[s.category] -= 1
+                candidates = sorted(
+                    (by_cat[c][ptr[c]], c) for c in (0, 1, 2)
+                    if ptr[c] < len(by_cat[c]) and _legal(cls, c)
+                )
+                for k, c in candidates:
+                    pools[c] -= 1
                     if _max_absorbed(pools, hits) == best - 1:
-                        chosen = k
+                        ptr[c] += 1
+                        _apply(out, steps[k])
                         break
-                    pools[s.category] += 1
-                if chosen < 0:
-                    continue  # no legal target: the hit is lost
-                used[chosen] = True
-                _apply(out, steps[chosen])
+                    pools[c] += 1
+                # no candidate: the hit is lost
         return tuple(out)
 
     def submerge_all(self, st: State) -> State:
@@ -280,30 +284,55 @@ class Side:
             got = self._memo[key] = self._dice(st)
         return cast(Dice, got)
 
+    def dice_key(self, st: State) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """The dice of ``st`` as a hashable value (memoised): states rolling the same
+        dice share casualty distributions."""
+        key = ("dice_key", st)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = tuple(tuple(g) for g in self.dice(st))
+        return cast(tuple[tuple[tuple[int, int], ...], ...], got)
+
     def _dice(self, st: State) -> Dice:
+        plan = self._dice_plan
+        if plan is None:
+            plan = self._dice_plan = self._make_dice_plan()
+        supporters, units = plan
         subs: list[tuple[int, int]] = []
         air: list[tuple[int, int]] = []
         other: list[tuple[int, int]] = []
-        supported = 0
-        if self.role == ATTACK:
-            supported = sum(
-                self.count(st, name) * p.supports for name, p in self.profiles.items()
-                if p.supports and name in self.army
-            )
-        for name in self.army:
-            p = self.profiles[name]
-            n = self.count(st, name)
-            if not n or p.is_aa:
+        supported = sum(sum(st[i] for i in idx) * k for idx, k in supporters)
+        for idx, per, group, value, boosted in units:
+            n = sum(st[i] for i in idx)
+            if not n:
                 continue
-            per = p.attack_dice if self.role == ATTACK else p.defense_dice
-            groups = subs if p.submarine else air if p.domain == AIR else other
-            if self.role == ATTACK and p.supported_attack and supported:
+            groups = subs if group == CAT_SUB else air if group == CAT_AIR else other
+            if boosted and supported:
                 s = min(n, supported)
                 supported -= s
-                groups.append((p.supported_attack, s * per))
+                groups.append((boosted, s * per))
                 n -= s
-            groups.append((p.value(self.role), n * per))
+            groups.append((value, n * per))
         return subs, air, other
+
+    def _make_dice_plan(self) -> tuple[list[tuple[tuple[int, ...], int]], list[tuple[tuple[int, ...], int, int, int, int]]]:
+        """Per unit type, once: its ok/damaged slots, dice per unit, who rolls them, its
+        value and supported value (artillery support on attack only, A-14.2)."""
+        attack = self.role == ATTACK
+        slots = {
+            name: tuple(i for k in ("ok", "damaged") if (i := self.slot_of(name, k)) >= 0) for name in self.army
+        }
+        supporters = [(slots[n], self.profiles[n].supports) for n in self.army
+                      if attack and self.profiles[n].supports]  # fmt: skip
+        units = []
+        for name in self.army:
+            p = self.profiles[name]
+            if p.is_aa:
+                continue
+            per = p.attack_dice if attack else p.defense_dice
+            units.append((slots[name], per, _category(p), p.value(self.role),
+                          p.supported_attack if attack else 0))  # fmt: skip
+        return supporters, units
 
 
 def _category(p: UnitProfile) -> int:

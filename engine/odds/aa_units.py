@@ -122,14 +122,43 @@ class Catalogue:
             f"Unknown technology '{word.strip()}'.", legal=[t.name for t in self.technologies]
         )
 
-    def with_techs(self, techs: Iterable[str]) -> dict[str, UnitProfile]:
-        """Profiles by name with the given technologies applied (A-7)."""
+    def with_techs(self, techs: Iterable[str], rules: str = "anniversary") -> dict[str, UnitProfile]:
+        """Profiles by name under a rules set (:data:`RULES_SETS`) with the given
+        technologies applied on top (A-7)."""
         out = {u.name: u for u in self.units}
+        for unit, fields in rules_changes(rules).items():
+            out[unit] = replace(out[unit], **cast(dict[str, Any], dict(fields)))
         for name in techs:
             tech = next(t for t in self.technologies if t.name == self.resolve_tech(name))
             for unit, fields in tech.changes.items():
                 out[unit] = replace(out[unit], **cast(dict[str, Any], dict(fields)))
         return out
+
+
+RULES_SETS = ("anniversary", "1942se", "global1940")
+RULES_NAMES = {
+    "anniversary": "Anniversary",
+    "1942se": "1942 Second Edition",
+    "global1940": "Global-1940 house rules",
+}
+
+
+@lru_cache(maxsize=1)
+def _rules_data() -> Mapping[str, Mapping[str, Mapping[str, Any]]]:
+    text = resources.files("engine.odds").joinpath("aa_rules_sets.json").read_text("utf-8")
+    data = json.loads(text)
+    return {k: v for k, v in data.items() if not k.startswith("_")}
+
+
+def rules_changes(rules: str) -> Mapping[str, Mapping[str, Any]]:
+    """Profile fields that differ from Anniversary in a rules set (data:
+    ``aa_rules_sets.json``; Global-1940 values from spec G-7)."""
+    data = _rules_data()
+    if rules not in data:
+        raise UnknownName(
+            f"Unknown rules set '{rules}'.", legal=[f"/odds aa … rules:{r}" for r in RULES_SETS]
+        )
+    return data[rules]
 
 
 def _profile_from(raw: Mapping[str, Any]) -> UnitProfile:

@@ -63,3 +63,20 @@ def hits_distribution(groups: Iterable[tuple[int, int]], unit: N, sides: int = 6
     return out
 
 
+
+
+def low_luck_distribution(groups: Iterable[tuple[int, int]], unit: N, sides: int = 6) -> list[N]:
+    """Hits under low luck: the dice's combat values are added up; every full ``sides``
+    is a sure hit and the rest is one die that hits on the remainder or less."""
+    total = sum(min(t, sides) * c for t, c in groups if t > 0 and c > 0)
+    sure, rest = divmod(total, sides)
+    zero = unit - unit
+    if not rest:
+        return [zero] * sure + [unit]
+    p = unit * rest / sides
+    return [zero] * sure + [unit - p, p]
+
+
+def fire_distribution(groups: Iterable[tuple[int, int]], unit: N, low_luck: bool = False) -> list[N]:
+    """Hits of a side's dice: ordinary dice, or low luck when the battle is played so."""
+    return low_luck_distribution(groups, unit) if low_luck else hits_distribution(groups, unit)

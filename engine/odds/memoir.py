@@ -134,3 +134,111 @@ def memoir_odds(roll: MemoirRoll) -> MemoirOdds:
                 retreat_d[moved] = retreat_d.get(moved, Fraction(0)) + p
         eliminate, lost, retreat = lost_d[k], tuple(lost_d), retreat_d
     return MemoirOdds(roll, joint, hits, flags, eliminate, lost, retreat)
+
+
+# -- the full close assault: Ambush, the battle, Take Ground and Armor Overrun -------------
+
+
+@dataclass(frozen=True)
+class MemoirBattle:
+    """A close assault as a whole (E-10.6):
+
+    - ``ambush``: the defender's Ambush roll at the attacker before it rolls (E-6.4), the
+      attacker being that roll's target (its type, figures, retreat room); if the
+      attacker is eliminated or retreats, its battle is cancelled;
+    - ``attack``: the attacker's roll at the target (``MemoirRoll``, figures needed);
+    - a *success* (the target eliminated or retreated out of its hex) lets infantry and
+      armor take ground (E-15); armor that takes ground then makes its Overrun battle
+      ``overrun`` (E-16; one per turn), when given and ``takes_ground`` is set.
+
+    Lost figures never reduce dice (E-8.5), so each roll is independent of the earlier
+    ones given that it happens."""
+
+    attack: MemoirRoll
+    attacker: str = INFANTRY  # the attacking unit's type
+    ambush: MemoirRoll | None = None
+    overrun: MemoirRoll | None = None
+    takes_ground: bool = True  # it takes ground after a success (not into forest, town, hedgerow)
+
+    def validate(self) -> None:
+        self.attack.validate()
+        if self.attack.figures is None:
+            raise IllegalOrder("The full battle needs the target's figures.",
+                               legal=("/odds memoir dice:3 target:infantry figures:4",))
+        if self.attacker not in HIT_FACES:
+            raise UnknownName(f"Unknown attacker type '{self.attacker}'.", legal=tuple(HIT_FACES))
+        if self.ambush is not None:
+            self.ambush.validate()
+            if self.ambush.figures is None:
+                raise IllegalOrder("An Ambush needs the attacker's figures (attacker_figures).",
+                                   legal=("/odds memoir … ambush_dice:3 attacker_figures:4",))
+            if self.attacker == ARTILLERY:
+                raise IllegalOrder("Ambush answers a close assault; artillery never close-assaults "
+                                   "here (E-6.4).")
+        if self.overrun is not None:
+            self.overrun.validate()
+            if self.attacker != ARMOR:
+                raise IllegalOrder("Only armor makes an Overrun (E-16).",
+                                   legal=("/odds memoir … attacker:armor overrun_dice:3",))
+            if self.overrun.figures is None:
+                raise IllegalOrder("The Overrun battle needs its target's figures (overrun_figures).")
+
+
+@dataclass(frozen=True)
+class MemoirBattleOdds:
+    battle: MemoirBattle
+    ambush: MemoirOdds | None
+    attack: MemoirOdds
+    overrun: MemoirOdds | None
+    cancelled: Fraction  # the attacker eliminated or retreated by the Ambush
+    attacker_eliminated: Fraction  # by the Ambush
+    target_eliminated: Fraction
+    success: Fraction  # the target eliminated or out of its hex
+    overrun_made: Fraction
+    overrun_eliminated: Fraction
+    medals_attacker: Fraction  # expected medals (E-17.1) for each side
+    medals_defender: Fraction
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cancelled_by_ambush": float(self.cancelled),
+            "attacker_eliminated": float(self.attacker_eliminated),
+            "target_eliminated": float(self.target_eliminated),
+            "success": float(self.success),
+            "overrun_made": float(self.overrun_made),
+            "overrun_eliminated": float(self.overrun_eliminated),
+            "medals": {"attacker": float(self.medals_attacker), "defender": float(self.medals_defender)},
+            "attack": self.attack.to_dict(),
+            "ambush": None if self.ambush is None else self.ambush.to_dict(),
+            "overrun": None if self.overrun is None else self.overrun.to_dict(),
+            "exact": {"target_eliminated": str(self.target_eliminated), "success": str(self.success),
+                      "cancelled_by_ambush": str(self.cancelled)},
+        }  # fmt: skip
+
+
+def _moved_out(odds: MemoirOdds) -> Fraction:
+    assert odds.retreat is not None
+    return sum((p for hexes, p in odds.retreat.items() if hexes > 0), Fraction(0))
+
+
+def memoir_battle(b: MemoirBattle) -> MemoirBattleOdds:
+    """Exact odds of a whole close assault (Ambush, battle, Take Ground, Overrun)."""
+    b.validate()
+    zero = Fraction(0)
+    ambush = memoir_odds(b.ambush) if b.ambush is not None else None
+    attacker_dead = ambush.eliminate if ambush is not None and ambush.eliminate is not None else zero
+    cancelled = attacker_dead + (_moved_out(ambush) if ambush is not None else zero)
+    goes = 1 - cancelled
+    attack = memoir_odds(b.attack)
+    assert attack.eliminate is not None
+    target_dead = goes * attack.eliminate
+    success = goes * (attack.eliminate + _moved_out(attack))
+    overrun = memoir_odds(b.overrun) if b.overrun is not None else None
+    overrun_made = success if overrun is not None and b.takes_ground and b.attacker == ARMOR else zero
+    overrun_dead = overrun_made * (overrun.eliminate or zero) if overrun is not None else zero
+    return MemoirBattleOdds(
+        battle=b, ambush=ambush, attack=attack, overrun=overrun, cancelled=cancelled,
+        attacker_eliminated=attacker_dead, target_eliminated=target_dead, success=success,
+        overrun_made=overrun_made, overrun_eliminated=overrun_dead,
+        medals_attacker=target_dead + overrun_dead, medals_defender=attacker_dead,
+    )  # fmt: skip

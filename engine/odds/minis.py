@@ -34,6 +34,19 @@ Rules as modelled:
   saves it.  Highly Flammable (``highly_flammable``): a Damaged counter becomes a
   Destroyed one on a die of 3 or more.  Both follow engine/minis/attacks.py.
 - Forest Camouflage (``cover_automatic``): the cover roll succeeds without a die.
+- Heavy Armor (``heavy_armor``: the target has it and has not used it yet in the game):
+  the first Damaged counter it would receive is ignored — not received — so the next
+  hit on it gives Damaged again (the ruling of engine/minis/attacks.py
+  ``place_counters``, event ``HeavyArmorIgnored``).  ``heavy_armor_chance`` is the
+  chance it is used up by this attack (or these attacks).
+- Overheat (``overheat``: the attacker has it): three or more natural 1s disrupt the
+  attacker at once (``overheat_chance``); with a second attack, the second one is then
+  made disrupted (-1 on every die, M-7.3).
+- Second attacks (``attacks=2``: Double Shot, or the same again with All Guns Blazing or
+  a hull-mounted cannon): the same attack is made again at the same target; face-down
+  counters from the first continue the target's sequence (M-9.1) and do not change its
+  defense or status before the casualty phase.  ``counters`` is after every attack;
+  ``hits`` is the first attack's, ``second_hits`` the second's.
 """
 
 from __future__ import annotations
@@ -71,6 +84,9 @@ class MinisAttack:
     flamethrower: bool = False  # Hull-Mounted Flamethrower at short range: three 6s destroy
     highly_flammable: bool = False  # target: a Damaged counter is Destroyed on 3+
     prior_counters: tuple[str, ...] = ()  # face-down counters placed earlier this phase
+    heavy_armor: bool = False  # target: Heavy Armor not used yet (its first Damaged is ignored)
+    overheat: bool = False  # attacker: three or more natural 1s disrupt it
+    attacks: int = 1  # 2: a second attack at the same target (Double Shot)
 
     def validate(self) -> None:
         if not 1 <= self.dice <= MAX_DICE:
@@ -87,6 +103,10 @@ class MinisAttack:
             raise IllegalOrder("Shrapnel is at least 1 and Superior Armor at least 0.")
         if self.cover_automatic and self.cover is None:
             raise IllegalOrder("An automatic cover roll needs the cover number too.")
+        if self.attacks not in (1, 2):
+            raise IllegalOrder("A unit attacks once, or twice with Double Shot.", legal=("attacks:1", "attacks:2"))
+        if self.heavy_armor and self.target != VEHICLE:
+            raise IllegalOrder("Heavy Armor is a Vehicle ability: Soldiers never get Damaged counters (M-9.1).")
         for c in self.prior_counters:
             if c not in FACE_DOWN:
                 raise IllegalOrder(f"Unknown counter '{c}'.", legal=FACE_DOWN)
@@ -107,6 +127,9 @@ class MinisOdds:
     hits: Mapping[int, Fraction]  # 0..3, after cover
     counters: Mapping[str, Fraction]
     flame_chance: Fraction | None = None  # three or more natural 6s (flamethrower only)
+    overheat_chance: Fraction | None = None  # the attacker disrupted by Overheat (any attack)
+    heavy_armor_chance: Fraction | None = None  # the target's Heavy Armor used up
+    second_hits: Mapping[int, Fraction] | None = None  # the second attack's hits
 
     @property
     def expected_hits(self) -> Fraction:
@@ -123,6 +146,11 @@ class MinisOdds:
             "cover_chance": None if self.cover_chance is None else float(self.cover_chance),
             "flame_chance": None if self.flame_chance is None else float(self.flame_chance),
             "prior_counters": list(a.prior_counters),
+            "attacks": a.attacks,
+            "overheat_chance": None if self.overheat_chance is None else float(self.overheat_chance),
+            "heavy_armor_chance": None if self.heavy_armor_chance is None else float(self.heavy_armor_chance),
+            "second_hits": None if self.second_hits is None else {
+                str(h): float(p) for h, p in self.second_hits.items()},
             "hits": {str(h): float(p) for h, p in self.hits.items()},
             "counters": {k: float(p) for k, p in self.counters.items()},
             "expected_hits": float(self.expected_hits),
@@ -183,81 +211,108 @@ def counters_after(a: MinisAttack, hits: int, *, covered: bool, flame: bool = Fa
     for defensive fire the immediate effect), given the table hits before cover, the
     cover roll and the flamethrower.  A distribution only because of Highly Flammable.
     Mirrors ``place_counters`` and ``resolve`` in engine/minis/attacks.py."""
-    if a.defensive_fire:  # M-12.4, M-11.3
-        if covered:
-            return {"none": Fraction(1)}
-        return {"destroyed" if flame else "disrupted" if hits > 0 else "none": Fraction(1)}
-    current = list(a.prior_counters)
-    destroy = flame and not covered
-    if "destroyed" in current or (hits <= 0 and not destroy):  # M-9.2
-        return {summary(current): Fraction(1)}
-    if destroy:
-        return {"destroyed": Fraction(1)}
-    if covered:  # M-11.2: one Disrupted counter, unless it has a counter already
-        return {summary(current if current else ["disrupted"]): Fraction(1)}
-    seq = ("disrupted", "destroyed") if a.target == SOLDIER or a.target_damaged else FACE_DOWN
     out: dict[str, Fraction] = {}
-
-    def place(placed: list[str], left: int, p: Fraction) -> None:
-        if left == 0 or "destroyed" in current + placed:
-            key = summary(current + placed)
-            out[key] = out.get(key, Fraction(0)) + p
-            return
-        i = len(current) + len(placed)
-        counter = seq[i] if i < len(seq) else "destroyed"
-        if counter == "damaged" and a.highly_flammable:  # a die of 3+ makes it Destroyed
-            place(placed + ["destroyed"], left - 1, p * Fraction(4, 6))
-            place(placed + ["damaged"], left - 1, p * Fraction(2, 6))
-            return
-        place(placed + [counter], left - 1, p)
-
-    place([], hits, Fraction(1))
-    return out
-
-
-def _joint_with_sixes(dice: int, modifier: int) -> dict[tuple[int, bool], Fraction]:
-    """P(successes = k and "three or more natural 6s") for ``dice`` dice."""
-    six_succeeds = 6 + modifier >= 4
-    other = Fraction(sum(1 for face in range(1, 6) if face + modifier >= 4), 6)
-    six, fail = Fraction(1, 6), Fraction(5, 6) - other
-    table: dict[tuple[int, int], Fraction] = {(0, 0): Fraction(1)}
-    for _ in range(dice):
-        nxt: dict[tuple[int, int], Fraction] = {}
-        for (k, sixes), p in table.items():
-            for dk, ds, q in ((0, 0, fail), (1, 0, other), (1 if six_succeeds else 0, 1, six)):
-                if q:
-                    key = (k + dk, min(sixes + ds, 3))
-                    nxt[key] = nxt.get(key, Fraction(0)) + p * q
-        table = nxt
-    out: dict[tuple[int, bool], Fraction] = {}
-    for (k, sixes), p in table.items():
-        key = (k, sixes >= 3)
+    for (placed, _), p in counter_lists(a, hits, covered=covered, flame=flame).items():
+        key = placed if a.defensive_fire else summary(placed)
         out[key] = out.get(key, Fraction(0)) + p
     return out
 
 
-def minis_odds(a: MinisAttack) -> MinisOdds:
-    """The exact distribution of one attack's hits and counters."""
-    a.validate()
-    modifier = a.die_modifier - (1 if a.attacker_penalty else 0)
-    p = _faces_at_least(4, modifier)
-    joint: dict[tuple[int, bool], Fraction]
-    flame_chance: Fraction | None = None
-    if a.flamethrower:
-        joint = _joint_with_sixes(a.dice, modifier)
-        flame_chance = sum((q for (_, f), q in joint.items() if f), Fraction(0))
+CounterState = tuple[tuple[str, ...], bool]  # (face-down counters, Heavy Armor still unused)
+
+
+def counter_lists(
+    a: MinisAttack,
+    hits: int,
+    *,
+    covered: bool,
+    flame: bool = False,
+    prior: tuple[str, ...] | None = None,
+    heavy: bool | None = None,
+) -> dict[Any, Fraction]:
+    """The target's face-down counters (the whole list) and whether its Heavy Armor is
+    still unused, after this attack; for defensive fire the immediate effect instead of
+    a list (a one-word key).  ``prior`` and ``heavy`` default to the attack's own."""
+    current = list(a.prior_counters if prior is None else prior)
+    heavy = a.heavy_armor if heavy is None else heavy
+    if a.defensive_fire:  # M-12.4, M-11.3
+        if covered:
+            return {("none", heavy): Fraction(1)}
+        return {("destroyed" if flame else "disrupted" if hits > 0 else "none", heavy): Fraction(1)}
+    destroy = flame and not covered
+    if "destroyed" in current or (hits <= 0 and not destroy):  # M-9.2
+        return {(tuple(current), heavy): Fraction(1)}
+    if destroy:
+        return {(tuple(current + ["destroyed"]), heavy): Fraction(1)}
+    if covered:  # M-11.2: one Disrupted counter, unless it has a counter already
+        return {(tuple(current if current else ["disrupted"]), heavy): Fraction(1)}
+    seq = ("disrupted", "destroyed") if a.target == SOLDIER or a.target_damaged else FACE_DOWN
+    out: dict[Any, Fraction] = {}
+
+    def place(placed: list[str], left: int, p: Fraction, heavy: bool) -> None:
+        if left == 0 or "destroyed" in current + placed:
+            key = (tuple(current + placed), heavy)
+            out[key] = out.get(key, Fraction(0)) + p
+            return
+        i = len(current) + len(placed)
+        counter = seq[i] if i < len(seq) else "destroyed"
+        if counter == "damaged" and heavy:  # Heavy Armor: this Damaged is not received
+            place(placed, left - 1, p, False)
+            return
+        if counter == "damaged" and a.highly_flammable:  # a die of 3+ makes it Destroyed
+            place(placed + ["destroyed"], left - 1, p * Fraction(4, 6), heavy)
+            place(placed + ["damaged"], left - 1, p * Fraction(2, 6), heavy)
+            return
+        place(placed + [counter], left - 1, p, heavy)
+
+    place([], hits, Fraction(1), heavy)
+    return out
+
+
+def _joint(dice: int, modifier: int, sixes: bool, ones: bool) -> dict[tuple[int, bool, bool], Fraction]:
+    """P(successes = k, "three or more natural 6s", "three or more natural 1s")."""
+    table: dict[tuple[int, int, int], Fraction] = {(0, 0, 0): Fraction(1)}
+    sixth = Fraction(1, 6)
+    for _ in range(dice):
+        nxt: dict[tuple[int, int, int], Fraction] = {}
+        for (k, n6, n1), p in table.items():
+            for face in range(1, 7):
+                key = (
+                    k + (1 if face + modifier >= 4 else 0),
+                    min(n6 + 1, 3) if sixes and face == 6 else n6,
+                    min(n1 + 1, 3) if ones and face == 1 else n1,
+                )
+                nxt[key] = nxt.get(key, Fraction(0)) + p * sixth
+        table = nxt
+    out: dict[tuple[int, bool, bool], Fraction] = {}
+    for (k, n6, n1), p in table.items():
+        key = (k, n6 >= 3, n1 >= 3)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+def _modifier(a: MinisAttack, penalty: bool) -> int:
+    return a.die_modifier - (1 if penalty else 0)
+
+
+def _one_attack(
+    a: MinisAttack, penalty: bool, prior: tuple[str, ...], heavy: bool
+) -> tuple[dict[tuple[int, bool, bool], Fraction], dict[int, Fraction], dict[tuple[Any, bool], Fraction]]:
+    """One attack: the dice (successes, three 6s, three 1s), the hits after cover, and
+    the distribution of (counter state, overheated)."""
+    modifier = _modifier(a, penalty)
+    if a.flamethrower or a.overheat:
+        joint = _joint(a.dice, modifier, a.flamethrower, a.overheat)
     else:
-        joint = {(k, False): q for k, q in enumerate(binomial(a.dice, p))}
-    successes = [Fraction(0)] * (a.dice + 1)
-    for (k, _), q in joint.items():
-        successes[k] += q
+        p = _faces_at_least(4, modifier)
+        joint = {(k, False, False): q for k, q in enumerate(binomial(a.dice, p))}
     cover: Fraction | None = None
     if a.cover is not None:
         cover = Fraction(1) if a.cover_automatic else _faces_at_least(
             a.cover, a.cover_modifier - (1 if a.same_hex else 0))
     hits = {h: Fraction(0) for h in range(4)}
-    counters = {c: Fraction(0) for c in COUNTERS}
-    for (k, flame), pk in joint.items():
+    after: dict[tuple[Any, bool], Fraction] = {}
+    for (k, flame, hot), pk in joint.items():
         h = hits_from_successes(a, k)
         if (h or flame) and cover:  # M-11.5: the roll is made only when the attack would do something
             branches = [(True, pk * cover), (False, pk * (1 - cover))]
@@ -269,6 +324,57 @@ def minis_odds(a: MinisAttack) -> MinisOdds:
             # M-11.2 / M-11.3: cover limits a normal attack to one hit, negates defensive fire
             shown = (0 if a.defensive_fire else min(h, 1)) if covered else h
             hits[shown] += w
-            for c, pc in counters_after(a, h, covered=covered, flame=flame).items():
-                counters[c] += w * pc
-    return MinisOdds(a, p, cover, tuple(successes), hits, counters, flame_chance)
+            for st, pc in counter_lists(a, h, covered=covered, flame=flame, prior=prior, heavy=heavy).items():
+                key = (st, hot)
+                after[key] = after.get(key, Fraction(0)) + w * pc
+    return joint, hits, after
+
+
+def minis_odds(a: MinisAttack) -> MinisOdds:
+    """The exact distribution of one attack's (or two attacks') hits and counters."""
+    a.validate()
+    penalty = a.attacker_penalty
+    joint, hits, after = _one_attack(a, penalty, a.prior_counters, a.heavy_armor)
+    successes = [Fraction(0)] * (a.dice + 1)
+    for (k, _, _), q in joint.items():
+        successes[k] += q
+    flame_chance = sum((q for (_, f, _), q in joint.items() if f), Fraction(0)) if a.flamethrower else None
+    second_hits: dict[int, Fraction] | None = None
+    if a.attacks == 2:
+        second_hits = {h: Fraction(0) for h in range(4)}
+        final: dict[tuple[Any, bool], Fraction] = {}
+        for ((state, heavy), hot), p in after.items():
+            prior = a.prior_counters if a.defensive_fire else state
+            _, hits2, after2 = _one_attack(a, penalty or hot, prior, heavy)
+            for h, q in hits2.items():
+                second_hits[h] += p * q
+            for ((state2, heavy2), hot2), q in after2.items():
+                if a.defensive_fire:  # each shot has its own immediate effect: keep the worst
+                    state2 = _worst(state, state2)
+                key = ((state2, heavy2), hot or hot2)
+                final[key] = final.get(key, Fraction(0)) + p * q
+        after = final
+    counters = {c: Fraction(0) for c in COUNTERS}
+    overheat = Fraction(0)
+    heavy_used = Fraction(0)
+    for ((state, heavy), hot), p in after.items():
+        name: str = state if a.defensive_fire else summary(state)
+        counters[name] += p
+        if hot:
+            overheat += p
+        if a.heavy_armor and not heavy:
+            heavy_used += p
+    return MinisOdds(
+        a, _faces_at_least(4, _modifier(a, penalty)),
+        None if a.cover is None else (Fraction(1) if a.cover_automatic else _faces_at_least(
+            a.cover, a.cover_modifier - (1 if a.same_hex else 0))),
+        tuple(successes), hits, counters, flame_chance,
+        overheat_chance=overheat if a.overheat else None,
+        heavy_armor_chance=heavy_used if a.heavy_armor else None,
+        second_hits=second_hits,
+    )  # fmt: skip
+
+
+def _worst(a: Any, b: Any) -> Any:
+    order = {c: i for i, c in enumerate(COUNTERS)}
+    return a if order[a] >= order[b] else b

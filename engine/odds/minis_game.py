@@ -26,9 +26,11 @@ Fanatic) or damaged, Sideskirts, cover (terrain, Soldiers-only marsh, abilities 
 ignore it or change it), Shrapnel, Superior Armor, Armor-Piercing Rounds, the
 flamethrower's three 6s, Highly Flammable, and the target's face-down counters placed
 earlier this phase.  Blast: each other unit in the target hex gets its own
-:class:`LiveAttack` in ``blast``.  Not modelled (listed in ``notes`` when they apply):
-a second attack (Double Shot, All Guns Blazing, the hull-mounted cannon), Heavy Armor
-(it acts in the casualty phase, after the counters), Overheat (it hits the attacker).
+:class:`LiveAttack` in ``blast``.  Computed as well: Heavy Armor (the target's first
+Damaged counter in the game is ignored, while it is unused), Overheat (the attacker's
+chance of three natural 1s) and Double Shot (the same attack twice, counters adding
+up).  Named only (listed in ``notes``): All Guns Blazing and the hull-mounted cannon,
+separate attacks with their own dice.
 """
 
 from __future__ import annotations
@@ -252,17 +254,21 @@ def _describe(state: MinisState, attacker: UnitState, target: UnitState, plan: P
 
     if plan.indirect:
         notes.append(f"Indirect Fire: {plan.indirect} spots the target.")
-    if ac.has("Double Shot"):
-        notes.append("Double Shot: it may attack twice; these odds are for one attack.")
+    double = ac.has("Double Shot")
+    if double:
+        notes.append("Double Shot: both attacks at this target are counted (counters after the second).")
     if ac.has("All Guns Blazing") and tc.is_soldier and not defensive:
         notes.append("All Guns Blazing: it has an extra attack against Soldiers, not counted here.")
     if ac.has("Additional Hull-Mounted Cannon") and plan.kind == "normal":
         notes.append("Its hull-mounted cannon is a separate attack (not counted here).")
-    if tc.has("Heavy Armor") and ab.once_key(target, "Heavy Armor") not in state.used_once and not defensive:
-        notes.append(f"Heavy Armor: the first Damaged counter {target.id} gets in the game is ignored "
-                     "in the casualty phase.")
-    if ac.has("Overheat"):
-        notes.append("Overheat: three or more 1s disrupt the attacker (not shown).")
+    heavy = tc.has("Heavy Armor") and ab.once_key(target, "Heavy Armor") not in state.used_once \
+        and not defensive and tc.is_vehicle
+    if heavy:
+        notes.append(f"Heavy Armor: the first Damaged counter {target.id} would get in the game is "
+                     "ignored (counted).")
+    overheat = ac.has("Overheat")
+    if overheat:
+        notes.append("Overheat: three or more natural 1s disrupt the attacker (counted).")
     if prior:
         notes.append(f"{target.id} already has face-down counters this phase: {', '.join(prior)} (M-9.1).")
     if "destroyed" in prior:
@@ -274,7 +280,7 @@ def _describe(state: MinisState, attacker: UnitState, target: UnitState, plan: P
         target_damaged=tc.is_vehicle and target.damaged, cover=cover, cover_modifier=cover_modifier,
         same_hex=same_hex, defensive_fire=defensive, shrapnel=shrapnel, superior_armor=superior,
         armor_piercing=ap, cover_automatic=automatic, flamethrower=flame, highly_flammable=flammable,
-        prior_counters=prior)
+        prior_counters=prior, heavy_armor=heavy, overheat=overheat, attacks=2 if double else 1)
     lab = state.map.label
     return LiveAttack(
         attack=attack, attacker=attacker.id, target=target.id, attacker_name=ac.name, target_name=tc.name,

@@ -6,12 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping
 
-from engine.odds.aa import AAOdds
-from engine.odds.aa_units import catalogue, format_army
-from engine.odds.memoir import MemoirOdds
-from engine.odds.minis import MinisOdds
+from engine.odds.aa_units import RULES_NAMES, catalogue, format_army
 
-if TYPE_CHECKING:  # the live form pulls in the Minis rules; the formatters only read it
+if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
+    from engine.odds.aa import AAOdds
+    from engine.odds.memoir import MemoirBattleOdds, MemoirOdds
+    from engine.odds.minis import MinisOdds
     from engine.odds.minis_game import LiveAttack
 
 Bars = list[tuple[str, float]]
@@ -47,6 +47,17 @@ def aa_lines(odds: AAOdds) -> list[str]:
     lines = [f"{format_army(b.attacker)} attack {format_army(b.defender)} ({kind})"]
     if b.bombard:
         lines[0] += f", bombarded by {format_army(b.bombard)}"
+    extras = []
+    if b.rules != "anniversary":
+        extras.append(f"{RULES_NAMES.get(b.rules, b.rules)} profiles")
+    if b.low_luck:
+        extras.append("low luck")
+    if b.retreat_after is not None:
+        extras.append(f"attacker retreats after round {b.retreat_after}")
+    if b.retreat_chance is not None:
+        extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
+    if extras:
+        lines[0] += " — " + ", ".join(extras)
     take = "" if b.mode == "sea" else f" (takes the territory {percent(odds.attacker_takes)})"
     lines.append(
         f"Attacker wins {percent(odds.attacker_win)}{take} · defender holds "
@@ -66,9 +77,19 @@ def aa_lines(odds: AAOdds) -> list[str]:
         f"defender {_army(odds.expected_survivors['defender'])}"
     )
     lines.append(
-        f"Expected IPC lost: attacker {odds.expected_ipc_loss['attacker']:.1f}, "
-        f"defender {odds.expected_ipc_loss['defender']:.1f}"
+        f"Expected losses: attacker {odds.expected_units_lost('attacker'):.2f} units / "
+        f"{odds.expected_ipc_loss['attacker']:.1f} IPC, defender "
+        f"{odds.expected_units_lost('defender'):.2f} units / {odds.expected_ipc_loss['defender']:.1f} IPC"
+        f" · TUV swing {odds.tuv_swing:+.1f} IPC for the attacker"
     )
+    if odds.second_wave is not None:
+        w = odds.second_wave
+        take = "" if b.mode == "sea" else f" (takes the territory {percent(w['attacker_takes'])})"
+        lines.append(
+            f"With the second wave ({format_army(b.wave2)}) attacking the survivors: attacker wins "
+            f"{percent(w['attacker_win'])}{take} · defender holds {percent(w['defender_win'])}"
+            f" · both destroyed {percent(w['draw'])}"
+        )
     best = odds.survivors["attacker"][0] if odds.survivors["attacker"] else None
     if best is not None:
         lines.append(
@@ -91,6 +112,13 @@ def aa_sections(odds: AAOdds) -> list[Section]:
     sections: list[Section] = [("Outcome", outcome)]
     for who in ("attacker", "defender"):
         sections.append((f"Surviving {who} units", _count_bars(odds.survivor_count[who])))
+    if odds.second_wave is not None:  # last, so the sections' colours keep their places
+        w = odds.second_wave
+        whole: Bars = [("Attacker wins", w["attacker_win"]), ("Defender holds", w["defender_win"]),
+                       ("Both destroyed", w["draw"])]  # fmt: skip
+        if odds.battle.mode != "sea":
+            whole.append(("Attacker takes", w["attacker_takes"]))
+        sections.append(("With the second wave", whole))
     return sections
 
 
@@ -135,7 +163,24 @@ def minis_lines(odds: MinisOdds) -> list[str]:
     counters = " · ".join(
         f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
     )
-    return [head, hits, f"Result: {counters}", f"Expected hits {float(odds.expected_hits):.2f} (exact)."]
+    lines = [head, hits]
+    lines += _minis_extras(odds)
+    lines += [f"Result: {counters}", f"Expected hits {float(odds.expected_hits):.2f} (exact)."]
+    return lines
+
+
+def _minis_extras(odds: MinisOdds) -> list[str]:
+    """Lines for a second attack, Heavy Armor and Overheat (issue 19)."""
+    out = []
+    if odds.second_hits is not None:
+        names = {0: "0 hits", 1: "1 hit", 2: "2 hits", 3: "3 hits"}
+        second = " · ".join(f"{names[h]} {percent(p)}" for h, p in odds.second_hits.items() if p or h == 0)
+        out.append(f"Second attack (Double Shot): {second}; the result is after both")
+    if odds.heavy_armor_chance is not None:
+        out.append(f"Heavy Armor used up (a Damaged counter ignored): {percent(odds.heavy_armor_chance)}")
+    if odds.overheat_chance is not None:
+        out.append(f"Overheat (three natural 1s disrupt the attacker): {percent(odds.overheat_chance)}")
+    return out
 
 
 _COUNTER_NAMES = {
@@ -255,3 +300,28 @@ def memoir_sections(odds: MemoirOdds) -> list[Section]:
         bars = [(f"{n} lost" if n < k else f"{n}: eliminated", float(p)) for n, p in enumerate(odds.figures_lost)]
         sections.append(("Figures lost", bars))
     return sections
+
+
+def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
+    """The whole close assault: Ambush, the battle, Take Ground and Overrun."""
+    b = odds.battle
+    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({b.attack.figures} figures)"]
+    if odds.ambush is not None and b.ambush is not None:
+        lines.append(
+            f"Ambush first ({b.ambush.dice} dice at the {b.attacker}): attack cancelled "
+            f"{percent(odds.cancelled)} (attacker eliminated {percent(odds.attacker_eliminated)})"
+        )
+    lines.append(
+        f"Target eliminated {percent(odds.target_eliminated)} · out of its hex or eliminated "
+        f"{percent(odds.success)} (ground can be taken)"
+    )
+    if odds.overrun is not None and b.overrun is not None:
+        lines.append(
+            f"Overrun ({b.overrun.dice} dice at {b.overrun.target}, {b.overrun.figures} figures): made "
+            f"{percent(odds.overrun_made)}, eliminates {percent(odds.overrun_eliminated)}"
+        )
+    lines.append(
+        f"Expected medals: attacker {float(odds.medals_attacker):.2f}, defender "
+        f"{float(odds.medals_defender):.2f} (exact fractions)"
+    )
+    return lines

@@ -175,5 +175,5 @@ def test_illegal_battles_are_explained(attacker: str, defender: str, options: di
 
 def test_exact_fractions_only_for_small_battles() -> None:
     with pytest.raises(IllegalOrder) as err:
-        aa_odds(AABattle.parse("20 inf", "20 inf"), exact=True)
+        aa_odds(AABattle.parse("21 inf", "20 inf"), exact=True)
     assert "small battles" in err.value.message

@@ -189,10 +189,14 @@ def test_superior_armor_and_armor_piercing_rounds() -> None:
         attack_from_game(s, "al1", "ax1", armor_piercing=True)
 
 
-def test_heavy_armor_and_double_shot_are_named_as_not_counted() -> None:
+def test_heavy_armor_and_double_shot_are_computed() -> None:
     s = assault([("ax1", TIGER, "D4", "N"), ("al1", SHERMAN, "D7", "N"), ("ax2", MG42, "E6")])
-    assert any("Heavy Armor" in n for n in live_attack(s, "al1", "ax1").notes)
-    assert any("Double Shot" in n for n in live_attack(s, "ax2", "al1").notes)
+    heavy = live_attack(s, "al1", "ax1")
+    assert heavy.attack.heavy_armor and any("Heavy Armor" in n and "counted" in n for n in heavy.notes)
+    double = live_attack(s, "ax2", "al1")
+    assert double.attack.attacks == 2 and any("Double Shot" in n for n in double.notes)
+    used = replace(s, used_once=frozenset({"ax1:Heavy Armor"}))
+    assert not live_attack(used, "al1", "ax1").attack.heavy_armor
 
 
 def test_additional_hull_mounted_cannon_is_its_own_attack() -> None:

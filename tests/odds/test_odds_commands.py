@@ -66,12 +66,26 @@ async def test_odds_aa_options() -> None:
     assert "bombarded by 1 bat" in msg.text and "still fighting after 1 round(s)" in msg.text
 
 
-async def test_odds_aa_big_battle_is_refused_quickly() -> None:
+async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused() -> None:
     start = time.perf_counter()
     with pytest.raises(PlayerError) as err:
-        await invoke("odds aa", attacker="60 inf, 10 fig, 5 bom", defender="60 inf, 1 aa")
-    assert "too big" in err.value.message
+        await invoke("odds aa", attacker="130 inf", defender="60 inf, 1 aa")
+    assert "At most 120 units per side" in err.value.message
     assert time.perf_counter() - start < 1.0
+
+
+async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
+    # Issue 19: no Discord cap below 100 units a side (this was refused as too big).
+    msg = await invoke("odds aa", attacker="80 inf, 20 fig", defender="99 inf, 1 aa")
+    assert "Attacker wins" in msg.text
+    assert_chart(msg)
+
+
+async def test_refusals_speak_slash_command_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="1 bat", defender="1 inf")
+    text = err.value.text()
+    assert "/odds aa … kind:sea" in text and "--" not in text
 
 
 async def test_odds_aa_hundred_a_side_answers() -> None:

@@ -1,0 +1,685 @@
+"""The vectorised float engine for battles where any hit may land on any unit (every land
+and amphibious battle, sea battles without submarines): numpy arrays instead of Python
+lists, the same Markov chain as :mod:`engine.odds.aa_fast`.
+
+Each side's casualties follow one fixed sequence (its loss order), so a side's state is
+an index into that sequence.  The attacker may start from several states (AA fire before
+round 1, A-10.5): those are *blocks* ``k``, and the table of masses is one 3-D array
+``M[k, i, j]`` (block, attacker steps taken, defender steps taken).  All blocks are
+processed row by row (every transition except "nobody is hit" moves to a later row or a
+later column); with several blocks a row of every block is processed in one go, so AA
+fire adds arithmetic, not Python work.  Small tables are one dense linear solve
+(:meth:`TableEngine._dense`); :meth:`TableEngine.win_chance` is the backward pass behind
+the "retreat when the chance to win falls below X %" option.
+
+One round from (i, j): the defender scores ``hd`` hits (dice of column j), the attacker
+``ha`` (dice of row i), independently.  For one row:
+
+1. the masses that stay in the row (``hd = 0``) are a triangular system
+   ``x = c (r + L (d0 x))`` (``c`` the closed-form sum of the "nobody is hit" loop,
+   ``L`` the attacker's hits ``>= 1``, ``d0`` the defender's chance of no hit), solved
+   exactly on the columns where ``d0 x`` is not negligible (``d0`` is tiny while the
+   defender is big, so usually only the row's last columns): ``numpy.linalg.solve``
+   for one block, forward substitution over all blocks at once when there are many;
+2. every ``hd >= 1`` at once: the row's masses times ``p(hd | j)`` form a matrix, and
+   the attacker's hits spread it along the columns, one matrix product with the
+   Toeplitz matrix of the attacker's hit distribution.
+
+Rows and columns past a side's last state mean "that side is destroyed", so nothing is
+clipped while spreading.  Masses below ``TINY`` are not spread and dice outcomes below
+``CUT`` are left out; everything left out is added up in ``dropped``, which is reported
+as the error bound together with the rounding drift of the total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import (
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+)  # fmt: skip
+from engine.odds.aa_side import Side, State
+
+Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
+
+BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
+DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
+TINY = 1e-24
+SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this  # masses below this are not spread
+CUT = 1e-27  # single dice outcomes below this are left out of a spread
+
+
+# -- one side: its loss sequence and the dice of every state on it --------------------------
+
+
+@dataclass(frozen=True)
+class SideTable:
+    states: tuple[State, ...]  # after 0, 1, 2 ... casualty steps (the last: nothing fights)
+    fire: Arr  # fire[s, h] = p(h hits | state s)
+    alive: Arr  # bool per state: something still fights
+    quiet: Arr  # bool per state: rolls no die that can hit
+    takes: Arr  # bool per state: a unit able to take the territory is left (A-10.10)
+    only_transports: Arr  # bool per state: everything fighting is a transport (A-10.7)
+
+
+_TABLES: dict[tuple[Any, ...], SideTable] = {}
+_DISTS: dict[tuple[tuple[int, int], ...], Arr] = {}
+
+
+def _binomial(n: int, p: float) -> Arr:
+    k = np.arange(n + 1, dtype=np.float64)
+    if p >= 1.0:
+        out = np.zeros(n + 1)
+        out[n] = 1.0
+        return out
+    q = 1.0 - p
+    ratio = np.empty(n + 1)
+    ratio[0] = q**n
+    ratio[1:] = (n - k[:-1]) / (k[1:]) * (p / q)
+    return np.cumprod(ratio)
+
+
+def hits(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
+    """Hit distribution of dice grouped as ``(target number, dice)`` (memoised)."""
+    pooled: dict[int, int] = {}
+    for target, count in groups:
+        target = min(target, sides)
+        if target > 0 and count > 0:
+            pooled[target] = pooled.get(target, 0) + count
+    key = tuple(sorted(pooled.items()))
+    got = _DISTS.get(key)
+    if got is None:
+        out = np.ones(1)
+        for target, count in key:
+            out = np.convolve(out, _binomial(count, target / sides))
+        if len(_DISTS) > 50_000:
+            _DISTS.clear()
+        got = _DISTS[key] = out
+    return got
+
+
+def _low_luck(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
+    total = sum(min(t, sides) * c for t, c in groups if t > 0 and c > 0)
+    sure, rest = divmod(total, sides)
+    out = np.zeros(sure + (2 if rest else 1))
+    out[sure] = 1.0 - rest / sides
+    if rest:
+        out[sure + 1] = rest / sides
+    return out
+
+
+def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
+    """The sequence of ``side`` from ``start`` with everything the engine asks about its
+    states (memoised across battles: asking again with one side changed reuses the
+    other side's table)."""
+    key = (
+        side.role, tuple(side.army.items()), tuple(side.order), side.keep_land, side.submerge,
+        start, tuple(side.profiles[n] for n in side.army), low_luck,
+    )  # fmt: skip
+    got = _TABLES.get(key)
+    if got is not None:
+        return got
+    states = [start]
+    cur = list(start)
+    for step in side.steps(start):
+        cur[step.source] -= 1
+        if step.target >= 0:
+            cur[step.target] += 1
+        states.append(tuple(cur))
+    dists = []
+    for st in states:
+        subs, air, other = side.dice(st)
+        if low_luck:
+            dists.append(_low_luck(subs + air + other))
+        elif air and (subs or other):
+            # Aircraft and the rest memoised apart: AA blocks differ only in aircraft.
+            dists.append(np.convolve(hits(air), hits(subs + other)))
+        else:
+            dists.append(hits(subs + air + other))
+    width = max(len(d) for d in dists)
+    fire = np.zeros((len(states), width))
+    for s, d in enumerate(dists):
+        fire[s, : len(d)] = d
+    alive = np.array([side.alive(st) > 0 for st in states])
+    quiet = np.array([len(d) == 1 for d in dists])
+    takes = np.array([side.has_land(st) for st in states])
+    only_t = np.array([side.alive(st) > 0 and side.only(st, ("transport",)) for st in states])
+    got = SideTable(tuple(states), fire, alive, quiet, takes, only_t)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[key] = got
+    return got
+
+
+# -- the engine -------------------------------------------------------------------------------
+
+
+_SINGLE_THREAD = False
+
+
+def _one_thread() -> None:
+    """The tables' matrix products are small: BLAS threads only fight over the cores
+    (and the goal is one core), so the process's BLAS is limited to one thread once."""
+    global _SINGLE_THREAD
+    if not _SINGLE_THREAD:
+        _SINGLE_THREAD = True
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+        threadpool_limits(1, user_api="blas")
+
+
+class TableEngine:
+    def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
+        _one_thread()
+        self.setup = setup
+        att, dfn = setup.attacker, setup.defender
+        blocks: list[State] = []
+        for s in setup.starts:
+            if s.attacker not in blocks:
+                blocks.append(s.attacker)
+        self.blocks = blocks
+        self.a_tabs = [side_table(att, st, setup.low_luck) for st in blocks]
+        self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
+        self.d_index = {st: j for j, st in enumerate(d.states)}
+        for s in setup.starts:
+            if s.defender not in self.d_index or s.defender_fires_as not in self.d_index:
+                raise ValueError("table engine: defender start is off its loss sequence")
+        K = len(blocks)
+        self.nD = nD = len(d.states) - 1
+        cells = sum(len(t.states) for t in self.a_tabs) * (nD + 1)
+        if max_cells is not None and cells > max_cells:
+            raise PlayerError(
+                f"This battle is too big for a quick answer: {cells} battle states, the "
+                f"limit here is {max_cells}.  Try fewer units."
+            )
+        self.n_a = [len(t.states) - 1 for t in self.a_tabs]
+        Hd = d.fire.shape[1] - 1
+        Ha = max(t.fire.shape[1] for t in self.a_tabs) - 1
+        self.Hd, self.Ha = Hd, Ha
+        R = max(self.n_a) + Hd + 2
+        C = nD + Ha + 2
+        self.R, self.C = R, C
+        # Attacker arrays, padded: rows past a block's end are "attacker destroyed".
+        self.AF = np.zeros((K, R, Ha + 1))
+        self.AF[:, :, 0] = 1.0
+        self.a_alive = np.zeros((K, R), dtype=bool)
+        self.a_quiet = np.ones((K, R), dtype=bool)
+        self.a_takes = np.zeros((K, R), dtype=bool)
+        self.a_retreat = np.zeros((K, R), dtype=bool)
+        self.a_endidx = np.zeros((K, R), dtype=np.int64)
+        for k, t in enumerate(self.a_tabs):
+            n = len(t.states)
+            self.AF[k, :n, :] = 0.0
+            self.AF[k, :n, : t.fire.shape[1]] = t.fire
+            self.a_alive[k, :n] = t.alive
+            self.a_quiet[k, :n] = t.quiet
+            self.a_takes[k, :n] = t.takes if setup.land else True
+            self.a_takes[k, n:] = t.takes[-1] if setup.land else True
+            if setup.retreat_below:
+                alive_n = np.array([att.alive(st) for st in t.states])
+                self.a_retreat[k, :n] = (alive_n < setup.retreat_below) & t.alive
+            self.a_endidx[k] = np.minimum(np.arange(R), n - 1)
+        # Defender arrays, padded: columns past nD are "defender destroyed".
+        self.DF = np.zeros((C, Hd + 1))
+        self.DF[:, 0] = 1.0
+        self.DF[: nD + 1] = d.fire
+        self.DFT = np.ascontiguousarray(self.DF.T)
+        self.d_alive = np.zeros(C, dtype=bool)
+        self.d_alive[: nD + 1] = d.alive
+        self.d_quiet = np.ones(C, dtype=bool)
+        self.d_quiet[: nD + 1] = d.quiet
+        self.d_defenceless = np.zeros(C, dtype=bool)
+        if setup.sea:
+            self.d_defenceless[: nD + 1] = d.only_transports
+        # Win-chance retreat: in row i of block k the attacker retreats from the columns
+        # below r_cut[k, i] (see win_chance_cuts).
+        self.r_cut = np.zeros((K, R), dtype=np.int64)
+        # Columns from jT on: only transports left (sea), sunk when the attacker fires.
+        defl = np.flatnonzero(self.d_defenceless[: nD + 1])
+        self.jT = int(defl[0]) if len(defl) else nD
+        # The attacker's dice outcomes worth spreading: a_lo <= ha < a_hi, a_out left out.
+        sig = self.AF >= CUT
+        self.a_lo = np.argmax(sig, axis=2)
+        self.a_hi = Ha + 1 - np.argmax(sig[:, :, ::-1], axis=2)
+        # Each outcome left out is below CUT: a bound on the probability left out.
+        self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
+        self.seen = 0
+
+    # -- bookkeeping of final states -----------------------------------------------------------
+
+    def _begin(self) -> None:
+        K = len(self.blocks)
+        self.counts = {o: 0.0 for o in (ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED)}
+        self.a_end = np.zeros((K, self.R))
+        self.d_end = np.zeros(self.C)
+        self.takes = 0.0
+        self.rounds = 0.0
+        self.dropped = 0.0
+
+    def _record(self, outcome: str, k: int, i: int, mass: Arr, lo: int = 0, to_end: bool = False) -> None:
+        """Record ``mass`` (columns ``lo..``, block ``k``, row ``i``) as ``outcome``;
+        ``to_end``: the defender's final state is its last one (A-10.7 transports)."""
+        total = float(mass.sum())
+        if not total:
+            return
+        self.counts[outcome] += total
+        self.a_end[k, i] += total
+        if to_end:
+            self.d_end[self.nD] += total
+        else:
+            self.d_end[lo : lo + len(mass)] += mass
+        if outcome == ATTACKER and self.a_takes[k, i]:
+            self.takes += total
+
+    def _settle_row(self, k: int, i: int, r: Arr, last: bool = False) -> int:
+        """Record the terminal cells of row ``i`` of block ``k`` (masses ``r`` after a
+        round) and return ``lim``: the live cells are the columns below it (all of them
+        fight on, except stalemates, recorded here).  With ``last`` every live cell is
+        recorded as unfinished and 0 is returned."""
+        nD = self.nD
+        if not self.a_alive[k, i]:
+            if self.setup.defender_fought:
+                self._record(DEFENDER, k, i, r[:nD])
+                self._record(DRAW, k, i, r[nD:], nD)
+            else:
+                self._record(DEFENDER, k, i, r)
+            return 0
+        quiet = bool(self.a_quiet[k, i])
+        lim = nD if quiet else self.jT  # transports alone facing fire sink (A-10.7)
+        self._record(ATTACKER, k, i, r[lim:], lim, to_end=True)
+        if self.a_retreat[k, i] or last:
+            self._record(RETREAT if self.a_retreat[k, i] else UNFINISHED, k, i, r[:lim])
+            return 0
+        cut = min(int(self.r_cut[k, i]), lim)
+        if cut:  # fighting on would win less than the threshold: retreat (A-10.15)
+            self._record(RETREAT, k, i, r[:cut])
+            r[:cut] = 0.0
+        if quiet:  # the attacker cannot hit: where the defender cannot either, a stalemate
+            stale = self.d_quiet[:lim]
+            if stale.any():
+                self._record(STALEMATE, k, i, np.where(stale, r[:lim], 0.0))
+                r[:lim][stale] = 0.0
+        return lim
+
+    # -- spreading -------------------------------------------------------------------------------
+
+    def _spread(self, into: Arr, k: int, i: int, xk: Arr, lo: int, hd_from: int) -> None:
+        """Add one round from the masses ``xk`` at row ``i`` of block ``k``, columns
+        ``lo..``, into ``into`` for every defender score ``hd >= hd_from``: one matrix
+        product with the Toeplitz matrix of the attacker's hits."""
+        nz = np.flatnonzero(xk >= TINY)
+        if not len(nz):
+            self.dropped += float(xk.sum())
+            return
+        l, h = int(nz[0]), int(nz[-1]) + 1
+        if l > 0 or h < len(xk):
+            self.dropped += float(xk[:l].sum() + xk[h:].sum())
+        w = h - l
+        W = self.DFT[hd_from:, lo + l : lo + h] * xk[l:h]  # (H, w): p(hd | j) x mass
+        s = W.sum(axis=1)
+        keep = np.flatnonzero(s >= TINY)
+        if not len(keep):
+            self.dropped += float(s.sum())
+            return
+        h0, h1 = int(keep[0]), int(keep[-1]) + 1
+        if h0 > 0 or h1 < len(s):
+            self.dropped += float(s[:h0].sum() + s[h1:].sum())
+            W = W[h0:h1]
+        a0, a1 = int(self.a_lo[k, i]), int(self.a_hi[k, i])
+        if self.a_out[k, i]:
+            self.dropped += float(s[h0:h1].sum()) * float(self.a_out[k, i])
+        La = a1 - a0
+        L = w + La - 1
+        # Toeplitz T[j, m] = A[m - j]: rows are windows of A padded with zeros.
+        P = np.zeros(2 * w + La - 1)
+        P[w : w + La] = self.AF[k, i, a0:a1]
+        T = as_strided(P[w:], shape=(w, L), strides=(-P.itemsize, P.itemsize))
+        out = W @ T
+        r0 = i + hd_from + h0
+        c0 = lo + l + a0
+        into[k, r0 : r0 + out.shape[0], c0 : c0 + L] += out
+
+    def _row_solve(self, M: Arr, k: int, i: int, r: Arr, lim: int) -> None:
+        """Row ``i`` of block ``k`` with no round limit: the masses that stay in the row
+        (the defender scores nothing), then every later row."""
+        rl = r[:lim]
+        nz = np.flatnonzero(rl >= TINY)
+        if not len(nz):
+            self.dropped += float(rl.sum())
+            return
+        lo = int(nz[0])
+        self.dropped += float(rl[:lo].sum())
+        a0 = float(self.AF[k, i, 0])
+        d0 = self.DF[lo:lim, 0]
+        c = 1.0 / (1.0 - a0 * d0)  # the "nobody is hit" loop, summed
+        x = c * rl[lo:]
+        y = d0 * x
+        if self.a_hi[k, i] > 1:
+            # In-row moves (defender 0 hits, attacker >= 1) start only where the defender
+            # may well miss with every die; d0 never falls along the loss order, so those
+            # columns are a suffix.  Earlier ones move less than TINY in all: dropped.
+            # Columns before the first where y = d0 x reaches 1e-30 move (in all) less
+            # than their y's, which are dropped; nothing reaches them from the left but
+            # such masses either.
+            src = np.flatnonzero(y >= SOURCE)
+            if len(src):
+                js = int(src[0])
+                self.dropped += float(y[:js].sum())
+                self._in_row(k, i, x, y, c, d0, rl[lo:], js, lo + js, lim)
+            else:
+                self.dropped += float(y.sum())
+        self.rounds += float(x.sum())
+        self.seen += int(np.count_nonzero(x))
+        self._spread(M, k, i, x, lo, 1)
+
+    def _rows_solve(self, M: Arr, i: int, rows: Arr, lims: Arr) -> None:
+        """Row ``i`` of every block at once (AA fire: many blocks): the same steps as
+        :meth:`_row_solve`, batched over the blocks on the union of their windows, so
+        the Python work per row does not grow with the number of blocks."""
+        K = rows.shape[0]
+        cols = np.arange(self.C)
+        live = cols[None, :] < lims[:, None]
+        x_all = np.where(live, rows, 0.0)
+        big = x_all >= TINY
+        if not big.any():
+            self.dropped += float(x_all.sum())
+            return
+        nzc = np.flatnonzero(big.any(axis=0))
+        lo, hi = int(nzc[0]), int(lims.max())
+        self.dropped += float(x_all[:, :lo].sum())
+        w = hi - lo
+        A = self.AF[:, i, :]  # (K, Ha+1)
+        d0 = self.DF[lo:hi, 0]
+        lv = live[:, lo:hi]
+        c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
+        x = c * x_all[:, lo:hi]
+        y = x * d0[None, :]
+        src = np.flatnonzero(y.max(axis=0) >= SOURCE)
+        Ha = A.shape[1] - 1
+        if len(src) and Ha >= 1:
+            js = int(src[0])
+            self.dropped += float(y[:, :js].sum())
+            ws = w - js
+            # Forward substitution, all blocks at once: column j is final once every
+            # column left of it has pushed its in-row moves.
+            cs, ds = c[:, js:], d0[js:]
+            xs = cs * x_all[:, lo + js : hi]
+            A1 = A[:, 1:]
+            for j in range(ws - 1):
+                yj = xs[:, j] * ds[j]
+                if not yj.any():
+                    continue
+                n = min(Ha, ws - 1 - j)
+                xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
+            x[:, js:] = xs
+            ys = xs * ds[None, :]
+            # In-row mass carried past each block's live columns: the attacker won.
+            suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
+            dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
+            past = (ys * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
+            for k in np.flatnonzero(past > 0).tolist():
+                self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
+        elif len(src) == 0:
+            self.dropped += float(y.sum())
+        self.rounds += float(x.sum())
+        self.seen += int(np.count_nonzero(x))
+        # Every defender score hd >= 1 at once, batched over the blocks.
+        keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
+        if not len(keep_cols):
+            self.dropped += float(x.sum())
+            return
+        l, h = int(keep_cols[0]), int(keep_cols[-1]) + 1
+        self.dropped += float(x[:, :l].sum() + x[:, h:].sum())
+        xk = x[:, l:h]
+        wk = h - l
+        W = xk[:, None, :] * self.DFT[None, 1:, lo + l : lo + h]  # (K, H, wk)
+        s = W.sum(axis=(0, 2))
+        keep = np.flatnonzero(s >= TINY)
+        if not len(keep):
+            self.dropped += float(s.sum())
+            return
+        h0, h1 = int(keep[0]), int(keep[-1]) + 1
+        self.dropped += float(s[:h0].sum() + s[h1:].sum())
+        W = W[:, h0:h1, :]
+        a0 = int(self.a_lo[:, i].min())
+        a1 = int(self.a_hi[:, i].max())
+        self.dropped += float((W.sum(axis=(1, 2)) * self.a_out[:, i]).sum())
+        La = a1 - a0
+        L = wk + La - 1
+        P2 = np.zeros((K, 2 * wk + La - 1))
+        P2[:, wk : wk + La] = A[:, a0:a1]
+        T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
+        out = np.matmul(W, T)
+        r0 = i + 1 + h0
+        c0 = lo + l + a0
+        M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
+
+    def _in_row(
+        self, k: int, i: int, x: Arr, y: Arr, c: Arr, d0: Arr, r: Arr, js: int, abs_js: int, lim: int
+    ) -> None:
+        """Solve the in-row system on the suffix ``js..`` of the window exactly (lower
+        triangular), updating ``x`` in place, and record what it carries past ``lim``."""
+        ws = len(x) - js
+        A = self.AF[k, i, : int(self.a_hi[k, i])]
+        P = np.zeros(2 * ws)
+        n = min(len(A), ws)
+        P[ws + 1 : ws + n] = A[1:n]
+        # Toe[j, j'] = A[j - j'] for j > j' (row j read backwards from P[ws + j]).
+        Toe = as_strided(P[ws:], shape=(ws, ws), strides=(P.itemsize, -P.itemsize))
+        cs, ds = c[js:], d0[js:]
+        B = (cs[:, None] * Toe) * ds[None, :]
+        system = np.eye(ws) - B
+        xs = np.linalg.solve(system, cs * r[js:])
+        x[js:] = xs
+        ys = ds * xs
+        past = np.convolve(ys, A)[ws:]  # in-row mass past the live columns
+        if past.any():
+            self._record(ATTACKER, k, i, past, abs_js + ws, to_end=True)
+
+    # -- the whole battle ------------------------------------------------------------------------
+
+    def run(self, rounds: int | None = None) -> Tally[float]:
+        self._begin()
+        K = len(self.blocks)
+        M = np.zeros((K, self.R, self.C))
+        block_of = {st: k for k, st in enumerate(self.blocks)}
+        for start in self.setup.starts:
+            k = block_of[start.attacker]
+            j = self.d_index[start.defender]
+            fj = self.d_index[start.defender_fires_as]
+            w = start.weight
+            one = np.array([w])
+            if not self.a_alive[k, 0]:
+                self._record(DEFENDER, k, 0, one, j)
+                continue
+            if fj == j:  # before round 1: no retreat yet, but an empty or defenceless side ends it
+                if not self.d_alive[j]:
+                    self._record(ATTACKER, k, 0, one, j, to_end=True)
+                    continue
+                if self.d_defenceless[j] and not self.a_quiet[k, 0]:
+                    self._record(ATTACKER, k, 0, one, j, to_end=True)
+                    continue
+            self.rounds += w
+            # Round 1, the defender firing as it stood before bombardment (A-10.3).
+            saved = self.DFT
+            if fj != j:
+                self.DFT = saved.copy()
+                self.DFT[:, j] = saved[:, fj]
+            self._spread(M, k, 0, one, j, 0)
+            self.DFT = saved
+        if rounds is None and self._dense(M):
+            pass
+        elif rounds is None and K > BLOCKS_TOGETHER:
+            for i in range(self.R):
+                rows = M[:, i, :]
+                lims = np.zeros(K, dtype=np.int64)
+                for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
+                    lims[k] = self._settle_row(k, i, rows[k])
+                if lims.any():
+                    self._rows_solve(M, i, rows, lims)
+        elif rounds is None:
+            for i in range(self.R):
+                for k in range(K):
+                    r = M[k, i]
+                    if not r.any():
+                        continue
+                    lim = self._settle_row(k, i, r)
+                    if lim:
+                        self._row_solve(M, k, i, r, lim)
+        else:
+            for rnd in range(2, rounds + 2):
+                last = rnd == rounds + 1
+                nxt = np.zeros_like(M)
+                for i in range(self.R):
+                    for k in range(K):
+                        r = M[k, i]
+                        if not r.any():
+                            continue
+                        lim = self._settle_row(k, i, r, last=last)
+                        if lim:
+                            self.rounds += float(r[:lim].sum())
+                            self._spread(nxt, k, i, r[:lim].copy(), 0, 0)
+                M = nxt
+        return self._tally()
+
+    def _dense(self, M: Arr) -> bool:
+        """Small battles, no round limit: one linear solve over every live cell instead
+        of a Python loop over rows (a dense ``(I - Q)^T v = m0``, ``v`` the expected
+        visits of each live state, then every flow into a final state at once).
+        Returns False (nothing done) when the table is too big for it."""
+        K, R, C = M.shape
+        nD = self.nD
+        alive = self.a_alive
+        lim = np.where(self.a_quiet, nD, self.jT)  # (K, R)
+        cols = np.arange(C)[None, None, :]
+        inside = alive[:, :, None] & (cols < lim[:, :, None])
+        stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]
+        retreat = inside & (self.a_retreat[:, :, None] | (cols < self.r_cut[:, :, None]))
+        live = inside & ~stale & ~retreat
+        ks, is_, js = np.nonzero(live)
+        n = len(ks)
+        if n > DENSE_MAX:
+            return False
+        flows = np.where(live, 0.0, M)
+        if n:
+            Hd, Ha = self.Hd, self.Ha
+            di = is_[None, :] - is_[:, None]
+            dj = js[None, :] - js[:, None]
+            ok = (ks[:, None] == ks[None, :]) & (di >= 0) & (di <= Hd) & (dj >= 0) & (dj <= Ha)
+            q = self.DF[js[:, None], np.clip(di, 0, Hd)] * self.AF[ks[:, None], is_[:, None], np.clip(dj, 0, Ha)]
+            system = np.eye(n) - np.where(ok, q, 0.0)
+            v = np.linalg.solve(system.T, M[ks, is_, js])
+            self.rounds += float(v.sum())
+            self.seen += n
+            w = v[:, None, None] * self.DF[js][:, :, None] * self.AF[ks, is_][:, None, :]
+            hd = np.arange(Hd + 1)[None, :, None]
+            ha = np.arange(Ha + 1)[None, None, :]
+            flat = (ks[:, None, None] * R + is_[:, None, None] + hd) * C + js[:, None, None] + ha
+            out = np.bincount(flat.ravel(), w.ravel(), minlength=K * R * C).reshape(K, R, C)
+            flows += np.where(live, 0.0, out)
+        # Record every final cell, as _settle_row would row by row.
+        won = alive[:, :, None] & ~inside
+        dead = ~alive[:, :, None]
+        held = dead & ((cols < nD) | (not self.setup.defender_fought))
+        per_row = flows.sum(axis=2)
+        self.a_end += per_row
+        won_rows = np.where(won, flows, 0.0).sum(axis=2)
+        won_total = float(won_rows.sum())
+        self.counts[ATTACKER] += won_total
+        self.takes += float((won_rows * self.a_takes).sum())
+        self.d_end[nD] += won_total
+        self.d_end += np.where(won, 0.0, flows).sum(axis=(0, 1))
+        for outcome, mask in ((DEFENDER, held), (DRAW, dead & ~held), (RETREAT, retreat), (STALEMATE, stale)):
+            self.counts[outcome] += float(np.where(mask, flows, 0.0).sum())
+        return True
+
+    def win_chance(self) -> Arr:
+        """``W[k, i, j]``: the attacker's chance to win from each state after a round if
+        it fights on to the end (its other retreat rules apply), by one backward pass:
+        rows from the last up, and in a row the columns that stay in it (the defender
+        scores nothing) as one triangular solve.  Final states: 1 where the attacker
+        won, 0 elsewhere."""
+        K, R, C = len(self.blocks), self.R, self.C
+        nD, Hd, Ha = self.nD, self.Hd, self.Ha
+        W = np.zeros((K, R, C))
+        for k in range(K):
+            V = W[k]
+            for i in range(R - 1, -1, -1):
+                if not self.a_alive[k, i]:
+                    continue
+                quiet = bool(self.a_quiet[k, i])
+                lim = nD if quiet else self.jT
+                V[i, lim:] = 1.0
+                if self.a_retreat[k, i] or lim == 0:
+                    V[i, :lim] = 0.0
+                    continue
+                A = self.AF[k, i]
+                # S1[j] = sum over hd >= 1 of p(hd | j) * sum over ha of A[ha] V[i + hd, j + ha]
+                rows = V[i + 1 : i + 1 + Hd, :]
+                pad = np.zeros((Hd, lim + Ha))
+                pad[: rows.shape[0], : min(C, lim + Ha)] = rows[:, : lim + Ha]
+                windows = np.lib.stride_tricks.sliding_window_view(pad, Ha + 1, axis=1)[:, :lim, :]
+                corr = windows @ A  # (Hd, lim)
+                S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
+                d0 = self.DF[:lim, 0]
+                c = 1.0 / (1.0 - float(A[0]) * d0)
+                # In-row: the columns j + ha >= lim are final (won: 1), the others unknown.
+                suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # suffix[t] = p(ha >= t)
+                tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
+                b = c * (S1 + d0 * tail)
+                if quiet:
+                    stale = self.d_quiet[:lim]
+                    b = np.where(stale, 0.0, b)
+                    V[i, :lim] = b
+                    continue
+                active = np.flatnonzero(c * d0 > 1e-30)
+                if len(active) and Ha >= 1:
+                    js = int(active[0])
+                    ws = lim - js
+                    P = np.zeros(2 * ws)
+                    n = min(len(A), ws)
+                    P[ws + 1 : ws + n] = A[1:n]
+                    # U[j, j'] = A[j' - j] for j' > j (read forwards from P[ws - j])
+                    U = as_strided(P[ws:], shape=(ws, ws), strides=(-P.itemsize, P.itemsize))
+                    system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
+                    V[i, js:lim] = np.linalg.solve(system, b[js:])
+                    V[i, :js] = b[:js]
+                else:
+                    V[i, :lim] = b
+        return W
+
+    def win_chance_cuts(self, threshold: float) -> None:
+        """Retreat wherever fighting on would win less than ``threshold``: in each row
+        the columns before the first where the chance reaches it (the chance never falls
+        as the defender loses units, so those columns are a prefix)."""
+        W = self.win_chance()
+        for k in range(len(self.blocks)):
+            for i in range(self.R):
+                if not self.a_alive[k, i]:
+                    continue
+                lim = self.nD if self.a_quiet[k, i] else self.jT
+                ok = np.flatnonzero(W[k, i, :lim] >= threshold)
+                self.r_cut[k, i] = int(ok[0]) if len(ok) else lim
+
+    def _tally(self) -> Tally[float]:
+        tally: Tally[float] = Tally.empty(1.0)
+        tally.outcome = dict(self.counts)
+        tally.takes = self.takes
+        tally.rounds = self.rounds
+        recorded = sum(self.counts.values())
+        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+        for k, t in enumerate(self.a_tabs):
+            row = self.a_end[k]
+            n = len(t.states)
+            for i in np.nonzero(row)[0]:
+                st = t.states[min(int(i), n - 1)]
+                tally.attacker_end[st] = tally.attacker_end.get(st, 0.0) + float(row[i])
+        for j in np.nonzero(self.d_end)[0]:
+            st = self.d_tab.states[min(int(j), self.nD)]
+            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
+        return tally

@@ -1,0 +1,233 @@
+"""Issue 19 options of the A&A calculator: low luck, strafe (retreat after a round),
+rules sets, a second wave, expected losses and TUV swing; in the engine (exact
+fractions worked out by hand), the CLI and ``/odds aa``."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from bot.cli import main
+from engine.core.errors import PlayerError
+from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_table import TableEngine
+from tests.odds.test_odds_commands import invoke
+
+F = Fraction
+
+
+def test_low_luck_two_tanks_against_one_infantry() -> None:
+    # 2 tanks: 6 points = one sure hit; the infantry (2) hits with 1/3.
+    odds = aa_odds(AABattle.parse("2 tank", "1 inf", low_luck=True), exact=True)
+    assert odds.exact is not None
+    assert odds.exact["attacker_win"] == 1
+    assert odds.expected_survivors["attacker"]["tank"] == pytest.approx(5 / 3)
+
+
+def test_low_luck_remainder_die() -> None:
+    # 1 inf + 1 tank attack: 1 + 3 = 4 points, no sure hit, one die hitting on 4 or less
+    # (2/3); 1 inf defends at 2 (1/3).  Hit first: win (even if the infantry is lost).
+    # Only the infantry lost: the tank alone (3: 1/2) wins 1/3 / (1 - 1/3) = 1/2.
+    # Both miss (2/9): again.  So (4/9 + 2/9 + 1/9 * 1/2) / (1 - 2/9) = 13/14.
+    odds = aa_odds(AABattle.parse("1 inf, 1 tank", "1 inf", low_luck=True), exact=True)
+    assert odds.exact is not None
+    assert odds.exact["attacker_win"] == F(13, 14)
+    dice = aa_odds(AABattle.parse("1 inf, 1 tank", "1 inf"), exact=True)
+    assert dice.exact is not None and dice.exact["attacker_win"] != F(13, 14)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig", {}),
+        ("6 inf, 2 fig, 1 bom", "8 inf, 1 aa", {}),
+        ("4 inf, 2 tank", "5 inf", {"mode": "amphibious", "bombard": "1 bat, 2 cru"}),
+        ("3 sub, 2 des, 1 car, 2 fig", "2 sub, 2 des, 1 bat", {"mode": "sea"}),
+    ],
+)
+def test_low_luck_float_engines_match_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
+    battle = AABattle.parse(attacker, defender, low_luck=True, **options)  # type: ignore[arg-type]
+    exact = aa_odds(battle, exact=True)
+    floats = aa_odds(battle)
+    assert exact.exact is not None
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=floats.error_bound + 1e-13)
+    if options.get("mode") != "sea":
+        setup, _ = setup_battle(battle, 1.0)
+        table = TableEngine(setup).run(None)
+        exact_setup, _ = setup_battle(battle, Fraction(1))
+        ref = FastEngine(exact_setup).run(None)
+        assert table.outcome["attacker"] == pytest.approx(float(ref.outcome["attacker"]), abs=1e-13)
+
+
+def test_strafe_retreats_after_the_round() -> None:
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", retreat_after=1), exact=True)
+    assert odds.exact is not None
+    assert odds.exact["attacker_win"] == F(1, 6) * F(2, 3)
+    assert odds.exact["draw"] == F(1, 6) * F(1, 3)
+    assert odds.retreat == pytest.approx(float(F(5, 6) * F(2, 3)))
+    assert odds.unfinished == 0
+    # Retreat counts as "the defender holds".
+    assert odds.exact["defender_win"] == F(5, 6) * F(1, 3) + F(5, 6) * F(2, 3)
+
+
+def test_strafe_is_refused_in_an_amphibious_assault_in_slash_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("1 inf", "1 inf", mode="amphibious", retreat_after=1))
+    assert "/odds aa … kind:land retreat_after:1" in err.value.text()
+
+
+def test_rules_set_1942_second_edition_carrier_takes_two_hits() -> None:
+    anniversary = aa_odds(AABattle.parse("1 fig", "1 car", mode="sea"), exact=True)
+    second = aa_odds(AABattle.parse("1 fig", "1 car", mode="sea", rules="1942se"), exact=True)
+    assert anniversary.exact is not None and second.exact is not None
+    assert anniversary.exact["attacker_win"] == F(1, 2)
+    assert second.exact["attacker_win"] == F(1, 4)
+
+
+def test_rules_set_global_1940_costs_and_values() -> None:
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", rules="global1940"), exact=True)
+    assert odds.exact is not None
+    dies = float(odds.exact["attacker_win"] + odds.exact["draw"])
+    assert odds.expected_ipc_loss["defender"] == pytest.approx(2 * dies)  # infantry 2 PP (G-7)
+    subs = aa_odds(AABattle.parse("1 sub", "1 tra", mode="sea", rules="global1940"), exact=True)
+    assert subs.exact is not None
+    # G-7: submarine attacks at 3, transport defends at 1 and fights like any ship; the
+    # sub strikes first (A-10.6), a transport it hits never fires back.
+    assert subs.exact["attacker_win"] == F(1, 2) / (1 - F(1, 2) * F(5, 6))
+
+
+def test_unknown_rules_set_names_the_legal_ones_in_slash_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("1 inf", "1 inf", rules="revised"))
+    assert "/odds aa … rules:1942se" in err.value.text()
+
+
+def test_second_wave_attacks_the_survivors() -> None:
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", wave2="1 inf"))
+    assert odds.second_wave is not None
+    w = odds.second_wave
+    assert w["attacker_win"] == pytest.approx(17 / 32)
+    assert w["attacker_takes"] == pytest.approx(17 / 32)
+    assert w["defender_win"] == pytest.approx(25 / 64)
+    assert w["draw"] == pytest.approx(5 / 64)
+
+
+def test_expected_losses_and_tuv_swing() -> None:
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf"), exact=True)
+    # Attacker infantry dies when the defender wins or draws: 5/8 + 1/8; the defender's
+    # when the attacker wins or draws: 1/4 + 1/8.  Infantry costs 3.
+    assert odds.expected_units_lost("attacker") == pytest.approx(3 / 4)
+    assert odds.expected_units_lost("defender") == pytest.approx(3 / 8)
+    assert odds.tuv_swing == pytest.approx(3 * (3 / 8 - 3 / 4))
+
+
+def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["odds", "aa", "--attacker", "1 inf", "--defender", "1 inf", "--wave2", "1 inf",
+                 "--low-luck", "--rules", "global1940", "--json"])  # fmt: skip
+    out, _ = capsys.readouterr()
+    assert code == 0
+    data = json.loads(out)
+    assert data["options"] == {"rules": "global1940", "low_luck": True, "retreat_after": None,
+                               "retreat_below": 0, "retreat_chance": None, "wave2": "1 inf"}  # fmt: skip
+    assert data["second_wave"]["attacker_win"] == pytest.approx(17 / 32)
+    assert data["tuv_swing"] == pytest.approx(2 * (3 / 8 - 3 / 4))
+    code = main(["odds", "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-after", "1"])
+    out, _ = capsys.readouterr()
+    assert "attacker retreats after round 1" in out and "attacker retreats 55.6%" in out
+
+
+async def test_discord_options() -> None:
+    msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", wave2="1 inf", low_luck=True,
+                       rules="1942se", retreat_after="2")  # fmt: skip
+    assert "1942 Second Edition profiles, low luck, attacker retreats after round 2" in msg.text
+    assert "With the second wave (1 inf) attacking the survivors" in msg.text
+    assert "TUV swing" in msg.text
+
+
+def _infantry_reference(n: int, m: int, threshold: F) -> dict[str, F]:
+    """Attacking infantry (1) against defending infantry (2), retreating after any round
+    from which fighting on wins less than ``threshold``: a plain recursion in fractions."""
+    from functools import lru_cache
+    from math import comb
+
+    def dist(k: int, p: F) -> list[F]:
+        return [comb(k, h) * p**h * (1 - p) ** (k - h) for h in range(k + 1)]
+
+    @lru_cache(maxsize=None)
+    def win(a: int, d: int) -> F:
+        if a == 0:
+            return F(0)
+        if d == 0:
+            return F(1)
+        da, dd = dist(a, F(1, 6)), dist(d, F(2, 6))
+        total = sum((da[ha] * dd[hd] * win(max(a - hd, 0), max(d - ha, 0))
+                     for ha in range(a + 1) for hd in range(d + 1) if ha or hd), F(0))  # fmt: skip
+        return total / (1 - da[0] * dd[0])
+
+    @lru_cache(maxsize=None)
+    def after(a: int, d: int) -> tuple[F, F, F, F]:  # win, hold, draw, retreat
+        if a == 0:
+            return (F(0), F(0), F(1), F(0)) if d == 0 else (F(0), F(1), F(0), F(0))
+        if d == 0:
+            return (F(1), F(0), F(0), F(0))
+        if win(a, d) < threshold:
+            return (F(0), F(0), F(0), F(1))
+        return fight(a, d)
+
+    @lru_cache(maxsize=None)
+    def fight(a: int, d: int) -> tuple[F, F, F, F]:
+        da, dd = dist(a, F(1, 6)), dist(d, F(2, 6))
+        out = [F(0)] * 4
+        for ha in range(a + 1):
+            for hd in range(d + 1):
+                if ha or hd:
+                    for k, v in enumerate(after(max(a - hd, 0), max(d - ha, 0))):
+                        out[k] += da[ha] * dd[hd] * v
+        loop = da[0] * dd[0]
+        # from (a, d) with no loss the round ends in (a, d) again: retreat there, or loop
+        if win(a, d) < threshold:
+            out[3] += loop
+            return (out[0], out[1], out[2], out[3])
+        return (out[0] / (1 - loop), out[1] / (1 - loop), out[2] / (1 - loop), out[3] / (1 - loop))
+
+    w, h, d, r = fight(n, m)
+    return {"win": w, "hold": h, "draw": d, "retreat": r}
+
+
+@pytest.mark.parametrize(("n", "m", "percent"), [(3, 2, 50), (4, 3, 30), (5, 3, 60), (2, 2, 5)])
+def test_retreat_when_the_win_chance_falls_below(n: int, m: int, percent: int) -> None:
+    ref = _infantry_reference(n, m, F(percent, 100))
+    odds = aa_odds(AABattle.parse(f"{n} inf", f"{m} inf", retreat_chance=percent))
+    assert odds.attacker_win == pytest.approx(float(ref["win"]), abs=1e-12)
+    assert odds.draw == pytest.approx(float(ref["draw"]), abs=1e-12)
+    assert odds.retreat == pytest.approx(float(ref["retreat"]), abs=1e-12)
+    assert odds.defender_win == pytest.approx(float(ref["hold"] + ref["retreat"]), abs=1e-12)
+
+
+def test_retreat_by_win_chance_refusals_in_slash_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 sub", "1 des", mode="sea", retreat_chance=30))
+    assert "/odds aa … retreat_below:3" in err.value.text()
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 inf", "1 inf", retreat_chance=0))
+    assert "/odds aa … retreat_chance:30" in err.value.text()
+
+
+async def test_discord_retreat_chance() -> None:
+    msg = await invoke("odds aa", attacker="6 inf, 2 art, 2 tank", defender="8 inf, 1 art", retreat_chance="40")
+    assert "attacker retreats when its chance to win falls below 40%" in msg.text
+    assert "attacker retreats 32.9%" in msg.text
+
+
+def test_second_wave_in_the_chart_sections() -> None:
+    from engine.odds.report import aa_sections
+
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", wave2="1 inf"))
+    titles = [title for title, _ in aa_sections(odds)]
+    assert titles == ["Outcome", "Surviving attacker units", "Surviving defender units", "With the second wave"]
+    bars = dict(aa_sections(odds)[-1][1])
+    assert bars["Attacker wins"] == pytest.approx(17 / 32)

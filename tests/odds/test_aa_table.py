@@ -1,0 +1,98 @@
+"""The numpy table engine (engine/odds/aa_table.py) against exact fractions (issue 19):
+every battle kind it handles (land, AA fire, amphibious with bombardment, sea without
+submarines, round limits, retreat), up to 20 units a side.  Agreement is required within
+the engine's own reported error bound (plus float rounding)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.odds.aa import AABattle, _result, aa_odds, catalogue, setup_battle
+from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_table import TableEngine
+
+KEYS = ("attacker", "defender", "draw", "retreat", "stalemate", "unfinished")
+
+
+def _compare(battle: AABattle) -> None:
+    exact_setup, _ = setup_battle(battle, Fraction(1))
+    exact = FastEngine(exact_setup).run(battle.rounds)
+    setup, _ = setup_battle(battle, 1.0)
+    table = TableEngine(setup).run(battle.rounds)
+    bound = table.dropped + 1e-13
+    assert table.dropped < 1e-12
+    for key in KEYS:
+        assert table.outcome[key] == pytest.approx(float(exact.outcome[key]), abs=bound), key
+    assert table.takes == pytest.approx(float(exact.takes or 0), abs=bound)
+    assert table.rounds == pytest.approx(float(exact.rounds or 0), abs=1e-10)
+    for st, mass in exact.attacker_end.items():
+        assert table.attacker_end.get(st, 0.0) == pytest.approx(float(mass), abs=bound)
+    for st, mass in exact.defender_end.items():
+        assert table.defender_end.get(st, 0.0) == pytest.approx(float(mass), abs=bound)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("1 inf", "1 inf", {}),
+        ("3 inf, 1 art, 2 tank", "4 inf", {}),
+        ("2 inf, 2 art, 1 tank, 2 fig, 1 bom", "5 inf, 1 tank, 1 fig, 1 aa", {}),  # AA: 6 blocks
+        ("4 inf, 2 art, 2 tank, 2 fig", "6 inf, 1 tank, 1 fig, 1 aa",
+         {"mode": "amphibious", "bombard": "1 bat, 1 cru"}),
+        ("2 bat, 2 cru, 2 des, 1 car, 2 fig", "1 bat, 2 cru, 2 des, 2 tra", {"mode": "sea"}),
+        ("1 des", "3 tra", {"mode": "sea"}),  # defenceless transports (A-10.7)
+        ("1 tra, 1 cru", "1 car", {"mode": "sea"}),  # a carrier alone vs a cruiser
+        ("6 inf, 2 art, 2 tank", "8 inf, 1 art", {"rounds": 3}),
+        ("6 inf, 2 art, 2 tank", "8 inf, 1 art", {"retreat_below": 4}),
+        ("6 inf, 2 tank, 2 fig", "8 inf", {"keep_land_unit": True, "ool_attacker": "tank,inf,fig"}),
+        ("3 inf, 2 fig, 1 bom", "5 inf, 1 aa", {"rounds": 2}),
+    ],
+)
+def test_table_engine_matches_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
+    _compare(AABattle.parse(attacker, defender, **options))  # type: ignore[arg-type]
+
+
+def test_many_aa_blocks_processed_together_match_fractions() -> None:
+    # 4 x 3 = 12 AA blocks, too many live states for the dense solve: the batched rows.
+    _compare(AABattle.parse("6 inf, 2 tank, 3 fig, 2 bom", "8 inf, 1 art, 1 aa"))
+    _compare(AABattle.parse("5 inf, 2 art, 3 fig", "7 inf, 1 fig, 1 aa", retreat_below=3))
+
+
+def test_twenty_a_side_matches_fractions() -> None:
+    _compare(AABattle.parse("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig"))
+
+
+def test_exact_mode_reaches_twenty_a_side_and_agrees_with_the_float_answer() -> None:
+    battle = AABattle.parse("12 inf, 4 art, 4 tank", "14 inf, 4 art, 2 tank")
+    exact = aa_odds(battle, exact=True)
+    floats = aa_odds(battle)
+    assert exact.exact is not None
+    assert sum(exact.exact[k] for k in ("attacker_win", "defender_win", "draw")) == 1
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=floats.error_bound + 1e-13)
+
+
+def test_hundred_a_side_every_kind_without_submarines() -> None:
+    cases = [
+        AABattle.parse("50 inf, 20 art, 20 tank, 10 fig", "60 inf, 20 art, 10 tank, 10 fig"),
+        AABattle.parse("60 inf, 20 tank, 20 fig", "90 inf, 9 art, 1 aa"),
+        AABattle.parse("60 inf, 20 art, 20 tank", "80 inf, 10 tank, 10 fig", mode="amphibious",
+                       bombard="4 bat, 6 cru"),  # fmt: skip
+        AABattle.parse("30 des, 30 cru, 20 car, 20 bat", "30 des, 30 cru, 20 car, 10 bat, 10 fig", mode="sea"),
+    ]
+    for battle in cases:
+        odds = aa_odds(battle)
+        total = odds.attacker_win + odds.defender_win + odds.draw
+        assert total == pytest.approx(1.0, abs=1e-12)
+        assert odds.error_bound < 1e-12
+
+
+def test_the_result_keeps_its_shape_with_the_table_engine() -> None:
+    battle = AABattle.parse("20 inf, 5 fig", "22 inf, 1 aa")
+    setup, aside = setup_battle(battle, 1.0)
+    tally = TableEngine(setup).run(None)
+    odds = _result(battle, setup, aside, tally, "fast", catalogue())
+    assert sum(odds.survivor_count["attacker"].values()) == pytest.approx(1.0, abs=1e-12)
+    assert odds.expected_survivors["defender"]["aa gun"] == pytest.approx(1.0)

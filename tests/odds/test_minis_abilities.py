@@ -1,0 +1,135 @@
+"""Heavy Armor, Overheat and a second attack (Double Shot) computed exactly (issue 19),
+checked by hand and against the engine's own resolution of every dice outcome
+(engine/minis/attacks.py ``resolve``, ``HeavyArmorIgnored``, the Overheat
+``UnitDisrupted``), two attacks played one after the other."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+
+from engine.core.dice import scripted_dice
+from engine.core.errors import DiceExhausted, IllegalOrder
+from engine.minis.attacks import Plan, plan_attack, resolve
+from engine.minis.events import Attacked, UnitDisrupted
+from engine.minis.state import MinisState
+from engine.odds.minis import COUNTERS, MinisAttack, counter_lists, minis_odds, summary
+from engine.odds.minis_game import live_attack
+from engine.minis.state import Phase
+from tests.minis.helpers import battle, make_card
+from tests.odds.test_minis_live_engine import CARDS, MAP
+
+HOTGUN = make_card("hotgun", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Overheat"])
+TWIN = make_card("twin", vs_s=(2, 2, 2), vs_v=(2, 2, 2), abilities=["Double Shot"])
+TWIN_HOT = make_card("twin-hot", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Double Shot", "Overheat"])
+KV = make_card("kv", side="allies", vehicle=True, defense=(1, 1), abilities=["Heavy Armor"])
+GRUNT = make_card("grunt", side="allies", defense=(1, 1))
+EXTRA = (HOTGUN, TWIN, TWIN_HOT, KV, GRUNT)
+
+
+def _state(placements: list) -> MinisState:  # type: ignore[type-arg]
+    return battle(MAP, placements, phase=Phase.ASSAULT, extra_cards=CARDS + EXTRA)  # type: ignore[arg-type]
+
+
+def _engine(state: MinisState, attacks: int) -> tuple[dict[str, F], F]:
+    """Law of the target's counters after ``attacks`` attacks, and the chance the
+    attacker overheats, by playing every dice sequence through the engine."""
+    counters = {c: F(0) for c in COUNTERS}
+    hot = [F(0)]
+
+    def explore(st: MinisState, left: int, prefix: list[int], w: F, overheated: bool) -> None:
+        plan = plan_attack(st, st.unit("ax1"), st.unit("al1"), kind="normal")
+        assert isinstance(plan, Plan)
+        try:
+            after, events, _ = resolve(st, plan, scripted_dice(prefix))
+        except DiceExhausted:
+            for v in range(1, 7):
+                explore(st, left, prefix + [v], w, overheated)
+            return
+        w2 = w * F(1, 6 ** len(prefix))
+        assert any(isinstance(e, Attacked) for e in events)
+        now_hot = overheated or any(isinstance(e, UnitDisrupted) and e.reason == "Overheat" for e in events)
+        if left > 1:
+            explore(after, left - 1, [], w2, now_hot)
+            return
+        counters[summary([h.value for h in after.unit("al1").hits])] += w2
+        if now_hot:
+            hot[0] += w2
+
+    explore(state, attacks, [], F(1), False)
+    return counters, hot[0]
+
+
+def test_heavy_armor_ignores_the_first_damaged_counter() -> None:
+    a = MinisAttack(dice=3, defense=1, heavy_armor=True)
+    # Three hits on a fresh Heavy Armor vehicle: Disrupted, (Damaged ignored), Damaged.
+    assert counter_lists(a, 3, covered=False) == {(("disrupted", "damaged"), False): 1}
+    assert counter_lists(a, 2, covered=False) == {(("disrupted",), False): 1}
+    assert counter_lists(a, 1, covered=False) == {(("disrupted",), True): 1}
+    odds = minis_odds(a)
+    plain = minis_odds(MinisAttack(dice=3, defense=1))
+    assert odds.counters["destroyed"] == 0 and plain.counters["destroyed"] == plain.hits[3]
+    assert odds.counters["damaged"] == odds.hits[3]
+    assert odds.heavy_armor_chance == odds.hits[2] + odds.hits[3]
+
+
+def test_heavy_armor_is_for_vehicles_only() -> None:
+    with pytest.raises(IllegalOrder):
+        minis_odds(MinisAttack(dice=3, defense=1, target="soldier", heavy_armor=True))
+
+
+def test_overheat_is_three_natural_ones() -> None:
+    odds = minis_odds(MinisAttack(dice=5, defense=3, overheat=True))
+    none = F(5, 6) ** 5 + 5 * F(1, 6) * F(5, 6) ** 4 + 10 * F(1, 6) ** 2 * F(5, 6) ** 3
+    assert odds.overheat_chance == 1 - none
+    assert minis_odds(MinisAttack(dice=5, defense=3)).overheat_chance is None
+
+
+def test_double_shot_by_hand() -> None:
+    # One die at defense 1 (a Soldier): 1/2 a hit (Disrupted); a second Disrupted counter
+    # on it is Destroyed (M-9.1).
+    odds = minis_odds(MinisAttack(dice=1, defense=1, target="soldier", attacks=2))
+    assert odds.counters == {"none": F(1, 4), "disrupted": F(1, 2), "damaged": 0, "destroyed": F(1, 4)}
+    assert odds.second_hits == {0: F(1, 2), 1: F(1, 2), 2: 0, 3: 0}
+
+
+@pytest.mark.parametrize(
+    ("card", "target", "attacks"),
+    [
+        (HOTGUN, KV, 1),  # Heavy Armor and Overheat, one attack
+        (TWIN, KV, 2),  # Double Shot against Heavy Armor
+        (TWIN_HOT, GRUNT, 2),  # Double Shot, the second attack disrupted after Overheat
+        (TWIN_HOT, KV, 2),
+    ],
+)
+def test_live_odds_equal_the_engine(card: object, target: object, attacks: int) -> None:
+    s = _state([("ax1", card, "C7"), ("al1", target, "C6", "N")])
+    live = live_attack(s, "ax1", "al1")
+    assert live.attack.attacks == attacks
+    odds = minis_odds(live.attack)
+    counters, hot = _engine(s, attacks)
+    assert dict(odds.counters) == counters
+    if live.attack.overheat:
+        assert odds.overheat_chance == hot and hot > 0
+
+
+def test_cli_numbers_form(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from bot.cli import main
+
+    assert main(["odds", "minis", "--dice", "1", "--defense", "1", "--target", "soldier",
+                 "--double-shot", "--json"]) == 0  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert data["counters"]["destroyed"] == pytest.approx(0.25)
+    assert data["second_hits"] == {"0": 0.5, "1": 0.5, "2": 0.0, "3": 0.0}
+
+
+async def test_discord_numbers_form_shows_the_new_lines() -> None:
+    from tests.odds.test_odds_commands import invoke
+
+    msg = await invoke("odds minis", dice="5", defense="2", heavy_armor=True, overheat=True, double_shot=True)
+    assert "Second attack (Double Shot)" in msg.text
+    assert "Heavy Armor used up" in msg.text
+    assert "Overheat (three natural 1s disrupt the attacker)" in msg.text
