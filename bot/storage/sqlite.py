@@ -20,7 +20,7 @@ import json
 import re
 import sqlite3
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
@@ -355,6 +355,25 @@ class SqliteRepository:
                 if cur.rowcount != 1:
                     raise VersionConflict(f"document {kind}/{key} is no longer at version {expected_version}")
         return Document(kind, key, expected_version + 1, data)
+
+    # ------------------------------------------------------------------ claims
+
+    async def claim(self, name: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
+        """Take ``name`` for ``holder`` unless another holder's claim is still running
+        (times are stored in UTC so the text comparison orders them)."""
+        now_utc = now.astimezone(timezone.utc)
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM claims WHERE until < ?", (_time(now_utc - timedelta(days=1)),))
+            cur = await db.execute(
+                "INSERT INTO claims (name, holder, until) VALUES (?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, until = excluded.until"
+                " WHERE claims.until <= ? OR claims.holder = excluded.holder",
+                (name, holder, _time(now_utc + ttl), _time(now_utc)))
+            return cur.rowcount == 1
+
+    async def release(self, name: str, holder: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM claims WHERE name = ? AND holder = ?", (name, holder))
 
     # ------------------------------------------------------------------ helpers
 
