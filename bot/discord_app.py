@@ -339,6 +339,9 @@ class WarroomBot(discord.Client):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+        from bot import render_pool
+
+        await render_pool.warm()
         self._scheduler = asyncio.create_task(self._schedule())
 
     async def close(self) -> None:
@@ -464,6 +467,9 @@ def check_shards(shard_ids: list[int], shard_count: int) -> None:
 def run_discord(config: Config, *, shard_ids: list[int] | None = None,
                 shard_count: int | None = None) -> int:
     assert config.discord_token
+    from bot import render_pool
+
+    render_pool.configure(render_pool.default_processes())  # maps drawn on every core
     client: WarroomBot
     if shard_ids is not None and shard_count is not None:
         client = ShardedWarroomBot(config, shard_ids=shard_ids, shard_count=shard_count)

@@ -27,6 +27,7 @@ from typing import Any, AsyncIterator, Mapping, Sequence
 
 import asyncpg
 
+from bot.storage.snapshots import SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -88,6 +89,7 @@ class PostgresRepository:
         self.dsn = dsn
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self.snapshots = SnapshotCache()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -193,7 +195,7 @@ class PostgresRepository:
         async with self._connection() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status IN ('open', 'active') ORDER BY g.id")
-        return [_record(r) for r in rows]
+        return [self._record(r) for r in rows]
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The newest game of a channel, finished or not (for looking back)."""
@@ -250,6 +252,8 @@ class PostgresRepository:
                 await self._write_seats(conn, game_id, update.seats)
             await self._append(conn, game_id,
                                [(expected_version + i, r) for i, r in enumerate(records, 1)], now)
+            if update.snapshot is not None:  # kept as written: never parsed back
+                self.snapshots.put(game_id, expected_version + bump, update.snapshot)
             return await self._game(conn, game_id)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -378,14 +382,16 @@ class PostgresRepository:
     async def _one_game(self, sql: str, *args: Any) -> GameRecord | None:
         async with self._connection() as conn:
             row = await conn.fetchrow(sql, *args)
-        return _record(row) if row else None
+        return self._record(row) if row else None
 
-    @staticmethod
-    async def _game(conn: asyncpg.Connection, game_id: int) -> GameRecord:
+    async def _game(self, conn: asyncpg.Connection, game_id: int) -> GameRecord:
         row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = $1", game_id)
         if row is None:
             raise KeyError(f"no game {game_id}")
-        return _record(row)
+        return self._record(row)
+
+    def _record(self, row: asyncpg.Record) -> GameRecord:
+        return _record(row, self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"]))
 
     @staticmethod
     async def _write_seats(conn: asyncpg.Connection, game_id: int, seats: Mapping[str, int]) -> None:
@@ -405,7 +411,7 @@ class PostgresRepository:
                   dumps(dice_json(r.dice)), _time(now)) for seq, r in rows])
 
 
-def _record(row: asyncpg.Record) -> GameRecord:
+def _record(row: asyncpg.Record, snapshot: Mapping[str, Any]) -> GameRecord:
     request = row["undo_request"]
     return GameRecord(
         id=int(row["id"]),
@@ -417,7 +423,7 @@ def _record(row: asyncpg.Record) -> GameRecord:
         options=json.loads(row["options"]),
         seats={seat: int(player) for seat, player in zip(row["seat_names"], row["seat_players"])},
         version=int(row["version"]),
-        snapshot=json.loads(row["snapshot"]),
+        snapshot=snapshot,
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         waiting_since=row["waiting_since"],

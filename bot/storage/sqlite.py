@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import aiosqlite
 
+from bot.storage.snapshots import SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -91,6 +92,7 @@ class SqliteRepository:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.snapshots = SnapshotCache()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -259,6 +261,8 @@ class SqliteRepository:
                 await self._write_seats(game_id, update.seats)
             for i, record in enumerate(records, 1):
                 await self._append(game_id, expected_version + i, record, now)
+        if update.snapshot is not None:  # kept as written: never parsed back
+            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
         return await self.game(game_id)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -411,7 +415,7 @@ class SqliteRepository:
             options=json.loads(row["options"]),
             seats=seats,
             version=row["version"],
-            snapshot=json.loads(row["snapshot"]),
+            snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"]),
             created_at=created,
             updated_at=updated,
             waiting_since=_parse_time(row["waiting_since"]),
