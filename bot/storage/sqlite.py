@@ -41,6 +41,9 @@ from bot.storage.repository import (
 from engine.core.dice import dice_from_json, dice_json
 
 BUSY_TIMEOUT_MS = 5000
+# A game row with its seats (one query, not two).
+_GAME = ("*, (SELECT json_group_object(seat, player_id) FROM seats WHERE seats.game_id = games.id)"
+         " AS seats_json")
 _MIGRATION_NAME = re.compile(r"^v?(\d{4})_[a-z0-9_]+\.(sql|py)$")
 Migration = tuple[int, str, Callable[[aiosqlite.Connection], Awaitable[None]]]
 
@@ -190,24 +193,24 @@ class SqliteRepository:
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
         row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'active')", (channel_id,))
-        return await self._record(row) if row else None
+            f"SELECT {_GAME} FROM games WHERE channel_id = ? AND status IN ('open', 'active')", (channel_id,))
+        return self._record(row) if row else None
 
     async def game(self, game_id: int) -> GameRecord:
-        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise KeyError(f"no game {game_id}")
-        return await self._record(row)
+        return self._record(row)
 
     async def live_games(self) -> list[GameRecord]:
-        rows = await self._all("SELECT * FROM games WHERE status IN ('open', 'active') ORDER BY id")
-        return [await self._record(r) for r in rows]
+        rows = await self._all(f"SELECT {_GAME} FROM games WHERE status IN ('open', 'active') ORDER BY id")
+        return [self._record(r) for r in rows]
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The newest game of a channel, finished or not (for looking back)."""
         row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
-        return await self._record(row) if row else None
+            f"SELECT {_GAME} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return self._record(row) if row else None
 
     async def commit(
         self,
@@ -396,11 +399,8 @@ class SqliteRepository:
              dumps(list(record.events)), dumps(dice_json(record.dice)), _time(now)),
         )
 
-    async def _record(self, row: sqlite3.Row) -> GameRecord:
-        async with self.db.execute(
-            "SELECT seat, player_id FROM seats WHERE game_id = ? ORDER BY seat", (row["id"],)
-        ) as cur:
-            seats = {r["seat"]: int(r["player_id"]) for r in await cur.fetchall()}
+    def _record(self, row: sqlite3.Row) -> GameRecord:
+        seats = {seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())}
         request = row["undo_request"]
         created = _parse_time(row["created_at"])
         updated = _parse_time(row["updated_at"])
