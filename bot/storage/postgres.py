@@ -11,19 +11,24 @@ script each); the schema version is the one row of ``warroom_schema``.  Starting
 processes serialise their migrations on an advisory lock.  A database written by a
 newer Warroom is refused (:class:`SchemaTooNew`).
 
-The pool re-opens broken connections by itself: after a database restart the next
-command works again; a command caught in the restart fails with
-:class:`DatabaseUnavailable` (a clear message, nothing half-written).
+The pool re-opens broken connections by itself.  An operation that meets a lost
+connection (the database restarting) is tried again a few times; a commit whose answer
+was lost is looked up first, so it is never applied twice and never reported as failed
+when it was stored.  If the database stays away the operation fails with
+:class:`DatabaseUnavailable`, a player error saying nothing was applied.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import importlib.resources
 import json
+import logging
 import re
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
-from typing import Any, AsyncIterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Coroutine, Mapping, ParamSpec, Sequence, TypeVar
 
 import asyncpg
 
@@ -40,6 +45,9 @@ from bot.storage.repository import (
     VersionConflict,
 )
 from engine.core.dice import dice_from_json, dice_json
+from engine.core.errors import PlayerError
+
+log = logging.getLogger("warroom.storage")
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MIGRATION_LOCK = 0x5741_5252_4F4F_4D  # an arbitrary advisory-lock key ("WARROOM")
@@ -52,8 +60,41 @@ _GAME_COLUMNS = (
 )
 
 
-class DatabaseUnavailable(ConnectionError):
+class DatabaseUnavailable(PlayerError):
     """The database could not be reached (restarting?); nothing was written."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("The game database cannot be reached right now (it may be restarting),"
+                         " so nothing was applied. Try the command again in a minute."
+                         + (f" ({detail})" if detail else ""))
+
+
+# A lost connection: the server restarted, shut down, or the network dropped.
+LOST = (OSError, asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
+        asyncpg.exceptions.InterfaceError)
+RETRY_WAITS_S = (0.2, 0.5, 1.0, 2.0)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _retrying(fn: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Try an operation again when its connection was lost (the pool reconnects)."""
+
+    @functools.wraps(fn)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        for wait in RETRY_WAITS_S:
+            try:
+                return await fn(*args, **kwargs)
+            except LOST as err:
+                log.warning("database connection lost in %s (%s); trying again", fn.__name__, err)
+                await asyncio.sleep(wait)
+        try:
+            return await fn(*args, **kwargs)
+        except LOST as err:
+            raise DatabaseUnavailable(str(err)) from err
+
+    return run
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -122,13 +163,8 @@ class PostgresRepository:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        try:
-            async with self.pool.acquire() as conn:
-                yield conn
-        except (OSError, asyncpg.exceptions.ConnectionDoesNotExistError,
-                asyncpg.exceptions.CannotConnectNowError,
-                asyncpg.exceptions.AdminShutdownError) as err:
-            raise DatabaseUnavailable(f"the database connection was lost: {err}") from err
+        async with self.pool.acquire() as conn:
+            yield conn
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
@@ -136,6 +172,7 @@ class PostgresRepository:
             async with conn.transaction():
                 yield conn
 
+    @_retrying
     async def schema_version(self) -> int:
         async with self._connection() as conn:
             return await self._version(conn)
@@ -166,6 +203,7 @@ class PostgresRepository:
 
     # ------------------------------------------------------------------ games
 
+    @_retrying
     async def create_game(self, new: NewGame, *, now: datetime) -> GameRecord:
         async with self._transaction() as conn:
             try:
@@ -182,21 +220,25 @@ class PostgresRepository:
             await self._append(conn, int(game_id), [(1, new.first)], now)
             return await self._game(conn, int(game_id))
 
+    @_retrying
     async def live_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game(
             f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = $1"
             " AND g.status IN ('open', 'active')", channel_id)
 
+    @_retrying
     async def game(self, game_id: int) -> GameRecord:
         async with self._connection() as conn:
             return await self._game(conn, game_id)
 
+    @_retrying
     async def live_games(self) -> list[GameRecord]:
         async with self._connection() as conn:
             rows = await conn.fetch(
                 f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status IN ('open', 'active') ORDER BY g.id")
         return [self._record(r) for r in rows]
 
+    @_retrying
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The newest game of a channel, finished or not (for looking back)."""
         return await self._one_game(
@@ -214,7 +256,50 @@ class PostgresRepository:
     ) -> GameRecord:
         """Apply ``update`` and append ``records`` in one transaction, only if the game is
         still at ``expected_version``; the version then goes up by one per record (at
-        least one), so every log row's ``seq`` is the version it produced."""
+        least one), so every log row's ``seq`` is the version it produced.
+
+        If the connection is lost, the game is looked up again: a commit that was stored
+        (the answer got lost) returns the stored game; one that was not is tried again."""
+        for wait in (*RETRY_WAITS_S, None):
+            try:
+                return await self._commit(game_id, expected_version=expected_version, update=update,
+                                          records=records, now=now)
+            except LOST as err:
+                log.warning("database connection lost while committing game %s (%s)", game_id, err)
+                if wait is None:
+                    raise DatabaseUnavailable(str(err)) from err
+                await asyncio.sleep(wait)
+                try:
+                    stored = await self._stored_commit(game_id, expected_version, max(1, len(records)),
+                                                       records)
+                except LOST:
+                    continue
+                if stored is not None:
+                    return stored
+        raise AssertionError("unreachable")
+
+    async def _stored_commit(self, game_id: int, expected_version: int, bump: int,
+                             records: Sequence[NewOrder]) -> GameRecord | None:
+        """The game, if a commit from ``expected_version`` with these rows is stored."""
+        async with self._connection() as conn:
+            game = await self._game(conn, game_id)
+            if game.version != expected_version + bump:
+                return None
+            rows = await conn.fetch("SELECT kind, seat, text FROM orders WHERE game_id = $1 AND seq > $2"
+                                    " ORDER BY seq", game_id, expected_version)
+        if [(r["kind"], r["seat"], r["text"]) for r in rows] != [(r.kind, r.seat, r.text) for r in records]:
+            return None
+        return game
+
+    async def _commit(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        update: GameUpdate,
+        records: Sequence[NewOrder],
+        now: datetime,
+    ) -> GameRecord:
         bump = max(1, len(records))
         params: list[Any] = [game_id, expected_version, bump, _time(now),
                              dumps(update.undo_request) if update.undo_request else None]
@@ -256,6 +341,7 @@ class PostgresRepository:
                 self.snapshots.put(game_id, expected_version + bump, update.snapshot)
             return await self._game(conn, game_id)
 
+    @_retrying
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
         """Note a reminder without changing the game's version, only if the game is
         still at ``version``."""
@@ -265,6 +351,7 @@ class PostgresRepository:
                 _time(now), game_id, version)
         return bool(status == "UPDATE 1")
 
+    @_retrying
     async def orders(self, game_id: int, *, since: int = 0) -> list[OrderRecord]:
         async with self._connection() as conn:
             rows = await conn.fetch(
@@ -280,6 +367,7 @@ class PostgresRepository:
 
     # ------------------------------------------------------------------ players, settings
 
+    @_retrying
     async def remember_player(self, user_id: int, name: str, now: datetime) -> None:
         async with self._connection() as conn:
             await conn.execute(
@@ -287,25 +375,31 @@ class PostgresRepository:
                 " ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
                 user_id, name, _time(now))
 
+    @_retrying
     async def player_name(self, user_id: int) -> str | None:
         async with self._connection() as conn:
             name = await conn.fetchval("SELECT name FROM players WHERE id = $1", user_id)
         return str(name) if name is not None else None
 
+    @_retrying
     async def player_names(self) -> dict[int, str]:
         async with self._connection() as conn:
             rows = await conn.fetch("SELECT id, name FROM players")
         return {int(r["id"]): str(r["name"]) for r in rows}
 
+    @_retrying
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
         await self._set_setting("guild_settings", "guild_id", guild_id, key, value)
 
+    @_retrying
     async def guild_setting(self, guild_id: int, key: str) -> Any:
         return await self._setting("guild_settings", "guild_id", guild_id, key)
 
+    @_retrying
     async def set_user_setting(self, user_id: int, key: str, value: Any) -> None:
         await self._set_setting("user_settings", "user_id", user_id, key, value)
 
+    @_retrying
     async def user_setting(self, user_id: int, key: str) -> Any:
         return await self._setting("user_settings", "user_id", user_id, key)
 
@@ -327,12 +421,14 @@ class PostgresRepository:
 
     # ------------------------------------------------------------------ documents
 
+    @_retrying
     async def document(self, kind: str, key: str) -> Document | None:
         async with self._connection() as conn:
             row = await conn.fetchrow(
                 "SELECT version, data FROM documents WHERE kind = $1 AND key = $2", kind, key)
         return Document(kind, key, int(row["version"]), json.loads(row["data"])) if row else None
 
+    @_retrying
     async def documents(self, kind: str, prefix: str = "") -> list[Document]:
         async with self._connection() as conn:
             rows = await conn.fetch(
@@ -340,6 +436,7 @@ class PostgresRepository:
                 " ORDER BY key COLLATE \"C\"", kind, len(prefix), prefix)
         return [Document(kind, r["key"], int(r["version"]), json.loads(r["data"])) for r in rows]
 
+    @_retrying
     async def put_document(self, kind: str, key: str, data: Any, *, expected_version: int,
                            now: datetime) -> Document:
         """Write ``data`` only if the document is at ``expected_version`` (0: it must not
@@ -362,6 +459,7 @@ class PostgresRepository:
 
     # ------------------------------------------------------------------ claims
 
+    @_retrying
     async def claim(self, name: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
         """Take ``name`` for ``holder`` unless another holder's claim is still running."""
         async with self._transaction() as conn:
@@ -373,6 +471,7 @@ class PostgresRepository:
                 name, holder, now + ttl, now)
         return got is not None
 
+    @_retrying
     async def release(self, name: str, holder: str) -> None:
         async with self._connection() as conn:
             await conn.execute("DELETE FROM claims WHERE name = $1 AND holder = $2", name, holder)
