@@ -260,11 +260,23 @@ class PostgresRepository:
 
         If the connection is lost, the game is looked up again: a commit that was stored
         (the answer got lost) returns the stored game; one that was not is tried again."""
+        lost = False
         for wait in (*RETRY_WAITS_S, None):
             try:
                 return await self._commit(game_id, expected_version=expected_version, update=update,
                                           records=records, now=now)
+            except VersionConflict:
+                # After a lost answer, "conflict" may be our own commit, stored the first time.
+                try:
+                    stored = await self._stored_commit(game_id, expected_version, max(1, len(records)),
+                                                       records) if lost else None
+                except LOST as err:
+                    raise DatabaseUnavailable(str(err)) from err
+                if stored is None:
+                    raise
+                return stored
             except LOST as err:
+                lost = True
                 log.warning("database connection lost while committing game %s (%s)", game_id, err)
                 if wait is None:
                     raise DatabaseUnavailable(str(err)) from err

@@ -119,7 +119,7 @@ def _start() -> Server:
         raise ServerNotStarted(f"initdb failed:\n{done.stdout}\n{done.stderr}")
     port = _free_port()
     options = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={base}"
-               " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+               " -c fsync=off -c full_page_writes=off"
                " -c max_connections=400 -c shared_buffers=32MB")
     srv = Server("127.0.0.1", port, db_user, data, options, user)
     _pg_ctl(srv, "start")

@@ -69,3 +69,54 @@ async def test_an_unreachable_server_is_a_clear_error() -> None:
     srv = pg_server.server()
     with pytest.raises(DatabaseUnavailable, match="cannot reach the database"):
         await open_repository(f"postgresql://{srv.user}:secret@127.0.0.1:1/none")
+
+
+async def test_the_database_restarting_mid_burst(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Orders keep coming while the server restarts: each is applied (and acknowledged)
+    or refused with a player error, none is lost or applied twice, and the bot goes on
+    by itself once the server is back."""
+    import bot.app
+    from bot.app import App
+    from bot.clock import ManualClock
+    from engine.core.errors import PlayerError
+    from tests.toygame.harness import ALICE, BOB, CHANNEL, start
+
+    monkeypatch.setattr(bot.app, "open_repository", open_repository)  # this database, whatever the pass
+    app = await App.start(pg_server.fresh_database(), seed=3, clock=ManualClock())
+    try:
+        await start(app, target=100)
+        acked: list[int] = []
+        refused: list[str] = []
+        stop = asyncio.Event()
+
+        async def burst() -> None:
+            n = 0
+            while not stop.is_set() or n < 10:
+                try:
+                    loaded = await app.sessions.load(CHANNEL)
+                    actor = ALICE if loaded.pending[0].player == "red" else BOB
+                    acked.append((await app.sessions.act(CHANNEL, actor, "pass")).game.version)
+                except PlayerError as err:
+                    refused.append(err.text())
+                    await asyncio.sleep(0.05)
+                n += 1
+
+        async def restart() -> None:
+            await asyncio.sleep(0.3)
+            await asyncio.to_thread(pg_server.restart)
+            await asyncio.sleep(0.5)
+            stop.set()
+
+        await asyncio.gather(burst(), restart())
+        assert all("cannot be reached" in text or "game changed" in text for text in refused), refused
+        game = await app.repo.live_game(CHANNEL)
+        assert game is not None
+        log = await app.repo.orders(game.id)
+        assert set(acked) <= {row.seq for row in log} and len(acked) == len(set(acked)), sorted(v for v in set(acked) if acked.count(v) > 1)
+        assert [row.seq for row in log] == list(range(1, game.version + 1))
+        await app.sessions.history(game, check=True)
+        loaded = await app.sessions.load(CHANNEL)  # and it goes on
+        actor = ALICE if loaded.pending[0].player == "red" else BOB
+        assert (await app.sessions.act(CHANNEL, actor, "pass")).game.version == game.version + 1
+    finally:
+        await app.close()
