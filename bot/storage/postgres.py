@@ -51,7 +51,7 @@ log = logging.getLogger("warroom.storage")
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MIGRATION_LOCK = 0x5741_5252_4F4F_4D  # an arbitrary advisory-lock key ("WARROOM")
-POOL_SIZE = 4
+POOL_SIZE = 8  # connections per process (every process of a deployment has its own pool)
 
 _GAME_COLUMNS = (
     "g.*, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id = g.id ORDER BY s.seat COLLATE \"C\")"
