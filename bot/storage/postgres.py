@@ -32,7 +32,7 @@ from typing import Any, AsyncIterator, Callable, Coroutine, Mapping, ParamSpec, 
 
 import asyncpg
 
-from bot.storage.snapshots import SnapshotCache
+from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -131,6 +131,7 @@ class PostgresRepository:
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
         self.snapshots = SnapshotCache()
+        self.seen = SeenPlayers()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -381,11 +382,14 @@ class PostgresRepository:
 
     @_retrying
     async def remember_player(self, user_id: int, name: str, now: datetime) -> None:
+        if self.seen.fresh(user_id, name, now):
+            return
         async with self._connection() as conn:
             await conn.execute(
                 "INSERT INTO players (id, name, first_seen, last_seen) VALUES ($1, $2, $3, $3)"
                 " ON CONFLICT (id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
                 user_id, name, _time(now))
+        self.seen.wrote(user_id, name, now)
 
     @_retrying
     async def player_name(self, user_id: int) -> str | None:

@@ -26,7 +26,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import aiosqlite
 
-from bot.storage.snapshots import SnapshotCache
+from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -96,6 +96,7 @@ class SqliteRepository:
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
         self.snapshots = SnapshotCache()
+        self.seen = SeenPlayers()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -292,12 +293,15 @@ class SqliteRepository:
     # ------------------------------------------------------------------ players, settings
 
     async def remember_player(self, user_id: int, name: str, now: datetime) -> None:
+        if self.seen.fresh(user_id, name, now):
+            return
         async with self._lock:
             await self.db.execute(
                 "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
                 (user_id, name, _time(now), _time(now)),
             )
+        self.seen.wrote(user_id, name, now)
 
     async def player_name(self, user_id: int) -> str | None:
         row = await self._one("SELECT name FROM players WHERE id = ?", (user_id,))
