@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench typecheck clean
+.PHONY: run test bench typecheck clean postgres-server
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,27 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/warroom run
 
-test: $(VENV)/.installed-dev
+# The tests start their own PostgreSQL server (tests/storage/pg_server.py) from Debian's
+# postgresql package: installed here, non-interactively, when its programs are missing.
+postgres-server:
+	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "make: installing Debian's postgresql package (the tests start their own server)"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+	fi
+
+# Second pass: the local-channel suite (storage, sessions, scheduler, scripts, the example
+# battle, the Discord adapter) once more with every repository on PostgreSQL.  The pure
+# engine/render/odds tests do not touch storage and run once.
+PG_SKIP := tests/minis tests/memoir tests/aa tests/render tests/odds tests/minis_data \
+	tests/test_hexgrid.py tests/test_minis_line_of_sight.py tests/test_layers.py tests/test_roll.py
+
+test: $(VENV)/.installed-dev postgres-server
 	$(BIN)/python -m ruff check --quiet .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
+	WARROOM_TEST_BACKEND=postgresql $(BIN)/python -m pytest $(addprefix --ignore=,$(PG_SKIP))
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bench

@@ -6,7 +6,14 @@ subcommand group, ``/minis defend fire``), built with discord.py's public API on
 interaction is turned into the same :func:`bot.app.dispatch` call the local channel makes.
 Buttons carry a command line in their ``custom_id`` (``wr:/minis defend fire unit:al2
 at:entering``) and run it as whoever pressed them.  Commands (and the buttons that stand
-for them) that may take longer than Discord's three-second limit are deferred first.
+for them) that may take longer than Discord's three-second limit are deferred first; any
+other command that has not answered after :data:`DEFER_AFTER_S` is deferred then (a
+safety net: Discord drops an interaction not answered within three seconds).
+
+Several processes share the work through Discord's sharding: ``warroom run --shards 0,1
+--shard-count 4`` runs shards 0 and 1 of 4 in this process (:class:`ShardedWarroomBot`,
+discord.py's ``AutoShardedClient``); each process's scheduler ticks the games of its own
+shards' guilds, and claims each action in the database (bot/scheduler.py).
 """
 
 from __future__ import annotations
@@ -30,12 +37,14 @@ from bot.commands.base import REGISTRY, Command, Option
 from bot.config import Config
 from bot.context import Actor, Ctx, Message
 from bot.scheduler import tick
+from bot.storage.repository import GameRecord
 
 log = logging.getLogger("warroom.discord")
 
 BUTTON_PREFIX = "wr:"
 CUSTOM_ID_MAX = 100
 SCHEDULER_PERIOD_S = 60.0
+DEFER_AFTER_S = 1.5  # answer "thinking…" if the command has not replied by then
 MAX_CHOICES = 25
 
 
@@ -202,8 +211,21 @@ class DiscordChannel:
         self.interaction = interaction
         self.deferred_ephemeral = deferred_ephemeral  # None when not deferred
         self.followups = 0
+        self._lock = asyncio.Lock()  # a reply and a late defer never cross
+
+    async def defer_if_unanswered(self, ephemeral: bool) -> None:
+        """Acknowledge the interaction now unless a reply was already sent."""
+        async with self._lock:
+            if self.interaction.response.is_done():
+                return
+            await self.interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            self.deferred_ephemeral = ephemeral
 
     async def reply(self, message: Message) -> None:
+        async with self._lock:
+            await self._reply(message)
+
+    async def _reply(self, message: Message) -> None:
         interaction = self.interaction
         kwargs: dict[str, Any] = {
             "ephemeral": message.ephemeral,
@@ -283,14 +305,17 @@ class BotPoster:
 
 
 class WarroomBot(discord.Client):
-    def __init__(self, config: Config, *, app: App | None = None, sync: bool = True) -> None:
+    def __init__(self, config: Config, *, app: App | None = None, sync: bool = True,
+                 **client_options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
+                         **client_options)
         self.config = config
         self._app = app
         self._sync = sync
         self._scheduler: asyncio.Task[None] | None = None
+        self._late_defers: set[asyncio.Task[None]] = set()
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
         from bot.commands import load_all
         from bot.games import load_games
@@ -316,6 +341,9 @@ class WarroomBot(discord.Client):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+        from bot import render_pool
+
+        await render_pool.warm()
         self._scheduler = asyncio.create_task(self._schedule())
 
     async def close(self) -> None:
@@ -329,10 +357,14 @@ class WarroomBot(discord.Client):
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                await tick(self.app, BotPoster(self))
+                await tick(self.app, BotPoster(self), owns=self.owns)
             except Exception:
                 log.exception("scheduler tick failed")
             await asyncio.sleep(SCHEDULER_PERIOD_S)
+
+    def owns(self, game: GameRecord) -> bool:
+        """Whether this process serves the game's guild (always, when not sharded)."""
+        return True
 
     async def actor(self, interaction: discord.Interaction) -> Actor:
         user = interaction.user
@@ -347,19 +379,34 @@ class WarroomBot(discord.Client):
     async def run_command(
         self, interaction: discord.Interaction, command: Command, options: dict[str, Any]
     ) -> None:
-        deferred: bool | None = None
-        if command.defer:
-            await interaction.response.defer(ephemeral=command.ephemeral, thinking=True)
-            deferred = command.ephemeral
-        await dispatch(
-            self.app,
-            actor=await self.actor(interaction),
-            channel=DiscordChannel(self, interaction, deferred),
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            path=command.path,
-            options=options,
-        )
+        await self._run(interaction, command, command.path, options)
+
+    async def _run(self, interaction: discord.Interaction, command: Command | None,
+                   path: tuple[str, ...], options: dict[str, Any]) -> None:
+        """Defer at once when the command may be slow; otherwise answer directly, with a
+        late defer if the answer takes longer than :data:`DEFER_AFTER_S`."""
+        channel = DiscordChannel(self, interaction)
+        ephemeral = command.ephemeral if command is not None else True
+        if command is not None and command.defer:
+            await channel.defer_if_unanswered(ephemeral)
+        watchdog = asyncio.get_running_loop().call_later(
+            DEFER_AFTER_S, lambda: self._late_defers.add(
+                asyncio.create_task(channel.defer_if_unanswered(ephemeral))))
+        try:
+            await dispatch(
+                self.app,
+                actor=await self.actor(interaction),
+                channel=channel,
+                channel_id=interaction.channel_id or 0,
+                guild_id=interaction.guild_id,
+                path=path,
+                options=options,
+            )
+        finally:
+            watchdog.cancel()
+            for task in list(self._late_defers):
+                if task.done():
+                    self._late_defers.discard(task)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Buttons: run the command line stored in the button as the person pressing it."""
@@ -370,20 +417,8 @@ class WarroomBot(discord.Client):
         if not custom_id.startswith(BUTTON_PREFIX):
             return
         path, options = parse_command(custom_id[len(BUTTON_PREFIX):])
-        deferred: bool | None = None
-        command = REGISTRY.get(path)
-        if command is not None and command.defer:  # a button defers like its command
-            await interaction.response.defer(ephemeral=command.ephemeral, thinking=True)
-            deferred = command.ephemeral
-        await dispatch(
-            self.app,
-            actor=await self.actor(interaction),
-            channel=DiscordChannel(self, interaction, deferred),
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            path=path,
-            options=options,
-        )
+        # A button defers like its command.
+        await self._run(interaction, REGISTRY.get(path), path, options)
 
     async def post(self, channel_id: int, message: Message) -> None:
         channel = self.get_channel(channel_id) or await self.fetch_channel(channel_id)
@@ -397,10 +432,53 @@ class WarroomBot(discord.Client):
         await channel.send(message.text, **kwargs)
 
 
-def run_discord(config: Config) -> int:
+class ShardedWarroomBot(WarroomBot, discord.AutoShardedClient):
+    """The bot running some of the shards of a deployment (``shard_ids`` of
+    ``shard_count``); the other shards run in other processes on the same database."""
+
+    def __init__(self, config: Config, *, shard_ids: list[int], shard_count: int,
+                 app: App | None = None, sync: bool = True) -> None:
+        check_shards(shard_ids, shard_count)
+        super().__init__(config, app=app, sync=sync, shard_ids=list(shard_ids), shard_count=shard_count)
+        self.served = frozenset(shard_ids)
+        self.total_shards = shard_count
+
+    def owns(self, game: GameRecord) -> bool:
+        return shard_of(game.guild_id, self.total_shards) in self.served
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's shard for a guild: ``(guild_id >> 22) % shard_count``; direct messages
+    (no guild) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def check_shards(shard_ids: list[int], shard_count: int) -> None:
+    if shard_count < 1:
+        raise ValueError(f"--shard-count must be at least 1, not {shard_count}")
+    if not shard_ids:
+        raise ValueError("--shards needs at least one shard number, e.g. --shards 0,1")
+    wrong = [s for s in shard_ids if not 0 <= s < shard_count]
+    if wrong:
+        raise ValueError(f"shard {wrong[0]} does not exist: with --shard-count {shard_count} the "
+                         f"shards are 0 to {shard_count - 1}")
+    if len(set(shard_ids)) != len(shard_ids):
+        raise ValueError("--shards lists a shard twice")
+
+
+def run_discord(config: Config, *, shard_ids: list[int] | None = None,
+                shard_count: int | None = None) -> int:
     assert config.discord_token
+    from bot import render_pool
+
+    render_pool.configure(render_pool.default_processes())  # maps drawn on every core
+    client: WarroomBot
+    if shard_ids is not None and shard_count is not None:
+        client = ShardedWarroomBot(config, shard_ids=shard_ids, shard_count=shard_count)
+    else:
+        client = WarroomBot(config)
     try:
-        WarroomBot(config).run(config.discord_token, log_handler=None)
+        client.run(config.discord_token, log_handler=None)
     except discord.LoginFailure:
         print("warroom run: Discord refused the token; check DISCORD_TOKEN (Developer Portal → Bot → "
               "Reset Token).", file=sys.stderr)

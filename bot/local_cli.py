@@ -22,7 +22,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     p.add_argument("--script", type=Path, help="run this script file and exit")
     p.add_argument("--seed", type=int, help="seed every dice generator (reproducible runs)")
     p.add_argument("--out", type=Path, default=Path("out"), help="folder for images (default: out)")
-    p.add_argument("--db", help="SQLite file (default: a fresh temporary file for scripts, "
+    p.add_argument("--db", help="database: a SQLite file, sqlite:///PATH or postgresql://… "
+                   "(default: a fresh temporary SQLite file for scripts, "
                    "WARROOM_DB or warroom.db interactively)")
     p.set_defaults(func=run_local)
 

@@ -9,7 +9,6 @@ acted also gets, privately, what only their seats may see.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any, Sequence
 
@@ -133,16 +132,39 @@ def ended_phases(front: Front, flat: Sequence[EventDict], own: int, *, over: boo
     return list(flat[begin:end])
 
 
+REPORT_WINDOW = 64  # log rows read first when looking back for the phase's start
+
+
+async def reported_events(app: Any, front: Front, game_id: int, version: int, own: int,
+                          *, over: bool) -> list[EventDict]:
+    """The events of the phases an order ended, reading only the end of the log: the last
+    ``REPORT_WINDOW`` rows, twice as many while the phase's start is not among them.
+    (Rows in effect within a window are exactly the full log's rows in effect after its
+    start: an undo only takes back rows before it.)"""
+    window = REPORT_WINDOW
+    while True:
+        since = max(0, version - window)
+        rows = effective_rows(await app.repo.orders(game_id, since=since))
+        flat = [e for row in rows for e in row.events]
+        tail_start = len(flat) - own
+        if since == 0 or any(front.phase_start(e) for e in flat[:tail_start]):
+            return ended_phases(front, flat, own, over=over)
+        window *= 2
+
+
 async def post_report(app: Any, channel: Channel, channel_id: int, acted: Acted) -> None:
-    """The report of the phase(s) an order ended, drawn off the event loop."""
+    """The report of the phase(s) an order ended, drawn off the event loop (in the render
+    pool when there is one, bot/render_pool.py)."""
+    from bot import render_pool
+
     loaded = acted.after
     front = front_for(loaded.game.kind)
-    rows = effective_rows(await app.repo.orders(loaded.game.id))
-    flat = [e for row in rows for e in row.events]
     over = loaded.outcome is not None
-    events = ended_phases(front, flat, len(acted.events), over=over)
+    events = await reported_events(app, front, loaded.game.id, loaded.game.version, len(acted.events),
+                                   over=over)
     shown = visible_events(loaded.rules, events, PUBLIC)
-    report = await asyncio.to_thread(front.report, loaded.view(PUBLIC), shown, over=over)
+    report = await render_pool.report(loaded.game.kind, loaded.view(PUBLIC), loaded.game.snapshot,
+                                      shown, over=over)
     text = clip([report.head, *(report.lines or ("Nothing happened.",))], more=f" (see /{front.group} log)")
     await channel.post(channel_id, Message(text, files=report.images))
 

@@ -1,29 +1,72 @@
-"""``warroom run``: the bot on Discord, or the local channel when no token is set."""
+"""``warroom run``: the bot on Discord, or the local channel when no token is set.
+
+``--shards 0,1 --shard-count 4`` (or ``WARROOM_SHARDS`` / ``WARROOM_SHARD_COUNT``) runs
+shards 0 and 1 of 4 in this process: a deployment starts one process per group of
+shards, all on the same PostgreSQL database (``WARROOM_DB=postgresql://…``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
-from bot.config import Config
+from bot.config import Config, read_env_file
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("run", help="run the bot (Discord with DISCORD_TOKEN, else the local channel)")
     p.add_argument("--env-file", type=Path, default=Path(".env"), help="settings file (default .env)")
+    p.add_argument("--db", help="database: sqlite:///PATH, a SQLite file or postgresql://… "
+                   "(default: WARROOM_DB, else warroom.db)")
+    p.add_argument("--shards", help="the Discord shards this process runs, e.g. 0,1 "
+                   "(with --shard-count; default WARROOM_SHARDS, else all shards in one process)")
+    p.add_argument("--shard-count", type=int, help="how many shards the whole deployment has "
+                   "(default WARROOM_SHARD_COUNT)")
     p.set_defaults(func=run)
+
+
+def parse_shards(text: str | None, count: int | None) -> tuple[list[int] | None, int | None]:
+    """(shard ids, shard count) from the options, or (None, None) when not sharded."""
+    if not text and count is None:
+        return None, None
+    if not text or count is None:
+        raise ValueError("--shards and --shard-count go together, e.g. --shards 0,1 --shard-count 4")
+    try:
+        ids = [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise ValueError(f"--shards takes shard numbers separated by commas (e.g. 0,1), not {text!r}") from None
+    from bot.discord_app import check_shards
+
+    check_shards(ids, count)
+    return ids, count
 
 
 def run(args: argparse.Namespace) -> int:
     config = Config.load(args.env_file)
+    settings = {**read_env_file(args.env_file), **os.environ}
+    if args.db:
+        config = Config(config.discord_token, config.dev_guild_id, args.db, config.log_level)
+    count_text = settings.get("WARROOM_SHARD_COUNT", "").strip()
+    try:
+        count = args.shard_count if args.shard_count is not None else (
+            int(count_text) if count_text else None)
+        shard_ids, shard_count = parse_shards(args.shards or settings.get("WARROOM_SHARDS", "").strip(), count)
+    except ValueError as err:
+        print(f"warroom run: {err}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if not config.discord_token:
+        if shard_ids is not None:
+            print("warroom run: --shards needs DISCORD_TOKEN (shards are Discord connections)",
+                  file=sys.stderr)
+            return 2
         if not sys.stdin.isatty():
             # In a container or a service, nobody could type into the local channel: say
             # so and fail, rather than read end-of-input and exit 0 as if all were well.
@@ -38,4 +81,4 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(run_interactive(database=config.database, out_dir=Path("out")))
     from bot.discord_app import run_discord
 
-    return run_discord(config)
+    return run_discord(config, shard_ids=shard_ids, shard_count=shard_count)

@@ -19,6 +19,19 @@ load_games()
 import tests.toygame  # noqa: E402,F401  (the dice race: the platform's second game)
 
 
+@pytest.fixture(autouse=True)
+def _suite_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WARROOM_TEST_BACKEND=postgresql: every repository the tests open is a PostgreSQL
+    one (tests/storage/suite_backend.py); the default runs on SQLite files."""
+    from tests.storage import suite_backend
+
+    if suite_backend.on_postgres():
+        import bot.app
+        import bot.storage
+
+        monkeypatch.setattr(bot.app, "open_repository", suite_backend.redirect(bot.storage.open_repository))
+
+
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[WarroomBot]:
     """The Discord client, started without a network, on a fresh database."""

@@ -39,10 +39,8 @@ async def open_repository(address: str) -> Repository:
     backend, target = describe(address)
     repo: Repository
     if backend == "postgresql":
-        try:
-            from bot.storage.postgres import PostgresRepository  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            raise ValueError("PostgreSQL storage is not available in this build: use sqlite:///path") from None
+        from bot.storage.postgres import PostgresRepository
+
         repo = PostgresRepository(target)
     else:
         from bot.storage.sqlite import SqliteRepository

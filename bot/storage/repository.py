@@ -12,7 +12,7 @@ Times are timezone-aware ``datetime`` values; each backend stores them its own w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Protocol, Sequence
 
 from engine.core.dice import Die
@@ -184,3 +184,13 @@ class Repository(Protocol):
 
     async def put_document(self, kind: str, key: str, data: Any, *, expected_version: int,
                            now: datetime) -> Document: ...
+
+    async def claim(self, name: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
+        """Take the claim ``name`` for ``holder`` until ``now + ttl`` if nobody else holds it
+        (or their claim expired); True when ``holder`` holds it now.  Several processes on
+        one database use this so a piece of scheduled work is done by one of them only."""
+        ...
+
+    async def release(self, name: str, holder: str) -> None:
+        """Give back a claim ``holder`` holds (nothing happens otherwise)."""
+        ...

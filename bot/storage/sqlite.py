@@ -20,12 +20,13 @@ import json
 import re
 import sqlite3
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import aiosqlite
 
+from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -40,6 +41,9 @@ from bot.storage.repository import (
 from engine.core.dice import dice_from_json, dice_json
 
 BUSY_TIMEOUT_MS = 5000
+# A game row with its seats (one query, not two).
+_GAME = ("*, (SELECT json_group_object(seat, player_id) FROM seats WHERE seats.game_id = games.id)"
+         " AS seats_json")
 _MIGRATION_NAME = re.compile(r"^v?(\d{4})_[a-z0-9_]+\.(sql|py)$")
 Migration = tuple[int, str, Callable[[aiosqlite.Connection], Awaitable[None]]]
 
@@ -91,6 +95,8 @@ class SqliteRepository:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.snapshots = SnapshotCache()
+        self.seen = SeenPlayers()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -188,24 +194,24 @@ class SqliteRepository:
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
         row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('open', 'active')", (channel_id,))
-        return await self._record(row) if row else None
+            f"SELECT {_GAME} FROM games WHERE channel_id = ? AND status IN ('open', 'active')", (channel_id,))
+        return self._record(row) if row else None
 
     async def game(self, game_id: int) -> GameRecord:
-        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._one(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise KeyError(f"no game {game_id}")
-        return await self._record(row)
+        return self._record(row)
 
     async def live_games(self) -> list[GameRecord]:
-        rows = await self._all("SELECT * FROM games WHERE status IN ('open', 'active') ORDER BY id")
-        return [await self._record(r) for r in rows]
+        rows = await self._all(f"SELECT {_GAME} FROM games WHERE status IN ('open', 'active') ORDER BY id")
+        return [self._record(r) for r in rows]
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         """The newest game of a channel, finished or not (for looking back)."""
         row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
-        return await self._record(row) if row else None
+            f"SELECT {_GAME} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return self._record(row) if row else None
 
     async def commit(
         self,
@@ -259,6 +265,8 @@ class SqliteRepository:
                 await self._write_seats(game_id, update.seats)
             for i, record in enumerate(records, 1):
                 await self._append(game_id, expected_version + i, record, now)
+        if update.snapshot is not None:  # kept as written: never parsed back
+            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
         return await self.game(game_id)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -285,12 +293,15 @@ class SqliteRepository:
     # ------------------------------------------------------------------ players, settings
 
     async def remember_player(self, user_id: int, name: str, now: datetime) -> None:
+        if self.seen.fresh(user_id, name, now):
+            return
         async with self._lock:
             await self.db.execute(
                 "INSERT INTO players (id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(id) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen",
                 (user_id, name, _time(now), _time(now)),
             )
+        self.seen.wrote(user_id, name, now)
 
     async def player_name(self, user_id: int) -> str | None:
         row = await self._one("SELECT name FROM players WHERE id = ?", (user_id,))
@@ -356,6 +367,25 @@ class SqliteRepository:
                     raise VersionConflict(f"document {kind}/{key} is no longer at version {expected_version}")
         return Document(kind, key, expected_version + 1, data)
 
+    # ------------------------------------------------------------------ claims
+
+    async def claim(self, name: str, holder: str, *, now: datetime, ttl: timedelta) -> bool:
+        """Take ``name`` for ``holder`` unless another holder's claim is still running
+        (times are stored in UTC so the text comparison orders them)."""
+        now_utc = now.astimezone(timezone.utc)
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM claims WHERE until < ?", (_time(now_utc - timedelta(days=1)),))
+            cur = await db.execute(
+                "INSERT INTO claims (name, holder, until) VALUES (?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, until = excluded.until"
+                " WHERE claims.until <= ? OR claims.holder = excluded.holder",
+                (name, holder, _time(now_utc + ttl), _time(now_utc)))
+            return cur.rowcount == 1
+
+    async def release(self, name: str, holder: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM claims WHERE name = ? AND holder = ?", (name, holder))
+
     # ------------------------------------------------------------------ helpers
 
     async def _write_seats(self, game_id: int, seats: Mapping[str, int]) -> None:
@@ -373,11 +403,8 @@ class SqliteRepository:
              dumps(list(record.events)), dumps(dice_json(record.dice)), _time(now)),
         )
 
-    async def _record(self, row: sqlite3.Row) -> GameRecord:
-        async with self.db.execute(
-            "SELECT seat, player_id FROM seats WHERE game_id = ? ORDER BY seat", (row["id"],)
-        ) as cur:
-            seats = {r["seat"]: int(r["player_id"]) for r in await cur.fetchall()}
+    def _record(self, row: sqlite3.Row) -> GameRecord:
+        seats = {seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())}
         request = row["undo_request"]
         created = _parse_time(row["created_at"])
         updated = _parse_time(row["updated_at"])
@@ -392,7 +419,7 @@ class SqliteRepository:
             options=json.loads(row["options"]),
             seats=seats,
             version=row["version"],
-            snapshot=json.loads(row["snapshot"]),
+            snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"]),
             created_at=created,
             updated_at=updated,
             waiting_since=_parse_time(row["waiting_since"]),

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.storage.suite_backend import script_db_args
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path("examples") / "minis-standard.txt"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -43,7 +45,7 @@ def warroom() -> list[str]:
 
 def play(out_dir: Path, *extra: str) -> Run:
     done = subprocess.run(
-        [*warroom(), "local", "--script", str(SCRIPT), "--out", str(out_dir), *extra],
+        [*warroom(), "local", "--script", str(SCRIPT), "--out", str(out_dir), *extra, *script_db_args()],
         cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=300,
     )
     return Run(done.returncode, done.stdout, done.stderr, out_dir)

@@ -2,6 +2,7 @@
 
 ``backend`` yields a factory opening a fresh repository on a fresh database of that
 backend; a second call opens a second connection (another "process") on the same one.
+PostgreSQL is a real server the tests start themselves (tests/storage/pg_server.py).
 """
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ import pytest
 
 from bot.storage import open_repository
 from bot.storage.repository import Repository
+from tests.storage import pg_server
 
 Open = Callable[[], Awaitable[Repository]]
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def address_for(backend: str, tmp_path: Path) -> str:
+    if backend == "postgresql":
+        return pg_server.fresh_database()
+    return f"sqlite:///{tmp_path / 'contract.db'}"
 
 
 @pytest.fixture(params=BACKENDS)
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Open]:
-    address = f"sqlite:///{tmp_path / 'contract.db'}"
+    address = address_for(request.param, tmp_path)
     opened: list[Repository] = []
 
     async def make() -> Repository:

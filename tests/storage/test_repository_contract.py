@@ -174,3 +174,29 @@ async def test_documents_are_versioned(backend: Open) -> None:
     assert [d.key for d in await second.documents("league", "5/")] == ["5/spring"]
     assert [(d.key, d.data) for d in await second.documents("league")] == [("5/spring", {"round": 2}),
                                                                            ("6/other", {})]
+
+
+async def test_a_claim_is_held_by_one_process_until_it_expires_or_is_released(backend: Open) -> None:
+    """Two processes (two repositories on one database) see the same due work: only the
+    first claim succeeds; the holder may renew it; once it expires the other may take it."""
+    one, two = await backend(), await backend()
+    ttl = timedelta(minutes=2)
+    assert await one.claim("game:1:v3", "p1", now=NOW, ttl=ttl)
+    assert not await two.claim("game:1:v3", "p2", now=NOW + timedelta(minutes=1), ttl=ttl)
+    assert await one.claim("game:1:v3", "p1", now=NOW + timedelta(minutes=1), ttl=ttl)  # renewed
+    assert not await two.claim("game:1:v3", "p2", now=NOW + timedelta(minutes=2), ttl=ttl)
+    assert await two.claim("game:1:v3", "p2", now=NOW + timedelta(minutes=3), ttl=ttl)  # expired
+    assert await one.claim("game:1:v4", "p1", now=NOW, ttl=ttl)  # another piece of work
+    await two.release("game:1:v4", "p2")  # not p2's: nothing happens
+    assert not await two.claim("game:1:v4", "p2", now=NOW, ttl=ttl)
+    await one.release("game:1:v4", "p1")
+    assert await two.claim("game:1:v4", "p2", now=NOW, ttl=ttl)
+
+
+async def test_claims_race_between_processes_have_one_winner(backend: Open) -> None:
+    import asyncio
+
+    repos = [await backend() for _ in range(3)]
+    won = await asyncio.gather(*(r.claim("tick", f"p{i}", now=NOW, ttl=timedelta(minutes=1))
+                                 for i, r in enumerate(repos)))
+    assert sorted(won) == [False, False, True]
