@@ -252,8 +252,8 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
 @command(
     "odds memoir",
     "Exact odds of Memoir '44 battle dice",
-    Option("dice", int, "How many dice", min_value=1, max_value=12),
-    Option("target", str, "What is hit", choices=(INFANTRY, ARMOR, ARTILLERY)),
+    Option("dice", int, "How many dice", required=False, min_value=1, max_value=12),
+    Option("target", str, "What is hit", required=False, choices=(INFANTRY, ARMOR, ARTILLERY)),
     Option("figures", int, "Figures in the target unit", required=False, min_value=1, max_value=6),
     Option("blocked", bool, "Retreat blocked: each flag costs a figure", required=False, default=False),
     Option("retreat_room", int, "Hexes the unit can still retreat", required=False, min_value=0, max_value=12),
@@ -274,11 +274,13 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
            min_value=1, max_value=6),  # fmt: skip
     Option("overrun_retreat_room", int, "Full battle: hexes the Overrun target can retreat (0 = blocked)",
            required=False, min_value=0, max_value=12),  # fmt: skip
+    Option("unit", str, "This channel's game: the hex of the unit that battles (e.g. E4)", required=False),
+    Option("enemy", str, "This channel's game: the hex of the enemy it battles (e.g. F6)", required=False),
 )
 async def odds_memoir(
     ctx: Ctx,
-    dice: int,
-    target: str,
+    dice: int | None,
+    target: str | None,
     figures: int | None,
     blocked: bool,
     retreat_room: int | None,
@@ -291,7 +293,19 @@ async def odds_memoir(
     overrun_target: str | None = None,
     overrun_figures: int | None = None,
     overrun_retreat_room: int | None = None,
+    unit: str | None = None,
+    enemy: str | None = None,
 ) -> None:
+    if unit is not None or enemy is not None:
+        numbers = (dice, target, figures, retreat_room, attacker, ambush_dice, overrun_dice)
+        if unit is None or enemy is None or any(v is not None for v in numbers):
+            raise NotationError("From the game in this channel, name both hexes and nothing else.",
+                                legal=("/odds memoir unit:E4 enemy:F6", "/odds memoir dice:3 target:infantry"))
+        await _odds_memoir_live(ctx, unit, enemy)
+        return
+    if dice is None or target is None:
+        raise NotationError("Name the dice and the target, or two units of this channel's game.",
+                            legal=("/odds memoir dice:3 target:infantry", "/odds memoir unit:E4 enemy:F6"))
     roll = MemoirRoll(
         dice=dice,
         target=target,
@@ -327,6 +341,20 @@ async def odds_memoir(
         lines[1] = f"**{lines[1]}**"
     png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+
+
+async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
+    """The battle a unit of this channel's Memoir '44 game could fight now, read from the
+    game as the asker may see it, answered to the asker alone (it tells what they plan)."""
+    from bot.memoir.odds import live_odds
+    from engine.core.game import PUBLIC
+
+    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
+    seen = loaded.view(loaded.viewer(ctx.actor.id) if loaded.game.seat_of(ctx.actor.id) else PUBLIC)
+    roll, odds = live_odds(seen, unit, enemy)
+    lines = [f"{unit.upper()} battles {enemy.upper()}: {roll.dice} dice at {roll.target}", *memoir_lines(odds)]
+    png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
+    await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", png)])
 
 
 # ── A&A game battles (issue 16, owned by bot/aa/): `/odds aa battle:<space>` reads a battle

@@ -113,3 +113,18 @@ async def test_refusals_list_what_is_legal_as_slash_commands(tmp_path: Path) -> 
     assert code == 0, out
     assert ("[to alice] ⚠️ ax2 cannot fire at the leaving hex now. Legal: /minis defend fire unit:ax1 "
             "at:leaving, /minis defend fire unit:ax1 at:entering, /minis defend hold.") in out
+
+
+async def test_memoir_live_odds_read_the_game_and_answer_the_asker_alone(tmp_path: Path) -> None:
+    """`/odds memoir unit: enemy:` reads the battle from the channel's Memoir '44 game
+    (Pegasus Bridge: D4's infantry on C6's, whose retreat is blocked) privately."""
+    opened = "alice: /memoir new scenario:pegasus-bridge side:axis\nbob: /memoir join\n"
+    code, asked = await run(opened + "alice: /odds memoir unit:D4 enemy:C6\n"
+                            "alice: /odds memoir unit:D4 enemy:C6 dice:3\n", tmp_path / "a")
+    code2, quiet = await run(opened, tmp_path / "b")
+    assert code == 0 and code2 == 0, asked
+    mine = replies_to(asked, "alice")
+    assert "D4 battles C6: 2 dice at infantry" in mine
+    assert "From the game in this channel, name both hexes and nothing else." in mine
+    strip = lambda text: re.sub(r"\[image\] \S+", "[image]", public(text)).rstrip()  # noqa: E731
+    assert strip(asked) == strip(quiet)
