@@ -33,9 +33,9 @@ from makefun import create_function
 
 from bot.app import App, dispatch
 from bot.command_line import parse_command
-from bot.commands.base import REGISTRY, Command, Option
+from bot.commands.base import MAX_FILE_BYTES, REGISTRY, Command, Option
 from bot.config import Config
-from bot.context import Actor, Ctx, Message
+from bot.context import Actor, Attachment, Ctx, Message
 from bot.scheduler import tick
 from bot.storage.repository import GameRecord
 
@@ -53,11 +53,23 @@ MAX_CHOICES = 25
 
 def _annotation(opt: Option) -> Any:
     kind: Any = opt.kind
-    if opt.choices and len(opt.choices) <= MAX_CHOICES:
+    if opt.kind is Attachment:
+        kind = discord.Attachment
+    elif opt.choices and len(opt.choices) <= MAX_CHOICES:
         kind = Literal[opt.choices]  # discord.py turns a Literal into fixed choices
     elif opt.kind in (int, float) and (opt.min_value is not None or opt.max_value is not None):
         kind = app_commands.Range[opt.kind, opt.min_value, opt.max_value]
     return kind if opt.required else Optional[kind]
+
+
+async def _file_value(value: Any) -> Any:
+    """An attached file becomes our :class:`Attachment` (its bytes, unless it is larger
+    than any option accepts: then just its size, and the option refuses it)."""
+    if not isinstance(value, discord.Attachment):
+        return value
+    if value.size > MAX_FILE_BYTES:
+        return Attachment(value.filename, b"\0" * (MAX_FILE_BYTES + 1))
+    return Attachment(value.filename, await value.read())
 
 
 def _py_name(option: str) -> str:
@@ -79,7 +91,7 @@ def _make_callback(bot: "WarroomBot", command: Command) -> Any:
             default=inspect.Parameter.empty if opt.required else None))
 
     async def run(interaction: discord.Interaction, **values: Any) -> None:
-        given = {names[k]: v for k, v in values.items() if v is not None}
+        given = {names[k]: await _file_value(v) for k, v in values.items() if v is not None}
         await bot.run_command(interaction, command, given)
 
     callback = create_function(inspect.Signature(params), run,

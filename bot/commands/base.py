@@ -22,12 +22,16 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
+from bot.context import Attachment
 from engine.core.errors import NotationError, PlayerError
 
 if TYPE_CHECKING:
     from bot.context import Ctx
 
-OptionType = type[str] | type[int] | type[float] | type[bool]
+# ``Attachment``: a file the player attaches (Discord) or names by its path (the local
+# channel, where the player is on the machine that reads it).
+OptionType = type[str] | type[int] | type[float] | type[bool] | type[Attachment]
+MAX_FILE_BYTES = 1_000_000
 Handler = Callable[..., Awaitable[None]]
 # An autocomplete source: (ctx, what the user typed so far, the other options already
 # filled in) -> [(shown name, value)], best first.
@@ -50,6 +54,8 @@ class Option:
         """Turn a raw value (text from the local channel, or Discord's typed value) into
         this option's type, and check it."""
         value: Any
+        if self.kind is Attachment:
+            return _file(self.name, raw)
         try:
             if self.kind is bool:
                 value = _parse_bool(raw)
@@ -81,7 +87,29 @@ def _num(x: float) -> str:
 
 
 def _kind_name(kind: OptionType) -> str:
-    return {str: "text", int: "a whole number", float: "a number", bool: "true or false"}[kind]
+    return {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+            Attachment: "a file"}[kind]
+
+
+def _file(name: str, raw: Any) -> Attachment:
+    """A file option's value: Discord hands over the attachment; the local channel a path."""
+    if isinstance(raw, Attachment):
+        found = raw
+    else:
+        from pathlib import Path
+
+        path = Path(str(raw)).expanduser()
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                found = Attachment(path.name, b"\0" * (MAX_FILE_BYTES + 1))
+            else:
+                found = Attachment(path.name, path.read_bytes())
+        except (OSError, ValueError):
+            raise NotationError(f"Option '{name}' must be a file; there is no file '{str(raw)[:80]}'.") from None
+    if len(found.data) > MAX_FILE_BYTES:
+        raise NotationError(f"The file '{found.filename[:80]}' is too large: at most"
+                            f" {MAX_FILE_BYTES // 1000} KB.")
+    return found
 
 
 def _parse_bool(raw: Any) -> bool:

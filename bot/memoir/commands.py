@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.commands.base import Option, command
-from bot.context import Ctx
+from bot.context import Attachment, Ctx
 from bot.lifecycle import register_lifecycle, send_private
 from bot.memoir import complete, views
 from bot.memoir.front import FRONT, KIND
@@ -29,11 +29,22 @@ SECTIONS = ("left", "centre", "right")
 
 async def _build(ctx: Ctx, v: dict[str, Any]) -> dict[str, Any]:
     pick = 1
-    if (v.get("scenario") or "").strip().lower() == "random" and not v.get("custom"):
+    if (v.get("scenario") or "").strip().lower() == "random" and not v.get("custom") and not v.get("file"):
         dice = ctx.app.dice.quick()
         pick = draw_index(dice, len(SHIPPED)) + 1
         ctx.app.dice.give_back_quick(dice)
-    options: dict[str, Any] = {"scenario": views.scenario_option(v.get("scenario"), v.get("custom"), pick)}
+    custom = v.get("custom")
+    upload: Attachment | None = v.get("file")
+    if upload is not None:
+        if custom:
+            raise NotationError("Give the scenario once: attach it with file: or paste it with custom:.",
+                                legal=("/memoir new file:<your .m44 file>", "/memoir new custom:<its text>"))
+        try:
+            custom = upload.data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise NotationError(f"The file '{upload.filename[:60]}' is not a text file; attach a .m44 file or"
+                                " one of our scenario files.") from None
+    options: dict[str, Any] = {"scenario": views.scenario_option(v.get("scenario"), custom, pick)}
     if v.get("ambush"):
         options["ambush"] = v["ambush"]
     return options
@@ -46,6 +57,7 @@ register_lifecycle(
         Option("scenario", str, "pegasus-bridge, sainte-mere-eglise, sword-beach or random", required=False,
                default="pegasus-bridge", autocomplete=complete.scenario),
         Option("custom", str, "Paste a scenario: our JSON format or a .m44 file's text", required=False),
+        Option("file", Attachment, "Attach a scenario file: a .m44 file or our JSON format", required=False),
         Option("ambush", str, "Ambush when close-assaulted: ask (default), pass, or ambush if you can",
                required=False, choices=AMBUSH_STANDING),
     ),

@@ -28,7 +28,7 @@ import tests.toygame  # noqa: F401  (registers /race)
 from bot.app import App, dispatch
 from bot.clock import ManualClock
 from bot.commands.base import REGISTRY, Command, Option
-from bot.context import Message
+from bot.context import Attachment, Message
 from bot.local import LocalChannel, LocalSession
 from tests.bot.minis_scripts import OPEN, TO_MOVEMENT
 from tests.bot.test_minis_commands import TO_PROMPT
@@ -46,6 +46,8 @@ INTS = (0, -1, 1, 3, 2**63, -(2**63), 10**30, "inf", "1e400", "nan", "", "7x")
 FLOATS = ("nan", "inf", "-inf", 1e308, -1.0, 0.5, "x")
 BOOLS = (True, False, "maybe", "")
 USERS = ("alice", "bob", "carol", "mod")
+FILES = (Attachment("x.m44", b"\xff\xfe\x00"), Attachment("deep.m44", DEEP_JSON.encode()),
+         Attachment("big.m44", b"{" * 1_000_001), Attachment("empty.m44", b""), "no-such-file.m44", "")
 # Plausible values, so that the fuzz gets past the option checks into the rules.
 PLAUSIBLE = ("ax1", "ax2", "al1", "al2", "F7", "D10", "I8", "K4", "2d6", "3d6+1", "first", "hold",
              "standard", "@bob", "bob", "N", "SE", "1")
@@ -72,6 +74,8 @@ class Recording(LocalChannel):
 
 
 def values_for(option: Option, rng: random.Random) -> tuple[Any, ...]:
+    if option.kind is Attachment:
+        return FILES
     if rng.random() < 0.5:  # plausible
         if option.choices:
             return option.choices

@@ -87,3 +87,27 @@ async def test_a_button_plays_the_card_and_the_ambush_prompt_has_buttons(bot: Wa
     _dispatch(bot, button("wr:/memoir decide pass", ALICE))
     calls = await rec.wait_for(2)
     assert calls[-1].ephemeral and "⚠️" in calls[-1].content
+
+
+async def test_an_attached_m44_file_opens_a_game(bot: WarroomBot, rec: Recorder, tmp_path: Path,
+                                                 monkeypatch: Any) -> None:
+    """`/memoir new file:` with a real Discord attachment (its bytes fetched from Discord's
+    file server, answered here by the test in place of the network)."""
+    import discord
+
+    m44 = (Path(__file__).resolve().parents[2] / "memoir" / "data" / "orchard-crossroads.m44").read_bytes()
+    url = "https://cdn.discordapp.com/attachments/1/2/orchard.m44"
+
+    async def from_cdn(self: Any, asked: str) -> bytes:
+        assert asked == url
+        return m44
+
+    monkeypatch.setattr(discord.http.HTTPClient, "get_from_cdn", from_cdn)
+    payload = slash("memoir new", [{"name": "file", "type": 11, "value": "777"},
+                                   {"name": "side", "type": 3, "value": "axis"}], ALICE)
+    payload["data"]["resolved"] = {"attachments": {"777": {
+        "id": "777", "filename": "orchard.m44", "size": len(m44), "url": url, "proxy_url": url,
+        "content_type": "application/octet-stream"}}}
+    _dispatch(bot, payload)
+    calls = await rec.wait_for(1)
+    assert any("Scenario: **Orchard Crossroads**" in c.content for c in calls), [c.content for c in calls]

@@ -64,6 +64,24 @@ async def test_an_m44_file_pasted_opens_and_plays(tmp_path: Path) -> None:
     assert "memoir-board-turn1.png" in pub
 
 
+async def test_an_m44_file_attached_opens_and_plays(tmp_path: Path) -> None:
+    """`file:` takes an attached .m44 (in the local channel, a file's path)."""
+    binary = tmp_path / "photo.m44"
+    binary.write_bytes(b"\xff\xd8\xff\xe0 not text")
+    script = (f"alice: /memoir new side:axis file:{tmp_path / 'missing.m44'}\n"
+              f"alice: /memoir new side:axis file:{binary}\n"
+              f"alice: /memoir new side:axis file:{M44} custom:x\n"
+              f"alice: /memoir new side:axis file:{M44}\n"
+              "bob: /memoir join\ncarol: /memoir status\n")
+    code, out = await run(script, tmp_path)
+    assert code == 0, out
+    alice = replies_to(out, "alice")
+    assert "there is no file" in alice and "'photo.m44' is not a text file" in alice
+    assert "Give the scenario once" in alice
+    assert "Scenario: **Orchard Crossroads**" in public(out)
+    assert public(out).count("opened a **Memoir '44** game") == 1
+
+
 async def test_bad_scenarios_are_refused_and_nothing_opens(tmp_path: Path) -> None:
     script = ("alice: /memoir new scenario:hill-999\n"
               'alice: /memoir new custom:"{\\"name\\": \\"x\\"}"\n'
