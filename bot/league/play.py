@@ -62,13 +62,20 @@ def game_kind(game: str) -> str:
 
 
 def sides_of(kind: str) -> tuple[str, str]:
-    """The game's two sides; a league needs a game of two sides with one seat each."""
+    """The game's two sides (teams); a league pairs two players, each holding every seat
+    of one side (A&A: one player is the whole Axis)."""
     rules = rules_for(kind)
     teams = list(dict.fromkeys(rules.team(s) for s in rules.seats))
-    if len(teams) != 2 or len(rules.seats) != 2:
-        raise LeagueRuleError(f"League play needs a game of two players; {front_for(kind).title} has"
-                              f" {len(rules.seats)} seats.", legal=tuple(f.group for f in _duel_fronts()))
+    if len(teams) != 2:
+        raise LeagueRuleError(f"League play needs a game of two sides; {front_for(kind).title} has"
+                              f" {len(teams)}.", legal=tuple(f.group for f in _duel_fronts()))
     return teams[0], teams[1]
+
+
+def side_seats(kind: str, team: str) -> str:
+    """What a league player joins as: every seat of their side (``"Germany, Italy, Japan"``)."""
+    rules = rules_for(kind)
+    return ", ".join(s for s in rules.seats if rules.team(s) == team)
 
 
 def _duel_fronts() -> list[Any]:
@@ -77,7 +84,7 @@ def _duel_fronts() -> list[Any]:
     out = []
     for f in fronts():
         rules = rules_for(f.kind)
-        if len(rules.seats) == 2:
+        if len(dict.fromkeys(rules.team(s) for s in rules.seats)) == 2:
             out.append(f)
     return out
 
@@ -93,7 +100,7 @@ def game_values(kind: str, settings: Mapping[str, Any], side: str | None) -> dic
     new, _ = _commands(kind)
     raw = {k: v for k, v in settings.items() if k not in LEAGUE_KEYS}
     if side is not None:
-        raw["side"] = side
+        raw["side"] = side_seats(kind, side)
     try:
         return new.bind(raw)
     except PlayerError as err:
@@ -170,7 +177,7 @@ async def open_match(app: Any, channel: Channel, stored: store.Stored, rnd: Roun
         inner = ThreadChannel(channel, thread)
         values = game_values(league.kind, league.settings, pairing.sides[0])
         await new.handler(Ctx(app, a, thread, guild, inner), **values)
-        await join.handler(Ctx(app, b, thread, guild, inner), **join.bind({"side": pairing.sides[1]}))
+        await join.handler(Ctx(app, b, thread, guild, inner), **join.bind({"side": side_seats(league.kind, pairing.sides[1])}))
     except Exception as err:
         why = err.text() if isinstance(err, PlayerError) else "an error on our side (it has been logged)"
         if not isinstance(err, PlayerError):

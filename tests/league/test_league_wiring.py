@@ -223,8 +223,6 @@ async def test_a_minis_league_opens_its_battles_with_the_league_settings(tmp_pat
         assert "A setting for the league's games is not right: Option 'scenario' cannot be 'whatever'" in out
         out = await t.run('org: /league create name:Spring game:minis format:swiss settings:"colour=red"')
         assert "/minis new has no option 'colour'" in out
-        out = await t.run("org: /league create name:Spring game:aa format:swiss")
-        assert "League play needs a game of two players" in out or "not a game" in out
         await _signed_up(t, FIVE[:2], "/league create name:Spring game:minis format:swiss rounds:1"
                                       " points:150 map:3 timeout:2d policy:forfeit")
         await t.run("org: /league start name:Spring")
@@ -239,6 +237,24 @@ async def test_a_minis_league_opens_its_battles_with_the_league_settings(tmp_pat
         out = await t.run("ben: /minis concede confirm:true")
         assert "round 1 board 1: ann vs ben **1-0** (concession)" in out
         assert "Spring is over" in out
+    finally:
+        await t.close()
+
+
+async def test_an_aa_league_gives_each_player_a_whole_side(tmp_path: Path) -> None:
+    """A&A has seven seats in two sides: a league player holds every power of theirs."""
+    t = await Table.open(tmp_path)
+    try:
+        await _signed_up(t, FIVE[:2], "/league create name:Spring game:aa format:swiss rounds:1 settings:setup=1942")
+        await t.run("org: /league start name:Spring")
+        loaded = await t.app.sessions.find(await t.thread("Spring", 1, 1))
+        assert loaded is not None and loaded.game.kind == "aa" and loaded.game.status == "active"
+        ann, ben = t.uid("ann"), t.uid("ben")
+        assert loaded.game.seats == {"Germany": ann, "Japan": ann, "Italy": ann, "Soviet Union": ben,
+                                     "United Kingdom": ben, "United States": ben, "China": ben}
+        t.at(await t.thread("Spring", 1, 1))
+        out = await t.run("ann: /aa concede confirm:true")
+        assert "round 1 board 1: ann vs ben **0-1** (concession)" in out
     finally:
         await t.close()
 
