@@ -76,9 +76,10 @@ async def test_a_timeout_seen_by_two_processes_fires_once(two: tuple[App, App]) 
     assert game is not None
     log = await other.repo.orders(game.id)
     assert [o.kind for o in log].count("timeout") == 1
-    # One process announced it (the narration, then the ping of who waits now).
-    assert sorted([len(posts_one.sent), len(posts_other.sent)]) == [0, 2]
-    assert (posts_one.sent + posts_other.sent)[0][1].text == "red passes."
+    # One process announced it (whose time ran out, the narration, the ping of who waits now).
+    assert sorted([len(posts_one.sent), len(posts_other.sent)]) == [0, 3]
+    sent = [text for _, text in ((c, m.text) for c, m in posts_one.sent + posts_other.sent)]
+    assert sent[0].startswith("⏰ Time is up for Red") and sent[1] == "red passes."
 
 
 async def test_a_claim_left_by_a_dead_process_expires(two: tuple[App, App]) -> None:
