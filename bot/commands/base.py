@@ -18,6 +18,7 @@ dispatcher shows it to them alone.
 from __future__ import annotations
 
 import math
+import re
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 # channel, where the player is on the machine that reads it).
 OptionType = type[str] | type[int] | type[float] | type[bool] | type[Attachment]
 MAX_FILE_BYTES = 1_000_000
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 Handler = Callable[..., Awaitable[None]]
 # An autocomplete source: (ctx, what the user typed so far, the other options already
 # filled in) -> [(shown name, value)], best first.
@@ -67,6 +69,10 @@ class Option:
                     raise ValueError(raw)
             else:
                 value = str(raw)
+                if _CONTROL.search(value):
+                    # A NUL or another control character is never part of an order or a name
+                    # (and PostgreSQL text cannot hold a NUL): refuse it here, once.
+                    raise NotationError(f"Option '{self.name}' contains a control character; type plain text.")
         except (TypeError, ValueError):
             raise NotationError(
                 f"Option '{self.name}' must be {_kind_name(self.kind)}, not '{raw}'."

@@ -54,6 +54,8 @@ async def ask(tmp_path: Path, path: str, options: dict[str, Any], *, before: str
     ("minis log", {"page": "inf"}, "must be a whole number"),
     ("minis log", {"page": 2**63}, "must be at most"),
     ("odds minis", {"dice": "nan", "defense": 4}, "whole number"),
+    # A NUL in a name reached PostgreSQL (which cannot store one) as a bug.
+    ("league history", {"name": "\x00"}, "contains a control character"),
 ])
 async def test_reproducers_get_one_clear_refusal(tmp_path: Path, path: str, options: dict[str, Any],
                                                  expected: str) -> None:

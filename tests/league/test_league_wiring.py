@@ -17,6 +17,7 @@ from bot.storage.repository import VersionConflict
 from bot.league.export import show_json
 from bot.league.ratings import Rating, rate_game
 from tests.league.table import GUILD, Table
+from tests.storage.suite_backend import db_address
 
 FIVE = ["ann", "ben", "cat", "dan", "eve"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,7 +268,7 @@ async def test_command_line_export_and_show(tmp_path: Path) -> None:
         await t.run("mo: /league result name:Spring round:1 board:1 result:0-1")
     finally:
         await t.close()
-    db = str(tmp_path / "league.db")
+    db = db_address(str(tmp_path / "league.db"))
     shown = subprocess.run([sys.executable, "-m", "bot.cli", "league", "show", "spring", "--db", db, "--json"],
                            capture_output=True, text=True, cwd=ROOT, check=True)
     data = json.loads(shown.stdout)

@@ -50,6 +50,16 @@ def _suite_database() -> str:
     return _suite_db
 
 
+def _schema(target: str) -> str:
+    return "s_" + hashlib.sha1(os.path.abspath(target).encode()).hexdigest()[:20]
+
+
+def db_address(path: str) -> str:
+    """The address a command-line tool should be given for a database the suite opened at
+    ``path``: the path itself on SQLite, its PostgreSQL schema on the PostgreSQL pass."""
+    return f"{_suite_database()}?search_path={_schema(path)}" if on_postgres() else path
+
+
 def redirect(original: Callable[[str], Awaitable[Repository]]) -> Callable[[str], Awaitable[Repository]]:
     """``open_repository`` that puts every SQLite address in a PostgreSQL schema of its own."""
 
@@ -57,7 +67,7 @@ def redirect(original: Callable[[str], Awaitable[Repository]]) -> Callable[[str]
         kind, target = describe(str(address))
         if kind != "sqlite":
             return await original(str(address))
-        schema = "s_" + hashlib.sha1(os.path.abspath(target).encode()).hexdigest()[:20]
+        schema = _schema(target)
         base = _suite_database()
         conn = await asyncpg.connect(base)
         try:
