@@ -21,6 +21,7 @@ A front never decides what is secret: it is only ever handed the events and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Mapping, Protocol, Sequence
 
 from bot.context import Attachment, Button
@@ -43,6 +44,9 @@ class Front(Protocol):
     group: str  # the slash-command group, e.g. "minis"
     title: str  # e.g. "A&A Miniatures"
     noun: str  # what one game is called: "battle", "game"
+    # Seats that come with a seat when nobody has them yet (A&A: China with the United
+    # States, as the rules suggest); naming them elsewhere first keeps them apart.
+    companions: Mapping[str, tuple[str, ...]]
 
     def seat_label(self, seat: str) -> str: ...
 
@@ -72,6 +76,7 @@ class BaseFront:
     group = ""
     title = ""
     noun = "game"
+    companions: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def seat_label(self, seat: str) -> str:
         return seat.capitalize()

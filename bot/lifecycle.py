@@ -108,6 +108,14 @@ def seat_list(rules_seats: Sequence[str], text: str | None) -> list[str]:
     return [s for s in rules_seats if s.lower() in wanted]
 
 
+def with_companions(front: Front, chosen: Sequence[str], free: set[str]) -> list[str]:
+    """The seats chosen plus their free companion seats (``Front.companions``)."""
+    out = list(chosen)
+    for seat in chosen:
+        out += [c for c in front.companions.get(seat, ()) if c in free and c not in out]
+    return out
+
+
 def _mention_safe(text: str) -> str:
     """Echoed player text never pings anyone."""
     return text.replace("@", "@\u200b")
@@ -148,7 +156,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                   prompt_timeout: str, **values: Any) -> None:
         check_timing({"remind": remind, "timeout": timeout, "prompt_timeout": prompt_timeout})
         options = await make(ctx, values)
-        taken = seat_list(seats, side)
+        taken = with_companions(front, seat_list(seats, side), set(seats))
         loaded, events = await ctx.app.sessions.create(
             kind=front.kind, channel_id=ctx.channel_id, guild_id=ctx.guild_id, host=ctx.actor,
             options=options, settings={REMIND: remind, TIMEOUT: timeout, POLICY: policy, PROMPT: prompt_timeout},
@@ -199,6 +207,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             taken = [s for s in chosen if s not in free]
             if taken:
                 raise IllegalOrder(f"The {taken[0]} seat is taken.", legal=[f"/{g} join side:{s}" for s in free])
+            chosen = with_companions(front, chosen, set(free))
             new_seats = {**game.seats, **{s: actor.id for s in chosen}}
             starting = len(new_seats) == len(seats)
             now = ctx.app.sessions.now()

@@ -9,6 +9,8 @@ events as a viewer may see them (the engine's ``view``/``event_view``).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import re
 from typing import Any, Mapping, Sequence
 
@@ -131,6 +133,8 @@ class AAFront(BaseFront):
     group = "aa"
     title = "Axis & Allies Anniversary"
     noun = "game"
+    # China is played by whoever plays the United States unless someone took it first.
+    companions = MappingProxyType({"United States": ("China",)})
 
     def seat_label(self, seat: str) -> str:
         return TEAM_NAMES.get(seat, seat)

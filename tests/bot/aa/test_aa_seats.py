@@ -31,3 +31,16 @@ async def test_a_taken_power_is_refused(tmp_path: Path) -> None:
     assert code == 0, out
     assert "⚠️ The United States seat is taken." in replies_to(out, "bob")
     assert "@bob joins as **Soviet Union**." in out
+
+
+async def test_china_comes_with_the_united_states_unless_someone_took_it_first(tmp_path: Path) -> None:
+    """China is usually played by the United States player: joining the United States
+    brings China along while nobody has it; a player who took China keeps it."""
+    code, out = await run('alice: /aa new setup:1942 side:"Germany, Italy, Japan"\n'
+                          'bob: /aa join side:"United States"\n', tmp_path / "a")
+    assert code == 0, out
+    assert "@bob joins as **China, United States**." in out
+    code, out = await run('alice: /aa new setup:1942 side:China\n'
+                          'bob: /aa join side:"United States"\n', tmp_path / "b")
+    assert code == 0, out
+    assert "@alice plays **China**." in out and "@bob joins as **United States**." in out
