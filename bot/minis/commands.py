@@ -86,7 +86,8 @@ async def minis_army(ctx: Ctx, units: str | None, ready: bool | None) -> None:
 
 
 @command("minis initiative", "Won the coin toss or the initiative: go first or second",
-         Option("choice", str, "first or second", choices=("first", "second")))
+         Option("choice", str, "first or second", choices=("first", "second")),
+         defer=True)  # it ends a phase: a report with its images follows (issue 14)
 async def minis_initiative(ctx: Ctx, choice: str) -> None:
     await play(ctx, KIND, choice)
 
@@ -112,7 +113,7 @@ async def minis_deploy(ctx: Ctx, unit: str | None, to: str | None, face: str | N
     await play(ctx, KIND, views.deploy_order(state, unit, to, face, aboard, map, objective, end))
 
 
-@command("minis done", "End your phase (or your deployment)")
+@command("minis done", "End your phase (or your deployment)", defer=True)  # a phase report follows
 async def minis_done(ctx: Ctx) -> None:
     await play(ctx, KIND, "done")
 

@@ -154,3 +154,15 @@ async def test_replay_of_a_finished_battle_is_a_gif(bot: WarroomBot, rec: Record
     assert not post.ephemeral and post.content.startswith("🎞️ Replay of the battle: 5 phase reports")
     ((name, data),) = post.files
     assert name == "battle-replay.gif" and data.startswith(b"GIF89a") and len(data) < 8 * 1024 * 1024
+
+
+async def test_orders_that_end_a_phase_defer_before_drawing(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
+    """`/minis done` ends a phase, and its report draws maps: it is acknowledged at once
+    (Discord drops an interaction not answered within 3 s), then answered (issue 14)."""
+    from tests.bot.minis_scripts import TO_MOVEMENT
+
+    await _script(bot, TO_MOVEMENT, tmp_path)
+    _dispatch(bot, slash("minis done", [], ALICE))
+    calls = await rec.wait_for(3)
+    assert calls[0].kind == "defer" and not calls[0].ephemeral
+    assert any(png_files(c) for c in calls[1:])
