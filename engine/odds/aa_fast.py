@@ -267,17 +267,16 @@ class FastEngine(Generic[N]):
         a_end_mass: list[N] = [self.zero] * len(self.a_states)
         d_end_mass: list[N] = [self.zero] * (self.nD + 1)
         counts = {o: self.zero for o in tally.outcome}
-        takes = self.zero
+        takes_box = [self.zero]
         rounds_sum = self.zero
         dropped = 0.0
 
         def record(outcome: str, i: int, j: int, x: N) -> None:
-            nonlocal takes
             counts[outcome] += x
             a_end_mass[i] += x
             d_end_mass[j] += x
             if outcome == ATTACKER and self.a_takes[i]:
-                takes += x
+                takes_box[0] += x
 
         rows: list[list[N] | None] = [None] * len(self.a_states)
         # Round 1 from every start (AA fire and bombardment already applied).
@@ -298,7 +297,7 @@ class FastEngine(Generic[N]):
         if rounds is None:
             acc = [rounds_sum]
             if self.eps:  # float mode: the packed solver (same chain, far faster)
-                dropped += _solve_packed(self, rows, record, acc)
+                dropped += _solve_packed(self, rows, (counts, a_end_mass, d_end_mass, takes_box), acc)
             else:
                 dropped += self._solve(rows, record, acc)
             rounds_sum = acc[0]
@@ -333,7 +332,7 @@ class FastEngine(Generic[N]):
                         outcome, j2 = self._settle(i, j, after_round=True)
                         record(outcome or UNFINISHED, i, j2, x)
         tally.outcome = counts
-        tally.takes = takes
+        tally.takes = takes_box[0]
         tally.rounds = rounds_sum
         tally.dropped = dropped
         for i, x in enumerate(a_end_mass):
@@ -519,62 +518,159 @@ class _Packed:
         return lost
 
 
+_HIGH: dict[int, struct.Struct] = {}
+_HIGH_SCALE = 2.0 ** (64 - _W_BITS - _A_BITS)  # a slot's high word, as a probability
+_LOW_LOST = 2.0 ** (_SLOT_BITS - 64 - _W_BITS - _A_BITS)  # what ignoring a low word can lose
+
+
 def _solve_packed(
     eng: FastEngine[Any],
     rows_f: list[Any],
-    record: Callable[[str, int, int, Any], None],
+    sink: tuple[dict[str, Any], list[Any], list[Any], list[Any]],
     rounds_acc: list[Any],
 ) -> float:
-    """Float mode only (``eng.eps > 0``), no round limit."""
+    """Float mode only (``eng.eps > 0``), no round limit.
+
+    The whole table lives in one big integer ``T`` (row after row, ``S`` slots a row,
+    the lowest row first; ``S`` leaves room past column ``nD`` for every attacker hit
+    count, so nothing spills into the next row).  Each block of attacker rows is
+    followed by ``Hd`` padding rows: "attacker destroyed" rows the defender's hits
+    reach without clamping.  A row is processed in two passes: pass 1 walks its
+    columns in floats (ends terminal states, sums the "nobody is hit" loop in closed
+    form, spreads "the defender scores 0" along the row), pass 2 spreads every defender
+    score ``hd >= 1`` of the whole row at once: the masses times ``p(hd | j)`` packed
+    as one 2-D block (``hd`` rows of ``S`` slots) times the packed attacker's hit
+    distribution, one big-integer multiplication added into ``T``."""
+    counts, a_end, d_end, takes_box = sink
     nD = eng.nD
-    n_rows = len(rows_f)
-    packed_rows = [0] * n_rows
-    pk = _Packed(eng)
-    d_fire = eng.d_fire
+    a_fire, d_fire = eng.a_fire, eng.d_fire
+    n_rows = len(a_fire)
+    Hd = max(len(d) for d in d_fire) - 1
+    Ha = max(len(a) for a in a_fire) - 1
+    S = nD + 1 + Ha
+    row_bits = S * _SLOT_BITS
+    high = _HIGH.get(S)
+    if high is None:
+        high = _HIGH[S] = struct.Struct("<" + "8xQ" * S)
+    unpack = high.unpack
+    d0 = [d[0] for d in d_fire]
+    d_len = [len(d) for d in d_fire]
+    dsc = [[d[hd] * _W_SCALE if hd < len(d) else 0.0 for d in d_fire] for hd in range(Hd + 1)]
+    jT = nD
+    for j in range(nD + 1):
+        if not eng.d_alive[j] or eng.d_defenceless[j]:
+            jT = j
+            break
+    fought = eng.setup.defender_fought
+    a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
+    a_end_idx = eng.a_end
+    structs: dict[int, struct.Struct] = {}
+    P = [0] * n_rows
     dropped = 0.0
+    rounds = 0.0
+    seen = 0
+    won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
+    zeros = [0.0] * S
     for i in range(n_rows):
-        packed = packed_rows[i]
+        bits = P[i]
         row_f = rows_f[i]
-        if not packed and row_f is None:
+        if not bits and row_f is None:
             continue
-        row = pk.row(packed, row_f)
-        packed_rows[i] = 0
-        rows_f[i] = None
-        afire = eng.a_fire[i]
-        a0 = afire[0]
-        a_quiet = len(afire) == 1
-        a_rest = afire[1:]
-        e = [0.0] * (nD + 1)
-        lo, hi = nD + 1, -1
-        # Pass 1: end terminal states; spread "defender scores 0" along the row.
-        for j in range(nD + 1):
-            x = row[j]
-            if not x:
-                continue
-            outcome, j2 = eng._settle(i, j, after_round=True)
-            if outcome is not None:
-                record(outcome, i, j2, x)
-                continue
-            dfire_j = d_fire[j]
-            if a_quiet and len(dfire_j) == 1:
-                record(STALEMATE, i, j, x)
-                continue
-            if x < _TINY:
-                dropped += x
-                continue
-            eng.seen += 1
-            x_eff = x / (1.0 - a0 * dfire_j[0])
-            rounds_acc[0] += x_eff
-            e[j] = x_eff
-            if j < lo:
-                lo = j
-            hi = j
-            s0 = x_eff * dfire_j[0]
-            if s0 and a_rest:
-                _add(row, j + 1, a_rest, s0, nD, 0.0)
-        if hi >= 0:
-            # Pass 2: every defender score hd >= 1 as one packed convolution per hd.
-            dropped += pk.spread(i, e, lo, hi, 1, packed_rows)
+        if bits:
+            P[i] = 0
+            row = [w * _HIGH_SCALE for w in unpack(bits.to_bytes(row_bits // 8, "little"))]
+            dropped += S * _LOW_LOST
+            if row_f is not None:
+                row[: nD + 1] = [a + b for a, b in zip(row, row_f)]
+        else:
+            row = row_f + zeros[nD + 1 :]
+        if row_f is not None:
+            rows_f[i] = None
+        if not a_alive[i]:  # the attacker is destroyed: the defender holds (or both died)
+            total = math.fsum(row)
+            a_end[i] += total
+            last = math.fsum(row[nD:])
+            d_end[: nD] = [a + b for a, b in zip(d_end, row[:nD])]
+            d_end[nD] += last
+            if fought:
+                held_sum += total - last
+                draw_sum += last
+            else:
+                held_sum += total
+            continue
+        afire = a_fire[i]
+        quiet = len(afire) == 1
+        lim = nD if quiet else jT
+        if a_retreat[i]:  # retreat by count (A-10.15): every live cell retreats
+            lost = math.fsum(row[:lim])
+            if lost:
+                retreat_sum += lost
+                a_end[i] += lost
+                d_end[:lim] = [a + b for a, b in zip(d_end, row[:lim])]
+        else:
+            a0 = afire[0]
+            a_rest = afire[1:]
+            n_rest = len(a_rest)
+            e = [0.0] * lim
+            lo, hi = lim, -1
+            for j in range(lim):
+                x = row[j]
+                if not x:
+                    continue
+                if quiet and d_len[j] == 1:  # nobody can hit: a stalemate
+                    stale_sum += x
+                    a_end[i] += x
+                    d_end[j] += x
+                    continue
+                if x < _TINY:
+                    dropped += x
+                    continue
+                xe = x / (1.0 - a0 * d0[j])
+                e[j] = xe
+                if j < lo:
+                    lo = j
+                hi = j
+                if n_rest:
+                    s0 = xe * d0[j]
+                    if s0:
+                        stop = j + 1 + n_rest
+                        row[j + 1 : stop] = [r + s0 * p for r, p in zip(row[j + 1 : stop], a_rest)]
+            if hi >= 0:
+                seen += 1 + hi - lo - e[lo:hi + 1].count(0.0)
+                ewin = e[lo : hi + 1]
+                esum = math.fsum(ewin)
+                rounds += esum
+                top = d_len[lo] - 1
+                a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
+                if top >= 1 and a_packed:
+                    width = hi + 1 - lo
+                    st = structs.get(width)
+                    if st is None:
+                        st = structs[width] = struct.Struct("<" + "Q8x" * width)
+                    pack = st.pack
+                    shift = (lo + a_lo) * _SLOT_BITS
+                    end_i = a_end_idx[i]
+                    for hd in range(1, top + 1):
+                        i2 = i + hd if i + hd < end_i else end_i
+                        P[i2] += (int.from_bytes(pack(*[int(x * q) for x, q in zip(ewin, dsc[hd][lo : hi + 1])]), "little") * a_packed) << shift
+                    dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
+                elif top >= 1:
+                    dropped += esum
+        won = math.fsum(row[lim:])
+        if won:
+            won_sum += won
+            a_end[i] += won
+            d_end[nD] += won
+            if a_takes[i]:
+                takes_sum += won
+    counts[ATTACKER] += won_sum
+    counts[DEFENDER] += held_sum
+    counts[DRAW] += draw_sum
+    counts[RETREAT] += retreat_sum
+    counts[STALEMATE] += stale_sum
+    takes_box[0] += takes_sum
+    rounds_acc[0] += rounds
+    eng.seen += seen
     return dropped
 
 
