@@ -279,17 +279,42 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
         # defending destroyer, do not fight and cannot be chosen as casualties.
         aside = {n: c for n, c in defender.items() if prof_d[n].domain == AIR}
         defender = {n: c for n, c in defender.items() if n not in aside}
-    att = Side(
-        ATTACK, attacker, prof_a, order=battle.ool_attacker,
-        keep_land=battle.keep_land_unit and land, submerge=battle.submerge_attacker and sea,
+    att = _side(
+        ATTACK, attacker, prof_a, battle.ool_attacker, (battle.rules, battle.tech_attacker),
+        battle.keep_land_unit and land, battle.submerge_attacker and sea,
     )  # fmt: skip
-    dfn = Side(
-        DEFENSE, defender, prof_d, order=battle.ool_defender, submerge=battle.submerge_defender and sea,
+    dfn = _side(
+        DEFENSE, defender, prof_d, battle.ool_defender, (battle.rules, battle.tech_defender),
+        False, battle.submerge_defender and sea,
     )  # fmt: skip
     starts = _starts(battle, att, dfn, prof_a, prof_d, unit, land)
     setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below,
                         low_luck=battle.low_luck)  # fmt: skip
     return setup, aside
+
+
+_SIDES: dict[tuple[object, ...], Side] = {}
+
+
+def _side(
+    role: str,
+    army: Mapping[str, int],
+    profiles: Mapping[str, UnitProfile],
+    order: tuple[str, ...],
+    rules: tuple[str, frozenset[str]],
+    keep_land: bool,
+    submerge: bool,
+) -> Side:
+    """The side (memoised: a side is immutable and memoises what its states hold, so a
+    battle asked again, or with only the other side changed, reuses that work).  The
+    profiles follow from the rules set and technologies, which are in the key."""
+    key = (role, tuple(army.items()), order, rules, keep_land, submerge)
+    got = _SIDES.get(key)
+    if got is None:
+        if len(_SIDES) > 512:
+            _SIDES.clear()
+        got = _SIDES[key] = Side(role, army, profiles, order=order, keep_land=keep_land, submerge=submerge)
+    return got
 
 
 def _starts(
@@ -504,15 +529,19 @@ def _result(
         total = zero
         for st, mass in end.items():
             total += mass
-            final = side.counts(st)
-            for n, c in extra.items():
-                final[n] = final.get(n, 0) + c
+            final, st_cost, key, k = side.final(st)
+            if extra:
+                final = dict(final)
+                for n, c in extra.items():
+                    final[n] = final.get(n, 0) + c
+                st_cost = sum(profiles[n].cost * c for n, c in final.items())
+                key = tuple((n, c) for n, c in final.items() if c > 0)
+                k = sum(c for n, c in final.items() if not profiles[n].is_aa)
             for n, c in final.items():
-                exp[n] = exp.get(n, zero) + mass * c
-            cost += mass * sum(profiles[n].cost * c for n, c in final.items())
-            key = tuple((n, c) for n, c in final.items() if c > 0)
+                if c:
+                    exp[n] = exp.get(n, zero) + mass * c
+            cost += mass * st_cost
             grouped[key] = grouped.get(key, zero) + mass
-            k = sum(c for n, c in final.items() if not profiles[n].is_aa)
             by_count[k] = by_count.get(k, zero) + mass
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
         expected[who] = {n: float(v) for n, v in exp.items()}

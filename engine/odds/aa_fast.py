@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Callable, Generic
+from typing import Any, Callable, Generic, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -37,7 +37,6 @@ from engine.odds.aa_side import Side, State
 from engine.odds.dist import N, fire_distribution
 
 _MAXK = 40  # cut thresholds 1, 1e-1, ... 1e-40
-_FIRE: dict[tuple[object, ...], Any] = {}  # hit distributions by side and state (see FastEngine)
 
 
 class _Cuts(Generic[N]):
@@ -87,15 +86,18 @@ class FastEngine(Generic[N]):
         self.a_states: list[State] = []
         self.a_end: list[int] = []
         self.a_block: dict[State, int] = {}
+        a_lines: list[_Line[N]] = []
         for start in setup.starts:
             if start.attacker not in self.a_block:
                 self.a_block[start.attacker] = len(self.a_states)
-                seq = _sequence(att, start.attacker)
-                end = len(self.a_states) + len(seq) - 1
-                self.a_states += seq
-                self.a_end += [end] * len(seq)
-        self.d_states = _sequence(dfn, dfn.start)
-        self.d_index = {st: j for j, st in enumerate(self.d_states)}
+                line = _line(att, start.attacker, self.unit, setup.low_luck)
+                a_lines.append(line)
+                end = len(self.a_states) + len(line.states) - 1
+                self.a_states += line.states
+                self.a_end += [end] * len(line.states)
+        d_line = _line(dfn, dfn.start, self.unit, setup.low_luck)
+        self.d_states = d_line.states
+        self.d_index = d_line.index
         for start in setup.starts:
             if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
                 raise ValueError("fast engine: defender start is off its loss sequence")
@@ -107,37 +109,28 @@ class FastEngine(Generic[N]):
                 f"limit here is {max_cells} (AA fire multiplies the states by the number "
                 f"of ways it can hit).  Try fewer units, or the command line."
             )
-        unit = self.unit
-        kind = type(unit).__name__
-
-        def fire(side: Side, st: State) -> list[N]:
-            # Memoised across battles: asking again with one side changed reuses the other.
-            key = (side.role, tuple(side.army.items()), tuple(side.profiles[n] for n in side.army),
-                   setup.low_luck, kind, st)  # fmt: skip
-            got = _FIRE.get(key)
-            if got is None:
-                dice = side.dice(st)
-                got = fire_distribution([g for groups in dice for g in groups], unit, setup.low_luck)
-                if len(_FIRE) > 200_000:
-                    _FIRE.clear()
-                _FIRE[key] = got
-            return got
-
-        self.a_fire: list[list[N]] = [fire(att, st) for st in self.a_states]
-        self.d_fire: list[list[N]] = [fire(dfn, st) for st in self.d_states]
-        self.a_alive = [att.alive(st) > 0 for st in self.a_states]
-        self.d_alive = [dfn.alive(st) > 0 for st in self.d_states]
-        self.a_takes = [not setup.land or att.has_land(st) for st in self.a_states]
-        self.a_retreat = [
-            setup.retreat_below > 0 and att.alive(st) < setup.retreat_below for st in self.a_states
-        ]
-        self.d_defenceless = [
-            setup.sea and alive and dfn.only(st, ("transport",))
-            for st, alive in zip(self.d_states, self.d_alive)
-        ]
-        self.a_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.a_fire]
-        self._packed: dict[int, tuple[int, int, int, float]] = {}
-        self.d_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.d_fire]
+        if len(a_lines) == 1:
+            a = a_lines[0]
+            self.a_fire: list[list[N]] = a.fire
+            self.a_alive = a.alive
+            self.a_cuts: list[_Cuts[N]] = a.cuts
+            a_count = a.count
+            a_land = a.land
+            self._packed: dict[int, tuple[int, int, int, float]] = a.packed
+        else:
+            self.a_fire = [x for a in a_lines for x in a.fire]
+            self.a_alive = [x for a in a_lines for x in a.alive]
+            self.a_cuts = [x for a in a_lines for x in a.cuts]
+            a_count = [x for a in a_lines for x in a.count]
+            a_land = [x for a in a_lines for x in a.land]
+            self._packed = {}
+        self.d_fire: list[list[N]] = d_line.fire
+        self.d_alive = d_line.alive
+        self.a_takes = a_land if setup.land else [True] * len(a_land)
+        below = setup.retreat_below
+        self.a_retreat = [below > 0 and n < below for n in a_count]
+        self.d_defenceless = d_line.transports_only if setup.sea else [False] * len(self.d_states)
+        self.d_cuts: list[_Cuts[N]] = d_line.cuts
 
     def packed_fire(self, i: int) -> tuple[int, int, int, float]:
         """The attacker's hit distribution at ``i`` packed for :func:`_solve_packed`:
@@ -376,6 +369,35 @@ class FastEngine(Generic[N]):
                 dropped += self._spread(rows, x_eff, i, j, j, skip_self=True)
             rows[i] = None  # done: free the row
         return dropped
+
+
+class _Line(Generic[N]):
+    """A side's loss sequence from one start and what the engine asks about each state
+    on it (memoised with the side, per start, dice rule and number type)."""
+
+    def __init__(self, side: Side, start: State, unit: N, low_luck: bool) -> None:
+        self.states = _sequence(side, start)
+        self.index = {st: j for j, st in enumerate(self.states)}
+        self.fire: list[list[N]] = [
+            fire_distribution([g for groups in side.dice(st) for g in groups], unit, low_luck)
+            for st in self.states
+        ]
+        self.count = [side.alive(st) for st in self.states]
+        self.alive = [n > 0 for n in self.count]
+        self.land = [side.has_land(st) for st in self.states]
+        self.transports_only = [
+            alive and side.only(st, ("transport",)) for st, alive in zip(self.states, self.alive)
+        ]
+        self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
+        self.packed: dict[int, tuple[int, int, int, float]] = {}
+
+
+def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
+    key = ("fast-line", start, type(unit).__name__, low_luck)
+    got = side.engine_memo.get(key)
+    if got is None:
+        got = side.engine_memo[key] = _Line(side, start, unit, low_luck)
+    return cast(_Line[N], got)
 
 
 def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None:

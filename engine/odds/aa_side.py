@@ -103,6 +103,9 @@ class Side:
         # Answers about states are asked again and again by the engines: memoised.
         self._memo: dict[tuple[object, ...], Any] = {}
         self._dice_plan: Any = None
+        # What the engines derive from this side (loss sequences with their dice), kept
+        # with it: a side is memoised across battles (engine.odds.aa._side).
+        self.engine_memo: dict[tuple[object, ...], Any] = {}
 
     # -- what a state holds -------------------------------------------------------------
 
@@ -118,6 +121,19 @@ class Side:
         for s, n in zip(self.slots, st):
             out[s.unit] = out.get(s.unit, 0) + n
         return out
+
+    def final(self, st: State) -> tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]:
+        """A final state as the report needs it (memoised): units by type, their cost,
+        the types still present as a sorted-by-slot key, and how many are not AA guns."""
+        key = ("final", st)
+        got = self._memo.get(key)
+        if got is None:
+            counts = self.counts(st)
+            cost = sum(self.profiles[n].cost * c for n, c in counts.items())
+            present = tuple((n, c) for n, c in counts.items() if c > 0)
+            fighting = sum(c for n, c in counts.items() if not self.profiles[n].is_aa)
+            got = self._memo[key] = (counts, cost, present, fighting)
+        return cast(tuple[dict[str, int], int, tuple[tuple[str, int], ...], int], got)
 
     def alive(self, st: State) -> int:
         """Units still fighting (AA guns and submerged submarines excluded)."""
