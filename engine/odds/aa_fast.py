@@ -77,10 +77,10 @@ class FastEngine(Generic[N]):
         self.setup: BattleSetup[N] = setup
         self.unit: N = setup.unit
         self.zero: N = setup.unit - setup.unit
-        self.exact = not isinstance(self.unit, float)
-        self.eps = 0.0 if self.exact else eps
-        self.log_eps = math.log10(eps) if self.eps else 0.0
-        self.seen = 0  # live states processed
+        self.exact: bool = not isinstance(self.unit, float)
+        self.eps: float = 0.0 if self.exact else eps
+        self.log_eps: float = math.log10(eps) if self.eps else 0.0
+        self.seen: int = 0  # live states processed
         att, dfn = setup.attacker, setup.defender
         # Attacker blocks, one per distinct starting state.
         self.a_states: list[State] = []
