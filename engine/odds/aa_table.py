@@ -157,6 +157,19 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     return got
 
 
+def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
+    """A spreading matrix ``T`` (last axis: target columns from ``c0``) with every target
+    column past ``nD`` (the defender destroyed, however many hits were left over) added
+    into column ``nD``: fewer columns to multiply and to add.  Returns ``(T, width)``."""
+    L = T.shape[-1]
+    keep = nD + 1 - c0
+    if keep >= L or keep < 1:
+        return np.ascontiguousarray(T), L
+    out = np.array(T[..., :keep])
+    out[..., keep - 1] += T[..., keep:].sum(axis=-1)
+    return out, keep
+
+
 # -- the engine -------------------------------------------------------------------------------
 
 
@@ -520,10 +533,11 @@ class TableEngine:
             L = wk + Lg - 1
             P = np.zeros(2 * wk + Lg - 1)
             P[wk : wk + Lg] = self.G[i, g0:g1]
-            T = np.ascontiguousarray(as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize)))
+            T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
+            c0 = lo + l + g0
+            T, L = _fold(T, c0, self.nD)
             Hn = h1 - h0
             out = (W.reshape(K * Hn, wk) @ T).reshape(K, Hn, L)
-            c0 = lo + l + g0
             self.Mpre[:, r0 : r0 + Hn, c0 : c0 + L] += out
             return
         a0 = int(self.a_lo[:, i].min())
@@ -534,8 +548,9 @@ class TableEngine:
         P2 = np.zeros((K, 2 * wk + La - 1))
         P2[:, wk : wk + La] = A[:, a0:a1]
         T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
-        out = np.matmul(W, T)
         c0 = lo + l + a0
+        T, L = _fold(T, c0, self.nD)
+        out = np.matmul(W, T)
         M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
 
     def _in_row(
@@ -637,6 +652,10 @@ class TableEngine:
         nD = self.nD
         alive = self.a_alive
         lim = np.where(self.a_quiet, nD, self.jT)  # (K, R)
+        # Live cells at least (rows that can hit, without retreat): too many, give up early.
+        sure = alive & ~self.a_quiet & ~self.a_retreat
+        if int((np.maximum(lim - np.minimum(self.r_cut, lim), 0) * sure).sum()) > DENSE_MAX:
+            return False
         cols = np.arange(C)[None, None, :]
         inside = alive[:, :, None] & (cols < lim[:, :, None])
         stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]
