@@ -8,8 +8,9 @@
 - ``odds-aa-10v10-ms``, ``odds-aa-40v40-ms``, ``odds-aa-100v100-ms``: in-process time of
   ``aa_odds`` on mixed land battles (best of several runs; issue 19's peer figures on
   this machine class: ~0.2, ~3.5 and ~45 ms).
-- ``odds-aa-100v100-aa-gun-ms``: 100 vs 100 on land, 20 attacking fighters, one AA gun
-  (21 AA outcomes before round 1).
+- ``odds-aa-100v100-aa-gun-ms``: 100 vs 100 on land, 10 attacking fighters and 10
+  bombers, one AA gun (11 x 11 = 121 AA outcomes before round 1; goal < 1 s);
+  ``odds-aa-100v100-aa-gun-fighters-ms``: the same with 20 fighters (21 outcomes).
 - ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
   cruisers, carriers with fighters and battleships on both sides.
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
@@ -88,7 +89,8 @@ def _exact_seconds(attacker: str, defender: str, repeat: int = 3) -> float:
 
 ATTACK_10 = "5 inf, 2 art, 2 tank, 1 fig"
 DEFENSE_10 = "6 inf, 2 art, 1 tank, 1 fig"
-ATTACK_AA = "50 inf, 15 art, 15 tank, 20 fig"
+ATTACK_AA = "50 inf, 15 art, 15 tank, 10 fig, 10 bom"
+ATTACK_AA_FIGHTERS = "50 inf, 15 art, 15 tank, 20 fig"
 DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
@@ -121,6 +123,7 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-40v40-ms", _ms(ATTACK_40, DEFENSE_40, 10)
     yield "odds-aa-100v100-ms", _ms(ATTACK_100, DEFENSE_100)
     yield "odds-aa-100v100-aa-gun-ms", _ms(ATTACK_AA, DEFENSE_AA, 3)
+    yield "odds-aa-100v100-aa-gun-fighters-ms", _ms(ATTACK_AA_FIGHTERS, DEFENSE_AA, 3)
     yield "odds-aa-sea-30v30-subs-ms", _ms(SEA_ATTACK_30, SEA_DEFENSE_30, 3, mode="sea")
     yield "odds-cli-process-ms", _cli_ms()
     exact_40 = _exact_seconds(ATTACK_40, DEFENSE_40)

@@ -416,9 +416,10 @@ class TableEngine:
         P = np.zeros(2 * w + La - 1)
         P[w : w + La] = self.AF[k, i, a0:a1]
         T = as_strided(P[w:], shape=(w, L), strides=(-P.itemsize, P.itemsize))
+        c0 = lo + l + a0
+        T, L = _fold(T, c0, self.nD)
         out = W @ T
         r0 = i + hd_from + h0
-        c0 = lo + l + a0
         into[k, r0 : r0 + out.shape[0], c0 : c0 + L] += out
 
     def _row_solve(self, M: Arr, k: int, i: int, r: Arr, lim: int) -> None:
