@@ -96,6 +96,7 @@ class FastEngine(Generic[N]):
                 self.a_states += line.states
                 self.a_end += [end] * len(line.states)
         d_line = _line(dfn, dfn.start, self.unit, setup.low_luck)
+        self.d_line = d_line
         self.d_states = d_line.states
         self.d_index = d_line.index
         for start in setup.starts:
@@ -390,6 +391,26 @@ class _Line(Generic[N]):
         ]
         self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
         self.packed: dict[int, tuple[int, int, int, float]] = {}
+        self._columns: tuple[list[list[float]], list[list[float]]] | None = None
+
+    def columns(self) -> tuple[list[list[float]], list[list[float]]]:
+        """Float mode, as the defender's line: ``(p, tail)`` with ``p[h][j]`` the chance
+        of exactly ``h`` hits at state ``j`` and ``tail[h][j]`` of ``h`` or more, both
+        scaled to the packed solver's fixed point (memoised)."""
+        if self._columns is None:
+            fire = [[float(x) for x in d] for d in self.fire]
+            top = max(len(d) for d in fire)
+            p = [[d[h] * _W_SCALE if h < len(d) else 0.0 for d in fire] for h in range(top)]
+            tails = []
+            for d in fire:
+                acc, out = 0.0, [0.0] * top
+                for h in range(len(d) - 1, -1, -1):
+                    acc += d[h]
+                    out[h] = acc * _W_SCALE
+                tails.append(out)
+            tail = [[t[h] for t in tails] for h in range(top)]
+            self._columns = (p, tail)
+        return self._columns
 
 
 def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
@@ -577,7 +598,7 @@ def _solve_packed(
     unpack = high.unpack
     d0 = [d[0] for d in d_fire]
     d_len = [len(d) for d in d_fire]
-    dsc = [[d[hd] * _W_SCALE if hd < len(d) else 0.0 for d in d_fire] for hd in range(Hd + 1)]
+    dsc, dtail = eng.d_line.columns()
     jT = nD
     for j in range(nD + 1):
         if not eng.d_alive[j] or eng.d_defenceless[j]:
@@ -673,8 +694,15 @@ def _solve_packed(
                     shift = (lo + a_lo) * _SLOT_BITS
                     end_i = a_end_idx[i]
                     for hd in range(1, top + 1):
-                        i2 = i + hd if i + hd < end_i else end_i
-                        P[i2] += (int.from_bytes(pack(*[int(x * q) for x, q in zip(ewin, dsc[hd][lo : hi + 1])]), "little") * a_packed) << shift
+                        if i + hd >= end_i:  # the attacker destroyed, however many hits
+                            col = dtail[hd][lo : hi + 1]
+                            i2 = end_i
+                        else:
+                            col = dsc[hd][lo : hi + 1]
+                            i2 = i + hd
+                        P[i2] += (int.from_bytes(pack(*[int(x * q) for x, q in zip(ewin, col)]), "little") * a_packed) << shift
+                        if i2 == end_i:
+                            break
                     dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
                 elif top >= 1:
                     dropped += esum
