@@ -96,7 +96,7 @@ class FastEngine(Generic[N]):
                 self.a_states += line.states
                 self.a_end += [end] * len(line.states)
         d_line = _line(dfn, dfn.start, self.unit, setup.low_luck)
-        self.d_line = d_line
+        self.d_line: _Line[N] = d_line
         self.d_states = d_line.states
         self.d_index = d_line.index
         for start in setup.starts:
