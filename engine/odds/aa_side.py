@@ -220,6 +220,20 @@ class Side:
         self._steps_cache[st] = result
         return result
 
+    def sequence(self, st: State) -> tuple[State, ...]:
+        """The states after 0, 1, 2 … steps of the loss order from ``st`` (memoised):
+        ``sequence(st)[n]`` is ``take(st, n)`` for ``n`` up to :meth:`hp`."""
+        key = ("sequence", st)
+        got = self._memo.get(key)
+        if got is None:
+            out = [st]
+            cur = list(st)
+            for step in self.steps(st):
+                _apply(cur, step)
+                out.append(tuple(cur))
+            got = self._memo[key] = tuple(out)
+        return cast(tuple[State, ...], got)
+
     def take(self, st: State, n: int) -> State:
         """The state after the first ``n`` steps of the loss order (unrestricted hits)."""
         if n <= 0:
