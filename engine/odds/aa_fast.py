@@ -285,6 +285,18 @@ class FastEngine(Generic[N]):
             if outcome is not None:
                 record(outcome, i, j, start.weight)
                 continue
+            if (
+                rounds is None and self.eps and start.defender_fires_as == start.defender
+                and not self.a_retreat[i] and (len(self.a_fire[i]) > 1 or len(self.d_fire[j]) > 1)
+            ):  # fmt: skip
+                # Float mode, no round limit, nothing special about round 1: the start
+                # is just the packed solver's first cell (its "nobody is hit" loop and
+                # round count included), no separate spread.
+                row = rows[i]
+                if row is None:
+                    row = rows[i] = [self.zero] * (self.nD + 1)
+                row[j] += start.weight
+                continue
             rounds_sum += start.weight
             fj = self.d_index[start.defender_fires_as]
             dropped += self._spread(rows, start.weight, i, j, fj, skip_self=False)
