@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from engine.core.errors import IllegalOrder
@@ -38,6 +39,9 @@ EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # Up to this many battle states the pure-Python sequence engine is as fast as the numpy
 # table engine, and a one-shot ``warroom odds`` process skips importing numpy.
 SMALL_CELLS = 150
+
+
+_PROFILES: dict[tuple[frozenset[str], str], Mapping[str, UnitProfile]] = {}
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,17 @@ class AABattle:
         army = self.attacker if side == "attacker" else self.defender
         return sum(army.values())
 
-    def profiles(self, side: str, cat: Catalogue | None = None) -> dict[str, UnitProfile]:
-        """Unit profiles of a side: the rules set, then its technologies."""
-        cat = cat or catalogue()
+    def profiles(self, side: str, cat: Catalogue | None = None) -> Mapping[str, UnitProfile]:
+        """Unit profiles of a side: the rules set, then its technologies (memoised for
+        the packaged catalogue; read-only)."""
         techs = self.tech_attacker if side == "attacker" else self.tech_defender
-        return cat.with_techs(techs, self.rules)
+        if cat is not None and cat is not catalogue():
+            return cat.with_techs(techs, self.rules)
+        key = (techs, self.rules)
+        got = _PROFILES.get(key)
+        if got is None:
+            got = _PROFILES[key] = MappingProxyType(catalogue().with_techs(techs, self.rules))
+        return got
 
 
 @dataclass(frozen=True)
@@ -537,9 +547,8 @@ def _result(
                 st_cost = sum(profiles[n].cost * c for n, c in final.items())
                 key = tuple((n, c) for n, c in final.items() if c > 0)
                 k = sum(c for n, c in final.items() if not profiles[n].is_aa)
-            for n, c in final.items():
-                if c:
-                    exp[n] = exp.get(n, zero) + mass * c
+            for n, c in key:
+                exp[n] = exp.get(n, zero) + mass * c
             cost += mass * st_cost
             grouped[key] = grouped.get(key, zero) + mass
             by_count[k] = by_count.get(k, zero) + mass
