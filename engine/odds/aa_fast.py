@@ -586,21 +586,21 @@ def _solve_packed(
 ) -> float:
     """Float mode only (``eng.eps > 0``), no round limit.
 
-    The whole table lives in one big integer ``T`` (row after row, ``S`` slots a row,
-    the lowest row first; ``S`` leaves room past column ``nD`` for every attacker hit
-    count, so nothing spills into the next row).  Each block of attacker rows is
-    followed by ``Hd`` padding rows: "attacker destroyed" rows the defender's hits
-    reach without clamping.  A row is processed in two passes: pass 1 walks its
-    columns in floats (ends terminal states, sums the "nobody is hit" loop in closed
-    form, spreads "the defender scores 0" along the row), pass 2 spreads every defender
-    score ``hd >= 1`` of the whole row at once: the masses times ``p(hd | j)`` packed
-    as one 2-D block (``hd`` rows of ``S`` slots) times the packed attacker's hit
-    distribution, one big-integer multiplication added into ``T``."""
+    Rows are big integers (``S`` fixed-point slots; ``S`` leaves room past column ``nD``
+    for every attacker hit count, all of it "the defender destroyed").  A row is
+    processed in two passes: pass 1 walks its columns in floats (terminal, retreating
+    and stalemated cells are settled for the whole row, the "nobody is hit" loop is
+    summed in closed form, "the defender scores 0" is spread along the row); pass 2
+    spreads every defender score ``hd >= 1``: the row's masses times ``p(hd | j)``,
+    packed, times the packed attacker's hit distribution, one big-integer
+    multiplication per score added into row ``i + hd``; every score that destroys the
+    attacker is spread as one (the tail sums of the defender's hits).  Only the high
+    64 bits of a slot are read back; what the low bits could hold goes into the error
+    bound."""
     counts, a_end, d_end, takes_box = sink
     nD = eng.nD
     a_fire, d_fire = eng.a_fire, eng.d_fire
     n_rows = len(a_fire)
-    Hd = max(len(d) for d in d_fire) - 1
     Ha = max(len(a) for a in a_fire) - 1
     S = nD + 1 + Ha
     row_bits = S * _SLOT_BITS
