@@ -44,6 +44,7 @@ class GeneralEngine(Generic[N]):
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
         self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._cas_quick: dict[tuple[object, ...], Dist[N]] = {}
+        self._dists: dict[tuple[tuple[int, int], ...], list[N]] = {}
         self._strike: dict[tuple[int, State, int, State], Dist[N]] = {}
 
     # -- one side's dice and casualties ---------------------------------------------------
@@ -56,14 +57,22 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, air, other = side.dice(st)
             unit = self.unit
-            ll = self.setup.low_luck
-            sub_d = fire_distribution(subs, unit, ll) if subs_fire else [unit]
+            dist = self._dist
+            sub_d = dist(subs) if subs_fire else [unit]
             if air_any:
-                air_d, any_d = [unit], fire_distribution(air + other, unit, ll)
+                air_d, any_d = [unit], dist(air + other)
             else:
-                air_d, any_d = fire_distribution(air, unit, ll), fire_distribution(other, unit, ll)
+                air_d, any_d = dist(air), dist(other)
             got = (sub_d, air_d, any_d)
             self._fire[key] = got
+        return got
+
+    def _dist(self, groups: list[tuple[int, int]]) -> list[N]:
+        """Hit distribution of dice groups (memoised: many states roll the same dice)."""
+        key = tuple(groups)
+        got = self._dists.get(key)
+        if got is None:
+            got = self._dists[key] = fire_distribution(groups, self.unit, self.setup.low_luck)
         return got
 
     def casualties(
