@@ -291,11 +291,11 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
         defender = {n: c for n, c in defender.items() if n not in aside}
     att = _side(
         ATTACK, attacker, prof_a, battle.ool_attacker, (battle.rules, battle.tech_attacker),
-        battle.keep_land_unit and land, battle.submerge_attacker and sea,
+        battle.keep_land_unit and land, battle.submerge_attacker and sea, cat is catalogue(),
     )  # fmt: skip
     dfn = _side(
         DEFENSE, defender, prof_d, battle.ool_defender, (battle.rules, battle.tech_defender),
-        False, battle.submerge_defender and sea,
+        False, battle.submerge_defender and sea, cat is catalogue(),
     )  # fmt: skip
     starts = _starts(battle, att, dfn, prof_a, prof_d, unit, land)
     setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below,
@@ -314,10 +314,13 @@ def _side(
     rules: tuple[str, frozenset[str]],
     keep_land: bool,
     submerge: bool,
+    memo: bool = True,
 ) -> Side:
     """The side (memoised: a side is immutable and memoises what its states hold, so a
     battle asked again, or with only the other side changed, reuses that work).  The
     profiles follow from the rules set and technologies, which are in the key."""
+    if not memo:  # profiles from another catalogue than the packaged one
+        return Side(role, army, profiles, order=order, keep_land=keep_land, submerge=submerge)
     key = (role, tuple(army.items()), order, rules, keep_land, submerge)
     got = _SIDES.get(key)
     if got is None:
