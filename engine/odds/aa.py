@@ -540,9 +540,10 @@ def _result(
         grouped: dict[tuple[tuple[str, int], ...], N] = {}
         by_count: dict[int, N] = {}
         total = zero
+        final_of = side.final
         for st, mass in end.items():
             total += mass
-            final, st_cost, key, k = side.final(st)
+            final, st_cost, key, k = final_of(st)
             if extra:
                 final = dict(final)
                 for n, c in extra.items():

@@ -106,6 +106,7 @@ class Side:
         # What the engines derive from this side (loss sequences with their dice), kept
         # with it: a side is memoised across battles (engine.odds.aa._side).
         self.engine_memo: dict[tuple[object, ...], Any] = {}
+        self._finals: dict[State, tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]] = {}
 
     # -- what a state holds -------------------------------------------------------------
 
@@ -125,15 +126,14 @@ class Side:
     def final(self, st: State) -> tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]:
         """A final state as the report needs it (memoised): units by type, their cost,
         the types still present as a sorted-by-slot key, and how many are not AA guns."""
-        key = ("final", st)
-        got = self._memo.get(key)
+        got = self._finals.get(st)
         if got is None:
             counts = self.counts(st)
             cost = sum(self.profiles[n].cost * c for n, c in counts.items())
             present = tuple((n, c) for n, c in counts.items() if c > 0)
             fighting = sum(c for n, c in counts.items() if not self.profiles[n].is_aa)
-            got = self._memo[key] = (counts, cost, present, fighting)
-        return cast(tuple[dict[str, int], int, tuple[tuple[str, int], ...], int], got)
+            got = self._finals[st] = (counts, cost, present, fighting)
+        return got
 
     def alive(self, st: State) -> int:
         """Units still fighting (AA guns and submerged submarines excluded)."""
