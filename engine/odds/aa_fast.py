@@ -619,7 +619,7 @@ def _solve_packed(
     fought = eng.setup.defender_fought
     a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
     a_end_idx = eng.a_end
-    structs: dict[int, struct.Struct] = {}
+    structs = _STRUCTS
     P = [0] * n_rows
     dropped = 0.0
     rounds = 0.0
