@@ -8,10 +8,13 @@
 - ``odds-aa-10v10-ms``, ``odds-aa-40v40-ms``, ``odds-aa-100v100-ms``: in-process time of
   ``aa_odds`` on mixed land battles (best of several runs; issue 19's peer figures on
   this machine class: ~0.2, ~3.5 and ~45 ms).
-- ``odds-aa-100v100-aa-gun-ms``: 100 vs 100 on land, 20 attacking fighters, one AA gun
-  (21 AA outcomes before round 1).
+- ``odds-aa-100v100-aa-gun-ms``: 100 vs 100 on land, 10 attacking fighters and 10
+  bombers, one AA gun (11 x 11 = 121 AA outcomes before round 1; goal < 1 s);
+  ``odds-aa-100v100-aa-gun-fighters-ms``: the same with 20 fighters (21 outcomes).
 - ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
   cruisers, carriers with fighters and battleships on both sides.
+- ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s, not
+  yet met).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
@@ -88,10 +91,12 @@ def _exact_seconds(attacker: str, defender: str, repeat: int = 3) -> float:
 
 ATTACK_10 = "5 inf, 2 art, 2 tank, 1 fig"
 DEFENSE_10 = "6 inf, 2 art, 1 tank, 1 fig"
-ATTACK_AA = "50 inf, 15 art, 15 tank, 20 fig"
+ATTACK_AA = "50 inf, 15 art, 15 tank, 10 fig, 10 bom"
+ATTACK_AA_FIGHTERS = "50 inf, 15 art, 15 tank, 20 fig"
 DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
+SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
 
 
 def _ms(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
@@ -121,7 +126,9 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-40v40-ms", _ms(ATTACK_40, DEFENSE_40, 10)
     yield "odds-aa-100v100-ms", _ms(ATTACK_100, DEFENSE_100)
     yield "odds-aa-100v100-aa-gun-ms", _ms(ATTACK_AA, DEFENSE_AA, 3)
+    yield "odds-aa-100v100-aa-gun-fighters-ms", _ms(ATTACK_AA_FIGHTERS, DEFENSE_AA, 3)
     yield "odds-aa-sea-30v30-subs-ms", _ms(SEA_ATTACK_30, SEA_DEFENSE_30, 3, mode="sea")
+    yield "odds-aa-sea-40v40-subs-ms", _ms(SEA_40, SEA_40, 2, mode="sea")
     yield "odds-cli-process-ms", _cli_ms()
     exact_40 = _exact_seconds(ATTACK_40, DEFENSE_40)
     start = time.perf_counter()

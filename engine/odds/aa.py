@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from engine.core.errors import IllegalOrder
@@ -38,6 +39,9 @@ EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # Up to this many battle states the pure-Python sequence engine is as fast as the numpy
 # table engine, and a one-shot ``warroom odds`` process skips importing numpy.
 SMALL_CELLS = 150
+
+
+_PROFILES: dict[tuple[frozenset[str], str], Mapping[str, UnitProfile]] = {}
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,17 @@ class AABattle:
         army = self.attacker if side == "attacker" else self.defender
         return sum(army.values())
 
-    def profiles(self, side: str, cat: Catalogue | None = None) -> dict[str, UnitProfile]:
-        """Unit profiles of a side: the rules set, then its technologies."""
-        cat = cat or catalogue()
+    def profiles(self, side: str, cat: Catalogue | None = None) -> Mapping[str, UnitProfile]:
+        """Unit profiles of a side: the rules set, then its technologies (memoised for
+        the packaged catalogue; read-only)."""
         techs = self.tech_attacker if side == "attacker" else self.tech_defender
-        return cat.with_techs(techs, self.rules)
+        if cat is not None and cat is not catalogue():
+            return cat.with_techs(techs, self.rules)
+        key = (techs, self.rules)
+        got = _PROFILES.get(key)
+        if got is None:
+            got = _PROFILES[key] = MappingProxyType(catalogue().with_techs(techs, self.rules))
+        return got
 
 
 @dataclass(frozen=True)
@@ -279,17 +289,45 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
         # defending destroyer, do not fight and cannot be chosen as casualties.
         aside = {n: c for n, c in defender.items() if prof_d[n].domain == AIR}
         defender = {n: c for n, c in defender.items() if n not in aside}
-    att = Side(
-        ATTACK, attacker, prof_a, order=battle.ool_attacker,
-        keep_land=battle.keep_land_unit and land, submerge=battle.submerge_attacker and sea,
+    att = _side(
+        ATTACK, attacker, prof_a, battle.ool_attacker, (battle.rules, battle.tech_attacker),
+        battle.keep_land_unit and land, battle.submerge_attacker and sea, cat is catalogue(),
     )  # fmt: skip
-    dfn = Side(
-        DEFENSE, defender, prof_d, order=battle.ool_defender, submerge=battle.submerge_defender and sea,
+    dfn = _side(
+        DEFENSE, defender, prof_d, battle.ool_defender, (battle.rules, battle.tech_defender),
+        False, battle.submerge_defender and sea, cat is catalogue(),
     )  # fmt: skip
     starts = _starts(battle, att, dfn, prof_a, prof_d, unit, land)
     setup = BattleSetup(att, dfn, starts, unit, sea=sea, land=land, retreat_below=battle.retreat_below,
                         low_luck=battle.low_luck)  # fmt: skip
     return setup, aside
+
+
+_SIDES: dict[tuple[object, ...], Side] = {}
+
+
+def _side(
+    role: str,
+    army: Mapping[str, int],
+    profiles: Mapping[str, UnitProfile],
+    order: tuple[str, ...],
+    rules: tuple[str, frozenset[str]],
+    keep_land: bool,
+    submerge: bool,
+    memo: bool = True,
+) -> Side:
+    """The side (memoised: a side is immutable and memoises what its states hold, so a
+    battle asked again, or with only the other side changed, reuses that work).  The
+    profiles follow from the rules set and technologies, which are in the key."""
+    if not memo:  # profiles from another catalogue than the packaged one
+        return Side(role, army, profiles, order=order, keep_land=keep_land, submerge=submerge)
+    key = (role, tuple(army.items()), order, rules, keep_land, submerge)
+    got = _SIDES.get(key)
+    if got is None:
+        if len(_SIDES) > 512:
+            _SIDES.clear()
+        got = _SIDES[key] = Side(role, army, profiles, order=order, keep_land=keep_land, submerge=submerge)
+    return got
 
 
 def _starts(
@@ -502,17 +540,21 @@ def _result(
         grouped: dict[tuple[tuple[str, int], ...], N] = {}
         by_count: dict[int, N] = {}
         total = zero
+        final_of = side.final
         for st, mass in end.items():
             total += mass
-            final = side.counts(st)
-            for n, c in extra.items():
-                final[n] = final.get(n, 0) + c
-            for n, c in final.items():
+            final, st_cost, key, k = final_of(st)
+            if extra:
+                final = dict(final)
+                for n, c in extra.items():
+                    final[n] = final.get(n, 0) + c
+                st_cost = sum(profiles[n].cost * c for n, c in final.items())
+                key = tuple((n, c) for n, c in final.items() if c > 0)
+                k = sum(c for n, c in final.items() if not profiles[n].is_aa)
+            for n, c in key:
                 exp[n] = exp.get(n, zero) + mass * c
-            cost += mass * sum(profiles[n].cost * c for n, c in final.items())
-            key = tuple((n, c) for n, c in final.items() if c > 0)
+            cost += mass * st_cost
             grouped[key] = grouped.get(key, zero) + mass
-            k = sum(c for n, c in final.items() if not profiles[n].is_aa)
             by_count[k] = by_count.get(k, zero) + mass
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
         expected[who] = {n: float(v) for n, v in exp.items()}

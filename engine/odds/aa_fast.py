@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Callable, Generic
+from typing import Any, Callable, Generic, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -37,7 +37,6 @@ from engine.odds.aa_side import Side, State
 from engine.odds.dist import N, fire_distribution
 
 _MAXK = 40  # cut thresholds 1, 1e-1, ... 1e-40
-_FIRE: dict[tuple[object, ...], Any] = {}  # hit distributions by side and state (see FastEngine)
 
 
 class _Cuts(Generic[N]):
@@ -78,24 +77,28 @@ class FastEngine(Generic[N]):
         self.setup: BattleSetup[N] = setup
         self.unit: N = setup.unit
         self.zero: N = setup.unit - setup.unit
-        self.exact = not isinstance(self.unit, float)
-        self.eps = 0.0 if self.exact else eps
-        self.log_eps = math.log10(eps) if self.eps else 0.0
-        self.seen = 0  # live states processed
+        self.exact: bool = not isinstance(self.unit, float)
+        self.eps: float = 0.0 if self.exact else eps
+        self.log_eps: float = math.log10(eps) if self.eps else 0.0
+        self.seen: int = 0  # live states processed
         att, dfn = setup.attacker, setup.defender
         # Attacker blocks, one per distinct starting state.
         self.a_states: list[State] = []
         self.a_end: list[int] = []
         self.a_block: dict[State, int] = {}
+        a_lines: list[_Line[N]] = []
         for start in setup.starts:
             if start.attacker not in self.a_block:
                 self.a_block[start.attacker] = len(self.a_states)
-                seq = _sequence(att, start.attacker)
-                end = len(self.a_states) + len(seq) - 1
-                self.a_states += seq
-                self.a_end += [end] * len(seq)
-        self.d_states = _sequence(dfn, dfn.start)
-        self.d_index = {st: j for j, st in enumerate(self.d_states)}
+                line = _line(att, start.attacker, self.unit, setup.low_luck)
+                a_lines.append(line)
+                end = len(self.a_states) + len(line.states) - 1
+                self.a_states += line.states
+                self.a_end += [end] * len(line.states)
+        d_line = _line(dfn, dfn.start, self.unit, setup.low_luck)
+        self.d_line: _Line[N] = d_line
+        self.d_states = d_line.states
+        self.d_index = d_line.index
         for start in setup.starts:
             if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
                 raise ValueError("fast engine: defender start is off its loss sequence")
@@ -107,37 +110,28 @@ class FastEngine(Generic[N]):
                 f"limit here is {max_cells} (AA fire multiplies the states by the number "
                 f"of ways it can hit).  Try fewer units, or the command line."
             )
-        unit = self.unit
-        kind = type(unit).__name__
-
-        def fire(side: Side, st: State) -> list[N]:
-            # Memoised across battles: asking again with one side changed reuses the other.
-            key = (side.role, tuple(side.army.items()), tuple(side.profiles[n] for n in side.army),
-                   setup.low_luck, kind, st)  # fmt: skip
-            got = _FIRE.get(key)
-            if got is None:
-                dice = side.dice(st)
-                got = fire_distribution([g for groups in dice for g in groups], unit, setup.low_luck)
-                if len(_FIRE) > 200_000:
-                    _FIRE.clear()
-                _FIRE[key] = got
-            return got
-
-        self.a_fire: list[list[N]] = [fire(att, st) for st in self.a_states]
-        self.d_fire: list[list[N]] = [fire(dfn, st) for st in self.d_states]
-        self.a_alive = [att.alive(st) > 0 for st in self.a_states]
-        self.d_alive = [dfn.alive(st) > 0 for st in self.d_states]
-        self.a_takes = [not setup.land or att.has_land(st) for st in self.a_states]
-        self.a_retreat = [
-            setup.retreat_below > 0 and att.alive(st) < setup.retreat_below for st in self.a_states
-        ]
-        self.d_defenceless = [
-            setup.sea and alive and dfn.only(st, ("transport",))
-            for st, alive in zip(self.d_states, self.d_alive)
-        ]
-        self.a_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.a_fire]
-        self._packed: dict[int, tuple[int, int, int, float]] = {}
-        self.d_cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.d_fire]
+        if len(a_lines) == 1:
+            a = a_lines[0]
+            self.a_fire: list[list[N]] = a.fire
+            self.a_alive = a.alive
+            self.a_cuts: list[_Cuts[N]] = a.cuts
+            a_count = a.count
+            a_land = a.land
+            self._packed: dict[int, tuple[int, int, int, float]] = a.packed
+        else:
+            self.a_fire = [x for a in a_lines for x in a.fire]
+            self.a_alive = [x for a in a_lines for x in a.alive]
+            self.a_cuts = [x for a in a_lines for x in a.cuts]
+            a_count = [x for a in a_lines for x in a.count]
+            a_land = [x for a in a_lines for x in a.land]
+            self._packed = {}
+        self.d_fire: list[list[N]] = d_line.fire
+        self.d_alive = d_line.alive
+        self.a_takes = a_land if setup.land else [True] * len(a_land)
+        below = setup.retreat_below
+        self.a_retreat = [below > 0 and n < below for n in a_count]
+        self.d_defenceless = d_line.transports_only if setup.sea else [False] * len(self.d_states)
+        self.d_cuts: list[_Cuts[N]] = d_line.cuts
 
     def packed_fire(self, i: int) -> tuple[int, int, int, float]:
         """The attacker's hit distribution at ``i`` packed for :func:`_solve_packed`:
@@ -267,17 +261,16 @@ class FastEngine(Generic[N]):
         a_end_mass: list[N] = [self.zero] * len(self.a_states)
         d_end_mass: list[N] = [self.zero] * (self.nD + 1)
         counts = {o: self.zero for o in tally.outcome}
-        takes = self.zero
+        takes_box = [self.zero]
         rounds_sum = self.zero
         dropped = 0.0
 
         def record(outcome: str, i: int, j: int, x: N) -> None:
-            nonlocal takes
             counts[outcome] += x
             a_end_mass[i] += x
             d_end_mass[j] += x
             if outcome == ATTACKER and self.a_takes[i]:
-                takes += x
+                takes_box[0] += x
 
         rows: list[list[N] | None] = [None] * len(self.a_states)
         # Round 1 from every start (AA fire and bombardment already applied).
@@ -292,13 +285,25 @@ class FastEngine(Generic[N]):
             if outcome is not None:
                 record(outcome, i, j, start.weight)
                 continue
+            if (
+                rounds is None and self.eps and start.defender_fires_as == start.defender
+                and not self.a_retreat[i] and (len(self.a_fire[i]) > 1 or len(self.d_fire[j]) > 1)
+            ):  # fmt: skip
+                # Float mode, no round limit, nothing special about round 1: the start
+                # is just the packed solver's first cell (its "nobody is hit" loop and
+                # round count included), no separate spread.
+                row = rows[i]
+                if row is None:
+                    row = rows[i] = [self.zero] * (self.nD + 1)
+                row[j] += start.weight
+                continue
             rounds_sum += start.weight
             fj = self.d_index[start.defender_fires_as]
             dropped += self._spread(rows, start.weight, i, j, fj, skip_self=False)
         if rounds is None:
             acc = [rounds_sum]
             if self.eps:  # float mode: the packed solver (same chain, far faster)
-                dropped += _solve_packed(self, rows, record, acc)
+                dropped += _solve_packed(self, rows, (counts, a_end_mass, d_end_mass, takes_box), acc)
             else:
                 dropped += self._solve(rows, record, acc)
             rounds_sum = acc[0]
@@ -333,7 +338,7 @@ class FastEngine(Generic[N]):
                         outcome, j2 = self._settle(i, j, after_round=True)
                         record(outcome or UNFINISHED, i, j2, x)
         tally.outcome = counts
-        tally.takes = takes
+        tally.takes = takes_box[0]
         tally.rounds = rounds_sum
         tally.dropped = dropped
         for i, x in enumerate(a_end_mass):
@@ -377,6 +382,55 @@ class FastEngine(Generic[N]):
                 dropped += self._spread(rows, x_eff, i, j, j, skip_self=True)
             rows[i] = None  # done: free the row
         return dropped
+
+
+class _Line(Generic[N]):
+    """A side's loss sequence from one start and what the engine asks about each state
+    on it (memoised with the side, per start, dice rule and number type)."""
+
+    def __init__(self, side: Side, start: State, unit: N, low_luck: bool) -> None:
+        self.states = _sequence(side, start)
+        self.index = {st: j for j, st in enumerate(self.states)}
+        self.fire: list[list[N]] = [
+            fire_distribution([g for groups in side.dice(st) for g in groups], unit, low_luck)
+            for st in self.states
+        ]
+        self.count = [side.alive(st) for st in self.states]
+        self.alive = [n > 0 for n in self.count]
+        self.land = [side.has_land(st) for st in self.states]
+        self.transports_only = [
+            alive and side.only(st, ("transport",)) for st, alive in zip(self.states, self.alive)
+        ]
+        self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
+        self.packed: dict[int, tuple[int, int, int, float]] = {}
+        self._columns: tuple[list[list[float]], list[list[float]]] | None = None
+
+    def columns(self) -> tuple[list[list[float]], list[list[float]]]:
+        """Float mode, as the defender's line: ``(p, tail)`` with ``p[h][j]`` the chance
+        of exactly ``h`` hits at state ``j`` and ``tail[h][j]`` of ``h`` or more, both
+        scaled to the packed solver's fixed point (memoised)."""
+        if self._columns is None:
+            fire = [[float(x) for x in d] for d in self.fire]
+            top = max(len(d) for d in fire)
+            p = [[d[h] * _W_SCALE if h < len(d) else 0.0 for d in fire] for h in range(top)]
+            tails = []
+            for d in fire:
+                acc, out = 0.0, [0.0] * top
+                for h in range(len(d) - 1, -1, -1):
+                    acc += d[h]
+                    out[h] = acc * _W_SCALE
+                tails.append(out)
+            tail = [[t[h] for t in tails] for h in range(top)]
+            self._columns = (p, tail)
+        return self._columns
+
+
+def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
+    key = ("fast-line", start, type(unit).__name__, low_luck)
+    got = side.engine_memo.get(key)
+    if got is None:
+        got = side.engine_memo[key] = _Line(side, start, unit, low_luck)
+    return cast(_Line[N], got)
 
 
 def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None:
@@ -519,62 +573,166 @@ class _Packed:
         return lost
 
 
+_HIGH: dict[int, struct.Struct] = {}
+_HIGH_SCALE = 2.0 ** (64 - _W_BITS - _A_BITS)  # a slot's high word, as a probability
+_LOW_LOST = 2.0 ** (_SLOT_BITS - 64 - _W_BITS - _A_BITS)  # what ignoring a low word can lose
+
+
 def _solve_packed(
     eng: FastEngine[Any],
     rows_f: list[Any],
-    record: Callable[[str, int, int, Any], None],
+    sink: tuple[dict[str, Any], list[Any], list[Any], list[Any]],
     rounds_acc: list[Any],
 ) -> float:
-    """Float mode only (``eng.eps > 0``), no round limit."""
+    """Float mode only (``eng.eps > 0``), no round limit.
+
+    Rows are big integers (``S`` fixed-point slots; ``S`` leaves room past column ``nD``
+    for every attacker hit count, all of it "the defender destroyed").  A row is
+    processed in two passes: pass 1 walks its columns in floats (terminal, retreating
+    and stalemated cells are settled for the whole row, the "nobody is hit" loop is
+    summed in closed form, "the defender scores 0" is spread along the row); pass 2
+    spreads every defender score ``hd >= 1``: the row's masses times ``p(hd | j)``,
+    packed, times the packed attacker's hit distribution, one big-integer
+    multiplication per score added into row ``i + hd``; every score that destroys the
+    attacker is spread as one (the tail sums of the defender's hits).  Only the high
+    64 bits of a slot are read back; what the low bits could hold goes into the error
+    bound."""
+    counts, a_end, d_end, takes_box = sink
     nD = eng.nD
-    n_rows = len(rows_f)
-    packed_rows = [0] * n_rows
-    pk = _Packed(eng)
-    d_fire = eng.d_fire
+    a_fire, d_fire = eng.a_fire, eng.d_fire
+    n_rows = len(a_fire)
+    Ha = max(len(a) for a in a_fire) - 1
+    S = nD + 1 + Ha
+    row_bits = S * _SLOT_BITS
+    high = _HIGH.get(S)
+    if high is None:
+        high = _HIGH[S] = struct.Struct("<" + "8xQ" * S)
+    unpack = high.unpack
+    d0 = [d[0] for d in d_fire]
+    d_len = [len(d) for d in d_fire]
+    dsc, dtail = eng.d_line.columns()
+    jT = nD
+    for j in range(nD + 1):
+        if not eng.d_alive[j] or eng.d_defenceless[j]:
+            jT = j
+            break
+    fought = eng.setup.defender_fought
+    a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
+    a_end_idx = eng.a_end
+    structs = _STRUCTS
+    P = [0] * n_rows
     dropped = 0.0
+    rounds = 0.0
+    seen = 0
+    won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
+    zeros = [0.0] * S
     for i in range(n_rows):
-        packed = packed_rows[i]
+        bits = P[i]
         row_f = rows_f[i]
-        if not packed and row_f is None:
+        if not bits and row_f is None:
             continue
-        row = pk.row(packed, row_f)
-        packed_rows[i] = 0
-        rows_f[i] = None
-        afire = eng.a_fire[i]
-        a0 = afire[0]
-        a_quiet = len(afire) == 1
-        a_rest = afire[1:]
-        e = [0.0] * (nD + 1)
-        lo, hi = nD + 1, -1
-        # Pass 1: end terminal states; spread "defender scores 0" along the row.
-        for j in range(nD + 1):
-            x = row[j]
-            if not x:
-                continue
-            outcome, j2 = eng._settle(i, j, after_round=True)
-            if outcome is not None:
-                record(outcome, i, j2, x)
-                continue
-            dfire_j = d_fire[j]
-            if a_quiet and len(dfire_j) == 1:
-                record(STALEMATE, i, j, x)
-                continue
-            if x < _TINY:
-                dropped += x
-                continue
-            eng.seen += 1
-            x_eff = x / (1.0 - a0 * dfire_j[0])
-            rounds_acc[0] += x_eff
-            e[j] = x_eff
-            if j < lo:
-                lo = j
-            hi = j
-            s0 = x_eff * dfire_j[0]
-            if s0 and a_rest:
-                _add(row, j + 1, a_rest, s0, nD, 0.0)
-        if hi >= 0:
-            # Pass 2: every defender score hd >= 1 as one packed convolution per hd.
-            dropped += pk.spread(i, e, lo, hi, 1, packed_rows)
+        if bits:
+            P[i] = 0
+            row = [w * _HIGH_SCALE for w in unpack(bits.to_bytes(row_bits // 8, "little"))]
+            dropped += S * _LOW_LOST
+            if row_f is not None:
+                row[: nD + 1] = [a + b for a, b in zip(row, row_f)]
+        else:
+            row = row_f + zeros[nD + 1 :]
+        if row_f is not None:
+            rows_f[i] = None
+        if not a_alive[i]:  # the attacker is destroyed: the defender holds (or both died)
+            total = math.fsum(row)
+            a_end[i] += total
+            last = math.fsum(row[nD:])
+            d_end[: nD] = [a + b for a, b in zip(d_end, row[:nD])]
+            d_end[nD] += last
+            if fought:
+                held_sum += total - last
+                draw_sum += last
+            else:
+                held_sum += total
+            continue
+        afire = a_fire[i]
+        quiet = len(afire) == 1
+        lim = nD if quiet else jT
+        if a_retreat[i]:  # retreat by count (A-10.15): every live cell retreats
+            lost = math.fsum(row[:lim])
+            if lost:
+                retreat_sum += lost
+                a_end[i] += lost
+                d_end[:lim] = [a + b for a, b in zip(d_end, row[:lim])]
+        else:
+            a0 = afire[0]
+            a_rest = afire[1:]
+            n_rest = len(a_rest)
+            e = [0.0] * lim
+            lo, hi = lim, -1
+            for j in range(lim):
+                x = row[j]
+                if not x:
+                    continue
+                if quiet and d_len[j] == 1:  # nobody can hit: a stalemate
+                    stale_sum += x
+                    a_end[i] += x
+                    d_end[j] += x
+                    continue
+                if x < _TINY:
+                    dropped += x
+                    continue
+                xe = x / (1.0 - a0 * d0[j])
+                e[j] = xe
+                if j < lo:
+                    lo = j
+                hi = j
+                if n_rest:
+                    s0 = xe * d0[j]
+                    if s0:
+                        stop = j + 1 + n_rest
+                        row[j + 1 : stop] = [r + s0 * p for r, p in zip(row[j + 1 : stop], a_rest)]
+            if hi >= 0:
+                seen += 1 + hi - lo - e[lo:hi + 1].count(0.0)
+                ewin = e[lo : hi + 1]
+                esum = math.fsum(ewin)
+                rounds += esum
+                top = d_len[lo] - 1
+                a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
+                if top >= 1 and a_packed:
+                    width = hi + 1 - lo
+                    st = structs.get(width)
+                    if st is None:
+                        st = structs[width] = struct.Struct("<" + "Q8x" * width)
+                    pack = st.pack
+                    shift = (lo + a_lo) * _SLOT_BITS
+                    end_i = a_end_idx[i]
+                    for hd in range(1, top + 1):
+                        if i + hd >= end_i:  # the attacker destroyed, however many hits
+                            col = dtail[hd][lo : hi + 1]
+                            i2 = end_i
+                        else:
+                            col = dsc[hd][lo : hi + 1]
+                            i2 = i + hd
+                        P[i2] += (int.from_bytes(pack(*[int(x * q) for x, q in zip(ewin, col)]), "little") * a_packed) << shift
+                        if i2 == end_i:
+                            break
+                    dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
+                elif top >= 1:
+                    dropped += esum
+        won = math.fsum(row[lim:])
+        if won:
+            won_sum += won
+            a_end[i] += won
+            d_end[nD] += won
+            if a_takes[i]:
+                takes_sum += won
+    counts[ATTACKER] += won_sum
+    counts[DEFENDER] += held_sum
+    counts[DRAW] += draw_sum
+    counts[RETREAT] += retreat_sum
+    counts[STALEMATE] += stale_sum
+    takes_box[0] += takes_sum
+    rounds_acc[0] += rounds
+    eng.seen += seen
     return dropped
 
 

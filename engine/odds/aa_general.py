@@ -43,6 +43,8 @@ class GeneralEngine(Generic[N]):
         self.seen = 0
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
         self._cas: dict[tuple[object, ...], Dist[N]] = {}
+        self._cas_quick: dict[tuple[object, ...], Dist[N]] = {}
+        self._dists: dict[tuple[tuple[int, int], ...], list[N]] = {}
         self._strike: dict[tuple[int, State, int, State], Dist[N]] = {}
 
     # -- one side's dice and casualties ---------------------------------------------------
@@ -55,36 +57,58 @@ class GeneralEngine(Generic[N]):
         if got is None:
             subs, air, other = side.dice(st)
             unit = self.unit
-            ll = self.setup.low_luck
-            sub_d = fire_distribution(subs, unit, ll) if subs_fire else [unit]
+            dist = self._dist
+            sub_d = dist(subs) if subs_fire else [unit]
             if air_any:
-                air_d, any_d = [unit], fire_distribution(air + other, unit, ll)
+                air_d, any_d = [unit], dist(air + other)
             else:
-                air_d, any_d = fire_distribution(air, unit, ll), fire_distribution(other, unit, ll)
+                air_d, any_d = dist(air), dist(other)
             got = (sub_d, air_d, any_d)
             self._fire[key] = got
+        return got
+
+    def _dist(self, groups: list[tuple[int, int]]) -> list[N]:
+        """Hit distribution of dice groups (memoised: many states roll the same dice)."""
+        key = tuple(groups)
+        got = self._dists.get(key)
+        if got is None:
+            got = self._dists[key] = fire_distribution(groups, self.unit, self.setup.low_luck)
         return got
 
     def casualties(
         self, target: Side, t_st: State, shooter: Side, s_st: State, subs_fire: bool, air_any: bool
     ) -> Dist[N]:
+        quick = (id(target), t_st, s_st, subs_fire, air_any)
+        got = self._cas_quick.get(quick)
+        if got is not None:
+            return got
         cats = target.fighting_categories(t_st)
         # Keyed by the shooter's dice, not its state: many states roll the same dice.
         key = (id(target), t_st, shooter.dice_key(s_st), subs_fire, air_any or CAT_SUB not in cats)
         got = self._cas.get(key)
         if got is not None:
+            self._cas_quick[quick] = got
             return got
+        got = self._casualties(target, t_st, shooter, s_st, subs_fire, air_any, cats)
+        self._cas[key] = self._cas_quick[quick] = got
+        return got
+
+    def _casualties(
+        self, target: Side, t_st: State, shooter: Side, s_st: State, subs_fire: bool, air_any: bool,
+        cats: frozenset[int],
+    ) -> Dist[N]:
         # A restriction that cannot matter (no aircraft / no submarine to protect) is
         # dropped: the hits are then taken in plain loss order.
         sub_d, air_d, any_d = self.fire(shooter, s_st, subs_fire, air_any or CAT_SUB not in cats)
         out: Dist[N] = {}
         if len(air_d) == 1 and (CAT_AIR not in cats or len(sub_d) == 1):
             # No restriction can bind: the hits are taken in plain loss order.
+            seq = target.sequence(t_st)
+            last = len(seq) - 1
             for h, p in enumerate(convolve(sub_d, any_d)):
                 if p:
-                    nxt = target.take(t_st, h)
+                    nxt = seq[h if h < last else last]
                     out[nxt] = out.get(nxt, self.zero) + p
-            self._cas[key] = out
             return out
         # Float mode: hit combinations less likely than CUT are left out (their mass
         # shows in the final balance, added to the error bound).
@@ -102,12 +126,14 @@ class GeneralEngine(Generic[N]):
                     base, extra = target.take_hits(t_st, hs, ha, 0), 0
                 else:  # nothing for submarine fire to spare
                     base, extra = target.take_hits(t_st, 0, ha, 0), hs
-                for hy, py in enumerate(any_d):
-                    if pp * py <= cut:
+                seq = target.sequence(base)
+                last = len(seq) - 1
+                for hy, py in enumerate(any_d, extra):
+                    q = pp * py
+                    if q <= cut:
                         continue
-                    nxt = target.take(base, hy + extra)
-                    out[nxt] = out.get(nxt, self.zero) + pp * py
-        self._cas[key] = out
+                    nxt = seq[hy if hy < last else last]
+                    out[nxt] = out.get(nxt, self.zero) + q
         return out
 
     def strike(self, target: Side, t_st: State, shooter: Side, s_st: State) -> Dist[N]:
@@ -265,9 +291,12 @@ class GeneralEngine(Generic[N]):
             if got is None or got[2] is not dist:
                 if attacker:
                     ii = [index(st, a_idx, a_list, a_hp, att) for st in dist]
+                    # the attacker's states index rows: kept as a column for broadcasting
+                    got = (np.array(ii, dtype=np.intp)[:, None], np.array(list(dist.values()))[:, None], dist)
                 else:
                     ii = [index(st, d_idx, d_list, d_hp, dfn) for st in dist]
-                got = arrays[id(dist)] = (np.array(ii, dtype=np.intp), np.array(list(dist.values())), dist)
+                    got = (np.array(ii, dtype=np.intp), np.array(list(dist.values())), dist)
+                arrays[id(dist)] = got
             return got[0], got[1]
 
         for (a, d), m in initial.items():
@@ -326,7 +355,7 @@ class GeneralEngine(Generic[N]):
                     ia, pa = as_arrays(a2s, True)
                     jd, pd = as_arrays(d2s, False)
                     grow()
-                    table[np.ix_(ia, jd)] += (m_eff * w) * np.outer(pa, pd)
+                    table[ia, jd] += (m_eff * w) * (pa * pd)
                 table[i, j] = 0.0  # the loop's share, summed in m_eff
         tally.dropped += dropped
 

@@ -103,6 +103,10 @@ class Side:
         # Answers about states are asked again and again by the engines: memoised.
         self._memo: dict[tuple[object, ...], Any] = {}
         self._dice_plan: Any = None
+        # What the engines derive from this side (loss sequences with their dice), kept
+        # with it: a side is memoised across battles (engine.odds.aa._side).
+        self.engine_memo: dict[tuple[object, ...], Any] = {}
+        self._finals: dict[State, tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]] = {}
 
     # -- what a state holds -------------------------------------------------------------
 
@@ -118,6 +122,18 @@ class Side:
         for s, n in zip(self.slots, st):
             out[s.unit] = out.get(s.unit, 0) + n
         return out
+
+    def final(self, st: State) -> tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]:
+        """A final state as the report needs it (memoised): units by type, their cost,
+        the types still present as a sorted-by-slot key, and how many are not AA guns."""
+        got = self._finals.get(st)
+        if got is None:
+            counts = self.counts(st)
+            cost = sum(self.profiles[n].cost * c for n, c in counts.items())
+            present = tuple((n, c) for n, c in counts.items() if c > 0)
+            fighting = sum(c for n, c in counts.items() if not self.profiles[n].is_aa)
+            got = self._finals[st] = (counts, cost, present, fighting)
+        return got
 
     def alive(self, st: State) -> int:
         """Units still fighting (AA guns and submerged submarines excluded)."""
@@ -203,6 +219,20 @@ class Side:
         result = tuple(steps)
         self._steps_cache[st] = result
         return result
+
+    def sequence(self, st: State) -> tuple[State, ...]:
+        """The states after 0, 1, 2 … steps of the loss order from ``st`` (memoised):
+        ``sequence(st)[n]`` is ``take(st, n)`` for ``n`` up to :meth:`hp`."""
+        key = ("sequence", st)
+        got = self._memo.get(key)
+        if got is None:
+            out = [st]
+            cur = list(st)
+            for step in self.steps(st):
+                _apply(cur, step)
+                out.append(tuple(cur))
+            got = self._memo[key] = tuple(out)
+        return cast(tuple[State, ...], got)
 
     def take(self, st: State, n: int) -> State:
         """The state after the first ``n`` steps of the loss order (unrestricted hits)."""

@@ -44,6 +44,7 @@ from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
+from engine.odds.aa_units import AIR
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
@@ -156,6 +157,19 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     return got
 
 
+def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
+    """A spreading matrix ``T`` (last axis: target columns from ``c0``) with every target
+    column past ``nD`` (the defender destroyed, however many hits were left over) added
+    into column ``nD``: fewer columns to multiply and to add.  Returns ``(T, width)``."""
+    L = T.shape[-1]
+    keep = nD + 1 - c0
+    if keep >= L or keep < 1:
+        return np.ascontiguousarray(T), L
+    out = np.array(T[..., :keep])
+    out[..., keep - 1] += T[..., keep:].sum(axis=-1)
+    return out, keep
+
+
 # -- the engine -------------------------------------------------------------------------------
 
 
@@ -249,6 +263,69 @@ class TableEngine:
         # Each outcome left out is below CUT: a bound on the probability left out.
         self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
         self.seen = 0
+        self._split_init(att, setup.low_luck)
+
+    def _split_init(self, att: Side, low_luck: bool) -> None:
+        """AA fire (several blocks that differ only in aircraft): while no aircraft has
+        been lost, the attacker's hits at row ``i`` of block ``k`` are the ground units'
+        hits ``G[i]`` (the same in every block) plus the block's aircraft hits ``H[k]``.
+        Then spreading over the columns, a convolution with ``G[i] * H[k]``, is done in
+        two steps: with ``G[i]`` as one matrix product shared by every block (into
+        ``Mpre``), and with ``H[k]`` once per target row when that row is reached
+        (:meth:`_finish_row`).  ``n0`` rows use it (0: not applicable)."""
+        self.n0 = 0
+        K = len(self.blocks)
+        if K <= BLOCKS_TOGETHER or low_luck:
+            return
+        n_min = min(len(t.states) for t in self.a_tabs)
+        states = np.array([t.states[:n_min] for t in self.a_tabs])  # (K, n, slots)
+        air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
+        if not air.any() or air.all():
+            return
+        same_air = (states[:, :, air] == states[:, :1, air]).all(axis=(0, 2))
+        same_ground = (states[:, :, ~air] == states[:1, :, ~air]).all(axis=(0, 2))
+        ok = same_air & same_ground
+        n0 = int(np.argmin(ok)) if not ok.all() else n_min
+        # The last state of a block (nothing left) never fires: stop before it.
+        n0 = min(n0, n_min - 1)
+        if n0 < 2:
+            return
+        ground = []
+        for st in self.a_tabs[0].states[:n0]:
+            subs, _, other = att.dice(st)
+            ground.append(hits(subs + other))
+        airs = [hits(att.dice(t.states[0])[1]) for t in self.a_tabs]
+        Lg = max(len(g) for g in ground)
+        Lh = max(len(h) for h in airs)
+        self.G = np.zeros((n0, Lg))
+        for r, g in enumerate(ground):
+            self.G[r, : len(g)] = g
+        self.Hk = np.zeros((K, Lh))
+        for k, h in enumerate(airs):
+            self.Hk[k, : len(h)] = h
+        sig = self.G >= CUT
+        self.g_lo = np.argmax(sig, axis=1)
+        self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
+        self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
+        self.Mpre = np.zeros((K, min(self.R, n0 + self.Hd + 1), self.C))
+        self.n0 = n0
+
+    def _finish_row(self, M: Arr, i: int) -> None:
+        """Add row ``i``'s pending spreads (``Mpre``) convolved with each block's
+        aircraft hits."""
+        if i >= self.Mpre.shape[1]:
+            return
+        pre = self.Mpre[:, i, :]
+        nz = np.flatnonzero(pre.any(axis=0))
+        if not len(nz):
+            return
+        lo, hi = int(nz[0]), int(nz[-1]) + 1
+        C = self.C
+        row = M[:, i, :]
+        for t in range(self.Hk.shape[1]):
+            stop = min(hi + t, C)
+            if stop > lo + t:
+                row[:, lo + t : stop] += self.Hk[:, t : t + 1] * pre[:, lo : stop - t]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
@@ -339,9 +416,10 @@ class TableEngine:
         P = np.zeros(2 * w + La - 1)
         P[w : w + La] = self.AF[k, i, a0:a1]
         T = as_strided(P[w:], shape=(w, L), strides=(-P.itemsize, P.itemsize))
+        c0 = lo + l + a0
+        T, L = _fold(T, c0, self.nD)
         out = W @ T
         r0 = i + hd_from + h0
-        c0 = lo + l + a0
         into[k, r0 : r0 + out.shape[0], c0 : c0 + L] += out
 
     def _row_solve(self, M: Arr, k: int, i: int, r: Arr, lim: int) -> None:
@@ -437,26 +515,43 @@ class TableEngine:
         self.dropped += float(x[:, :l].sum() + x[:, h:].sum())
         xk = x[:, l:h]
         wk = h - l
-        W = xk[:, None, :] * self.DFT[None, 1:, lo + l : lo + h]  # (K, H, wk)
-        s = W.sum(axis=(0, 2))
+        DT = self.DFT[1:, lo + l : lo + h]  # (H, wk): p(hd | j), hd >= 1
+        s = DT @ xk.sum(axis=0)
         keep = np.flatnonzero(s >= TINY)
         if not len(keep):
             self.dropped += float(s.sum())
             return
         h0, h1 = int(keep[0]), int(keep[-1]) + 1
         self.dropped += float(s[:h0].sum() + s[h1:].sum())
-        W = W[:, h0:h1, :]
+        W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
+        per_block = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by block
+        r0 = i + 1 + h0
+        if i < self.n0:
+            # Ground units' hits, shared by every block: one 2-D product (see _split_init).
+            g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
+            self.dropped += float(per_block.sum()) * float(self.g_out[i])
+            Lg = g1 - g0
+            L = wk + Lg - 1
+            P = np.zeros(2 * wk + Lg - 1)
+            P[wk : wk + Lg] = self.G[i, g0:g1]
+            T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
+            c0 = lo + l + g0
+            T, L = _fold(T, c0, self.nD)
+            Hn = h1 - h0
+            out = (W.reshape(K * Hn, wk) @ T).reshape(K, Hn, L)
+            self.Mpre[:, r0 : r0 + Hn, c0 : c0 + L] += out
+            return
         a0 = int(self.a_lo[:, i].min())
         a1 = int(self.a_hi[:, i].max())
-        self.dropped += float((W.sum(axis=(1, 2)) * self.a_out[:, i]).sum())
+        self.dropped += float((per_block * self.a_out[:, i]).sum())
         La = a1 - a0
         L = wk + La - 1
         P2 = np.zeros((K, 2 * wk + La - 1))
         P2[:, wk : wk + La] = A[:, a0:a1]
         T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
-        out = np.matmul(W, T)
-        r0 = i + 1 + h0
         c0 = lo + l + a0
+        T, L = _fold(T, c0, self.nD)
+        out = np.matmul(W, T)
         M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
 
     def _in_row(
@@ -516,6 +611,8 @@ class TableEngine:
             pass
         elif rounds is None and K > BLOCKS_TOGETHER:
             for i in range(self.R):
+                if self.n0:
+                    self._finish_row(M, i)
                 rows = M[:, i, :]
                 lims = np.zeros(K, dtype=np.int64)
                 for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
@@ -556,6 +653,10 @@ class TableEngine:
         nD = self.nD
         alive = self.a_alive
         lim = np.where(self.a_quiet, nD, self.jT)  # (K, R)
+        # Live cells at least (rows that can hit, without retreat): too many, give up early.
+        sure = alive & ~self.a_quiet & ~self.a_retreat
+        if int((np.maximum(lim - np.minimum(self.r_cut, lim), 0) * sure).sum()) > DENSE_MAX:
+            return False
         cols = np.arange(C)[None, None, :]
         inside = alive[:, :, None] & (cols < lim[:, :, None])
         stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]

@@ -96,3 +96,28 @@ def test_the_result_keeps_its_shape_with_the_table_engine() -> None:
     odds = _result(battle, setup, aside, tally, "fast", catalogue())
     assert sum(odds.survivor_count["attacker"].values()) == pytest.approx(1.0, abs=1e-12)
     assert odds.expected_survivors["defender"]["aa gun"] == pytest.approx(1.0)
+
+
+def test_aa_blocks_split_ground_and_aircraft_hits_match_fractions() -> None:
+    # Two aircraft types against an AA gun: 3 x 3 blocks.  While no aircraft is lost the
+    # ground units' spread is shared by every block and the aircraft hits are convolved
+    # per block afterwards (TableEngine._split_init); answers must not change.
+    battle = AABattle.parse("6 inf, 1 art, 2 tank, 2 fig, 2 bom", "8 inf, 1 art, 1 aa")
+    setup, _ = setup_battle(battle, 1.0)
+    assert TableEngine(setup).n0 == 9  # the 9 ground units' casualty steps
+    _compare(battle)
+    _compare(AABattle.parse("6 inf, 1 art, 2 tank, 2 fig, 2 bom", "8 inf, 1 art, 1 aa",
+                            mode="amphibious", bombard="1 bat, 1 cru"))
+    _compare(AABattle.parse("5 inf, 2 fig, 2 bom", "7 inf, 1 aa", tech_attacker="heavy bombers"))
+
+
+def test_sides_memoised_across_battles_keep_rules_and_technologies_apart() -> None:
+    # The same armies under two rules sets / with a technology are different sides.
+    plain = aa_odds(AABattle.parse("4 inf, 2 fig", "5 inf, 1 aa"))
+    again = aa_odds(AABattle.parse("4 inf, 2 fig", "5 inf, 1 aa"))
+    jets = aa_odds(AABattle.parse("4 inf, 2 fig", "5 inf, 1 aa", tech_attacker="jet fighters"))
+    assert again.attacker_win == plain.attacker_win
+    assert jets.attacker_win != plain.attacker_win
+    exact = aa_odds(AABattle.parse("4 inf, 2 fig", "5 inf, 1 aa"), exact=True)
+    assert exact.exact is not None
+    assert plain.attacker_win == pytest.approx(float(exact.exact["attacker_win"]), abs=1e-13)
