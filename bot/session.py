@@ -96,9 +96,6 @@ class Loaded:
         waiting = [p.player for p in self.pending if p.player in seats]
         return waiting[0] if waiting else seats[0]
 
-    def team_seats(self, team: str) -> list[str]:
-        return [s for s in self.rules.seats if self.rules.team(s) == team]
-
 
 @dataclass(frozen=True)
 class Change:
@@ -240,8 +237,7 @@ class Sessions:
     async def load(self, channel_id: int, *, kind: str | None = None) -> Loaded:
         loaded = await self.find(channel_id)
         if loaded is None or (kind is not None and loaded.game.kind != kind):
-            hint = f"/{kind} new" if kind else "a game's new command"
-            raise NoGame(f"There is no game in progress in this channel. Start one with {hint}.")
+            raise NoGame(f"There is no game in progress in this channel. Start one with {_new_hint(kind)}.")
         return loaded
 
     async def latest(self, channel_id: int, *, kind: str | None = None) -> Loaded:
@@ -252,8 +248,7 @@ class Sessions:
             game = await self.repo.last_game(channel_id)
             loaded = self.loaded(game) if game else None
         if loaded is None or (kind is not None and loaded.game.kind != kind):
-            hint = f"/{kind} new" if kind else "a game's new command"
-            raise NoGame(f"There is no game in this channel yet. Start one with {hint}.")
+            raise NoGame(f"There is no game in this channel yet. Start one with {_new_hint(kind)}.")
         return loaded
 
     async def history(self, game: GameRecord, *, check: bool = False) -> History:
@@ -446,7 +441,7 @@ class Sessions:
             waiting = sorted({p.player for p in before.pending})
             if policy == "forfeit":
                 teams = sorted({rules.team(s) for s in waiting})
-                others = [t for t in _teams(rules) if t not in teams]
+                others = [t for t in rules.teams() if t not in teams]
                 winner = others[0] if len(others) == 1 else None
                 reason = (f"{' and '.join(waiting)} did not answer in time" if winner
                           else "nobody answered in time")
@@ -480,12 +475,8 @@ class Sessions:
         return await self.repo.mark_reminded(game.id, version=game.version, now=self.now())
 
 
-def _teams(rules: GameRules[Any]) -> list[str]:
-    teams: list[str] = []
-    for seat in rules.seats:
-        if rules.team(seat) not in teams:
-            teams.append(rules.team(seat))
-    return teams
+def _new_hint(kind: str | None) -> str:
+    return f"/{kind} new" if kind else "a game's new command"
 
 
 def _json_text(options: Mapping[str, Any]) -> str:

@@ -104,6 +104,8 @@ class GameRules(Protocol[S]):
 
     def team(self, seat: str) -> str: ...
 
+    def teams(self) -> tuple[str, ...]: ...
+
     def new_game(self, options: Mapping[str, Any], dice: Dice) -> tuple[S, Sequence[Event]]: ...
 
     def parse_order(self, state: S, seat: str, text: str) -> Any: ...
@@ -153,11 +155,8 @@ class BaseRules:
         return seat
 
     def teams(self) -> tuple[str, ...]:
-        seen: list[str] = []
-        for seat in self.seats:
-            if self.team(seat) not in seen:
-                seen.append(self.team(seat))
-        return tuple(seen)
+        """The sides, in seat order (each once)."""
+        return tuple(dict.fromkeys(self.team(seat) for seat in self.seats))
 
     def parse_order(self, state: Any, seat: str, text: str) -> Any:
         raise NotImplementedError
