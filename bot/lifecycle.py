@@ -87,25 +87,20 @@ def is_host_or_moderator(ctx: Ctx, loaded: Loaded) -> bool:
 
 
 def seat_list(rules_seats: Sequence[str], text: str | None) -> list[str]:
-    """``"Germany, Italy"`` → the seats named (case-insensitive), in the game's order."""
+    """``"Germany, Italy"`` → the seats named (case-insensitive), in the game's order.
+    Seat names of several words ("United States") are matched whole, longest first."""
     if text is None:
         return []
-    # Seat names of several words ("United States", "Soviet Union") are matched whole first.
-    rest = f" {text.lower().replace(',', ' ')} "
-    multi: list[str] = []
-    for s in sorted(rules_seats, key=len, reverse=True):
-        if " " in s and f" {s.lower()} " in " ".join(rest.split()).join("  "):
-            multi.append(s)
-            rest = " ".join(rest.split()).join("  ").replace(f" {s.lower()} ", " ")
-    if multi:
-        return sorted(set(multi) | set(seat_list(rules_seats, rest) if rest.strip() else []),
-                      key=list(rules_seats).index)
-    wanted = [w.strip().lower() for w in text.replace(",", " ").split() if w.strip()]
-    by_name = {s.lower(): s for s in rules_seats}
-    unknown = [w for w in wanted if w not in by_name]
+    rest = " " + " ".join(text.lower().replace(",", " ").split()) + " "
+    found: set[str] = set()
+    for seat in sorted(rules_seats, key=len, reverse=True):
+        if f" {seat.lower()} " in rest:
+            found.add(seat)
+            rest = rest.replace(f" {seat.lower()} ", " ")
+    unknown = rest.split()
     if unknown:
         raise UnknownName(f"'{unknown[0]}' is not a seat of this game.", legal=rules_seats)
-    return [s for s in rules_seats if s.lower() in wanted]
+    return [s for s in rules_seats if s in found]
 
 
 def with_companions(front: Front, chosen: Sequence[str], free: set[str]) -> list[str]:
