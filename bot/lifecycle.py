@@ -24,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
+from dataclasses import replace as replace_update
+from datetime import datetime
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from bot import fair_dice
@@ -32,11 +34,11 @@ from bot.commands.base import Option, command
 from bot.context import Actor, Attachment, Button, Ctx, Message
 from bot.front import Front
 from bot.present import clip, direct, ping, present
-from bot.session import Acted, Change, Loaded, effective_rows
+from bot.session import Acted, Change, Loaded, effective_rows, winner_against
 from bot.storage.repository import GameUpdate, NewOrder, OrderRecord
 from bot import undo as undo_rules
 from engine.core.errors import IllegalOrder, NotationError, PlayerError, UnknownName
-from engine.core.game import PUBLIC, Viewer, rules_for, visible_events
+from engine.core.game import PUBLIC, Outcome, Viewer, rules_for, visible_events
 
 # Option keys of the platform (the rest of a game's options belong to its engine).
 REMIND, TIMEOUT, POLICY, PROMPT = "remind_after", "timeout_after", "timeout_policy", "reaction_timeout"
@@ -109,6 +111,17 @@ def with_companions(front: Front, chosen: Sequence[str], free: set[str]) -> list
     for seat in chosen:
         out += [c for c in front.companions.get(seat, ()) if c in free and c not in out]
     return out
+
+
+def end_line(front: Front, outcome: Outcome) -> str:
+    return (f"🏆 {front.seat_label(outcome.winner)} win the {front.noun}." if outcome.winner
+            else f"The {front.noun} ends without a winner.")
+
+
+def seated(seats: Mapping[str, int], *, starting: bool, now: datetime) -> GameUpdate:
+    """The row update for new seat holders; the game starts when the last seat is taken."""
+    return GameUpdate(seats=dict(seats), status="active" if starting else None,
+                      waiting_since=now if starting else None, clear_reminded=starting)
 
 
 def _mention_safe(text: str) -> str:
@@ -204,12 +217,9 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                 raise IllegalOrder(f"The {taken[0]} seat is taken.", legal=[f"/{g} join side:{s}" for s in free])
             chosen = with_companions(front, chosen, set(free))
             new_seats = {**game.seats, **{s: actor.id for s in chosen}}
-            starting = len(new_seats) == len(seats)
-            now = ctx.app.sessions.now()
+            update = seated(new_seats, starting=len(new_seats) == len(seats), now=ctx.app.sessions.now())
             return Change(
-                GameUpdate(seats=new_seats, status="active" if starting else None,
-                           waiting_since=now if starting else None, clear_reminded=starting,
-                           options=fair_dice.with_entropy(game, chosen, entropy)),
+                replace_update(update, options=fair_dice.with_entropy(game, chosen, entropy)),
                 tuple(NewOrder(kind="seat", seat=s, text=f"join {s}", actor_id=actor.id) for s in chosen))
 
         loaded = await ctx.app.sessions.change(ctx.channel_id, decide, kind=front.kind)
@@ -244,10 +254,8 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             if other and not multi_seat:
                 raise IllegalOrder(f"{who.name} already plays {other[0]} in this {noun}.")
             new_seats = {**game.seats, seat: who.id}
-            starting = game.status == "open" and len(new_seats) == len(seats)
             return Change(
-                GameUpdate(seats=new_seats, status="active" if starting else None,
-                           waiting_since=now if starting else None, clear_reminded=starting),
+                seated(new_seats, starting=game.status == "open" and len(new_seats) == len(seats), now=now),
                 (NewOrder(kind="seat", seat=seat, text=f"replace {seat} with {who.id}", actor_id=ctx.actor.id),))
 
         loaded = await ctx.app.sessions.change(ctx.channel_id, decide, kind=front.kind)
@@ -289,10 +297,8 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                 raise IllegalOrder(f"This {noun} is not in progress.")
             if not confirm:
                 raise _Confirm()
-            rules = loaded.rules
-            team = rules.team(mine[0])
-            others = [t for t in dict.fromkeys(rules.team(s) for s in seats) if t != team]
-            winner = others[0] if len(others) == 1 else None
+            team = loaded.rules.team(mine[0])
+            winner = winner_against(loaded.rules, {team})
             reason = f"{front.seat_label(team)} conceded"
             event = {"type": "GameConceded", "team": team, "winner": winner, "reason": reason}
             return Change(GameUpdate(status="finished", result={"winner": winner, "reason": reason}),
@@ -308,8 +314,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         outcome = loaded.outcome
         assert outcome is not None
         team = loaded.rules.team(loaded.game.seat_of(ctx.actor.id)[0])
-        end = (f"🏆 {front.seat_label(outcome.winner)} win the {noun}." if outcome.winner
-               else f"The {noun} ends without a winner.")
+        end = end_line(front, outcome)
         await ctx.reply(f"🏳️ {front.seat_label(team)} concede ({ctx.actor.mention}). {end}", ephemeral=False)
 
     @command(f"{g} undo", "Take back the last order(s): see what it undoes, then confirm",
@@ -621,8 +626,7 @@ async def announce(app: Any, channel: Any, channel_id: int, acted: Acted) -> Non
         from bot.games import front_for
 
         front = front_for(acted.after.game.kind)
-        end = (f"🏆 {front.seat_label(outcome.winner)} win the {front.noun}." if outcome.winner
-               else f"The {front.noun} ends without a winner.")
+        end = end_line(front, outcome)
         await channel.post(channel_id, Message(f"⏰ Forfeit: {outcome.reason}. {end}"))
         return
     from bot.games import front_for

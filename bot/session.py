@@ -440,9 +440,7 @@ class Sessions:
             game, rules = before.game, before.rules
             waiting = sorted({p.player for p in before.pending})
             if policy == "forfeit":
-                teams = sorted({rules.team(s) for s in waiting})
-                others = [t for t in rules.teams() if t not in teams]
-                winner = others[0] if len(others) == 1 else None
+                winner = winner_against(rules, {rules.team(s) for s in waiting})
                 reason = (f"{' and '.join(waiting)} did not answer in time" if winner
                           else "nobody answered in time")
                 event = {"type": "GameForfeited", "seats": waiting, "winner": winner, "reason": reason}
@@ -473,6 +471,13 @@ class Sessions:
 
     async def mark_reminded(self, game: GameRecord) -> bool:
         return await self.repo.mark_reminded(game.id, version=game.version, now=self.now())
+
+
+def winner_against(rules: GameRules[Any], losers: set[str]) -> str | None:
+    """The winning team when ``losers`` give up or run out of time: the one other team,
+    or None (a draw) when none or several remain."""
+    others = [t for t in rules.teams() if t not in losers]
+    return others[0] if len(others) == 1 else None
 
 
 def _new_hint(kind: str | None) -> str:
