@@ -33,6 +33,7 @@ from bot.clock import parse_delay
 from bot.commands.base import Option, command
 from bot.context import Actor, Attachment, Button, Ctx, Message
 from bot.front import Front
+from bot.games import front_for
 from bot.present import clip, direct, ping, present
 from bot.session import Acted, Change, Loaded, effective_rows, winner_against
 from bot.storage.repository import GameUpdate, NewOrder, OrderRecord
@@ -410,13 +411,16 @@ class _Confirm(Exception):
 def _order_line(life: Lifecycle, loaded: Loaded, row: OrderRecord, viewer: Viewer) -> str:
     front = life.front
     who = front.seat_label(row.seat) if row.seat else "⏰ timeout"
-    if row.kind == "timeout":
-        text = row.text
-    else:
-        shown = loaded.rules.order_view(row.seat, row.text, viewer)
-        text = "a secret order" if shown is None else (front.slash(shown) or shown)
+    text = row.text if row.kind == "timeout" else (_order_text(front, loaded, row, viewer) or "a secret order")
     dice = (f" ({len(row.dice)} {'die' if len(row.dice) == 1 else 'dice'})" if row.dice else "")
-    return f"• {who}: {_mention_safe(text)}{dice}"
+    return f"• {who}: {text}{dice}"
+
+
+def _order_text(front: Front, loaded: Loaded, row: OrderRecord, viewer: Viewer) -> str | None:
+    """An order as the viewer may see it, as the slash command a player types (None: the
+    viewer may not even know it exists — the engine's ``order_view`` decides)."""
+    shown = loaded.rules.order_view(row.seat, row.text, viewer)
+    return None if shown is None else _mention_safe(front.slash(shown) or shown)
 
 
 async def _undo(ctx: Ctx, life: Lifecycle, count: int, confirm: int | None, answer: str | None) -> None:
@@ -531,8 +535,6 @@ async def _replay(ctx: Ctx, life: Lifecycle) -> None:
 def log_entries(loaded: Loaded, rows: Sequence[OrderRecord], viewer: Viewer) -> list[str]:
     """One entry per row the viewer may see, oldest first; undone orders are left out,
     and so is every order the viewer may not see (not even a trace of it)."""
-    from bot.games import front_for
-
     front = front_for(loaded.game.kind)
     rules = loaded.rules
     alive = {r.seq for r in effective_rows(rows)}
@@ -547,10 +549,10 @@ def log_entries(loaded: Loaded, rows: Sequence[OrderRecord], viewer: Viewer) -> 
         if row.kind == "new":
             entry = f"{front.title} {front.noun} opened{tail}"
         elif row.kind == "order":
-            shown = rules.order_view(row.seat, row.text, viewer)
+            shown = _order_text(front, loaded, row, viewer)
             if shown is None:
                 continue
-            entry = f"{front.seat_label(row.seat)}: {_mention_safe(front.slash(shown) or shown)}{tail}"
+            entry = f"{front.seat_label(row.seat)}: {shown}{tail}"
         elif row.kind == "timeout":
             reason = next((e.get("reason") for e in row.events if e.get("type") == "GameForfeited"), "")
             entry = f"⏰ timeout ({row.text}){': ' + str(reason) if reason else ''}{tail}"
@@ -619,27 +621,20 @@ def settings_text(options: Mapping[str, Any]) -> str:
 
 
 async def announce(app: Any, channel: Any, channel_id: int, acted: Acted) -> None:
-    """The scheduler applied a timeout: tell the channel like any other order (a forfeit
-    ends the game: say so and why)."""
+    """The scheduler applied a timeout: say whose time ran out, then tell the channel like
+    any other order (a forfeit ends the game: say so and why)."""
+    front = front_for(acted.after.game.kind)
     outcome = acted.after.outcome
     if acted.texts == ("forfeit",) and outcome is not None:
-        from bot.games import front_for
-
-        front = front_for(acted.after.game.kind)
-        end = end_line(front, outcome)
-        await channel.post(channel_id, Message(f"⏰ Forfeit: {outcome.reason}. {end}"))
+        await channel.post(channel_id, Message(f"⏰ Forfeit: {outcome.reason}. {end_line(front, outcome)}"))
         return
-    from bot.games import front_for
-
-    front = front_for(acted.after.game.kind)
     seats = acted.before.game.seats
-    late = [f"{front.seat_label(p.player)}" + (f" (<@{seats[p.player]}>)" if p.player in seats else "")
-            for p in acted.before.pending]
+    late = [p.player for p in acted.before.pending]
     if late:
+        names = ", ".join(front.seat_label(s) + (f" (<@{seats[s]}>)" if s in seats else "") for s in late)
         await channel.post(channel_id, Message(
-            f"⏰ Time is up for {', '.join(late)}: the game answers for them as its rules say"
-            " when nobody answers in time.", mentions=tuple(seats[p.player] for p in acted.before.pending
-                                                          if p.player in seats)))
+            f"⏰ Time is up for {names}: the game answers for them as its rules say when nobody answers"
+            " in time.", mentions=tuple(seats[s] for s in late if s in seats)))
     await present(app, channel, channel_id, acted)
 
 
