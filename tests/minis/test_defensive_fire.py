@@ -231,3 +231,13 @@ def test_m12_8_timeout_forfeit_ends_the_game_for_the_silent_defender() -> None:
     s, events = play(s, "system", "timeout forfeit")
     assert of_type(events, Victory)[0].winner == ALLIES and s.phase is Phase.OVER
     assert pending(s) == []
+
+
+def test_m5_5_standing_orders_that_fire_together_resolve_by_unit_id() -> None:
+    """M-5.5 (ruling, docs/rules/minis.md): what the bot resolves on its own follows a
+    fixed order — two standing orders provoked by one move fire by unit id, whatever the
+    order the units were placed in."""
+    s = allied_move([("ax2", KAR98, "E5"), ("ax1", KAR98, "E5"), ("al1", GARAND, "E4")], standing="first")
+    s, events = play(s, ALLIES, "move al1 F4", MISS8 * 2)
+    assert [(d.defender, d.where) for d in of_type(events, DefensiveFireEvent)] == [
+        ("ax1", "leaving"), ("ax2", "leaving")]
