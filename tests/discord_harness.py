@@ -203,3 +203,23 @@ async def start_offline(client: discord.Client) -> None:
         "bot": True, "global_name": "Warroom", "mfa_enabled": False, "verified": True,
     })
     state.application_id = APP_ID
+
+
+def deliver(client: discord.Client, payload: dict[str, Any]) -> None:
+    """Hand an INTERACTION_CREATE payload to the bot, as the gateway would."""
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+
+async def play_script(client: Any, script: str, tmp_path: Any, *, files: str = "img") -> str:
+    """Play local-channel script lines on the bot's own App, in the harness channel (as
+    the same users a Discord test then continues with); the script must run cleanly."""
+    from bot.local import LocalChannel, LocalSession
+
+    out = io.StringIO()
+    session = LocalSession(client.app, LocalChannel(out, tmp_path / files))
+    session.channel.names[CHANNEL_ID] = "table"
+    session.channel.current_channel = CHANNEL_ID
+    for line in script.splitlines():
+        await session.run_line(line)
+    assert session.ok, out.getvalue()
+    return out.getvalue()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 
 from bot.discord_app import WarroomBot
 from tests.discord_harness import (
+    deliver,
     CHANNEL_ID,
     Recorder,
     button,
@@ -20,13 +20,11 @@ from tests.discord_harness import (
 ALICE = member(1001, "Alice")
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
 
 async def test_roll_answers_a_slash_interaction_with_text(bot: WarroomBot, rec: Recorder) -> None:
     bot.app.dice.queue([6, 6, 6, 5, 4, 4, 3, 3, 3, 1, 1])
-    _dispatch(bot, slash("roll", [option("dice", "11d6>=4")], ALICE))
+    deliver(bot, slash("roll", [option("dice", "11d6>=4")], ALICE))
     (call,) = await rec.wait_for(1)
     assert call.kind == "message" and not call.ephemeral
     assert call.content == "**11d6>=4** → 6, 6, 6, 5, 4, 4, 3, 3, 3, 1, 1 → **6 successes**"
@@ -34,7 +32,7 @@ async def test_roll_answers_a_slash_interaction_with_text(bot: WarroomBot, rec: 
 
 async def test_roll_with_image_attaches_a_png(bot: WarroomBot, rec: Recorder) -> None:
     bot.app.dice.queue([2, 5])
-    _dispatch(bot, slash("roll", [option("dice", "2d6"), option("image", True)], ALICE))
+    deliver(bot, slash("roll", [option("dice", "2d6"), option("image", True)], ALICE))
     (call,) = await rec.wait_for(1)
     assert "2d6 (2, 5) = `7`" in call.content
     (png,) = png_files(call)
@@ -43,13 +41,13 @@ async def test_roll_with_image_attaches_a_png(bot: WarroomBot, rec: Recorder) ->
 
 
 async def test_bad_expression_is_an_ephemeral_error(bot: WarroomBot, rec: Recorder) -> None:
-    _dispatch(bot, slash("roll", [option("dice", "3dx")], ALICE))
+    deliver(bot, slash("roll", [option("dice", "3dx")], ALICE))
     (call,) = await rec.wait_for(1)
     assert call.ephemeral and "Can't roll '3dx'" in call.content
 
 
 async def test_help_is_ephemeral_and_lists_roll(bot: WarroomBot, rec: Recorder) -> None:
-    _dispatch(bot, slash("help", [], ALICE))
+    deliver(bot, slash("help", [], ALICE))
     (call,) = await rec.wait_for(1)
     assert call.ephemeral and "/roll" in call.content
     assert "`/minis` new · join · army" in call.content
@@ -58,7 +56,7 @@ async def test_help_is_ephemeral_and_lists_roll(bot: WarroomBot, rec: Recorder) 
 
 
 async def test_long_answers_are_split_under_discords_limit(bot: WarroomBot, rec: Recorder) -> None:
-    _dispatch(bot, slash("help", [option("game", "minis")], ALICE))
+    deliver(bot, slash("help", [option("game", "minis")], ALICE))
     calls = await rec.wait_for(2)
     assert len(calls) >= 2 and all(c.ephemeral for c in calls)
     assert all(len(c.content) <= 2000 for c in calls)
@@ -68,7 +66,7 @@ async def test_long_answers_are_split_under_discords_limit(bot: WarroomBot, rec:
 
 async def test_button_runs_its_command_as_the_presser(bot: WarroomBot, rec: Recorder) -> None:
     bot.app.dice.queue([3, 4])
-    _dispatch(bot, button("wr:/roll dice:2d6", member(1002, "Bob")))
+    deliver(bot, button("wr:/roll dice:2d6", member(1002, "Bob")))
     (call,) = await rec.wait_for(1)
     assert call.kind == "message" and "2d6 (3, 4) = `7`" in call.content
 
@@ -98,7 +96,7 @@ async def test_deferred_command_can_answer_privately(bot: WarroomBot, rec: Recor
     try:
         bot.tree.clear_commands(guild=None)
         build_tree(bot, bot.tree)
-        _dispatch(bot, slash("slowtest", [], ALICE, channel_id=CHANNEL_ID))
+        deliver(bot, slash("slowtest", [], ALICE, channel_id=CHANNEL_ID))
         calls = await rec.wait_for(4)
     finally:
         del REGISTRY[("slowtest",)]

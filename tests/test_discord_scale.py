@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import AsyncIterator
 
 import discord
 import pytest
@@ -19,7 +19,7 @@ from bot.config import Config
 from bot.context import Ctx
 from bot.discord_app import ShardedWarroomBot, WarroomBot, build_tree, shard_of
 from bot.storage.repository import GameRecord
-from tests.discord_harness import CHANNEL_ID, GUILD_ID, Recorder, member, slash, start_offline
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, Recorder, deliver, member, slash, start_offline
 
 ALICE = member(1001, "Alice")
 
@@ -34,8 +34,6 @@ async def sharded(tmp_path: Path) -> AsyncIterator[ShardedWarroomBot]:
     await app.close()
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
 
 def _game(guild_id: int | None) -> GameRecord:
@@ -51,7 +49,7 @@ async def test_a_sharded_process_runs_its_shards_and_answers_commands(sharded: S
     assert isinstance(sharded, discord.AutoShardedClient)
     assert (sharded.shard_ids, sharded.shard_count) == ([0, 1], 4)
     sharded.app.dice.queue([6, 1])
-    _dispatch(sharded, slash("roll", [{"name": "dice", "type": 3, "value": "2d6>=4"}], ALICE))
+    deliver(sharded, slash("roll", [{"name": "dice", "type": 3, "value": "2d6>=4"}], ALICE))
     (call,) = await rec.wait_for(1)
     assert call.content == "**2d6>=4** → 6, 1 → **1 success**"
 
@@ -99,12 +97,12 @@ async def test_a_command_that_has_not_answered_in_time_is_deferred(bot: WarroomB
     try:
         bot.tree.clear_commands(guild=None)
         build_tree(bot, bot.tree)
-        _dispatch(bot, slash("slowish", [], ALICE, channel_id=CHANNEL_ID))
+        deliver(bot, slash("slowish", [], ALICE, channel_id=CHANNEL_ID))
         calls = await rec.wait_for(2)
         assert [c.kind for c in calls] == ["defer", "followup"]
         assert calls[1].content == "late but there" and not calls[0].ephemeral
         rec.calls.clear()
-        _dispatch(bot, slash("quick", [], ALICE, channel_id=CHANNEL_ID))
+        deliver(bot, slash("quick", [], ALICE, channel_id=CHANNEL_ID))
         calls = await rec.wait_for(1)
         await asyncio.sleep(0.1)  # past the deadline: no stray defer follows an answer
         assert [c.kind for c in rec.calls] == ["message"] and calls[0].content == "at once"

@@ -6,42 +6,28 @@ Discord interactions continue it as the same users."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
-from typing import Any
 
 
 from bot.discord_app import WarroomBot
-from bot.local import LocalChannel, LocalSession, stable_id
+from bot.local import stable_id
 from tests.bot.minis_scripts import OPEN
 from tests.bot.test_minis_commands import TO_PROMPT
-from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash
+from tests.discord_harness import Recorder, button, deliver, member, option, play_script, png_files, slash
 
 ALICE = member(stable_id("user", "alice"), "alice")
 BOB = member(stable_id("user", "bob"), "bob")
 
 
-async def _script(client: WarroomBot, script: str, tmp_path: Path) -> str:
-    """Play script lines through the local channel in the Discord channel's id."""
-    out = io.StringIO()
-    session = LocalSession(client.app, LocalChannel(out, tmp_path / "img"))
-    session.channel.names[CHANNEL_ID] = "table"
-    session.channel.current_channel = CHANNEL_ID
-    for line in script.splitlines():
-        await session.run_line(line)
-    assert session.ok, out.getvalue()
-    return out.getvalue()
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
 
 async def test_army_reply_is_ephemeral_and_the_channel_learns_nothing(bot: WarroomBot, rec: Recorder,
                                                                      tmp_path: Path) -> None:
-    await _script(bot, OPEN.split("alice: /minis army")[0], tmp_path)
+    await play_script(bot, OPEN.split("alice: /minis army")[0], tmp_path)
     units = "Panzer IV Ausf. G, 2 Mauser Kar 98k"
-    _dispatch(bot, slash("minis army", [option("units", units)], ALICE))
+    deliver(bot, slash("minis army", [option("units", units)], ALICE))
     calls = await rec.wait_for(1)
     assert len(calls) == 1  # the channel is not even told that a list changed (issue 9)
     private = calls[0]
@@ -55,15 +41,15 @@ async def test_army_reply_is_ephemeral_and_the_channel_learns_nothing(bot: Warro
 async def test_autocomplete_offers_the_units_that_can_act(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT, tmp_path)
-    _dispatch(bot, slash("minis move", [option("unit", "", focused=True)], ALICE, autocomplete=True))
+    await play_script(bot, TO_MOVEMENT, tmp_path)
+    deliver(bot, slash("minis move", [option("unit", "", focused=True)], ALICE, autocomplete=True))
     (call,) = await rec.wait_for(1)
     assert call.kind == "autocomplete"
     choices = call.payload["data"]["choices"]
     assert choices[0] == {"name": "ax1 Panzer IV Ausf. G (C8)", "value": "ax1"}
     assert {c["value"] for c in choices} == {"ax1", "ax2", "ax3", "ax4", "ax5"}
     rec.calls.clear()
-    _dispatch(bot, slash("minis move", [option("unit", "ax1"), option("to", "F", focused=True)], ALICE,
+    deliver(bot, slash("minis move", [option("unit", "ax1"), option("to", "F", focused=True)], ALICE,
                          autocomplete=True))
     (call,) = await rec.wait_for(1)
     values = [c["value"] for c in call.payload["data"]["choices"]]
@@ -71,9 +57,9 @@ async def test_autocomplete_offers_the_units_that_can_act(bot: WarroomBot, rec: 
 
 
 async def test_a_button_answers_the_defensive_fire_prompt(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    out = await _script(bot, TO_PROMPT, tmp_path)
+    out = await play_script(bot, TO_PROMPT, tmp_path)
     assert "buttons: [1: ax1 fires (leaving hex)]" in out
-    _dispatch(bot, button("wr:/minis defend fire unit:ax1 at:leaving", ALICE))
+    deliver(bot, button("wr:/minis defend fire unit:ax1 at:leaving", ALICE))
     calls = await rec.wait_for(3)
     # The button defers exactly like /minis defend fire (it may roll and draw a map).
     assert calls[0].kind == "defer" and not calls[0].ephemeral
@@ -83,15 +69,15 @@ async def test_a_button_answers_the_defensive_fire_prompt(bot: WarroomBot, rec: 
     assert any("your movement phase (turn 2)" in c.content for c in calls[2:])
     # A button pressed by the wrong player is refused privately and changes nothing.
     rec.calls.clear()
-    _dispatch(bot, button("wr:/minis defend hold", BOB))
+    deliver(bot, button("wr:/minis defend hold", BOB))
     calls = await rec.wait_for(3)
     refusal = calls[-1]
     assert calls[0].kind == "defer" and refusal.ephemeral and "⚠️" in refusal.content
 
 
 async def test_the_prompt_is_posted_with_buttons(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    await _script(bot, TO_PROMPT.rsplit("bob: /minis move", 1)[0], tmp_path)
-    _dispatch(bot, slash("minis move", [option("unit", "al1"), option("to", "J7"), option("face", "N")], BOB))
+    await play_script(bot, TO_PROMPT.rsplit("bob: /minis move", 1)[0], tmp_path)
+    deliver(bot, slash("minis move", [option("unit", "al1"), option("to", "J7"), option("face", "N")], BOB))
     calls = await rec.wait_for(3)
     prompt = next(c for c in calls if c.buttons)
     assert [b["custom_id"] for b in prompt.buttons] == [
@@ -103,8 +89,8 @@ async def test_the_prompt_is_posted_with_buttons(bot: WarroomBot, rec: Recorder,
 async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT, tmp_path)
-    _dispatch(bot, slash("minis map", [option("overlay", "reach"), option("unit", "ax1")], ALICE))
+    await play_script(bot, TO_MOVEMENT, tmp_path)
+    deliver(bot, slash("minis map", [option("overlay", "reach"), option("unit", "ax1")], ALICE))
     calls = await rec.wait_for(2)
     assert calls[0].kind == "defer"
     post = calls[1]
@@ -117,8 +103,8 @@ async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp
 async def test_a_phase_report_posts_the_map_and_its_closeup(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT + "alice: /minis move unit:ax1 to:F8 face:SE\n", tmp_path)
-    _dispatch(bot, slash("minis done", [], ALICE))
+    await play_script(bot, TO_MOVEMENT + "alice: /minis move unit:ax1 to:F8 face:SE\n", tmp_path)
+    deliver(bot, slash("minis done", [], ALICE))
     calls = await rec.wait_for(3)
     report = next(c for c in calls if c.content.startswith("📜 **Turn 1, movement phase (Axis)"))
     assert not report.ephemeral
@@ -129,14 +115,14 @@ async def test_a_phase_report_posts_the_map_and_its_closeup(bot: WarroomBot, rec
 async def test_map_zoom_and_a_bad_hex(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT, tmp_path)
-    _dispatch(bot, slash("minis map", [option("zoom", "C8")], ALICE))
+    await play_script(bot, TO_MOVEMENT, tmp_path)
+    deliver(bot, slash("minis map", [option("zoom", "C8")], ALICE))
     calls = await rec.wait_for(2)
     post = calls[1]
     assert post.kind == "followup" and not post.ephemeral and "Close-up around C8." in post.content
     assert [name for name, _ in post.files] == ["zoom-C8.png"] and len(png_files(post)) == 1
     rec.calls.clear()
-    _dispatch(bot, slash("minis map", [option("zoom", "C99")], ALICE))
+    deliver(bot, slash("minis map", [option("zoom", "C99")], ALICE))
     calls = await rec.wait_for(2)
     refusal = calls[-1]
     assert refusal.ephemeral and "'C99' is not a hex of the map Highland: columns A–S, rows 1–16." in refusal.content
@@ -146,8 +132,8 @@ async def test_map_zoom_and_a_bad_hex(bot: WarroomBot, rec: Recorder, tmp_path: 
 async def test_replay_of_a_finished_battle_is_a_gif(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT + "bob: /minis concede confirm:true\n", tmp_path)
-    _dispatch(bot, slash("minis replay", [], BOB))
+    await play_script(bot, TO_MOVEMENT + "bob: /minis concede confirm:true\n", tmp_path)
+    deliver(bot, slash("minis replay", [], BOB))
     calls = await rec.wait_for(2)
     assert calls[0].kind == "defer"
     post = calls[1]
@@ -161,8 +147,8 @@ async def test_orders_that_end_a_phase_defer_before_drawing(bot: WarroomBot, rec
     (Discord drops an interaction not answered within 3 s), then answered (issue 14)."""
     from tests.bot.minis_scripts import TO_MOVEMENT
 
-    await _script(bot, TO_MOVEMENT, tmp_path)
-    _dispatch(bot, slash("minis done", [], ALICE))
+    await play_script(bot, TO_MOVEMENT, tmp_path)
+    deliver(bot, slash("minis done", [], ALICE))
     calls = await rec.wait_for(3)
     assert calls[0].kind == "defer" and not calls[0].ephemeral
     assert any(png_files(c) for c in calls[1:])

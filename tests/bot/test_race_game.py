@@ -11,15 +11,14 @@ replies). The twin-game secrecy check for it is in tests/bot/test_secrecy.py.
 from __future__ import annotations
 
 import ast
-import io
 import re
 from pathlib import Path
 
 import tests.toygame  # noqa: F401  (registers /race)
 from bot.discord_app import WarroomBot
-from bot.local import LocalChannel, LocalSession, stable_id
+from bot.local import stable_id
 from tests.bot.minis_scripts import run
-from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash
+from tests.discord_harness import Recorder, button, deliver, member, option, play_script, png_files, slash
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,15 +97,10 @@ async def test_a_whole_race_through_the_local_channel(tmp_path: Path) -> None:
 async def test_the_race_through_discord_interactions(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
     """A slash command and a button, as discord.py delivers them (no network)."""
     alice, bob = member(stable_id("user", "alice"), "alice"), member(stable_id("user", "bob"), "bob")
-    session = LocalSession(bot.app, LocalChannel(io.StringIO(), tmp_path / "img"))
-    session.channel.names[CHANNEL_ID] = "table"
-    session.channel.current_channel = CHANNEL_ID
-    for line in ("!dice 1", "alice: /race new target:20 side:red", "bob: /race join",
-                 "alice: /race secret number:2"):
-        await session.run_line(line)
-    assert session.ok
+    await play_script(bot, "!dice 1\nalice: /race new target:20 side:red\nbob: /race join\n"
+                           "alice: /race secret number:2\n", tmp_path)
     # Bob's secret is an ephemeral reply; the channel hears only that he chose.
-    bot._connection.parse_interaction_create(slash("race secret", [option("number", 3)], bob))  # type: ignore[arg-type]
+    deliver(bot, slash("race secret", [option("number", 3)], bob))
     calls = await rec.wait_for(3)
     private = [c for c in calls if c.ephemeral]
     assert private and private[0].content == "Your secret number is 3."
@@ -116,12 +110,12 @@ async def test_the_race_through_discord_interactions(bot: WarroomBot, rec: Recor
     # Alice presses "roll": the button runs /race roll.
     rec.calls.clear()
     bot.app.dice.queue([6])
-    bot._connection.parse_interaction_create(button("wr:/race roll", alice))  # type: ignore[arg-type]
+    deliver(bot, button("wr:/race roll", alice))
     calls = await rec.wait_for(2)
     assert any("🎲 red rolls 6: 6." in c.content for c in calls)
     # The board, as an image attachment.
     rec.calls.clear()
-    bot._connection.parse_interaction_create(slash("race board", [], bob))  # type: ignore[arg-type]
+    deliver(bot, slash("race board", [], bob))
     (call,) = await rec.wait_for(1)
     (png,) = png_files(call)
     assert png.startswith(b"\x89PNG")
