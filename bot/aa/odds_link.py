@@ -22,7 +22,7 @@ from bot.aa.front import KIND, aa_state
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
-from engine.aa.state import AAState, Unit, enemies
+from engine.aa.state import AAState, Battle, Unit, enemies
 from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
@@ -79,23 +79,12 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     if where not in spaces:
         raise IllegalOrder(f"There is no battle in {where} now.", legal=[f"/odds aa battle:{s}" for s in spaces])
     b = state.battle
-    if b is not None and b.where == where:
-        attacker_power, kind = b.attacker, b.kind
-        att = combat.attackers(state, b)
-        dfn = combat.defenders(state, b)
-        amphibious = b.amphibious
-    else:
-        attacker_power = state.actor
+    if b is None or b.where != where:  # planned: the battle as it would start now
         kind = "sea" if state.board.is_sea(where) else "land"
-        here = state.units_at(where)
-        if kind == "land":
-            att = [u for u in here if u.owner == attacker_power and u.aboard is None and (u.is_land or u.is_air)
-                   and u.kind != AA_GUN and u.mission not in ("bomb", "retreated")]
-            dfn = [u for u in here if enemies(u.owner, attacker_power) and u.aboard is None and not u.is_sea]
-        else:
-            att = [u for u in here if u.owner == attacker_power and (u.is_sea or u.is_air)]
-            dfn = [u for u in here if enemies(u.owner, attacker_power) and (u.is_sea or u.is_air)]
-        amphibious = False
+        b = Battle(where, kind, state.actor)
+    attacker_power, kind, amphibious = b.attacker, b.kind, b.amphibious
+    att = combat.attackers(state, b)
+    dfn = combat.defenders(state, b)
     bombard: dict[str, int] = {}
     if kind == "land":
         cargo = [u for u in state.units.values() if u.owner == attacker_power and u.aboard is not None
@@ -107,8 +96,7 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
             bombard = _counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
                                and u.kind in (BATTLESHIP, CRUISER) and not state.enemy_surface(u.where, attacker_power)])
         if any(u.is_air for u in att):  # the defender's AA gun fires at aircraft
-            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)
-                         and u not in dfn][:1]
+            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)][:1]
     defender_power = next((u.owner for u in dfn), None)
     setting_a = state.setting(attacker_power)
     setting_d = state.setting(defender_power) if defender_power else None

@@ -57,6 +57,19 @@ def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
     assert aa_odds(battle).attacker_win > 0
 
 
+def test_a_planned_battle_without_aircraft_leaves_the_aa_gun_out() -> None:
+    """A-10.4/A-14: the AA gun only fires at aircraft and is never a casualty, so a land
+    attack without aircraft does not put it among the defenders (planned or running alike)."""
+    s = empty("1941")
+    s = add(s, "Germany", "tank", "Ukraine", 2, p3=True, moved=1, came_from="Bulgaria Romania")
+    s = add(s, "Soviet Union", "infantry", "Ukraine", 1)
+    s = add(s, "Soviet Union", "aa gun", "Ukraine", 2)
+    s = turn(s, "Germany", "combat move")
+    battle = odds_battle(s, "Ukraine")
+    assert dict(battle.attacker) == {"tank": 2}
+    assert dict(battle.defender) == {"infantry": 1}
+
+
 def test_a_fresh_game_has_no_battle() -> None:
     state, _ = new_game({"setup": "1942"}, seeded_dice(0))
     try:
