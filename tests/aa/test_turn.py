@@ -14,7 +14,7 @@ from engine.aa.state import (
     CHINA, COMBAT_MOVE, MOBILISE, NONCOMBAT, PURCHASE, RESEARCH, USA, AAState,
 )
 from engine.core.dice import scripted_dice, seeded_dice
-from engine.core.errors import IllegalOrder, NotYourTurn
+from engine.core.errors import DataError, IllegalOrder, NotYourTurn
 from engine.core.events import Event
 from engine.core.game import rules_for
 
@@ -117,7 +117,7 @@ def test_a3_3_victory_is_checked_when_the_round_ends() -> None:
 
 def test_a3_2_victory_targets_are_options() -> None:
     for bad in (0, 19, "x"):
-        with pytest.raises(Exception):
+        with pytest.raises(DataError, match="victory_cities"):
             new_game({"victory_cities": bad}, scripted_dice([]))
     assert fresh("1941", victory_cities=13).options.victory_cities == 13
 

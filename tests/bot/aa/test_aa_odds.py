@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.aa.odds_link import odds_battle, odds_options
 from engine.aa.game import new_game
 from engine.aa.state import Settings
 from engine.core.dice import seeded_dice
+from engine.core.errors import IllegalOrder
 from engine.odds.aa import aa_odds
 from tests.aa.helpers import add, empty, turn
 from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, public, replies_to, run
@@ -72,12 +75,9 @@ def test_a_planned_battle_without_aircraft_leaves_the_aa_gun_out() -> None:
 
 def test_a_fresh_game_has_no_battle() -> None:
     state, _ = new_game({"setup": "1942"}, seeded_dice(0))
-    try:
+    with pytest.raises(IllegalOrder, match="There is no battle in this game now") as err:
         odds_battle(state)
-    except Exception as err:  # PlayerError with the legal form
-        assert "no battle" in str(err)
-    else:
-        raise AssertionError("expected a refusal")
+    assert err.value.legal
 
 
 def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
