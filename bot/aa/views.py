@@ -62,9 +62,10 @@ async def buy_order(ctx: Ctx, units: str | None, repair: str | None, add: bool) 
     return text
 
 
-def purchase_text(loaded: Loaded, power: str) -> str:
-    """The running total of the purchase being made (shown to the buyer alone)."""
-    state = aa_state(loaded.state)
+def purchase_text(loaded: Loaded, power: str, user_id: int) -> str:
+    """The running total of the purchase being made (shown to the buyer alone, read from
+    the buyer's view of the game)."""
+    state = aa_state(loaded.view(loaded.viewer(user_id)))
     p = state.purchase
     have = state.ipcs.get(power, 0)
     if p is None:
