@@ -87,11 +87,7 @@ async def casualty_choice(ctx: Ctx, partial: str, options: Mapping[str, Any]) ->
     assert b is not None
     from engine.aa.units import format_counts
 
-    default = combat.default_choice(state, b, b.hits[0])
-    counts: dict[str, int] = {}
-    for u in default:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    first = format_counts(counts, empty="none")
+    first = combat.choice_text(combat.default_choice(state, b, b.hits[0]))
     rest = [format_counts(o, empty="none") for o in combat.options(state, b, b.hits[0], limit=LIMIT)]
     names = [first] + [r for r in rest if r != first]
     ranked = _rank(partial, names)

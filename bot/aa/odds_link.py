@@ -22,18 +22,11 @@ from bot.aa.front import KIND, aa_state
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
-from engine.aa.state import AAState, Battle, Unit, enemies
-from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER
+from engine.aa.state import AAState, Battle, enemies
+from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER, kind_counts
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
-
-
-def _counts(units: list[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return out
 
 
 def _text(counts: Mapping[str, int]) -> str:
@@ -93,7 +86,7 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
             amphibious = True
             att = att + cargo
             zones = {u.where for u in cargo}
-            bombard = _counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
+            bombard = kind_counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
                                and u.kind in (BATTLESHIP, CRUISER) and not state.enemy_surface(u.where, attacker_power)])
         if any(u.is_air for u in att):  # the defender's AA gun fires at aircraft
             dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)][:1]
@@ -101,7 +94,7 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     setting_a = state.setting(attacker_power)
     setting_d = state.setting(defender_power) if defender_power else None
     return AABattle.parse(
-        _text(_counts(att)), _text(_counts(dfn)),
+        _text(kind_counts(att)), _text(kind_counts(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
         bombard=_text(bombard) if bombard else "",
         ool_attacker=", ".join(setting_a.attack_order),

@@ -31,7 +31,7 @@ from engine.aa.state import (
 )
 from engine.aa.units import (
     AA_GUN, BATTLESHIP, BOMBER, CARRIER, DESTROYER, FIGHTER, INFANTRY, KINDS, SHORT, SUBMARINE,
-    SURFACE_WARSHIPS, TRANSPORT, format_counts, profiles,
+    SURFACE_WARSHIPS, TRANSPORT, format_counts, kind_counts, profiles,
 )
 from engine.core.dice import Dice
 from engine.core.errors import IllegalOrder, NotYourTurn
@@ -260,10 +260,7 @@ def check_choice(state: AAState, b: Battle, h: Hits, chosen: Sequence[Unit]) -> 
 
 
 def choice_text(chosen: Sequence[Unit]) -> str:
-    counts: dict[str, int] = {}
-    for u in chosen:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return format_counts(counts, empty="none")
+    return format_counts(kind_counts(chosen), empty="none")
 
 
 def options(state: AAState, b: Battle, h: Hits, limit: int = 12) -> list[dict[str, int]]:

@@ -26,7 +26,7 @@ from engine.aa.state import (
     CHINA, COMBAT_MOVE, NONCOMBAT, SIDE, AAState, Unit, with_units,
 )
 from engine.aa.units import (
-    AA_GUN, BOMBER, CARRIER, FIGHTER, INFANTRY, SHORT, TANK, TRANSPORT, format_counts, move_of,
+    AA_GUN, BOMBER, CARRIER, FIGHTER, INFANTRY, SHORT, TANK, TRANSPORT, format_counts, kind_counts, move_of,
 )
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event
@@ -38,10 +38,7 @@ Result = tuple[AAState, list[Event]]
 
 
 def describe(units: Iterable[Unit]) -> str:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return format_counts(counts)
+    return format_counts(kind_counts(units))
 
 
 def select_units(
