@@ -23,7 +23,7 @@ from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
 from engine.aa.state import AAState, Battle, enemies
-from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER, kind_counts
+from engine.aa.units import AA_GUN, kind_counts
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
@@ -85,9 +85,8 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
         if cargo:
             amphibious = True
             att = att + cargo
-            zones = {u.where for u in cargo}
-            bombard = kind_counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
-                               and u.kind in (BATTLESHIP, CRUISER) and not state.enemy_surface(u.where, attacker_power)])
+            zones = {u.where for u in cargo if not state.enemy_surface(u.where, attacker_power)}  # else a sea battle
+            bombard = kind_counts(combat.bombarding_ships(state, attacker_power, zones, len(cargo)))
         if any(u.is_air for u in att):  # the defender's AA gun fires at aircraft
             dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)][:1]
     defender_power = next((u.owner for u in dfn), None)

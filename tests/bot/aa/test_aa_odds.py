@@ -95,3 +95,19 @@ def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
     assert dict(battle.attacker) == {"infantry": 2}
     assert dict(battle.bombard) == {"battleship": 1}  # A-10.5
     assert dict(battle.defender) == {"infantry": 2}
+
+
+def test_a14_5_bombardment_is_one_ship_per_unit_landing_the_strongest_first() -> None:
+    """A-10.3 step 2 / A-14.5: one infantry landing lets one warship bombard (the battleship,
+    not the cruiser), as the engine will fire it."""
+    s = empty("1941")
+    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
+    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
+    boat = max(s.units)
+    s = add(s, "Germany", "infantry", "4 Sea Zone", 1, aboard=boat, target="Karelia S.S.R.", p3=True,
+            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = add(s, "Germany", "cruiser", "4 Sea Zone", 1, p3=True, moved=1)
+    s = add(s, "Germany", "battleship", "4 Sea Zone", 1, p3=True, moved=1)
+    s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 1)
+    battle = odds_battle(turn(s, "Germany", "combat move"), "Karelia S.S.R.")
+    assert battle.mode == "amphibious" and dict(battle.bombard) == {"battleship": 1}
