@@ -137,3 +137,28 @@ def test_a14_1_ships_stay_at_sea_and_land_units_on_land() -> None:
     s = turn(s, G, NONCOMBAT)
     refused(s, G, "move 1 bat: 5 Sea Zone -> Germany", r"Ships stay at sea \(A-14.1\)")
     refused(s, G, "move 1 inf: Germany -> 5 Sea Zone", "only by loading a transport")
+
+
+def test_a11_5_a_transport_that_moved_in_the_combat_move_stays_put_in_phase_5() -> None:
+    s = add(add(empty(), G, "transport", "6 Sea Zone", p3=True, moved=1), G, "transport", "6 Sea Zone")
+    s = turn(s, G, NONCOMBAT)
+    refused(s, G, "move 2 tra: 6 Sea Zone -> 7 Sea Zone", "Only 1 of your 2 tra")
+    s, _ = play(s, G, "move 1 tra: 6 Sea Zone -> 7 Sea Zone")
+    assert kinds_at(s, "7 Sea Zone", G) == {"transport": 1} and kinds_at(s, "6 Sea Zone", G) == {"transport": 1}
+
+
+def test_a5_7_china_captures_its_original_territories() -> None:
+    s = owned(empty(), Manchuria="Japan")
+    s = add(s, C, "infantry", "Manchuria", p3=True, moved=1, came_from="Suiyuan")
+    s = turn(s, C, COMBAT)
+    s = replace(s, sites=plan_battles(s))
+    s, _ = play(s, C, "battle Manchuria")
+    assert s.control["Manchuria"] == C
+
+
+def test_a2_8_a9_10_an_island_and_its_sea_zone_are_two_spaces() -> None:
+    b = empty().board
+    (zone,) = b.adj["Iwo Jima"]
+    far = b.distances("Iwo Jima")
+    assert far[zone] == 1
+    assert {far[n] for n in b.adj[zone] if b.is_sea(n)} == {2}

@@ -40,6 +40,7 @@ def done_until(state: AAState, stop: str | None = None, limit: int = 200) -> tup
 
 
 def test_a1_registered_rules_seats_and_teams() -> None:
+    """A-1.1: the six powers and China, on the Axis and Allied sides."""
     rules = rules_for("aa")
     assert rules is RULES and rules.title == "Axis & Allies Anniversary"
     assert rules.seats == ("Germany", "Soviet Union", "Japan", "United Kingdom", "Italy", "United States", "China")
@@ -59,6 +60,7 @@ def test_a1_3_turn_order_per_scenario() -> None:
 
 
 def test_a6_1_phases_run_in_order_and_income_is_collected_by_the_engine() -> None:
+    """A-6.1 order of phases; A-6.2 every phase but income may be passed with nothing done."""
     state = fresh("1941", national_objectives=False)
     seen = [pending(state)[0].decision.split(" of ")[0]]
     for _ in range(3):
