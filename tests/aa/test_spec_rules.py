@@ -106,6 +106,7 @@ def test_a5_9_china_starts_with_the_flying_tigers_fighter_only() -> None:
 
 
 def test_a5_10_an_ally_taking_a_chinese_territory_returns_it_to_china() -> None:
+    """A-5.10 and the A-5.2 ruling: the ally never takes control; China does."""
     s = owned(empty(), Yunnan="Japan")
     s = add(s, UK, "infantry", "Yunnan", p3=True, moved=1, came_from="Burma")
     s = turn(s, UK, COMBAT)

@@ -105,6 +105,7 @@ def test_a13_italy_loses_its_objective_to_an_enemy_warship_and_the_soviets_to_an
 
 
 def test_a3_3_victory_is_checked_when_the_round_ends() -> None:
+    """A-3.3, A-1.4 and A-6.4: not after a single turn, only when the round is over."""
     state = fresh("1942", victory_cities=10)
     state, events = done_until(state, stop="Soviet Union")
     assert state.outcome is None
