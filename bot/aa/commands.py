@@ -81,7 +81,7 @@ async def aa_buy(ctx: Ctx, units: str | None, repair: str | None, add: bool) -> 
         acted = await ctx.app.sessions.act(ctx.channel_id, ctx.actor, text, kind=KIND)
     except PlayerError as err:
         raise explain(FRONT, err) from None
-    await ctx.reply(views.purchase_text(acted.after, acted.seat), ephemeral=True)
+    await ctx.reply(views.purchase_text(acted.after, acted.seat, ctx.actor.id), ephemeral=True)
     await present(ctx.app, ctx.channel, ctx.channel_id, acted)
 
 

@@ -13,8 +13,9 @@ from bot.aa.front import KIND, aa_state
 from bot.context import Ctx
 from engine.aa import combat
 from engine.aa.board import board
-from engine.aa.state import CHINA, POWERS, AAState
-from engine.aa.units import move_of, parse_counts
+from engine.aa.movement import reachable
+from engine.aa.state import POWERS, AAState
+from engine.aa.units import parse_counts
 from engine.core.errors import PlayerError
 
 LIMIT = 25
@@ -33,33 +34,6 @@ def _rank(partial: str, names: Iterable[str]) -> Choices:
     starts = [n for n in names if n.lower().startswith(key)]
     inside = [n for n in names if key in n.lower() and n not in starts]
     return [(n, n) for n in (starts + inside)][:LIMIT]
-
-
-def reach(state: AAState, power: str, start: str, kinds: Iterable[str] = ()) -> list[str]:
-    """Spaces the power's units in ``start`` (of ``kinds``, or all) could still reach this
-    turn, nearest first: land units over land, ships over sea, aircraft anywhere but over
-    neutrals (A-2.4); the engine checks the rest when the move is given."""
-    b = board()
-    wanted = set(kinds)
-    units = [u for u in state.units_at(start) if u.owner == power and not u.stop
-             and (not wanted or u.kind in wanted) and u.aboard is None]
-    techs = state.tech(power)
-    found: dict[str, int] = {}
-    for u in units:
-        steps = move_of(u.kind, techs) - u.moved
-        if steps <= 0:
-            continue
-        if u.is_air:
-            spaces = b.bfs(start, lambda n: not b.space(n).neutral, steps) if u.owner != CHINA else b.bfs(
-                start, lambda n: n in b.china_movement, steps)
-        elif u.is_land:
-            spaces = b.bfs(start, lambda n: b.is_land(n) and not b.space(n).neutral, steps)
-        else:
-            spaces = b.bfs(start, lambda n: b.is_sea(n), steps)
-        for name, d in spaces.items():
-            if name != start and (name not in found or d < found[name]):
-                found[name] = d
-    return sorted(found, key=lambda n: (found[n], n))
 
 
 async def own_space(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
@@ -84,7 +58,7 @@ async def destination(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Cho
         kinds = parse_counts(str(options.get("units") or "")) if options.get("units") else {}
     except PlayerError:
         return _rank(partial, board().names)
-    return _rank(partial, reach(state, seat or state.actor, start, kinds))
+    return _rank(partial, reachable(state, seat or state.actor, start, kinds))
 
 
 async def any_space(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
@@ -113,11 +87,7 @@ async def casualty_choice(ctx: Ctx, partial: str, options: Mapping[str, Any]) ->
     assert b is not None
     from engine.aa.units import format_counts
 
-    default = combat.default_choice(state, b, b.hits[0])
-    counts: dict[str, int] = {}
-    for u in default:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    first = format_counts(counts, empty="none")
+    first = combat.choice_text(combat.default_choice(state, b, b.hits[0]))
     rest = [format_counts(o, empty="none") for o in combat.options(state, b, b.hits[0], limit=LIMIT)]
     names = [first] + [r for r in rest if r != first]
     ranked = _rank(partial, names)

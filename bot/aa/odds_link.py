@@ -22,18 +22,11 @@ from bot.aa.front import KIND, aa_state
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
-from engine.aa.state import AAState, Unit, enemies
-from engine.aa.units import AA_GUN, BATTLESHIP, CRUISER
+from engine.aa.state import AAState, Battle, enemies
+from engine.aa.units import AA_GUN, kind_counts
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
-
-
-def _counts(units: list[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return out
 
 
 def _text(counts: Mapping[str, int]) -> str:
@@ -79,23 +72,12 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     if where not in spaces:
         raise IllegalOrder(f"There is no battle in {where} now.", legal=[f"/odds aa battle:{s}" for s in spaces])
     b = state.battle
-    if b is not None and b.where == where:
-        attacker_power, kind = b.attacker, b.kind
-        att = combat.attackers(state, b)
-        dfn = combat.defenders(state, b)
-        amphibious = b.amphibious
-    else:
-        attacker_power = state.actor
+    if b is None or b.where != where:  # planned: the battle as it would start now
         kind = "sea" if state.board.is_sea(where) else "land"
-        here = state.units_at(where)
-        if kind == "land":
-            att = [u for u in here if u.owner == attacker_power and u.aboard is None and (u.is_land or u.is_air)
-                   and u.kind != AA_GUN and u.mission not in ("bomb", "retreated")]
-            dfn = [u for u in here if enemies(u.owner, attacker_power) and u.aboard is None and not u.is_sea]
-        else:
-            att = [u for u in here if u.owner == attacker_power and (u.is_sea or u.is_air)]
-            dfn = [u for u in here if enemies(u.owner, attacker_power) and (u.is_sea or u.is_air)]
-        amphibious = False
+        b = Battle(where, kind, state.actor)
+    attacker_power, kind, amphibious = b.attacker, b.kind, b.amphibious
+    att = combat.attackers(state, b)
+    dfn = combat.defenders(state, b)
     bombard: dict[str, int] = {}
     if kind == "land":
         cargo = [u for u in state.units.values() if u.owner == attacker_power and u.aboard is not None
@@ -103,17 +85,15 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
         if cargo:
             amphibious = True
             att = att + cargo
-            zones = {u.where for u in cargo}
-            bombard = _counts([u for u in state.units.values() if u.owner == attacker_power and u.where in zones
-                               and u.kind in (BATTLESHIP, CRUISER) and not state.enemy_surface(u.where, attacker_power)])
+            zones = {u.where for u in cargo if not state.enemy_surface(u.where, attacker_power)}  # else a sea battle
+            bombard = kind_counts(combat.bombarding_ships(state, attacker_power, zones, len(cargo)))
         if any(u.is_air for u in att):  # the defender's AA gun fires at aircraft
-            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)
-                         and u not in dfn][:1]
+            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)][:1]
     defender_power = next((u.owner for u in dfn), None)
     setting_a = state.setting(attacker_power)
     setting_d = state.setting(defender_power) if defender_power else None
     return AABattle.parse(
-        _text(_counts(att)), _text(_counts(dfn)),
+        _text(kind_counts(att)), _text(kind_counts(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
         bombard=_text(bombard) if bombard else "",
         ool_attacker=", ".join(setting_a.attack_order),

@@ -14,20 +14,13 @@ from engine.aa import economy
 from engine.aa.board import board
 from engine.aa.orders import Buy
 from engine.aa.state import POWERS, SIDE, AAState
-from engine.aa.units import SHORT, format_counts, parse_counts
+from engine.aa.units import SHORT, format_counts, kind_counts, parse_counts
 from engine.core.errors import IllegalOrder, UnknownName
 
 
 async def _state(ctx: Ctx) -> tuple[Loaded, AAState]:
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
     return loaded, aa_state(loaded.view(loaded.viewer(ctx.actor.id)))
-
-
-def _kinds(units: Any) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return out
 
 
 def _merge(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
@@ -62,9 +55,10 @@ async def buy_order(ctx: Ctx, units: str | None, repair: str | None, add: bool) 
     return text
 
 
-def purchase_text(loaded: Loaded, power: str) -> str:
-    """The running total of the purchase being made (shown to the buyer alone)."""
-    state = aa_state(loaded.state)
+def purchase_text(loaded: Loaded, power: str, user_id: int) -> str:
+    """The running total of the purchase being made (shown to the buyer alone, read from
+    the buyer's view of the game)."""
+    state = aa_state(loaded.view(loaded.viewer(user_id)))
     p = state.purchase
     have = state.ipcs.get(power, 0)
     if p is None:
@@ -117,7 +111,7 @@ async def territory_text(ctx: Ctx, name: str) -> str:
     boats = [u for u in state.units_at(where) if u.kind == "transport"]
     if boats:  # their ids, for `/aa sea load … onto:#12`
         lines.append("Transports: " + ", ".join(
-            f"#{u.id} ({u.owner}" + (f", carrying {format_counts(_kinds(state.transport_load(u.id)))}"
+            f"#{u.id} ({u.owner}" + (f", carrying {format_counts(kind_counts(state.transport_load(u.id)))}"
                                      if state.transport_load(u.id) else ", empty") + ")" for u in boats))
     lines.append("Next to: " + ", ".join(sorted(b.adj[where])) + ".")
     return "\n".join(lines)

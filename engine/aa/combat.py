@@ -31,7 +31,7 @@ from engine.aa.state import (
 )
 from engine.aa.units import (
     AA_GUN, BATTLESHIP, BOMBER, CARRIER, DESTROYER, FIGHTER, INFANTRY, KINDS, SHORT, SUBMARINE,
-    SURFACE_WARSHIPS, TRANSPORT, format_counts, profiles,
+    SURFACE_WARSHIPS, TRANSPORT, format_counts, kind_counts, profiles,
 )
 from engine.core.dice import Dice
 from engine.core.errors import IllegalOrder, NotYourTurn
@@ -260,10 +260,7 @@ def check_choice(state: AAState, b: Battle, h: Hits, chosen: Sequence[Unit]) -> 
 
 
 def choice_text(chosen: Sequence[Unit]) -> str:
-    counts: dict[str, int] = {}
-    for u in chosen:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return format_counts(counts, empty="none")
+    return format_counts(kind_counts(chosen), empty="none")
 
 
 def options(state: AAState, b: Battle, h: Hits, limit: int = 12) -> list[dict[str, int]]:
@@ -642,11 +639,7 @@ def _bombard(state: AAState, site: Site, dice: Dice, events: list[Event]) -> tup
     zones = {u.came_from for u in state.units_at(where) if u.owner == power and u.is_land
              and u.came_from and state.board.is_sea(u.came_from) and u.p3}
     landed = sum(1 for u in state.units_at(where) if u.owner == power and u.is_land and u.came_from in zones)
-    fought = _sea_fought(state)
-    ships = [u for z in sorted(z for z in zones if z) for u in state.units_at(z)
-             if u.owner == power and prof(state, u).bombard and not u.fought and z not in fought]
-    ships.sort(key=lambda u: (-prof(state, u).attack, u.id))
-    ships = ships[:landed]
+    ships = bombarding_ships(state, power, {z for z in zones if z}, landed)
     if not ships or not defenders(state, state.battle):  # type: ignore[arg-type]
         return state, Hits(DEF)
     b = state.battle
@@ -654,6 +647,17 @@ def _bombard(state: AAState, site: Site, dice: Dice, events: list[Event]) -> tup
     hits = roll(state, b, ATT, ships, "attack", True, dice, events)
     state = with_units(state, {u.id: replace(u, fought=True) for u in ships})
     return state, Hits(DEF, 0, 0, hits.total, "bombard")
+
+
+def bombarding_ships(state: AAState, power: str, zones: Iterable[str], landed: int) -> list[Unit]:
+    """A-10.3 step 2, A-14.5: the power's battleships and cruisers in the unloading zones
+    that may bombard (no sea battle there, none fired yet), the strongest first, at most
+    one per land unit unloaded."""
+    fought = _sea_fought(state)
+    ships = [u for z in sorted(zones) for u in state.units_at(z)
+             if u.owner == power and prof(state, u).bombard and not u.fought and z not in fought]
+    ships.sort(key=lambda u: (-prof(state, u).attack, u.id))
+    return ships[:landed]
 
 
 def _sea_fought(state: AAState) -> frozenset[str]:

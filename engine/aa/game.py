@@ -31,7 +31,7 @@ from engine.aa.events import (
 )
 from engine.aa.orders import (
     Auto, Buy, Casualties, Concede, Continue, Done, Fight, First, Land, Load, LossOrder, Move,
-    Order, Place, Research, Retreat, Rocket, Submerge, Unload, format_order, parse_order,
+    Order, Place, Research, Retreat, Rocket, Sel, Submerge, Unload, format_order, parse_order,
 )
 from engine.aa.setup import load_setup
 from engine.aa.state import (
@@ -590,7 +590,7 @@ def timeout(state: AAState, policy: str, dice: Dice) -> Result:
         if b.hits:
             h = b.hits[0]
             chosen = combat.default_choice(state, b, h)
-            new, more = combat.casualties(state, Casualties(who, _ids(chosen)), dice)
+            new, more = combat.casualties(state, Casualties(who, Sel.of(chosen)), dice)
         elif b.stage == "retreat":
             new, more = combat.press(state, Continue(who), dice)
         else:
@@ -631,13 +631,6 @@ def timeout(state: AAState, policy: str, dice: Dice) -> Result:
     return new, events + more
 
 
-def _ids(units: Sequence[Unit]) -> Any:
-    from engine.aa.orders import Sel
-
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return Sel(tuple(counts.items()))
 
 
 def legal_orders(state: AAState, seat: str) -> Iterator[Order]:

@@ -37,7 +37,7 @@ def legal_orders(state: AAState, seat: str) -> Iterator[Order]:
             for text in p.choices:
                 yield parse_order(state, seat, text)
             if b is not None and b.hits and not p.choices:
-                yield Casualties(seat, _sel(combat.default_choice(state, b, b.hits[0])))
+                yield Casualties(seat, Sel.of(combat.default_choice(state, b, b.hits[0])))
         yield Auto(seat, not state.setting(seat).auto)
         return
     yield Auto(seat, not state.setting(seat).auto)
@@ -76,12 +76,6 @@ def legal_orders(state: AAState, seat: str) -> Iterator[Order]:
             yield Done(seat)
         yield from place_orders(state, seat)
 
-
-def _sel(units: list[Unit]) -> Sel:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return Sel(tuple((k, counts[k]) for k in KINDS if k in counts))
 
 
 def _done_ok(state: AAState, seat: str) -> bool:

@@ -26,7 +26,7 @@ from engine.aa.state import (
     CHINA, COMBAT_MOVE, NONCOMBAT, SIDE, AAState, Unit, with_units,
 )
 from engine.aa.units import (
-    AA_GUN, BOMBER, CARRIER, FIGHTER, INFANTRY, SHORT, TANK, TRANSPORT, format_counts, move_of,
+    AA_GUN, BOMBER, CARRIER, FIGHTER, INFANTRY, SHORT, TANK, TRANSPORT, format_counts, kind_counts, move_of,
 )
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event
@@ -38,10 +38,7 @@ Result = tuple[AAState, list[Event]]
 
 
 def describe(units: Iterable[Unit]) -> str:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return format_counts(counts)
+    return format_counts(kind_counts(units))
 
 
 def select_units(
@@ -121,6 +118,33 @@ def air_reach(state: AAState, u: Unit) -> dict[str, int]:
     if u.owner == CHINA:
         return b.bfs(u.where, lambda n: n in b.china_movement)
     return b.distances(u.where)
+
+
+def reachable(state: AAState, power: str, start: str, kinds: Iterable[str] = ()) -> list[str]:
+    """Spaces the power's units in ``start`` (of ``kinds``, or all) could still reach this
+    turn, nearest first: land units over land, ships over sea, aircraft anywhere but over
+    neutrals (A-2.4); a hint for choosing (autocomplete): the move itself checks the rest."""
+    b = state.board
+    wanted = set(kinds)
+    units = [u for u in state.units_at(start) if u.owner == power and not u.stop
+             and (not wanted or u.kind in wanted) and u.aboard is None]
+    techs = state.tech(power)
+    found: dict[str, int] = {}
+    for u in units:
+        steps = move_of(u.kind, techs) - u.moved
+        if steps <= 0:
+            continue
+        if u.is_air:
+            spaces = b.bfs(start, lambda n: not b.space(n).neutral, steps) if u.owner != CHINA else b.bfs(
+                start, lambda n: n in b.china_movement, steps)
+        elif u.is_land:
+            spaces = b.bfs(start, lambda n: b.is_land(n) and not b.space(n).neutral, steps)
+        else:
+            spaces = b.bfs(start, lambda n: b.is_sea(n), steps)
+        for name, d in spaces.items():
+            if name != start and (name not in found or d < found[name]):
+                found[name] = d
+    return sorted(found, key=lambda n: (found[n], n))
 
 
 def land_here_ok(state: AAState, u: Unit, space: str) -> bool:

@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Iterable, Union
 
 from engine.aa.board import board
-from engine.aa.units import KINDS, SHORT, format_counts, parse_counts, resolve_kind
+from engine.aa.units import KINDS, SHORT, HasKind, counts_tuple, format_counts, kind_counts, parse_counts, resolve_kind
 from engine.core.errors import NotationError
 
 if TYPE_CHECKING:
@@ -51,6 +51,11 @@ class Sel:
 
     counts: tuple[tuple[str, int], ...] = ()
     ids: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, units: Iterable[HasKind]) -> "Sel":
+        """The selection naming exactly these units by kind."""
+        return cls(counts_tuple(kind_counts(units)))
 
     @property
     def empty(self) -> bool:

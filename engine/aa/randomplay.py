@@ -67,7 +67,7 @@ def random_order(state: AAState, rng: random.Random, policy: Policy = Policy()) 
         if b.hits:
             opts = combat.options(state, b, b.hits[0], limit=12)
             if rng.random() < 0.6 or not opts:
-                return seat, Casualties(seat, _sel(combat.default_choice(state, b, b.hits[0])))
+                return seat, Casualties(seat, Sel.of(combat.default_choice(state, b, b.hits[0])))
             return seat, Casualties(seat, Sel(tuple((k, n) for k, n in rng.choice(opts).items())))
         if b.stage == "retreat":
             legal = combat.retreat_options(state)
@@ -106,12 +106,6 @@ def random_order(state: AAState, rng: random.Random, policy: Policy = Policy()) 
         return seat, _place(state, seat, rng) or Done(seat)
     return seat, Done(seat)
 
-
-def _sel(units: Iterable[Unit]) -> Sel:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.kind] = counts.get(u.kind, 0) + 1
-    return Sel(tuple((k, counts[k]) for k in KINDS if k in counts))
 
 
 # --------------------------------------------------------------------------- phases 1, 2, 6
@@ -254,7 +248,7 @@ def _combat_move(state: AAState, seat: str, rng: random.Random, policy: Policy) 
             coast = [t for t in b.adj[u.where] if b.is_land(t) and state.hostile(t, seat)]
             if coast and rng.random() < 0.7:
                 t = min(coast, key=lambda t: _strength(state, state.enemy_units(t, seat), "defense"))
-                o: Order = Unload(seat, _sel(cargo), u.where, t)
+                o: Order = Unload(seat, Sel.of(cargo), u.where, t)
                 if _ok(state, o):
                     return o
             if not u.p3 and rng.random() < 0.3:
@@ -294,7 +288,7 @@ def _combat_move(state: AAState, seat: str, rng: random.Random, policy: Policy) 
                 continue
             if len(units) > 1 and rng.random() < 0.4:
                 units = units[: max(1, len(units) - 1)]  # leave a garrison sometimes
-            step: Order = Move(seat, _sel(units), (s, t))
+            step: Order = Move(seat, Sel.of(units), (s, t))
             if _ok(state, step):
                 return step
     # 3. aircraft join a battle, raid a factory, carry paratroopers
@@ -338,7 +332,7 @@ def _combat_move(state: AAState, seat: str, rng: random.Random, policy: Policy) 
                     continue
                 hostile = [e for e in state.units_at(z) if SIDE[e.owner] != SIDE[seat] and (e.is_sea or e.is_air)]
                 if hostile and _strength(state, fleet, "attack") >= 1.2 * _strength(state, hostile, "defense"):
-                    mv = Move(seat, _sel(fleet), (u.where, z))
+                    mv = Move(seat, Sel.of(fleet), (u.where, z))
                     try:
                         return Move(seat, mv.sel, movement.find_path(state, mv))
                     except PlayerError:
@@ -388,7 +382,7 @@ def _noncombat(state: AAState, seat: str, rng: random.Random, policy: Policy) ->
                              and not u.moved and not u.p3 and not u.new and u.kind != AA_GUN]
                     if units:
                         kinds = sorted(units, key=lambda u: u.kind != INFANTRY)[:room]
-                        ld: Order = Load(seat, _sel(kinds), land, t.where)
+                        ld: Order = Load(seat, Sel.of(kinds), land, t.where)
                         if _ok(state, ld):
                             return ld
     if r < 0.6:

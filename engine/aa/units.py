@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Protocol
 
 from engine.aa.board import read_data
 from engine.core.errors import NotationError, UnknownName
@@ -127,6 +127,19 @@ def format_counts(counts: Mapping[str, int] | Iterable[tuple[str, int]], empty: 
     items = dict(counts.items()) if isinstance(counts, Mapping) else dict(counts)
     parts = [f"{items[k]} {SHORT[k]}" for k in KINDS if items.get(k, 0) > 0]
     return ", ".join(parts) if parts else empty
+
+
+class HasKind(Protocol):
+    @property
+    def kind(self) -> str: ...
+
+
+def kind_counts(units: Iterable[HasKind]) -> dict[str, int]:
+    """How many units of each kind, in the order met."""
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return out
 
 
 def counts_tuple(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:

@@ -138,26 +138,18 @@ def test_map_validation_refuses_a_duplicate_or_unknown_connection() -> None:
         Board(raw)
 
 
-def test_setup_validation_refuses_units_that_cannot_stand_there() -> None:
+@pytest.mark.parametrize(("where", "unit", "count", "error"), [
+    ("5 Sea Zone", "tank", 2, "no room aboard"),
+    ("Germany", "battleship", 1, "ship"),
+    ("Russia", "infantry", 1, "enemy-held"),
+    ("Spain", "infantry", 1, "neutral"),
+    ("1 Sea Zone", "bomber", 1, "only fighters"),
+])
+def test_setup_validation_refuses_units_that_cannot_stand_there(where: str, unit: str, count: int,
+                                                                error: str) -> None:
     raw = _raw("setup_1941.json")
-    raw["units"].append({"where": "5 Sea Zone", "power": "Germany", "unit": "tank", "count": 2})
-    with pytest.raises(DataError, match="no room aboard"):
-        load_setup_data(raw)
-    raw = _raw("setup_1941.json")
-    raw["units"].append({"where": "Germany", "power": "Germany", "unit": "battleship", "count": 1})
-    with pytest.raises(DataError, match="ship"):
-        load_setup_data(raw)
-    raw = _raw("setup_1941.json")
-    raw["units"].append({"where": "Russia", "power": "Germany", "unit": "infantry", "count": 1})
-    with pytest.raises(DataError, match="enemy-held"):
-        load_setup_data(raw)
-    raw = _raw("setup_1941.json")
-    raw["units"].append({"where": "Spain", "power": "Germany", "unit": "infantry", "count": 1})
-    with pytest.raises(DataError, match="neutral"):
-        load_setup_data(raw)
-    raw = _raw("setup_1941.json")
-    raw["units"].append({"where": "1 Sea Zone", "power": "Germany", "unit": "bomber", "count": 1})
-    with pytest.raises(DataError, match="only fighters"):
+    raw["units"].append({"where": where, "power": "Germany", "unit": unit, "count": count})
+    with pytest.raises(DataError, match=error):
         load_setup_data(raw)
 
 

@@ -282,3 +282,20 @@ def test_a10_14_turning_auto_casualties_on_answers_the_waiting_choice() -> None:
     assert ids(s, UK, "destroyer", "2 Sea Zone") == [] and pending(s)[0].choices[0] == "continue"
     same, _ = play(s, G, "auto on")  # the attacker's setting changes nothing in the battle
     assert same.battle == s.battle
+
+
+def test_a10_9_ships_retreat_only_to_a_zone_friendly_since_the_turn_began() -> None:
+    s = attack(empty(), G, "destroyer", "6 Sea Zone", 1, "5 Sea Zone")
+    s = attack(s, G, "destroyer", "6 Sea Zone", 1, "7 Sea Zone")
+    s = add(s, UK, "battleship", "6 Sea Zone")
+    s = combat(s)
+    s = replace(s, hostile_start=s.hostile_start | {"7 Sea Zone"})  # an enemy warship was there
+    s, events = play(s, G, "battle 6 Sea Zone", dice=[6, 6, 6])
+    assert rolls(events) == [("attacker", "destroyer", 2, (6, 6), 0), ("defender", "battleship", 4, (6,), 0)]
+    p = pending(s)[0]
+    assert (p.player, p.choices) == (G, ("continue", "retreat 5 Sea Zone"))
+    with pytest.raises(IllegalOrder):
+        apply_text(s, G, "retreat 7 Sea Zone", scripted_dice([]))
+    s, events = play(s, G, "retreat 5 Sea Zone")
+    assert BattleEnded("6 Sea Zone", "retreat", False) in events
+    assert kinds_at(s, "5 Sea Zone", G) == {"destroyer": 2}  # all together

@@ -238,3 +238,21 @@ def test_a9_13_allied_fighters_ride_a_moving_carrier_own_fighters_take_off() -> 
     assert uk_fighter and state.units[uk_fighter[0]].aboard is None
     state, events = play(state, "United Kingdom", "done")  # the UK fighter never landed: lost
     assert any(isinstance(e, Lost) and e.units == "1 fig" for e in events)
+
+
+def test_reachable_keeps_china_in_its_area_and_everyone_out_of_neutrals() -> None:
+    """A-2.4 and A-5.6: the reach offered for a move never enters a neutral, and Chinese
+    units (aircraft included) stay in China's area."""
+    from engine.aa.movement import reachable
+
+    s = empty("1941")
+    s = add(s, "China", "fighter", "Yunnan")
+    s = add(s, G, "tank", "Germany")
+    s = cm(s)
+    area = set(s.board.china_movement)
+    got = reachable(s, "China", "Yunnan")
+    assert got and set(got) <= area
+    tanks = reachable(s, G, "Germany", ["tank"])
+    assert "Switzerland" not in tanks and "Poland" in tanks
+    assert tanks.index("Poland") < tanks.index("East Poland")  # nearest first
+    assert reachable(s, G, "Germany", ["infantry"]) == []

@@ -14,7 +14,7 @@ from engine.aa.state import (
     CHINA, COMBAT_MOVE, MOBILISE, NONCOMBAT, PURCHASE, RESEARCH, USA, AAState,
 )
 from engine.core.dice import scripted_dice, seeded_dice
-from engine.core.errors import IllegalOrder, NotYourTurn
+from engine.core.errors import DataError, IllegalOrder, NotYourTurn
 from engine.core.events import Event
 from engine.core.game import rules_for
 
@@ -40,6 +40,7 @@ def done_until(state: AAState, stop: str | None = None, limit: int = 200) -> tup
 
 
 def test_a1_registered_rules_seats_and_teams() -> None:
+    """A-1.1: the six powers and China, on the Axis and Allied sides."""
     rules = rules_for("aa")
     assert rules is RULES and rules.title == "Axis & Allies Anniversary"
     assert rules.seats == ("Germany", "Soviet Union", "Japan", "United Kingdom", "Italy", "United States", "China")
@@ -59,6 +60,7 @@ def test_a1_3_turn_order_per_scenario() -> None:
 
 
 def test_a6_1_phases_run_in_order_and_income_is_collected_by_the_engine() -> None:
+    """A-6.1 order of phases; A-6.2 every phase but income may be passed with nothing done."""
     state = fresh("1941", national_objectives=False)
     seen = [pending(state)[0].decision.split(" of ")[0]]
     for _ in range(3):
@@ -103,6 +105,7 @@ def test_a13_italy_loses_its_objective_to_an_enemy_warship_and_the_soviets_to_an
 
 
 def test_a3_3_victory_is_checked_when_the_round_ends() -> None:
+    """A-3.3, A-1.4 and A-6.4: not after a single turn, only when the round is over."""
     state = fresh("1942", victory_cities=10)
     state, events = done_until(state, stop="Soviet Union")
     assert state.outcome is None
@@ -117,7 +120,7 @@ def test_a3_3_victory_is_checked_when_the_round_ends() -> None:
 
 def test_a3_2_victory_targets_are_options() -> None:
     for bad in (0, 19, "x"):
-        with pytest.raises(Exception):
+        with pytest.raises(DataError, match="victory_cities"):
             new_game({"victory_cities": bad}, scripted_dice([]))
     assert fresh("1941", victory_cities=13).options.victory_cities == 13
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bot.aa.odds_link import odds_battle, odds_options
 from engine.aa.game import new_game
 from engine.aa.state import Settings
 from engine.core.dice import seeded_dice
+from engine.core.errors import IllegalOrder
 from engine.odds.aa import aa_odds
 from tests.aa.helpers import add, empty, turn
 from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, public, replies_to, run
@@ -57,14 +60,24 @@ def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
     assert aa_odds(battle).attacker_win > 0
 
 
+def test_a_planned_battle_without_aircraft_leaves_the_aa_gun_out() -> None:
+    """A-10.4/A-14: the AA gun only fires at aircraft and is never a casualty, so a land
+    attack without aircraft does not put it among the defenders (planned or running alike)."""
+    s = empty("1941")
+    s = add(s, "Germany", "tank", "Ukraine", 2, p3=True, moved=1, came_from="Bulgaria Romania")
+    s = add(s, "Soviet Union", "infantry", "Ukraine", 1)
+    s = add(s, "Soviet Union", "aa gun", "Ukraine", 2)
+    s = turn(s, "Germany", "combat move")
+    battle = odds_battle(s, "Ukraine")
+    assert dict(battle.attacker) == {"tank": 2}
+    assert dict(battle.defender) == {"infantry": 1}
+
+
 def test_a_fresh_game_has_no_battle() -> None:
     state, _ = new_game({"setup": "1942"}, seeded_dice(0))
-    try:
+    with pytest.raises(IllegalOrder, match="There is no battle in this game now") as err:
         odds_battle(state)
-    except Exception as err:  # PlayerError with the legal form
-        assert "no battle" in str(err)
-    else:
-        raise AssertionError("expected a refusal")
+    assert err.value.legal
 
 
 def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
@@ -82,3 +95,19 @@ def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
     assert dict(battle.attacker) == {"infantry": 2}
     assert dict(battle.bombard) == {"battleship": 1}  # A-10.5
     assert dict(battle.defender) == {"infantry": 2}
+
+
+def test_a14_5_bombardment_is_one_ship_per_unit_landing_the_strongest_first() -> None:
+    """A-10.3 step 2 / A-14.5: one infantry landing lets one warship bombard (the battleship,
+    not the cruiser), as the engine will fire it."""
+    s = empty("1941")
+    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
+    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
+    boat = max(s.units)
+    s = add(s, "Germany", "infantry", "4 Sea Zone", 1, aboard=boat, target="Karelia S.S.R.", p3=True,
+            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = add(s, "Germany", "cruiser", "4 Sea Zone", 1, p3=True, moved=1)
+    s = add(s, "Germany", "battleship", "4 Sea Zone", 1, p3=True, moved=1)
+    s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 1)
+    battle = odds_battle(turn(s, "Germany", "combat move"), "Karelia S.S.R.")
+    assert battle.mode == "amphibious" and dict(battle.bombard) == {"battleship": 1}
