@@ -219,7 +219,8 @@ class PostgresRepository:
                 raise GameExists(new.channel_id) from None
             await self._write_seats(conn, int(game_id), new.seats)
             await self._append(conn, int(game_id), [(1, new.first)], now)
-            return await self._game(conn, int(game_id))
+            row = await self._game_row(conn, int(game_id))
+        return self._record(row)
 
     @_retrying
     async def live_game(self, channel_id: int) -> GameRecord | None:
@@ -327,9 +328,12 @@ class PostgresRepository:
                 await self._write_seats(conn, game_id, update.seats)
             await self._append(conn, game_id,
                                [(expected_version + i, r) for i, r in enumerate(records, 1)], now)
-            if update.snapshot is not None:  # kept as written: never parsed back
-                self.snapshots.put(game_id, expected_version + bump, update.snapshot)
-            return await self._game(conn, game_id)
+            row = await self._game_row(conn, game_id)
+        # Kept as written, never parsed back; only once stored (a commit whose COMMIT
+        # failed must not leave its snapshot cached under a version another writer makes).
+        if update.snapshot is not None:
+            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
+        return self._record(row)
 
     @_retrying
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -470,10 +474,14 @@ class PostgresRepository:
         return self._record(row) if row else None
 
     async def _game(self, conn: asyncpg.Connection, game_id: int) -> GameRecord:
+        return self._record(await self._game_row(conn, game_id))
+
+    @staticmethod
+    async def _game_row(conn: asyncpg.Connection, game_id: int) -> asyncpg.Record:
         row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = $1", game_id)
         if row is None:
             raise KeyError(f"no game {game_id}")
-        return self._record(row)
+        return row
 
     def _record(self, row: asyncpg.Record) -> GameRecord:
         return game_record(

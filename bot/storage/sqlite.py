@@ -186,7 +186,8 @@ class SqliteRepository:
             game_id = int(cur.lastrowid or 0)
             await self._write_seats(game_id, new.seats)
             await self._append(game_id, 1, new.first, now)
-        return await self.game(game_id)
+            row = await self._game_row(game_id)
+        return self._record(row)
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
         row = await self._one(
@@ -236,9 +237,10 @@ class SqliteRepository:
                 await self._write_seats(game_id, update.seats)
             for i, record in enumerate(records, 1):
                 await self._append(game_id, expected_version + i, record, now)
-        if update.snapshot is not None:  # kept as written: never parsed back
+            row = await self._game_row(game_id)  # read in the transaction: this very version
+        if update.snapshot is not None:  # kept as written (once stored): never parsed back
             self.snapshots.put(game_id, expected_version + bump, update.snapshot)
-        return await self.game(game_id)
+        return self._record(row)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
         """Note a reminder without changing the game's version (nothing of the game
@@ -358,6 +360,13 @@ class SqliteRepository:
                 "INSERT INTO seats (game_id, seat, player_id) VALUES (?, ?, ?)",
                 (game_id, seat, player_id),
             )
+
+    async def _game_row(self, game_id: int) -> sqlite3.Row:
+        """The game's row, inside a transaction already holding the writer lock."""
+        async with self.db.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,)) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+        assert row is not None
+        return row
 
     async def _append(self, game_id: int, seq: int, record: NewOrder, now: datetime) -> None:
         await self.db.execute(
