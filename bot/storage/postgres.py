@@ -329,10 +329,9 @@ class PostgresRepository:
             await self._append(conn, game_id,
                                [(expected_version + i, r) for i, r in enumerate(records, 1)], now)
             row = await self._game_row(conn, game_id)
-        # Kept as written, never parsed back; only once stored (a commit whose COMMIT
-        # failed must not leave its snapshot cached under a version another writer makes).
-        if update.snapshot is not None:
-            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
+        # Only once stored: a commit whose COMMIT failed must not leave its snapshot
+        # cached under a version another writer then makes.
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
         return self._record(row)
 
     @_retrying

@@ -238,8 +238,9 @@ class SqliteRepository:
             for i, record in enumerate(records, 1):
                 await self._append(game_id, expected_version + i, record, now)
             row = await self._game_row(game_id)  # read in the transaction: this very version
-        if update.snapshot is not None:  # kept as written (once stored): never parsed back
-            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
+        # Only once stored: a commit whose COMMIT failed must not leave its snapshot
+        # cached under a version another writer then makes.
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
         return self._record(row)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
