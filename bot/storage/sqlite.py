@@ -81,7 +81,7 @@ def _time(value: datetime) -> str:
     return value.isoformat(timespec="seconds")
 
 
-def _parse_time(text: str | None) -> datetime | None:
+def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
@@ -255,7 +255,7 @@ class SqliteRepository:
     async def orders(self, game_id: int, *, since: int = 0) -> list[OrderRecord]:
         rows = await self._all(
             "SELECT * FROM orders WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, since))
-        return [order_record(r, _parse_time) for r in rows]
+        return [order_record(r, parse_time) for r in rows]
 
     # ------------------------------------------------------------------ players, settings
 
@@ -380,7 +380,7 @@ class SqliteRepository:
         return game_record(
             row, seats={seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())},
             snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"]),
-            dice_key=bytes.fromhex(row["dice_key"]), read_time=_parse_time)
+            dice_key=bytes.fromhex(row["dice_key"]), read_time=parse_time)
 
 
 def split_sql(sql: str) -> list[str]:
