@@ -163,7 +163,7 @@ async def post_report(app: Any, channel: Channel, channel_id: int, acted: Acted)
     events = await reported_events(app, front, loaded.game.id, loaded.game.version, len(acted.events),
                                    over=over)
     shown = visible_events(loaded.rules, events, PUBLIC)
-    report = await render_pool.report(loaded.game.kind, loaded.view(PUBLIC), loaded.game.snapshot,
+    report = await render_pool.report(loaded.game.kind, lambda: loaded.view(PUBLIC), loaded.game.snapshot,
                                       shown, over=over)
     text = clip([report.head, *(report.lines or ("Nothing happened.",))], more=f" (see /{front.group} log)")
     await channel.post(channel_id, Message(text, files=report.images))

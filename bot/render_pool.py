@@ -7,7 +7,7 @@ most of the time, so threads alone keep one core busy and starve the event loop.
 gets the game's kind, its stored snapshot (plain JSON data, cheap to send) and the
 events to report, rebuilds the spectators' view itself and returns the finished
 :class:`~bot.front.Report`.  Without it (the local channel, tests) a thread draws it.
-Either way the result is the same report (tests/test_render_pool.py).
+Either way the result is the same report (tests/test_pipeline_speed.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from bot.front import EventDict, Report
 
@@ -99,10 +99,11 @@ def draw_report(kind: str, snapshot: Mapping[str, Any], events: Sequence[EventDi
     return drawn
 
 
-async def report(kind: str, public_state: Any, snapshot: Mapping[str, Any],
+async def report(kind: str, public_view: Callable[[], Any], snapshot: Mapping[str, Any],
                  events: Sequence[EventDict], *, over: bool) -> Report:
-    """The phase report, drawn in the pool when there is one, else in a thread (from the
-    view already at hand)."""
+    """The phase report, drawn in the pool when there is one (the worker rebuilds the
+    view from ``snapshot``), else in a thread from ``public_view()`` — the spectators'
+    view of the state at hand, asked for only when drawn here."""
     if _processes > 0:
         loop = asyncio.get_running_loop()
         try:
@@ -114,4 +115,5 @@ async def report(kind: str, public_state: Any, snapshot: Mapping[str, Any],
             shutdown()
     from bot.games import front_for
 
-    return await asyncio.to_thread(front_for(kind).report, public_state, events, over=over)
+    front = front_for(kind)
+    return await asyncio.to_thread(lambda: front.report(public_view(), events, over=over))

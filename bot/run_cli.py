@@ -52,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
         config = Config(config.discord_token, config.dev_guild_id, args.db, config.log_level)
     count_text = settings.get("WARROOM_SHARD_COUNT", "").strip()
     try:
-        count = args.shard_count if args.shard_count is not None else (
-            int(count_text) if count_text else None)
+        if args.shard_count is not None or not count_text:
+            count = args.shard_count
+        elif count_text.isdigit():
+            count = int(count_text)
+        else:
+            raise ValueError(f"WARROOM_SHARD_COUNT must be a number of shards (e.g. 4), not {count_text!r}")
         shard_ids, shard_count = parse_shards(args.shards or settings.get("WARROOM_SHARDS", "").strip(), count)
     except ValueError as err:
         print(f"warroom run: {err}", file=sys.stderr)

@@ -79,6 +79,15 @@ def test_bad_shard_options_are_refused_clearly(argv: list[str], message: str, tm
     assert message in capsys.readouterr().err
 
 
+def test_a_bad_shard_count_in_the_environment_is_refused_clearly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("WARROOM_SHARDS", "0,1")
+    monkeypatch.setenv("WARROOM_SHARD_COUNT", "four")
+    assert main(["run", "--env-file", str(tmp_path / "none.env")]) == 2
+    assert "WARROOM_SHARD_COUNT must be a number of shards (e.g. 4), not 'four'" in capsys.readouterr().err
+
+
 async def test_a_command_that_has_not_answered_in_time_is_deferred(bot: WarroomBot, rec: Recorder,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Not marked as slow, but slow this time (a busy machine): the interaction is

@@ -91,7 +91,7 @@ async def test_a_report_drawn_in_a_worker_process_is_the_same() -> None:
     render_pool.configure(1)
     try:
         await render_pool.warm()
-        there = await render_pool.report("minis", public, rules.dump_state(state), shown, over=False)
+        there = await render_pool.report("minis", lambda: public, rules.dump_state(state), shown, over=False)
     finally:
         render_pool.configure(0)
     assert there.head == here.head and there.lines == here.lines

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any, Callable
 
 from bot.storage import describe
 from bot.storage.postgres import PostgresRepository
 from bot.storage.repository import GameRecord
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sqlite import SqliteRepository, parse_time
 
 
 class CopyRefused(Exception):
@@ -32,10 +31,6 @@ class Copied:
     players: int
     settings: int
     documents: int
-
-
-def _time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
 
 
 async def copy_sqlite_to_postgres(source: str, target: str,
@@ -80,7 +75,7 @@ async def _copy(src: SqliteRepository, dst: PostgresRepository, progress: Callab
                                       "migrate into a fresh database")
             await conn.executemany(
                 "INSERT INTO players VALUES ($1, $2, $3, $4)",
-                [(r["id"], r["name"], _time(r["first_seen"]), _time(r["last_seen"])) for r in players])
+                [(r["id"], r["name"], parse_time(r["first_seen"]), parse_time(r["last_seen"])) for r in players])
             progress(f"{len(players)} players")
             await conn.executemany(
                 "INSERT INTO games (id, channel_id, guild_id, kind, status, host_id, options, version,"
@@ -88,8 +83,8 @@ async def _copy(src: SqliteRepository, dst: PostgresRepository, progress: Callab
                 " dice_positions, undo_request, result)"
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
                 [(r["id"], r["channel_id"], r["guild_id"], r["kind"], r["status"], r["host_id"], r["options"],
-                  r["version"], r["snapshot"], _time(r["created_at"]), _time(r["updated_at"]),
-                  _time(r["waiting_since"]), _time(r["reminded_at"]), r["uid"], bytes.fromhex(r["dice_key"]),
+                  r["version"], r["snapshot"], parse_time(r["created_at"]), parse_time(r["updated_at"]),
+                  parse_time(r["waiting_since"]), parse_time(r["reminded_at"]), r["uid"], bytes.fromhex(r["dice_key"]),
                   r["dice_positions"], r["undo_request"], r["result"]) for r in games])
             await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
                                " greatest((SELECT max(id) FROM games), 1))")
@@ -99,7 +94,7 @@ async def _copy(src: SqliteRepository, dst: PostgresRepository, progress: Callab
             await conn.executemany(
                 "INSERT INTO orders VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 [(r["game_id"], r["seq"], r["kind"], r["actor_id"], r["seat"], r["text"], r["events"],
-                  r["dice"], _time(r["created_at"])) for r in orders])
+                  r["dice"], parse_time(r["created_at"])) for r in orders])
             progress(f"{len(orders)} order-log rows")
             await conn.executemany("INSERT INTO guild_settings VALUES ($1, $2, $3)",
                                    [(r["guild_id"], r["key"], r["value"]) for r in guild])
@@ -108,7 +103,7 @@ async def _copy(src: SqliteRepository, dst: PostgresRepository, progress: Callab
             progress(f"{len(guild) + len(user)} settings")
             await conn.executemany(
                 "INSERT INTO documents VALUES ($1, $2, $3, $4, $5)",
-                [(r["kind"], r["key"], r["version"], r["data"], _time(r["updated_at"])) for r in documents])
+                [(r["kind"], r["key"], r["version"], r["data"], parse_time(r["updated_at"])) for r in documents])
             progress(f"{len(documents)} documents")
     return Copied(len(games), len(orders), len(players), len(guild) + len(user), len(documents))
 

@@ -32,7 +32,6 @@ from typing import Any, AsyncIterator, Callable, Coroutine, Mapping, ParamSpec, 
 
 import asyncpg
 
-from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -44,7 +43,8 @@ from bot.storage.repository import (
     SchemaTooNew,
     VersionConflict,
 )
-from engine.core.dice import dice_from_json, dice_json
+from bot.storage.rows import dumps, game_record, order_record, order_values, update_columns
+from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from engine.core.errors import PlayerError
 
 log = logging.getLogger("warroom.storage")
@@ -112,12 +112,12 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
 def _time(value: datetime) -> datetime:
     return value.replace(microsecond=0)
+
+
+def _as_time(value: datetime | None) -> datetime | None:
+    return value  # asyncpg reads timestamptz as an aware datetime already
 
 
 def _safe_address(dsn: str) -> str:
@@ -219,7 +219,8 @@ class PostgresRepository:
                 raise GameExists(new.channel_id) from None
             await self._write_seats(conn, int(game_id), new.seats)
             await self._append(conn, int(game_id), [(1, new.first)], now)
-            return await self._game(conn, int(game_id))
+            row = await self._game_row(conn, int(game_id))
+        return self._record(row)
 
     @_retrying
     async def live_game(self, channel_id: int) -> GameRecord | None:
@@ -314,35 +315,12 @@ class PostgresRepository:
         now: datetime,
     ) -> GameRecord:
         bump = max(1, len(records))
-        params: list[Any] = [game_id, expected_version, bump, _time(now),
-                             dumps(update.undo_request) if update.undo_request else None]
-        sets = ["version = version + $3", "updated_at = $4", "undo_request = $5"]
-
-        def put(column: str, value: Any) -> None:
-            params.append(value)
-            sets.append(f"{column} = ${len(params)}")
-
-        if update.snapshot is not None:
-            put("snapshot", dumps(update.snapshot))
-        if update.status is not None:
-            put("status", update.status)
-        if update.options is not None:
-            put("options", dumps(update.options))
-        if update.clear_waiting:
-            sets.append("waiting_since = NULL")
-        elif update.waiting_since is not None:
-            put("waiting_since", _time(update.waiting_since))
-        if update.clear_reminded:
-            sets.append("reminded_at = NULL")
-        elif update.reminded_at is not None:
-            put("reminded_at", _time(update.reminded_at))
-        if update.result is not None:
-            put("result", dumps(update.result))
-        if update.dice_positions is not None:
-            put("dice_positions", dumps(dict(update.dice_positions)))
+        columns = update_columns(update, now, _time)
+        sets = ", ".join(f"{column} = ${i}" for i, (column, _) in enumerate(columns, 4))
         async with self._transaction() as conn:
             status = await conn.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = $1 AND version = $2", *params)
+                f"UPDATE games SET version = version + $3, {sets} WHERE id = $1 AND version = $2",
+                game_id, expected_version, bump, *(value for _, value in columns))
             if status != "UPDATE 1":
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
             if update.seats is not None:
@@ -350,9 +328,11 @@ class PostgresRepository:
                 await self._write_seats(conn, game_id, update.seats)
             await self._append(conn, game_id,
                                [(expected_version + i, r) for i, r in enumerate(records, 1)], now)
-            if update.snapshot is not None:  # kept as written: never parsed back
-                self.snapshots.put(game_id, expected_version + bump, update.snapshot)
-            return await self._game(conn, game_id)
+            row = await self._game_row(conn, game_id)
+        # Only once stored: a commit whose COMMIT failed must not leave its snapshot
+        # cached under a version another writer then makes.
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
+        return self._record(row)
 
     @_retrying
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -369,14 +349,7 @@ class PostgresRepository:
         async with self._connection() as conn:
             rows = await conn.fetch(
                 "SELECT * FROM orders WHERE game_id = $1 AND seq > $2 ORDER BY seq", game_id, since)
-        return [
-            OrderRecord(
-                kind=r["kind"], seat=r["seat"], text=r["text"], actor_id=r["actor_id"],
-                events=tuple(json.loads(r["events"])), dice=dice_from_json(json.loads(r["dice"])),
-                seq=r["seq"], created_at=r["created_at"],
-            )
-            for r in rows
-        ]
+        return [order_record(r, _as_time) for r in rows]
 
     # ------------------------------------------------------------------ players, settings
 
@@ -500,13 +473,20 @@ class PostgresRepository:
         return self._record(row) if row else None
 
     async def _game(self, conn: asyncpg.Connection, game_id: int) -> GameRecord:
+        return self._record(await self._game_row(conn, game_id))
+
+    @staticmethod
+    async def _game_row(conn: asyncpg.Connection, game_id: int) -> asyncpg.Record:
         row = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = $1", game_id)
         if row is None:
             raise KeyError(f"no game {game_id}")
-        return self._record(row)
+        return row
 
     def _record(self, row: asyncpg.Record) -> GameRecord:
-        return _record(row, self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"]))
+        return game_record(
+            row, seats={seat: int(player) for seat, player in zip(row["seat_names"], row["seat_players"])},
+            snapshot=self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"]),
+            dice_key=bytes(row["dice_key"]), read_time=_as_time)
 
     @staticmethod
     async def _write_seats(conn: asyncpg.Connection, game_id: int, seats: Mapping[str, int]) -> None:
@@ -522,30 +502,5 @@ class PostgresRepository:
             await conn.executemany(
                 "INSERT INTO orders (game_id, seq, kind, actor_id, seat, text, events, dice, created_at)"
                 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                [(game_id, seq, r.kind, r.actor_id, r.seat, r.text, dumps(list(r.events)),
-                  dumps(dice_json(r.dice)), _time(now)) for seq, r in rows])
+                [(game_id, seq, *order_values(r), _time(now)) for seq, r in rows])
 
-
-def _record(row: asyncpg.Record, snapshot: Mapping[str, Any]) -> GameRecord:
-    request = row["undo_request"]
-    return GameRecord(
-        id=int(row["id"]),
-        channel_id=int(row["channel_id"]),
-        guild_id=row["guild_id"],
-        kind=row["kind"],
-        status=row["status"],
-        host_id=int(row["host_id"]),
-        options=json.loads(row["options"]),
-        seats={seat: int(player) for seat, player in zip(row["seat_names"], row["seat_players"])},
-        version=int(row["version"]),
-        snapshot=snapshot,
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        waiting_since=row["waiting_since"],
-        reminded_at=row["reminded_at"],
-        uid=row["uid"],
-        dice_key=bytes(row["dice_key"]),
-        dice_positions=json.loads(row["dice_positions"]),
-        undo_request=json.loads(request) if request else None,
-        result=json.loads(row["result"]) if row["result"] else None,
-    )

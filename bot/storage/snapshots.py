@@ -31,6 +31,17 @@ class SnapshotCache:
         while len(self._by_game) > self.keep:
             self._by_game.popitem(last=False)
 
+    def committed(self, game_id: int, before: int, after: int, written: Mapping[str, Any] | None) -> None:
+        """A commit took the game from version ``before`` to ``after`` (call it once the
+        commit is stored): keep the snapshot it wrote, or, when it left the snapshot
+        alone (seats, settings, an undo request), the one kept for ``before``."""
+        if written is None:
+            kept = self._by_game.get(game_id)
+            if kept is None or kept[0] != before:
+                return
+            written = kept[1]
+        self.put(game_id, after, written)
+
     def get(self, game_id: int, version: int, text: str) -> Mapping[str, Any]:
         """The snapshot of ``game_id`` at ``version`` (``text`` is parsed only if needed)."""
         kept = self._by_game.get(game_id)

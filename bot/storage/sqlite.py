@@ -26,7 +26,6 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import aiosqlite
 
-from bot.storage.snapshots import SeenPlayers, SnapshotCache
 from bot.storage.repository import (
     Document,
     GameExists,
@@ -38,7 +37,8 @@ from bot.storage.repository import (
     SchemaTooNew,
     VersionConflict,
 )
-from engine.core.dice import dice_from_json, dice_json
+from bot.storage.rows import dumps, game_record, order_record, order_values, update_columns
+from bot.storage.snapshots import SeenPlayers, SnapshotCache
 
 BUSY_TIMEOUT_MS = 5000
 # A game row with its seats (one query, not two).
@@ -77,15 +77,11 @@ def _sql_step(sql: str) -> Callable[[aiosqlite.Connection], Awaitable[None]]:
     return step
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
 def _time(value: datetime) -> str:
     return value.isoformat(timespec="seconds")
 
 
-def _parse_time(text: str | None) -> datetime | None:
+def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
@@ -190,7 +186,8 @@ class SqliteRepository:
             game_id = int(cur.lastrowid or 0)
             await self._write_seats(game_id, new.seats)
             await self._append(game_id, 1, new.first, now)
-        return await self.game(game_id)
+            row = await self._game_row(game_id)
+        return self._record(row)
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
         row = await self._one(
@@ -226,37 +223,12 @@ class SqliteRepository:
         still at ``expected_version``; the version then goes up by one per record (at
         least one), so every log row's ``seq`` is the version it produced."""
         bump = max(1, len(records))
-        sets = [f"version = version + {bump}", "updated_at = ?", "undo_request = ?"]
-        params: list[Any] = [_time(now), dumps(update.undo_request) if update.undo_request else None]
-        if update.snapshot is not None:
-            sets.append("snapshot = ?")
-            params.append(dumps(update.snapshot))
-        if update.status is not None:
-            sets.append("status = ?")
-            params.append(update.status)
-        if update.options is not None:
-            sets.append("options = ?")
-            params.append(dumps(update.options))
-        if update.clear_waiting:
-            sets.append("waiting_since = NULL")
-        elif update.waiting_since is not None:
-            sets.append("waiting_since = ?")
-            params.append(_time(update.waiting_since))
-        if update.clear_reminded:
-            sets.append("reminded_at = NULL")
-        elif update.reminded_at is not None:
-            sets.append("reminded_at = ?")
-            params.append(_time(update.reminded_at))
-        if update.result is not None:
-            sets.append("result = ?")
-            params.append(dumps(update.result))
-        if update.dice_positions is not None:
-            sets.append("dice_positions = ?")
-            params.append(dumps(dict(update.dice_positions)))
+        columns = update_columns(update, now, _time)
+        sets = ", ".join(f"{column} = ?" for column, _ in columns)
         async with self._transaction() as db:
             cur = await db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                (*params, game_id, expected_version),
+                f"UPDATE games SET version = version + {bump}, {sets} WHERE id = ? AND version = ?",
+                (*(value for _, value in columns), game_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
@@ -265,9 +237,11 @@ class SqliteRepository:
                 await self._write_seats(game_id, update.seats)
             for i, record in enumerate(records, 1):
                 await self._append(game_id, expected_version + i, record, now)
-        if update.snapshot is not None:  # kept as written: never parsed back
-            self.snapshots.put(game_id, expected_version + bump, update.snapshot)
-        return await self.game(game_id)
+            row = await self._game_row(game_id)  # read in the transaction: this very version
+        # Only once stored: a commit whose COMMIT failed must not leave its snapshot
+        # cached under a version another writer then makes.
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
+        return self._record(row)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
         """Note a reminder without changing the game's version (nothing of the game
@@ -281,14 +255,7 @@ class SqliteRepository:
     async def orders(self, game_id: int, *, since: int = 0) -> list[OrderRecord]:
         rows = await self._all(
             "SELECT * FROM orders WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, since))
-        return [
-            OrderRecord(
-                kind=r["kind"], seat=r["seat"], text=r["text"], actor_id=r["actor_id"],
-                events=tuple(json.loads(r["events"])), dice=dice_from_json(json.loads(r["dice"])),
-                seq=r["seq"], created_at=_parse_time(r["created_at"]),
-            )
-            for r in rows
-        ]
+        return [order_record(r, parse_time) for r in rows]
 
     # ------------------------------------------------------------------ players, settings
 
@@ -395,41 +362,25 @@ class SqliteRepository:
                 (game_id, seat, player_id),
             )
 
+    async def _game_row(self, game_id: int) -> sqlite3.Row:
+        """The game's row, inside a transaction already holding the writer lock."""
+        async with self.db.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,)) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+        assert row is not None
+        return row
+
     async def _append(self, game_id: int, seq: int, record: NewOrder, now: datetime) -> None:
         await self.db.execute(
             "INSERT INTO orders (game_id, seq, kind, actor_id, seat, text, events, dice, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, record.kind, record.actor_id, record.seat, record.text,
-             dumps(list(record.events)), dumps(dice_json(record.dice)), _time(now)),
+            (game_id, seq, *order_values(record), _time(now)),
         )
 
     def _record(self, row: sqlite3.Row) -> GameRecord:
-        seats = {seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())}
-        request = row["undo_request"]
-        created = _parse_time(row["created_at"])
-        updated = _parse_time(row["updated_at"])
-        assert created is not None and updated is not None
-        return GameRecord(
-            id=row["id"],
-            channel_id=row["channel_id"],
-            guild_id=row["guild_id"],
-            kind=row["kind"],
-            status=row["status"],
-            host_id=row["host_id"],
-            options=json.loads(row["options"]),
-            seats=seats,
-            version=row["version"],
+        return game_record(
+            row, seats={seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())},
             snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"]),
-            created_at=created,
-            updated_at=updated,
-            waiting_since=_parse_time(row["waiting_since"]),
-            reminded_at=_parse_time(row["reminded_at"]),
-            uid=row["uid"],
-            dice_key=bytes.fromhex(row["dice_key"]),
-            dice_positions=json.loads(row["dice_positions"]),
-            undo_request=json.loads(request) if request else None,
-            result=json.loads(row["result"]) if row["result"] else None,
-        )
+            dice_key=bytes.fromhex(row["dice_key"]), read_time=parse_time)
 
 
 def split_sql(sql: str) -> list[str]:

@@ -62,6 +62,25 @@ async def test_create_commit_and_read_back(backend: Open) -> None:
     assert [o.seq for o in await repo.orders(gid, since=1)] == [2]
 
 
+async def test_every_column_a_commit_may_set_or_clear(backend: Open) -> None:
+    """Options, the waiting time and the reminder time are written, kept when a commit
+    leaves them alone, and cleared on request."""
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo)
+    t1, t2 = NOW + timedelta(hours=1), NOW + timedelta(hours=2)
+    stored = await repo.commit(gid, expected_version=1, update=GameUpdate(
+        options={"target": 12, "remind_after": "1h"}, waiting_since=t1, reminded_at=t2), records=[], now=NOW)
+    assert (stored.options, stored.waiting_since, stored.reminded_at) == (
+        {"remind_after": "1h", "target": 12}, t1, t2)
+    stored = await repo.commit(gid, expected_version=2, update=GameUpdate(), records=[], now=t2)
+    assert (stored.version, stored.waiting_since, stored.reminded_at, stored.updated_at) == (3, t1, t2, t2)
+    stored = await repo.commit(gid, expected_version=3,
+                               update=GameUpdate(clear_waiting=True, clear_reminded=True), records=[], now=t2)
+    assert (stored.waiting_since, stored.reminded_at, stored.options["target"]) == (None, None, 12)
+    assert (await repo.game(gid)) == stored
+
+
 async def test_several_rows_in_one_commit_each_take_a_version(backend: Open) -> None:
     repo = await backend()
     await _players(repo)
