@@ -125,13 +125,7 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     got = _TABLES.get(key)
     if got is not None:
         return got
-    states = [start]
-    cur = list(start)
-    for step in side.steps(start):
-        cur[step.source] -= 1
-        if step.target >= 0:
-            cur[step.target] += 1
-        states.append(tuple(cur))
+    states = side.sequence(start)
     dists = []
     for st in states:
         subs, air, other = side.dice(st)
@@ -150,7 +144,7 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     quiet = np.array([len(d) == 1 for d in dists])
     takes = np.array([side.has_land(st) for st in states])
     only_t = np.array([side.alive(st) > 0 and side.only(st, ("transport",)) for st in states])
-    got = SideTable(tuple(states), fire, alive, quiet, takes, only_t)
+    got = SideTable(states, fire, alive, quiet, takes, only_t)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[key] = got
