@@ -379,28 +379,34 @@ class TableEngine:
 
     # -- spreading -------------------------------------------------------------------------------
 
+    def _span(self, x: Arr) -> tuple[int, int] | None:
+        """The span ``lo, hi`` of ``x`` (1-D) that holds every mass of at least TINY; the
+        masses outside it are left out (added to ``dropped``).  None if there is none."""
+        keep = np.flatnonzero(x >= TINY)
+        if not len(keep):
+            self.dropped += float(x.sum())
+            return None
+        lo, hi = int(keep[0]), int(keep[-1]) + 1
+        if lo > 0 or hi < len(x):
+            self.dropped += float(x[:lo].sum() + x[hi:].sum())
+        return lo, hi
+
     def _spread(self, into: Arr, k: int, i: int, xk: Arr, lo: int, hd_from: int) -> None:
         """Add one round from the masses ``xk`` at row ``i`` of block ``k``, columns
         ``lo..``, into ``into`` for every defender score ``hd >= hd_from``: one matrix
         product with the Toeplitz matrix of the attacker's hits."""
-        nz = np.flatnonzero(xk >= TINY)
-        if not len(nz):
-            self.dropped += float(xk.sum())
+        span = self._span(xk)
+        if span is None:
             return
-        l, h = int(nz[0]), int(nz[-1]) + 1
-        if l > 0 or h < len(xk):
-            self.dropped += float(xk[:l].sum() + xk[h:].sum())
+        l, h = span
         w = h - l
         W = self.DFT[hd_from:, lo + l : lo + h] * xk[l:h]  # (H, w): p(hd | j) x mass
         s = W.sum(axis=1)
-        keep = np.flatnonzero(s >= TINY)
-        if not len(keep):
-            self.dropped += float(s.sum())
+        span = self._span(s)
+        if span is None:
             return
-        h0, h1 = int(keep[0]), int(keep[-1]) + 1
-        if h0 > 0 or h1 < len(s):
-            self.dropped += float(s[:h0].sum() + s[h1:].sum())
-            W = W[h0:h1]
+        h0, h1 = span
+        W = W[h0:h1]
         a0, a1 = int(self.a_lo[k, i]), int(self.a_hi[k, i])
         if self.a_out[k, i]:
             self.dropped += float(s[h0:h1].sum()) * float(self.a_out[k, i])
@@ -511,12 +517,10 @@ class TableEngine:
         wk = h - l
         DT = self.DFT[1:, lo + l : lo + h]  # (H, wk): p(hd | j), hd >= 1
         s = DT @ xk.sum(axis=0)
-        keep = np.flatnonzero(s >= TINY)
-        if not len(keep):
-            self.dropped += float(s.sum())
+        span = self._span(s)
+        if span is None:
             return
-        h0, h1 = int(keep[0]), int(keep[-1]) + 1
-        self.dropped += float(s[:h0].sum() + s[h1:].sum())
+        h0, h1 = span
         W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
         per_block = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by block
         r0 = i + 1 + h0
