@@ -347,11 +347,10 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
     """The battle a unit of this channel's Memoir '44 game could fight now, read from the
     game as the asker may see it, answered to the asker alone (it tells what they plan)."""
     from bot.memoir.odds import live_odds
-    from engine.core.game import PUBLIC
 
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
-    seen = loaded.view(loaded.viewer(ctx.actor.id) if loaded.game.seat_of(ctx.actor.id) else PUBLIC)
-    roll, odds = live_odds(seen, unit, enemy)
+    # The asker's seats' view (the public one for someone not seated).
+    roll, odds = live_odds(loaded.view(loaded.viewer(ctx.actor.id)), unit, enemy)
     lines = [f"{unit.upper()} battles {enemy.upper()}: {roll.dice} dice at {roll.target}", *memoir_lines(odds)]
     png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", png)])
