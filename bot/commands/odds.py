@@ -27,8 +27,8 @@ from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirBattle, MemoirR
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
-    minis_live_lines, minis_sections, minis_subtitle, percent,
+    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    minis_live_lines, minis_sections, minis_subtitle,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -113,11 +113,7 @@ async def odds_aa(
     )
     odds = await asyncio.to_thread(_aa, battle)
     lines = aa_lines(odds)
-    head = f"**Attacker wins {percent(odds.attacker_win)}** · defender holds {percent(odds.defender_win)}"
-    head += f" · both destroyed {percent(odds.draw)}"
-    if kind != "sea":
-        head += f" · takes the territory {percent(odds.attacker_takes)}"
-    text = "\n".join([lines[0], head, *lines[2:]])
+    text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
     png = bar_chart(
         "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
     )
