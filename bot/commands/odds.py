@@ -23,7 +23,7 @@ from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_units import RULES_SETS
-from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle, memoir_odds
+from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
@@ -313,15 +313,10 @@ async def odds_memoir(
     odds = memoir_odds(roll)
     full = attacker is not None or ambush_dice is not None or overrun_dice is not None
     if full:
-        battle = MemoirBattle(
-            attack=roll,
-            attacker=attacker or INFANTRY,
-            ambush=None if ambush_dice is None else MemoirRoll(
-                dice=ambush_dice, target=attacker or INFANTRY, figures=attacker_figures,
-                retreat_room=attacker_retreat_room),
-            overrun=None if overrun_dice is None else MemoirRoll(
-                dice=overrun_dice, target=overrun_target or INFANTRY, figures=overrun_figures,
-                retreat_room=overrun_retreat_room),
+        battle = close_assault(
+            roll, attacker, ambush_dice=ambush_dice, attacker_figures=attacker_figures,
+            attacker_retreat_room=attacker_retreat_room, overrun_dice=overrun_dice, overrun_target=overrun_target,
+            overrun_figures=overrun_figures, overrun_retreat_room=overrun_retreat_room,
         )  # fmt: skip
         whole = memoir_battle(battle)
         lines = memoir_battle_lines(whole)
