@@ -45,6 +45,7 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
+from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
@@ -104,16 +105,6 @@ def hits(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
     return got
 
 
-def _low_luck(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
-    total = sum(min(t, sides) * c for t, c in groups if t > 0 and c > 0)
-    sure, rest = divmod(total, sides)
-    out = np.zeros(sure + (2 if rest else 1))
-    out[sure] = 1.0 - rest / sides
-    if rest:
-        out[sure + 1] = rest / sides
-    return out
-
-
 def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     """The sequence of ``side`` from ``start`` with everything the engine asks about its
     states (memoised across battles: asking again with one side changed reuses the
@@ -130,7 +121,7 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     for st in states:
         subs, air, other = side.dice(st)
         if low_luck:
-            dists.append(_low_luck(subs + air + other))
+            dists.append(np.array(low_luck_distribution(subs + air + other, 1.0)))
         elif air and (subs or other):
             # Aircraft and the rest memoised apart: AA blocks differ only in aircraft.
             dists.append(np.convolve(hits(air), hits(subs + other)))
