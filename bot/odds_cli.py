@@ -206,18 +206,14 @@ def run_memoir(args: argparse.Namespace) -> int:
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
         if args.attacker or args.ambush_dice or args.overrun_dice:
-            from engine.odds.memoir import INFANTRY, MemoirBattle, memoir_battle
+            from engine.odds.memoir import close_assault, memoir_battle
             from engine.odds.report import memoir_battle_lines
 
-            kind = target_type(args.attacker) if args.attacker else INFANTRY
-            whole = memoir_battle(MemoirBattle(
-                attack=roll, attacker=kind,
-                ambush=None if args.ambush_dice is None else MemoirRoll(
-                    dice=args.ambush_dice, target=kind, figures=args.attacker_figures,
-                    retreat_room=args.attacker_retreat_room),
-                overrun=None if args.overrun_dice is None else MemoirRoll(
-                    dice=args.overrun_dice, target=target_type(args.overrun_target),
-                    figures=args.overrun_figures, retreat_room=args.overrun_retreat_room),
+            whole = memoir_battle(close_assault(
+                roll, target_type(args.attacker) if args.attacker else None, ambush_dice=args.ambush_dice,
+                attacker_figures=args.attacker_figures, attacker_retreat_room=args.attacker_retreat_room,
+                overrun_dice=args.overrun_dice, overrun_target=target_type(args.overrun_target),
+                overrun_figures=args.overrun_figures, overrun_retreat_room=args.overrun_retreat_room,
             ))  # fmt: skip
             lines = memoir_battle_lines(whole) + lines
             if args.json:

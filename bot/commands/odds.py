@@ -23,12 +23,12 @@ from bot.session import NoGame
 from engine.core.errors import NotationError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_units import RULES_SETS
-from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle, memoir_odds
+from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
-    minis_live_lines, minis_sections, minis_subtitle, percent,
+    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    minis_live_lines, minis_sections, minis_subtitle,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -113,11 +113,7 @@ async def odds_aa(
     )
     odds = await asyncio.to_thread(_aa, battle)
     lines = aa_lines(odds)
-    head = f"**Attacker wins {percent(odds.attacker_win)}** · defender holds {percent(odds.defender_win)}"
-    head += f" · both destroyed {percent(odds.draw)}"
-    if kind != "sea":
-        head += f" · takes the territory {percent(odds.attacker_takes)}"
-    text = "\n".join([lines[0], head, *lines[2:]])
+    text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
     png = bar_chart(
         "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
     )
@@ -317,15 +313,10 @@ async def odds_memoir(
     odds = memoir_odds(roll)
     full = attacker is not None or ambush_dice is not None or overrun_dice is not None
     if full:
-        battle = MemoirBattle(
-            attack=roll,
-            attacker=attacker or INFANTRY,
-            ambush=None if ambush_dice is None else MemoirRoll(
-                dice=ambush_dice, target=attacker or INFANTRY, figures=attacker_figures,
-                retreat_room=attacker_retreat_room),
-            overrun=None if overrun_dice is None else MemoirRoll(
-                dice=overrun_dice, target=overrun_target or INFANTRY, figures=overrun_figures,
-                retreat_room=overrun_retreat_room),
+        battle = close_assault(
+            roll, attacker, ambush_dice=ambush_dice, attacker_figures=attacker_figures,
+            attacker_retreat_room=attacker_retreat_room, overrun_dice=overrun_dice, overrun_target=overrun_target,
+            overrun_figures=overrun_figures, overrun_retreat_room=overrun_retreat_room,
         )  # fmt: skip
         whole = memoir_battle(battle)
         lines = memoir_battle_lines(whole)
@@ -347,11 +338,10 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
     """The battle a unit of this channel's Memoir '44 game could fight now, read from the
     game as the asker may see it, answered to the asker alone (it tells what they plan)."""
     from bot.memoir.odds import live_odds
-    from engine.core.game import PUBLIC
 
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
-    seen = loaded.view(loaded.viewer(ctx.actor.id) if loaded.game.seat_of(ctx.actor.id) else PUBLIC)
-    roll, odds = live_odds(seen, unit, enemy)
+    # The asker's seats' view (the public one for someone not seated).
+    roll, odds = live_odds(loaded.view(loaded.viewer(ctx.actor.id)), unit, enemy)
     lines = [f"{unit.upper()} battles {enemy.upper()}: {roll.dice} dice at {roll.target}", *memoir_lines(odds)]
     png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", png)])

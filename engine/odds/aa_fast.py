@@ -389,7 +389,7 @@ class _Line(Generic[N]):
     on it (memoised with the side, per start, dice rule and number type)."""
 
     def __init__(self, side: Side, start: State, unit: N, low_luck: bool) -> None:
-        self.states = _sequence(side, start)
+        self.states = list(side.sequence(start))
         self.index = {st: j for j, st in enumerate(self.states)}
         self.fire: list[list[N]] = [
             fire_distribution([g for groups in side.dice(st) for g in groups], unit, low_luck)
@@ -447,18 +447,6 @@ def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None
         cut = nD + 1 - start
         row[start : nD + 1] = [r + s * p for r, p in zip(row[start : nD + 1], seg)]
         row[nD] += s * sum(seg[cut:], zero)
-
-
-def _sequence(side: Side, start: State) -> list[State]:
-    """States after 0, 1, 2 … steps of the loss order from ``start``."""
-    out = [start]
-    cur = list(start)
-    for step in side.steps(start):
-        cur[step.source] -= 1
-        if step.target >= 0:
-            cur[step.target] += 1
-        out.append(tuple(cur))
-    return out
 
 
 # -- the packed solver (float mode, no round limit) ----------------------------------------

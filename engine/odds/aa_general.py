@@ -152,10 +152,11 @@ class GeneralEngine(Generic[N]):
 
     # -- one round --------------------------------------------------------------------------
 
-    def factors(self, a: State, d: State) -> list[tuple[N, Dist[N], Dist[N]]]:
+    def factors(self, a: State, d: State, d_fires_as: State | None = None) -> list[tuple[N, Dist[N], Dist[N]]]:
         """One round from (a, d) as a mixture over the surprise strikes' results:
         ``(weight, attacker's next states, defender's next states)``, the two
-        independent given the strikes (A-10.6)."""
+        independent given the strikes (A-10.6).  ``d_fires_as``: the defender's state
+        its general fire is rolled from (bombarded defenders still fire, A-10.3)."""
         att, dfn = self.setup.attacker, self.setup.defender
         a_strike = att.has(a, "submarine") and not dfn.has(d, "destroyer")
         d_strike = dfn.has(d, "submarine") and not att.has(a, "destroyer")
@@ -166,31 +167,21 @@ class GeneralEngine(Generic[N]):
             a_air_any = att.has(a1, "destroyer")
             for d1, pd in d1s.items():
                 d_air_any = dfn.has(d1, "destroyer")
-                a2s = self.casualties(att, a1, dfn, d1, not d_strike, d_air_any)
+                shooter_d = d1 if d_fires_as is None else d_fires_as
+                a2s = self.casualties(att, a1, dfn, shooter_d, not d_strike, d_air_any)
                 d2s = self.casualties(dfn, d1, att, a1, not a_strike, a_air_any)
                 out.append((pa * pd, a2s, d2s))
         return out
 
     def round(self, a: State, d: State, d_fires_as: State | None = None) -> dict[Pair, N]:
-        att, dfn = self.setup.attacker, self.setup.defender
-        a_strike = att.has(a, "submarine") and not dfn.has(d, "destroyer")
-        d_strike = dfn.has(d, "submarine") and not att.has(a, "destroyer")
-        a1s: Dist[N] = self.strike(att, a, dfn, d) if d_strike else {a: self.unit}
-        d1s: Dist[N] = self.strike(dfn, d, att, a) if a_strike else {d: self.unit}
+        """One round from (a, d) as a distribution over the next pairs of states."""
         out: dict[Pair, N] = {}
-        for a1, pa in a1s.items():
-            a_air_any = att.has(a1, "destroyer")
-            for d1, pd in d1s.items():
-                d_air_any = dfn.has(d1, "destroyer")
-                shooter_d = d1 if d_fires_as is None else d_fires_as
-                a2s = self.casualties(att, a1, dfn, shooter_d, not d_strike, d_air_any)
-                d2s = self.casualties(dfn, d1, att, a1, not a_strike, a_air_any)
-                w = pa * pd
-                for a2, qa in a2s.items():
-                    wa = w * qa
-                    for d2, qd in d2s.items():
-                        key = (a2, d2)
-                        out[key] = out.get(key, self.zero) + wa * qd
+        for w, a2s, d2s in self.factors(a, d, d_fires_as):
+            for a2, qa in a2s.items():
+                wa = w * qa
+                for d2, qd in d2s.items():
+                    key = (a2, d2)
+                    out[key] = out.get(key, self.zero) + wa * qd
         return out
 
     # -- the whole battle ---------------------------------------------------------------------
@@ -247,6 +238,28 @@ class GeneralEngine(Generic[N]):
             tally.record(outcome, a, d, m, self._takes(a))
         else:
             into[(a, d)] = into.get((a, d), self.zero) + m
+
+    def _spread(self, a: State, d: State) -> tuple[list[tuple[N, Dist[N], Dist[N]]], N, bool]:
+        """Count the state (against ``max_states``) and give its round as a mixture
+        (:meth:`factors`), the chance that the round changes nothing (the loop summed in
+        closed form) and whether the round can lead anywhere else (if not: stalemate)."""
+        self.seen += 1
+        if self.max_states is not None and self.seen > self.max_states:
+            raise PlayerError(
+                f"This battle is too big to compute exactly here (more than "
+                f"{self.max_states} battle states); try fewer units."
+            )
+        mix = self.factors(a, d)
+        loop = self.zero
+        moves = False
+        for w, a2s, d2s in mix:
+            qa = a2s.get(a)
+            qd = d2s.get(d)
+            if qa and qd:
+                loop += w * qa * qd
+            if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
+                moves = True
+        return mix, loop, moves
 
     def _solve_table(self, initial: dict[Pair, Any], tally: Tally[Any]) -> None:
         """Float mode, no round limit: the same chain with the masses in a dense numpy
@@ -329,22 +342,7 @@ class GeneralEngine(Generic[N]):
                 if m < TINY:
                     dropped += m
                     continue
-                self.seen += 1
-                if self.max_states is not None and self.seen > self.max_states:
-                    raise PlayerError(
-                        f"This battle is too big to compute exactly here (more than "
-                        f"{self.max_states} battle states); try fewer units."
-                    )
-                mix = self.factors(a, d)
-                loop = 0.0
-                moves = False
-                for w, a2s, d2s in mix:
-                    qa = a2s.get(a)
-                    qd = d2s.get(d)
-                    if qa and qd:
-                        loop += w * qa * qd
-                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
-                        moves = True
+                mix, loop, moves = self._spread(a, d)
                 if not moves:
                     tally.record(STALEMATE, a, d, m, False)
                     continue
@@ -383,22 +381,7 @@ class GeneralEngine(Generic[N]):
                 if m < tiny:  # float mode: a state this unlikely is not spread
                     dropped += float(m)
                     continue
-                self.seen += 1
-                if self.max_states is not None and self.seen > self.max_states:
-                    raise PlayerError(
-                        f"This battle is too big to compute exactly here (more than "
-                        f"{self.max_states} battle states); try fewer units."
-                    )
-                mix = self.factors(a, d)
-                loop = self.zero
-                moves = False  # can the round lead anywhere else?
-                for w, a2s, d2s in mix:
-                    qa = a2s.get(a)
-                    qd = d2s.get(d)
-                    if qa and qd:
-                        loop += w * qa * qd
-                    if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
-                        moves = True
+                mix, loop, moves = self._spread(a, d)
                 if not moves:
                     tally.record(STALEMATE, a, d, m, False)
                     continue

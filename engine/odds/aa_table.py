@@ -45,6 +45,7 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
+from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
@@ -104,16 +105,6 @@ def hits(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
     return got
 
 
-def _low_luck(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:
-    total = sum(min(t, sides) * c for t, c in groups if t > 0 and c > 0)
-    sure, rest = divmod(total, sides)
-    out = np.zeros(sure + (2 if rest else 1))
-    out[sure] = 1.0 - rest / sides
-    if rest:
-        out[sure + 1] = rest / sides
-    return out
-
-
 def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     """The sequence of ``side`` from ``start`` with everything the engine asks about its
     states (memoised across battles: asking again with one side changed reuses the
@@ -125,18 +116,12 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     got = _TABLES.get(key)
     if got is not None:
         return got
-    states = [start]
-    cur = list(start)
-    for step in side.steps(start):
-        cur[step.source] -= 1
-        if step.target >= 0:
-            cur[step.target] += 1
-        states.append(tuple(cur))
+    states = side.sequence(start)
     dists = []
     for st in states:
         subs, air, other = side.dice(st)
         if low_luck:
-            dists.append(_low_luck(subs + air + other))
+            dists.append(np.array(low_luck_distribution(subs + air + other, 1.0)))
         elif air and (subs or other):
             # Aircraft and the rest memoised apart: AA blocks differ only in aircraft.
             dists.append(np.convolve(hits(air), hits(subs + other)))
@@ -150,7 +135,7 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
     quiet = np.array([len(d) == 1 for d in dists])
     takes = np.array([side.has_land(st) for st in states])
     only_t = np.array([side.alive(st) > 0 and side.only(st, ("transport",)) for st in states])
-    got = SideTable(tuple(states), fire, alive, quiet, takes, only_t)
+    got = SideTable(states, fire, alive, quiet, takes, only_t)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[key] = got
@@ -385,28 +370,34 @@ class TableEngine:
 
     # -- spreading -------------------------------------------------------------------------------
 
+    def _span(self, x: Arr) -> tuple[int, int] | None:
+        """The span ``lo, hi`` of ``x`` (1-D) that holds every mass of at least TINY; the
+        masses outside it are left out (added to ``dropped``).  None if there is none."""
+        keep = np.flatnonzero(x >= TINY)
+        if not len(keep):
+            self.dropped += float(x.sum())
+            return None
+        lo, hi = int(keep[0]), int(keep[-1]) + 1
+        if lo > 0 or hi < len(x):
+            self.dropped += float(x[:lo].sum() + x[hi:].sum())
+        return lo, hi
+
     def _spread(self, into: Arr, k: int, i: int, xk: Arr, lo: int, hd_from: int) -> None:
         """Add one round from the masses ``xk`` at row ``i`` of block ``k``, columns
         ``lo..``, into ``into`` for every defender score ``hd >= hd_from``: one matrix
         product with the Toeplitz matrix of the attacker's hits."""
-        nz = np.flatnonzero(xk >= TINY)
-        if not len(nz):
-            self.dropped += float(xk.sum())
+        span = self._span(xk)
+        if span is None:
             return
-        l, h = int(nz[0]), int(nz[-1]) + 1
-        if l > 0 or h < len(xk):
-            self.dropped += float(xk[:l].sum() + xk[h:].sum())
+        l, h = span
         w = h - l
         W = self.DFT[hd_from:, lo + l : lo + h] * xk[l:h]  # (H, w): p(hd | j) x mass
         s = W.sum(axis=1)
-        keep = np.flatnonzero(s >= TINY)
-        if not len(keep):
-            self.dropped += float(s.sum())
+        span = self._span(s)
+        if span is None:
             return
-        h0, h1 = int(keep[0]), int(keep[-1]) + 1
-        if h0 > 0 or h1 < len(s):
-            self.dropped += float(s[:h0].sum() + s[h1:].sum())
-            W = W[h0:h1]
+        h0, h1 = span
+        W = W[h0:h1]
         a0, a1 = int(self.a_lo[k, i]), int(self.a_hi[k, i])
         if self.a_out[k, i]:
             self.dropped += float(s[h0:h1].sum()) * float(self.a_out[k, i])
@@ -517,12 +508,10 @@ class TableEngine:
         wk = h - l
         DT = self.DFT[1:, lo + l : lo + h]  # (H, wk): p(hd | j), hd >= 1
         s = DT @ xk.sum(axis=0)
-        keep = np.flatnonzero(s >= TINY)
-        if not len(keep):
-            self.dropped += float(s.sum())
+        span = self._span(s)
+        if span is None:
             return
-        h0, h1 = int(keep[0]), int(keep[-1]) + 1
-        self.dropped += float(s[:h0].sum() + s[h1:].sum())
+        h0, h1 = span
         W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
         per_block = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by block
         r0 = i + 1 + h0

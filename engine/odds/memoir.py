@@ -221,6 +221,29 @@ def _moved_out(odds: MemoirOdds) -> Fraction:
     return sum((p for hexes, p in odds.retreat.items() if hexes > 0), Fraction(0))
 
 
+def close_assault(
+    attack: MemoirRoll,
+    attacker: str | None = None,
+    *,
+    ambush_dice: int | None = None,
+    attacker_figures: int | None = None,
+    attacker_retreat_room: int | None = None,
+    overrun_dice: int | None = None,
+    overrun_target: str | None = None,
+    overrun_figures: int | None = None,
+    overrun_retreat_room: int | None = None,
+) -> MemoirBattle:
+    """The full battle as ``/odds memoir`` and ``warroom odds memoir`` name it: the
+    Ambush is rolled at the attacker, unit types left out are infantry."""
+    kind = attacker or INFANTRY
+    ambush = None if ambush_dice is None else MemoirRoll(
+        dice=ambush_dice, target=kind, figures=attacker_figures, retreat_room=attacker_retreat_room)
+    overrun = None if overrun_dice is None else MemoirRoll(
+        dice=overrun_dice, target=overrun_target or INFANTRY, figures=overrun_figures,
+        retreat_room=overrun_retreat_room)
+    return MemoirBattle(attack=attack, attacker=kind, ambush=ambush, overrun=overrun)  # fmt: skip
+
+
 def memoir_battle(b: MemoirBattle) -> MemoirBattleOdds:
     """Exact odds of a whole close assault (Ambush, battle, Take Ground, Overrun)."""
     b.validate()

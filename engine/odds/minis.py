@@ -186,18 +186,6 @@ def hits_from_successes(a: MinisAttack, successes: int) -> int:
     return hits
 
 
-def counter_for(a: MinisAttack, hits: int) -> str:
-    """M-9.1: the counters one attack's hits give (``damaged`` = Disrupted + Damaged),
-    for a target with no counters yet this phase (see :func:`counters_after`)."""
-    if hits <= 0:
-        return "none"
-    if a.defensive_fire or hits == 1:
-        return "disrupted"
-    if a.target == SOLDIER or a.target_damaged or hits >= 3:
-        return "destroyed"
-    return "damaged"
-
-
 def summary(counters: Sequence[str]) -> str:
     """The worst of a unit's face-down counters: one of :data:`COUNTERS`."""
     for c in ("destroyed", "damaged", "disrupted"):

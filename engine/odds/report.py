@@ -101,6 +101,14 @@ def aa_lines(odds: AAOdds) -> list[str]:
     return lines
 
 
+def aa_headline(odds: AAOdds) -> str:
+    """The key numbers in one emphasised line (the chat answer's second line)."""
+    head = f"**Attacker wins {percent(odds.attacker_win)}** · defender holds {percent(odds.defender_win)}"
+    head += f" · both destroyed {percent(odds.draw)}"
+    if odds.battle.mode != "sea":
+        head += f" · takes the territory {percent(odds.attacker_takes)}"
+    return head
+
 def aa_sections(odds: AAOdds) -> list[Section]:
     outcome: Bars = [
         ("Attacker wins", odds.attacker_win),

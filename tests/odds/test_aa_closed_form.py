@@ -194,6 +194,7 @@ def test_fight_n_rounds_only() -> None:
 
 
 def test_retreat_when_fewer_than_k_units_remain() -> None:
+    """A-10.15 standing order "retreat when my units are fewer than K" (A-10.9)."""
     # 2 inf vs 1 inf, retreat below 2: the attacker leaves as soon as it loses one.
     # Per round: attacker hits 1 - (5/6)^2 = 11/36, defender 1/3.
     # Any defender hit with the defender alive -> retreat; attacker hit -> win (even if

@@ -64,6 +64,7 @@ def test_low_luck_float_engines_match_fractions(attacker: str, defender: str, op
 
 
 def test_strafe_retreats_after_the_round() -> None:
+    """A-10.15 standing order "retreat after round N" (A-10.9: the attacker only)."""
     odds = aa_odds(AABattle.parse("1 inf", "1 inf", retreat_after=1), exact=True)
     assert odds.exact is not None
     assert odds.exact["attacker_win"] == F(1, 6) * F(2, 3)

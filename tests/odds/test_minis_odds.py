@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 from engine.core.errors import IllegalOrder
-from engine.odds.minis import MinisAttack, counter_for, counters_after, hits_from_successes, minis_odds
+from engine.odds.minis import MinisAttack, counters_after, hits_from_successes, minis_odds
 
 
 def hits(**kw: object) -> dict[int, F]:
@@ -17,7 +17,7 @@ def hits(**kw: object) -> dict[int, F]:
 def test_m_7_10_worked_example_six_successes_against_defense_five() -> None:
     a = MinisAttack(dice=11, defense=5)
     assert [hits_from_successes(a, s) for s in (4, 5, 6, 9, 10, 11)] == [0, 1, 2, 2, 3, 3]
-    assert counter_for(a, 2) == "damaged"  # Disrupted and Damaged counters
+    assert counters_after(a, 2, covered=False) == {"damaged": 1}  # Disrupted and Damaged counters
 
 
 def test_m_7_5_thresholds_two_dice_defense_one() -> None:
@@ -59,12 +59,17 @@ def test_m_12_4_defensive_fire_disrupts_on_reaching_defense_and_cover_negates() 
 
 
 def test_m_9_1_counters_by_target() -> None:
-    soldier = MinisAttack(dice=1, defense=1, target="soldier")
-    vehicle = MinisAttack(dice=1, defense=1)
-    damaged = MinisAttack(dice=1, defense=1, target_damaged=True)
-    assert [counter_for(soldier, h) for h in range(4)] == ["none", "disrupted", "destroyed", "destroyed"]
-    assert [counter_for(vehicle, h) for h in range(4)] == ["none", "disrupted", "damaged", "destroyed"]
-    assert [counter_for(damaged, h) for h in range(4)] == ["none", "disrupted", "destroyed", "destroyed"]
+    """M-9.1 (M-12.4 for defensive fire): the counters 0..3 hits give a target with none yet."""
+    table = {
+        "soldier": (dict(target="soldier"), ["none", "disrupted", "destroyed", "destroyed"]),
+        "vehicle": (dict(target="vehicle"), ["none", "disrupted", "damaged", "destroyed"]),
+        "damaged vehicle": (dict(target_damaged=True), ["none", "disrupted", "destroyed", "destroyed"]),
+        "defensive fire": (dict(defensive_fire=True), ["none", "disrupted", "disrupted", "disrupted"]),
+    }
+    for name, (kw, want) in table.items():
+        a = MinisAttack(dice=1, defense=1, **kw)  # type: ignore[arg-type]
+        got = [counters_after(a, h, covered=False) for h in range(4)]
+        assert got == [{c: 1} for c in want], name
 
 
 def test_counters_add_up_to_the_hits() -> None:
@@ -151,13 +156,6 @@ def test_m9_1_counters_placed_earlier_this_phase_continue_the_sequence() -> None
         "disrupted": F(1, 4) + F(3, 4) * F(1, 3), "damaged": F(1, 2) * F(2, 3), "destroyed": F(1, 4) * F(2, 3)}
     # M-9.2: once destroyed, nothing changes
     assert counters(dice=2, defense=1, prior_counters=("disrupted", "destroyed")) == {"destroyed": 1}
-
-
-def test_without_earlier_counters_counters_after_is_the_m9_1_table() -> None:
-    for kw in (dict(target="soldier"), dict(target="vehicle"), dict(target_damaged=True), dict(defensive_fire=True)):
-        a = MinisAttack(dice=1, defense=1, **kw)  # type: ignore[arg-type]
-        for h in range(4):
-            assert counters_after(a, h, covered=False) == {counter_for(a, h): 1}
 
 
 def test_forest_camouflage_cover_succeeds_without_a_die() -> None:
