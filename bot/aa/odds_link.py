@@ -142,6 +142,7 @@ def extend_odds_aa() -> None:
         if battle is not None:
             state = await _game_state(ctx)
             values.update(odds_options(odds_battle(state, battle)))
+            ctx.default_ephemeral = True  # odds of a live battle tell what the asker plans
         elif values.get("attacker") is None or values.get("defender") is None:
             raise NotationError("Name both sides, or a battle of this channel's A&A game.",
                                 legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf"', "/odds aa battle:current"))

@@ -117,7 +117,9 @@ async def odds_aa(
     png = bar_chart(
         "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
     )
-    await ctx.reply(text, ephemeral=False, files=[Attachment("odds-aa.png", png)])
+    # Public for numbers; a battle read from a live game is the asker's plan (bot/aa/odds_link.py
+    # makes the reply private, as the Minis and Memoir live forms are).
+    await ctx.reply(text, ephemeral=ctx.default_ephemeral, files=[Attachment("odds-aa.png", png)])
 
 
 @command(

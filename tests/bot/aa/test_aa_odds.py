@@ -37,9 +37,11 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
     assert "⚠️ There is no battle in Germany now. Legal: /odds aa battle:Suiyuan." in mine
     assert "⚠️ Name both sides, or a battle of this channel's A&A game." in mine
     pub = public(out)
-    # Planned in the combat move, then again after a round with no hits: same armies.
-    assert pub.count(ODDS_HEAD + "         **Attacker wins 81.1%**") == 2
-    assert "1 inf attack 1 inf (land battle)\n         **Attacker wins 25.0%**" in pub  # the usual form
+    # Planned in the combat move, then again after a round with no hits: same armies. A
+    # battle of the game is the asker's plan: answered to them alone (issue 9), while the
+    # usual form with typed units stays public.
+    assert mine.count(ODDS_HEAD + "           **Attacker wins 81.1%**") == 2 and ODDS_HEAD not in pub
+    assert "1 inf attack 1 inf (land battle)\n         **Attacker wins 25.0%**" in pub
 
 
 def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
