@@ -17,7 +17,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from render.fonts import Face, font
+from render.core.fonts import Face, font, text_width, wrap_text
 
 Box = tuple[float, float, float, float]
 RGB = tuple[int, int, int]
@@ -67,7 +67,7 @@ class TableImage:
 
 
 def _width(text: str, face: Face, size: int) -> float:
-    return float(font(face, size).getlength(text))
+    return text_width(face, size, text)
 
 
 def _fit(text: str, face: Face, size: int, width: float) -> str:
@@ -117,7 +117,7 @@ def render_table(
     y = PAD
     title_h = 28
     sub_h = 20 if subtitle else 0
-    legend_lines = _wrap(legend, SUBTITLE, img_w - 2 * PAD) if legend else []
+    legend_lines = wrap_text(legend, *SUBTITLE, img_w - 2 * PAD)
     height = PAD + title_h + sub_h + 6 + ROW_H * (len(rows) + 1) + (8 + 18 * len(legend_lines)) + PAD
     image = Image.new("RGB", (img_w, int(height)), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -169,17 +169,3 @@ def render_table(
         y += 18
     return TableImage(image, tuple(items))
 
-
-def _wrap(text: str, style: tuple[Face, int], width: float) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and _width(trial, *style) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines

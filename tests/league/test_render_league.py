@@ -69,3 +69,17 @@ def test_widest_realistic_table_still_reads() -> None:
              "123.25", "1234.75"] for k in range(195, 201)]
     out = render_table("Season 12 — standings", header, rows, subtitle="minis · swiss", legend="x")
     assert min(displayed_caps(out)) >= PANEL_MIN_CAP, (out.image.width, min(displayed_caps(out)))
+
+
+def test_legend_wraps_at_the_image_width() -> None:
+    from render.core.fonts import text_width, wrap_text
+    from render.league import PAD, SUBTITLE
+
+    legend = " ".join(["Buchholz cut one, then Sonneborn-Berger, then wins"] * 6)
+    out = render_table("T", ["#", "Name"], [["1", "a"]], legend=legend)
+    lines = [it.text for it in out.items if it.kind == "legend"]
+    assert lines == wrap_text(legend, *SUBTITLE, out.image.width - 2 * PAD)
+    assert len(lines) > 1 and " ".join(lines) == legend
+    assert all(text_width(*SUBTITLE, line) <= out.image.width - 2 * PAD for line in lines)
+    assert wrap_text("   ", *SUBTITLE, 100) == []
+    assert wrap_text("Generalfeldmarschall x", *SUBTITLE, 10) == ["Generalfeldmarschall", "x"]
