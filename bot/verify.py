@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from bot.dice_service import SETUP, stream_label
+from bot.dice_service import SEED_ONLY, SETUP, stream_label
 from engine.core.dice import FAIR_SCHEME, commitment, play_key, stream_die
 
-SCHEMES = (FAIR_SCHEME, "warroom-seed-only")
+SCHEMES = (FAIR_SCHEME, SEED_ONLY)
 
 
 class BadExport(ValueError):
