@@ -203,3 +203,23 @@ async def start_offline(client: discord.Client) -> None:
         "bot": True, "global_name": "Warroom", "mfa_enabled": False, "verified": True,
     })
     state.application_id = APP_ID
+
+
+def dispatch(client: discord.Client, payload: dict[str, Any]) -> None:
+    """Deliver an INTERACTION_CREATE payload (from :func:`slash` or :func:`button`)."""
+    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+
+
+async def play_script(app: Any, script: str, files: Any) -> str:
+    """Play local-channel script lines on ``app`` in the Discord test channel
+    (:data:`CHANNEL_ID`), as the same users; the transcript (each line must succeed)."""
+    from bot.local import LocalChannel, LocalSession
+
+    out = io.StringIO()
+    session = LocalSession(app, LocalChannel(out, files))
+    session.channel.names[CHANNEL_ID] = "table"
+    session.channel.current_channel = CHANNEL_ID
+    for line in script.splitlines():
+        await session.run_line(line)
+    assert session.ok, out.getvalue()
+    return out.getvalue()
