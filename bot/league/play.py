@@ -30,7 +30,6 @@ from bot.league.export import deadline_text, deadline_warnings, pairings_text, s
 from bot.league.errors import LeagueNotationError, LeagueRuleError
 from bot.league.model import League, Pairing, Result, Round
 from bot.league.ratings import rate_game, rated_game
-from bot.league.reports import auto_confirm
 from bot.lifecycle import abort_change
 from bot.session import Change, Loaded, pending_key
 from engine.core.errors import PlayerError
@@ -376,7 +375,6 @@ async def tick(app: Any, channel: Channel) -> int:
             pairing = stored.league.round(report.round).board(report.board)
             if pairing.result is not None:
                 continue
-            auto_confirm(stored.league, report, now)  # checks it is due
             await record(app, channel, guild, report.league, report.round, report.board, report.result, "report")
             actions += 1
         except Exception:
