@@ -39,6 +39,8 @@ SETUP, SYSTEM = "setup", "system"
 # The game option that marks a provably fair game and holds its players' entropy
 # (``{"v": 1, "entropy": {seat: sha256 hex}}``; docs/fair-dice.md).
 FAIR = "fair_dice"
+# The export's ``scheme`` of a game from before fair dice: every stream keyed by the seed.
+SEED_ONLY = "warroom-seed-only"
 
 
 def new_fair(entropy: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from bot.after_reply import later
-from bot.dice_service import FAIR, SETUP, SYSTEM, fair_entropy, new_fair
+from bot.dice_service import FAIR, SEED_ONLY, SETUP, SYSTEM, fair_entropy, new_fair
 from bot.games import on_game_end
 from bot.storage.repository import GameRecord, OrderRecord, VersionConflict
 from engine.core.dice import FAIR_SCHEME, commitment, entropy_digest
@@ -30,7 +30,6 @@ from engine.core.game import Viewer
 
 DOCUMENT = "fairdice"  # documents kind: public game id -> where the game is
 EXPORT_FORMAT = "warroom-game-export"
-SEED_ONLY = "warroom-seed-only"  # games created before fair dice: every stream keyed by the seed
 MAX_ENTROPY = 200  # characters
 
 

@@ -133,6 +133,12 @@ def _mention_safe(text: str) -> str:
 # --------------------------------------------------------------------------- registration
 
 
+def abort_change(actor_id: int) -> Change:
+    """The change that ends a game without a result (``/<group> abort``, a league's
+    moderator result), logged as an admin row."""
+    return Change(GameUpdate(status="aborted"), (NewOrder(kind="admin", seat="", text="abort", actor_id=actor_id),))
+
+
 def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                        build: Build | None = None, new_description: str | None = None,
                        multi_seat: bool = False) -> Lifecycle:
@@ -275,8 +281,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
                                    " abort it; a player may concede.", legal=(f"/{g} concede",))
             if not confirm:
                 raise _Confirm()
-            return Change(GameUpdate(status="aborted"),
-                          (NewOrder(kind="admin", seat="", text="abort", actor_id=ctx.actor.id),))
+            return abort_change(ctx.actor.id)
 
         try:
             await ctx.app.sessions.change(ctx.channel_id, decide, kind=front.kind)

@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from bot.dice_service import SEED_ONLY, SETUP, stream_label
 from engine.core.dice import FAIR_SCHEME, commitment, play_key, stream_die
 
-SCHEMES = (FAIR_SCHEME, "warroom-seed-only")
+SCHEMES = (FAIR_SCHEME, SEED_ONLY)
 
 
 class BadExport(ValueError):
@@ -74,11 +75,11 @@ def verify_export(data: Mapping[str, Any]) -> Verdict:
                 alive.remove(taken)
             continue
         alive.append(row)
-        stream = str(row.get("stream") or "setup")
-        key = seed if stream == "setup" else play
+        stream = str(row.get("stream") or SETUP)
+        key = seed if stream == SETUP else play
         for n, (value, sides) in enumerate(row["dice"], 1):
             index = positions.get(stream, 0)
-            derived = stream_die(key, f"{uid}/{stream}", index, int(sides))
+            derived = stream_die(key, stream_label(uid, stream), index, int(sides))
             if value is None or int(value) != derived:
                 what = f"{row['kind']} by {row['seat']}" if row.get("seat") else str(row["kind"])
                 text = f": {row['text']}" if row.get("text") and row["kind"] == "order" else ""

@@ -5,8 +5,9 @@ height of at least 7 px as displayed.
 
 It knows nothing of leagues: it draws a title, a header row and rows of cells (the bot
 builds them with ``bot.league.export.standings_table``).  Column 0 and 2.. are numbers
-(right-aligned); column 1 is the name (left-aligned).  Every text drawn is recorded, so
-tests can measure legibility and overlaps instead of looking at pictures.
+(right-aligned); column 1 is the name (left-aligned).  It draws on the core
+:class:`~render.core.canvas.Canvas`, so every text is recorded and measured by
+:mod:`render.core.legibility` like any other picture.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from dataclasses import dataclass
 from io import BytesIO
 from typing import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from render.fonts import Face, font
+from render.core.canvas import Canvas, Drawn
+from render.core.fonts import Face, text_width, wrap_text
+from render.core.legibility import DISPLAY_WIDTH
 
-Box = tuple[float, float, float, float]
 RGB = tuple[int, int, int]
-
-DISPLAY_WIDTH = 550
 
 BACKGROUND: RGB = (255, 255, 255)
 INK: RGB = (28, 30, 34)
@@ -44,21 +44,9 @@ MIN_NAME_W = 96
 
 
 @dataclass(frozen=True)
-class TextItem:
-    """One text drawn: where (ink box), with which face and size."""
-
-    kind: str  # "title", "subtitle", "header", "cell", "legend"
-    text: str
-    face: Face
-    size: int
-    box: Box
-    fill: RGB = INK
-
-
-@dataclass(frozen=True)
 class TableImage:
     image: Image.Image
-    items: tuple[TextItem, ...]
+    items: tuple[Drawn, ...]  # every text, kind "title", "subtitle", "header", "cell" or "legend"
 
     def png(self) -> bytes:
         out = BytesIO()
@@ -67,7 +55,7 @@ class TableImage:
 
 
 def _width(text: str, face: Face, size: int) -> float:
-    return float(font(face, size).getlength(text))
+    return text_width(face, size, text)
 
 
 def _fit(text: str, face: Face, size: int, width: float) -> str:
@@ -117,19 +105,14 @@ def render_table(
     y = PAD
     title_h = 28
     sub_h = 20 if subtitle else 0
-    legend_lines = _wrap(legend, SUBTITLE, img_w - 2 * PAD) if legend else []
+    legend_lines = wrap_text(legend, *SUBTITLE, img_w - 2 * PAD)
     height = PAD + title_h + sub_h + 6 + ROW_H * (len(rows) + 1) + (8 + 18 * len(legend_lines)) + PAD
-    image = Image.new("RGB", (img_w, int(height)), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    items: list[TextItem] = []
+    canvas = Canvas(Image.new("RGB", (img_w, int(height)), BACKGROUND))
+    draw = canvas.draw
 
     def text(xy: tuple[float, float], s: str, face: Face, size: int, fill: RGB, kind: str,
              anchor: str = "ls") -> None:
-        f = font(face, size)
-        x, yy = round(xy[0]), round(xy[1])
-        draw.text((x, yy), s, font=f, fill=fill, anchor=anchor)
-        box = draw.textbbox((x, yy), s, font=f, anchor=anchor)
-        items.append(TextItem(kind, s, face, size, (float(box[0]), float(box[1]), float(box[2]), float(box[3])), fill))
+        canvas.text(xy, s, face=face, size=size, fill=fill, anchor=anchor, kind=kind)
 
     text((PAD, y + 21), _fit(title, *TITLE, img_w - 2 * PAD), *TITLE, INK, "title")
     y += title_h
@@ -167,19 +150,5 @@ def render_table(
     for line in legend_lines:
         text((PAD, y + 14), line, *SUBTITLE, MUTED, "legend")
         y += 18
-    return TableImage(image, tuple(items))
+    return TableImage(canvas.image, tuple(canvas.items))
 
-
-def _wrap(text: str, style: tuple[Face, int], width: float) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and _width(trial, *style) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines

@@ -159,17 +159,13 @@ async def league_leave(ctx: Ctx, name: str) -> None:
 async def league_start(ctx: Ctx, name: str, rounds: int | None, seeding: str) -> None:
     now = ctx.app.clock.now()
     guild = _guild(ctx)
-    order: list[int] | None = None
     table: dict[int, Any] = {}
     if seeding == "rating":
         stored = await store.load(ctx.app.repo, guild, name)
         table = await store.ratings(ctx.app.repo, guild, stored.league.kind)
-        order = play.rating_seeding(stored.league, table)
 
-    def start(lg: League) -> League:
-        seeds = order if order is not None and sorted(order) == sorted(p.id for p in lg.players) else None
-        if order is not None and seeds is None:  # sign-ups changed meanwhile: rank again
-            seeds = play.rating_seeding(lg, table)
+    def start(lg: League) -> League:  # ranked on the league as re-read (sign-ups may have changed)
+        seeds = play.rating_seeding(lg, table) if seeding == "rating" else None
         return ops.start(lg, now=now, rounds=rounds, seeding=seeds, **_mod(ctx))
 
     _, after = await _update(ctx, name, start)

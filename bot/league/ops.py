@@ -463,7 +463,3 @@ def pairing_between(league: League, a: int, b: int) -> tuple[Round, Pairing]:
                               f"{league.name}.", legal=opponents)
     return found
 
-
-def seats(pairing: Pairing) -> dict[str, int]:
-    """side → player id, to open the pairing's game with its seats assigned."""
-    return {pairing.sides[0]: pairing.players[0], pairing.sides[1]: pairing.players[1]}

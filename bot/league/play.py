@@ -19,7 +19,7 @@ must go out once is claimed first, so a restart or a second process never sends 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from bot.commands.base import Command, find
@@ -30,9 +30,8 @@ from bot.league.export import deadline_text, deadline_warnings, pairings_text, s
 from bot.league.errors import LeagueNotationError, LeagueRuleError
 from bot.league.model import League, Pairing, Result, Round
 from bot.league.ratings import rate_game, rated_game
-from bot.league.reports import auto_confirm
-from bot.session import Loaded, pending_key
-from bot.storage.repository import GameUpdate, NewOrder
+from bot.lifecycle import abort_change
+from bot.session import Change, Loaded, pending_key
 from engine.core.errors import PlayerError
 from engine.core.game import rules_for
 
@@ -61,11 +60,15 @@ def game_kind(game: str) -> str:
                               legal=tuple(f.group for f in fronts()))
 
 
+def teams_of(rules: Any) -> tuple[str, ...]:
+    """The game's sides (teams), in seat order."""
+    return tuple(dict.fromkeys(rules.team(s) for s in rules.seats))
+
+
 def sides_of(kind: str) -> tuple[str, str]:
     """The game's two sides (teams); a league pairs two players, each holding every seat
     of one side (A&A: one player is the whole Axis)."""
-    rules = rules_for(kind)
-    teams = list(dict.fromkeys(rules.team(s) for s in rules.seats))
+    teams = teams_of(rules_for(kind))
     if len(teams) != 2:
         raise LeagueRuleError(f"League play needs a game of two sides; {front_for(kind).title} has"
                               f" {len(teams)}.", legal=tuple(f.group for f in _duel_fronts()))
@@ -81,12 +84,7 @@ def side_seats(kind: str, team: str) -> str:
 def _duel_fronts() -> list[Any]:
     from bot.games import fronts
 
-    out = []
-    for f in fronts():
-        rules = rules_for(f.kind)
-        if len(dict.fromkeys(rules.team(s) for s in rules.seats)) == 2:
-            out.append(f)
-    return out
+    return [f for f in fronts() if len(teams_of(rules_for(f.kind))) == 2]
 
 
 def _commands(kind: str) -> tuple[Command, Command]:
@@ -294,7 +292,7 @@ async def rate_casual(app: Any, loaded: Loaded) -> None:
     if game.status != "finished" or outcome is None or game.guild_id is None:
         return
     rules = loaded.rules
-    teams = list(dict.fromkeys(rules.team(s) for s in rules.seats))
+    teams = list(teams_of(rules))
     players = [game.seats.get(s) for s in rules.seats]
     if len(teams) != 2 or len(players) != 2 or None in players or len(set(players)) != 2:
         return
@@ -343,11 +341,8 @@ async def end_games(app: Any, channel: Channel | None, guild: int, before: Leagu
             if loaded is None or loaded.game.id != found.get("game"):
                 continue
 
-            async def abort(current: Loaded) -> Any:
-                from bot.session import Change
-
-                return Change(GameUpdate(status="aborted"),
-                              (NewOrder(kind="admin", seat="", text="abort", actor_id=by),))
+            async def abort(current: Loaded) -> Change:
+                return abort_change(by)
 
             try:
                 await app.sessions.change(thread, abort)
@@ -380,7 +375,6 @@ async def tick(app: Any, channel: Channel) -> int:
             pairing = stored.league.round(report.round).board(report.board)
             if pairing.result is not None:
                 continue
-            auto_confirm(stored.league, report, now)  # checks it is due
             await record(app, channel, guild, report.league, report.round, report.board, report.result, "report")
             actions += 1
         except Exception:
@@ -458,7 +452,3 @@ async def _forfeit(app: Any, channel: Channel, stored: store.Stored, rnd: Round,
     reason = outcome.reason if outcome else ""
     await channel.post(thread, Message(f"⌛ The league's deadline has passed: forfeit ({reason})."))
     return True
-
-
-def with_settings(league: League, **changes: Any) -> League:
-    return replace(league, **changes)

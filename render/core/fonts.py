@@ -45,3 +45,15 @@ def cap_ratio(face: Face) -> float:
 def text_width(face: Face, size: int, text: str) -> float:
     """The advance width of ``text`` in ``face`` at ``size`` (cached: labels repeat)."""
     return float(font(face, size).getlength(text))
+
+
+def wrap_text(text: str, face: Face, size: int, width: float) -> list[str]:
+    """Greedy word wrap of ``text`` to lines at most ``width`` pixels wide (a word wider
+    than that stands alone on its line); no lines for blank text."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(face, size, f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

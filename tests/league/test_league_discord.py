@@ -20,6 +20,7 @@ from tests.discord_harness import (
     Call,
     Recorder,
     button,
+    deliver,
     member,
     option,
     png_files,
@@ -62,10 +63,6 @@ def threads(rec: Recorder, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, An
     return made
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
-
-
 async def _until(rec: Recorder, found: Callable[[Call], bool], timeout: float = 15.0) -> Call:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -80,20 +77,20 @@ async def _until(rec: Recorder, found: Callable[[Call], bool], timeout: float = 
 
 async def test_a_league_over_discord(bot: WarroomBot, rec: Recorder, threads: list[dict[str, Any]]) -> None:
     bot.app.poster = BotPoster(bot)  # what setup_hook does when the bot logs in
-    _dispatch(bot, slash("league create", [option("name", "Cup"), option("game", "race"),
+    deliver(bot, slash("league create", [option("name", "Cup"), option("game", "race"),
                                            option("format", "swiss"), option("rounds", 1),
                                            option("settings", "target=3")], ORG))
     call = await _until(rec, lambda c: "created the league **Cup**" in c.content)
     assert not call.ephemeral and [b["custom_id"] for b in call.buttons] == ["wr:/league join name:Cup"]
-    _dispatch(bot, button("wr:/league join name:Cup", ALICE))
+    deliver(bot, button("wr:/league join name:Cup", ALICE))
     await _until(rec, lambda c: "joins **Cup** (1 player)" in c.content)
-    _dispatch(bot, slash("league join", [option("name", "Cup")], BOB))
+    deliver(bot, slash("league join", [option("name", "Cup")], BOB))
     await _until(rec, lambda c: "joins **Cup** (2 players)" in c.content)
 
-    _dispatch(bot, slash("league start", [option("name", "Cup")], ALICE))
+    deliver(bot, slash("league start", [option("name", "Cup")], ALICE))
     call = await _until(rec, lambda c: "Only a moderator of Cup" in c.content)
     assert call.ephemeral
-    _dispatch(bot, slash("league start", [option("name", "Cup")], ORG))
+    deliver(bot, slash("league start", [option("name", "Cup")], ORG))
     await _until(rec, lambda c: "Play your game here" in c.content)
     (thread,) = threads
     assert thread["name"] == "Round 1 · Alice vs Bob"
@@ -109,23 +106,23 @@ async def test_a_league_over_discord(bot: WarroomBot, rec: Recorder, threads: li
     assert found is not None and found["thread"] == int(tid)
 
     # A report with its buttons; the opponent disputes (nothing changes).
-    _dispatch(bot, slash("league report", [option("name", "Cup"), option("opponent", "<@700000000000002003>"),
+    deliver(bot, slash("league report", [option("name", "Cup"), option("opponent", "<@700000000000002003>"),
                                            option("result", "win")], ALICE))
     call = await _until(rec, lambda c: "reports a **win**" in c.content)
     assert [(b["label"], b["custom_id"]) for b in call.buttons] == [
         ("Confirm", "wr:/league confirm name:Cup round:1 board:1"),
         ("Dispute", "wr:/league dispute name:Cup round:1 board:1")]
-    _dispatch(bot, button("wr:/league dispute name:Cup round:1 board:1", BOB))
+    deliver(bot, button("wr:/league dispute name:Cup round:1 board:1", BOB))
     await _until(rec, lambda c: "disputes the reported result" in c.content)
 
     # Bob concedes in the thread: the result reaches the league channel.
-    _dispatch(bot, slash("race concede", [option("confirm", True)], BOB, channel_id=int(tid)))
+    deliver(bot, slash("race concede", [option("confirm", True)], BOB, channel_id=int(tid)))
     call = await _until(rec, lambda c: "**1-0** (concession)" in c.content)
     assert call.path == f"/channels/{CHANNEL_ID}/messages"
     assert "Cup is over" in call.content
     assert [name for name, _ in call.files] == ["final-standings.png"] and png_files(call)
 
-    _dispatch(bot, slash("league standings", [option("name", "Cup")], BOB))
+    deliver(bot, slash("league standings", [option("name", "Cup")], BOB))
     call = await _until(rec, lambda c: "1  Alice" in c.content)
     assert [name for name, _ in call.files] == ["standings.png"] and png_files(call)
 
@@ -134,26 +131,26 @@ async def test_results_and_the_next_round_over_discord(bot: WarroomBot, rec: Rec
                                                        threads: list[dict[str, Any]]) -> None:
     bot.app.poster = BotPoster(bot)
     players = [member(700000000000003000 + k, name) for k, name in enumerate(("Ann", "Ben", "Cat", "Dan"))]
-    _dispatch(bot, slash("league create", [option("name", "Ladder"), option("game", "race"),
+    deliver(bot, slash("league create", [option("name", "Ladder"), option("game", "race"),
                                            option("format", "swiss"), option("rounds", 2)], ORG))
     await _until(rec, lambda c: "created the league **Ladder**" in c.content)
     for k, p in enumerate(players, 1):
-        _dispatch(bot, slash("league join", [option("name", "Ladder")], p))
+        deliver(bot, slash("league join", [option("name", "Ladder")], p))
         await _until(rec, lambda c, k=k: f"joins **Ladder** ({k} player" in c.content)  # type: ignore[misc]
-    _dispatch(bot, slash("league start", [option("name", "Ladder")], ORG))
+    deliver(bot, slash("league start", [option("name", "Ladder")], ORG))
     await _until(rec, lambda c: len(threads) == 2 and c.content.startswith("⚔️ **Ladder**, round 1")
                  and "Dan" not in c.content and "<@700000000000003003>" in c.content)
     assert [t["name"] for t in threads] == ["Round 1 · Ann vs Cat", "Round 1 · Dan vs Ben"]
 
-    _dispatch(bot, slash("league result", [option("name", "Ladder"), option("round", 1), option("board", 1),
+    deliver(bot, slash("league result", [option("name", "Ladder"), option("round", 1), option("board", 1),
                                            option("result", "1F-0F")], ORG))
     call = await _until(rec, lambda c: "**1F-0F**" in c.content)
     assert not call.ephemeral
     await _until(rec, lambda c: "This game ends here: a league moderator set the result" in c.content)
-    _dispatch(bot, slash("league next", [option("name", "Ladder")], players[1]))
+    deliver(bot, slash("league next", [option("name", "Ladder")], players[1]))
     call = await _until(rec, lambda c: "still waiting for 1 result: board 2 Dan vs Ben" in c.content)
     assert call.ephemeral
-    _dispatch(bot, slash("league next", [option("name", "Ladder"), option("force", True)], ORG))
+    deliver(bot, slash("league next", [option("name", "Ladder"), option("force", True)], ORG))
     await _until(rec, lambda c: "paired round 2 of **Ladder**" in c.content)
     await _until(rec, lambda c: len(threads) == 4 and c.content.startswith("⚔️ **Ladder**, round 2")
                  and c is rec.calls[-1])

@@ -34,7 +34,6 @@ from bot.league.ops import (
     record_game,
     record_result,
     result_for_side,
-    seats,
     set_result,
     sign_up,
     start,
@@ -145,7 +144,7 @@ def test_seeding_and_deadlines() -> None:
 def test_results_from_game_outcomes() -> None:
     league = start(new_league(FOUR), by=ORGANISER, now=T0)
     p = league.round(1).board(1)  # ann (axis) vs cat (allies)
-    assert seats(p) == {"axis": 1, "allies": 3}
+    assert (p.players, p.sides) == ((1, 3), ("axis", "allies"))
     assert result_for_side(p, "allies") is Result.SECOND_WINS
     assert result_for_side(p, "axis", forfeit=True) is Result.FIRST_WINS_BY_FORFEIT
     assert result_for_side(p, None) is Result.DRAW

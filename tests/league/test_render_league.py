@@ -1,7 +1,7 @@
-"""The standings image, measured the way tests/render/test_render_legibility.py
-measures maps: Discord shows an image at most about 550 px wide, so every text's cap
-height (font size × the font's cap-height ratio), scaled to that width, must be at
-least 7 px (the "panel" threshold there), and no two texts may overlap."""
+"""The standings image, measured the way every picture is (render/core/legibility.py):
+Discord shows an image at most about 550 px wide, so every text's cap height (font size
+× the font's cap-height ratio), scaled to that width, must be at least 7 px (the
+"panel" threshold), and no two texts may overlap."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ from PIL import Image
 from bot.league.export import standings_image
 from bot.league.model import League, Result
 from bot.league.ops import drop_player, next_round, record_result, start
-from render.canvas import boxes_overlap
-from render.fonts import cap_ratio
-from render.league import DISPLAY_WIDTH, MUTED, TableImage, render_table
+from render.core.canvas import Drawn, boxes_overlap
+from render.core.legibility import TEXT_MIN, problems, smallest
+from render.league import DISPLAY_WIDTH, INK, MUTED, render_table
 from tests.league.helpers import ORGANISER, T0, new_league
 
-PANEL_MIN_CAP = 7.0
 
-
-def displayed_caps(out: TableImage) -> list[float]:
-    scale = min(1.0, DISPLAY_WIDTH / out.image.width)
-    return [it.size * cap_ratio(it.face) * scale for it in out.items]
+def ink(image: Image.Image, item: Drawn) -> tuple[int, int, int]:
+    """The darkest colour inside a text's ink box: the colour it was drawn in."""
+    box = tuple(round(v) for v in item.box)
+    colours = image.crop(box).getcolors(maxcolors=1 << 16) or []
+    return min((c for _, c in colours), key=sum)
 
 
 def big_league() -> League:
@@ -47,7 +47,8 @@ def test_sixteen_players_six_tiebreaks_read_at_550_px() -> None:
     assert out.image.width == DISPLAY_WIDTH  # long names are shortened, not the text
     cells = [it for it in out.items if it.kind == "cell"]
     assert len(cells) == 16 * 9  # place, name, points and six tiebreaks per player
-    assert min(displayed_caps(out)) >= PANEL_MIN_CAP
+    assert problems(out.items, out.image.width) == []
+    assert smallest(out.items, out.image.width) >= TEXT_MIN["panel"] == 7.0
     assert any(it.text.endswith("…") for it in cells)  # a long name was cut to fit
     boxes = [it.box for it in out.items]
     for i, a in enumerate(boxes):
@@ -56,7 +57,8 @@ def test_sixteen_players_six_tiebreaks_read_at_550_px() -> None:
     assert all(0 <= it.box[0] and it.box[2] <= out.image.width for it in out.items)
     # The dropped player's row is greyed.
     dropped = league.name_of(5)
-    assert [it.fill for it in cells if it.text == dropped] == [MUTED]
+    assert [ink(out.image, it) for it in cells if it.text == dropped] == [MUTED]
+    assert ink(out.image, next(it for it in cells if it.text == league.name_of(1))) == INK
     assert Image.open(__import__("io").BytesIO(out.png())).size == out.image.size
 
 
@@ -68,4 +70,19 @@ def test_widest_realistic_table_still_reads() -> None:
     rows = [[str(k), "Oberstgruppenführer Longname", "12.25", "11.75", "12", "123.75", "101.25",
              "123.25", "1234.75"] for k in range(195, 201)]
     out = render_table("Season 12 — standings", header, rows, subtitle="minis · swiss", legend="x")
-    assert min(displayed_caps(out)) >= PANEL_MIN_CAP, (out.image.width, min(displayed_caps(out)))
+    assert out.image.width > DISPLAY_WIDTH
+    assert problems(out.items, out.image.width) == [], out.image.width
+
+
+def test_legend_wraps_at_the_image_width() -> None:
+    from render.core.fonts import text_width, wrap_text
+    from render.league import PAD, SUBTITLE
+
+    legend = " ".join(["Buchholz cut one, then Sonneborn-Berger, then wins"] * 6)
+    out = render_table("T", ["#", "Name"], [["1", "a"]], legend=legend)
+    lines = [it.text for it in out.items if it.kind == "legend"]
+    assert lines == wrap_text(legend, *SUBTITLE, out.image.width - 2 * PAD)
+    assert len(lines) > 1 and " ".join(lines) == legend
+    assert all(text_width(*SUBTITLE, line) <= out.image.width - 2 * PAD for line in lines)
+    assert wrap_text("   ", *SUBTITLE, 100) == []
+    assert wrap_text("Generalfeldmarschall x", *SUBTITLE, 10) == ["Generalfeldmarschall", "x"]
