@@ -9,16 +9,14 @@ Player errors (an unknown set-up) print one ``error: …`` line and exit with st
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from typing import Any, Callable
+from typing import Any
 
 from engine.aa.board import board
 from engine.aa.setup import SCENARIOS, load_setup, starting_income
 from engine.aa.state import POWERS
-from engine.core.errors import PlayerError, UnknownName
+from bot.cli_tools import guarded, print_json, show_help
+from engine.core.errors import UnknownName
 
-EXIT_PLAYER_ERROR = 2
 
 
 def register(subparsers: Any) -> None:
@@ -27,38 +25,22 @@ def register(subparsers: Any) -> None:
         description="Axis & Allies Anniversary Edition look-ups: the board and the 1941/1942 set-ups.",
     )
     sub = aa.add_subparsers(dest="aa_command", metavar="LOOKUP")
-    aa.set_defaults(func=lambda args: _help(aa))
+    aa.set_defaults(func=lambda args: show_help(aa))
 
     m = sub.add_parser("map", help="territories, sea zones and connections",
                        description="Every territory and sea zone (IPC value, original controller, "
                                    "victory city, capital, neutral, island, canal) and every connection.")
     m.add_argument("--json", action="store_true", help="print JSON")
-    m.set_defaults(func=_guarded(_map))
+    m.set_defaults(func=guarded(_map))
 
     s = sub.add_parser("setup", help="a scenario's IPCs and starting units",
                        description="Each power's IPCs in hand and income, and every starting unit.")
     s.add_argument("scenario", metavar="SCENARIO", help="1941 or 1942")
     s.add_argument("--json", action="store_true", help="print JSON")
-    s.set_defaults(func=_guarded(_setup))
+    s.set_defaults(func=guarded(_setup))
 
 
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return EXIT_PLAYER_ERROR
 
-
-def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except PlayerError as e:
-            print(f"error: {e.text()}", file=sys.stderr)
-            return EXIT_PLAYER_ERROR
-    return run
-
-
-def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 def map_data() -> dict[str, Any]:
@@ -95,7 +77,7 @@ def setup_data(scenario: str) -> dict[str, Any]:
 def _map(args: argparse.Namespace) -> int:
     data = map_data()
     if args.json:
-        _print_json(data)
+        print_json(data)
         return 0
     for t in data["territories"]:
         if t["kind"] == "land":
@@ -119,7 +101,7 @@ def _setup(args: argparse.Namespace) -> int:
         raise UnknownName(f"There is no set-up '{scenario}'.", legal=SCENARIOS)
     data = setup_data(scenario)
     if args.json:
-        _print_json(data)
+        print_json(data)
         return 0
     print(f"Set-up {scenario}; turn order: {', '.join(data['turn_order'])}.")
     for p, v in data["powers"].items():

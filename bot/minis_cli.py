@@ -11,12 +11,11 @@ exit with status 2.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from engine.core.errors import PlayerError, UnknownName
+from bot.cli_tools import guarded, print_json, show_help
+from engine.core.errors import UnknownName
 from engine.minis.catalogue import (
     COST_SETS,
     Catalogue,
@@ -39,7 +38,6 @@ from engine.minis.maps import (
 )
 from engine.minis.model import SIDES, BattleMap, UnitCard
 
-EXIT_PLAYER_ERROR = 2
 
 
 def register(subparsers: Any) -> None:
@@ -49,7 +47,7 @@ def register(subparsers: Any) -> None:
                     "line of sight.",
     )
     sub = minis.add_subparsers(dest="minis_command", metavar="LOOKUP")
-    minis.set_defaults(func=lambda args: _help(minis))
+    minis.set_defaults(func=lambda args: show_help(minis))
 
     units = sub.add_parser("units", help="the unit catalogue",
                            description="List the unit cards (revised values by default).")
@@ -60,7 +58,7 @@ def register(subparsers: Any) -> None:
     units.add_argument("--nation", help="only this nation (e.g. Germany, USA)")
     units.add_argument("--cards", metavar="FILE",
                        help="add a league's own cards from this JSON file")
-    units.set_defaults(func=_guarded(_units))
+    units.set_defaults(func=guarded(_units))
 
     maps = sub.add_parser("maps", help="section faces and map configurations",
                           description="List the section faces and the six configurations.")
@@ -68,7 +66,7 @@ def register(subparsers: Any) -> None:
     maps.add_argument("--show", metavar="MAP",
                       help="print one map in the text format (configuration number, face "
                            "name or map file)")
-    maps.set_defaults(func=_guarded(_maps))
+    maps.set_defaults(func=guarded(_maps))
 
     los = sub.add_parser("los", help="line of sight between two hexes",
                          description="Is there line of sight between two hexes (M-10)?")
@@ -77,22 +75,9 @@ def register(subparsers: Any) -> None:
     los.add_argument("--from", dest="from_hex", required=True, metavar="HEX")
     los.add_argument("--to", dest="to_hex", required=True, metavar="HEX")
     los.add_argument("--json", action="store_true", help="print JSON")
-    los.set_defaults(func=_guarded(_los))
+    los.set_defaults(func=guarded(_los))
 
 
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return EXIT_PLAYER_ERROR
-
-
-def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except PlayerError as e:
-            print(f"error: {e.text()}", file=sys.stderr)
-            return EXIT_PLAYER_ERROR
-    return run
 
 
 def _read(path: str) -> str:
@@ -101,9 +86,6 @@ def _read(path: str) -> str:
     except OSError as e:
         raise UnknownName(f"Cannot read '{path}': {e.strerror or e}.") from None
 
-
-def _print_json(data: Any) -> None:
-    print(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 # --------------------------------------------------------------------------- units
@@ -136,7 +118,7 @@ def _units(args: argparse.Namespace) -> int:
         cat = load_custom_cards(_read(args.cards), base=cat)
     cards = _select(cat, args.side, args.nation)
     if args.json:
-        _print_json({
+        print_json({
             "cost_set": cat.cost_set,
             "cost_fallbacks": [k for k in cat.cost_fallbacks if any(c.key == k for c in cards)],
             "units": [card_to_dict(c) for c in cards],
@@ -188,7 +170,7 @@ def _maps(args: argparse.Namespace) -> int:
         return 0
     faces, configs = section_faces(), configurations()
     if args.json:
-        _print_json({
+        print_json({
             "size": {"cols": MAP_COLS, "rows": MAP_ROWS},
             "faces": [{"name": f.name, "about": f.about} for f in faces.values()],
             "configurations": [
@@ -225,7 +207,7 @@ def _los(args: argparse.Namespace) -> int:
     sight = line_of_sight(m, a, b)
     blocked = [m.label(h) for h in sight.blocked_by]
     if args.json:
-        _print_json({"clear": sight.clear, "distance": sight.distance, "blocked_by": blocked})
+        print_json({"clear": sight.clear, "distance": sight.distance, "blocked_by": blocked})
         return 0
     verdict = "clear" if sight.clear else "blocked by " + ", ".join(blocked)
     print(f"{m.label(a)} -> {m.label(b)} on {m.name}: {verdict} (distance {sight.distance}).")

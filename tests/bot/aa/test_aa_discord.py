@@ -4,38 +4,25 @@ image, and a purchase seen by its buyer alone."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
-from typing import Any
 
 from bot.discord_app import WarroomBot
-from bot.local import LocalChannel, LocalSession, stable_id
+from bot.local import stable_id
 from tests.bot.aa.scripts import OPEN, TO_CASUALTIES, TO_COMBAT_MOVE
-from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash
+from tests.discord_harness import button, deliver, member, option, play_script, png_files, Recorder, slash
 
 ALICE = member(stable_id("user", "alice"), "alice")
 BOB = member(stable_id("user", "bob"), "bob")
 
 
-async def _script(client: WarroomBot, script: str, tmp_path: Path) -> str:
-    out = io.StringIO()
-    session = LocalSession(client.app, LocalChannel(out, tmp_path / "img"))
-    session.channel.names[CHANNEL_ID] = "table"
-    session.channel.current_channel = CHANNEL_ID
-    for line in script.splitlines():
-        await session.run_line(line)
-    assert session.ok, out.getvalue()
-    return out.getvalue()
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
 
 async def test_move_autocomplete_offers_territories_in_reach(bot: WarroomBot, rec: Recorder,
                                                              tmp_path: Path) -> None:
-    await _script(bot, TO_COMBAT_MOVE, tmp_path)
-    _dispatch(bot, slash("aa move", [option("units", "2 inf, 1 fig"), option("from", "Manchuria"),
+    await play_script(bot, TO_COMBAT_MOVE, tmp_path)
+    deliver(bot, slash("aa move", [option("units", "2 inf, 1 fig"), option("from", "Manchuria"),
                                      option("to", "", focused=True)], ALICE, autocomplete=True))
     (call,) = await rec.wait_for(1)
     assert call.kind == "autocomplete"
@@ -46,21 +33,21 @@ async def test_move_autocomplete_offers_territories_in_reach(bot: WarroomBot, re
 
 
 async def test_a_casualty_button_answers_the_hits(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    out = await _script(bot, TO_CASUALTIES, tmp_path)
+    out = await play_script(bot, TO_CASUALTIES, tmp_path)
     assert "buttons: [1: casualties 1 inf]  [2: casualties 1 fig]" in out
-    _dispatch(bot, button('wr:/aa battle casualties units:"1 fig"', BOB))
+    deliver(bot, button('wr:/aa battle casualties units:"1 fig"', BOB))
     calls = await rec.wait_for(2)
     assert calls[-1].ephemeral and "⚠️" in calls[-1].content  # not bob's decision
     rec.calls.clear()
-    _dispatch(bot, button('wr:/aa battle casualties units:"1 fig"', ALICE))
+    deliver(bot, button('wr:/aa battle casualties units:"1 fig"', ALICE))
     calls = await rec.wait_for(3)
     said = "\n".join(c.content for c in calls)
     assert "💀 Lost in Suiyuan: 1 fig." in said
 
 
 async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    await _script(bot, OPEN, tmp_path)
-    _dispatch(bot, slash("aa map", [option("region", "europe")], BOB))
+    await play_script(bot, OPEN, tmp_path)
+    deliver(bot, slash("aa map", [option("region", "europe")], BOB))
     calls = await rec.wait_for(2)
     post = calls[-1]
     assert not post.ephemeral and "— europe." in post.content
@@ -69,8 +56,8 @@ async def test_the_map_is_posted_as_an_image(bot: WarroomBot, rec: Recorder, tmp
 
 
 async def test_the_running_total_is_ephemeral(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    await _script(bot, OPEN + "alice: /aa done\n", tmp_path)
-    _dispatch(bot, slash("aa buy", [option("units", "2 inf")], ALICE))
+    await play_script(bot, OPEN + "alice: /aa done\n", tmp_path)
+    deliver(bot, slash("aa buy", [option("units", "2 inf")], ALICE))
     calls = await rec.wait_for(1)
     assert calls[0].ephemeral and "🛒 Japan buys 2 inf: **6 IPCs**, 25 left of 31." in calls[0].content
     assert all(c.ephemeral for c in calls)
