@@ -60,15 +60,10 @@ def game_kind(game: str) -> str:
                               legal=tuple(f.group for f in fronts()))
 
 
-def teams_of(rules: Any) -> tuple[str, ...]:
-    """The game's sides (teams), in seat order."""
-    return tuple(dict.fromkeys(rules.team(s) for s in rules.seats))
-
-
 def sides_of(kind: str) -> tuple[str, str]:
     """The game's two sides (teams); a league pairs two players, each holding every seat
     of one side (A&A: one player is the whole Axis)."""
-    teams = teams_of(rules_for(kind))
+    teams = rules_for(kind).teams()
     if len(teams) != 2:
         raise LeagueRuleError(f"League play needs a game of two sides; {front_for(kind).title} has"
                               f" {len(teams)}.", legal=tuple(f.group for f in _duel_fronts()))
@@ -84,7 +79,7 @@ def side_seats(kind: str, team: str) -> str:
 def _duel_fronts() -> list[Any]:
     from bot.games import fronts
 
-    return [f for f in fronts() if len(teams_of(rules_for(f.kind))) == 2]
+    return [f for f in fronts() if len(rules_for(f.kind).teams()) == 2]
 
 
 def _commands(kind: str) -> tuple[Command, Command]:
@@ -292,7 +287,7 @@ async def rate_casual(app: Any, loaded: Loaded) -> None:
     if game.status != "finished" or outcome is None or game.guild_id is None:
         return
     rules = loaded.rules
-    teams = list(teams_of(rules))
+    teams = list(rules.teams())
     players = [game.seats.get(s) for s in rules.seats]
     if len(teams) != 2 or len(players) != 2 or None in players or len(set(players)) != 2:
         return
