@@ -86,7 +86,7 @@ def line(e: EventDict, state: Any = None) -> str | None:
         return (f"🪤 {side_name(e['seat'])} spring an **Ambush**!" if e["ambush"]
                 else f"{side_name(e['seat'])} do not ambush.")
     if t == "Rolled":
-        who = e.get("attacker") or card_name(str(e.get("why")).replace("air-power", "air-power"))
+        who = e.get("attacker") or card_name(str(e.get("why")))
         return (f"🎲 {who} → {e['target']}: {faces(e['faces'])} → {_plural(int(e['hits']), 'hit')},"
                 f" {_plural(int(e['flags']), 'flag')}.")
     if t == "FiguresLost":
