@@ -41,7 +41,9 @@ def board_image(state: MemoirState, events: Sequence[EventDict] = (), *, title: 
     return Attachment(name, board_png(state, events=events, title=title, right=right))
 
 
-def _q(text: str) -> str:
+def _hexes(words: Sequence[str]) -> str:
+    """Hex names as one option value: ``"C6 D7"``, ``G4``, or ``none``."""
+    text = " ".join(w if w == "none" else w.upper() for w in words)
     return f'"{text}"' if " " in text else text
 
 
@@ -100,12 +102,12 @@ class MemoirFront(BaseFront):
                 return f"{G} play card:{args[0]} section:{args[-1]}"
             return f"{G} play card:{args[0]}"
         if verb == "order" and args:
-            return f"{G} order units:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
+            return f"{G} order units:{_hexes(args)}"
         if verb == "target" and args:
-            return f"{G} target hexes:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
+            return f"{G} target hexes:{_hexes(args)}"
         if verb == "move" and len(args) >= 2:
-            path = f' path:{_q(" ".join(args[3:]))}' if len(args) > 3 and args[2] == "via" else ""
-            return f"{G} move unit:{args[0].upper()} to:{args[1].upper()}{path.upper()}".replace("PATH:", "path:")
+            path = f" path:{_hexes(args[3:])}" if len(args) > 3 and args[2] == "via" else ""
+            return f"{G} move unit:{args[0].upper()} to:{args[1].upper()}{path}"
         if verb == "battle" and len(args) == 2:
             return f"{G} battle unit:{args[0].upper()} target:{args[1].upper()}"
         if verb == "clear-wire" and len(args) == 1:
