@@ -70,7 +70,8 @@ def test_e18_bunker_and_hedgehog_closed_to_armor_and_artillery() -> None:
 
 
 def test_e18_beach_caps_a_move_at_2_and_the_ocean_ends_it() -> None:
-    # beach face: rows 5-7 beach, rows 8-9 ocean (E-2.7)
+    # beach face: rows 5-7 beach, rows 8-9 ocean (E-2.7); a unit starting in the ocean
+    # moves out normally, under the beach cap (E-18.2)
     out = moves(FAR + ", allies armor G8", "G8", face="beach")
     assert max(parse_hex(h).distance(parse_hex("G8")) for h in out["reachable"]) == 2
     assert "G6" in out["reachable"] and "G5" not in out["reachable"]
