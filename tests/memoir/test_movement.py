@@ -82,6 +82,7 @@ def test_e18_beach_caps_a_move_at_2_and_the_ocean_ends_it() -> None:
 
 
 def test_e9_5_infantry_moving_two_cannot_battle_special_forces_can() -> None:
+    """E-9.5, E-8.2: Special Forces move 2 and still battle."""
     units = "axis infantry H3, allies infantry G6, allies infantry:special-forces I6"
     st = ordered(units, "G6 I6")
     st = run(st, "allies", "move G6 G4 via G5", "move I6 H4 via I5")
