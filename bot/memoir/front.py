@@ -16,7 +16,7 @@ import shlex
 from typing import Any, Mapping, Sequence
 
 from bot.context import Attachment, Button
-from bot.front import BaseFront, EventDict, Report
+from bot.front import BaseFront, EventDict, Report, option_value
 from bot.games import register_front
 from bot.memoir import narrate
 from bot.memoir.narrate import card_name, side_name
@@ -43,8 +43,7 @@ def board_image(state: MemoirState, events: Sequence[EventDict] = (), *, title: 
 
 def _hexes(words: Sequence[str]) -> str:
     """Hex names as one option value: ``"C6 D7"``, ``G4``, or ``none``."""
-    text = " ".join(w if w == "none" else w.upper() for w in words)
-    return f'"{text}"' if " " in text else text
+    return option_value(" ".join(w if w == "none" else w.upper() for w in words))
 
 
 def turn_events(events: Sequence[EventDict]) -> list[EventDict]:
