@@ -73,6 +73,16 @@ def _allowance(s: MemoirState) -> str:
     return "name the units you order"
 
 
+# How a player answers each pending decision of a battle (the engine's Fight.stage).
+FIGHT_ANSWERS = {
+    "ambush": "`/memoir decide ambush` or `/memoir decide pass`",
+    "ignore": "`/memoir decide ignore flags:N`",
+    "retreat": "`/memoir decide retreat to:HEX`",
+    "take-ground": "`/memoir decide take-ground` or `/memoir decide hold`",
+    "overrun": "`/memoir battle unit:… target:…` or `/memoir decide hold`",
+}
+
+
 class MemoirFront(BaseFront):
     kind = KIND
     group = "memoir"
@@ -132,16 +142,8 @@ class MemoirFront(BaseFront):
     def decision(self, state: Any, pending: Pending) -> str:
         s = memoir_state(state)
         d = pending.decision
-        if pending.choices[:2] == ("ambush", "pass"):
-            return f"{d} — `/memoir decide ambush` or `/memoir decide pass`"
-        if pending.choices and pending.choices[0].startswith("ignore"):
-            return f"{d} — `/memoir decide ignore flags:N`"
-        if pending.choices and pending.choices[0].startswith("retreat"):
-            return f"{d} — `/memoir decide retreat to:HEX`"
-        if "Take Ground" in d:
-            return f"{d} — `/memoir decide take-ground` or `/memoir decide hold`"
-        if "Overrun" in d:
-            return f"{d} — `/memoir battle unit:… target:…` or `/memoir decide hold`"
+        if s.fight is not None and s.fight.stage in FIGHT_ANSWERS:
+            return f"{d} — {FIGHT_ANSWERS[s.fight.stage]}"
         if s.step == "play":
             return (f"turn {s.turn}: play a command card — `/memoir hand` (only you see it), then"
                     " `/memoir play card:…`")
