@@ -1,5 +1,6 @@
-"""Worked examples for spec rules no other test cited by number (E-4.6, E-4.7, E-5.2,
-E-6.1, E-6.9, E-6.10, E-8.3, E-8.5, E-13.4, E-15.4, E-19.5)."""
+"""Worked examples for spec rules no other test cited by number (E-3.6, E-4.5, E-4.6,
+E-4.7, E-5.2, E-6.1, E-6.9, E-6.10, E-7.1, E-7.2, E-8.3, E-8.5, E-9.2, E-9.4, E-10.1,
+E-10.3, E-13.4, E-15.4, E-19.5)."""
 
 from __future__ import annotations
 
@@ -147,3 +148,59 @@ def test_e19_5_while_a_decision_is_pending_the_active_player_can_do_nothing_else
         with pytest.raises(IllegalOrder, match=r"the axis must answer first \(where to retreat\) \(E-19.5\)"):
             do(st, "allies", text)
     assert pending(st) == [p]
+
+
+# --------------------------------------------------------------------------- more uncited rules
+
+
+def test_e3_6_sainte_mere_eglise_g5_is_a_plain_town() -> None:
+    from engine.memoir.scenario import shipped
+
+    assert shipped("sainte-mere-eglise").terrain_map[parse_hex("G5")] == "town"
+
+
+def test_e4_5_the_order_is_named_once_and_cannot_be_changed() -> None:
+    st = ordered("allies infantry G6, allies infantry C6, axis infantry G1", "G6")
+    assert st.step == "move"
+    with pytest.raises(IllegalOrder):
+        do(st, "allies", "order C6")
+    with pytest.raises(IllegalOrder, match="not ordered"):
+        do(st, "allies", "move C6 C5")
+
+
+def test_e7_1_e7_2_play_one_draw_one_keeps_the_hand_size() -> None:
+    st = allies_with("allies infantry G6, axis infantry G1", "probe-left")
+    assert len(st.hand("allies")) == 4
+    top = st.deck[0]
+    st = run(st, "allies", "play probe-left", "order none")
+    assert st.active == "axis" and len(st.hand("allies")) == 4 and top in st.hand("allies")
+    assert len(st.hand("axis")) == 4  # the other side draws nothing
+
+
+def test_e9_2_moving_next_to_an_enemy_does_not_stop_a_unit() -> None:
+    st = ordered("allies armor G7, axis infantry H4", "G7")
+    st, _ = do(st, "allies", "move G7 G4 via G6 G5")  # G5 touches H4, the move goes on
+    assert at(st, "G4") is not None
+
+
+def test_e9_4_terrain_and_obstacle_movement_rules_both_apply() -> None:
+    # a hill alone never stops a move; wire on the hill ends it there
+    st = ordered("allies infantry G7, axis infantry A1", "G7", terrain={"G6": "hill"}, obstacles={"G6": "wire"})
+    with pytest.raises(IllegalOrder, match="ends the move"):
+        do(st, "allies", "move G7 G5 via G6")
+    # a hedgehog (infantry only) on open ground closes the hex to armor
+    st = ordered("allies armor G7, axis infantry A1", "G7", terrain={"G6": "hill"}, obstacles={"G6": "hedgehog"})
+    with pytest.raises(IllegalOrder):
+        do(st, "allies", "move G7 G6")
+
+
+def test_e10_1_e10_3_out_of_range_and_out_of_sight_targets_are_not_legal() -> None:
+    def battles(units: str, **kw: object) -> list[dict[str, object]]:
+        return lookups.battles(start_state(scenario(units, **kw)), "allies")  # type: ignore[arg-type]
+
+    assert battles("allies infantry G7, axis infantry G3") == []  # range 4: infantry fires 3 at most
+    assert battles("allies infantry C7, axis infantry A7", terrain={"B7": "forest"}) == []  # no sight
+    assert battles("allies infantry C7, axis infantry A7") == [{"attacker": "C7", "target": "A7", "dice": 2}]
+    # with no legal target the battle step closes by itself and the turn passes (E-4.8)
+    st = ready("allies infantry G7, axis infantry G3", "G7")
+    assert st.active == "axis" and st.step == "play"
