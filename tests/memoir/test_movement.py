@@ -114,8 +114,8 @@ def test_e4_3_only_ordered_units_move_and_each_once() -> None:
     with pytest.raises(IllegalOrder, match="not ordered"):
         do(st, "allies", "move C6 C5")
     st, _ = do(st, "allies", "move G6 G5")
-    # G6's move was its only one; no other ordered unit can move, so the movement step closed
-    assert st.step in ("battle", "play")
+    # G6's move was its only one and nothing is in range: both steps closed, the turn passed (E-4.8)
+    assert (st.step, st.active) == ("play", "axis")
 
 
 def test_e9_1_a_move_may_not_pass_through_a_unit() -> None:
