@@ -20,6 +20,7 @@ A front never decides what is secret: it is only ever handed the events and the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping, Protocol, Sequence
@@ -28,6 +29,15 @@ from bot.context import Attachment, Button
 from engine.core.game import Pending
 
 EventDict = Mapping[str, Any]
+
+
+def option_value(value: str) -> str:
+    """An option value as a player types it in a command line (``Front.slash``, buttons):
+    double-quoted, with ``\\`` and ``"`` escaped, when it holds spaces, commas or quotes;
+    the inverse of :func:`bot.command_line.tokenize`."""
+    if not re.search(r'[\s,"]', value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 @dataclass(frozen=True)

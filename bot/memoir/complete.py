@@ -84,23 +84,26 @@ async def own_unit(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choice
     return [(h, h) for h in hexes if _fits(partial, h)][:LIMIT]
 
 
-async def destination(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
+async def _ends(ctx: Ctx, partial: str, options: Mapping[str, Any], kind: type[Move] | type[Battle]) -> Choices:
+    """Where the unit named in the ``unit`` option may legally move (``Move``) or which
+    hexes it may battle (``Battle``)."""
     found = await _mine(ctx)
     if found is None:
         return []
     state, seat = found
     start = str(options.get("unit", "")).upper()
-    ends = sorted({label(o.end) for o in legal.legal_orders(state, seat)
-                   if isinstance(o, Move) and label(o.start) == start})
-    return [(h, h) for h in ends if _fits(partial, h)][:LIMIT]
+    ends: set[str] = set()
+    for o in legal.legal_orders(state, seat):
+        if isinstance(o, Move) and kind is Move and label(o.start) == start:
+            ends.add(label(o.end))
+        elif isinstance(o, Battle) and kind is Battle and label(o.attacker) == start:
+            ends.add(label(o.target))
+    return [(h, h) for h in sorted(ends) if _fits(partial, h)][:LIMIT]
+
+
+async def destination(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
+    return await _ends(ctx, partial, options, Move)
 
 
 async def target(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> Choices:
-    found = await _mine(ctx)
-    if found is None:
-        return []
-    state, seat = found
-    start = str(options.get("unit", "")).upper()
-    ends = sorted({label(o.target) for o in legal.legal_orders(state, seat)
-                   if isinstance(o, Battle) and label(o.attacker) == start})
-    return [(h, h) for h in ends if _fits(partial, h)][:LIMIT]
+    return await _ends(ctx, partial, options, Battle)

@@ -16,7 +16,7 @@ import shlex
 from typing import Any, Mapping, Sequence
 
 from bot.context import Attachment, Button
-from bot.front import BaseFront, EventDict, Report
+from bot.front import BaseFront, EventDict, Report, option_value
 from bot.games import register_front
 from bot.memoir import narrate
 from bot.memoir.narrate import card_name, side_name
@@ -41,8 +41,9 @@ def board_image(state: MemoirState, events: Sequence[EventDict] = (), *, title: 
     return Attachment(name, board_png(state, events=events, title=title, right=right))
 
 
-def _q(text: str) -> str:
-    return f'"{text}"' if " " in text else text
+def _hexes(words: Sequence[str]) -> str:
+    """Hex names as one option value: ``"C6 D7"``, ``G4``, or ``none``."""
+    return option_value(" ".join(w if w == "none" else w.upper() for w in words))
 
 
 def turn_events(events: Sequence[EventDict]) -> list[EventDict]:
@@ -70,6 +71,16 @@ def _allowance(s: MemoirState) -> str:
     if isinstance(limit, int):
         return f"order up to {limit} unit{'s' if limit != 1 else ''}{where}"
     return "name the units you order"
+
+
+# How a player answers each pending decision of a battle (the engine's Fight.stage).
+FIGHT_ANSWERS = {
+    "ambush": "`/memoir decide ambush` or `/memoir decide pass`",
+    "ignore": "`/memoir decide ignore flags:N`",
+    "retreat": "`/memoir decide retreat to:HEX`",
+    "take-ground": "`/memoir decide take-ground` or `/memoir decide hold`",
+    "overrun": "`/memoir battle unit:… target:…` or `/memoir decide hold`",
+}
 
 
 class MemoirFront(BaseFront):
@@ -100,12 +111,12 @@ class MemoirFront(BaseFront):
                 return f"{G} play card:{args[0]} section:{args[-1]}"
             return f"{G} play card:{args[0]}"
         if verb == "order" and args:
-            return f"{G} order units:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
+            return f"{G} order units:{_hexes(args)}"
         if verb == "target" and args:
-            return f"{G} target hexes:{_q(' '.join(args).upper().replace('NONE', 'none'))}"
+            return f"{G} target hexes:{_hexes(args)}"
         if verb == "move" and len(args) >= 2:
-            path = f' path:{_q(" ".join(args[3:]))}' if len(args) > 3 and args[2] == "via" else ""
-            return f"{G} move unit:{args[0].upper()} to:{args[1].upper()}{path.upper()}".replace("PATH:", "path:")
+            path = f" path:{_hexes(args[3:])}" if len(args) > 3 and args[2] == "via" else ""
+            return f"{G} move unit:{args[0].upper()} to:{args[1].upper()}{path}"
         if verb == "battle" and len(args) == 2:
             return f"{G} battle unit:{args[0].upper()} target:{args[1].upper()}"
         if verb == "clear-wire" and len(args) == 1:
@@ -131,16 +142,8 @@ class MemoirFront(BaseFront):
     def decision(self, state: Any, pending: Pending) -> str:
         s = memoir_state(state)
         d = pending.decision
-        if pending.choices[:2] == ("ambush", "pass"):
-            return f"{d} — `/memoir decide ambush` or `/memoir decide pass`"
-        if pending.choices and pending.choices[0].startswith("ignore"):
-            return f"{d} — `/memoir decide ignore flags:N`"
-        if pending.choices and pending.choices[0].startswith("retreat"):
-            return f"{d} — `/memoir decide retreat to:HEX`"
-        if "Take Ground" in d:
-            return f"{d} — `/memoir decide take-ground` or `/memoir decide hold`"
-        if "Overrun" in d:
-            return f"{d} — `/memoir battle unit:… target:…` or `/memoir decide hold`"
+        if s.fight is not None and s.fight.stage in FIGHT_ANSWERS:
+            return f"{d} — {FIGHT_ANSWERS[s.fight.stage]}"
         if s.step == "play":
             return (f"turn {s.turn}: play a command card — `/memoir hand` (only you see it), then"
                     " `/memoir play card:…`")

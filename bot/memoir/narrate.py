@@ -81,12 +81,12 @@ def line(e: EventDict, state: Any = None) -> str | None:
         return f"🧱 {str(e['obstacle']).capitalize()} {verb} {e['hex']} ({e['why']})."
     if t == "BattleDeclared":
         kind = "overruns" if e.get("overrun") else ("close-assaults" if e.get("close") else "battles")
-        return f"⚔️ {e['attacker']} {kind} {e['target']} with {_dice(int(e['dice']))}."
+        return f"⚔️ {e['attacker']} {kind} {e['target']} with {dice_count(int(e['dice']))}."
     if t == "AmbushAnswered":
         return (f"🪤 {side_name(e['seat'])} spring an **Ambush**!" if e["ambush"]
                 else f"{side_name(e['seat'])} do not ambush.")
     if t == "Rolled":
-        who = e.get("attacker") or card_name(str(e.get("why")).replace("air-power", "air-power"))
+        who = e.get("attacker") or card_name(str(e.get("why")))
         return (f"🎲 {who} → {e['target']}: {faces(e['faces'])} → {_plural(int(e['hits']), 'hit')},"
                 f" {_plural(int(e['flags']), 'flag')}.")
     if t == "FiguresLost":
@@ -159,7 +159,7 @@ def summary(events: Sequence[EventDict]) -> str:
         elif t == "Moved":
             parts.append(f"{e['path'][0]} moved to {e['path'][-1]}")
         elif t == "BattleDeclared":
-            parts.append(f"{e['attacker']} battled {e['target']} with {_dice(int(e['dice']))}")
+            parts.append(f"{e['attacker']} battled {e['target']} with {dice_count(int(e['dice']))}")
         elif t == "Rolled":
             parts.append(f"{faces(e['faces'])} → {_plural(int(e['hits']), 'hit')}, {_plural(int(e['flags']), 'flag')}")
         elif t == "Retreated" and len(e["path"]) > 1:
@@ -175,5 +175,5 @@ def summary(events: Sequence[EventDict]) -> str:
     return head + (": " + "; ".join(parts) if parts else "")
 
 
-def _dice(n: int) -> str:
+def dice_count(n: int) -> str:
     return f"{n} {'die' if n == 1 else 'dice'}"

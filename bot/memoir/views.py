@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.context import Attachment, Button, Ctx
 from bot.memoir.front import FRONT, KIND, board_image, memoir_state
-from bot.memoir.narrate import card_name, side_name
+from bot.memoir.narrate import card_name, dice_count, side_name
 from bot.session import Loaded
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
 from engine.core.game import PUBLIC
@@ -126,7 +126,7 @@ def battles_text(state: MemoirState, side: str) -> str:
     if not rows:
         return f"{side_name(side)}: no battle possible from here (E-12)."
     lines = [f"⚔️ Battles {side_name(side)} could fight if every unit were ordered and none moved (no card bonus):"]
-    lines += [f"• {r['attacker']} → {r['target']}: {r['dice']} {'die' if r['dice'] == 1 else 'dice'}" for r in rows]
+    lines += [f"• {r['attacker']} → {r['target']}: {dice_count(int(r['dice']))}" for r in rows]
     return "\n".join(lines)
 
 

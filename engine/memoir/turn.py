@@ -589,13 +589,7 @@ def _move(state: MemoirState, o: Move, dice: Dice) -> Result:
     if state.over:
         raise IllegalOrder("The game is over.")
     _expect_step(state, o.seat, "move", "battle")
-    u = state.by_hex.get(o.start)
-    if u is None or u.side != o.seat:
-        raise IllegalOrder(f"You have no unit on {label(o.start)}.")
-    a = state.acting_map.get(u.id)
-    if a is None:
-        raise IllegalOrder(f"The unit on {u.where} was not ordered this turn (E-4.3).",
-                           legal=tuple(x.where for x in _acting_units(state)))
+    u, a = _ordered_unit(state, o.seat, o.start)
     if not _may_move_now(state, a):
         if state.step == "battle":
             raise IllegalOrder("The movement step is over (E-4.6).", legal=("battle FROM TARGET", "done"))
@@ -628,6 +622,18 @@ def _move(state: MemoirState, o: Move, dice: Dice) -> Result:
 
 def _acting_units(state: MemoirState) -> list[Unit]:
     return [u for a in state.acting if (u := state.by_id.get(a.unit)) is not None]
+
+
+def _ordered_unit(state: MemoirState, seat: str, h: Hex) -> tuple[Unit, Acting]:
+    """The seat's unit on ``h`` and what it was ordered to do this turn (E-4.3)."""
+    u = state.by_hex.get(h)
+    if u is None or u.side != seat:
+        raise IllegalOrder(f"You have no unit on {label(h)}.")
+    a = state.acting_map.get(u.id)
+    if a is None:
+        raise IllegalOrder(f"The unit on {u.where} was not ordered this turn (E-4.3).",
+                           legal=tuple(x.where for x in _acting_units(state)))
+    return u, a
 
 
 # =========================================================================== battling
@@ -698,13 +704,7 @@ def _battle(state: MemoirState, o: Battle, dice: Dice) -> Result:
                                if attacker_unit else ())
     else:
         _expect_step(state, o.seat, "battle")
-    u = state.by_hex.get(o.attacker)
-    if u is None or u.side != o.seat:
-        raise IllegalOrder(f"You have no unit on {label(o.attacker)}.")
-    a = state.acting_map.get(u.id)
-    if a is None:
-        raise IllegalOrder(f"The unit on {u.where} was not ordered this turn (E-4.3).",
-                           legal=tuple(x.where for x in _acting_units(state)))
+    u, a = _ordered_unit(state, o.seat, o.attacker)
     options = battle_targets(state, u, overrun)
     match = [(t, n) for t, n in options if t.hex == o.target]
     if not match:

@@ -47,12 +47,14 @@ def test_e10_4_adjacent_enemy_must_be_the_target() -> None:
 
 
 def test_e11_infantry_needs_sight_artillery_does_not() -> None:
+    """E-11.1, E-8.1: artillery ignores line of sight."""
     assert battles("allies infantry G5, axis infantry G3", terrain={"F4": "forest", "G4": "forest"}) == []
     assert battles("allies artillery G5, axis infantry G3", terrain={"F4": "forest", "G4": "forest"}) == [
         {"attacker": "G5", "target": "G3", "dice": 3}]
 
 
 def test_e12_terrain_reductions_by_attacker_type() -> None:
+    """E-12.1: the target hex removes dice by attacker type; artillery never loses any."""
     for attacker, dice in (("infantry", 2), ("armor", 1), ("artillery", 3)):
         assert battles(f"allies {attacker} G5, axis infantry G4", terrain={"G4": "forest"})[0]["dice"] == dice
         assert battles(f"allies {attacker} G5, axis infantry G4", terrain={"G4": "town"})[0]["dice"] == dice
@@ -92,6 +94,7 @@ def test_e10_2_units_in_the_ocean_cannot_battle() -> None:
 
 
 def test_e13_hits_per_target_type() -> None:
+    """E-13.1, E-13.2: each face hits its own type; only grenades hit artillery."""
     st = ready("allies infantry G6, allies armor I6, allies infantry D6, axis infantry G4, axis armor I5, "
                "axis artillery D5", "G6 I6 D6")
     st, ev = do(st, "allies", "battle G6 G4", rolls("AS"))  # range 2: 2 dice, an armor symbol and a star
@@ -106,6 +109,7 @@ def test_e13_hits_per_target_type() -> None:
 
 
 def test_e13_3_elimination_gives_a_medal_and_can_win_at_once() -> None:
+    """E-13.3, E-17.1: the last figure gone gives the attacker a medal."""
     st = ready("allies infantry G6, allies infantry I6, axis infantry/1 G5, axis infantry F1", "G6 I6", medals=(4, 1))
     st, ev = do(st, "allies", "battle G6 G5", rolls("ISS"))
     assert at(st, "G5") is None

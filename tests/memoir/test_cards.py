@@ -144,6 +144,7 @@ def test_e6_barrage_four_dice_terrain_ignored_stars_do_not_hit() -> None:
 
 
 def test_e6_ambush_window_ambusher_battles_first_and_draws_first() -> None:
+    """E-6.4, E-10.6: the window opens after the declaration, before the attacker rolls."""
     sc = scenario("allies infantry G5, axis infantry G4, axis infantry A1")
     st = game(sc, allies=["probe-centre", *HAND], axis=["ambush", "attack-left", "attack-right", "probe-right"],
               deck=["recon-left", "recon-right"], standing=("ask", "pass"))
@@ -201,6 +202,7 @@ def test_e6_armor_assault_bonus_and_fallback() -> None:
 
 
 def test_e6_artillery_bombard_moves_three_or_battles_twice() -> None:
+    """E-6.7: the two battles are separate, one after the other, here on the same target."""
     units = "allies artillery G8, allies artillery C8, axis infantry G3, axis infantry A1"
     st = run(allies_turn(units, "artillery-bombard"), "allies", "play artillery-bombard", "order G8 C8")
     st, _ = do(st, "allies", "move C8 C5 via C7 C6")
@@ -299,6 +301,7 @@ def test_e6_11_infantry_assault_section_move_three_without_battle_or_two_with() 
 
 
 def test_e6_medics_roll_one_die_per_card_and_order_the_healed_unit() -> None:
+    """E-6.9: artillery comes back only on stars."""
     units = "allies infantry/1 G6, allies artillery/1 C7, axis infantry G2"
     st = run(allies_turn(units, "medics-and-mechanics"), "allies", "play medics-and-mechanics")
     with pytest.raises(IllegalOrder):
@@ -324,6 +327,7 @@ def test_e6_move_out_and_direct_from_hq_limits() -> None:
 
 
 def test_e6_their_finest_hour_orders_by_symbols_bonus_and_reshuffle() -> None:
+    """E-6.12: in step 5 the discard pile (the card included) is shuffled into the deck."""
     units = "allies infantry G6, allies infantry C6, allies armor E6, allies artillery K8, axis infantry G4"
     st = allies_turn(units, "their-finest-hour")
     st, ev = do(st, "allies", "play their-finest-hour", rolls("IAFG"))  # 3 cards left + this one

@@ -70,7 +70,8 @@ def test_e18_bunker_and_hedgehog_closed_to_armor_and_artillery() -> None:
 
 
 def test_e18_beach_caps_a_move_at_2_and_the_ocean_ends_it() -> None:
-    # beach face: rows 5-7 beach, rows 8-9 ocean (E-2.7)
+    # beach face: rows 5-7 beach, rows 8-9 ocean (E-2.7); a unit starting in the ocean
+    # moves out normally, under the beach cap (E-18.2)
     out = moves(FAR + ", allies armor G8", "G8", face="beach")
     assert max(parse_hex(h).distance(parse_hex("G8")) for h in out["reachable"]) == 2
     assert "G6" in out["reachable"] and "G5" not in out["reachable"]
@@ -81,6 +82,7 @@ def test_e18_beach_caps_a_move_at_2_and_the_ocean_ends_it() -> None:
 
 
 def test_e9_5_infantry_moving_two_cannot_battle_special_forces_can() -> None:
+    """E-9.5, E-8.2: Special Forces move 2 and still battle."""
     units = "axis infantry H3, allies infantry G6, allies infantry:special-forces I6"
     st = ordered(units, "G6 I6")
     st = run(st, "allies", "move G6 G4 via G5", "move I6 H4 via I5")
@@ -112,8 +114,8 @@ def test_e4_3_only_ordered_units_move_and_each_once() -> None:
     with pytest.raises(IllegalOrder, match="not ordered"):
         do(st, "allies", "move C6 C5")
     st, _ = do(st, "allies", "move G6 G5")
-    # G6's move was its only one; no other ordered unit can move, so the movement step closed
-    assert st.step in ("battle", "play")
+    # G6's move was its only one and nothing is in range: both steps closed, the turn passed (E-4.8)
+    assert (st.step, st.active) == ("play", "axis")
 
 
 def test_e9_1_a_move_may_not_pass_through_a_unit() -> None:

@@ -45,6 +45,7 @@ def test_e15_1_artillery_never_takes_ground() -> None:
 
 
 def test_e15_2_not_into_a_hex_it_could_not_enter_nor_after_entering_wire() -> None:
+    """E-15.2, E-9.3: after entering a move-ending hex the unit moves no further, Take Ground included."""
     bunker = {"G4": {"type": "bunker", "owner": "axis"}}
     st = ready("allies armor G5, axis infantry/1 G4, axis infantry M1", "G5", obstacles=bunker)
     st, _ = do(st, "allies", "battle G5 G4", rolls("G"))  # 3 - 2 for the owner's bunker

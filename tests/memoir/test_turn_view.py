@@ -26,6 +26,7 @@ def test_the_kind_is_registered_with_its_seats() -> None:
 
 
 def test_e4_steps_in_order_and_only_the_active_seat_acts() -> None:
+    """E-4.1, E-4.2: only the active seat acts, play then order then move."""
     st = game(scenario("allies infantry G7, axis infantry G3"), allies=["probe-centre"], axis=["probe-left"])
     assert [(p.player, p.choices) for p in pending(st)] == [("allies", ())]
     with pytest.raises(NotYourTurn):

@@ -184,7 +184,9 @@ carol: /memoir board
     assert code == 0, out
     assert "🚫 F9–F5: line of sight is blocked by E8, F8 (E-11)." in out
     carol = replies_to(out, "carol")
-    assert "Battles Axis could fight" in carol or "Axis: no battle possible" in carol
+    battles = carol.split("⚔️ Battles Axis could fight", 1)[1].split("➡️", 1)[0]
+    assert [x.strip() for x in battles.splitlines()[1:4]] == ["• C3 → C6: 1 die", "• D4 → C6: 2 dice",
+                                                              "• D4 → D7: 1 die"]
     assert "➡️ H8 could reach" in carol
     assert "**Air Power** (tactic card, 1 in the deck)" in out and "card-air-power.png" in out
     assert "'nothing-like-it' is not a command card." in carol
