@@ -16,17 +16,12 @@ from typing import Any, Mapping, Sequence
 
 from bot.aa.narrate import PHASE_NAMES, TEAM_NAMES, narrate, power_label
 from bot.context import Attachment
-from bot.front import BaseFront, EventDict, Report
+from bot.front import BaseFront, EventDict, Report, option_value
 from bot.games import register_front
 from engine.aa.state import AAState
 from engine.core.game import Pending
 
 KIND = "aa"
-
-
-def quote(value: str) -> str:
-    """An option value as typed on a command line (quoted when it has spaces)."""
-    return f'"{value}"' if re.search(r"[\s\"]", value) else value
 
 
 def aa_state(state: Any) -> AAState:
@@ -52,20 +47,20 @@ def order_to_slash(order: str) -> str | None:
             return f"/aa research dice:{m.group(1)}" + (f" chart:{m.group(2)}" if m.group(2) else "")
     if verb == "buy" and not rest.startswith("("):  # "(shown when …)": a hidden purchase
         units, *repairs = [p.strip() for p in rest.split(";")]
-        line = f"/aa buy units:{quote(units)}"
+        line = f"/aa buy units:{option_value(units)}"
         fixes = [r[len("repair "):] for r in repairs if r.startswith("repair ")]
         if fixes:
-            line += f" repair:{quote(', '.join(fixes))}"
+            line += f" repair:{option_value(', '.join(fixes))}"
         return line
     if verb == "first" and rest:
-        return f"/aa first power:{quote(rest)}"
+        return f"/aa first power:{option_value(rest)}"
     if verb in ("move", "bomb", "para") and ":" in rest:
         units, path = rest.split(":", 1)
         spots = _PATH.split(path.strip())
         if len(spots) >= 2:
-            line = f"/aa move units:{quote(units.strip())} from:{quote(spots[0])} to:{quote(spots[-1])}"
+            line = f"/aa move units:{option_value(units.strip())} from:{option_value(spots[0])} to:{option_value(spots[-1])}"
             if len(spots) > 2:
-                line += f" via:{quote(' -> '.join(spots[1:-1]))}"
+                line += f" via:{option_value(' -> '.join(spots[1:-1]))}"
             if verb != "move":
                 line += f" kind:{verb}"
             return line
@@ -77,40 +72,40 @@ def order_to_slash(order: str) -> str | None:
         units, path = rest.split(":", 1)
         spots = _PATH.split(path.strip())
         if len(spots) == 2:
-            a, b = quote(spots[0]), quote(spots[1])
+            a, b = option_value(spots[0]), option_value(spots[1])
             if verb == "load":
-                return f"/aa sea load units:{quote(units.strip())} from:{a} zone:{b}" + (
-                    f" onto:{quote(onto)}" if onto else "")
+                return f"/aa sea load units:{option_value(units.strip())} from:{a} zone:{b}" + (
+                    f" onto:{option_value(onto)}" if onto else "")
             if verb == "unload":
-                return f"/aa sea unload units:{quote(units.strip())} zone:{a} to:{b}"
-            return f"/aa sea land units:{quote(units.strip())} from:{a} to:{b}"
+                return f"/aa sea unload units:{option_value(units.strip())} zone:{a} to:{b}"
+            return f"/aa sea land units:{option_value(units.strip())} from:{a} to:{b}"
     if verb == "rocket":
         spots = _PATH.split(rest)
         if len(spots) == 2:
-            return f"/aa battle rocket from:{quote(spots[0])} target:{quote(spots[1])}"
+            return f"/aa battle rocket from:{option_value(spots[0])} target:{option_value(spots[1])}"
     if verb == "battle" and rest:
-        return f"/aa battle fight where:{quote(rest)}"
+        return f"/aa battle fight where:{option_value(rest)}"
     if verb == "casualties" and rest:
-        return f"/aa battle casualties units:{quote(rest)}"
+        return f"/aa battle casualties units:{option_value(rest)}"
     if verb == "continue" and not rest:
         return "/aa battle continue"
     if verb == "retreat":
-        return "/aa battle retreat" + (f" to:{quote(rest)}" if rest else "")
+        return "/aa battle retreat" + (f" to:{option_value(rest)}" if rest else "")
     if verb == "submerge" and rest.isdigit():
         return f"/aa battle submerge count:{rest}"
     if verb == "place" and ":" in rest:
         units, where = rest.split(":", 1)
         spots = _PATH.split(where.strip())
-        line = f"/aa place units:{quote(units.strip())} at:{quote(spots[0])}"
+        line = f"/aa place units:{option_value(units.strip())} at:{option_value(spots[0])}"
         if len(spots) == 2:
-            line += f" sea:{quote(spots[1])}"
+            line += f" sea:{option_value(spots[1])}"
         return line
     if verb == "ool":
         role = "both"
         m = re.match(r"(attack|defense)\s+(.*)$", rest)
         if m:
             role, rest = m.group(1), m.group(2)
-        return f"/aa ool order:{quote(rest)}" + (f" role:{role}" if role != "both" else "")
+        return f"/aa ool order:{option_value(rest)}" + (f" role:{role}" if role != "both" else "")
     if verb == "auto" and rest in ("on", "off"):
         return f"/aa ool auto:{'true' if rest == 'on' else 'false'}"
     if verb == "concede":

@@ -12,7 +12,7 @@ import shlex
 from typing import Any, Mapping, Sequence
 
 from bot.context import Attachment, Button
-from bot.front import BaseFront, EventDict, Report
+from bot.front import BaseFront, EventDict, Report, option_value
 from bot.games import register_front
 from bot.minis import narrate
 from bot.minis.narrate import side_name
@@ -125,10 +125,6 @@ def zoom_examples(state: MinisState) -> tuple[str, ...]:
     return tuple(f"/minis map zoom:{x}" for x in (first, middle, last))
 
 
-def _q(value: str) -> str:
-    return f'"{value}"' if " " in value or "," in value else value
-
-
 class MinisFront(BaseFront):
     kind = KIND
     group = "minis"
@@ -154,7 +150,7 @@ class MinisFront(BaseFront):
         verb, args = words[0].lower(), words[1:]
         g = "/minis"
         if verb == "army":
-            return f"{g} army units:{_q(' '.join(args))}" if args else f"{g} army"
+            return f"{g} army units:{option_value(' '.join(args))}" if args else f"{g} army"
         if verb == "ready" and not args:
             return f"{g} army ready:true"
         if verb in ("first", "second") and not args:
