@@ -28,6 +28,7 @@ from bot.context import Actor
 from bot.dice_service import SYSTEM
 from bot.session import Change, History, Loaded
 from bot.storage.repository import GameUpdate, NewOrder, OrderRecord
+from engine.core.game import PUBLIC
 from engine.core.errors import IllegalOrder
 
 REQUEST_LIFETIME = timedelta(hours=24)
@@ -78,6 +79,10 @@ def plan(loaded: Loaded, history: History, actor: Actor, count: int) -> UndoPlan
         reason = "it takes back your opponent's order"
     elif rows[0].dice:
         reason = "that order rolled dice"
+    elif any(loaded.rules.event_view(e, PUBLIC) != e for e in rows[0].events):
+        # It showed its player something the other side cannot see (a card drawn): taking
+        # it back alone would let them play again knowing it (E-19.6).
+        reason = "that order showed you something secret"
     return UndoPlan(rows, target, state, seats, bool(reason), reason)
 
 

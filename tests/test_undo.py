@@ -37,6 +37,16 @@ async def test_own_last_order_without_dice_is_taken_back_alone_after_a_preview(t
     assert code == 0, out
 
 
+async def test_an_order_that_showed_its_player_a_secret_needs_the_opponent(tmp_path: Path) -> None:
+    """Choosing the race's secret rolls no dice but is seen by its player alone: taking it
+    back needs the other side (the same rule stops a Memoir player from undoing a card draw)."""
+    code, out = await run("!dice 1\nalice: /race new target:20 side:red\nbob: /race join\n"
+                          "alice: /race secret number:3\nalice: /race undo\n"
+                          "!expect It needs the other side's agreement (that order showed you something secret)\n",
+                          tmp_path)
+    assert code == 0, out
+
+
 async def test_an_order_with_dice_needs_the_opponent_and_its_dice_stay_with_its_seat(tmp_path: Path) -> None:
     """alice rolls, asks to undo, bob agrees: alice's re-issued roll gets the very same die
     (never re-rolled), and bob's rolls are untouched by hers (never handed over)."""

@@ -82,3 +82,18 @@ bob: /memoir hand
     assert "↩️ @bob undid:\n         • Axis: /memoir play card:probe-centre" in pub
     after_undo = out.split("@bob undid")[1]
     assert "buttons: [1: Play Probe Centre]" in after_undo  # the card is back in the hand
+
+
+async def test_e19_6_an_order_that_drew_a_card_is_not_taken_back_alone(tmp_path: Path) -> None:
+    """E-19.6: the Allies end their turn ordering nobody and draw Probe Left in secret;
+    taking that order back alone would let them replay the turn knowing the next card,
+    so the undo needs the Axis' agreement (it rolled no dice, yet it showed a secret)."""
+    from tests.bot.memoir.scripts import opening
+
+    code, out = await run(opening() + "alice: /memoir play card:probe-right\nalice: /memoir order units:none\n"
+                          "alice: /memoir undo\n", tmp_path)
+    assert code == 0, out
+    assert "[to alice] 🃏 You draw **Probe Left**." in out
+    preview = replies_to(out, "alice").rsplit("Undo would take back", 1)[1]
+    assert "It needs the other side's agreement (that order showed you something secret)" in preview
+    assert "Probe Left" not in public(out)
