@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from engine.core.errors import PlayerError, UnknownName
+from bot.cli_tools import guarded, show_help
+from engine.core.errors import UnknownName
 from engine.memoir import lookups
 from engine.memoir.board import SEATS, parse_hex
 from engine.memoir.scenario import SHIPPED, Scenario, find_shipped, load_scenario_text, shipped_scenarios
 
-EXIT_PLAYER_ERROR = 2
 DEFAULT_SCENARIO = "pegasus-bridge"
 
 
@@ -34,7 +33,7 @@ def register(subparsers: Any) -> None:
         description="Memoir '44 rules look-ups on a scenario's starting position.",
     )
     sub = memoir.add_subparsers(dest="memoir_command", metavar="LOOKUP")
-    memoir.set_defaults(func=lambda args: _help(memoir))
+    memoir.set_defaults(func=lambda args: show_help(memoir))
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--scenario", metavar="NAME|FILE", default=None,
@@ -45,28 +44,28 @@ def register(subparsers: Any) -> None:
     sc = sub.add_parser("scenarios", help="the scenarios we ship",
                         description="The shipped scenarios: face, medals to win, cards per side, first player.")
     common(sc)
-    sc.set_defaults(func=_guarded(_scenarios))
+    sc.set_defaults(func=guarded(_scenarios))
 
     los = sub.add_parser("los", help="line of sight between two hexes",
                          description="Is there line of sight between two hexes (E-11)? Units block.")
     common(los)
     los.add_argument("--from", dest="from_hex", required=True, metavar="HEX")
     los.add_argument("--to", dest="to_hex", required=True, metavar="HEX")
-    los.set_defaults(func=_guarded(_los))
+    los.set_defaults(func=guarded(_los))
 
     bat = sub.add_parser("battles", help="every battle a side could fight",
                          description="Every battle the side could fight if all its units were ordered and "
                                      "none moved (close-assault obligation, terrain, artillery applied).")
     common(bat)
     bat.add_argument("--side", required=True, choices=SEATS)
-    bat.set_defaults(func=_guarded(_battles))
+    bat.set_defaults(func=guarded(_battles))
 
     mv = sub.add_parser("moves", help="where a unit could move",
                         description="The hexes a unit could reach this turn if ordered, and those where it "
                                     "must stop.")
     common(mv)
     mv.add_argument("--unit", required=True, metavar="HEX")
-    mv.set_defaults(func=_guarded(_moves))
+    mv.set_defaults(func=guarded(_moves))
 
     rt = sub.add_parser("retreat", help="a retreat, step by step",
                         description="The hexes a unit could reach after each step of a retreat (toward its "
@@ -74,22 +73,9 @@ def register(subparsers: Any) -> None:
     common(rt)
     rt.add_argument("--unit", required=True, metavar="HEX")
     rt.add_argument("--hexes", type=int, default=1, metavar="N", help="hexes to retreat (flags), default 1")
-    rt.set_defaults(func=_guarded(_retreat))
+    rt.set_defaults(func=guarded(_retreat))
 
 
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
-    return EXIT_PLAYER_ERROR
-
-
-def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except PlayerError as e:
-            print(f"error: {e.text()}", file=sys.stderr)
-            return EXIT_PLAYER_ERROR
-    return run
 
 
 def load(spec: str | None) -> Scenario:

@@ -7,37 +7,25 @@ Discord interactions continue it as the same users."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 from bot.discord_app import WarroomBot
-from bot.local import LocalChannel, LocalSession, stable_id
+from bot.local import stable_id
 from tests.bot.memoir.scripts import opening
-from tests.discord_harness import CHANNEL_ID, Recorder, button, member, option, png_files, slash
+from tests.discord_harness import button, deliver, member, option, play_script, png_files, Recorder, slash
 
 ALICE = member(stable_id("user", "alice"), "alice")
 BOB = member(stable_id("user", "bob"), "bob")
 
 
-async def _script(client: WarroomBot, script: str, tmp_path: Path) -> str:
-    out = io.StringIO()
-    session = LocalSession(client.app, LocalChannel(out, tmp_path / "img"))
-    session.channel.names[CHANNEL_ID] = "table"
-    session.channel.current_channel = CHANNEL_ID
-    for line in script.splitlines():
-        await session.run_line(line)
-    assert session.ok, out.getvalue()
-    return out.getvalue()
 
 
-def _dispatch(client: WarroomBot, payload: dict[str, Any]) -> None:
-    client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
 
 async def test_the_hand_is_an_ephemeral_reply_with_buttons(bot: WarroomBot, rec: Recorder, tmp_path: Path) -> None:
-    await _script(bot, opening(), tmp_path)
-    _dispatch(bot, slash("memoir hand", [], ALICE))
+    await play_script(bot, opening(), tmp_path)
+    deliver(bot, slash("memoir hand", [], ALICE))
     calls = await rec.wait_for(2)
     assert all(c.ephemeral for c in calls)  # the defer too: nothing shows in the channel
     reply = calls[-1]
@@ -50,18 +38,18 @@ async def test_the_hand_is_an_ephemeral_reply_with_buttons(bot: WarroomBot, rec:
 
 async def test_autocomplete_offers_only_the_askers_legal_choices(bot: WarroomBot, rec: Recorder,
                                                                  tmp_path: Path) -> None:
-    await _script(bot, opening(), tmp_path)
-    _dispatch(bot, slash("memoir play", [option("card", "", focused=True)], ALICE, autocomplete=True))
+    await play_script(bot, opening(), tmp_path)
+    deliver(bot, slash("memoir play", [option("card", "", focused=True)], ALICE, autocomplete=True))
     (call,) = await rec.wait_for(1)
     values = [c["value"] for c in call.payload["data"]["choices"]]
     assert values == ["assault-centre", "attack-left", "direct-from-hq", "probe-right", "recon-left"]
     rec.calls.clear()
-    _dispatch(bot, slash("memoir play", [option("card", "", focused=True)], BOB, autocomplete=True))
+    deliver(bot, slash("memoir play", [option("card", "", focused=True)], BOB, autocomplete=True))
     (call,) = await rec.wait_for(1)
     assert call.payload["data"]["choices"] == []  # not Bob's turn: nothing, and never Alice's cards
     rec.calls.clear()
-    await _script(bot, "alice: /memoir play card:attack-left\n", tmp_path)
-    _dispatch(bot, slash("memoir order", [option("units", "C6 ", focused=True)], ALICE, autocomplete=True))
+    await play_script(bot, "alice: /memoir play card:attack-left\n", tmp_path)
+    deliver(bot, slash("memoir order", [option("units", "C6 ", focused=True)], ALICE, autocomplete=True))
     (call,) = await rec.wait_for(1)
     values = [c["value"] for c in call.payload["data"]["choices"]]
     assert values == ["C6 C7", "C6 D7"]  # Attack Left: the Allies' left section only
@@ -69,22 +57,22 @@ async def test_autocomplete_offers_only_the_askers_legal_choices(bot: WarroomBot
 
 async def test_a_button_plays_the_card_and_the_ambush_prompt_has_buttons(bot: WarroomBot, rec: Recorder,
                                                                          tmp_path: Path) -> None:
-    await _script(bot, opening(), tmp_path)
-    _dispatch(bot, button("wr:/memoir play card:attack-left", ALICE))
+    await play_script(bot, opening(), tmp_path)
+    deliver(bot, button("wr:/memoir play card:attack-left", ALICE))
     calls = await rec.wait_for(3)
     assert calls[0].kind == "defer" and not calls[0].ephemeral
     assert any("🃏 Allies played **Attack Left**." in c.content for c in calls)
-    await _script(bot, 'alice: /memoir order units:"C6 C7 D7"\nalice: /memoir move unit:C6 to:D5\n'
+    await play_script(bot, 'alice: /memoir order units:"C6 C7 D7"\nalice: /memoir move unit:C6 to:D5\n'
                        "alice: /memoir done\n", tmp_path)
     rec.calls.clear()
-    _dispatch(bot, slash("memoir battle", [option("unit", "D5"), option("target", "D4")], ALICE))
+    deliver(bot, slash("memoir battle", [option("unit", "D5"), option("target", "D4")], ALICE))
     calls = await rec.wait_for(3)
     prompt = next(c for c in calls if c.buttons)
     assert [b["custom_id"] for b in prompt.buttons] == ["wr:/memoir decide ambush", "wr:/memoir decide pass"]
     assert f"<@{BOB['user']['id']}>" in prompt.content
     # the wrong player pressing is refused privately
     rec.calls.clear()
-    _dispatch(bot, button("wr:/memoir decide pass", ALICE))
+    deliver(bot, button("wr:/memoir decide pass", ALICE))
     calls = await rec.wait_for(2)
     assert calls[-1].ephemeral and "⚠️" in calls[-1].content
 
@@ -108,6 +96,6 @@ async def test_an_attached_m44_file_opens_a_game(bot: WarroomBot, rec: Recorder,
     payload["data"]["resolved"] = {"attachments": {"777": {
         "id": "777", "filename": "orchard.m44", "size": len(m44), "url": url, "proxy_url": url,
         "content_type": "application/octet-stream"}}}
-    _dispatch(bot, payload)
+    deliver(bot, payload)
     calls = await rec.wait_for(1)
     assert any("Scenario: **Orchard Crossroads**" in c.content for c in calls), [c.content for c in calls]
