@@ -31,7 +31,7 @@ from engine.aa.units import KINDS, SHORT
 from render.core.canvas import Canvas, boxes_overlap
 from render.core.colour import RGBA, rgb, text_on
 from render.core.encode import png
-from render.core.fonts import Face, text_width
+from render.core.fonts import Face, text_width, wrap_text
 from render.core.theme import Theme, base_fields, load_theme_data
 from render.core.title import draw_title, title_height, title_lines
 
@@ -173,7 +173,7 @@ class _Map:
     def name_lines(self, name: str) -> list[str]:
         if not self.close:
             return []
-        return wrap(LABELS.get(name, name), Face.CONDENSED_BOLD, round(self.size("name_font")),
+        return wrap_text(LABELS.get(name, name), Face.CONDENSED_BOLD, round(self.size("name_font")),
                     self.size("land_w") * 0.96)[:2]
 
     def sea_badges(self) -> None:
@@ -330,17 +330,6 @@ class _Map:
     def finish(self) -> Image.Image:
         draw_title(self.canvas, self.width, self.top, self.lines, self.cell, self.th)
         return self.canvas.image
-
-
-def wrap(text: str, face: Face, size: int, room: float) -> list[str]:
-    words = text.split()
-    lines: list[str] = []
-    for word in words:
-        if lines and text_width(face, size, lines[-1] + " " + word) <= room:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def star(canvas: Canvas, centre: tuple[float, float], r: float, fill: RGBA, edge: RGBA) -> None:

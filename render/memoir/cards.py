@@ -12,7 +12,7 @@ from PIL import Image
 from engine.memoir.tables import card_kinds
 from render.core.canvas import Canvas
 from render.core.encode import png
-from render.core.fonts import Face, text_width
+from render.core.fonts import Face, wrap_text
 
 WIDTH, HEIGHT = 300, 420
 
@@ -21,21 +21,6 @@ WIDTH, HEIGHT = 300, 420
 def card_texts() -> dict[str, str]:
     raw = json.loads((resources.files("render.memoir") / "cards.json").read_text(encoding="utf-8"))
     return {k: str(v) for k, v in raw["texts"].items()}
-
-
-def _wrap(text: str, size: int, room: float) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and text_width(Face.CONDENSED, size, trial) > room:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
 
 
 def card_canvas(kind: str) -> Canvas:
@@ -60,7 +45,7 @@ def card_canvas(kind: str) -> Canvas:
             fill = band if name in c.sections else (220, 212, 192)
             d.rectangle((x0, 112, x0 + 76, 128), fill=fill, outline=(40, 40, 40))
     y = 150
-    for line in _wrap(card_texts().get(kind, ""), 22, WIDTH - 36):
+    for line in wrap_text(card_texts().get(kind, ""), Face.CONDENSED, 22, WIDTH - 36):
         canvas.text((18, y), line, face=Face.CONDENSED, size=22, fill=(24, 24, 24), anchor="la", kind="card-text")
         y += 28
     canvas.text((WIDTH / 2, HEIGHT - 22), f"{c.count} in the deck", face=Face.CONDENSED, size=18,
