@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
@@ -271,9 +271,12 @@ class Sessions:
         async with self.lock(channel_id):
             before = await (self.latest if finished else self.load)(channel_id, kind=kind)
             change = await decide(before)
+            update = change.update
+            if update.snapshot is not None and before.rules.snapshot_parts:
+                update = replace(update, apart=before.rules.snapshot_parts)
             try:
                 stored = await self.repo.commit(
-                    before.game.id, expected_version=before.game.version, update=change.update,
+                    before.game.id, expected_version=before.game.version, update=update,
                     records=change.records, now=self.now())
             except VersionConflict:
                 raise TryAgain() from None
@@ -343,6 +346,7 @@ class Sessions:
                     first=NewOrder(kind="new", seat="", text=_json_text(options), actor_id=host.id,
                                    events=[e.to_dict() for e in events], dice=dice.rolled),
                     uid=uid, dice_key=key, dice_positions={SETUP: roller.position},
+                    apart=rules.snapshot_parts,
                 ), now=now)
             except GameExists:
                 roller.give_back()

@@ -80,12 +80,12 @@ async def _copy(src: SqliteRepository, dst: PostgresRepository, progress: Callab
             await conn.executemany(
                 "INSERT INTO games (id, channel_id, guild_id, kind, status, host_id, options, version,"
                 " snapshot, created_at, updated_at, waiting_since, reminded_at, uid, dice_key,"
-                " dice_positions, undo_request, result)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+                " dice_positions, undo_request, result, parts)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
                 [(r["id"], r["channel_id"], r["guild_id"], r["kind"], r["status"], r["host_id"], r["options"],
                   r["version"], r["snapshot"], parse_time(r["created_at"]), parse_time(r["updated_at"]),
                   parse_time(r["waiting_since"]), parse_time(r["reminded_at"]), r["uid"], bytes.fromhex(r["dice_key"]),
-                  r["dice_positions"], r["undo_request"], r["result"]) for r in games])
+                  r["dice_positions"], r["undo_request"], r["result"], r["parts"]) for r in games])
             await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
                                " greatest((SELECT max(id) FROM games), 1))")
             await conn.executemany("INSERT INTO seats VALUES ($1, $2, $3)",

@@ -206,20 +206,30 @@ class PostgresRepository:
 
     @_retrying
     async def create_game(self, new: NewGame, *, now: datetime) -> GameRecord:
-        async with self._transaction() as conn:
-            try:
+        stored = self.snapshots.stored(None, None, new.snapshot, new.apart)
+        try:
+            async with self._transaction() as conn:
                 game_id = await conn.fetchval(
                     "INSERT INTO games (channel_id, guild_id, kind, status, host_id, options,"
-                    " version, snapshot, created_at, updated_at, uid, dice_key, dice_positions)"
-                    " VALUES ($1, $2, $3, 'open', $4, $5, 1, $6, $7, $7, $8, $9, $10) RETURNING id",
+                    " version, snapshot, parts, created_at, updated_at, uid, dice_key, dice_positions)"
+                    " VALUES ($1, $2, $3, 'open', $4, $5, 1, $6, $7, $8, $8, $9, $10, $11) RETURNING id",
                     new.channel_id, new.guild_id, new.kind, new.host_id, dumps(new.options),
-                    dumps(new.snapshot), _time(now), new.uid, new.dice_key,
+                    stored.text, stored.parts, _time(now), new.uid, new.dice_key,
                     dumps(dict(new.dice_positions)))
-            except asyncpg.exceptions.UniqueViolationError:
+                await self._write_seats(conn, int(game_id), new.seats)
+                await self._append(conn, int(game_id), [(1, new.first)], now)
+                row = await self._game_row(conn, int(game_id))
+        except asyncpg.exceptions.UniqueViolationError:
+            # A first try whose answer was lost (the connection dropped after COMMIT) may
+            # have stored this very game (same uid): then it exists because it was made.
+            async with self._connection() as conn:
+                made = await conn.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = $1"
+                                           " AND g.status IN ('open', 'active') AND g.uid = $2",
+                                           new.channel_id, new.uid)
+            if made is None or not new.uid:
                 raise GameExists(new.channel_id) from None
-            await self._write_seats(conn, int(game_id), new.seats)
-            await self._append(conn, int(game_id), [(1, new.first)], now)
-            row = await self._game_row(conn, int(game_id))
+            return self._record(made)
+        self.snapshots.put(int(game_id), 1, new.snapshot, stored.digest, stored.names)
         return self._record(row)
 
     @_retrying
@@ -315,7 +325,9 @@ class PostgresRepository:
         now: datetime,
     ) -> GameRecord:
         bump = max(1, len(records))
-        columns = update_columns(update, now, _time)
+        stored = (None if update.snapshot is None
+                  else self.snapshots.stored(game_id, expected_version, update.snapshot, update.apart))
+        columns = update_columns(update, now, _time, None if stored is None else (stored.text, stored.parts))
         sets = ", ".join(f"{column} = ${i}" for i, (column, _) in enumerate(columns, 4))
         async with self._transaction() as conn:
             status = await conn.execute(
@@ -331,7 +343,7 @@ class PostgresRepository:
             row = await self._game_row(conn, game_id)
         # Only once stored: a commit whose COMMIT failed must not leave its snapshot
         # cached under a version another writer then makes.
-        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot, stored)
         return self._record(row)
 
     @_retrying
@@ -485,7 +497,7 @@ class PostgresRepository:
     def _record(self, row: asyncpg.Record) -> GameRecord:
         return game_record(
             row, seats={seat: int(player) for seat, player in zip(row["seat_names"], row["seat_players"])},
-            snapshot=self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"]),
+            snapshot=self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"], row["parts"]),
             dice_key=bytes(row["dice_key"]), read_time=_as_time)
 
     @staticmethod

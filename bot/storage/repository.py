@@ -104,6 +104,9 @@ class GameUpdate:
     # The undo request to keep (None clears it: any change ends a request).
     undo_request: Mapping[str, Any] | None = None
     result: Mapping[str, Any] | None = None
+    # Keys of ``snapshot`` stored apart, written only when they change
+    # (``GameRules.snapshot_parts``; see bot/storage/snapshots.py).
+    apart: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,7 @@ class NewGame:
     uid: str
     dice_key: bytes
     dice_positions: Mapping[str, int] = field(default_factory=dict)
+    apart: tuple[str, ...] = ()  # as in GameUpdate
 
 
 @dataclass(frozen=True)

@@ -33,15 +33,20 @@ def _loads_or_none(text: str | None) -> Any:
     return json.loads(text) if text else None
 
 
-def update_columns(update: GameUpdate, now: datetime, time: StoreTime) -> list[tuple[str, Any]]:
+def update_columns(update: GameUpdate, now: datetime, time: StoreTime,
+                   snapshot: tuple[str, str | None] | None = None) -> list[tuple[str, Any]]:
     """(column, value) pairs a commit sets besides the version (None = SQL NULL).  Every
-    commit moves ``updated_at`` and replaces the undo request (any change ends one)."""
+    commit moves ``updated_at`` and replaces the undo request (any change ends one).
+    ``snapshot`` is the text of the ``snapshot`` column and of the ``parts`` column (None:
+    unchanged) when the update has a snapshot (bot/storage/snapshots.py)."""
     columns: list[tuple[str, Any]] = [
         ("updated_at", time(now)),
         ("undo_request", dumps(update.undo_request) if update.undo_request else None),
     ]
-    if update.snapshot is not None:
-        columns.append(("snapshot", dumps(update.snapshot)))
+    if snapshot is not None:
+        columns.append(("snapshot", snapshot[0]))
+        if snapshot[1] is not None:
+            columns.append(("parts", snapshot[1]))
     if update.status is not None:
         columns.append(("status", update.status))
     if update.options is not None:

@@ -171,22 +171,30 @@ class SqliteRepository:
     # ------------------------------------------------------------------ games
 
     async def create_game(self, new: NewGame, *, now: datetime) -> GameRecord:
+        stored = self.snapshots.stored(None, None, new.snapshot, new.apart)
         async with self._transaction() as db:
             try:
                 cur = await db.execute(
                     "INSERT INTO games (channel_id, guild_id, kind, status, host_id, options,"
-                    " version, snapshot, created_at, updated_at, uid, dice_key, dice_positions)"
-                    " VALUES (?, ?, ?, 'open', ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+                    " version, snapshot, parts, created_at, updated_at, uid, dice_key, dice_positions)"
+                    " VALUES (?, ?, ?, 'open', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
                     (new.channel_id, new.guild_id, new.kind, new.host_id, dumps(new.options),
-                     dumps(new.snapshot), _time(now), _time(now), new.uid, new.dice_key.hex(),
+                     stored.text, stored.parts, _time(now), _time(now), new.uid, new.dice_key.hex(),
                      dumps(dict(new.dice_positions))),
                 )
             except sqlite3.IntegrityError:
-                raise GameExists(new.channel_id) from None
+                # The same game asked for again (same uid: a retried request) is the one made.
+                async with db.execute(f"SELECT {_GAME} FROM games WHERE channel_id = ? AND uid = ?"
+                                      " AND status IN ('open', 'active')", (new.channel_id, new.uid)) as cur:
+                    made: sqlite3.Row | None = await cur.fetchone()
+                if made is None or not new.uid:
+                    raise GameExists(new.channel_id) from None
+                return self._record(made)
             game_id = int(cur.lastrowid or 0)
             await self._write_seats(game_id, new.seats)
             await self._append(game_id, 1, new.first, now)
             row = await self._game_row(game_id)
+        self.snapshots.put(game_id, 1, new.snapshot, stored.digest, stored.names)
         return self._record(row)
 
     async def live_game(self, channel_id: int) -> GameRecord | None:
@@ -223,7 +231,9 @@ class SqliteRepository:
         still at ``expected_version``; the version then goes up by one per record (at
         least one), so every log row's ``seq`` is the version it produced."""
         bump = max(1, len(records))
-        columns = update_columns(update, now, _time)
+        stored = (None if update.snapshot is None
+                  else self.snapshots.stored(game_id, expected_version, update.snapshot, update.apart))
+        columns = update_columns(update, now, _time, None if stored is None else (stored.text, stored.parts))
         sets = ", ".join(f"{column} = ?" for column, _ in columns)
         async with self._transaction() as db:
             cur = await db.execute(
@@ -240,7 +250,7 @@ class SqliteRepository:
             row = await self._game_row(game_id)  # read in the transaction: this very version
         # Only once stored: a commit whose COMMIT failed must not leave its snapshot
         # cached under a version another writer then makes.
-        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot)
+        self.snapshots.committed(game_id, expected_version, expected_version + bump, update.snapshot, stored)
         return self._record(row)
 
     async def mark_reminded(self, game_id: int, *, version: int, now: datetime) -> bool:
@@ -379,7 +389,7 @@ class SqliteRepository:
     def _record(self, row: sqlite3.Row) -> GameRecord:
         return game_record(
             row, seats={seat: int(player) for seat, player in sorted(json.loads(row["seats_json"]).items())},
-            snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"]),
+            snapshot=self.snapshots.get(row["id"], row["version"], row["snapshot"], row["parts"]),
             dice_key=bytes.fromhex(row["dice_key"]), read_time=parse_time)
 
 

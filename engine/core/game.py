@@ -101,6 +101,11 @@ class GameRules(Protocol[S]):
     seats: tuple[str, ...]
     timeout_policies: tuple[str, ...]
     reaction_policy: str
+    # Top-level keys of ``dump_state`` that almost never change (a map, unit cards):
+    # storage keeps them apart and writes them only when they change.  ``dump_state``
+    # should hand back the very same object for an unchanged part (then it is not even
+    # serialised to be compared).
+    snapshot_parts: tuple[str, ...]
 
     def team(self, seat: str) -> str: ...
 
@@ -150,6 +155,7 @@ class BaseRules:
     timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     # The policy applied when a *reaction* (Pending.reaction) is not answered in time.
     reaction_policy: str = "done"
+    snapshot_parts: tuple[str, ...] = ()
 
     def team(self, seat: str) -> str:
         return seat

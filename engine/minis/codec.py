@@ -8,7 +8,8 @@ field (tested with hypothesis over random games).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections import OrderedDict
+from typing import Any, Callable, Mapping
 
 from engine.core.errors import DataError
 from engine.core.game import Outcome
@@ -21,6 +22,24 @@ from engine.minis.state import (
 )
 
 VERSION = 1
+
+# The JSON of the last maps and card sets dumped, by object: states share an unchanged
+# map and card dict (frozen, never mutated), so a snapshot after an order reuses their
+# documents instead of rebuilding ~30 KB (the storage then sees the same objects and
+# skips them too: GameRules.snapshot_parts).  The documents are shared: never change them.
+_MEMO_SIZE = 256
+_memo: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+
+
+def _memoised(obj: object, build: Callable[[], Any]) -> Any:
+    kept = _memo.get(id(obj))
+    if kept is not None and kept[0] is obj:
+        return kept[1]
+    doc = build()
+    _memo[id(obj)] = (obj, doc)  # the object is held, so its id is not reused meanwhile
+    while len(_memo) > _MEMO_SIZE:
+        _memo.popitem(last=False)
+    return doc
 
 
 def _h(h: Hex) -> list[int]:
@@ -135,8 +154,8 @@ def _load_move(d: Mapping[str, Any] | None) -> MoveInProgress | None:
 def dump_state(s: MinisState) -> dict[str, Any]:
     return {
         "version": VERSION,
-        "map": dump_map(s.map),
-        "cards": [dump_card(c) for _, c in sorted(s.cards.items())],
+        "map": _memoised(s.map, lambda: dump_map(s.map)),
+        "cards": _memoised(s.cards, lambda: [dump_card(c) for _, c in sorted(s.cards.items())]),
         "units": [_dump_unit(u) for u in s.units],
         "turn": s.turn, "phase": s.phase.value, "active": s.active, "first_player": s.first_player,
         "scenario": s.scenario, "extra": dict(s.extra),

@@ -308,6 +308,8 @@ class MinisRules(BaseRules):
     seats: tuple[str, ...] = SIDES
     timeout_policies: tuple[str, ...] = ("done", "hold", "forfeit")
     reaction_policy = "hold"  # an unanswered defensive-fire prompt: the standing orders (M-12.8)
+    # ~30 KB of a ~33 KB snapshot, fixed once the battle starts (codec.py memoises them).
+    snapshot_parts: tuple[str, ...] = ("map", "cards")
 
     def new_game(self, options: Mapping[str, Any], dice: Dice) -> tuple[MinisState, Sequence[Event]]:
         return new_game(options, dice)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timezone
+from typing import Any
 
 import asyncpg
 import pytest
@@ -120,3 +121,32 @@ async def test_the_database_restarting_mid_burst(monkeypatch: pytest.MonkeyPatch
         assert (await app.sessions.act(CHANNEL, actor, "pass")).game.version == game.version + 1
     finally:
         await app.close()
+
+
+async def test_a_create_whose_answer_was_lost_is_not_refused() -> None:
+    """The connection drops right after the new game's COMMIT: the retry finds the game
+    it made (same uid) instead of answering "this channel already has a game"."""
+    repo = await open_repository(pg_server.fresh_database())
+    try:
+        await repo.remember_player(1, "alice", datetime(2026, 1, 1, tzinfo=timezone.utc))
+        assert isinstance(repo, PostgresRepository)
+        real_put = repo.snapshots.put
+        lost = []
+
+        def put_after_a_lost_answer(*args: Any, **kwargs: Any) -> None:
+            if not lost:  # runs once the transaction is committed: the answer is "lost"
+                lost.append(True)
+                raise ConnectionResetError("connection reset by peer")
+            real_put(*args, **kwargs)
+
+        repo.snapshots.put = put_after_a_lost_answer  # type: ignore[method-assign]
+        game = await repo.create_game(NewGame(
+            channel_id=7, guild_id=None, kind="race", host_id=1, options={}, seats={"red": 1},
+            snapshot={"turn": 0}, first=NewOrder(kind="new", seat="", text="{}"), uid="made-once",
+            dice_key=b"k"), now=datetime(2026, 1, 1, tzinfo=timezone.utc))
+        assert lost and game.uid == "made-once" and game.version == 1
+        async with repo.pool.acquire() as conn:
+            assert await conn.fetchval("SELECT count(*) FROM games WHERE channel_id = 7") == 1
+        assert len(await repo.orders(game.id)) == 1
+    finally:
+        await repo.close()

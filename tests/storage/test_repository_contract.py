@@ -27,12 +27,12 @@ async def _players(repo: Repository) -> None:
     await repo.remember_player(2, "bob", NOW)
 
 
-async def _game(repo: Repository, channel: int = 10) -> int:
+async def _game(repo: Repository, channel: int = 10, uid: str = "") -> int:
     game = await repo.create_game(NewGame(
         channel_id=channel, guild_id=5, kind="race", host_id=1, options={"target": 10},
         seats={"red": 1}, snapshot={"s": 0},
         first=NewOrder(kind="new", seat="", text="{}", actor_id=1, dice=[Die(2, 2)]),
-        uid=f"uid{channel}", dice_key=b"k" * 32, dice_positions={"setup": 1}), now=NOW)
+        uid=uid or f"uid{channel}", dice_key=b"k" * 32, dice_positions={"setup": 1}), now=NOW)
     return game.id
 
 
@@ -113,7 +113,7 @@ async def test_one_live_game_per_channel(backend: Open) -> None:
     await _players(repo)
     gid = await _game(repo, channel=10)
     with pytest.raises(GameExists):
-        await _game(repo, channel=10)
+        await _game(repo, channel=10, uid="another")
     await _game(repo, channel=11)  # another channel (or thread) is fine
     await repo.commit(gid, expected_version=1, update=GameUpdate(status="finished"), records=[], now=NOW)
     await _game(repo, channel=10)  # once over, a new game may start there
@@ -121,6 +121,21 @@ async def test_one_live_game_per_channel(backend: Open) -> None:
     assert [g.channel_id for g in await repo.live_games()] == [11, 10]
     last = await repo.last_game(10)
     assert last is not None and last.status == "open"
+
+
+async def test_creating_the_same_game_again_gives_the_one_made(backend: Open) -> None:
+    """A create retried after its answer was lost (PostgreSQL retries on a dropped
+    connection) finds its own game, by uid, instead of refusing "a game exists"."""
+    repo = await backend()
+    await _players(repo)
+    gid = await _game(repo, channel=10, uid="same")
+    again = await repo.create_game(NewGame(
+        channel_id=10, guild_id=5, kind="race", host_id=1, options={"target": 10}, seats={"red": 1},
+        snapshot={"s": 0}, first=NewOrder(kind="new", seat="", text="{}", actor_id=1),
+        uid="same", dice_key=b"k" * 32), now=NOW)
+    assert again.id == gid and again.version == 1 and len(await repo.orders(gid)) == 1
+    with pytest.raises(GameExists):
+        await _game(repo, channel=10, uid="other")
 
 
 async def test_seats_need_known_players_and_a_failed_commit_is_rolled_back(backend: Open) -> None:
