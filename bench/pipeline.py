@@ -33,6 +33,7 @@ from typing import Any, Iterable
 
 GAMES = int(os.environ.get("WARROOM_BENCH_GAMES", "100"))
 COMMANDS_PER_GAME = int(os.environ.get("WARROOM_BENCH_COMMANDS", "25"))
+THINK_S = float(os.environ.get("WARROOM_BENCH_THINK_S", "1"))
 BACKENDS = ("sqlite", "postgresql")
 
 
@@ -61,7 +62,7 @@ class Quiet:
         raise RuntimeError("no threads in the benchmark")
 
 
-async def _run(database: str) -> dict[str, float]:
+async def _run(database: str, think_s: float = 0.0) -> dict[str, float]:
     from bot.app import App, dispatch
     from bot.command_line import parse_command
     from bot.context import Actor
@@ -106,6 +107,8 @@ async def _run(database: str) -> dict[str, float]:
             line = front.slash(loaded.rules.format_order(loaded.state, order))
             if line is None or seat not in players:
                 return
+            if think_s:
+                await asyncio.sleep(rng.expovariate(1 / think_s))
             await command(channel_id, players[seat], line)
 
     start = time.perf_counter()
@@ -168,8 +171,9 @@ def _database(backend: str, folder: str) -> str:
 
 def main(argv: list[str]) -> int:
     backend = argv[0] if argv else "sqlite"
+    think_s = float(argv[1]) if len(argv) > 1 else 0.0
     with tempfile.TemporaryDirectory(prefix="warroom-bench-") as folder:
-        result = asyncio.run(_run(_database(backend, folder)))
+        result = asyncio.run(_run(_database(backend, folder), think_s))
     print(json.dumps(result))
     return 0
 
@@ -194,6 +198,19 @@ def figures() -> Iterable[tuple[str, object]]:
         yield f"pipeline-commands-{backend}", r["commands"]
         if r["bugs"]:
             yield f"pipeline-bugs-{backend}", r["bugs"]
+        # The same games with players who think between orders (exponential, mean THINK_S):
+        # the latency a deployment sees below saturation.
+        done = subprocess.run([sys.executable, "-m", "bench.pipeline", backend, str(THINK_S)], cwd=root,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            yield f"pipeline-think-{backend}", "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+            continue
+        r = json.loads(done.stdout.strip().splitlines()[-1])
+        think = f"{GAMES}-games-think-{THINK_S:g}s-{backend}"
+        yield f"pipeline-p50-ms-{think}", round(r["p50"])
+        yield f"pipeline-p99-ms-{think}", round(r["p99"])
+        yield f"pipeline-first-reply-max-ms-{think}", round(r["first_max"])
+        yield f"pipeline-commands-per-second-{think}", round(r["cps"], 1)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,37 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                    "(with --shard-count; default WARROOM_SHARDS, else all shards in one process)")
     p.add_argument("--shard-count", type=int, help="how many shards the whole deployment has "
                    "(default WARROOM_SHARD_COUNT)")
+    p.add_argument("--check", action="store_true",
+                   help="check the settings and the database (opening and migrating it), then exit"
+                   " without connecting to Discord (a deployment's preflight)")
     p.set_defaults(func=run)
+
+
+def check(database: str, shard_ids: list[int] | None, shard_count: int | None, token: bool) -> int:
+    """``warroom run --check``: open (and migrate) the database, say what would run."""
+    from bot.storage import describe, open_repository
+    from bot.storage.postgres import DatabaseUnavailable
+    from bot.storage.repository import SchemaTooNew
+
+    async def probe() -> tuple[int, int]:
+        repo = await open_repository(database)
+        try:
+            return await repo.schema_version(), len(await repo.live_games())
+        finally:
+            await repo.close()
+
+    try:
+        backend, _ = describe(database)
+        version, live = asyncio.run(probe())
+    except (DatabaseUnavailable, SchemaTooNew, OSError, ValueError) as err:
+        print(f"warroom run --check: {err}", file=sys.stderr)
+        return 1
+    shards = ("all shards" if shard_ids is None
+              else f"shards {','.join(map(str, shard_ids))} of {shard_count}")
+    print(f"warroom run --check: ok: {backend} database at schema version {version}, {live} live games;"
+          f" this process would run {shards}"
+          + ("" if token else " (no DISCORD_TOKEN: the local channel)"), flush=True)
+    return 0
 
 
 def parse_shards(text: str | None, count: int | None) -> tuple[list[int] | None, int | None]:
@@ -62,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"warroom run: {err}", file=sys.stderr)
         return 2
+    if args.check:
+        return check(config.database, shard_ids, shard_count, bool(config.discord_token))
     logging.basicConfig(
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
