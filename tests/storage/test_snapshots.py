@@ -138,3 +138,10 @@ async def test_a_snapshot_without_parts_is_stored_whole(backend: Open) -> None:
     text, parts = await _columns(repo, game.id)
     assert parts is None and '"map"' in text and "$parts" not in text
     assert (await other.game(game.id)).snapshot == {"turn": 0, "map": _big_map(1)}
+    # Its next commit that names parts (a game saved before parts existed) splits it.
+    stored = await repo.commit(game.id, expected_version=1, now=NOW,
+                               update=GameUpdate(snapshot={"turn": 1, "map": _big_map(1)}, apart=("map",)),
+                               records=[NewOrder(kind="order", seat="red", text="roll")])
+    text, parts = await _columns(repo, game.id)
+    assert parts is not None and '"map"' not in text
+    assert (await other.game(game.id)).snapshot == {"turn": 1, "map": _big_map(1)} == stored.snapshot

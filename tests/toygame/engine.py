@@ -85,6 +85,9 @@ class RaceRules(BaseRules):
     kind = "race"
     title = "Dice race"
     seats = SEATS
+    # Fixed at the start: stored apart from the rest of the snapshot (exercises
+    # GameRules.snapshot_parts through every race test, migration included).
+    snapshot_parts = ("target",)
 
     def new_game(self, options: Mapping[str, Any], dice: Dice) -> tuple[Race, Sequence[Event]]:
         target = options.get("target", 10)
