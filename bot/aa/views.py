@@ -13,7 +13,7 @@ from bot.session import Loaded
 from engine.aa import economy
 from engine.aa.board import board
 from engine.aa.orders import Buy
-from engine.aa.state import POWERS, SIDE, AAState
+from engine.aa.state import CHINA, POWERS, SIDE, AAState
 from engine.aa.units import SHORT, format_counts, kind_counts, parse_counts
 from engine.core.errors import IllegalOrder, UnknownName
 
@@ -150,8 +150,16 @@ async def income_text(ctx: Ctx) -> str:
              f" (target {state.options.victory_cities})."]
     for power in POWERS:
         cities = sum(1 for t in board().victory_cities() if state.control.get(t) == power)
+        cities_text = f"{cities} victory cit{'y' if cities == 1 else 'ies'}"
+        if power == CHINA:  # China collects no IPCs: it recruits infantry
+            lines.append(f"• {power}: collects no IPCs (its territories, worth"
+                         f" {economy.production(state, power)}, pay nobody);"
+                         f" {economy.china_territories(state)} territories give"
+                         f" {economy.china_recruit_count(state)} new infantry in the US purchase phase,"
+                         f" {cities_text}")
+            continue
         lines.append(f"• {power}: {state.ipcs.get(power, 0)} IPCs in hand, territories worth"
-                     f" {economy.production(state, power)}, {cities} victory cit{'y' if cities == 1 else 'ies'}")
+                     f" {economy.production(state, power)}, {cities_text}")
     return "\n".join(lines)
 
 

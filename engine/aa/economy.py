@@ -145,10 +145,18 @@ def end_purchase(state: AAState) -> Result:
     return new, events
 
 
+def china_territories(state: AAState) -> int:
+    return sum(1 for c in state.control.values() if c == CHINA)
+
+
+def china_recruit_count(state: AAState) -> int:
+    """A-5.4: one infantry per two territories China controls (rounded down)."""
+    return china_territories(state) // 2
+
+
 def china_recruits(state: AAState) -> Result:
-    """A-5.4: one infantry per two territories China controls."""
-    held = sum(1 for t, c in state.control.items() if c == CHINA)
-    n = held // 2
+    """A-5.4: China's new infantry, into its pool."""
+    n = china_recruit_count(state)
     if not n:
         return state, []
     pool = state.pool_of(CHINA)

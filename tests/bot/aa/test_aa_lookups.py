@@ -25,6 +25,9 @@ async def test_territory_units_and_income(tmp_path: Path) -> None:
     assert "⚠️ 'narnia' is not a power. Legal: /aa units power:Germany" in mine
     assert "**Round 1** — victory cities: Axis 8, Allies 10 (target 15)." in mine
     assert "• Japan: 31 IPCs in hand, territories worth 31, 4 victory cities" in mine
+    # China's territories pay nobody; they recruit infantry instead.
+    assert ("• China: collects no IPCs (its territories, worth 7, pay nobody); 7 territories give"
+            " 3 new infantry in the US purchase phase, 0 victory cities") in mine
     assert "choices for name: Karelia S.S.R." in mine
     assert "Transports: #241 (Japan, empty)" in mine  # ids for /aa sea load … onto:#241
 
