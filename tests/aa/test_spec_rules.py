@@ -1,6 +1,7 @@
 """Worked examples for spec rules that had no test citing them: income and objectives
 (A-13), sea-zone hostility (A-2.6, A-9.6, A-11.3), sides (A-1.5), China (A-4.3, A-5.1,
-A-5.9, A-5.10), allied factories (A-12.3), overflights (A-9.8), where units may stand
+A-5.9, A-5.10), allied factories (A-12.3), overflights (A-9.8), combat moves before
+battles (A-9.3), ships sharing a zone with enemy warships (A-9.7), where units may stand
 (A-14.1).  Every die is scripted and every expectation exact."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import pytest
 
 from engine.aa.combat import plan_battles
 from engine.aa.economy import objective_met, objectives, production
-from engine.aa.events import Income, Rolled
+from engine.aa.events import BattleStarted, Income, Rolled
 from engine.aa.game import apply_text
 from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, NONCOMBAT, AAState
 from engine.core.dice import scripted_dice
@@ -163,3 +164,38 @@ def test_a2_8_a9_10_an_island_and_its_sea_zone_are_two_spaces() -> None:
     far = b.distances("Iwo Jima")
     assert far[zone] == 1
     assert {far[n] for n in b.adj[zone] if b.is_sea(n)} == {2}
+
+
+def test_a9_3_every_combat_move_comes_before_any_battle_and_nothing_moves_in_combat() -> None:
+    """A-9.3: moves are only made in the combat move; once it is done the battles follow,
+    and no unit may move (or join a battle) while they are fought."""
+    s = add(add(empty(), G, "infantry", "Poland", 3), G, "infantry", "Bulgaria Romania", 2)
+    s = add(add(s, R, "infantry", "East Poland"), R, "infantry", "Ukraine")
+    s = turn(s, G, COMBAT_MOVE)
+    s, first = play(s, G, "move 2 inf: Poland -> East Poland")
+    s, second = play(s, G, "move 2 inf: Bulgaria Romania -> Ukraine")
+    assert not [e for e in first + second if isinstance(e, (BattleStarted, Rolled))]  # no battle yet
+    s, _ = play(s, G, "done")
+    assert s.phase == COMBAT
+    refused(s, G, "move 1 inf: Poland -> East Poland", "move only in the combat and non-combat moves")
+    refused(s, G, "move 1 inf: East Poland -> Belorussia", "move only in the combat and non-combat moves")
+
+
+def test_a9_7_ships_sharing_a_zone_with_enemy_warships_may_stay_and_fight_or_leave() -> None:
+    """A-9.7: a German cruiser starts its turn beside a British destroyer.  Staying means
+    a battle there (the ruling); leaving means none, and a ship that moved in the combat
+    move cannot move again in the non-combat move."""
+    s = turn(add(add(empty(), G, "cruiser", "5 Sea Zone"), UK, "destroyer", "5 Sea Zone"), G, COMBAT_MOVE)
+    stay, events = play(s, G, "done", dice=[1, 6])  # cruiser hits on 1 (≤3), destroyer misses
+    assert [e.where for e in events if isinstance(e, BattleStarted)] == ["5 Sea Zone"]
+    assert kinds_at(stay, "5 Sea Zone") == {"cruiser": 1} and stay.phase == NONCOMBAT
+    left, _ = play(s, G, "move 1 cru: 5 Sea Zone -> 6 Sea Zone")
+    left, events = play(left, G, "done")
+    assert not [e for e in events if isinstance(e, BattleStarted)]
+    assert (kinds_at(left, "5 Sea Zone"), kinds_at(left, "6 Sea Zone")) == ({"destroyer": 1}, {"cruiser": 1})
+    refused(left, G, "move 1 cru: 6 Sea Zone -> 5 Sea Zone", "moved, loaded or unloaded in the combat move")
+    # ... or leave to fight elsewhere: the battle is where it went, not where it started.
+    away, _ = play(add(s, UK, "destroyer", "6 Sea Zone"), G, "move 1 cru: 5 Sea Zone -> 6 Sea Zone")
+    away, events = play(away, G, "done", dice=[1, 6])
+    assert [e.where for e in events if isinstance(e, BattleStarted)] == ["6 Sea Zone"]
+    assert kinds_at(away, "5 Sea Zone") == {"destroyer": 1}
