@@ -288,6 +288,23 @@ def test_every_hex_has_its_label_unless_a_full_hex_covers_it() -> None:
     assert [it.text for it in out.items if it.kind == "frame-row"] == [str(r) for r in range(1, 7)]
 
 
+def test_close_up_windows_never_push_whole_maps_out_of_the_cache() -> None:
+    """Every report has a close-up window of its own; drawing many of them must not
+    evict the whole maps (a whole-map miss costs ~70 ms to redraw)."""
+    from render.core.window import Window
+
+    clear_cache()
+    th = theme()
+    maps = [ascii_map([". " * 10] * 8), ascii_map(["F " * 10] * 8)]
+    whole = [base_layer(m, radius=32, zones=False, th=th) for m in maps]
+    for c in range(5):  # 20 windows: more than both caches hold
+        for r in range(4):
+            base_layer(maps[0], radius=48, zones=False, th=th, window=Window(c, r, c + 2, r + 2))
+    again = [base_layer(m, radius=32, zones=False, th=th) for m in maps]
+    assert all(a is b for a, b in zip(whole, again))
+    assert stats == {"hits": 2, "misses": 2}
+
+
 def test_static_layer_is_cached_per_map_content() -> None:
     clear_cache()
     th = theme()
