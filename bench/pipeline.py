@@ -12,7 +12,15 @@ resident memory is its own.  Figures, per backend:
   time to the command's first answer (what Discord's three-second limit is about);
 - ``pipeline-commands-per-second-<backend>``; ``pipeline-images-<backend>`` (phase maps
   drawn during the run);
-- ``pipeline-rss-mb-100-games-<backend>``: resident memory at the end, all games live.
+- ``pipeline-rss-mb-100-games-<backend>``: resident memory at the end, all games live;
+- ``pipeline-…-100-games-think-1s-<backend>``: the same games played by players who think
+  between orders (exponential, mean ``WARROOM_BENCH_THINK_S``, 1 s) and open their games
+  within the first 5 s: the latency a deployment sees below saturation.
+
+With no think time, 100 games keep ~100 commands in flight, so (Little's law) the mean
+command time is 100 / throughput: at 150 commands/s it is ~670 ms, and a p99 under
+300 ms would need well over 333 commands/s.  The think-time figures show latency at a
+load the machine can carry.
 
 PostgreSQL is a throw-away server started like the tests' (tests/storage/pg_server.py).
 """
@@ -97,6 +105,8 @@ async def _run(database: str, think_s: float = 0.0) -> dict[str, float]:
         rng = random.Random(n)
         channel_id = 10_000 + n
         players = {"axis": Actor(2 * n + 1, f"a{n}"), "allies": Actor(2 * n + 2, f"b{n}")}
+        if think_s:  # thinking players do not all open their games in the same instant
+            await asyncio.sleep(rng.uniform(0, 5 * think_s))
         await command(channel_id, players["axis"], "/minis new side:axis")
         await command(channel_id, players["allies"], "/minis join")
         for _ in range(COMMANDS_PER_GAME):
