@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Hashable
+from typing import Hashable, Mapping
 
 from PIL import Image, ImageDraw
 
@@ -38,7 +38,10 @@ class BaseLayer:
     map_box: tuple[float, float, float, float]  # bounding box of the hexes
     hexes: frozenset[Hex]  # the hexes drawn (the whole map, or a window of it)
     frame: FrameSizes
-    unlabelled: Image.Image  # the same before the hex labels: to uncover what a label hid
+    # Per hex: the box (1 px around its label) and what the map shows there without the
+    # label, to uncover what a label hid when it moves.  Only these patches are kept, not
+    # a second copy of the whole image (a cached whole map is half the size).
+    unlabelled: Mapping[Hex, tuple[tuple[int, int, int, int], Image.Image]]
 
 
 def fingerprint(m: object) -> Hashable:
@@ -111,7 +114,16 @@ def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: MinisTheme, wind
     for h in sorted(shown):
         draw_hex_label(canvas, layout, h, m.label(h), th.terrain[m.terrain_at(h).value].label, th)
     draw_coordinates(canvas, layout, m.labels, shown, fb.frame, th)
-    return BaseLayer(image, tuple(canvas.items), layout, layout.bbox(shown), frozenset(shown), fb.frame, unlabelled)
+    patches = {}
+    for it in canvas.items:
+        if it.kind == "hex-label" and it.hex is not None:
+            box = _label_box(it.box)
+            patches[it.hex] = (box, unlabelled.crop(box))
+    return BaseLayer(image, tuple(canvas.items), layout, layout.bbox(shown), frozenset(shown), fb.frame, patches)
+
+
+def _label_box(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    return math.floor(box[0]) - 1, math.floor(box[1]) - 1, math.ceil(box[2]) + 1, math.ceil(box[3]) + 1
 
 
 def _mask_outside(big: Image.Image, layout: HexLayout, shown: frozenset[Hex], th: MinisTheme) -> None:
@@ -127,13 +139,12 @@ def _mask_outside(big: Image.Image, layout: HexLayout, shown: frozenset[Hex], th
 
 
 def move_hex_label(canvas: Canvas, base: BaseLayer, dy: int, m: BattleMap, layout: HexLayout, h: Hex,
-                   box: tuple[float, float, float, float], th: MinisTheme, *, right_of: float | None = None,
-                   left_of: float | None = None) -> None:
-    """Uncover the label of ``h`` (whose recorded ``box`` it had) and draw it again beside
-    a mark crossing it: left-aligned at ``right_of`` or right-aligned at ``left_of``."""
-    x0, y0, x1, y1 = (math.floor(box[0]) - 1, math.floor(box[1]) - 1, math.ceil(box[2]) + 1, math.ceil(box[3]) + 1)
-    patch = base.unlabelled.crop((x0, y0 - dy, x1, y1 - dy))
-    canvas.image.paste(patch, (x0, y0))
+                   th: MinisTheme, *, right_of: float | None = None, left_of: float | None = None) -> None:
+    """Uncover the label of ``h`` (the base layer is drawn ``dy`` lower on the canvas) and
+    draw it again beside a mark crossing it: left-aligned at ``right_of`` or right-aligned
+    at ``left_of``."""
+    (x0, y0, _, _), patch = base.unlabelled[h]
+    canvas.image.paste(patch, (x0, y0 + dy))
     style = th.terrain[m.terrain_at(h).value]
     x = right_of if right_of is not None else left_of
     assert x is not None

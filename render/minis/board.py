@@ -237,7 +237,7 @@ def _move_labels_off_arrows(canvas: Canvas, base: BaseLayer, dy: int, state: Min
     canvas.items[:] = [it for it in canvas.items if id(it) not in gone]
     for it, right_of, left_of in moves:
         assert it.hex is not None
-        move_hex_label(canvas, base, dy, state.map, layout, it.hex, it.box, th, right_of=right_of, left_of=left_of)
+        move_hex_label(canvas, base, dy, state.map, layout, it.hex, th, right_of=right_of, left_of=left_of)
     return halo
 
 
