@@ -97,3 +97,18 @@ async def test_a_report_drawn_in_a_worker_process_is_the_same() -> None:
     assert there.head == here.head and there.lines == here.lines
     assert [(a.filename, a.data) for a in there.images] == [(a.filename, a.data) for a in here.images]
     assert there.images and there.images[0].data.startswith(b"\x89PNG")
+
+
+def test_a_worker_gives_freed_memory_back_every_few_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every TRIM_EVERY-th report drawn, the worker returns freed image buffers to the
+    system (render_pool._trim); the report itself is unchanged."""
+    rules = rules_for("minis")
+    state, events = rules.new_game({"scenario": "standard", "map": "random"}, seeded_dice(5))
+    shown: Sequence[EventDict] = [e.to_dict() for e in events]
+    trims: list[int] = []
+    monkeypatch.setattr(render_pool, "TRIM_EVERY", 2)
+    monkeypatch.setattr(render_pool, "_drawn", 0)
+    monkeypatch.setattr(render_pool, "_trim", lambda: trims.append(render_pool._drawn))
+    reports = [render_pool.draw_report("minis", rules.dump_state(state), shown, False) for _ in range(5)]
+    assert trims == [2, 4]
+    assert len({tuple(a.data for a in r.images) for r in reports}) == 1
