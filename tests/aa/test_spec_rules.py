@@ -9,7 +9,9 @@ expectation exact."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -336,3 +338,9 @@ def test_a1_6_each_power_has_its_own_colour_on_the_map() -> None:
                       "China": "#8068a8"}
     assert len(set(shades.values())) == 7 and th.colour("neutral") not in {colour(p) for p in POWERS}
     assert colour("Spain") == th.colour("neutral")  # a neutral is drawn in the neutral colour
+
+
+def test_docs_aa_rules_explains_the_rules_cited_here() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "aa-rules.md").read_text(encoding="utf-8")
+    cited = ("A-1.2", "A-1.6", "A-2.3", "A-4.7", "A-8.3", "A-9.3", "A-9.5", "A-9.7", "A-12.7", "A-14.3")
+    assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []

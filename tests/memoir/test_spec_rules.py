@@ -4,6 +4,9 @@ E-8.5, E-9.2, E-9.4, E-10.1, E-10.3, E-13.4, E-15.4, E-17.5, E-18.1, E-19.2, E-1
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from engine.core.dice import RecordingDice, stream_dice
@@ -385,3 +388,9 @@ def test_e19_2_dice_and_shuffles_come_from_the_seeded_server_source_and_are_reco
     assert event_view(roll, PUBLIC) == roll and event_view(roll, Viewer.of(["axis"])) == roll
     with pytest.raises(NotationError):
         do(fight, "allies", "reroll")
+
+
+def test_docs_rules_memoir_explains_the_rules_cited_here() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "memoir.md").read_text(encoding="utf-8")
+    cited = ("E-1.1", "E-1.2", "E-1.3", "E-1.4", "E-1.5", "E-1.6", "E-3.1", "E-3.8", "E-17.5", "E-18.1", "E-19.2")
+    assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []
