@@ -10,6 +10,8 @@ under the lock, that the change is still allowed.
 Who may do what:
 
 - ``new``: anyone, in a channel without a live game; ``join``: anyone, for a free seat.
+- In a game where one person may hold several seats, they are seats of one side only
+  (A-1.2): ``new``, ``join`` and ``replace`` refuse a mix.
 - ``replace``: the host while the game waits for players; a seat's holder for their own
   seat (handing it over); a moderator who holds no seat, at any time.
 - ``abort``: the host (or a moderator) while the game waits for players; once it has
@@ -114,6 +116,31 @@ def with_companions(front: Front, chosen: Sequence[str], free: set[str]) -> list
     return out
 
 
+def quoted(seat: str) -> str:
+    """A seat as a ``side:`` value: quoted when it has several words."""
+    return f'"{seat}"' if " " in seat else seat
+
+
+def by_side(team: Callable[[str], str], seats: Sequence[str]) -> dict[str, list[str]]:
+    """The seats grouped by their side (team), in the order given."""
+    out: dict[str, list[str]] = {}
+    for s in seats:
+        out.setdefault(team(s), []).append(s)
+    return out
+
+
+def one_side_refusal(front: Front, team: Callable[[str], str], who: str, held: Sequence[str],
+                     adding: Sequence[str], legal: Sequence[str]) -> IllegalOrder | None:
+    """A-1.2: one person may hold several seats of one side only.  The refusal (saying
+    which side each seat is on) if ``held`` plus ``adding`` would mix the sides."""
+    sides = by_side(team, [*held, *adding])
+    if len(sides) < 2:
+        return None
+    parts = "; ".join(f"{', '.join(v)} {'is' if len(v) == 1 else 'are'} {front.seat_label(t)}"
+                      for t, v in sides.items())
+    return IllegalOrder(f"{who} may hold the seats of one side only (A-1.2): {parts}.", legal=legal)
+
+
 def end_line(front: Front, outcome: Outcome) -> str:
     return (f"🏆 {front.seat_label(outcome.winner)} win the {front.noun}." if outcome.winner
             else f"The {front.noun} ends without a winner.")
@@ -172,6 +199,10 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         check_timing({"remind": remind, "timeout": timeout, "prompt_timeout": prompt_timeout})
         options = await make(ctx, values)
         taken = with_companions(front, seat_list(seats, side), set(seats))
+        mixed = one_side_refusal(front, rules.team, "One player", taken, (), [
+            f"/{g} new side:{quoted(', '.join(v))}" for v in by_side(rules.team, taken).values()])
+        if mixed is not None:
+            raise mixed
         loaded, events = await ctx.app.sessions.create(
             kind=front.kind, channel_id=ctx.channel_id, guild_id=ctx.guild_id, host=ctx.actor,
             options=options, settings={REMIND: remind, TIMEOUT: timeout, POLICY: policy, PROMPT: prompt_timeout},
@@ -223,6 +254,12 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             if taken:
                 raise IllegalOrder(f"The {taken[0]} seat is taken.", legal=[f"/{g} join side:{s}" for s in free])
             chosen = with_companions(front, chosen, set(free))
+            if held:
+                side_of = rules.team(held[0])
+                mixed = one_side_refusal(front, rules.team, "You", held, chosen, [
+                    f"/{g} join side:{quoted(s)}" for s in free if rules.team(s) == side_of])
+                if mixed is not None:
+                    raise mixed
             new_seats = {**game.seats, **{s: actor.id for s in chosen}}
             update = seated(new_seats, starting=len(new_seats) == len(seats), now=ctx.app.sessions.now())
             return Change(
@@ -260,6 +297,13 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             other = [s for s, uid in game.seats.items() if uid == who.id and s != seat]
             if other and not multi_seat:
                 raise IllegalOrder(f"{who.name} already plays {other[0]} in this {noun}.")
+            mixed = one_side_refusal(front, rules.team, who.name, other, (seat,), [
+                f"/{g} replace side:{quoted(seat)} user:@… (someone with no"
+                f" {front.seat_label(rules.team(other[0]))} seat)",
+                *(f"/{g} replace side:{quoted(s)} user:@{who.name}" for s in seats
+                  if s not in game.seats and rules.team(s) == rules.team(other[0]))] if other else [])
+            if mixed is not None:
+                raise mixed
             new_seats = {**game.seats, seat: who.id}
             return Change(
                 seated(new_seats, starting=game.status == "open" and len(new_seats) == len(seats), now=now),

@@ -201,7 +201,7 @@ class AAFront(BaseFront):
         return ["Rules: " + ", ".join(rules) + ".",
                 "Seats: Germany, Soviet Union, Japan, United Kingdom, Italy, United States, China"
                 " (China is usually played by the United States player; one person may hold several"
-                " powers: `/aa join side:\"United States, China\"`)."]
+                " powers of one side: `/aa join side:\"United States, China\"`)."]
 
     def status(self, state: Any) -> list[str]:
         s = aa_state(state)

@@ -208,6 +208,13 @@ def china_spots(state: AAState) -> list[str]:
     return sorted(out, key=state.board.order.__getitem__)
 
 
+def china_placements(state: AAState, count: int | None = None) -> list[str]:
+    """The orders placing Chinese infantry (``count``, or the whole pool) where A-5.5
+    allows, e.g. ``place 2 inf: Hupeh``."""
+    n = count if count is not None else state.pool_of(CHINA).get(INFANTRY, 0)
+    return [f"place {n} {SHORT[INFANTRY]}: {t}" for t in china_spots(state)]
+
+
 def place(state: AAState, o: Place, dice: Dice) -> Result:
     power, b = o.power, state.board
     if state.phase != MOBILISE:
@@ -224,7 +231,8 @@ def place(state: AAState, o: Place, dice: Dice) -> Result:
             raise IllegalOrder("China places only infantry, on land (A-5.5).")
         if o.at not in china_spots(state):
             raise IllegalOrder("Chinese infantry go to a Chinese-held territory that held fewer than "
-                               "three Chinese units when placement began (A-5.5).", legal=china_spots(state))
+                               "three Chinese units when placement began (A-5.5).",
+                               legal=china_placements(state, count))
         return _put(state, power, units, o.at, None)
     if FACTORY in units:
         if len(units) != 1 or count != 1 or o.zone is not None:

@@ -340,7 +340,7 @@ def end_phase(state: AAState, dice: Dice, *, forced: bool = False) -> Result:
             if not forced:
                 raise IllegalOrder("Everything placeable must be placed (A-12.8).",
                                    legal=[f"place … : {f}" for f in economy.placement_factories(state, actor)]
-                                   or economy.china_spots(state))
+                                   or economy.china_placements(state))
             state, more = economy.auto_place(state, actor)
             events.extend(more)
         state, more = land_aircraft(state, actor, True)

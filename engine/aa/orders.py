@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Iterable, Union
 
 from engine.aa.board import board
 from engine.aa.units import KINDS, SHORT, HasKind, counts_tuple, format_counts, kind_counts, parse_counts, resolve_kind
-from engine.core.errors import NotationError
+from engine.core.errors import IllegalOrder, NotationError
 
 if TYPE_CHECKING:
     from engine.aa.state import AAState
@@ -188,6 +188,8 @@ class Concede:
 Order = Union[Done, Research, Buy, First, Move, Load, Unload, Rocket, Fight, Casualties, Continue,
               Retreat, Submerge, Land, Place, LossOrder, Auto, Concede]
 
+# Verbs a player might try to pass IPCs to another power with: refused by name.
+IPC_TRANSFERS = ("give", "lend", "transfer", "send", "donate", "pay")
 EXAMPLES = ("done", "buy 3 inf, 1 tank", "move 2 inf: Germany -> Poland", "battle Poland",
             "casualties 2 inf", "continue", "retreat Poland", "place 3 inf: Germany")
 
@@ -361,6 +363,9 @@ def parse_order(state: "AAState | None", seat: str, text: str) -> Order:
     if verb == "concede":
         _no_rest(rest, verb)
         return Concede(seat)
+    if verb in IPC_TRANSFERS:
+        raise IllegalOrder("IPCs are never lent or given to another power, allies included (A-8.3): "
+                           "each power spends its own on its own purchase.", legal=["buy 3 inf, 1 tank", "done"])
     raise NotationError(f"Unknown order '{word}'.", legal=EXAMPLES)
 
 

@@ -2,23 +2,29 @@
 (A-13), sea-zone hostility (A-2.6, A-9.6, A-11.3), sides (A-1.5), China (A-4.3, A-5.1,
 A-5.9, A-5.10), allied factories (A-12.3), overflights (A-9.8), combat moves before
 battles (A-9.3), ships sharing a zone with enemy warships (A-9.7), where units may stand
-(A-14.1).  Every die is scripted and every expectation exact."""
+(A-14.1), friendly and hostile land (A-2.3), unlimited pieces (A-4.7), no IPC transfers
+(A-8.3), emptied and shared spaces (A-9.5), Chinese placement (A-12.7), AA guns' owners
+(A-14.3) and the powers' colours on the map (A-1.6).  Every die is scripted and every
+expectation exact."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from engine.aa.combat import plan_battles
 from engine.aa.economy import objective_met, objectives, production
-from engine.aa.events import BattleStarted, Income, Rolled
+from engine.aa.events import BattleEnded, BattleStarted, Captured, Income, Lost, Placed, Purchased, Rolled
 from engine.aa.game import apply_text
-from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, NONCOMBAT, AAState
+from engine.aa.state import COMBAT, COMBAT_MOVE, MOBILISE, NONCOMBAT, POWERS, PURCHASE, AAState
 from engine.core.dice import scripted_dice
 from engine.core.errors import IllegalOrder
+from render.aa.world import colour, theme
 
-from .helpers import add, empty, fresh, kinds_at, play, turn
+from .helpers import add, empty, fresh, in_combat, kinds_at, play, turn
 
 G, R, UK, US, I, C = "Germany", "Soviet Union", "United Kingdom", "United States", "Italy", "China"
 
@@ -199,3 +205,142 @@ def test_a9_7_ships_sharing_a_zone_with_enemy_warships_may_stay_and_fight_or_lea
     away, events = play(away, G, "done", dice=[1, 6])
     assert [e.where for e in events if isinstance(e, BattleStarted)] == ["6 Sea Zone"]
     assert kinds_at(away, "5 Sea Zone") == {"destroyer": 1}
+
+
+def test_a2_3_land_is_friendly_hostile_or_neutral() -> None:
+    """A-2.3: held by one's own side (Italy's Balkans, for Germany), by the other side
+    (the Soviet Belorussia) or by nobody (Spain).  Non-combat moves end only on friendly
+    land; combat moves go only into hostile land; neutral land is neither (A-2.4)."""
+    s = empty()
+    assert (s.friendly("Balkans", G), s.hostile("Balkans", G)) == (True, False)
+    assert (s.friendly("Balkans", UK), s.hostile("Balkans", UK)) == (False, True)
+    assert (s.friendly("Spain", G), s.hostile("Spain", G), s.friendly("Spain", UK), s.hostile("Spain", UK)) == (
+        False, False, False, False)
+    s = add(add(s, G, "infantry", "Germany"), G, "infantry", "Poland")
+    refused(turn(s, G, NONCOMBAT), G, "move 1 inf: Poland -> East Poland", "hostile|friendly")
+    refused(turn(s, G, COMBAT_MOVE), G, "move 1 inf: Germany -> Balkans", "hostile|friendly")
+    moved, _ = play(turn(s, G, NONCOMBAT), G, "move 1 inf: Germany -> Balkans")
+    assert kinds_at(moved, "Balkans", G) == {"infantry": 1}
+    attacked, _ = play(turn(s, G, COMBAT_MOVE), G, "move 1 inf: Poland -> East Poland")
+    assert kinds_at(attacked, "East Poland", G) == {"infantry": 1}
+
+
+def test_a4_7_the_boxs_piece_counts_never_limit_a_purchase() -> None:
+    """A-4.7: 900 infantry (far more than any box holds) are bought and paid for."""
+    s = turn(replace(empty(), ipcs={**empty().ipcs, G: 3000}), G, PURCHASE)
+    s, _ = play(s, G, "buy 900 inf")
+    s, events = play(s, G, "done")
+    assert s.pool_of(G) == {"infantry": 900} and s.ipcs[G] == 3000 - 900 * 3
+    assert [(e.units, e.cost) for e in events if isinstance(e, Purchased)] == [("900 inf", 2700)]
+
+
+def test_a8_3_no_power_lends_or_gives_ipcs_to_another() -> None:
+    """A-8.3: a transfer is refused by name, and a purchase is paid from the buyer's own
+    IPCs only — Italy's 10 never top up Germany's 31 (and stay Italy's)."""
+    s = turn(empty(), G, PURCHASE)
+    assert (s.ipcs[G], s.ipcs[I]) == (31, 10)
+    for text in ("give 10 Italy", "lend 5 ipcs to Italy", "transfer 10 Italy", "pay Italy 5"):
+        refused(s, G, text, r"never lent or given to another power, allies included \(A-8.3\)")
+    refused(s, G, "buy 11 inf", r"That costs 33 IPCs; Germany has 31 \(A-8.1\)")
+    s, _ = play(s, G, "buy 10 inf", "done")
+    assert (s.ipcs[G], s.ipcs[I]) == (1, 10)
+
+
+def test_a9_5_an_emptied_territory_stays_the_movers_until_an_enemy_takes_it() -> None:
+    s = add(add(empty(), G, "infantry", "Poland"), R, "infantry", "East Poland")
+    s, _ = play(turn(s, G, NONCOMBAT), G, "move 1 inf: Poland -> Germany")
+    assert kinds_at(s, "Poland") == {} and s.control["Poland"] == G
+    s, events = play(s, G, "done")  # the German turn ends with Poland still German (and paying)
+    assert s.control["Poland"] == G and s.actor == R
+    assert [e.territories for e in events if isinstance(e, Income)] == [production(s, G)]
+    s, _ = play(turn(s, R, COMBAT_MOVE), R, "move 1 inf: East Poland -> Poland")
+    s, events = play(s, R, "done")  # no defender: the Soviet infantry takes it without a die
+    assert [(e.territory, e.by) for e in events if isinstance(e, Captured)] == [("Poland", R)]
+    assert s.control["Poland"] == R
+
+
+def test_a9_5_allies_share_territories_and_carriers() -> None:
+    """A-9.5 (consent implied): German infantry stand in Italy's Balkans, which stays
+    Italian; German fighters land on an Italian carrier."""
+    s = add(add(add(empty(), G, "infantry", "Germany"), G, "fighter", "Germany", 2), I, "infantry", "Balkans")
+    s = add(s, I, "carrier", "14 Sea Zone")
+    s = turn(s, G, NONCOMBAT)
+    s, _ = play(s, G, "move 1 inf: Germany -> Balkans", "move 2 fig: Germany -> 14 Sea Zone")
+    assert kinds_at(s, "Balkans", G) == {"infantry": 1} and kinds_at(s, "Balkans", I) == {"infantry": 1}
+    assert s.control["Balkans"] == I
+    assert kinds_at(s, "14 Sea Zone", G) == {"fighter": 2} and kinds_at(s, "14 Sea Zone", I) == {"carrier": 1}
+    s, _ = play(s, G, "done")  # the fighters end the turn on the carrier, not lost
+    assert kinds_at(s, "14 Sea Zone", G) == {"fighter": 2}
+
+
+def test_a12_7_china_places_in_its_territories_with_no_factory() -> None:
+    """A-12.7 sends Chinese placement to A-5.5: Kiangsu, taken from Japan this very turn,
+    takes two infantry without a factory; Hupeh, with two Chinese and three American units,
+    takes any number (other powers' units do not count, nor the ones just placed there);
+    Yunnan, which held three Chinese units, takes none."""
+    s = add(empty(), C, "infantry", "Kiangsu", 1, p3=True, moved=1, came_from="Hupeh")
+    s = add(add(s, C, "infantry", "Hupeh", 2), US, "infantry", "Hupeh", 3)
+    s = add(s, C, "infantry", "Yunnan", 3)
+    s = replace(s, pool={C: (("infantry", 9),)})
+    assert "Kiangsu" not in s.factories and "Hupeh" not in s.factories
+    s, _ = play(in_combat(s, C), C, "battle Kiangsu", "done")
+    assert s.control["Kiangsu"] == C and "Kiangsu" in s.captured and s.phase == MOBILISE
+    refused(s, C, "place 1 inf: Yunnan", r"fewer than three Chinese units when placement began \(A-5.5\)")
+    refused(s, C, "place 1 tank: Hupeh", "Your pool holds 0 tank")
+    s, _ = play(s, C, "place 4 inf: Hupeh", "place 3 inf: Hupeh")
+    s, events = play(s, C, "place 2 inf: Kiangsu")
+    assert [(e.units, e.where) for e in events if isinstance(e, Placed)] == [("2 inf", "Kiangsu")]
+    assert kinds_at(s, "Hupeh", C) == {"infantry": 9} and kinds_at(s, "Kiangsu", C) == {"infantry": 3}
+    assert s.pool_of(C) == {}
+
+
+def test_a12_7_a_chinese_refusal_names_the_placements_that_are_legal() -> None:
+    s = turn(replace(add(empty(), C, "infantry", "Yunnan", 3), pool={C: (("infantry", 2),)}), C, MOBILISE)
+    with pytest.raises(IllegalOrder) as refusal:
+        apply_text(s, C, "place 2 inf: Yunnan", scripted_dice([]))
+    assert refusal.value.legal == tuple(f"place 2 inf: {t}" for t in (
+        "Chinghai", "Fukien", "Hupeh", "Ningxia", "Sikang", "Suiyuan"))
+    with pytest.raises(IllegalOrder) as refusal:
+        apply_text(s, C, "done", scripted_dice([]))  # A-12.8: all of it must be placed
+    assert refusal.value.legal[:2] == ("place 2 inf: Chinghai", "place 2 inf: Fukien")
+
+
+def test_a14_3_an_aa_gun_in_an_allys_territory_keeps_its_owner() -> None:
+    s = turn(add(empty(), G, "aa gun", "Germany"), G, NONCOMBAT)
+    s, _ = play(s, G, "move 1 aa: Germany -> Balkans")
+    assert [(u.kind, u.owner) for u in s.units_at("Balkans")] == [("aa gun", G)]
+    assert s.control["Balkans"] == I
+    s, _ = play(s, G, "done")
+    assert [(u.kind, u.owner) for u in s.units_at("Balkans")] == [("aa gun", G)]
+
+
+def test_a14_3_an_aa_gun_is_never_a_casualty_it_changes_hands() -> None:
+    """Two German hits against a Soviet infantry and AA gun: the infantry dies, the gun
+    takes no hit and passes to Germany with the territory (A-10.10)."""
+    s = add(add(add(empty(), R, "infantry", "East Poland"), R, "aa gun", "East Poland"), G, "infantry", "Poland", 3)
+    s, _ = play(turn(s, G, COMBAT_MOVE), G, "move 3 inf: Poland -> East Poland")
+    s, events = play(s, G, "done", dice=[1, 1, 6, 6])  # attackers 1 1 6: two hits; defender 6: none
+    assert [e.units for e in events if isinstance(e, Lost)] == ["1 inf"]
+    assert [(e.result, e.taken) for e in events if isinstance(e, BattleEnded)] == [("attacker", True)]
+    assert sorted((u.kind, u.owner) for u in s.units_at("East Poland")) == [
+        ("aa gun", G), ("infantry", G), ("infantry", G), ("infantry", G)]
+
+
+def test_a1_6_each_power_has_its_own_colour_on_the_map() -> None:
+    """A-1.6: the world map's theme gives the seven powers seven different colours, none
+    of them the neutral one; Germany is a grey, the Soviet Union a reddish brown, Japan an
+    orange, the United Kingdom a tan, Italy a brown, the United States a green.  China is
+    drawn in violet rather than a second green, so it never looks like the United States."""
+    th = theme()
+    shades = {p: "#%02x%02x%02x" % colour(p)[:3] for p in POWERS}
+    assert shades == {"Germany": "#585854", "Soviet Union": "#a43c2c", "Japan": "#e09c20",
+                      "United Kingdom": "#b0905c", "Italy": "#6c4c30", "United States": "#4c7034",
+                      "China": "#8068a8"}
+    assert len(set(shades.values())) == 7 and th.colour("neutral") not in {colour(p) for p in POWERS}
+    assert colour("Spain") == th.colour("neutral")  # a neutral is drawn in the neutral colour
+
+
+def test_docs_aa_rules_explains_the_rules_cited_here() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "aa-rules.md").read_text(encoding="utf-8")
+    cited = ("A-1.2", "A-1.6", "A-2.3", "A-4.7", "A-8.3", "A-9.3", "A-9.5", "A-9.7", "A-12.7", "A-14.3")
+    assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []

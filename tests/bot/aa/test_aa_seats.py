@@ -44,3 +44,38 @@ async def test_china_comes_with_the_united_states_unless_someone_took_it_first(t
                           'bob: /aa join side:"United States"\n', tmp_path / "b")
     assert code == 0, out
     assert "@alice plays **China**." in out and "@bob joins as **United States**." in out
+
+
+async def test_a1_2_one_player_holds_powers_of_one_side_only(tmp_path: Path) -> None:
+    """A-1.2: several powers per player, but never an Axis and an Allied one — refused
+    when opening, joining and replacing, each time naming what would be legal; nothing
+    changes (bob keeps Japan alone, Soviet Union stays free)."""
+    code, out = await run('alice: /aa new setup:1941 side:"Germany, United States"\n', tmp_path / "a")
+    assert code == 0, out
+    assert replies_to(out, "alice").strip().endswith(
+        "⚠️ One player may hold the seats of one side only (A-1.2): Germany is Axis; United States, China"
+        ' are Allies. Legal: /aa new side:Germany, /aa new side:"United States, China".')
+    assert "opened" not in out
+    code, out = await run('alice: /aa new setup:1941 side:Germany\n'
+                          'bob: /aa join side:Japan\n'
+                          'bob: /aa join side:"United Kingdom"\n'
+                          'alice: /aa replace side:"Soviet Union" user:@bob\n'
+                          'alice: /aa status\n', tmp_path / "b")
+    assert code == 0, out
+    assert "⚠️ You may hold the seats of one side only (A-1.2): Japan is Axis; United Kingdom is Allies."\
+           " Legal: /aa join side:Italy." in replies_to(out, "bob")
+    assert '⚠️ bob may hold the seats of one side only (A-1.2): Japan is Axis; Soviet Union is Allies.'\
+           ' Legal: /aa replace side:"Soviet Union" user:@… (someone with no Axis seat),'\
+           ' /aa replace side:Italy user:@bob.' in replies_to(out, "alice")
+    assert "@bob joins as **Japan**." in out and "joins as **Japan, United Kingdom**" not in out
+    assert "now plays" not in out
+    assert "status open. Seats: Germany: @alice, Japan: @bob." in out
+
+
+async def test_a1_2_a_player_may_take_several_powers_of_their_side(tmp_path: Path) -> None:
+    code, out = await run('alice: /aa new setup:1941 side:Germany\n'
+                          'alice: /aa join side:"Japan, Italy"\n'
+                          'bob: /aa join side:"Soviet Union, United Kingdom, United States"\n', tmp_path)
+    assert code == 0, out
+    assert "@alice joins as **Germany, Italy, Japan**." in out
+    assert "@bob joins as **China, Soviet Union, United Kingdom, United States**. Every seat is taken" in out
