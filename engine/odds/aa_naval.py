@@ -61,13 +61,13 @@ class _Numbered:
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
         self._seq: list[Arr | None] = []
         self._tables: list[tuple[Arr, Arr] | None] = []
-        self._fire: dict[tuple[int, bool, bool], Fire] = {}
+        self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
         self._keys: dict[tuple[int, ...], int] = {}
         self._conv: dict[int, Arr] = {}
         self.cas: dict[tuple[int, int], Cas] = {}
-        self.strikes: dict[tuple[int, int], Cas] = {}
+        self.strikes: dict[tuple[int, int], list[tuple[int, float]]] = {}
         sea = setup.sea
         retreat_below = setup.retreat_below if attacker else 0
         self._plain_rule = (attacker, sea, retreat_below)
@@ -97,6 +97,7 @@ class _Numbered:
         self.plain.append(plain)
         self._seq.append(None)
         self._tables.append(None)
+        self.fires.append([None, None, None, None])
         return n
 
     def seq(self, t: int) -> Arr:
@@ -120,8 +121,7 @@ class _Numbered:
     def fire(self, s: int, subs_fire: bool, air_any: bool) -> Fire:
         """Hits of this side's general fire from state ``s``, by class (the general
         engine's ``fire``), with a key shared by every state rolling the same dice."""
-        key = (s, subs_fire, air_any)
-        got = self._fire.get(key)
+        got = self.fires[s][subs_fire * 2 + air_any]
         if got is None:
             subs, air, other = self.side.dice(self.states[s])
             sub_d = self._dist(subs) if subs_fire else ONE
@@ -131,7 +131,7 @@ class _Numbered:
                 air_d, any_d = self._dist(air), self._dist(other)
             ids = (id(sub_d), id(air_d), id(any_d))
             fkey = self._keys.setdefault(ids, len(self._keys))
-            got = self._fire[key] = (fkey, sub_d, air_d, any_d)
+            got = self.fires[s][subs_fire * 2 + air_any] = (fkey, sub_d, air_d, any_d)
         return got
 
     def conv(self, fire: Fire) -> Arr:
@@ -223,9 +223,8 @@ def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple
             if p:
                 n = target.number(target.side.take_hits(st, h, 0, 0))
                 out[n] = out.get(n, 0.0) + p
-        chances = [1.0] if len(out) == 1 else list(out.values())
-        got = target.strikes[key] = (np.array(list(out)), np.array(chances), 0.0)
-    return list(zip(got[0].tolist(), got[1].tolist()))
+        got = target.strikes[key] = [(n, 1.0) for n in out] if len(out) == 1 else list(out.items())
+    return got
 
 
 class NavalSolver:
