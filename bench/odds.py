@@ -97,6 +97,7 @@ DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
+SEA_100 = "35 sub, 20 des, 20 cru, 7 car, 5 bat, 13 fig"
 
 
 def _ms(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
@@ -128,7 +129,8 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-100v100-aa-gun-ms", _ms(ATTACK_AA, DEFENSE_AA, 3)
     yield "odds-aa-100v100-aa-gun-fighters-ms", _ms(ATTACK_AA_FIGHTERS, DEFENSE_AA, 3)
     yield "odds-aa-sea-30v30-subs-ms", _ms(SEA_ATTACK_30, SEA_DEFENSE_30, 3, mode="sea")
-    yield "odds-aa-sea-40v40-subs-ms", _ms(SEA_40, SEA_40, 2, mode="sea")
+    yield "odds-aa-sea-40v40-subs-ms", _ms(SEA_40, SEA_40, 3, mode="sea")
+    yield "odds-aa-sea-100v100-subs-ms", _ms(SEA_100, SEA_100, 1, mode="sea")
     yield "odds-cli-process-ms", _cli_ms()
     exact_40 = _exact_seconds(ATTACK_40, DEFENSE_40)
     start = time.perf_counter()

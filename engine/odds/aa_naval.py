@@ -195,19 +195,24 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
         else:
             p = h
         idx = seq[: len(p)]
+        stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
     else:
         if len(any_d) > hp + 1:  # hits past the last step all end there
             any_d = any_d[: hp + 1].copy()
             any_d[hp] += fire[3][hp + 1 :].sum()
         numbers, local = target.table(t, len(sub_d), len(air_d))
-        w = (sub_d[:, None, None] * air_d[None, :, None]) * any_d[None, None, :]
+        if len(air_d) == 1:
+            w = np.multiply.outer(sub_d, any_d)
+        else:
+            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
         cells = local[: len(sub_d), : len(air_d), : len(any_d)]
         pl = np.bincount(cells.ravel(), w.ravel(), minlength=len(numbers))
+        stay = float(pl[local[0, 0, 0]])  # no hit at all: t itself
         nz = np.flatnonzero(pl)
         idx, p = numbers[nz], pl[nz]
     if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
         p = ONE
-    stay = float(p[idx == t].sum())
+        stay = 1.0 if idx[0] == t else 0.0
     got = target.cas[key] = (idx, p, stay)
     return got
 
