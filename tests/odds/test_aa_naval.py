@@ -99,3 +99,32 @@ def test_numpy_solve_counts_states_against_the_cap() -> None:
     with pytest.raises(PlayerError, match="too big"):
         aa_odds(battle, max_states=50)
     assert aa_odds(battle, max_states=100_000).attacker_win > 0
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("4 sub, 1 des, 2 fig", "3 sub, 1 car, 2 fig", {"mode": "sea", "low_luck": True}),
+        ("3 sub, 1 bat", "2 sub, 1 des, 1 cru", {"mode": "sea", "rules": "1942se"}),
+        # The general engine forced on land and amphibious battles (AA fire before
+        # round 1, bombarded defenders firing back): the same solve, no submarines.
+        ("3 inf, 1 art, 1 tank, 2 fig, 1 bom", "4 inf, 1 tank, 1 aa", {"engine": "general"}),
+        ("3 inf, 1 tank", "3 inf, 1 art", {"mode": "amphibious", "bombard": "1 bat, 1 cru", "engine": "general"}),
+    ],
+)
+def test_numpy_solve_other_battles_match_exact_fractions(
+    attacker: str, defender: str, options: dict[str, object]
+) -> None:
+    engine = str(options.pop("engine", "auto"))
+    battle = AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+    exact = aa_odds(battle, exact=True, engine=engine)
+    floats = aa_odds(battle, engine=engine)
+    assert floats.engine == "general"
+    assert exact.exact is not None
+    assert floats.error_bound < 1e-12
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    assert floats.expected_rounds == pytest.approx(exact.expected_rounds, abs=1e-12)
+    for side in ("attacker", "defender"):
+        for count, p in exact.survivor_count[side].items():
+            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
