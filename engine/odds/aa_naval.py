@@ -14,8 +14,9 @@ each once, its "nobody is hit" loop summed in closed form.  What is new is how:
   hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted ones (A-10.6, A-10.14),
   so a casualty distribution is one outer product and one ``bincount``;
 * a level's rounds are mixtures of outer products (attacker's next states x the
-  defender's); all of them are expanded and added up at once, and the masses kept per
-  level as flat arrays, so no Python work is done per pair of next states.
+  defender's); all of them are expanded and added into a dense table of masses at
+  once (one ``bincount``), each level keeping the keys of the cells that received
+  mass, so no Python work is done per pair of next states.
 
 Nothing is pruned beyond what the general engine prunes (states below ``TINY`` are not
 spread; their mass is the error bound with the rounding drift of the total).
@@ -39,7 +40,7 @@ SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
 
-# A casualty (or strike) distribution: state numbers, chances, chance of staying put.
+# A casualty distribution: state numbers, chances, chance of staying put.
 Cas = tuple[Arr, Arr, float]
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
@@ -218,6 +219,8 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
 
 
 def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple[int, float]]:
+    """Where ``shooter``'s surprise strike from ``s`` leaves ``t``: (state, chance)
+    pairs (memoised by the strike's dice)."""
     skey, d = shooter.strike_dist(s)
     key = (t, skey)
     got = target.strikes.get(key)
