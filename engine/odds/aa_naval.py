@@ -248,9 +248,12 @@ class NavalSolver:
     def _takes(self, a: State) -> bool:
         return not self.setup.land or self.setup.attacker.has_land(a)
 
-    def _mix(self, i: int, j: int) -> tuple[list[tuple[float, Cas, Cas]], float, bool]:
-        """One round from (i, j): a mixture over the surprise strikes' results, the
-        chance it changes nothing, and whether it can change anything."""
+    def _mix(self, i: int, j: int, m: float) -> tuple[list[tuple[float, Cas, Cas]], float, bool, float]:
+        """One round from (i, j) holding mass ``m``: a mixture over the surprise
+        strikes' results, the chance it changes nothing, whether it can change
+        anything, and the mass left out: a strike result whose share of the visits
+        (``m / (1 - loop)`` times its chance) is below ``TINY`` is not spread, like a
+        state that unlikely."""
         A, D = self.A, self.D
         a_strike = A.sub[i] and not D.des[j]
         d_strike = D.sub[j] and not A.des[i]
@@ -259,21 +262,31 @@ class NavalSolver:
             cd = _casualties(D, j, A.fire(i, True, A.des[i] or not D.subcat[j]))
             loop = ca[2] * cd[2]
             still = len(ca[0]) == 1 and len(cd[0]) == 1 and ca[2] == 1.0 and cd[2] == 1.0
-            return [(1.0, ca, cd)], loop, not still
+            return [(1.0, ca, cd)], loop, not still, 0.0
         a1s = _strike(A, i, D, j) if d_strike else [(i, 1.0)]
         d1s = _strike(D, j, A, i) if a_strike else [(j, 1.0)]
-        mix: list[tuple[float, Cas, Cas]] = []
+        # The loop first: only "no strike hit on either side" can come back to (i, j).
         loop = 0.0
+        pa0 = next((p for a1, p in a1s if a1 == i), 0.0)
+        pd0 = next((p for d1, p in d1s if d1 == j), 0.0)
+        if pa0 and pd0:
+            ca = _casualties(A, i, D.fire(j, not d_strike, D.des[j] or not A.subcat[i]))
+            cd = _casualties(D, j, A.fire(i, not a_strike, A.des[i] or not D.subcat[j]))
+            loop = pa0 * pd0 * ca[2] * cd[2]
+        tiny = TINY * (1.0 - loop) / m
+        mix: list[tuple[float, Cas, Cas]] = []
+        left = 0.0
         for a1, pa in a1s:
             for d1, pd in d1s:
+                w = pa * pd
+                if w < tiny:
+                    left += w
+                    continue
                 ca = _casualties(A, a1, D.fire(d1, not d_strike, D.des[d1] or not A.subcat[a1]))
                 cd = _casualties(D, d1, A.fire(a1, not a_strike, A.des[a1] or not D.subcat[d1]))
-                w = pa * pd
-                if a1 == i and d1 == j:
-                    loop += w * ca[2] * cd[2]
                 mix.append((w, ca, cd))
         still = len(mix) == 1 and loop == 1.0
-        return mix, loop, not still
+        return mix, loop, not still, left * m / (1.0 - loop) if left else 0.0
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
@@ -335,10 +348,11 @@ class NavalSolver:
                         f"This battle is too big to compute exactly here (more than "
                         f"{self.max_states} battle states); try fewer units."
                     )
-                mix, loop, moves = self._mix(i, j)
+                mix, loop, moves, left = self._mix(i, j, m)
                 if not moves:
                     tally.record(STALEMATE, A.states[i], D.states[j], m, False)
                     continue
+                dropped += left
                 m_eff = m / (1.0 - loop)
                 rounds += m_eff
                 for w, ca, cd in mix:
@@ -356,13 +370,40 @@ class NavalSolver:
             # of its part, and its part's defender entries follow it as a range.
             la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
             ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-            reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
+            n_parts = len(la)
+            a_idx = np.concatenate(a_parts)
             a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
+            d_idx = np.concatenate(d_parts)
+            d_val = np.concatenate(dp_parts)
+            # Products below TINY are not spread (as the general engine's dict solve):
+            # an attacker entry whose every product is below it (its mass, its part's
+            # scale times its chance, is), then a defender entry whose every product
+            # with the attacker entries left is below it.  Their mass is left out.
+            a_keep = a_val >= TINY
+            if not a_keep.all():
+                dropped += float(a_val[~a_keep].sum())
+                a_val = np.where(a_keep, a_val, 0.0)
+            a_start = np.cumsum(la) - la
+            a_max = np.maximum.reduceat(a_val, a_start)
+            d_part = np.repeat(np.arange(n_parts), ld)
+            d_keep = d_val * a_max[d_part] >= TINY
+            if not d_keep.all():
+                a_sum = np.add.reduceat(a_val, a_start)
+                dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
+                d_idx, d_val = d_idx[d_keep], d_val[d_keep]
+                ld = np.bincount(d_part[d_keep], minlength=n_parts)
+            if not a_keep.all():
+                a_idx, a_val = a_idx[a_keep], a_val[a_keep]
+                la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
+            reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
             out_start = np.cumsum(reps) - reps
             d_start = np.repeat(np.cumsum(ld) - ld, la)
             gd = np.arange(int(reps.sum())) + np.repeat(d_start - out_start, reps)
-            flat = np.repeat(np.concatenate(a_parts) * C, reps) + np.concatenate(d_parts)[gd]
-            vals = np.repeat(a_val, reps) * np.concatenate(dp_parts)[gd]
+            flat = np.repeat(a_idx * C, reps) + d_idx[gd]
+            vals = np.repeat(a_val, reps) * d_val[gd]
+            if not len(flat):
+                table[ii, jj] = 0.0
+                continue
             lo = int(flat.min())
             seg = np.bincount(flat - lo, vals)
             nz = np.flatnonzero(seg)
