@@ -266,29 +266,43 @@ class Side:
         # Whether a step may be taken depends only on its category, and of a category
         # the steps are always taken from the first unused one: so for each hit only
         # the first unused step of each category is a candidate, tried in loss order.
+        # A restricted hit may always take a step of its own category (a submarine's
+        # hit a submarine, an aircraft's hit an aircraft) without lowering how many of
+        # the hits can be absorbed; only a step of the shared category (the others) is
+        # checked.  Unrestricted hits come last and take the first steps left.
         by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
         for k, step in enumerate(steps):
             by_cat[step.category].append(k)
-        ptr = [0, 0, 0]
-        pools = [len(by_cat[0]), len(by_cat[1]), len(by_cat[2])]
+        other = by_cat[CAT_OTHER]
+        pools = [len(by_cat[0]), len(by_cat[1]), len(other)]
         hits = [sub_hits, air_hits, any_hits]
-        out = list(st)
-        for cls in (0, 1, 2):
+        ptr = [0, 0, 0]
+        taken: list[int] = []
+        for cls in (CAT_SUB, CAT_AIR):  # the class's own category has the same number
+            own_steps = by_cat[cls]
             while hits[cls] > 0:
                 best = _max_absorbed(pools, hits)
                 hits[cls] -= 1
-                candidates = sorted(
-                    (by_cat[c][ptr[c]], c) for c in (0, 1, 2)
-                    if ptr[c] < len(by_cat[c]) and _legal(cls, c)
-                )
-                for k, c in candidates:
-                    pools[c] -= 1
+                own = own_steps[ptr[cls]] if ptr[cls] < len(own_steps) else -1
+                shared = other[ptr[CAT_OTHER]] if ptr[CAT_OTHER] < len(other) else -1
+                if shared >= 0 and (own < 0 or shared < own):
+                    pools[CAT_OTHER] -= 1
                     if _max_absorbed(pools, hits) == best - 1:
-                        ptr[c] += 1
-                        _apply(out, steps[k])
-                        break
-                    pools[c] += 1
-                # no candidate: the hit is lost
+                        ptr[CAT_OTHER] += 1
+                        taken.append(shared)
+                        continue
+                    pools[CAT_OTHER] += 1
+                if own >= 0:
+                    pools[cls] -= 1
+                    ptr[cls] += 1
+                    taken.append(own)
+                # else: the hit is lost
+        if any_hits:
+            used = set(taken)
+            taken += [k for k in range(len(steps)) if k not in used][:any_hits]
+        out = list(st)
+        for k in taken:
+            _apply(out, steps[k])
         return tuple(out)
 
     def submerge_all(self, st: State) -> State:
