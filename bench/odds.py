@@ -12,12 +12,12 @@
   bombers, one AA gun (11 x 11 = 121 AA outcomes before round 1; goal < 1 s);
   ``odds-aa-100v100-aa-gun-fighters-ms``: the same with 20 fighters (21 outcomes).
 - ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
-  cruisers, carriers with fighters and battleships on both sides (~250 ms on a quiet
+  cruisers, carriers with fighters and battleships on both sides (~200 ms on a quiet
   machine; ~590 ms before the numpy solve of ``engine.odds.aa_naval``).
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
-  ~550 ms; ~1450 ms before).
-- ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run
-  (~14 s: not within the 1 s goal, see docs/odds.md).
+  ~450 ms; ~1450 ms before).
+- ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
+  first time asked (~6.5 s: not within the 1 s goal, see docs/odds.md).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
