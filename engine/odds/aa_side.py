@@ -281,17 +281,19 @@ class Side:
         for cls in (CAT_SUB, CAT_AIR):  # the class's own category has the same number
             own_steps = by_cat[cls]
             while hits[cls] > 0:
-                best = _max_absorbed(pools, hits)
-                hits[cls] -= 1
                 own = own_steps[ptr[cls]] if ptr[cls] < len(own_steps) else -1
                 shared = other[ptr[CAT_OTHER]] if ptr[CAT_OTHER] < len(other) else -1
                 if shared >= 0 and (own < 0 or shared < own):
+                    best = _max_absorbed(pools, hits)
+                    hits[cls] -= 1
                     pools[CAT_OTHER] -= 1
                     if _max_absorbed(pools, hits) == best - 1:
                         ptr[CAT_OTHER] += 1
                         taken.append(shared)
                         continue
                     pools[CAT_OTHER] += 1
+                else:
+                    hits[cls] -= 1
                 if own >= 0:
                     pools[cls] -= 1
                     ptr[cls] += 1
@@ -399,10 +401,13 @@ def _max_absorbed(pools: Sequence[int], hits: Sequence[int]) -> int:
     the other pool; unrestricted hits take whatever is left."""
     s, a, f = pools
     hs, ha, hy = hits
-    xs = min(hs, s + f)
-    xa = min(ha, a + f)
-    restricted = min(xs, s) + min(xa, a) + min(f, max(0, xs - s) + max(0, xa - a))
-    return restricted + min(hy, s + a + f - restricted)
+    # (plain comparisons rather than min/max: this is called very often)
+    xs = hs if hs < s + f else s + f
+    xa = ha if ha < a + f else a + f
+    over = (xs - s if xs > s else 0) + (xa - a if xa > a else 0)
+    restricted = (xs if xs < s else s) + (xa if xa < a else a) + (over if over < f else f)
+    rest = s + a + f - restricted
+    return restricted + (hy if hy < rest else rest)
 
 
 def _apply(out: list[int], step: Step) -> None:
