@@ -39,6 +39,7 @@ TINY = 1e-24  # as the general engine: masses below this are not spread (error b
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
+CHUNK = 1 << 20  # products expanded at once at most
 
 # A casualty distribution: state numbers, chances, chance of staying put.
 Cas = tuple[Arr, Arr, float]
@@ -364,10 +365,7 @@ class NavalSolver:
             if not scale:
                 continue
             grow()
-            C = table.shape[1]
-            # Every outer product of the level at once, attacker-major: each attacker
-            # entry (chance times the part's scale) is repeated once per defender entry
-            # of its part, and its part's defender entries follow it as a range.
+            # Every outer product of the level at once (_spread, in chunks).
             la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
             ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
             n_parts = len(la)
@@ -395,22 +393,30 @@ class NavalSolver:
             if not a_keep.all():
                 a_idx, a_val = a_idx[a_keep], a_val[a_keep]
                 la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
-            reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
-            out_start = np.cumsum(reps) - reps
-            d_start = np.repeat(np.cumsum(ld) - ld, la)
-            gd = np.arange(int(reps.sum())) + np.repeat(d_start - out_start, reps)
-            flat = np.repeat(a_idx * C, reps) + d_idx[gd]
-            vals = np.repeat(a_val, reps) * d_val[gd]
-            if not len(flat):
-                table[ii, jj] = 0.0
-                continue
-            lo = int(flat.min())
-            seg = np.bincount(flat - lo, vals)
-            nz = np.flatnonzero(seg)
-            cells = nz + lo
-            table.reshape(-1)[cells] += seg[nz]
+            # In chunks of at most CHUNK products (memory stays bounded).
+            sizes = la * ld
+            ends = np.cumsum(sizes)
+            a_ends = np.cumsum(la)
+            d_ends = np.cumsum(ld)
+            first = 0
+            touched: list[Arr] = []
+            while first < n_parts:
+                base = int(ends[first - 1]) if first else 0
+                last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
+                a0 = int(a_ends[first - 1]) if first else 0
+                d0 = int(d_ends[first - 1]) if first else 0
+                a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
+                cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
+                                d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
+                if cells is not None:
+                    touched.append(cells)
+                first = last
             # The loops' shares went back to this level's cells: summed in m_eff.
             table[ii, jj] = 0.0
+            if not touched:
+                continue
+            C = table.shape[1]
+            cells = np.concatenate(touched)
             r = cells // C
             c = cells - r * C
             hp_a, hp_d = np.array(A.hp), np.array(D.hp)
@@ -420,11 +426,34 @@ class NavalSolver:
             cell_keys = ((r << SHIFT) | c)[order]
             cuts = np.flatnonzero(np.diff(lv)) + 1
             starts = [0, *cuts.tolist()]
-            ends = [*cuts.tolist(), len(lv)]
-            for s, e, lvl in zip(starts, ends, lv[starts].tolist()):
+            stops = [*cuts.tolist(), len(lv)]
+            for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
                 if lvl < level:
                     buckets.setdefault(lvl, []).append(cell_keys[s:e])
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
+
+
+def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> Arr | None:
+    """Add the outer products of mixture parts to ``table`` (flat cell numbers of the
+    cells changed, or None): attacker-major, each attacker entry (its chance times its
+    part's scale) repeated once per defender entry of its part, whose entries follow it
+    as a range."""
+    reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
+    total = int(reps.sum())
+    if not total:
+        return None
+    C = table.shape[1]
+    out_start = np.cumsum(reps) - reps
+    d_start = np.repeat(np.cumsum(ld) - ld, la)
+    gd = np.arange(total) + np.repeat(d_start - out_start, reps)
+    flat = np.repeat(a_idx * C, reps) + d_idx[gd]
+    vals = np.repeat(a_val, reps) * d_val[gd]
+    lo = int(flat.min())
+    seg = np.bincount(flat - lo, vals)
+    nz = np.flatnonzero(seg)
+    cells = nz + lo
+    table.reshape(-1)[cells] += seg[nz]
+    return cells

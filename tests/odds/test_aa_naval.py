@@ -128,3 +128,17 @@ def test_numpy_solve_other_battles_match_exact_fractions(
     for side in ("attacker", "defender"):
         for count, p in exact.survivor_count[side].items():
             assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+
+
+def test_numpy_solve_in_small_chunks_gives_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.odds.aa_naval as naval
+
+    battle = AABattle.parse("5 sub, 2 des, 1 car, 2 fig, 1 bat", "4 sub, 2 des, 1 cru, 1 car, 2 fig", mode="sea")
+    whole, _ = _both(battle)
+    monkeypatch.setattr(naval, "CHUNK", 37)  # many chunks per level, parts bigger than one
+    chunked, old = _both(battle)
+    for outcome in OUTCOMES:
+        assert chunked.outcome[outcome] == pytest.approx(whole.outcome[outcome], abs=1e-14)
+        assert chunked.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12)
+    _close(chunked.attacker_end, old.attacker_end)
+    _close(chunked.defender_end, old.defender_end)
