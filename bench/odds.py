@@ -15,9 +15,9 @@
   cruisers, carriers with fighters and battleships on both sides (~200 ms on a quiet
   machine; ~590 ms before the numpy solve of ``engine.odds.aa_naval``).
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
-  ~450 ms; ~1450 ms before).
+  ~400 ms; ~1450 ms before).
 - ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
-  first time asked (~6.5 s: not within the 1 s goal, see docs/odds.md).
+  first time asked (~5.5 s, ~16 s before: not within the 1 s goal, see docs/odds.md).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
