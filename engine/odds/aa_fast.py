@@ -473,6 +473,7 @@ _OUT_SCALE = float(2 ** (_W_BITS + _A_BITS))
 _TINY = 1e-24  # masses below this are not spread (they are counted as dropped)
 _CUT = 1e-27  # defender scores this unlikely in a column are not spread from it
 _STRUCTS: dict[int, struct.Struct] = {}
+_BLOCKS: dict[tuple[int, int], struct.Struct] = {}
 _WORDS: dict[int, struct.Struct] = {}
 
 
@@ -607,7 +608,7 @@ def _solve_packed(
     fought = eng.setup.defender_fought
     a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
     a_end_idx = eng.a_end
-    structs = _STRUCTS
+    structs = _BLOCKS
     P = [0] * n_rows
     dropped = 0.0
     rounds = 0.0
@@ -687,22 +688,24 @@ def _solve_packed(
                 a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
                 if top >= 1 and a_packed:
                     width = hi + 1 - lo
-                    st = structs.get(width)
-                    if st is None:
-                        st = structs[width] = struct.Struct("<" + "Q8x" * width)
-                    pack = st.pack
-                    shift = (lo + a_lo) * _SLOT_BITS
                     end_i = a_end_idx[i]
-                    for hd in range(1, top + 1):
-                        if i + hd >= end_i:  # the attacker destroyed, however many hits
-                            col = dtail[hd][lo : hi + 1]
-                            i2 = end_i
-                        else:
-                            col = dsc[hd][lo : hi + 1]
-                            i2 = i + hd
-                        P[i2] += (int.from_bytes(pack(*[int(x * q) for x, q in zip(ewin, col)]), "little") * a_packed) << shift
-                        if i2 == end_i:
-                            break
+                    # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
+                    # however many hits", the tail sums, when it gets that far), all
+                    # packed at once, then cut into one integer per score.
+                    n_hd = top if i + top < end_i else end_i - i
+                    key = (width, n_hd)
+                    st = structs.get(key)
+                    if st is None:
+                        st = structs[key] = struct.Struct("<" + "Q8x" * (width * n_hd))
+                    stop = hi + 1
+                    cols = [dsc[hd][lo:stop] for hd in range(1, n_hd)]
+                    cols.append((dtail if i + n_hd >= end_i else dsc)[n_hd][lo:stop])
+                    block = st.pack(*[int(x * q) for col in cols for x, q in zip(ewin, col)])
+                    shift = (lo + a_lo) * _SLOT_BITS
+                    nb = width * _SLOT_BYTES
+                    from_bytes = int.from_bytes
+                    for k in range(n_hd):
+                        P[i + 1 + k] += (from_bytes(block[k * nb : (k + 1) * nb], "little") * a_packed) << shift
                     dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
                 elif top >= 1:
                     dropped += esum

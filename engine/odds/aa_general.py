@@ -16,12 +16,14 @@ With no round limit the chain is solved exactly as a directed acyclic graph: eve
 transition except "nobody is hit" lowers the number of hits the two sides can still
 absorb, so states are processed from the most to the fewest hit points, each once; the
 "nobody is hit" loop of a state is summed in closed form (its mass is divided by
-``1 - p_loop``).  A state where no hit is possible any more is a stalemate.
+``1 - p_loop``).  A state where no hit is possible any more is a stalemate.  In float
+mode that solve runs in :mod:`engine.odds.aa_naval` (states numbered, numpy arithmetic);
+the dict-based one here serves exact fractions and checks it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic
+from typing import Callable, Generic
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
@@ -35,8 +37,11 @@ Dist = dict[State, N]
 
 
 class GeneralEngine(Generic[N]):
-    def __init__(self, setup: BattleSetup[N], max_states: int | None = None) -> None:
+    def __init__(self, setup: BattleSetup[N], max_states: int | None = None, *, vectorised: bool = True) -> None:
         self.setup: BattleSetup[N] = setup
+        # Float mode, no round limit: the numpy solve (engine.odds.aa_naval) unless
+        # ``vectorised`` is False (the dict-based solve below, kept to check it against).
+        self.vectorised = vectorised
         self.unit: N = setup.unit
         self.zero: N = setup.unit - setup.unit
         self.max_states = max_states
@@ -205,8 +210,11 @@ class GeneralEngine(Generic[N]):
             fires_as = start.defender_fires_as if start.defender_fires_as != d else None
             for (a2, d2), p in self.round(a, d, fires_as).items():
                 self._add(after, tally, a2, d2, start.weight * p)
-        if rounds is None and isinstance(self.unit, float):
-            self._solve_table(after, tally)
+        if rounds is None and isinstance(self.unit, float) and self.vectorised:
+            from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
+
+            solver = NavalSolver(setup, self.max_states, self.seen)
+            self.seen = solver.solve(after, tally)
         elif rounds is None:
             self._solve(after, tally)
         else:
@@ -260,102 +268,6 @@ class GeneralEngine(Generic[N]):
             if len(a2s) > 1 or len(d2s) > 1 or not qa or not qd:
                 moves = True
         return mix, loop, moves
-
-    def _solve_table(self, initial: dict[Pair, Any], tally: Tally[Any]) -> None:
-        """Float mode, no round limit: the same chain with the masses in a dense numpy
-        table indexed by side states (numbered as they are met).  A state's round is
-        a mixture of outer products (attacker's next states x defender's), each added
-        to the table at once; the end-of-round rules are applied to a cell when it is
-        reached (they only ever lower the hit points), so no Python work is done per
-        pair of next states.  Levels (hit points of both sides) are processed from the
-        highest down."""
-        import numpy as np
-
-        att, dfn = self.setup.attacker, self.setup.defender
-        settle = self.setup.settle
-        a_idx: dict[State, int] = {}
-        d_idx: dict[State, int] = {}
-        a_list: list[State] = []
-        d_list: list[State] = []
-        a_hp: list[int] = []
-        d_hp: list[int] = []
-        table = np.zeros((64, 64))
-        arrays: dict[int, tuple[Any, Any, Dist[Any]]] = {}
-
-        def index(st: State, idx: dict[State, int], lst: list[State], hp: list[int], side: Side) -> int:
-            got = idx.get(st)
-            if got is None:
-                got = idx[st] = len(lst)
-                lst.append(st)
-                hp.append(side.hp(st))
-            return got
-
-        def grow() -> None:
-            nonlocal table
-            ra, rd = table.shape
-            na, nd = len(a_list), len(d_list)
-            if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
-                bigger[:ra, :rd] = table
-                table = bigger
-
-        def as_arrays(dist: Dist[Any], attacker: bool) -> tuple[Any, Any]:
-            got = arrays.get(id(dist))
-            if got is None or got[2] is not dist:
-                if attacker:
-                    ii = [index(st, a_idx, a_list, a_hp, att) for st in dist]
-                    # the attacker's states index rows: kept as a column for broadcasting
-                    got = (np.array(ii, dtype=np.intp)[:, None], np.array(list(dist.values()))[:, None], dist)
-                else:
-                    ii = [index(st, d_idx, d_list, d_hp, dfn) for st in dist]
-                    got = (np.array(ii, dtype=np.intp), np.array(list(dist.values())), dist)
-                arrays[id(dist)] = got
-            return got[0], got[1]
-
-        for (a, d), m in initial.items():
-            i = index(a, a_idx, a_list, a_hp, att)
-            j = index(d, d_idx, d_list, d_hp, dfn)
-            grow()
-            table[i, j] += m
-        dropped = 0.0
-        level = max((a_hp[i] + d_hp[j] for i, j in zip(*np.nonzero(table))), default=-1)
-        while level >= 0:
-            na, nd = len(a_list), len(d_list)
-            hp_sum = np.array(a_hp)[:, None] + np.array(d_hp)[None, :]
-            ii, jj = np.nonzero((hp_sum == level) & (table[:na, :nd] != 0))
-            level -= 1
-            for i, j in zip(ii.tolist(), jj.tolist()):
-                m = float(table[i, j])
-                table[i, j] = 0.0
-                a, d = a_list[i], d_list[j]
-                outcome, a3, d3 = settle(a, d)
-                if outcome is not None:
-                    tally.record(outcome, a3, d3, m, self._takes(a3))
-                    continue
-                if (a3, d3) != (a, d):  # submerged or sunk transports: fewer hit points
-                    i3 = index(a3, a_idx, a_list, a_hp, att)
-                    j3 = index(d3, d_idx, d_list, d_hp, dfn)
-                    grow()
-                    table[i3, j3] += m
-                    level = max(level, a_hp[i3] + d_hp[j3])
-                    continue
-                if m < TINY:
-                    dropped += m
-                    continue
-                mix, loop, moves = self._spread(a, d)
-                if not moves:
-                    tally.record(STALEMATE, a, d, m, False)
-                    continue
-                m_eff = m / (1.0 - loop)
-                assert tally.rounds is not None
-                tally.rounds += m_eff
-                for w, a2s, d2s in mix:
-                    ia, pa = as_arrays(a2s, True)
-                    jd, pd = as_arrays(d2s, False)
-                    grow()
-                    table[ia, jd] += (m_eff * w) * (pa * pd)
-                table[i, j] = 0.0  # the loop's share, summed in m_eff
-        tally.dropped += dropped
 
     def _solve(self, initial: dict[Pair, N], tally: Tally[N]) -> None:
         att, dfn = self.setup.attacker, self.setup.defender

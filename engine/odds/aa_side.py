@@ -266,29 +266,45 @@ class Side:
         # Whether a step may be taken depends only on its category, and of a category
         # the steps are always taken from the first unused one: so for each hit only
         # the first unused step of each category is a candidate, tried in loss order.
+        # A restricted hit may always take a step of its own category (a submarine's
+        # hit a submarine, an aircraft's hit an aircraft) without lowering how many of
+        # the hits can be absorbed; only a step of the shared category (the others) is
+        # checked.  Unrestricted hits come last and take the first steps left.
         by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
         for k, step in enumerate(steps):
             by_cat[step.category].append(k)
-        ptr = [0, 0, 0]
-        pools = [len(by_cat[0]), len(by_cat[1]), len(by_cat[2])]
+        other = by_cat[CAT_OTHER]
+        pools = [len(by_cat[0]), len(by_cat[1]), len(other)]
         hits = [sub_hits, air_hits, any_hits]
-        out = list(st)
-        for cls in (0, 1, 2):
+        ptr = [0, 0, 0]
+        taken: list[int] = []
+        for cls in (CAT_SUB, CAT_AIR):  # the class's own category has the same number
+            own_steps = by_cat[cls]
             while hits[cls] > 0:
-                best = _max_absorbed(pools, hits)
-                hits[cls] -= 1
-                candidates = sorted(
-                    (by_cat[c][ptr[c]], c) for c in (0, 1, 2)
-                    if ptr[c] < len(by_cat[c]) and _legal(cls, c)
-                )
-                for k, c in candidates:
-                    pools[c] -= 1
+                own = own_steps[ptr[cls]] if ptr[cls] < len(own_steps) else -1
+                shared = other[ptr[CAT_OTHER]] if ptr[CAT_OTHER] < len(other) else -1
+                if shared >= 0 and (own < 0 or shared < own):
+                    best = _max_absorbed(pools, hits)
+                    hits[cls] -= 1
+                    pools[CAT_OTHER] -= 1
                     if _max_absorbed(pools, hits) == best - 1:
-                        ptr[c] += 1
-                        _apply(out, steps[k])
-                        break
-                    pools[c] += 1
-                # no candidate: the hit is lost
+                        ptr[CAT_OTHER] += 1
+                        taken.append(shared)
+                        continue
+                    pools[CAT_OTHER] += 1
+                else:
+                    hits[cls] -= 1
+                if own >= 0:
+                    pools[cls] -= 1
+                    ptr[cls] += 1
+                    taken.append(own)
+                # else: the hit is lost
+        if any_hits:
+            used = set(taken)
+            taken += [k for k in range(len(steps)) if k not in used][:any_hits]
+        out = list(st)
+        for k in taken:
+            _apply(out, steps[k])
         return tuple(out)
 
     def submerge_all(self, st: State) -> State:
@@ -385,10 +401,13 @@ def _max_absorbed(pools: Sequence[int], hits: Sequence[int]) -> int:
     the other pool; unrestricted hits take whatever is left."""
     s, a, f = pools
     hs, ha, hy = hits
-    xs = min(hs, s + f)
-    xa = min(ha, a + f)
-    restricted = min(xs, s) + min(xa, a) + min(f, max(0, xs - s) + max(0, xa - a))
-    return restricted + min(hy, s + a + f - restricted)
+    # (plain comparisons rather than min/max: this is called very often)
+    xs = hs if hs < s + f else s + f
+    xa = ha if ha < a + f else a + f
+    over = (xs - s if xs > s else 0) + (xa - a if xa > a else 0)
+    restricted = (xs if xs < s else s) + (xa if xa < a else a) + (over if over < f else f)
+    rest = s + a + f - restricted
+    return restricted + (hy if hy < rest else rest)
 
 
 def _apply(out: list[int], step: Step) -> None:

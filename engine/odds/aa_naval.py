@@ -1,0 +1,459 @@
+"""The general engine's float solve (battles with submarines, no round limit), with side
+states numbered and the arithmetic in numpy.
+
+The chain is the one of :mod:`engine.odds.aa_general` (surprise strikes, general fire
+with its hit restrictions, the end-of-round rules), solved the same way: every move
+except "nobody is hit" lowers the hit points both sides can still absorb, so the pairs
+of states are processed by *level* (the sum of those hit points) from the highest down,
+each once, its "nobody is hit" loop summed in closed form.  What is new is how:
+
+* every side state gets a number when first met, with what a round asks about it
+  (hit points, submarines, destroyers, aircraft, its loss sequence as numbers);
+* a side's hit distributions are numpy arrays per dice (memoised), and where hits land
+  is a table per target state: ``table[hs, ha, hy]`` = the state after ``hs`` submarine
+  hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted ones (A-10.6, A-10.14),
+  so a casualty distribution is one outer product and one ``bincount``;
+* a level's rounds are mixtures of outer products (attacker's next states x the
+  defender's); all of them are expanded and added into a dense table of masses at
+  once (one ``bincount``), each level keeping the keys of the cells that received
+  mass, so no Python work is done per pair of next states.
+
+Nothing is pruned beyond what the general engine prunes (states below ``TINY`` are not
+spread; their mass is the error bound with the rounding drift of the total).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import STALEMATE, BattleSetup, Tally
+from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
+from engine.odds.aa_table import hits
+from engine.odds.dist import low_luck_distribution
+
+Arr = Any  # numpy arrays
+TINY = 1e-24  # as the general engine: masses below this are not spread (error bound)
+SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
+MASK = (1 << SHIFT) - 1
+ONE = np.ones(1)
+CHUNK = 1 << 20  # products expanded at once at most
+
+# A casualty distribution: state numbers, chances, chance of staying put.
+Cas = tuple[Arr, Arr, float]
+# A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
+Fire = tuple[int, Arr, Arr, Arr]
+
+
+class _Numbered:
+    """One side's states numbered as they are met, with what the engine asks of each."""
+
+    def __init__(self, side: Side, setup: BattleSetup[float], attacker: bool) -> None:
+        self.side = side
+        self.low_luck = setup.low_luck
+        self.idx: dict[State, int] = {}
+        self.states: list[State] = []
+        self.hp: list[int] = []
+        self.sub: list[bool] = []  # submarines still fighting
+        self.des: list[bool] = []  # a destroyer still fighting
+        self.air: list[bool] = []  # aircraft among the fighting units
+        self.subcat: list[bool] = []  # submarines among the fighting units
+        self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
+        self._seq: list[Arr | None] = []
+        self._tables: list[tuple[Arr, Arr] | None] = []
+        self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
+        self._strike_dist: dict[int, tuple[int, Arr]] = {}
+        self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
+        self._keys: dict[tuple[int, ...], int] = {}
+        self._conv: dict[int, Arr] = {}
+        self.cas: dict[tuple[int, int], Cas] = {}
+        self.strikes: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        sea = setup.sea
+        retreat_below = setup.retreat_below if attacker else 0
+        self._plain_rule = (attacker, sea, retreat_below)
+
+    def number(self, st: State) -> int:
+        got = self.idx.get(st)
+        if got is not None:
+            return got
+        side = self.side
+        n = self.idx[st] = len(self.states)
+        self.states.append(st)
+        self.hp.append(side.hp(st))
+        self.sub.append(side.has(st, "submarine"))
+        self.des.append(side.has(st, "destroyer"))
+        cats = side.fighting_categories(st)
+        self.air.append(CAT_AIR in cats)
+        self.subcat.append(CAT_SUB in cats)
+        attacker, sea, retreat_below = self._plain_rule
+        alive = side.alive(st)
+        plain = alive > 0
+        if retreat_below and alive < retreat_below:
+            plain = False
+        if sea and side.submerge and side.has(st, "submarine") and side.only(st, ("submarine",)):
+            plain = False
+        if sea and not attacker and side.has(st, "transport"):
+            plain = False
+        self.plain.append(plain)
+        self._seq.append(None)
+        self._tables.append(None)
+        self.fires.append([None, None, None, None])
+        return n
+
+    def seq(self, t: int) -> Arr:
+        """Numbers of the states after 0, 1, 2 … steps of the loss order from ``t``."""
+        got = self._seq[t]
+        if got is None:
+            got = self._seq[t] = np.array([self.number(s) for s in self.side.sequence(self.states[t])])
+        return got
+
+    def _dist(self, groups: list[tuple[int, int]]) -> Arr:
+        key = tuple(groups)
+        got = self._dists.get(key)
+        if got is None:
+            if self.low_luck:
+                got = np.array(low_luck_distribution(groups, 1.0))
+            else:
+                got = hits(groups)
+            self._dists[key] = got
+        return got
+
+    def fire(self, s: int, subs_fire: bool, air_any: bool) -> Fire:
+        """Hits of this side's general fire from state ``s``, by class (the general
+        engine's ``fire``), with a key shared by every state rolling the same dice."""
+        got = self.fires[s][subs_fire * 2 + air_any]
+        if got is None:
+            subs, air, other = self.side.dice(self.states[s])
+            sub_d = self._dist(subs) if subs_fire else ONE
+            if air_any:
+                air_d, any_d = ONE, self._dist(air + other)
+            else:
+                air_d, any_d = self._dist(air), self._dist(other)
+            ids = (id(sub_d), id(air_d), id(any_d))
+            fkey = self._keys.setdefault(ids, len(self._keys))
+            got = self.fires[s][subs_fire * 2 + air_any] = (fkey, sub_d, air_d, any_d)
+        return got
+
+    def conv(self, fire: Fire) -> Arr:
+        got = self._conv.get(fire[0])
+        if got is None:
+            got = self._conv[fire[0]] = np.convolve(fire[1], fire[3])
+        return got
+
+    def strike_dist(self, s: int) -> tuple[int, Arr]:
+        """The surprise strike of this side's submarines from ``s`` (A-10.6)."""
+        got = self._strike_dist.get(s)
+        if got is None:
+            d = self._dist(self.side.dice(self.states[s])[0])
+            got = self._strike_dist[s] = (id(d), d)
+        return got
+
+    def table(self, t: int, ns: int, na: int) -> tuple[Arr, Arr]:
+        """Where hits land on ``t``: ``(numbers, local)`` with ``numbers[local[hs, ha,
+        hy]]`` the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
+        restricted) and ``hy`` unrestricted ones (the general engine's casualty rule:
+        with no aircraft to spare, submarine hits simply come first in loss order)."""
+        got = self._tables[t]
+        if got is not None and got[1].shape[0] >= ns and got[1].shape[1] >= na:
+            return got
+        if got is not None:
+            ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
+        side = self.side
+        st = self.states[t]
+        hp = self.hp[t]
+        hy = np.arange(hp + 1)
+        out = np.empty((ns, na, hp + 1), dtype=np.int64)
+        air = self.air[t]
+        for hs in range(ns):
+            for ha in range(na):
+                if air:
+                    base, extra = side.take_hits(st, hs, ha, 0), 0
+                else:
+                    base, extra = side.take_hits(st, 0, ha, 0), hs
+                seq = self.seq(self.number(base))
+                out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
+        numbers, local = np.unique(out, return_inverse=True)
+        got = self._tables[t] = (numbers, local.reshape(out.shape))
+        return got
+
+
+def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
+    key = (t, fire[0])
+    got = target.cas.get(key)
+    if got is not None:
+        return got
+    _, sub_d, air_d, any_d = fire
+    hp = target.hp[t]
+    if len(air_d) == 1 and (not target.air[t] or len(sub_d) == 1):
+        # No restriction can bind: the hits are taken in plain loss order.
+        h = target.conv(fire)
+        seq = target.seq(t)
+        n = len(seq)
+        if len(h) > n:
+            p = h[:n].copy()
+            p[n - 1] += h[n:].sum()
+        else:
+            p = h
+        idx = seq[: len(p)]
+        stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
+    else:
+        if len(any_d) > hp + 1:  # hits past the last step all end there
+            any_d = any_d[: hp + 1].copy()
+            any_d[hp] += fire[3][hp + 1 :].sum()
+        numbers, local = target.table(t, len(sub_d), len(air_d))
+        if len(air_d) == 1:
+            w = np.multiply.outer(sub_d, any_d)
+        else:
+            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
+        cells = local[: len(sub_d), : len(air_d), : len(any_d)]
+        pl = np.bincount(cells.ravel(), w.ravel(), minlength=len(numbers))
+        stay = float(pl[local[0, 0, 0]])  # no hit at all: t itself
+        nz = np.flatnonzero(pl)
+        idx, p = numbers[nz], pl[nz]
+    if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
+        p = ONE
+        stay = 1.0 if idx[0] == t else 0.0
+    got = target.cas[key] = (idx, p, stay)
+    return got
+
+
+def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple[int, float]]:
+    """Where ``shooter``'s surprise strike from ``s`` leaves ``t``: (state, chance)
+    pairs (memoised by the strike's dice)."""
+    skey, d = shooter.strike_dist(s)
+    key = (t, skey)
+    got = target.strikes.get(key)
+    if got is None:
+        st = target.states[t]
+        out: dict[int, float] = {}
+        for h, p in enumerate(d.tolist()):
+            if p:
+                n = target.number(target.side.take_hits(st, h, 0, 0))
+                out[n] = out.get(n, 0.0) + p
+        got = target.strikes[key] = [(n, 1.0) for n in out] if len(out) == 1 else list(out.items())
+    return got
+
+
+class NavalSolver:
+    """Solves the chain from the states after round 1 (float mode, no round limit)."""
+
+    def __init__(self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0) -> None:
+        self.setup = setup
+        self.max_states = max_states
+        self.seen = seen
+        self.A = _Numbered(setup.attacker, setup, True)
+        self.D = _Numbered(setup.defender, setup, False)
+
+    def _takes(self, a: State) -> bool:
+        return not self.setup.land or self.setup.attacker.has_land(a)
+
+    def _mix(self, i: int, j: int, m: float) -> tuple[list[tuple[float, Cas, Cas]], float, bool, float]:
+        """One round from (i, j) holding mass ``m``: a mixture over the surprise
+        strikes' results, the chance it changes nothing, whether it can change
+        anything, and the mass left out: a strike result whose share of the visits
+        (``m / (1 - loop)`` times its chance) is below ``TINY`` is not spread, like a
+        state that unlikely."""
+        A, D = self.A, self.D
+        a_strike = A.sub[i] and not D.des[j]
+        d_strike = D.sub[j] and not A.des[i]
+        if not a_strike and not d_strike:
+            ca = _casualties(A, i, D.fire(j, True, D.des[j] or not A.subcat[i]))
+            cd = _casualties(D, j, A.fire(i, True, A.des[i] or not D.subcat[j]))
+            loop = ca[2] * cd[2]
+            still = len(ca[0]) == 1 and len(cd[0]) == 1 and ca[2] == 1.0 and cd[2] == 1.0
+            return [(1.0, ca, cd)], loop, not still, 0.0
+        a1s = _strike(A, i, D, j) if d_strike else [(i, 1.0)]
+        d1s = _strike(D, j, A, i) if a_strike else [(j, 1.0)]
+        # The loop first: only "no strike hit on either side" can come back to (i, j).
+        loop = 0.0
+        pa0 = next((p for a1, p in a1s if a1 == i), 0.0)
+        pd0 = next((p for d1, p in d1s if d1 == j), 0.0)
+        if pa0 and pd0:
+            ca = _casualties(A, i, D.fire(j, not d_strike, D.des[j] or not A.subcat[i]))
+            cd = _casualties(D, j, A.fire(i, not a_strike, A.des[i] or not D.subcat[j]))
+            loop = pa0 * pd0 * ca[2] * cd[2]
+        tiny = TINY * (1.0 - loop) / m
+        mix: list[tuple[float, Cas, Cas]] = []
+        left = 0.0
+        for a1, pa in a1s:
+            for d1, pd in d1s:
+                w = pa * pd
+                if w < tiny:
+                    left += w
+                    continue
+                ca = _casualties(A, a1, D.fire(d1, not d_strike, D.des[d1] or not A.subcat[a1]))
+                cd = _casualties(D, d1, A.fire(a1, not a_strike, A.des[a1] or not D.subcat[d1]))
+                mix.append((w, ca, cd))
+        still = len(mix) == 1 and loop == 1.0
+        return mix, loop, not still, left * m / (1.0 - loop) if left else 0.0
+
+    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
+        """Spread ``initial`` to the end, recording into ``tally``; returns the number of
+        states processed.  Masses live in a dense table (attacker number x defender
+        number); each level keeps the keys of the cells that received mass."""
+        A, D = self.A, self.D
+        settle = self.setup.settle
+        takes = self._takes
+        buckets: dict[int, list[Arr]] = {}
+        table = np.zeros((64, 64))
+
+        def grow() -> None:
+            nonlocal table
+            ra, rd = table.shape
+            na, nd = len(A.states), len(D.states)
+            if na > ra or nd > rd:
+                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger[:ra, :rd] = table
+                table = bigger
+
+        def put_one(i: int, j: int, m: float) -> None:
+            grow()
+            table[i, j] += m
+            buckets.setdefault(A.hp[i] + D.hp[j], []).append(np.array([(i << SHIFT) | j], dtype=np.int64))
+
+        for (a, d), m in initial.items():
+            put_one(A.number(a), D.number(d), m)
+        dropped = 0.0
+        rounds = 0.0
+        while buckets:
+            level = max(buckets)
+            keys = np.unique(np.concatenate(buckets.pop(level)))
+            ii, jj = keys >> SHIFT, keys & MASK
+            masses = table[ii, jj]
+            table[ii, jj] = 0.0
+            scale: list[float] = []
+            a_parts: list[Arr] = []
+            ap_parts: list[Arr] = []
+            d_parts: list[Arr] = []
+            dp_parts: list[Arr] = []
+            for i, j, m in zip(ii.tolist(), jj.tolist(), masses.tolist()):
+                if not m:
+                    continue
+                if not (A.plain[i] and D.plain[j]):
+                    a, d = A.states[i], D.states[j]
+                    outcome, a3, d3 = settle(a, d)
+                    if outcome is not None:
+                        tally.record(outcome, a3, d3, m, takes(a3))
+                        continue
+                    if a3 != a or d3 != d:  # submerged or sunk transports: fewer hit points
+                        put_one(A.number(a3), D.number(d3), m)
+                        continue
+                if m < TINY:
+                    dropped += m
+                    continue
+                self.seen += 1
+                if self.max_states is not None and self.seen > self.max_states:
+                    raise PlayerError(
+                        f"This battle is too big to compute exactly here (more than "
+                        f"{self.max_states} battle states); try fewer units."
+                    )
+                mix, loop, moves, left = self._mix(i, j, m)
+                if not moves:
+                    tally.record(STALEMATE, A.states[i], D.states[j], m, False)
+                    continue
+                dropped += left
+                m_eff = m / (1.0 - loop)
+                rounds += m_eff
+                for w, ca, cd in mix:
+                    scale.append(m_eff * w)
+                    a_parts.append(ca[0])
+                    ap_parts.append(ca[1])
+                    d_parts.append(cd[0])
+                    dp_parts.append(cd[1])
+            if not scale:
+                continue
+            grow()
+            # Every outer product of the level at once (_spread, in chunks).
+            la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
+            ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
+            n_parts = len(la)
+            a_idx = np.concatenate(a_parts)
+            a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
+            d_idx = np.concatenate(d_parts)
+            d_val = np.concatenate(dp_parts)
+            # Products below TINY are not spread (as the general engine's dict solve):
+            # an attacker entry whose every product is below it (its mass, its part's
+            # scale times its chance, is), then a defender entry whose every product
+            # with the attacker entries left is below it.  Their mass is left out.
+            a_keep = a_val >= TINY
+            if not a_keep.all():
+                dropped += float(a_val[~a_keep].sum())
+                a_val = np.where(a_keep, a_val, 0.0)
+            a_start = np.cumsum(la) - la
+            a_max = np.maximum.reduceat(a_val, a_start)
+            d_part = np.repeat(np.arange(n_parts), ld)
+            d_keep = d_val * a_max[d_part] >= TINY
+            if not d_keep.all():
+                a_sum = np.add.reduceat(a_val, a_start)
+                dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
+                d_idx, d_val = d_idx[d_keep], d_val[d_keep]
+                ld = np.bincount(d_part[d_keep], minlength=n_parts)
+            if not a_keep.all():
+                a_idx, a_val = a_idx[a_keep], a_val[a_keep]
+                la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
+            # In chunks of at most CHUNK products (memory stays bounded).
+            sizes = la * ld
+            ends = np.cumsum(sizes)
+            a_ends = np.cumsum(la)
+            d_ends = np.cumsum(ld)
+            first = 0
+            touched: list[Arr] = []
+            while first < n_parts:
+                base = int(ends[first - 1]) if first else 0
+                last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
+                a0 = int(a_ends[first - 1]) if first else 0
+                d0 = int(d_ends[first - 1]) if first else 0
+                a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
+                cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
+                                d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
+                if cells is not None:
+                    touched.append(cells)
+                first = last
+            # The loops' shares went back to this level's cells: summed in m_eff.
+            table[ii, jj] = 0.0
+            if not touched:
+                continue
+            C = table.shape[1]
+            cells = np.concatenate(touched)
+            r = cells // C
+            c = cells - r * C
+            hp_a, hp_d = np.array(A.hp), np.array(D.hp)
+            lv = hp_a[r] + hp_d[c]
+            order = np.argsort(lv, kind="stable")
+            lv = lv[order]
+            cell_keys = ((r << SHIFT) | c)[order]
+            cuts = np.flatnonzero(np.diff(lv)) + 1
+            starts = [0, *cuts.tolist()]
+            stops = [*cuts.tolist(), len(lv)]
+            for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
+                if lvl < level:
+                    buckets.setdefault(lvl, []).append(cell_keys[s:e])
+        assert tally.rounds is not None
+        tally.rounds += rounds
+        tally.dropped += dropped
+        return self.seen
+
+
+def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> Arr | None:
+    """Add the outer products of mixture parts to ``table`` (flat cell numbers of the
+    cells changed, or None): attacker-major, each attacker entry (its chance times its
+    part's scale) repeated once per defender entry of its part, whose entries follow it
+    as a range."""
+    reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
+    total = int(reps.sum())
+    if not total:
+        return None
+    C = table.shape[1]
+    out_start = np.cumsum(reps) - reps
+    d_start = np.repeat(np.cumsum(ld) - ld, la)
+    gd = np.arange(total) + np.repeat(d_start - out_start, reps)
+    flat = np.repeat(a_idx * C, reps) + d_idx[gd]
+    vals = np.repeat(a_val, reps) * d_val[gd]
+    lo = int(flat.min())
+    seg = np.bincount(flat - lo, vals)
+    nz = np.flatnonzero(seg)
+    cells = nz + lo
+    table.reshape(-1)[cells] += seg[nz]
+    return cells

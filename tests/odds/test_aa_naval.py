@@ -1,0 +1,144 @@
+"""The numpy solve of battles with submarines (engine.odds.aa_naval, issue 19 speed)
+agrees with the general engine's dict-based solve and with exact fractions: the same
+chain (A-10.6 surprise strikes and hit restrictions, A-10.7 defenceless transports,
+A-10.15 retreat, submerging), only computed differently."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa_battle import OUTCOMES, Tally
+from engine.odds.aa_general import GeneralEngine
+
+
+def _fleet(rng: random.Random, defender: bool) -> str:
+    units = {"sub": rng.randint(0, 5), "des": rng.randint(0, 2), "cru": rng.randint(0, 2),
+             "car": rng.randint(0, 2), "bat": rng.randint(0, 2)}  # fmt: skip
+    units["fig"] = min(rng.randint(0, 4), 2 * units["car"]) if defender else rng.randint(0, 3)
+    if defender:
+        units["tra"] = rng.choice([0, 0, 1, 2])
+    else:
+        units["bom"] = rng.choice([0, 0, 1])
+    if not units["sub"]:
+        units["sub"] = 1  # the general engine's battles: submarines on one side at least
+    return ", ".join(f"{c} {u}" for u, c in units.items() if c)
+
+
+def _both(battle: AABattle) -> tuple[Tally[float], Tally[float]]:
+    tallies = []
+    for vectorised in (True, False):
+        setup, _ = setup_battle(battle, 1.0)
+        tallies.append(GeneralEngine(setup, vectorised=vectorised).run())
+    return tallies[0], tallies[1]
+
+
+def _close(a: dict[tuple[int, ...], float], b: dict[tuple[int, ...], float]) -> None:
+    for key in set(a) | set(b):
+        assert a.get(key, 0.0) == pytest.approx(b.get(key, 0.0), abs=1e-12), key
+
+
+def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
+    rng = random.Random(1906)
+    checked = 0
+    for _ in range(60):
+        options: dict[str, object] = {}
+        pick = rng.random()
+        if pick < 0.2:
+            options["submerge_attacker"] = True
+        elif pick < 0.4:
+            options["submerge_defender"] = True
+        elif pick < 0.55:
+            options["retreat_below"] = rng.randint(1, 3)
+        battle = AABattle.parse(_fleet(rng, False), _fleet(rng, True), mode="sea",
+                                ool_attacker=rng.choice(["", "fig,sub", "bat,des"]),
+                                ool_defender=rng.choice(["", "fig", "sub,fig"]), **options)  # type: ignore[arg-type]  # fmt: skip
+        new, old = _both(battle)
+        for outcome in OUTCOMES:
+            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+        assert new.takes == pytest.approx(old.takes, abs=1e-12)
+        assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+        _close(new.attacker_end, old.attacker_end)
+        _close(new.defender_end, old.defender_end)
+        assert new.dropped < 1e-12
+        checked += 1
+    assert checked == 60
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("4 sub, 1 des, 1 car, 2 fig", "3 sub, 1 cru, 1 car, 2 fig", {}),
+        ("3 sub, 2 fig", "2 sub, 1 des, 1 tra", {}),  # aircraft facing a destroyer
+        ("3 sub", "2 fig, 1 car", {}),  # submarines and aircraft that cannot hit each other
+        ("2 sub, 1 bat", "3 sub, 1 des", {"submerge_attacker": True, "submerge_defender": True}),
+        ("4 sub, 1 des", "2 sub, 2 des, 1 tra", {"retreat_below": 2}),
+    ],
+)
+def test_numpy_solve_matches_exact_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+    exact = aa_odds(battle, exact=True)
+    floats = aa_odds(battle)
+    assert floats.engine == "general"
+    assert exact.exact is not None
+    assert floats.error_bound < 1e-12
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    for key in ("retreat", "stalemate", "expected_rounds"):
+        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
+    assert sum(exact.exact.values(), Fraction(0)) >= 1
+
+
+def test_numpy_solve_counts_states_against_the_cap() -> None:
+    from engine.core.errors import PlayerError
+
+    battle = AABattle.parse("6 sub, 2 des, 1 car, 2 fig", "6 sub, 2 des, 1 car, 2 fig", mode="sea")
+    with pytest.raises(PlayerError, match="too big"):
+        aa_odds(battle, max_states=50)
+    assert aa_odds(battle, max_states=100_000).attacker_win > 0
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("4 sub, 1 des, 2 fig", "3 sub, 1 car, 2 fig", {"mode": "sea", "low_luck": True}),
+        ("3 sub, 1 bat", "2 sub, 1 des, 1 cru", {"mode": "sea", "rules": "1942se"}),
+        # The general engine forced on land and amphibious battles (AA fire before
+        # round 1, bombarded defenders firing back): the same solve, no submarines.
+        ("3 inf, 1 art, 1 tank, 2 fig, 1 bom", "4 inf, 1 tank, 1 aa", {"engine": "general"}),
+        ("3 inf, 1 tank", "3 inf, 1 art", {"mode": "amphibious", "bombard": "1 bat, 1 cru", "engine": "general"}),
+    ],
+)
+def test_numpy_solve_other_battles_match_exact_fractions(
+    attacker: str, defender: str, options: dict[str, object]
+) -> None:
+    engine = str(options.pop("engine", "auto"))
+    battle = AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+    exact = aa_odds(battle, exact=True, engine=engine)
+    floats = aa_odds(battle, engine=engine)
+    assert floats.engine == "general"
+    assert exact.exact is not None
+    assert floats.error_bound < 1e-12
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    assert floats.expected_rounds == pytest.approx(exact.expected_rounds, abs=1e-12)
+    for side in ("attacker", "defender"):
+        for count, p in exact.survivor_count[side].items():
+            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+
+
+def test_numpy_solve_in_small_chunks_gives_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.odds.aa_naval as naval
+
+    battle = AABattle.parse("5 sub, 2 des, 1 car, 2 fig, 1 bat", "4 sub, 2 des, 1 cru, 1 car, 2 fig", mode="sea")
+    whole, _ = _both(battle)
+    monkeypatch.setattr(naval, "CHUNK", 37)  # many chunks per level, parts bigger than one
+    chunked, old = _both(battle)
+    for outcome in OUTCOMES:
+        assert chunked.outcome[outcome] == pytest.approx(whole.outcome[outcome], abs=1e-14)
+        assert chunked.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12)
+    _close(chunked.attacker_end, old.attacker_end)
+    _close(chunked.defender_end, old.defender_end)
