@@ -8,7 +8,10 @@ field (tested with hypothesis over random games).
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import OrderedDict
+from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from engine.core.errors import DataError
@@ -29,6 +32,23 @@ VERSION = 1
 # skips them too: GameRules.snapshot_parts).  The documents are shared: never change them.
 _MEMO_SIZE = 256
 _memo: OrderedDict[int, tuple[object, Any]] = OrderedDict()
+
+
+# And the other way: maps and card sets loaded, by content (a digest of the document's
+# pickle, which determines it exactly), so a snapshot loaded again — in a render worker,
+# or after another process's change — reuses them instead of rebuilding a BattleMap and
+# ~35 cards (and the renderer's caches, keyed per map object, hit at once).
+_loaded: OrderedDict[bytes, Any] = OrderedDict()
+
+
+def _loaded_once(tag: bytes, doc: Any, build: Callable[[], Any]) -> Any:
+    key = tag + hashlib.blake2b(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL), digest_size=20).digest()
+    kept = _loaded.get(key)
+    if kept is None:
+        kept = _loaded[key] = build()
+        while len(_loaded) > _MEMO_SIZE:
+            _loaded.popitem(last=False)
+    return kept
 
 
 def _memoised(obj: object, build: Callable[[], Any]) -> Any:
@@ -179,8 +199,9 @@ def load_state(d: Mapping[str, Any]) -> MinisState:
     o = d["options"]
     out = d["outcome"]
     return MinisState(
-        map=load_map(d["map"]),
-        cards={c["key"]: load_card(c) for c in d["cards"]},
+        map=_loaded_once(b"map", d["map"], lambda: load_map(d["map"])),
+        cards=_loaded_once(b"cards", d["cards"],
+                           lambda: MappingProxyType({c["key"]: load_card(c) for c in d["cards"]})),
         units=tuple(_load_unit(u) for u in d["units"]),
         turn=d["turn"], phase=Phase(d["phase"]), active=d["active"], first_player=d["first_player"],
         scenario=d["scenario"], extra=dict(d["extra"]),
