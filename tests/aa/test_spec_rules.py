@@ -344,3 +344,64 @@ def test_docs_aa_rules_explains_the_rules_cited_here() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "aa-rules.md").read_text(encoding="utf-8")
     cited = ("A-1.2", "A-1.6", "A-2.3", "A-4.7", "A-8.3", "A-9.3", "A-9.5", "A-9.7", "A-12.7", "A-14.3")
     assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []
+
+
+def test_a2_5_surface_warships_are_the_battleship_carrier_cruiser_and_destroyer() -> None:
+    """A-2.5: a transport is a surface ship but no warship, a submarine a warship but not
+    on the surface; only the four surface warships make a zone hostile (A-2.6)."""
+    from engine.aa.units import SURFACE_WARSHIPS
+
+    assert SURFACE_WARSHIPS == {"battleship", "carrier", "cruiser", "destroyer"}
+    for kind in ("battleship", "carrier", "cruiser", "destroyer", "submarine", "transport"):
+        s = add(empty(), UK, kind, "5 Sea Zone")
+        assert s.enemy_surface("5 Sea Zone", G) == (kind in SURFACE_WARSHIPS), kind
+
+
+def test_a4_1_options_are_fixed_at_creation_with_the_ruling_defaults() -> None:
+    """A-4.1 ruling: 15 victory cities, research and national objectives on, unless the
+    game is created otherwise; a bad value is refused, naming the legal ones."""
+    from engine.aa.game import game_options, new_game
+    from engine.core.errors import DataError, UnknownName
+
+    s, _ = new_game({}, scripted_dice([]))
+    assert (s.options.setup, s.options.victory_cities, s.options.research, s.options.national_objectives) == (
+        "1941", 15, True, True)
+    s, _ = new_game({"setup": "1942", "victory_cities": 18, "research": False, "national_objectives": False},
+                    scripted_dice([]))
+    assert (s.options.setup, s.options.victory_cities, s.options.research, s.options.national_objectives) == (
+        "1942", 18, False, False)
+    with pytest.raises(UnknownName, match="1941"):
+        game_options({"setup": "1943"})
+    with pytest.raises(DataError, match="between 1 and 18"):
+        game_options({"victory_cities": 19})
+    with pytest.raises(DataError, match="true or false"):
+        game_options({"research": "maybe"})
+
+
+def test_a7_4_no_research_while_the_capital_is_enemy_held_and_breakthroughs_are_not_shared() -> None:
+    from engine.aa.state import RESEARCH
+
+    s = turn(fresh("1941"), G, RESEARCH)
+    lost = replace(s, control={**s.control, "Germany": R})
+    refused(lost, G, "research 1 chart 1", "cannot research now")
+    s, _ = play(s, G, "research 1 chart 1", dice=[6, 2])  # a six: one breakthrough, on die 2
+    assert s.tech(G) and all(not s.tech(p) for p in (I, "Japan", R, UK, US))  # Germany's alone
+
+
+def test_a10_16_every_die_comes_from_the_recorded_source_grouped_by_side_and_target() -> None:
+    """A-10.16 ruling: the engine rolls every die (players never submit any) and reports
+    them in rolled order, grouped by side and target number."""
+    s = add(add(empty(), G, "infantry", "Poland", 2), G, "fighter", "Poland")
+    s = add(s, R, "infantry", "East Poland", 2)
+    s = turn(s, G, COMBAT_MOVE)
+    s, _ = play(s, G, "move 2 inf, 1 fig: Poland -> East Poland")
+    dice = [2, 1, 3, 6, 6]  # attacker inf ≤1: 2 1 · fighter ≤3: 3 · defender inf ≤2: 6 6
+    s, events = play(s, G, "done", dice=dice)
+    rolled = [(e.side, e.what, e.target, e.dice, e.hits) for e in events if isinstance(e, Rolled)]
+    assert rolled[:3] == [("attacker", "infantry", 1, (2, 1), 1), ("attacker", "fighter", 3, (3,), 1),
+                          ("defender", "infantry", 2, (6, 6), 0)]
+    assert [d for r in rolled for d in r[3]] == dice[:sum(len(r[3]) for r in rolled)]
+    from engine.core.errors import PlayerError
+
+    with pytest.raises(PlayerError, match="Unknown order 'roll'"):  # no order submits dice
+        apply_text(s, G, "roll 6 6", scripted_dice([]))

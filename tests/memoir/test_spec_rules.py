@@ -394,3 +394,23 @@ def test_docs_rules_memoir_explains_the_rules_cited_here() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "memoir.md").read_text(encoding="utf-8")
     cited = ("E-1.1", "E-1.2", "E-1.3", "E-1.4", "E-1.5", "E-1.6", "E-3.1", "E-3.8", "E-17.5", "E-18.1", "E-19.2")
     assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []
+
+
+def test_e5_1_a_unit_is_in_a_section_when_its_hex_is() -> None:
+    """E-5.1 (with E-2.4, E-2.5): a Probe Left orders units on left-section hexes, a unit
+    on a hex straddling left and centre counts as in the left, a centre unit does not."""
+    from engine.memoir.turn import in_sections
+
+    units = "allies infantry D1, allies infantry D2, allies infantry E1, axis infantry E9"
+    state = game(scenario(units), allies=["probe-left", "probe-right", "attack-left", "direct-from-hq"],
+                 axis=["probe-centre"] * 4)
+    left, straddling, centre = (at(state, h) for h in ("D1", "D2", "E1"))
+    assert left is not None and straddling is not None and centre is not None
+    assert in_sections(state, left, ("left",)) == {"left"}
+    assert in_sections(state, straddling, ("left",)) == {"left"}
+    assert in_sections(state, straddling, ("left", "centre")) == {"left", "centre"}
+    assert in_sections(state, centre, ("left",)) == frozenset()
+    played = run(state, "allies", "play probe-left", "order D1 D2")
+    assert played.step == "move"
+    with pytest.raises(IllegalOrder):
+        run(state, "allies", "play probe-left", "order E1")
