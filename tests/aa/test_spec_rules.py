@@ -342,7 +342,8 @@ def test_a1_6_each_power_has_its_own_colour_on_the_map() -> None:
 
 def test_docs_aa_rules_explains_the_rules_cited_here() -> None:
     text = (Path(__file__).resolve().parents[2] / "docs" / "aa-rules.md").read_text(encoding="utf-8")
-    cited = ("A-1.2", "A-1.6", "A-2.3", "A-4.7", "A-8.3", "A-9.3", "A-9.5", "A-9.7", "A-12.7", "A-14.3")
+    cited = ("A-1.2", "A-1.6", "A-2.3", "A-2.5", "A-4.1", "A-4.7", "A-7.4", "A-8.3", "A-9.3", "A-9.5", "A-9.7",
+             "A-10.16", "A-12.7", "A-14.3")
     assert [n for n in cited if not re.search(re.escape(n) + r"(?!\d)", text)] == []
 
 
