@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from dataclasses import replace as replace_update
 from datetime import datetime
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
@@ -34,7 +33,7 @@ from bot import fair_dice
 from bot.clock import parse_delay
 from bot.commands.base import Option, command
 from bot.context import Actor, Attachment, Button, Ctx, Message
-from bot.front import Front
+from bot.front import Front, option_value
 from bot.games import front_for
 from bot.present import clip, direct, ping, present
 from bot.session import Acted, Change, Loaded, effective_rows, winner_against
@@ -116,11 +115,6 @@ def with_companions(front: Front, chosen: Sequence[str], free: set[str]) -> list
     return out
 
 
-def quoted(seat: str) -> str:
-    """A seat as a ``side:`` value: quoted when it has several words."""
-    return f'"{seat}"' if " " in seat else seat
-
-
 def by_side(team: Callable[[str], str], seats: Sequence[str]) -> dict[str, list[str]]:
     """The seats grouped by their side (team), in the order given."""
     out: dict[str, list[str]] = {}
@@ -129,16 +123,18 @@ def by_side(team: Callable[[str], str], seats: Sequence[str]) -> dict[str, list[
     return out
 
 
-def one_side_refusal(front: Front, team: Callable[[str], str], who: str, held: Sequence[str],
-                     adding: Sequence[str], legal: Sequence[str]) -> IllegalOrder | None:
-    """A-1.2: one person may hold several seats of one side only.  The refusal (saying
-    which side each seat is on) if ``held`` plus ``adding`` would mix the sides."""
-    sides = by_side(team, [*held, *adding])
+def check_one_side(front: Front, team: Callable[[str], str], who: str, seats: Sequence[str],
+                   legal: Callable[[str], Sequence[str]]) -> None:
+    """One person may hold several seats of one side only (A&A's A-1.2; in a game with
+    one seat per side nobody holds two anyway).  Refuses, saying which side each seat is
+    on, when ``seats`` mix the sides; ``legal(side)`` lists what would be legal, built
+    only then (``side``: the side of the first seat)."""
+    sides = by_side(team, seats)
     if len(sides) < 2:
-        return None
+        return
     parts = "; ".join(f"{', '.join(v)} {'is' if len(v) == 1 else 'are'} {front.seat_label(t)}"
                       for t, v in sides.items())
-    return IllegalOrder(f"{who} may hold the seats of one side only (A-1.2): {parts}.", legal=legal)
+    raise IllegalOrder(f"{who} may hold the seats of one side only: {parts}.", legal=legal(team(seats[0])))
 
 
 def end_line(front: Front, outcome: Outcome) -> str:
@@ -146,9 +142,11 @@ def end_line(front: Front, outcome: Outcome) -> str:
             else f"The {front.noun} ends without a winner.")
 
 
-def seated(seats: Mapping[str, int], *, starting: bool, now: datetime) -> GameUpdate:
-    """The row update for new seat holders; the game starts when the last seat is taken."""
-    return GameUpdate(seats=dict(seats), status="active" if starting else None,
+def seated(seats: Mapping[str, int], *, starting: bool, now: datetime,
+           options: Mapping[str, Any] | None = None) -> GameUpdate:
+    """The row update for new seat holders (and the game's options when they change);
+    the game starts when the last seat is taken."""
+    return GameUpdate(seats=dict(seats), status="active" if starting else None, options=options,
                       waiting_since=now if starting else None, clear_reminded=starting)
 
 
@@ -199,10 +197,8 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         check_timing({"remind": remind, "timeout": timeout, "prompt_timeout": prompt_timeout})
         options = await make(ctx, values)
         taken = with_companions(front, seat_list(seats, side), set(seats))
-        mixed = one_side_refusal(front, rules.team, "One player", taken, (), [
-            f"/{g} new side:{quoted(', '.join(v))}" for v in by_side(rules.team, taken).values()])
-        if mixed is not None:
-            raise mixed
+        check_one_side(front, rules.team, "One player", taken, lambda _: [
+            f"/{g} new side:{option_value(', '.join(v))}" for v in by_side(rules.team, taken).values()])
         loaded, events = await ctx.app.sessions.create(
             kind=front.kind, channel_id=ctx.channel_id, guild_id=ctx.guild_id, host=ctx.actor,
             options=options, settings={REMIND: remind, TIMEOUT: timeout, POLICY: policy, PROMPT: prompt_timeout},
@@ -215,7 +211,7 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
         if taken:
             lines.append(f"{ctx.actor.mention} plays **{', '.join(front.seat_label(s) for s in taken)}**.")
         free = [s for s in seats if s not in loaded.game.seats]
-        lines.append("Join with " + " or ".join(f"`/{g} join side:{s}`" for s in free[:6]) + ".")
+        lines.append("Join with " + " or ".join(f"`/{g} join side:{option_value(s)}`" for s in free[:6]) + ".")
         lines.append(fair_dice.opening_line(loaded.game, g))
         await ctx.reply("\n".join(lines), ephemeral=False)
 
@@ -248,22 +244,18 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             if not chosen:
                 if len(free) > 1:
                     raise NotationError("Which side do you take?",
-                                        legal=[f"/{g} join side:{s}" for s in free])
+                                        legal=[f"/{g} join side:{option_value(s)}" for s in free])
                 chosen = free
             taken = [s for s in chosen if s not in free]
             if taken:
-                raise IllegalOrder(f"The {taken[0]} seat is taken.", legal=[f"/{g} join side:{s}" for s in free])
+                raise IllegalOrder(f"The {taken[0]} seat is taken.", legal=[f"/{g} join side:{option_value(s)}" for s in free])
             chosen = with_companions(front, chosen, set(free))
-            if held:
-                side_of = rules.team(held[0])
-                mixed = one_side_refusal(front, rules.team, "You", held, chosen, [
-                    f"/{g} join side:{quoted(s)}" for s in free if rules.team(s) == side_of])
-                if mixed is not None:
-                    raise mixed
+            check_one_side(front, rules.team, "You", [*held, *chosen], lambda side: [
+                f"/{g} join side:{option_value(s)}" for s in free if rules.team(s) == side])
             new_seats = {**game.seats, **{s: actor.id for s in chosen}}
-            update = seated(new_seats, starting=len(new_seats) == len(seats), now=ctx.app.sessions.now())
             return Change(
-                replace_update(update, options=fair_dice.with_entropy(game, chosen, entropy)),
+                seated(new_seats, starting=len(new_seats) == len(seats), now=ctx.app.sessions.now(),
+                       options=fair_dice.with_entropy(game, chosen, entropy)),
                 tuple(NewOrder(kind="seat", seat=s, text=f"join {s}", actor_id=actor.id) for s in chosen))
 
         loaded = await ctx.app.sessions.change(ctx.channel_id, decide, kind=front.kind)
@@ -297,13 +289,10 @@ def register_lifecycle(front: Front, *, new_options: Sequence[Option] = (),
             other = [s for s, uid in game.seats.items() if uid == who.id and s != seat]
             if other and not multi_seat:
                 raise IllegalOrder(f"{who.name} already plays {other[0]} in this {noun}.")
-            mixed = one_side_refusal(front, rules.team, who.name, other, (seat,), [
-                f"/{g} replace side:{quoted(seat)} user:@… (someone with no"
-                f" {front.seat_label(rules.team(other[0]))} seat)",
-                *(f"/{g} replace side:{quoted(s)} user:@{who.name}" for s in seats
-                  if s not in game.seats and rules.team(s) == rules.team(other[0]))] if other else [])
-            if mixed is not None:
-                raise mixed
+            check_one_side(front, rules.team, who.name, [*other, seat], lambda side: [
+                f"/{g} replace side:{option_value(seat)} user:@… (someone with no {front.seat_label(side)} seat)",
+                *(f"/{g} replace side:{option_value(s)} user:@{who.name}" for s in seats
+                  if s not in game.seats and rules.team(s) == side)])
             new_seats = {**game.seats, seat: who.id}
             return Change(
                 seated(new_seats, starting=game.status == "open" and len(new_seats) == len(seats), now=now),

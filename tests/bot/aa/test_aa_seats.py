@@ -53,18 +53,23 @@ async def test_a1_2_one_player_holds_powers_of_one_side_only(tmp_path: Path) -> 
     code, out = await run('alice: /aa new setup:1941 side:"Germany, United States"\n', tmp_path / "a")
     assert code == 0, out
     assert replies_to(out, "alice").strip().endswith(
-        "⚠️ One player may hold the seats of one side only (A-1.2): Germany is Axis; United States, China"
+        "⚠️ One player may hold the seats of one side only: Germany is Axis; United States, China"
         ' are Allies. Legal: /aa new side:Germany, /aa new side:"United States, China".')
     assert "opened" not in out
     code, out = await run('alice: /aa new setup:1941 side:Germany\n'
+                          'carol: /aa join side:"Japan, United Kingdom"\n'
                           'bob: /aa join side:Japan\n'
                           'bob: /aa join side:"United Kingdom"\n'
                           'alice: /aa replace side:"Soviet Union" user:@bob\n'
                           'alice: /aa status\n', tmp_path / "b")
     assert code == 0, out
-    assert "⚠️ You may hold the seats of one side only (A-1.2): Japan is Axis; United Kingdom is Allies."\
+    # a newcomer asking for both sides at once is refused too
+    assert "⚠️ You may hold the seats of one side only: Japan is Axis; United Kingdom is Allies."\
+           " Legal: /aa join side:Japan, /aa join side:Italy." in replies_to(out, "carol")
+    assert "carol joins" not in out
+    assert "⚠️ You may hold the seats of one side only: Japan is Axis; United Kingdom is Allies."\
            " Legal: /aa join side:Italy." in replies_to(out, "bob")
-    assert '⚠️ bob may hold the seats of one side only (A-1.2): Japan is Axis; Soviet Union is Allies.'\
+    assert '⚠️ bob may hold the seats of one side only: Japan is Axis; Soviet Union is Allies.'\
            ' Legal: /aa replace side:"Soviet Union" user:@… (someone with no Axis seat),'\
            ' /aa replace side:Italy user:@bob.' in replies_to(out, "alice")
     assert "@bob joins as **Japan**." in out and "joins as **Japan, United Kingdom**" not in out
