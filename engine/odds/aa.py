@@ -393,11 +393,11 @@ def aa_odds(
     processes) cap the work and raise a :class:`PlayerError` beyond; ``None`` means no
     cap."""
     if max_units is not None:
-        for side in ("attacker", "defender"):
-            if battle.units(side) > max_units:
-                raise IllegalOrder(
-                    f"At most {max_units} units per side here (the {side} has {battle.units(side)})."
-                )
+        sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
+                 "second wave": sum(battle.wave2.values())}
+        for side, size in sizes.items():
+            if size > max_units:
+                raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
     limits = (max_states, max_cells)
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
@@ -458,16 +458,18 @@ def _run(
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
     odds = _result(battle, setup, aside, tally, engine, cat)
     if battle.wave2:
-        odds = replace(odds, second_wave=_second_wave(battle, setup, aside, tally, cat))
+        odds = replace(odds, second_wave=_second_wave(battle, setup, aside, tally, cat, limits, eps))
     return odds
 
 
 def _second_wave(
-    battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue
+    battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
+    limits: tuple[int | None, int | None], eps: float,
 ) -> dict[str, float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
-    loss, technologies; no bombardment, no round limit, no retreat), weighted."""
+    loss, technologies; no bombardment, no round limit, no retreat; the caller's work
+    limits apply to each), weighted."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -488,13 +490,13 @@ def _second_wave(
         survivors = {n: c for n, c in dfn.counts(st).items() if c > 0}
         for n, c in aside.items():
             survivors[n] = survivors.get(n, 0) + c
-        second = aa_odds(AABattle(
+        second = _run(AABattle(
             attacker=dict(battle.wave2), defender=survivors,
             mode="land" if battle.mode == "amphibious" else battle.mode,
             ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
             tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
             low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
-        ))  # fmt: skip
+        ), 1.0, "auto", limits, eps)  # fmt: skip
         total["attacker_win"] += p * second.attacker_win
         total["attacker_takes"] += p * second.attacker_takes
         total["defender_win"] += p * second.defender_win

@@ -117,6 +117,19 @@ def test_second_wave_attacks_the_survivors() -> None:
     assert w["draw"] == pytest.approx(5 / 64)
 
 
+def test_the_second_wave_is_held_to_the_same_work_limits() -> None:
+    """A second wave counts against the units cap like either side, and each of its
+    battles against the state cap (a huge wave could otherwise run unbounded)."""
+    from engine.core.errors import PlayerError
+
+    with pytest.raises(PlayerError, match="the second wave has 130"):
+        aa_odds(AABattle.parse("1 inf", "1 inf", wave2="100 inf, 30 tank"), max_units=120)
+    fleet = AABattle.parse("1 sub", "1 des", mode="sea", wave2="4 sub, 2 des, 2 cru")
+    assert aa_odds(fleet, max_states=10_000).second_wave is not None
+    with pytest.raises(PlayerError, match="states"):  # the first battle is small; its second wave is not
+        aa_odds(AABattle.parse("1 fig", "1 des", mode="sea", wave2="4 sub, 2 des, 2 cru"), max_states=3)
+
+
 def test_expected_losses_and_tuv_swing() -> None:
     odds = aa_odds(AABattle.parse("1 inf", "1 inf"), exact=True)
     # Attacker infantry dies when the defender wins or draws: 5/8 + 1/8; the defender's
