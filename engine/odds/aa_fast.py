@@ -80,7 +80,6 @@ class FastEngine(Generic[N]):
         self.exact: bool = not isinstance(self.unit, float)
         self.eps: float = 0.0 if self.exact else eps
         self.log_eps: float = math.log10(eps) if self.eps else 0.0
-        self.seen: int = 0  # live states processed
         att, dfn = setup.attacker, setup.defender
         # Attacker blocks, one per distinct starting state.
         self.a_states: list[State] = []
@@ -376,7 +375,6 @@ class FastEngine(Generic[N]):
                 if a_quiet and len(dfire_j) == 1:
                     record(STALEMATE, i, j, x)
                     continue
-                self.seen += 1
                 x_eff = x / (1 - a0 * dfire_j[0])
                 rounds_acc[0] += x_eff
                 dropped += self._spread(rows, x_eff, i, j, j, skip_self=True)
@@ -612,7 +610,6 @@ def _solve_packed(
     P = [0] * n_rows
     dropped = 0.0
     rounds = 0.0
-    seen = 0
     won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
     zeros = [0.0] * S
     for i in range(n_rows):
@@ -680,7 +677,6 @@ def _solve_packed(
                         stop = j + 1 + n_rest
                         row[j + 1 : stop] = [r + s0 * p for r, p in zip(row[j + 1 : stop], a_rest)]
             if hi >= 0:
-                seen += 1 + hi - lo - e[lo:hi + 1].count(0.0)
                 ewin = e[lo : hi + 1]
                 esum = math.fsum(ewin)
                 rounds += esum
@@ -723,7 +719,6 @@ def _solve_packed(
     counts[STALEMATE] += stale_sum
     takes_box[0] += takes_sum
     rounds_acc[0] += rounds
-    eng.seen += seen
     return dropped
 
 

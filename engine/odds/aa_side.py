@@ -147,9 +147,6 @@ class Side:
             )
         return int(got)
 
-    def cost(self, st: State) -> int:
-        return sum(n * self.profiles[s.unit].cost for s, n in zip(self.slots, st))
-
     def has(self, st: State, predicate: str) -> bool:
         """Whether a unit with the given profile flag is still fighting."""
         key = ("has", st, predicate)

@@ -247,7 +247,6 @@ class TableEngine:
         self.a_hi = Ha + 1 - np.argmax(sig[:, :, ::-1], axis=2)
         # Each outcome left out is below CUT: a bound on the probability left out.
         self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
-        self.seen = 0
         self._split_init(att, setup.low_luck)
 
     def _split_init(self, att: Side, low_luck: bool) -> None:
@@ -443,7 +442,6 @@ class TableEngine:
             else:
                 self.dropped += float(y.sum())
         self.rounds += float(x.sum())
-        self.seen += int(np.count_nonzero(x))
         self._spread(M, k, i, x, lo, 1)
 
     def _rows_solve(self, M: Arr, i: int, rows: Arr, lims: Arr) -> None:
@@ -496,7 +494,6 @@ class TableEngine:
         elif len(src) == 0:
             self.dropped += float(y.sum())
         self.rounds += float(x.sum())
-        self.seen += int(np.count_nonzero(x))
         # Every defender score hd >= 1 at once, batched over the blocks.
         keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
         if not len(keep_cols):
@@ -665,7 +662,6 @@ class TableEngine:
             system = np.eye(n) - np.where(ok, q, 0.0)
             v = np.linalg.solve(system.T, M[ks, is_, js])
             self.rounds += float(v.sum())
-            self.seen += n
             w = v[:, None, None] * self.DF[js][:, :, None] * self.AF[ks, is_][:, None, :]
             hd = np.arange(Hd + 1)[None, :, None]
             ha = np.arange(Ha + 1)[None, None, :]
