@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.app import App
 from bot.clock import ManualClock
 from bot.session import TryAgain
+from engine.core.errors import PlayerError
 from tests.storage.suite_backend import on_postgres
 from tests.storage import pg_server
 from tests.toygame.harness import ALICE, BOB, CHANNEL, start
@@ -87,12 +88,7 @@ async def test_two_processes_ordering_the_same_game(tmp_path: Path) -> None:
                     actor = ALICE if loaded.pending[0].player == "red" else BOB
                     acted = await app.sessions.act(CHANNEL, actor, "roll" if i % 4 == 0 else "pass")
                     applied.append(acted.game.version)
-                except TryAgain:
-                    refused += 1
-                except Exception as err:  # the seat changed under us: a player error is fine
-                    from engine.core.errors import PlayerError
-
-                    assert isinstance(err, PlayerError), repr(err)
+                except (TryAgain, PlayerError):  # a conflict, or the seat changed under us
                     refused += 1
 
         await asyncio.gather(player(one, 30), player(two, 30))

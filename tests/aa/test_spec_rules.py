@@ -103,6 +103,12 @@ def test_a4_3_a5_1_china_has_no_income_and_buys_nothing() -> None:
     s = fresh("1941")
     assert sum(s.board.space(t).ipc for t, p in s.control.items() if p == C) == 7
     assert s.ipcs.get(C, 0) == 0 and C not in s.turn_order  # its turn lives in the US turn
+    # The US turn ends: income goes to the US only, China's 7 IPCs of territory pay nobody.
+    us_before = s.ipcs[US]
+    s, events = play(turn(s, US, NONCOMBAT), US, "done")
+    incomes = [(e.power, e.territories, e.total) for e in events if isinstance(e, Income)]
+    assert [(p, t) for p, t, _ in incomes] == [(US, 40)] and s.ipcs.get(C, 0) == 0  # 40: the US's own
+    assert s.ipcs[US] == us_before + incomes[0][2]
 
 
 def test_a5_9_china_starts_with_the_flying_tigers_fighter_only() -> None:
@@ -252,7 +258,7 @@ def test_a9_5_an_emptied_territory_stays_the_movers_until_an_enemy_takes_it() ->
     assert kinds_at(s, "Poland") == {} and s.control["Poland"] == G
     s, events = play(s, G, "done")  # the German turn ends with Poland still German (and paying)
     assert s.control["Poland"] == G and s.actor == R
-    assert [e.territories for e in events if isinstance(e, Income)] == [production(s, G)]
+    assert [e.territories for e in events if isinstance(e, Income)] == [31]  # Poland still counted
     s, _ = play(turn(s, R, COMBAT_MOVE), R, "move 1 inf: East Poland -> Poland")
     s, events = play(s, R, "done")  # no defender: the Soviet infantry takes it without a die
     assert [(e.territory, e.by) for e in events if isinstance(e, Captured)] == [("Poland", R)]
