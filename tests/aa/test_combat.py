@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 
 from engine.aa.combat import plan_battles
-from engine.aa.events import BattleEnded, Bombed, Captured, Lost, Returned, RocketFired, Rolled
+from engine.aa.events import BattleEnded, BattleStarted, Bombed, Captured, Lost, Returned, RocketFired, Rolled
 from engine.aa.game import apply_text, pending, timeout
-from engine.aa.state import COMBAT, AAState, Settings
+from engine.aa.state import COMBAT, COMBAT_MOVE, AAState, Settings
 from engine.core.dice import scripted_dice
 from engine.core.errors import IllegalOrder, NotYourTurn
 
@@ -299,3 +299,42 @@ def test_a10_9_ships_retreat_only_to_a_zone_friendly_since_the_turn_began() -> N
     s, events = play(s, G, "retreat 5 Sea Zone")
     assert BattleEnded("6 Sea Zone", "retreat", False) in events
     assert kinds_at(s, "5 Sea Zone", G) == {"destroyer": 2}  # all together (A-10.9)
+
+
+def test_a10_1_raids_then_amphibious_assaults_then_every_other_battle() -> None:
+    """A-10.1: a bombing raid on the United Kingdom, an amphibious assault on Karelia and a
+    land attack on Ukraine, planned together: only the raid may be fought first, then the
+    assault, then the land battle; picking out of order is refused, naming what is legal."""
+    s = add(empty(), G, "bomber", "United Kingdom", 1, p3=True, moved=3, mission="bomb", target="United Kingdom")
+    s = attack(s, G, "transport", "5 Sea Zone", 1, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
+    (boat,) = ids(s, G, "transport", "5 Sea Zone")
+    s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=boat, target="Karelia S.S.R.", p3=True,
+            came_from="5 Sea Zone", moved=1)
+    s = attack(s, G, "infantry", "Ukraine", 2, "Bulgaria Romania")
+    s = combat(add(add(s, R, "infantry", "Karelia S.S.R."), R, "infantry", "Ukraine"))
+    assert sorted((x.step, x.where) for x in s.sites) == [
+        (1, "United Kingdom"), (2, "Karelia S.S.R."), (3, "Ukraine")]
+    for early in ("battle Ukraine", "battle Karelia S.S.R."):
+        with pytest.raises(IllegalOrder, match="cannot be fought now"):
+            apply_text(s, G, early, scripted_dice([]))
+    # the raid (one damage die, no AA gun there), then the rest follow in their steps
+    s, events = play(s, G, "battle United Kingdom", dice=[3, 1, 6, 1, 1, 6])
+    assert [e.where for e in events if isinstance(e, BattleStarted)] == [
+        "United Kingdom", "Karelia S.S.R.", "Ukraine"]
+    assert not s.sites
+
+
+def test_a9_1_units_from_several_spaces_converge_and_an_empty_hostile_territory_is_a_combat_move() -> None:
+    s = add(add(empty(), G, "infantry", "Bulgaria Romania", 2), G, "fighter", "Poland")
+    s = add(s, R, "infantry", "Ukraine")
+    s = turn(s, G, COMBAT_MOVE)
+    s, _ = play(s, G, "move 2 inf: Bulgaria Romania -> Ukraine")
+    s, _ = play(s, G, "move 1 fig: Poland -> Ukraine")  # converging on one battle
+    assert kinds_at(s, "Ukraine", G) == {"infantry": 2, "fighter": 1}
+    assert [x.where for x in plan_battles(s)] == ["Ukraine"]
+    # an empty enemy territory is entered in the combat move, and taken without a die
+    e = turn(add(empty(), G, "infantry", "Poland"), G, COMBAT_MOVE)
+    assert not kinds_at(e, "East Poland")
+    e, _ = play(e, G, "move 1 inf: Poland -> East Poland")
+    e, events = play(e, G, "done")
+    assert e.control["East Poland"] == G and not [x for x in events if isinstance(x, Rolled)]
