@@ -44,10 +44,6 @@ def configure(processes: int) -> None:
     _processes = max(0, processes)
 
 
-def processes() -> int:
-    return _processes
-
-
 def shutdown() -> None:
     global _pool
     if _pool is not None:

@@ -271,12 +271,10 @@ class Sessions:
         async with self.lock(channel_id):
             before = await (self.latest if finished else self.load)(channel_id, kind=kind)
             change = await decide(before)
-            update = change.update
-            if update.snapshot is not None and before.rules.snapshot_parts:
-                update = replace(update, apart=before.rules.snapshot_parts)
             try:
                 stored = await self.repo.commit(
-                    before.game.id, expected_version=before.game.version, update=update,
+                    before.game.id, expected_version=before.game.version,
+                    update=replace(change.update, apart=before.rules.snapshot_parts),
                     records=change.records, now=self.now())
             except VersionConflict:
                 raise TryAgain() from None

@@ -65,10 +65,3 @@ def confirm_report(league: League, report: Report, *, by: int) -> League:
     """The opponent confirms: the result is recorded (how = "report")."""
     check_answer(report, by)
     return record_result(league, report.round, report.board, report.result, how="report")
-
-
-def auto_confirm(league: League, report: Report, now: datetime) -> League:
-    """Record an unanswered report once 48 hours have passed."""
-    if not report.due(now):
-        raise LeagueRuleError(f"This report is confirmed automatically at {report.confirm_by.isoformat()}.")
-    return record_result(league, report.round, report.board, report.result, how="report")

@@ -23,7 +23,7 @@ from bot.league.export import (
 )
 from bot.league.model import League, Result
 from bot.league.ops import drop_player, next_round, record_result, set_bye, start
-from bot.league.reports import CONFIRM_LABEL, auto_confirm, confirm_report, report_result
+from bot.league.reports import CONFIRM_LABEL, confirm_report, report_result
 from tests.league.helpers import ORGANISER, T0, new_league
 
 FIVE = ["ann", "ben", "cat", "dan", "eve"]
@@ -76,7 +76,7 @@ def test_standings_and_history_text() -> None:
         "cat in Cup\nRound 1: loss vs ann (allies) — 0 (total 0)\nRound 2: not paired (dropped) — 0 (total 0)")
 
 
-def test_report_confirm_and_auto_confirm() -> None:
+def test_report_and_confirm() -> None:  # auto-confirmation: tests/league/test_league_wiring.py
     league = two_rounds()
     report = report_result(league, 2, 4, "win", T0 + timedelta(hours=5))  # ben reports beating dan
     assert (report.round, report.board, report.result) == (1, 2, Result.SECOND_WINS)
@@ -85,9 +85,6 @@ def test_report_confirm_and_auto_confirm() -> None:
         confirm_report(league, report, by=2)
     done = confirm_report(league, report, by=4)
     assert (done.round(1).board(2).result, done.round(1).board(2).how) == (Result.SECOND_WINS, "report")
-    with pytest.raises(LeagueRuleError, match="confirmed automatically at"):
-        auto_confirm(league, report, T0 + timedelta(hours=52))
-    assert auto_confirm(league, report, T0 + timedelta(hours=53)).round(1).board(2).result is Result.SECOND_WINS
     with pytest.raises(LeagueRuleError, match="already has a result"):
         confirm_report(done, report, by=4)
     with pytest.raises(LeagueNotationError, match="Write it like: win, loss, draw"):
