@@ -79,7 +79,7 @@ async def _run(database: str, think_s: float = 0.0) -> dict[str, float]:
 
     from bot import render_pool
 
-    render_pool.configure(int(os.environ.get("WARROOM_RENDER_PROCESSES", os.cpu_count() or 1)))
+    render_pool.configure(render_pool.default_processes())
     await render_pool.warm()
     app = await App.start(database, seed=7)
     front = front_for("minis")
@@ -188,15 +188,22 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _measure(backend: str, think_s: float = 0.0) -> dict[str, Any] | str:
+    """One run in its own process (its memory its own): the figures, or why it failed."""
+    done = subprocess.run([sys.executable, "-m", "bench.pipeline", backend, str(think_s)],
+                          cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    if done.returncode != 0:
+        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+    got: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return got
+
+
 def figures() -> Iterable[tuple[str, object]]:
-    root = Path(__file__).resolve().parents[1]
     for backend in BACKENDS:
-        done = subprocess.run([sys.executable, "-m", "bench.pipeline", backend], cwd=root,
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            yield f"pipeline-{backend}", "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+        r = _measure(backend)
+        if isinstance(r, str):
+            yield f"pipeline-{backend}", r
             continue
-        r = json.loads(done.stdout.strip().splitlines()[-1])
         yield f"pipeline-p50-ms-{GAMES}-games-{backend}", round(r["p50"])
         yield f"pipeline-p99-ms-{GAMES}-games-{backend}", round(r["p99"])
         yield f"pipeline-first-reply-p99-ms-{backend}", round(r["first_p99"])
@@ -210,12 +217,10 @@ def figures() -> Iterable[tuple[str, object]]:
             yield f"pipeline-bugs-{backend}", r["bugs"]
         # The same games with players who think between orders (exponential, mean THINK_S):
         # the latency a deployment sees below saturation.
-        done = subprocess.run([sys.executable, "-m", "bench.pipeline", backend, str(THINK_S)], cwd=root,
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            yield f"pipeline-think-{backend}", "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1]
+        r = _measure(backend, THINK_S)
+        if isinstance(r, str):
+            yield f"pipeline-think-{backend}", r
             continue
-        r = json.loads(done.stdout.strip().splitlines()[-1])
         think = f"{GAMES}-games-think-{THINK_S:g}s-{backend}"
         yield f"pipeline-p50-ms-{think}", round(r["p50"])
         yield f"pipeline-p99-ms-{think}", round(r["p99"])
