@@ -47,6 +47,8 @@ def test_equal_documents_load_to_the_same_map_and_cards_and_round_trip() -> None
     other = pickle.loads(pickle.dumps(doc))  # as a render worker receives it
     one, two = load_state(doc), load_state(copy.deepcopy(other))
     assert one.map is two.map and one.cards is two.cards
+    # the document as dumped (shared sub-objects, its own key order) is the same content
+    assert load_state(dump_state(state)).map is one.map
     assert dump_state(one) == dump_state(two) == dump_state(state)  # BattleMap compares by identity
     changed = copy.deepcopy(doc)
     changed["cards"][0]["cost"] += 1
