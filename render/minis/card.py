@@ -16,7 +16,7 @@ from engine.minis.model import AXIS, BAND_NAMES, UnitCard
 from engine.minis.state import UnitState
 from render.core.canvas import Canvas, Drawn
 from render.core.colour import RGB
-from render.core.fonts import Face, font
+from render.core.fonts import Face, font, wrap_text
 from render.minis.symbols import symbol_for
 from render.minis.theme import theme
 from render.minis.tokens import TokenLook, bar_geometry, draw_bar
@@ -32,20 +32,9 @@ DIM: RGB = (88, 92, 96)
 
 
 def wrap(text: str, face: Face, size: int, width: float) -> list[str]:
-    """Greedy word wrap to ``width`` pixels."""
-    f = font(face, size)
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            trial = f"{line} {word}".strip()
-            if f.getlength(trial) <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
+    """Greedy word wrap to ``width`` pixels, paragraph by paragraph (an empty paragraph
+    stays an empty line)."""
+    return [line for para in text.split("\n") for line in (wrap_text(para, face, size, width) or [""])]
 
 
 def _dice(v: int | None) -> str:
