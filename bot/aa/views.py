@@ -99,14 +99,11 @@ async def territory_text(ctx: Ctx, name: str) -> str:
             facts.append(f"factory ({state.factories[where]} damage, places"
                          f" {economy.factory_capacity(state, where, owner or '')} a turn)")
         lines.append(f"🗺️ **{where}**: " + ", ".join(facts) + ".")
-    by_power: dict[str, dict[str, int]] = {}
-    for u in state.units_at(where):
-        by_power.setdefault(u.owner, {})
-        by_power[u.owner][u.kind] = by_power[u.owner].get(u.kind, 0) + 1
+    here = state.units_at(where)
     for power in POWERS:
-        if power in by_power:
-            lines.append(f"• {power}: {format_counts(by_power[power])}")
-    if not by_power:
+        if any(u.owner == power for u in here):
+            lines.append(f"• {power}: {format_counts(kind_counts(u for u in here if u.owner == power))}")
+    if not here:
         lines.append("No units.")
     boats = [u for u in state.units_at(where) if u.kind == "transport"]
     if boats:  # their ids, for `/aa sea load … onto:#12`
@@ -122,16 +119,11 @@ async def units_text(ctx: Ctx, power_name: str) -> str:
     if power is None:
         raise UnknownName(f"'{power_name}' is not a power.", legal=[f"/aa units power:{p}" for p in POWERS])
     _, state = await _state(ctx)
-    spots: dict[str, dict[str, int]] = {}
-    total = 0
-    for u in state.owned(power):
-        spots.setdefault(u.where, {})
-        spots[u.where][u.kind] = spots[u.where].get(u.kind, 0) + 1
-        total += 1
+    owned = list(state.owned(power))
     order = board().order
-    lines = [f"**{power}** ({SIDE[power]}): {total} units, {state.ipcs.get(power, 0)} IPCs in hand."]
-    for where in sorted(spots, key=order.__getitem__):
-        lines.append(f"• {where}: {format_counts(spots[where])}")
+    lines = [f"**{power}** ({SIDE[power]}): {len(owned)} units, {state.ipcs.get(power, 0)} IPCs in hand."]
+    for where in sorted({u.where for u in owned}, key=order.__getitem__):
+        lines.append(f"• {where}: {format_counts(kind_counts(u for u in owned if u.where == where))}")
     pool = state.pool_of(power)
     if pool:
         lines.append("To place: " + format_counts(pool))
