@@ -22,8 +22,8 @@ from bot.aa.front import KIND, aa_state
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
-from engine.aa.state import AAState, Battle, enemies
-from engine.aa.units import AA_GUN, kind_counts
+from engine.aa.state import AAState, Battle
+from engine.aa.units import kind_counts
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
@@ -75,20 +75,9 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     if b is None or b.where != where:  # planned: the battle as it would start now
         kind = "sea" if state.board.is_sea(where) else "land"
         b = Battle(where, kind, state.actor)
-    attacker_power, kind, amphibious = b.attacker, b.kind, b.amphibious
-    att = combat.attackers(state, b)
-    dfn = combat.defenders(state, b)
-    bombard: dict[str, int] = {}
-    if kind == "land":
-        cargo = [u for u in state.units.values() if u.owner == attacker_power and u.aboard is not None
-                 and u.is_land and u.target == where]
-        if cargo:
-            amphibious = True
-            att = att + cargo
-            zones = {u.where for u in cargo if not state.enemy_surface(u.where, attacker_power)}  # else a sea battle
-            bombard = kind_counts(combat.bombarding_ships(state, attacker_power, zones, len(cargo)))
-        if any(u.is_air for u in att):  # the defender's AA gun fires at aircraft
-            dfn = dfn + [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker_power)][:1]
+    attacker_power, kind = b.attacker, b.kind
+    att, dfn, ships, amphibious = combat.forces(state, b)
+    bombard = kind_counts(ships)
     defender_power = next((u.owner for u in dfn), None)
     setting_a = state.setting(attacker_power)
     setting_d = state.setting(defender_power) if defender_power else None

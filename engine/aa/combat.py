@@ -452,9 +452,35 @@ def ready_sites(state: AAState) -> list[Site]:
 # --------------------------------------------------------------------------- raids and rockets
 
 
+def enemy_aa_guns(state: AAState, where: str, attacker: str) -> list[Unit]:
+    return [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker)]
+
+
 def aa_value(state: AAState, where: str, attacker: str) -> int:
-    guns = [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker)]
+    guns = enemy_aa_guns(state, where, attacker)
     return max((profiles(state.tech(g.owner))[AA_GUN].aa_hit for g in guns), default=0)
+
+
+def forces(state: AAState, b: Battle) -> tuple[list[Unit], list[Unit], list[Unit], bool]:
+    """A battle's forces as it would be fought now, for a forecast (the odds of a planned
+    or running battle): the attackers (with the cargo bound for it, A-10.3, assuming any
+    sea battle on the way is won), the defenders (with the one AA gun that fires when
+    aircraft attack, A-10.4, A-10.5), the ships that would bombard (only from zones
+    with no enemy warships left to fight, A-14.5), and whether it is an amphibious
+    assault."""
+    att, dfn = attackers(state, b), defenders(state, b)
+    amphibious, ships = b.amphibious, []
+    if b.kind == "land":
+        cargo = [u for u in state.units.values() if u.owner == b.attacker and u.aboard is not None
+                 and u.is_land and u.target == b.where]
+        if cargo:
+            amphibious = True
+            att = att + cargo
+            zones = {u.where for u in cargo if not state.enemy_surface(u.where, b.attacker)}
+            ships = bombarding_ships(state, b.attacker, zones, len(cargo))
+        if any(u.is_air for u in att):
+            dfn = dfn + enemy_aa_guns(state, b.where, b.attacker)[:1]
+    return att, dfn, ships, amphibious
 
 
 def aa_fire(state: AAState, b: Battle, planes: Sequence[Unit], dice: Dice, events: list[Event]) -> Result:
