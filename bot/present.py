@@ -61,12 +61,21 @@ async def play(ctx: Ctx, kind: str, texts: str | Sequence[str]) -> Acted:
     return acted
 
 
-def private_events(loaded: Loaded, events: Sequence[EventDict], user_id: int) -> list[EventDict]:
-    """The events a user sees differently from the public (their secrets)."""
+def secrets_by_user(loaded: Loaded, events: Sequence[EventDict]) -> dict[int, list[str]]:
+    """Per seated user, the narration of the events they see differently from the public
+    (their secrets), as the game's per-seat view decides; users with none are left out."""
     rules = loaded.rules
-    viewer = loaded.viewer(user_id)
-    return [shown for e in events
-            if (shown := rules.event_view(e, viewer)) is not None and rules.event_view(e, PUBLIC) != shown]
+    front = front_for(loaded.game.kind)
+    public = [rules.event_view(e, PUBLIC) for e in events]
+    out: dict[int, list[str]] = {}
+    for uid in sorted(set(loaded.game.seats.values())):
+        viewer = loaded.viewer(uid)
+        mine = [shown for e, p in zip(events, public) if (shown := rules.event_view(e, viewer)) is not None
+                and shown != p]
+        lines = front.narrate(mine, loaded.view(viewer)) if mine else []
+        if lines:
+            out[uid] = lines
+    return out
 
 
 async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
@@ -78,13 +87,15 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
     front = front_for(loaded.game.kind)
     events = acted.event_dicts
     said = False
-    if ctx is not None:
-        secret = front.narrate(private_events(loaded, events, ctx.actor.id),
-                               loaded.view(loaded.viewer(ctx.actor.id)))
-        if secret:
+    for uid, secret in secrets_by_user(loaded, events).items():
+        if ctx is not None and uid == ctx.actor.id:  # the player who acted: privately, here
             await ctx.reply("\n".join(secret), ephemeral=True)
             said = True
-    await _tell_others_their_secrets(app, channel, loaded, events, ctx.actor.id if ctx else None)
+        elif await app.repo.user_setting(uid, "dm_turns"):
+            # Someone else's order (or a timeout) gave them a secret — a card drawn at the
+            # end of a turn the opponent finished: by direct message when they asked for
+            # messages (/settings dm turns:on); otherwise their hand or list shows it.
+            await direct(app, channel, uid, Message("\n".join(secret)))
     lines = front.narrate(visible_events(loaded.rules, events, PUBLIC), loaded.view(PUBLIC))
     reaction = next((p for p in loaded.pending if p.reaction), None)
     if ctx is not None and not lines and reaction is not None:
@@ -102,20 +113,6 @@ async def present(app: Any, channel: Channel, channel_id: int, acted: Acted,
         await post_report(app, channel, channel_id, acted)
     if acted.waiting_changed or reaction is not None:
         await ping(app, channel, channel_id, loaded)
-
-
-async def _tell_others_their_secrets(app: Any, channel: Channel, loaded: Loaded,
-                                     events: Sequence[EventDict], actor_id: int | None) -> None:
-    """Someone else's order (or a timeout) gave a player something secret — a card drawn
-    at the end of a turn the opponent finished: tell them by direct message when they
-    asked for messages (``/settings dm turns:on``); otherwise their hand or list shows it."""
-    front = front_for(loaded.game.kind)
-    for uid in sorted(set(loaded.game.seats.values()) - {actor_id}):
-        secret = private_events(loaded, events, uid)
-        if secret and await app.repo.user_setting(uid, "dm_turns"):
-            lines = front.narrate(secret, loaded.view(loaded.viewer(uid)))
-            if lines:
-                await direct(app, channel, uid, Message("\n".join(lines)))
 
 
 def ended_phases(front: Front, flat: Sequence[EventDict], own: int, *, over: bool) -> list[EventDict]:
