@@ -30,6 +30,8 @@ class Config:
     dev_guild_id: int | None
     database: str
     log_level: str
+    shards: str = ""  # WARROOM_SHARDS: this process's Discord shards, e.g. "0,1" (warroom run)
+    shard_count: str = ""  # WARROOM_SHARD_COUNT: the deployment's shard count
 
     @classmethod
     def load(cls, env_file: Path | None = None) -> "Config":
@@ -41,4 +43,6 @@ class Config:
             dev_guild_id=int(guild) if guild.isdigit() else None,
             database=merged.get("WARROOM_DB", "").strip() or "warroom.db",
             log_level=merged.get("WARROOM_LOG", "").strip().upper() or "INFO",
+            shards=merged.get("WARROOM_SHARDS", "").strip(),
+            shard_count=merged.get("WARROOM_SHARD_COUNT", "").strip(),
         )

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from bot.config import Config, read_env_file
+from bot.config import Config
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -77,10 +77,9 @@ def parse_shards(text: str | None, count: int | None) -> tuple[list[int] | None,
 
 def run(args: argparse.Namespace) -> int:
     config = Config.load(args.env_file)
-    settings = {**read_env_file(args.env_file), **os.environ}
     if args.db:
-        config = Config(config.discord_token, config.dev_guild_id, args.db, config.log_level)
-    count_text = settings.get("WARROOM_SHARD_COUNT", "").strip()
+        config = replace(config, database=args.db)
+    count_text = config.shard_count
     try:
         if args.shard_count is not None or not count_text:
             count = args.shard_count
@@ -88,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             count = int(count_text)
         else:
             raise ValueError(f"WARROOM_SHARD_COUNT must be a number of shards (e.g. 4), not {count_text!r}")
-        shard_ids, shard_count = parse_shards(args.shards or settings.get("WARROOM_SHARDS", "").strip(), count)
+        shard_ids, shard_count = parse_shards(args.shards or config.shards, count)
     except ValueError as err:
         print(f"warroom run: {err}", file=sys.stderr)
         return 2
