@@ -37,10 +37,12 @@ class Actor:
 
 @dataclass(frozen=True)
 class Attachment:
-    """A file to post (map images, charts)."""
+    """A file to post (map images, charts), or a file a player attached (``data`` left
+    empty and only ``size`` given when it is too large to read at all)."""
 
     filename: str
     data: bytes
+    size: int = 0
 
 
 @dataclass(frozen=True)

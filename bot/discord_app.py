@@ -68,7 +68,7 @@ async def _file_value(value: Any) -> Any:
     if not isinstance(value, discord.Attachment):
         return value
     if value.size > MAX_FILE_BYTES:
-        return Attachment(value.filename, b"\0" * (MAX_FILE_BYTES + 1))
+        return Attachment(value.filename, b"", value.size)
     return Attachment(value.filename, await value.read())
 
 

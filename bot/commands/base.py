@@ -106,13 +106,11 @@ def _file(name: str, raw: Any) -> Attachment:
 
         path = Path(str(raw)).expanduser()
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                found = Attachment(path.name, b"\0" * (MAX_FILE_BYTES + 1))
-            else:
-                found = Attachment(path.name, path.read_bytes())
+            size = path.stat().st_size
+            found = Attachment(path.name, b"", size) if size > MAX_FILE_BYTES else Attachment(path.name, path.read_bytes())
         except (OSError, ValueError):
             raise NotationError(f"Option '{name}' must be a file; there is no file '{str(raw)[:80]}'.") from None
-    if len(found.data) > MAX_FILE_BYTES:
+    if max(len(found.data), found.size) > MAX_FILE_BYTES:
         raise NotationError(f"The file '{found.filename[:80]}' is too large: at most"
                             f" {MAX_FILE_BYTES // 1000} KB.")
     return found

@@ -97,3 +97,30 @@ async def test_ready_without_a_list_changes_nothing(tmp_path: Path) -> None:
                           tmp_path)
     assert code == 0, out
     assert "[to bob] ⚠️" in out and "The Allies army is ready" not in out
+
+
+async def test_a_file_too_large_is_refused_without_being_read(tmp_path: Path) -> None:
+    """A file option over MAX_FILE_BYTES is refused by its size alone: a path in the local
+    channel is never read, and Discord's attachment is never downloaded."""
+    import discord
+
+    from bot.commands.base import MAX_FILE_BYTES, Option
+    from bot.context import Attachment
+    from bot.discord_app import _file_value
+    from engine.core.errors import PlayerError
+
+    big = tmp_path / "huge.m44"
+    big.write_bytes(b"x" * (MAX_FILE_BYTES + 1))
+    option = Option("file", Attachment, "a scenario file")
+    with pytest.raises(PlayerError, match="'huge.m44' is too large"):
+        option.convert(str(big))
+    small = tmp_path / "small.m44"
+    small.write_bytes(b"{}")
+    assert option.convert(str(small)) == Attachment("small.m44", b"{}")
+    sent = discord.Attachment(data={"id": 1, "filename": "huge.m44", "size": MAX_FILE_BYTES + 5,
+                                    "url": "https://example.invalid/a", "proxy_url": "https://example.invalid/a"},
+                              state=type("State", (), {"http": None})())  # type: ignore[arg-type]
+    got = await _file_value(sent)  # read() would need the network: it is not called
+    assert got == Attachment("huge.m44", b"", MAX_FILE_BYTES + 5)
+    with pytest.raises(PlayerError, match="too large"):
+        option.convert(got)
