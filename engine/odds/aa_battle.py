@@ -19,12 +19,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic
 
+from engine.core.errors import PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
 from engine.odds.dist import N
 
 ATTACKER, DEFENDER, DRAW = "attacker", "defender", "draw"
 RETREAT, STALEMATE, UNFINISHED = "retreat", "stalemate", "unfinished"
 OUTCOMES = (ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED)
+
+# Float mode, every engine: masses below TINY are not spread and single dice outcomes
+# below CUT are left out; what that leaves out is added to the reported error bound.
+TINY = 1e-24
+CUT = 1e-27
+
+
+def too_many_states(max_states: int) -> PlayerError:
+    return PlayerError(f"This battle is too big to compute exactly here (more than {max_states} battle"
+                       " states); try fewer units.")
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,11 @@ class BattleSetup(Generic[N]):
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0
         self._settled: dict[tuple[State, State, bool], tuple[str | None, State, State]] = {}
+
+    def takes(self, a: State) -> bool:
+        """Whether the attacker at ``a`` could take the territory (any battle at sea, or a
+        land unit left on land)."""
+        return not self.land or self.attacker.has_land(a)
 
     def can_fire(self, side: Side, st: State) -> bool:
         return any(v > 0 and n > 0 for g in side.dice(st) for v, n in g)  # memoised dice

@@ -33,6 +33,8 @@ from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
+from engine.odds.aa_battle import CUT as _CUT
+from engine.odds.aa_battle import TINY as _TINY
 from engine.odds.aa_side import Side, State
 from engine.odds.dist import N, fire_distribution
 
@@ -468,8 +470,6 @@ _A_BITS = 63  # the hit-probability factor (at most 1) has 63
 _W_SCALE = float(2**_W_BITS)
 _A_SCALE = float(2**_A_BITS)
 _OUT_SCALE = float(2 ** (_W_BITS + _A_BITS))
-_TINY = 1e-24  # masses below this are not spread (they are counted as dropped)
-_CUT = 1e-27  # defender scores this unlikely in a column are not spread from it
 _STRUCTS: dict[int, struct.Struct] = {}
 _BLOCKS: dict[tuple[int, int], struct.Struct] = {}
 _WORDS: dict[int, struct.Struct] = {}

@@ -25,14 +25,11 @@ from __future__ import annotations
 
 from typing import Callable, Generic
 
-from engine.core.errors import PlayerError
-from engine.odds.aa_battle import DEFENDER, STALEMATE, UNFINISHED, BattleSetup, Tally
+from engine.odds.aa_battle import CUT, DEFENDER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.dist import N, convolve, fire_distribution
 
 Pair = tuple[State, State]
-TINY = 1e-24  # float mode: masses below this are not spread (counted in the error bound)
-CUT = 1e-27  # float mode: hit combinations below this are left out
 Dist = dict[State, N]
 
 
@@ -203,7 +200,7 @@ class GeneralEngine(Generic[N]):
             else:
                 outcome = None if setup.attacker.alive(a) else DEFENDER
             if outcome is not None:
-                tally.record(outcome, a, d, start.weight, self._takes(a))
+                tally.record(outcome, a, d, start.weight, self.setup.takes(a))
                 continue
             assert tally.rounds is not None
             tally.rounds += start.weight
@@ -237,13 +234,10 @@ class GeneralEngine(Generic[N]):
             tally.dropped += abs(1.0 - recorded - tally.dropped)
         return tally
 
-    def _takes(self, a: State) -> bool:
-        return not self.setup.land or self.setup.attacker.has_land(a)
-
     def _add(self, into: dict[Pair, N], tally: Tally[N], a: State, d: State, m: N) -> None:
         outcome, a, d = self.setup.settle(a, d)
         if outcome is not None:
-            tally.record(outcome, a, d, m, self._takes(a))
+            tally.record(outcome, a, d, m, self.setup.takes(a))
         else:
             into[(a, d)] = into.get((a, d), self.zero) + m
 
@@ -253,10 +247,7 @@ class GeneralEngine(Generic[N]):
         closed form) and whether the round can lead anywhere else (if not: stalemate)."""
         self.seen += 1
         if self.max_states is not None and self.seen > self.max_states:
-            raise PlayerError(
-                f"This battle is too big to compute exactly here (more than "
-                f"{self.max_states} battle states); try fewer units."
-            )
+            raise too_many_states(self.max_states)
         mix = self.factors(a, d)
         loop = self.zero
         moves = False
@@ -333,5 +324,5 @@ class GeneralEngine(Generic[N]):
                                 key = (a3, d3)
                                 b[key] = b.get(key, self.zero) + x
         for (outcome, a3, d3), m in ended.items():
-            tally.record(outcome, a3, d3, m, self._takes(a3))
+            tally.record(outcome, a3, d3, m, self.setup.takes(a3))
         tally.dropped += dropped

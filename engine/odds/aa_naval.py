@@ -28,14 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from engine.core.errors import PlayerError
-from engine.odds.aa_battle import STALEMATE, BattleSetup, Tally
+from engine.odds.aa_battle import STALEMATE, TINY, BattleSetup, Tally, too_many_states
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays
-TINY = 1e-24  # as the general engine: masses below this are not spread (error bound)
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
@@ -246,9 +244,6 @@ class NavalSolver:
         self.A = _Numbered(setup.attacker, setup, True)
         self.D = _Numbered(setup.defender, setup, False)
 
-    def _takes(self, a: State) -> bool:
-        return not self.setup.land or self.setup.attacker.has_land(a)
-
     def _mix(self, i: int, j: int, m: float) -> tuple[list[tuple[float, Cas, Cas]], float, bool, float]:
         """One round from (i, j) holding mass ``m``: a mixture over the surprise
         strikes' results, the chance it changes nothing, whether it can change
@@ -295,7 +290,7 @@ class NavalSolver:
         number); each level keeps the keys of the cells that received mass."""
         A, D = self.A, self.D
         settle = self.setup.settle
-        takes = self._takes
+        takes = self.setup.takes
         buckets: dict[int, list[Arr]] = {}
         table = np.zeros((64, 64))
 
@@ -345,10 +340,7 @@ class NavalSolver:
                     continue
                 self.seen += 1
                 if self.max_states is not None and self.seen > self.max_states:
-                    raise PlayerError(
-                        f"This battle is too big to compute exactly here (more than "
-                        f"{self.max_states} battle states); try fewer units."
-                    )
+                    raise too_many_states(self.max_states)
                 mix, loop, moves, left = self._mix(i, j, m)
                 if not moves:
                     tally.record(STALEMATE, A.states[i], D.states[j], m, False)

@@ -41,7 +41,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
@@ -51,9 +51,7 @@ Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to h
 
 BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
-TINY = 1e-24
-SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this  # masses below this are not spread
-CUT = 1e-27  # single dice outcomes below this are left out of a spread
+SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
 
 
 # -- one side: its loss sequence and the dice of every state on it --------------------------
