@@ -58,11 +58,7 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
     if extras:
         lines[0] += " — " + ", ".join(extras)
-    take = "" if b.mode == "sea" else f" (takes the territory {percent(odds.attacker_takes)})"
-    lines.append(
-        f"Attacker wins {percent(odds.attacker_win)}{take} · defender holds "
-        f"{percent(odds.defender_win)} · both destroyed {percent(odds.draw)}"
-    )
+    lines.append(_outcome(b.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw))
     parts = []
     if odds.retreat:
         parts.append(f"attacker retreats {percent(odds.retreat)}")
@@ -84,12 +80,9 @@ def aa_lines(odds: AAOdds) -> list[str]:
     )
     if odds.second_wave is not None:
         w = odds.second_wave
-        take = "" if b.mode == "sea" else f" (takes the territory {percent(w['attacker_takes'])})"
-        lines.append(
-            f"With the second wave ({format_army(b.wave2)}) attacking the survivors: attacker wins "
-            f"{percent(w['attacker_win'])}{take} · defender holds {percent(w['defender_win'])}"
-            f" · both destroyed {percent(w['draw'])}"
-        )
+        outcome = _outcome(b.mode, w["attacker_win"], w["attacker_takes"], w["defender_win"], w["draw"])
+        lines.append(f"With the second wave ({format_army(b.wave2)}) attacking the survivors: "
+                     + outcome[0].lower() + outcome[1:])
     best = odds.survivors["attacker"][0] if odds.survivors["attacker"] else None
     if best is not None:
         lines.append(
@@ -101,13 +94,17 @@ def aa_lines(odds: AAOdds) -> list[str]:
     return lines
 
 
+def _outcome(mode: str, win: float, takes: float, held: float, draw: float, *, bold: bool = False) -> str:
+    """The battle's outcome in one line (``bold``: the winning chance emphasised)."""
+    wins = f"Attacker wins {percent(win)}"
+    line = f"{f'**{wins}**' if bold else wins} · defender holds {percent(held)} · both destroyed {percent(draw)}"
+    return line if mode == "sea" else f"{line} · takes the territory {percent(takes)}"
+
+
 def aa_headline(odds: AAOdds) -> str:
     """The key numbers in one emphasised line (the chat answer's second line)."""
-    head = f"**Attacker wins {percent(odds.attacker_win)}** · defender holds {percent(odds.defender_win)}"
-    head += f" · both destroyed {percent(odds.draw)}"
-    if odds.battle.mode != "sea":
-        head += f" · takes the territory {percent(odds.attacker_takes)}"
-    return head
+    return _outcome(odds.battle.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw,
+                    bold=True)
 
 def aa_sections(odds: AAOdds) -> list[Section]:
     outcome: Bars = [
