@@ -15,6 +15,7 @@ cannot be made costs one figure instead (E-14.5), e.g. when the retreat is block
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
@@ -103,7 +104,10 @@ class MemoirOdds:
         return out
 
 
+@lru_cache(maxsize=256)
 def memoir_odds(roll: MemoirRoll) -> MemoirOdds:
+    """Exact odds of one roll (memoised: a close assault's forecast asks for the same
+    roll its answer also shows)."""
     roll.validate()
     n = roll.dice
     ph = Fraction(HIT_FACES[roll.target], 6)
