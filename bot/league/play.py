@@ -30,7 +30,7 @@ from bot.league.export import deadline_text, deadline_warnings, pairings_text, s
 from bot.league.errors import LeagueNotationError, LeagueRuleError
 from bot.league.model import League, Pairing, Result, Round
 from bot.league.ratings import rate_game, rated_game
-from bot.lifecycle import abort_change
+from bot.lifecycle import abort_change, by_side
 from bot.session import Change, Loaded, pending_key
 from engine.core.errors import PlayerError
 from engine.core.game import rules_for
@@ -73,7 +73,7 @@ def sides_of(kind: str) -> tuple[str, str]:
 def side_seats(kind: str, team: str) -> str:
     """What a league player joins as: every seat of their side (``"Germany, Italy, Japan"``)."""
     rules = rules_for(kind)
-    return ", ".join(s for s in rules.seats if rules.team(s) == team)
+    return ", ".join(by_side(rules.team, rules.seats)[team])
 
 
 def _duel_fronts() -> list[Any]:
@@ -281,15 +281,19 @@ async def game_ended(app: Any, loaded: Loaded) -> None:
 
 
 async def rate_casual(app: Any, loaded: Loaded) -> None:
-    """A finished casual game of two players, one per side, both opted in: rated (a
-    forfeit on time is not: no game was played to its end)."""
+    """A finished casual game of two players, each holding every seat of one side (an
+    A&A side is several powers), both opted in: rated (a forfeit on time is not: no game
+    was played to its end)."""
     game, outcome = loaded.game, loaded.outcome
     if game.status != "finished" or outcome is None or game.guild_id is None:
         return
     rules = loaded.rules
     teams = list(rules.teams())
-    players = [game.seats.get(s) for s in rules.seats]
-    if len(teams) != 2 or len(players) != 2 or None in players or len(set(players)) != 2:
+    holders = {t: {game.seats.get(s) for s in seats} for t, seats in by_side(rules.team, rules.seats).items()}
+    if len(teams) != 2 or any(len(h) != 1 or None in h for h in holders.values()):
+        return
+    players = [uid for t in teams for uid in holders[t] if uid is not None]
+    if len(set(players)) != 2:
         return
     for uid in players:
         if not await app.repo.user_setting(uid, CASUAL_KEY):
@@ -297,8 +301,7 @@ async def rate_casual(app: Any, loaded: Loaded) -> None:
     how, forfeit = _how(loaded, await app.repo.orders(game.id))
     if forfeit:
         return
-    by_team = {rules.team(s): game.seats[s] for s in rules.seats}
-    order = [(by_team[t],) for t in teams]
+    order = [(uid,) for uid in players]
     winner = None if outcome.winner is None else teams.index(outcome.winner)
     await store.update_ratings(app.repo, game.guild_id, game.kind,
                                lambda table: rate_game(table, order, winner), app.clock.now())

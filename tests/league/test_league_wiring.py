@@ -338,6 +338,21 @@ async def test_casual_games_are_rated_when_both_players_opted_in(tmp_path: Path)
         await t.close()
 
 
+async def test_a_casual_aa_game_of_two_players_one_side_each_is_rated(tmp_path: Path) -> None:
+    """Each player holds a whole A&A side (several powers): still one player per side,
+    so the finished game is rated like a duel (it was skipped for having 7 seats)."""
+    t = await Table.open(tmp_path)
+    try:
+        await t.run("ann: /rating casual:on", "ben: /rating casual:on",
+                    'ann: /aa new setup:1941 side:"Germany, Italy, Japan"',
+                    'ben: /aa join side:"Soviet Union, United Kingdom, United States"',
+                    "ben: /aa concede confirm:true")
+        table = await store.ratings(t.app.repo, GUILD, "aa")
+        assert table == rate_game({}, ((t.uid("ann"),), (t.uid("ben"),)), 0)  # the Axis (ann) won
+    finally:
+        await t.close()
+
+
 async def test_deadline_policy_game_lets_the_games_go_on(tmp_path: Path) -> None:
     t = await Table.open(tmp_path)
     try:
