@@ -152,8 +152,7 @@ class AAFront(BaseFront):
                 from engine.aa import economy
                 from engine.aa.units import format_counts
 
-                spots = (economy.china_spots(s) if s.actor == "China"
-                         else economy.placement_factories(s, s.actor))
+                spots = economy.placement_spots(s, s.actor)
                 pool = format_counts(s.pool_of(s.actor))
                 hint = f"to place: {pool} at {', '.join(spots) or 'nowhere'} — {PHASE_HELP['mobilise']}"
             if hint:

@@ -195,6 +195,12 @@ def capacity_total(state: AAState, power: str) -> int:
     return sum(max(0, free_capacity(state, t, power)) for t in placement_factories(state, power))
 
 
+def placement_spots(state: AAState, power: str) -> list[str]:
+    """Where ``power`` may place new units this turn: its usable factories (A-12.1), or
+    for China its territories with room (A-5.5)."""
+    return china_spots(state) if power == CHINA else placement_factories(state, power)
+
+
 def china_spots(state: AAState) -> list[str]:
     """A-5.5: Chinese-held territories that held fewer than three Chinese units when
     placement began."""
