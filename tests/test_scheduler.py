@@ -11,23 +11,8 @@ import pytest
 
 from bot.app import App
 from bot.clock import ManualClock
-from bot.context import Message
 from bot.scheduler import tick
-from tests.toygame.harness import ALICE, CHANNEL, start
-
-
-class Posts:
-    def __init__(self) -> None:
-        self.sent: list[tuple[int, Message]] = []
-
-    async def reply(self, message: Message) -> None:
-        raise AssertionError("the scheduler never replies")
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        self.sent.append((channel_id, message))
-
-    async def dm(self, user_id: int, message: Message) -> bool:
-        return False
+from tests.toygame.harness import ALICE, CHANNEL, Posts, start
 
 
 @pytest.fixture

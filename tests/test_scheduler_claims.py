@@ -14,26 +14,8 @@ import pytest
 
 from bot.app import App
 from bot.clock import ManualClock
-from bot.context import Message
 from bot.scheduler import CLAIM_TTL, tick
-from tests.toygame.harness import CHANNEL, start
-
-
-class Posts:
-    def __init__(self) -> None:
-        self.sent: list[tuple[int, Message]] = []
-
-    async def reply(self, message: Message) -> None:
-        raise AssertionError("the scheduler never replies")
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        self.sent.append((channel_id, message))
-
-    async def dm(self, user_id: int, message: Message) -> bool:
-        return False
-
-    async def create_thread(self, channel_id: int, name: str) -> int:
-        raise AssertionError("no threads here")
+from tests.toygame.harness import CHANNEL, Posts, start
 
 
 @pytest.fixture

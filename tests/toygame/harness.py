@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import App
-from bot.context import Actor
+from bot.context import Actor, Message
 from bot.session import Change, Loaded
 from bot.storage.repository import GameUpdate, NewOrder
 
@@ -34,3 +34,22 @@ async def start(app: App, *, first: int = 1, target: int = 10, channel: int = CH
         acted = await app.sessions.act(channel, BOB, "secret 2")
         loaded = acted.after
     return loaded
+
+
+class Posts:
+    """A channel for the scheduler: it posts (kept here), never replies nor opens threads."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, Message]] = []
+
+    async def reply(self, message: Message) -> None:
+        raise AssertionError("the scheduler never replies")
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        self.sent.append((channel_id, message))
+
+    async def dm(self, user_id: int, message: Message) -> bool:
+        return False
+
+    async def create_thread(self, channel_id: int, name: str) -> int:
+        raise AssertionError("no threads here")
