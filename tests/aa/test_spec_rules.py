@@ -118,16 +118,6 @@ def test_a5_9_china_starts_with_the_flying_tigers_fighter_only() -> None:
         assert air == ["fighter"], setup
 
 
-def test_a5_10_an_ally_taking_a_chinese_territory_returns_it_to_china() -> None:
-    """A-5.10 and the A-5.2 ruling: the ally never takes control; China does."""
-    s = owned(empty(), Yunnan="Japan")
-    s = add(s, UK, "infantry", "Yunnan", p3=True, moved=1, came_from="Burma")
-    s = turn(s, UK, COMBAT)
-    s = replace(s, sites=plan_battles(s))
-    s, _ = play(s, UK, "battle Yunnan")
-    assert s.control["Yunnan"] == C
-
-
 def test_a12_3_never_place_at_an_allys_factory() -> None:
     s = turn(replace(empty(), pool={G: (("infantry", 1),)}), G, MOBILISE)
     refused(s, G, "place 1 inf: Italy", "cannot mobilise at Italy")
@@ -161,13 +151,17 @@ def test_a11_5_a_transport_that_moved_in_the_combat_move_stays_put_in_phase_5() 
     assert kinds_at(s, "7 Sea Zone", G) == {"transport": 1} and kinds_at(s, "6 Sea Zone", G) == {"transport": 1}
 
 
-def test_a5_7_china_captures_its_original_territories() -> None:
-    s = owned(empty(), Manchuria="Japan")
-    s = add(s, C, "infantry", "Manchuria", p3=True, moved=1, came_from="Suiyuan")
-    s = turn(s, C, COMBAT)
-    s = replace(s, sites=plan_battles(s))
-    s, _ = play(s, C, "battle Manchuria")
-    assert s.control["Manchuria"] == C
+@pytest.mark.parametrize("power, where, came_from, owner", [
+    pytest.param(C, "Manchuria", "Suiyuan", C, id="a5_7-china-takes-its-original-territory"),
+    pytest.param(UK, "Yunnan", "Burma", C, id="a5_10-an-ally-liberates-it-for-china"),  # and A-5.2 ruling
+])
+def test_a5_7_a5_10_who_controls_a_chinese_territory_taken_from_japan(power: str, where: str, came_from: str,
+                                                                       owner: str) -> None:
+    """A-5.7: China captures its original territories; A-5.10 (with the A-5.2 ruling): an
+    ally taking a Chinese territory never controls it, China does."""
+    s = add(owned(empty(), **{where: "Japan"}), power, "infantry", where, p3=True, moved=1, came_from=came_from)
+    s, _ = play(in_combat(s, power), power, f"battle {where}")
+    assert s.control[where] == owner
 
 
 def test_a2_8_a9_10_an_island_and_its_sea_zone_are_two_spaces() -> None:
