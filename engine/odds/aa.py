@@ -330,6 +330,59 @@ def _side(
     return got
 
 
+def _aa_fire(
+    battle: AABattle,
+    att: Side,
+    dfn: Side,
+    prof_a: Mapping[str, UnitProfile],
+    prof_d: Mapping[str, UnitProfile],
+    unit: N,
+    land: bool,
+) -> list[tuple[N, State]]:
+    """The attacker's starting states after AA fire before round 1, with their chances."""
+    guns = [n for n in dfn.army if prof_d[n].is_aa]
+    aa_value = max((prof_d[n].aa_hit for n in guns), default=0)
+    air = [n for n in att.order if prof_a[n].domain == AIR] if land and aa_value else []
+    if not air:
+        return [(unit, att.start)]
+    p = die_chance(aa_value, unit)
+    shots_per_gun = max(prof_d[n].aa_shots for n in guns)
+    if shots_per_gun:
+        # 1942 Second Edition: every gun fires, at most ``aa_shots`` dice each and never
+        # more dice than aircraft; the attacker picks the aircraft lost (its order of loss).
+        planes = sum(att.army[n] for n in air)
+        shots = min(planes, shots_per_gun * sum(dfn.army[n] for n in guns))
+        dist = low_luck_distribution([(aa_value, shots)], unit) if battle.low_luck else binomial(shots, p)
+        out: list[tuple[N, State]] = []
+        for k, w in enumerate(dist):
+            if not w:
+                continue
+            st = list(att.start)
+            for n in air:
+                lost = min(k, st[att.slot_of(n)])
+                st[att.slot_of(n)] -= lost
+                k -= lost
+            out.append((w, tuple(st)))
+        return out
+    # A-10.5: one AA gun fires one die per attacking aircraft; dice are grouped per
+    # aircraft type (ruling), hit aircraft are removed at once.
+    per_type = {
+        n: low_luck_distribution([(aa_value, att.army[n])], unit) if battle.low_luck
+        else binomial(att.army[n], p)
+        for n in air
+    }  # fmt: skip
+    outcomes: list[tuple[N, State]] = []
+    for shot in product(*(range(len(per_type[n])) for n in air)):
+        w = unit
+        st = list(att.start)
+        for n, k in zip(air, shot):
+            w = w * per_type[n][k]
+            st[att.slot_of(n)] -= k
+        if w:
+            outcomes.append((w, tuple(st)))
+    return outcomes
+
+
 def _starts(
     battle: AABattle,
     att: Side,
@@ -339,27 +392,7 @@ def _starts(
     unit: N,
     land: bool,
 ) -> list[Start[N]]:
-    # A-10.5: one AA gun fires one die per attacking aircraft before round 1; dice are
-    # grouped per aircraft type (ruling), hit aircraft are removed at once.
-    aa_value = max((prof_d[n].aa_hit for n in dfn.army if prof_d[n].is_aa), default=0)
-    air = [n for n in att.army if prof_a[n].domain == AIR] if land and aa_value else []
-    p = die_chance(aa_value, unit)
-    aa_outcomes: list[tuple[N, State]] = []
-    shots = {
-        n: low_luck_distribution([(aa_value, att.army[n])], unit) if battle.low_luck
-        else binomial(att.army[n], p)
-        for n in air
-    }  # fmt: skip
-    for shot in product(*(range(len(shots[n])) for n in air)):
-        w = unit
-        st = list(att.start)
-        for n, k in zip(air, shot):
-            w = w * shots[n][k]
-            st[att.slot_of(n)] -= k
-        if w:
-            aa_outcomes.append((w, tuple(st)))
-    if not air:
-        aa_outcomes = [(unit, att.start)]
+    aa_outcomes = _aa_fire(battle, att, dfn, prof_a, prof_d, unit, land)
     # A-10.3: battleships and cruisers bombard once each, at most one ship per land unit
     # landing (every attacking land unit lands from the sea here); the best ships fire.
     bombard: list[tuple[N, State]] = [(unit, dfn.start)]

@@ -36,6 +36,7 @@ class UnitProfile:
     supported_attack: int = 0
     supports: int = 0
     aa_hit: int = 0
+    aa_shots: int = 0  # dice per gun (0: one gun fires one die per aircraft, A-10.5)
     bombard: bool = False
     submarine: bool = False
     destroyer: bool = False
@@ -61,7 +62,7 @@ class Technology:
 
 _INT_FIELDS = {
     "cost", "attack", "defense", "hits", "attack_dice", "defense_dice",
-    "supported_attack", "supports", "aa_hit", "carrier_capacity",
+    "supported_attack", "supports", "aa_hit", "aa_shots", "carrier_capacity",
 }  # fmt: skip
 _BOOL_FIELDS = {"bombard", "submarine", "destroyer", "transport", "takes_territory"}
 

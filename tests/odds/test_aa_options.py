@@ -89,6 +89,43 @@ def test_rules_set_1942_second_edition_carrier_takes_two_hits() -> None:
     assert second.exact["attacker_win"] == F(1, 4)
 
 
+def _aa_starts(attacker: str, defender: str, **options: object) -> dict[tuple[int, int], Fraction]:
+    """Chance of each (fighters, bombers) left after AA fire, from the battle's starts."""
+    setup, _ = setup_battle(AABattle.parse(attacker, defender, **options), Fraction(1))  # type: ignore[arg-type]
+    att = setup.attacker
+    out: dict[tuple[int, int], Fraction] = {}
+    for s in setup.starts:
+        key = (att.count(s.attacker, "fighter"), att.count(s.attacker, "bomber"))
+        out[key] = out.get(key, F(0)) + s.weight
+    return out
+
+
+def test_rules_set_1942_second_edition_three_aa_shots_per_gun() -> None:
+    # Anniversary (A-10.5): one gun, one die per aircraft, per type: 4 fighters and a bomber.
+    ann = _aa_starts("4 fig, 1 bom", "1 inf, 1 aa")
+    assert len(ann) == 10
+    assert ann[(4, 1)] == F(5, 6) ** 5
+    assert ann[(4, 0)] == F(5, 6) ** 4 * F(1, 6)
+    # 1942 Second Edition: 3 dice per gun, the attacker loses the aircraft it chooses
+    # (its order of loss: fighters first by default).
+    se = _aa_starts("4 fig, 1 bom", "1 inf, 1 aa", rules="1942se")
+    assert se == {(4, 1): F(125, 216), (3, 1): F(75, 216), (2, 1): F(15, 216), (1, 1): F(1, 216)}
+    # Two guns: six dice, but never more than the five aircraft.
+    two = _aa_starts("4 fig, 1 bom", "1 inf, 2 aa", rules="1942se")
+    assert two[(0, 0)] == F(1, 6) ** 5 and two[(0, 1)] == 5 * F(1, 6) ** 4 * F(5, 6)
+    assert sum(two.values()) == 1 and len(two) == 6
+    # The player's order of loss picks which aircraft AA hits cost.
+    bombers_first = _aa_starts("4 fig, 1 bom", "1 inf, 1 aa", rules="1942se", ool_attacker="bom, fig")
+    assert bombers_first[(4, 0)] == F(75, 216) and bombers_first[(3, 0)] == F(15, 216)
+    # Low luck: three shots at 1 make 3 points, no sure hit, one die hitting on 3 or less.
+    low = _aa_starts("4 fig, 1 bom", "1 inf, 1 aa", rules="1942se", low_luck=True)
+    assert low == {(4, 1): F(1, 2), (3, 1): F(1, 2)}
+    # The whole battle: the fighters AA cannot reach survive more often.
+    more = aa_odds(AABattle.parse("2 inf, 5 fig", "2 inf, 1 aa", rules="1942se"), exact=True)
+    fewer = aa_odds(AABattle.parse("2 inf, 5 fig", "2 inf, 1 aa"), exact=True)
+    assert more.expected_survivors["attacker"]["fighter"] > fewer.expected_survivors["attacker"]["fighter"]
+
+
 def test_rules_set_global_1940_costs_and_values() -> None:
     odds = aa_odds(AABattle.parse("1 inf", "1 inf", rules="global1940"), exact=True)
     assert odds.exact is not None
