@@ -37,6 +37,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--rounds", type=int, help="fight this many rounds only")
     aa.add_argument("--retreat-below", type=int, default=0, metavar="K",
                     help="the attacker retreats after a round that leaves it fewer than K units")  # fmt: skip
+    aa.add_argument("--retreat-left", type=int, metavar="K",
+                    help="the attacker retreats after a round that leaves it K units or fewer")  # fmt: skip
     aa.add_argument("--keep-land", action="store_true", help="the attacker loses its last land unit last")
     aa.add_argument("--submerge-attacker", action="store_true", help="attacking subs submerge when they are all that is left")
     aa.add_argument("--submerge-defender", action="store_true", help="defending subs submerge when they are all that is left")
@@ -131,6 +133,7 @@ def run_aa(args: argparse.Namespace) -> int:
             tech_defender=args.defender_tech,
             rounds=args.rounds,
             retreat_below=args.retreat_below,
+            retreat_left=args.retreat_left,
             keep_land_unit=args.keep_land,
             submerge_attacker=args.submerge_attacker,
             submerge_defender=args.submerge_defender,

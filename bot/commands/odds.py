@@ -64,6 +64,8 @@ def _aa(battle: AABattle) -> AAOdds:
     Option("low_luck", bool, "Low-luck dice", required=False, default=False),
     Option("retreat_after", int, "Strafe: the attacker retreats after this round", required=False,
            min_value=1, max_value=50),  # fmt: skip
+    Option("retreat_left", int, "Attacker retreats when this many units or fewer remain", required=False,
+           min_value=1, max_value=MAX_UNITS),  # fmt: skip
     Option("retreat_chance", int, "The attacker retreats when its chance to win falls below this %",
            required=False, min_value=1, max_value=100),  # fmt: skip
     Option("rules", str, "Unit profiles of this rules set", required=False, default="anniversary",
@@ -90,6 +92,7 @@ async def odds_aa(
     retreat_chance: int | None = None,
     rules: str = "anniversary",
     wave2: str = "",
+    retreat_left: int | None = None,
 ) -> None:
     battle = AABattle.parse(
         attacker,
@@ -110,6 +113,7 @@ async def odds_aa(
         retreat_chance=retreat_chance,
         rules=rules,
         wave2=wave2,
+        retreat_left=retreat_left,
     )
     odds = await asyncio.to_thread(_aa, battle)
     lines = aa_lines(odds)

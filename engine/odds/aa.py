@@ -82,9 +82,24 @@ class AABattle:
         tech_attacker: str = "",
         tech_defender: str = "",
         wave2: str = "",
+        retreat_left: int | None = None,
         **options: Any,
     ) -> "AABattle":
-        """Build a battle from the /odds notation (``"3 inf, 1 art"``)."""
+        """Build a battle from the /odds notation (``"3 inf, 1 art"``).  ``retreat_left=K``
+        is the issue's "retreat when the attacker has K units or fewer left": the same
+        rule as ``retreat_below=K + 1`` (the two cannot both be given)."""
+        if retreat_left is not None:
+            if options.get("retreat_below"):
+                raise IllegalOrder(
+                    "Give one retreat threshold: retreat_left (K units or fewer left) or "
+                    "retreat_below (fewer than K units left).",
+                    legal=[f"/odds aa … retreat_left:{retreat_left}",
+                           f"/odds aa … retreat_below:{retreat_left + 1}"],
+                )  # fmt: skip
+            if retreat_left < 1:
+                raise IllegalOrder("retreat_left counts the units left after a round: at least 1.",
+                                   legal=["/odds aa … retreat_left:2"])
+            options["retreat_below"] = retreat_left + 1
         return cls(
             wave2=parse_army(wave2) if wave2.strip() else {},
             attacker=parse_army(attacker),

@@ -54,6 +54,9 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append("low luck")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
+    if b.retreat_below:
+        left = b.retreat_below - 1
+        extras.append(f"attacker retreats with {left} unit{'' if left == 1 else 's'} or fewer left")
     if b.retreat_chance is not None:
         extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
     if extras:

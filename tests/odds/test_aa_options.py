@@ -14,6 +14,7 @@ from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_table import TableEngine
+from engine.odds.report import aa_lines
 from tests.odds.test_odds_commands import invoke
 
 F = Fraction
@@ -197,6 +198,35 @@ async def test_discord_options() -> None:
     assert "1942 Second Edition profiles, low luck, attacker retreats after round 2" in msg.text
     assert "With the second wave (1 inf) attacking the survivors" in msg.text
     assert "TUV swing" in msg.text
+
+
+def test_retreat_left_is_k_units_or_fewer() -> None:
+    # Issue 19: "when the attacker has <= K units left"; retreat_below counts "fewer than K".
+    left = aa_odds(AABattle.parse("3 inf", "2 inf", retreat_left=1), exact=True)
+    below = aa_odds(AABattle.parse("3 inf", "2 inf", retreat_below=2), exact=True)
+    never = aa_odds(AABattle.parse("3 inf", "2 inf"), exact=True)
+    assert left.exact == below.exact and left.exact != never.exact
+    assert left.retreat > 0 and never.retreat == 0
+    # With 2 infantry attacking 1: after round 1 the attacker retreats exactly when the
+    # defender missed and one attacker fell (defender hits 1/3, attacker misses 2 of 2).
+    one = aa_odds(AABattle.parse("2 inf", "1 inf", retreat_left=1, rounds=1), exact=True)
+    assert one.retreat == pytest.approx(float(F(1, 3) * F(5, 6) ** 2))
+    assert "attacker retreats with 1 unit or fewer left" in aa_lines(one)[0]
+    with pytest.raises(PlayerError) as err:
+        AABattle.parse("3 inf", "2 inf", retreat_left=1, retreat_below=3)
+    assert "/odds aa … retreat_left:1" in err.value.text() and "retreat_below:2" in err.value.text()
+    with pytest.raises(PlayerError):
+        AABattle.parse("3 inf", "2 inf", retreat_left=0)
+
+
+async def test_retreat_left_in_the_cli_and_discord(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["odds", "aa", "--attacker", "3 inf", "--defender", "2 inf", "--retreat-left", "1", "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and json.loads(out)["options"]["retreat_below"] == 2
+    msg = await invoke("odds aa", attacker="3 inf", defender="2 inf", retreat_left="2")
+    assert "attacker retreats with 2 units or fewer left" in msg.text
+    expected = aa_odds(AABattle.parse("3 inf", "2 inf", retreat_below=3))
+    assert f"attacker retreats {expected.retreat:.1%}" in msg.text
 
 
 def _infantry_reference(n: int, m: int, threshold: F) -> dict[str, F]:
