@@ -475,13 +475,17 @@ def _run(
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
     if battle.retreat_chance is not None:
-        if subs or not isinstance(unit, float):
+        if not isinstance(unit, float):
             raise IllegalOrder(
-                "Retreating by win chance is computed for battles without submarines, in "
-                "decimals (not exact fractions).",
-                legal=["/odds aa … retreat_below:3", "/odds aa … retreat_after:2"],
+                "Retreating by win chance is computed in decimals (not exact fractions).",
+                legal=["/odds aa … retreat_chance:30", "/odds aa … retreat_left:2"],
             )
-        engine = "fast"
+        if subs or engine == "general":  # its own backward pass (the table engine has one)
+            from engine.odds.aa_retreat import retreat_pairs
+
+            setup = replace(setup, retreat_at=retreat_pairs(setup, battle.retreat_chance / 100, max_states))
+        else:
+            engine = "fast"
     if engine == "fast" and isinstance(unit, float) and (
         _table_cells(setup) > SMALL_CELLS or battle.retreat_chance is not None
     ):
@@ -497,7 +501,9 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        tally = GeneralEngine(setup, max_states=max_states).run(limit)
+        # The numpy solve skips the end-of-round rules on states they cannot act on
+        # alone; a retreat by win chance acts on pairs: the dict solve then.
+        tally = GeneralEngine(setup, max_states=max_states, vectorised=setup.retreat_at is None).run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")
     if battle.retreat_after is not None and (battle.rounds is None or battle.retreat_after <= battle.rounds):

@@ -58,6 +58,9 @@ class BattleSetup(Generic[N]):
     land: bool = True
     retreat_below: int = 0
     low_luck: bool = False
+    # The attacker retreats after a round from these live pairs (the retreat by win
+    # chance of battles with submarines, engine.odds.aa_retreat); None: never.
+    retreat_at: frozenset[tuple[State, State]] | None = None
 
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0
@@ -77,7 +80,10 @@ class BattleSetup(Generic[N]):
         key = (a, d, after_round)
         got = self._settled.get(key)
         if got is None:
-            got = self._settled[key] = self._settle(a, d, after_round)
+            got = self._settle(a, d, after_round)
+            if after_round and got[0] is None and self.retreat_at and (got[1], got[2]) in self.retreat_at:
+                got = (RETREAT, got[1], got[2])
+            self._settled[key] = got
         return got
 
     def _settle(self, a: State, d: State, after_round: bool) -> tuple[str | None, State, State]:

@@ -13,6 +13,7 @@ from bot.cli import main
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_retreat import win_chances
 from engine.odds.aa_table import TableEngine
 from engine.odds.report import aa_lines
 from tests.odds.test_odds_commands import invoke
@@ -291,11 +292,53 @@ def test_retreat_when_the_win_chance_falls_below(n: int, m: int, percent: int) -
 
 def test_retreat_by_win_chance_refusals_in_slash_syntax() -> None:
     with pytest.raises(PlayerError) as err:
-        aa_odds(AABattle.parse("2 sub", "1 des", mode="sea", retreat_chance=30))
-    assert "/odds aa … retreat_below:3" in err.value.text()
+        aa_odds(AABattle.parse("2 sub", "1 des", mode="sea", retreat_chance=30), exact=True)
+    assert "/odds aa … retreat_chance:30" in err.value.text()
     with pytest.raises(PlayerError) as err:
         aa_odds(AABattle.parse("2 inf", "1 inf", retreat_chance=0))
     assert "/odds aa … retreat_chance:30" in err.value.text()
+
+
+def test_retreat_by_win_chance_with_submarines() -> None:
+    # 2 subs attack a lone cruiser (no destroyer: the subs strike first, A-10.6, and do
+    # not fire again). From 1 sub: w1 = 1/3 + 2/3 (1/2 w1) = 1/2; from 2 subs:
+    # w2 = 5/9 + 4/9 (1/2 w2 + 1/2 w1) = 6/7.
+    setup, _ = setup_battle(AABattle.parse("2 sub", "1 cru", mode="sea"), Fraction(1))
+    chances = {(a[0], d[0]): w for (a, d), w in win_chances(setup).items()}
+    assert chances == {(1, 1): F(1, 2), (2, 1): F(6, 7)}
+    # At 60 % the attacker retreats when a round leaves it 1 sub: it wins only when the
+    # strike sinks the cruiser before that, 5/9 / (1 - 2/9) = 5/7.
+    odds = aa_odds(AABattle.parse("2 sub", "1 cru", mode="sea", retreat_chance=60))
+    assert odds.attacker_win == pytest.approx(5 / 7, abs=1e-12)
+    assert odds.retreat == pytest.approx(2 / 7, abs=1e-12)
+    assert aa_odds(AABattle.parse("2 sub", "1 cru", mode="sea")).attacker_win == pytest.approx(6 / 7)
+
+
+@pytest.mark.parametrize("attacker, defender, options", [
+    ("4 inf, 2 art, 1 tank", "5 inf, 1 art", {}),
+    ("3 inf, 2 tank, 1 fig", "4 inf, 1 fig, 1 aa", {}),
+    ("2 des, 1 cru, 1 bat", "2 des, 1 cru, 1 car, 1 fig", {"mode": "sea"}),
+    ("4 inf, 2 tank", "5 inf, 1 tank", {"keep_land_unit": True, "retreat_below": 2}),
+])  # fmt: skip
+@pytest.mark.parametrize("percent", [20, 45, 70])
+def test_retreat_by_win_chance_two_ways_agree(
+    attacker: str, defender: str, options: dict[str, object], percent: int
+) -> None:
+    # Battles without submarines: the table engine's backward pass and the general
+    # engine's (engine.odds.aa_retreat) make the same decisions.
+    battle = AABattle.parse(attacker, defender, retreat_chance=percent, **options)  # type: ignore[arg-type]
+    table = aa_odds(battle)
+    general = aa_odds(battle, engine="general")
+    assert table.engine == "fast" and general.engine == "general"
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "attacker_takes"):
+        assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
+    assert table.retreat > 0 or percent == 20
+
+
+async def test_discord_retreat_chance_at_sea_with_submarines() -> None:
+    msg = await invoke("odds aa", attacker="2 sub", defender="1 cru", kind="sea", retreat_chance="60")
+    assert "attacker retreats when its chance to win falls below 60%" in msg.text
+    assert f"attacker retreats {2 / 7:.1%}" in msg.text
 
 
 async def test_discord_retreat_chance() -> None:
