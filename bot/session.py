@@ -87,6 +87,10 @@ class Loaded:
         """The state as ``viewer`` may know it (the engine's per-seat view)."""
         return self.rules.view(self.state, viewer)
 
+    def seen_by(self, user_id: int | None) -> Any:
+        """The state as a user may know it: :meth:`view` for their :meth:`viewer`."""
+        return self.view(self.viewer(user_id))
+
     def acting_seat(self, user_id: int) -> str | None:
         """The seat a user plays now (None if not seated).  Someone holding several seats
         plays the one whose decision is pending."""

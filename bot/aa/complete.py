@@ -26,7 +26,7 @@ async def _game(ctx: Ctx) -> tuple[AAState, str | None] | None:
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     if loaded is None or loaded.game.kind != KIND:
         return None
-    return aa_state(loaded.view(loaded.viewer(ctx.actor.id))), loaded.acting_seat(ctx.actor.id)
+    return aa_state(loaded.seen_by(ctx.actor.id)), loaded.acting_seat(ctx.actor.id)
 
 
 def _rank(partial: str, names: Iterable[str]) -> Choices:

@@ -103,14 +103,14 @@ def odds_options(battle: AABattle) -> dict[str, Any]:
 
 async def _game_state(ctx: Ctx) -> AAState:
     loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
-    return aa_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    return aa_state(loaded.seen_by(ctx.actor.id))
 
 
 async def _battle_choices(ctx: Ctx, partial: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     if loaded is None or loaded.game.kind != KIND:
         return []
-    return complete._rank(partial, battle_spaces(aa_state(loaded.view(loaded.viewer(ctx.actor.id)))))
+    return complete._rank(partial, battle_spaces(aa_state(loaded.seen_by(ctx.actor.id))))
 
 
 BATTLE = Option("battle", str, "A battle of this channel's A&A game (its space), instead of the units",

@@ -20,7 +20,7 @@ from engine.core.errors import IllegalOrder, UnknownName
 
 async def _state(ctx: Ctx) -> tuple[Loaded, AAState]:
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind=KIND)
-    return loaded, aa_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    return loaded, aa_state(loaded.seen_by(ctx.actor.id))
 
 
 def _merge(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
@@ -58,7 +58,7 @@ async def buy_order(ctx: Ctx, units: str | None, repair: str | None, add: bool) 
 def purchase_text(loaded: Loaded, power: str, user_id: int) -> str:
     """The running total of the purchase being made (shown to the buyer alone, read from
     the buyer's view of the game)."""
-    state = aa_state(loaded.view(loaded.viewer(user_id)))
+    state = aa_state(loaded.seen_by(user_id))
     p = state.purchase
     have = state.ipcs.get(power, 0)
     if p is None:

@@ -237,7 +237,7 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
         raise NoGame("There is no A&A Miniatures game in this channel: give the numbers instead "
                      "(/odds minis dice:11 defense:5), or start one with /minis new.")
     # Only units the asker may see (M-2.5), from the engine's view for the asker's seats.
-    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    state = minis_state(loaded.seen_by(ctx.actor.id))
     a, t = find_unit(state, attacker), find_unit(state, target)
     live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at)
     odds = minis_odds(live.attack)
@@ -347,7 +347,7 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
 
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
     # The asker's seats' view (the public one for someone not seated).
-    roll, odds = live_odds(loaded.view(loaded.viewer(ctx.actor.id)), unit, enemy)
+    roll, odds = live_odds(loaded.seen_by(ctx.actor.id), unit, enemy)
     lines = [f"{unit.upper()} battles {enemy.upper()}: {roll.dice} dice at {roll.target}", *memoir_lines(odds)]
     png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
     await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", png)])

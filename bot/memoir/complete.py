@@ -26,7 +26,7 @@ async def _mine(ctx: Ctx) -> tuple[MemoirState, str] | None:
     seat = loaded.acting_seat(ctx.actor.id)
     if seat is None:
         return None
-    return memoir_state(loaded.view(loaded.viewer(ctx.actor.id))), seat
+    return memoir_state(loaded.seen_by(ctx.actor.id)), seat
 
 
 def _fits(partial: str, *texts: str) -> bool:

@@ -53,7 +53,7 @@ def hand_message(loaded: Loaded, ctx: Ctx) -> tuple[str, list[Attachment], list[
     """The asker's hand: its text, one picture of the cards, and a button per card they
     may play now (or, after a Recon, per card they may keep)."""
     seat = my_seat(loaded, ctx)
-    state = memoir_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    state = memoir_state(loaded.seen_by(ctx.actor.id))
     hand = tuple(kind_of(c) for c in state.hand(seat))
     lines = [f"🃏 **Your hand** ({side_name(seat)}, {len(hand)} card{'s' if len(hand) != 1 else ''}) — only you"
              " see this:"]

@@ -109,7 +109,7 @@ async def minis_initiative(ctx: Ctx, choice: str) -> None:
 async def minis_deploy(ctx: Ctx, unit: str | None, to: str | None, face: str | None,
                        aboard: str | None, map: int | None, objective: str | None, end: str | None) -> None:
     loaded = await ctx.app.sessions.load(ctx.channel_id, kind=KIND)
-    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    state = minis_state(loaded.seen_by(ctx.actor.id))
     await play(ctx, KIND, views.deploy_order(state, unit, to, face, aboard, map, objective, end))
 
 

@@ -26,7 +26,7 @@ async def _game(ctx: Ctx) -> tuple[Loaded, MinisState, str | None] | None:
     loaded = await ctx.app.sessions.find(ctx.channel_id)
     if loaded is None or loaded.game.kind != KIND:
         return None
-    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    state = minis_state(loaded.seen_by(ctx.actor.id))
     return loaded, state, loaded.acting_seat(ctx.actor.id)
 
 

@@ -93,7 +93,7 @@ async def army_text(ctx: Ctx) -> str:
     seats = loaded.game.seat_of(ctx.actor.id)
     if not seats:
         raise IllegalOrder("You are not playing in this battle.")
-    state = minis_state(loaded.view(loaded.viewer(ctx.actor.id)))
+    state = minis_state(loaded.seen_by(ctx.actor.id))
     lines = []
     for seat in seats:
         units = [u for u in state.units if u.side == seat]
