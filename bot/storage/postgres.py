@@ -53,10 +53,10 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MIGRATION_LOCK = 0x5741_5252_4F4F_4D  # an arbitrary advisory-lock key ("WARROOM")
 POOL_SIZE = 8  # connections per process (every process of a deployment has its own pool)
 
+# A game row with its seats as one JSON object (seat -> player id); ids stay exact, as
+# Python reads JSON integers of any size.
 _GAME_COLUMNS = (
-    "g.*, ARRAY(SELECT s.seat FROM seats s WHERE s.game_id = g.id ORDER BY s.seat COLLATE \"C\")"
-    " AS seat_names, ARRAY(SELECT s.player_id FROM seats s WHERE s.game_id = g.id"
-    " ORDER BY s.seat COLLATE \"C\") AS seat_players"
+    "g.*, (SELECT json_object_agg(s.seat, s.player_id) FROM seats s WHERE s.game_id = g.id)::text AS seats_json"
 )
 
 
@@ -496,7 +496,7 @@ class PostgresRepository:
 
     def _record(self, row: asyncpg.Record) -> GameRecord:
         return game_record(
-            row, seats={seat: int(player) for seat, player in zip(row["seat_names"], row["seat_players"])},
+            row, seats={seat: int(player) for seat, player in json.loads(row["seats_json"] or "{}").items()},
             snapshot=self.snapshots.get(int(row["id"]), int(row["version"]), row["snapshot"], row["parts"]),
             dice_key=bytes(row["dice_key"]), read_time=_as_time)
 

@@ -62,6 +62,19 @@ async def test_create_commit_and_read_back(backend: Open) -> None:
     assert [o.seq for o in await repo.orders(gid, since=1)] == [2]
 
 
+async def test_seats_keep_discord_sized_ids_and_odd_seat_names(backend: Open) -> None:
+    repo = await backend()
+    await _players(repo)
+    big = 1_234_567_890_123_456_789  # a Discord id: beyond a double's 2**53
+    await repo.remember_player(big, "carol", NOW)
+    gid = await _game(repo)
+    seats = {"red": 1, "United Kingdom": big, 'the "quoted" seat': 2}
+    await repo.commit(gid, expected_version=1, update=GameUpdate(seats=seats), records=[], now=NOW)
+    assert (await repo.game(gid)).seats == seats
+    live = await repo.live_game(10)
+    assert live is not None and live.seats == seats
+
+
 async def test_every_column_a_commit_may_set_or_clear(backend: Open) -> None:
     """Options, the waiting time and the reminder time are written, kept when a commit
     leaves them alone, and cleared on request."""
