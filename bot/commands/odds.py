@@ -27,7 +27,7 @@ from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_ass
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_lines,
+    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_extra_attack_line, minis_lines,
     minis_live_lines, minis_sections, minis_subtitle,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
@@ -152,6 +152,8 @@ async def odds_aa(
     Option("heavy_armor", bool, "Numbers: target has Heavy Armor, not used yet", required=False),
     Option("overheat", bool, "Numbers: attacker has Overheat", required=False),
     Option("double_shot", bool, "Numbers: a second attack at the same target (Double Shot)", required=False),
+    Option("cannon", bool, "Units: the attacker's Additional Hull-Mounted Cannon attack", required=False,
+           default=False),  # fmt: skip
 )
 async def odds_minis(
     ctx: Ctx,
@@ -174,6 +176,7 @@ async def odds_minis(
     heavy_armor: bool | None = None,
     overheat: bool | None = None,
     double_shot: bool | None = None,
+    cannon: bool = False,
 ) -> None:
     numbers = {
         "dice": dice, "defense": defense, "attacker_penalty": attacker_penalty, "target_penalty": target_penalty,
@@ -191,8 +194,12 @@ async def odds_minis(
                 f"Give either two units or the numbers, not both: with attacker and target the game gives "
                 f"every number, so leave out {', '.join(given)}.",
                 legal=("/odds minis attacker:ax3 target:al5", "/odds minis dice:11 defense:5"))
-        await _odds_minis_live(ctx, attacker, target, defensive=defensive, ap=ap, at=at)
+        await _odds_minis_live(ctx, attacker, target, defensive=defensive, ap=ap, at=at, cannon=cannon)
         return
+    if cannon:
+        raise NotationError("'cannon' is for an attack between two units of the game (attacker and target); "
+                            "with numbers, give the cannon's own dice.",
+                            legal=("/odds minis attacker:ax1 target:al1 cannon:true", "/odds minis dice:4 defense:5"))
     if at is not None:
         raise NotationError("'at' is for defensive fire between two units of the game (attacker and target).")
     if dice is None or defense is None:
@@ -226,7 +233,7 @@ async def odds_minis(
 
 
 async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *, defensive: bool, ap: bool,
-                           at: str | None) -> None:
+                           at: str | None, cannon: bool = False) -> None:
     """The live form: both units from the game in this channel, as the asker sees them."""
     if not attacker or not target:
         missing = "target" if attacker else "attacker"
@@ -239,12 +246,14 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     # Only units the asker may see (M-2.5), from the engine's view for the asker's seats.
     state = minis_state(loaded.seen_by(ctx.actor.id))
     a, t = find_unit(state, attacker), find_unit(state, target)
-    live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at)
+    live = live_attack(state, a.id, t.id, defensive=defensive, armor_piercing=ap, where=at, cannon=cannon)
     odds = minis_odds(live.attack)
     lines = minis_live_lines(live, odds)
     hits_line = next(i for i, line in enumerate(lines) if line.startswith("0 hits"))
     lines[hits_line] = f"**{lines[hits_line]}**"
     lines += [minis_blast_line(b, minis_odds(b.attack)) for b in live.blast]
+    if live.extra_attack is not None:
+        lines.append(minis_extra_attack_line(minis_odds(live.extra_attack)))
     subtitle = f"{live.attacker} vs {live.target}: {minis_subtitle(odds)}"
     png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=subtitle)
     # Odds from a live game tell what the asker plans: only they see them.

@@ -29,8 +29,9 @@ earlier this phase.  Blast: each other unit in the target hex gets its own
 :class:`LiveAttack` in ``blast``.  Computed as well: Heavy Armor (the target's first
 Damaged counter in the game is ignored, while it is unused), Overheat (the attacker's
 chance of three natural 1s) and Double Shot (the same attack twice, counters adding
-up).  Named only (listed in ``notes``): All Guns Blazing and the hull-mounted cannon,
-separate attacks with their own dice.
+up); All Guns Blazing at a Soldier also gives ``extra_attack``, the attack made twice
+at the same target (its extra attack may go elsewhere).  The hull-mounted cannon is a
+separate attack with its own dice (``cannon=True``), named in ``notes``.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class LiveAttack:
     notes: tuple[str, ...]  # what the odds leave out, or worth knowing
     where: str | None = None  # defensive fire at the current mover: "leaving" or "entering"
     blast: tuple[LiveAttack, ...] = ()  # Blast: the separate attacks on the others in the hex
+    # All Guns Blazing at a Soldier: the attack with its extra attack at the same target too.
+    extra_attack: MinisAttack | None = None
 
 
 def attack_from_game(state: MinisState, attacker_id: str, target_id: str, *, defensive: bool = False,
@@ -257,10 +260,13 @@ def _describe(state: MinisState, attacker: UnitState, target: UnitState, plan: P
     double = ac.has("Double Shot")
     if double:
         notes.append("Double Shot: both attacks at this target are counted (counters after the second).")
-    if ac.has("All Guns Blazing") and tc.is_soldier and not defensive:
-        notes.append("All Guns Blazing: it has an extra attack against Soldiers, not counted here.")
+    guns = ac.has("All Guns Blazing") and tc.is_soldier and not defensive and plan.kind == "normal" \
+        and not double
+    if guns:
+        notes.append("All Guns Blazing: it may make one extra attack at a Soldier after this one; the "
+                     "last line counts it at this target too.")
     if ac.has("Additional Hull-Mounted Cannon") and plan.kind == "normal":
-        notes.append("Its hull-mounted cannon is a separate attack (not counted here).")
+        notes.append("Its hull-mounted cannon is a separate attack with its own dice (ask with cannon:true).")
     heavy = tc.has("Heavy Armor") and ab.once_key(target, "Heavy Armor") not in state.used_once \
         and not defensive and tc.is_vehicle
     if heavy:
@@ -282,9 +288,11 @@ def _describe(state: MinisState, attacker: UnitState, target: UnitState, plan: P
         armor_piercing=ap, cover_automatic=automatic, flamethrower=flame, highly_flammable=flammable,
         prior_counters=prior, heavy_armor=heavy, overheat=overheat, attacks=2 if double else 1)
     lab = state.map.label
+    extra = replace(attack, attacks=2) if guns else None
     return LiveAttack(
         attack=attack, attacker=attacker.id, target=target.id, attacker_name=ac.name, target_name=tc.name,
         attacker_hex=lab(attacker.hex), target_hex=lab(target.hex), kind=plan.kind, distance=plan.distance,
         band=BAND_NAMES[plan.band], modifier_parts=tuple(modifier_parts), defense_front=tc.defense_front,
         defense_rear=tc.defense_rear, front=plan.front, defense_parts=tuple(defense_parts), terrain=terrain,
-        cover=cover_text, special=tuple(dict.fromkeys(special)), notes=tuple(notes), where=where)
+        cover=cover_text, special=tuple(dict.fromkeys(special)), notes=tuple(notes), where=where,
+        extra_attack=extra)

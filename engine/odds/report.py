@@ -256,6 +256,15 @@ def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:
     return lines
 
 
+def minis_extra_attack_line(odds: MinisOdds) -> str:
+    """One line for an attack followed by its All Guns Blazing extra attack at the same
+    Soldier (``odds`` of the attack made twice)."""
+    counters = " · ".join(
+        f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
+    )
+    return f"With the All Guns Blazing extra attack at it too: {counters}"
+
+
 def minis_blast_line(live: LiveAttack, odds: MinisOdds) -> str:
     """One line for a Blast attack on another unit in the target hex."""
     counters = " · ".join(

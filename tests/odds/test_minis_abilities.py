@@ -5,6 +5,7 @@ checked by hand and against the engine's own resolution of every dice outcome
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
@@ -16,6 +17,7 @@ from engine.minis.events import Attacked, UnitDisrupted
 from engine.minis.state import MinisState
 from engine.odds.minis import COUNTERS, MinisAttack, counter_lists, minis_odds, summary
 from engine.odds.minis_game import live_attack
+from engine.odds.report import minis_extra_attack_line
 from engine.minis.state import Phase
 from tests.minis.helpers import battle, make_card
 from tests.odds.test_minis_live_engine import CARDS, MAP
@@ -25,21 +27,24 @@ TWIN = make_card("twin", vs_s=(2, 2, 2), vs_v=(2, 2, 2), abilities=["Double Shot
 TWIN_HOT = make_card("twin-hot", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Double Shot", "Overheat"])
 KV = make_card("kv", side="allies", vehicle=True, defense=(1, 1), abilities=["Heavy Armor"])
 GRUNT = make_card("grunt", side="allies", defense=(1, 1))
-EXTRA = (HOTGUN, TWIN, TWIN_HOT, KV, GRUNT)
+BLAZER = make_card("blazer", vehicle=True, vs_s=(2, 2, 2), vs_v=(2, 2, 2), abilities=["All Guns Blazing"])
+EXTRA = (HOTGUN, TWIN, TWIN_HOT, KV, GRUNT, BLAZER)
 
 
 def _state(placements: list) -> MinisState:  # type: ignore[type-arg]
     return battle(MAP, placements, phase=Phase.ASSAULT, extra_cards=CARDS + EXTRA)  # type: ignore[arg-type]
 
 
-def _engine(state: MinisState, attacks: int) -> tuple[dict[str, F], F]:
+def _engine(state: MinisState, attacks: int, second: str = "normal") -> tuple[dict[str, F], F]:
     """Law of the target's counters after ``attacks`` attacks, and the chance the
-    attacker overheats, by playing every dice sequence through the engine."""
+    attacker overheats, by playing every dice sequence through the engine (the second
+    attack of kind ``second``)."""
     counters = {c: F(0) for c in COUNTERS}
     hot = [F(0)]
 
     def explore(st: MinisState, left: int, prefix: list[int], w: F, overheated: bool) -> None:
-        plan = plan_attack(st, st.unit("ax1"), st.unit("al1"), kind="normal")
+        kind = "normal" if left == attacks else second
+        plan = plan_attack(st, st.unit("ax1"), st.unit("al1"), kind=kind)
         assert isinstance(plan, Plan)
         try:
             after, events, _ = resolve(st, plan, scripted_dice(prefix))
@@ -114,6 +119,23 @@ def test_live_odds_equal_the_engine(card: object, target: object, attacks: int) 
         assert odds.overheat_chance == hot and hot > 0
 
 
+def test_all_guns_blazing_extra_attack_at_the_same_soldier_equals_the_engine() -> None:
+    s = _state([("ax1", BLAZER, "C7"), ("al1", GRUNT, "C6", "N")])
+    live = live_attack(s, "ax1", "al1")
+    assert live.attack.attacks == 1 and live.extra_attack is not None
+    assert live.extra_attack == replace(live.attack, attacks=2)
+    counters, _ = _engine(s, 2, second="guns")  # the normal attack, then the "guns" one
+    assert dict(minis_odds(live.extra_attack).counters) == counters
+    assert dict(minis_odds(live.attack).counters) == _engine(s, 1)[0]
+    assert any("All Guns Blazing" in n for n in live.notes)
+    line = minis_extra_attack_line(minis_odds(live.extra_attack))
+    assert line.startswith("With the All Guns Blazing extra attack at it too: no effect ")
+    assert f"destroyed {float(counters['destroyed']):.1%}" in line
+    # Against a Vehicle there is no extra attack.
+    tank = _state([("ax1", BLAZER, "C7"), ("al1", KV, "C6", "N")])
+    assert live_attack(tank, "ax1", "al1").extra_attack is None
+
+
 def test_cli_numbers_form(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
@@ -133,3 +155,12 @@ async def test_discord_numbers_form_shows_the_new_lines() -> None:
     assert "Second attack (Double Shot)" in msg.text
     assert "Heavy Armor used up" in msg.text
     assert "Overheat (three natural 1s disrupt the attacker)" in msg.text
+
+
+async def test_discord_cannon_is_for_two_units_of_a_game() -> None:
+    from engine.core.errors import NotationError
+    from tests.odds.test_odds_commands import invoke
+
+    with pytest.raises(NotationError) as err:
+        await invoke("odds minis", dice="4", defense="5", cannon=True)
+    assert "/odds minis attacker:ax1 target:al1 cannon:true" in err.value.text()
