@@ -65,6 +65,30 @@ class BattleSetup(Generic[N]):
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0
         self._settled: dict[tuple[State, State, bool], tuple[str | None, State, State]] = {}
+        self._quiet: dict[tuple[State, bool], bool] = {}
+        self._retreating = frozenset(a for a, _ in self.retreat_at or ())
+
+    def quiet(self, st: State, attacker: bool) -> bool:
+        """Whether the end-of-round rules leave ``st`` alone whatever the other side
+        holds: it still fights, no retreat threshold is reached, it has no lone
+        submarines that may submerge nor (defending at sea) transports that may be lost.
+        :meth:`settle` of two quiet states is ``(None, a, d)`` (memoised)."""
+        key = (st, attacker)
+        got = self._quiet.get(key)
+        if got is None:
+            side = self.attacker if attacker else self.defender
+            alive = side.alive(st)
+            got = alive > 0
+            if attacker and self.retreat_below and alive < self.retreat_below:
+                got = False
+            if self.sea and side.submerge and _subs_alone(side, st):
+                got = False
+            if self.sea and not attacker and side.has(st, "transport"):
+                got = False
+            if attacker and self.retreat_at and st in self._retreating:
+                got = False
+            self._quiet[key] = got
+        return got
 
     def takes(self, a: State) -> bool:
         """Whether the attacker at ``a`` could take the territory (any battle at sea, or a

@@ -215,17 +215,37 @@ class GeneralEngine(Generic[N]):
         elif rounds is None:
             self._solve(after, tally)
         else:
-            for _ in range(rounds - 1):
+            # Round by round; in float mode masses below TINY are not spread (their sum
+            # goes to the error bound), as in the solve without a round limit.
+            tiny = TINY if isinstance(self.unit, float) else None
+            for r in range(rounds - 1):
                 nxt: dict[Pair, N] = {}
                 for (a, d), m in after.items():
-                    dist = self.round(a, d)
-                    if len(dist) == 1 and (a, d) in dist:
+                    if tiny is not None and m < tiny:
+                        tally.dropped += float(m)
+                        continue
+                    mix = self.factors(a, d)
+                    if len(mix) == 1 and mix[0][1].keys() == {a} and mix[0][2].keys() == {d}:
                         tally.record(STALEMATE, a, d, m, False)
                         continue
                     assert tally.rounds is not None
                     tally.rounds += m
-                    for (a2, d2), p in dist.items():
-                        self._add(nxt, tally, a2, d2, m * p)
+                    if r == rounds - 2:  # the last round: only where it ends is recorded
+                        self._last_round(tally, mix, m)
+                        continue
+                    for w, a2s, d2s in mix:
+                        mw = m * w
+                        for a2, qa in a2s.items():
+                            mwa = mw * qa
+                            if tiny is not None and mwa < tiny:
+                                tally.dropped += float(mwa)
+                                continue
+                            for d2, qd in d2s.items():
+                                x = mwa * qd
+                                if tiny is not None and x < tiny:
+                                    tally.dropped += float(x)
+                                    continue
+                                self._add(nxt, tally, a2, d2, x)
                 after = nxt
             for (a, d), m in after.items():
                 tally.record(UNFINISHED, a, d, m, False)
@@ -233,6 +253,40 @@ class GeneralEngine(Generic[N]):
             recorded = float(sum(tally.outcome.values()))
             tally.dropped += abs(1.0 - recorded - tally.dropped)
         return tally
+
+    def _last_round(self, tally: Tally[N], mix: list[tuple[N, Dist[N], Dist[N]]], m: N) -> None:
+        """Record the last round of a round-limited battle from one pair (mass ``m``):
+        where both sides are left quiet (:meth:`BattleSetup.quiet`) the battle is simply
+        unfinished, so only each side's share of it is added up (one term per state, not
+        per pair); every other pair of results is settled one by one."""
+        setup = self.setup
+        quiet = setup.quiet
+        zero = self.zero
+        for w, a2s, d2s in mix:
+            mw = m * w
+            qa_quiet: list[tuple[State, N]] = []
+            loud_a: list[tuple[State, N]] = []
+            for a2, q in a2s.items():
+                (qa_quiet if quiet(a2, True) else loud_a).append((a2, q))
+            qd_quiet: list[tuple[State, N]] = []
+            loud_d: list[tuple[State, N]] = []
+            for d2, q in d2s.items():
+                (qd_quiet if quiet(d2, False) else loud_d).append((d2, q))
+            if qa_quiet and qd_quiet:
+                sa = sum((q for _, q in qa_quiet), zero)
+                sd = sum((q for _, q in qd_quiet), zero)
+                tally.outcome[UNFINISHED] += mw * sa * sd
+                a_end, d_end = tally.attacker_end, tally.defender_end
+                for a2, q in qa_quiet:
+                    a_end[a2] = a_end.get(a2, zero) + mw * q * sd
+                for d2, q in qd_quiet:
+                    d_end[d2] = d_end.get(d2, zero) + mw * q * sa
+            for a_list, d_list in ((qa_quiet, loud_d), (loud_a, qd_quiet), (loud_a, loud_d)):
+                for a2, qa in a_list:
+                    for d2, qd in d_list:
+                        outcome, a3, d3 = setup.settle(a2, d2)
+                        tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
+                                     setup.takes(a3))  # fmt: skip
 
     def _add(self, into: dict[Pair, N], tally: Tally[N], a: State, d: State, m: N) -> None:
         outcome, a, d = self.setup.settle(a, d)

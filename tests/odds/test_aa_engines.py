@@ -104,6 +104,81 @@ def test_sea_battles_float_matches_exact_and_books_balance(battle: AABattle) -> 
     check_bookkeeping(battle)
 
 
+def _walk_rounds(battle: AABattle) -> dict[str, object]:
+    """A plain reference for a round limit: every round expanded pair by pair
+    (``GeneralEngine.round``), the end-of-round rules on each pair, in fractions."""
+    from fractions import Fraction
+
+    from engine.odds.aa import setup_battle
+    from engine.odds.aa_general import GeneralEngine
+
+    setup, _ = setup_battle(battle, Fraction(1))
+    engine = GeneralEngine(setup)
+    State = tuple[int, ...]
+    ended: dict[tuple[str, State, State], Fraction] = {}
+    live: dict[tuple[State, State], Fraction] = {}
+    for start in setup.starts:
+        fires = start.defender_fires_as if start.defender_fires_as != start.defender else None
+        outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
+        if outcome is not None:
+            ended[(outcome, a, d)] = ended.get((outcome, a, d), Fraction(0)) + start.weight
+            continue
+        for (a2, d2), p in engine.round(a, d, fires).items():  # round 1
+            o, a3, d3 = setup.settle(a2, d2)
+            if o is None:
+                live[(a3, d3)] = live.get((a3, d3), Fraction(0)) + start.weight * p
+            else:
+                ended[(o, a3, d3)] = ended.get((o, a3, d3), Fraction(0)) + start.weight * p
+    assert battle.rounds is not None
+    for _ in range(battle.rounds - 1):
+        nxt: dict[tuple[State, State], Fraction] = {}
+        for (a, d), m in live.items():
+            dist = engine.round(a, d)
+            if len(dist) == 1 and (a, d) in dist:
+                ended[("stalemate", a, d)] = ended.get(("stalemate", a, d), Fraction(0)) + m
+                continue
+            for (a2, d2), p in dist.items():
+                o, a3, d3 = setup.settle(a2, d2)
+                if o is None:
+                    nxt[(a3, d3)] = nxt.get((a3, d3), Fraction(0)) + m * p
+                else:
+                    ended[(o, a3, d3)] = ended.get((o, a3, d3), Fraction(0)) + m * p
+        live = nxt
+    for (a, d), m in live.items():
+        ended[("unfinished", a, d)] = ended.get(("unfinished", a, d), Fraction(0)) + m
+    out: dict[str, Fraction] = {}
+    expected: dict[str, Fraction] = {}
+    for (o, a, _d), m in ended.items():
+        out[o] = out.get(o, Fraction(0)) + m
+        for unit, n in setup.attacker.counts(a).items():
+            expected[unit] = expected.get(unit, Fraction(0)) + m * n
+    return {"outcomes": {k: v for k, v in out.items() if v}, "survivors": expected}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sea_battles(), st.integers(2, 3))
+def test_a_round_limit_at_sea_matches_a_plain_walk(battle: AABattle, rounds: int) -> None:
+    # The last round is recorded side by side where both sides are left quiet
+    # (GeneralEngine._last_round); the plain walk expands every pair.
+    from dataclasses import replace
+
+    battle = replace(battle, rounds=rounds)
+    ref = _walk_rounds(battle)
+    odds = aa_odds(battle, exact=True)
+    assert odds.exact is not None
+    outcomes = ref["outcomes"]
+    assert isinstance(outcomes, dict)
+    won = outcomes.get("attacker", 0)
+    assert odds.exact["attacker_win"] == won
+    assert odds.exact["draw"] == outcomes.get("draw", 0)
+    assert odds.unfinished == pytest.approx(float(outcomes.get("unfinished", 0)), abs=1e-15)
+    assert odds.retreat == pytest.approx(float(outcomes.get("retreat", 0)), abs=1e-15)
+    survivors = ref["survivors"]
+    assert isinstance(survivors, dict)
+    for unit, n in odds.expected_survivors["attacker"].items():
+        assert n == pytest.approx(float(survivors.get(unit, 0)), abs=1e-12), unit
+
+
 @settings(max_examples=40, deadline=None)
 @given(land_battles())
 def test_land_books_balance(battle: AABattle) -> None:
