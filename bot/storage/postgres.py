@@ -53,10 +53,11 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MIGRATION_LOCK = 0x5741_5252_4F4F_4D  # an arbitrary advisory-lock key ("WARROOM")
 POOL_SIZE = 8  # connections per process (every process of a deployment has its own pool)
 
-# A game row with its seats as one JSON object (seat -> player id); ids stay exact, as
-# Python reads JSON integers of any size.
+# A game row with its seats as one JSON object (seat -> player id) in seat order (as
+# SQLite gives them); ids stay exact, as Python reads JSON integers of any size.
 _GAME_COLUMNS = (
-    "g.*, (SELECT json_object_agg(s.seat, s.player_id) FROM seats s WHERE s.game_id = g.id)::text AS seats_json"
+    "g.*, (SELECT json_object_agg(s.seat, s.player_id ORDER BY s.seat COLLATE \"C\") FROM seats s"
+    " WHERE s.game_id = g.id)::text AS seats_json"
 )
 
 

@@ -73,6 +73,7 @@ async def test_seats_keep_discord_sized_ids_and_odd_seat_names(backend: Open) ->
     assert (await repo.game(gid)).seats == seats
     live = await repo.live_game(10)
     assert live is not None and live.seats == seats
+    assert list(live.seats) == sorted(seats)  # in seat order (byte order), on both backends
 
 
 async def test_every_column_a_commit_may_set_or_clear(backend: Open) -> None:
