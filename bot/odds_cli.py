@@ -39,7 +39,8 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
                     help="the attacker retreats after a round that leaves it fewer than K units")  # fmt: skip
     aa.add_argument("--retreat-left", type=int, metavar="K",
                     help="the attacker retreats after a round that leaves it K units or fewer")  # fmt: skip
-    aa.add_argument("--keep-land", action="store_true", help="the attacker loses its last land unit last")
+    aa.add_argument("--keep-land", nargs="?", type=int, const=1, default=0, metavar="N",
+                    help="the attacker loses its last land unit (or its last N) last")  # fmt: skip
     aa.add_argument("--submerge-attacker", action="store_true", help="attacking subs submerge when they are all that is left")
     aa.add_argument("--submerge-defender", action="store_true", help="defending subs submerge when they are all that is left")
     aa.add_argument("--attacker-tech", default="", help='e.g. "jets, heavy bombers"')

@@ -57,6 +57,8 @@ def _aa(battle: AABattle) -> AAOdds:
     Option("retreat_below", int, "Attacker retreats when fewer units remain", required=False,
            default=0, min_value=0, max_value=MAX_UNITS),  # fmt: skip
     Option("keep_land", bool, "Attacker keeps a land unit to take the territory", required=False, default=False),
+    Option("keep_land_units", int, "Attacker loses its last N land units last", required=False,
+           min_value=1, max_value=MAX_UNITS),  # fmt: skip
     Option("submerge", str, "Subs that submerge when alone", required=False, default="none",
            choices=("none", "attacker", "defender", "both")),  # fmt: skip
     Option("attacker_tech", str, 'e.g. "jets, heavy bombers"', required=False, default=""),
@@ -93,7 +95,11 @@ async def odds_aa(
     rules: str = "anniversary",
     wave2: str = "",
     retreat_left: int | None = None,
+    keep_land_units: int | None = None,
 ) -> None:
+    if keep_land and keep_land_units is not None and keep_land_units != 1:
+        raise NotationError("Give keep_land:true (one land unit) or keep_land_units:N, not both.",
+                            legal=[f"/odds aa … keep_land_units:{keep_land_units}", "/odds aa … keep_land:true"])
     battle = AABattle.parse(
         attacker,
         defender,
@@ -105,7 +111,7 @@ async def odds_aa(
         tech_defender=defender_tech,
         rounds=rounds,
         retreat_below=retreat_below,
-        keep_land_unit=keep_land,
+        keep_land_unit=keep_land_units if keep_land_units is not None else int(keep_land),
         submerge_attacker=submerge in ("attacker", "both"),
         submerge_defender=submerge in ("defender", "both"),
         low_luck=low_luck,

@@ -57,7 +57,7 @@ class AABattle:
     ool_defender: tuple[str, ...] = ()
     rounds: int | None = None
     retreat_below: int = 0
-    keep_land_unit: bool = False
+    keep_land_unit: int = 0  # the attacker loses its last N land units last (True: 1)
     submerge_attacker: bool = False
     submerge_defender: bool = False
     tech_attacker: frozenset[str] = frozenset()
@@ -281,6 +281,8 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
                            "in an amphibious assault.")
     if battle.keep_land_unit and mode == "sea":
         raise IllegalOrder("Keeping a land unit alive only matters in a land battle.")
+    if battle.keep_land_unit < 0:
+        raise IllegalOrder("The land units to keep cannot be negative.", legal=["/odds aa … keep_land_units:2"])
     if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
         raise IllegalOrder("Submarines submerge only in sea battles (A-10.6).")
 
@@ -306,7 +308,7 @@ def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tup
         defender = {n: c for n, c in defender.items() if n not in aside}
     att = _side(
         ATTACK, attacker, prof_a, battle.ool_attacker, (battle.rules, battle.tech_attacker),
-        battle.keep_land_unit and land, battle.submerge_attacker and sea, cat is catalogue(),
+        int(battle.keep_land_unit) if land else 0, battle.submerge_attacker and sea, cat is catalogue(),
     )  # fmt: skip
     dfn = _side(
         DEFENSE, defender, prof_d, battle.ool_defender, (battle.rules, battle.tech_defender),
@@ -327,7 +329,7 @@ def _side(
     profiles: Mapping[str, UnitProfile],
     order: tuple[str, ...],
     rules: tuple[str, frozenset[str]],
-    keep_land: bool,
+    keep_land: int,
     submerge: bool,
     memo: bool = True,
 ) -> Side:

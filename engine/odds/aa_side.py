@@ -9,8 +9,8 @@ which have left the battle (they never roll and are never casualties).
 Casualties follow a *loss order*: a sequence of steps computed from the state.  Every
 intact battleship first absorbs a hit (the issue's rule: battleships absorb a side's
 first hits, whatever order the player gives), then units are lost by type in the order
-of loss; transports always come last (A-10.7); with ``keep_land`` the last unit able to
-take the territory is moved to the very end (A-10.10).  The order of loss is a list of
+of loss; transports always come last (A-10.7); with ``keep_land`` (N) the last N units
+able to take the territory are moved to the very end (A-10.10).  The order of loss is a list of
 types; all units of one type go before the next type.
 """
 
@@ -77,7 +77,7 @@ class Side:
         profiles: Mapping[str, UnitProfile],
         *,
         order: Sequence[str] = (),
-        keep_land: bool = False,
+        keep_land: int = 0,
         submerge: bool = False,
     ) -> None:
         self.role = role
@@ -208,11 +208,14 @@ class Side:
                 steps += [Step(cat, dmg, -1)] * (st[ok] + st[dmg])
             else:
                 steps += [Step(cat, ok, -1)] * st[ok]
-        if self.keep_land:  # A-10.10: keep the last land unit until nothing else is left
+        if self.keep_land:  # A-10.10: keep the last N land units until nothing else is left
+            kept: list[Step] = []
             for k in range(len(steps) - 1, -1, -1):
-                if self.profiles[self.slots[steps[k].source].unit].takes_territory:
-                    steps.append(steps.pop(k))
+                if len(kept) == int(self.keep_land):
                     break
+                if self.profiles[self.slots[steps[k].source].unit].takes_territory:
+                    kept.append(steps.pop(k))
+            steps += reversed(kept)
         result = tuple(steps)
         self._steps_cache[st] = result
         return result

@@ -54,6 +54,10 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append("low luck")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
+    if b.keep_land_unit:
+        n = int(b.keep_land_unit)
+        extras.append("attacker loses its last land unit last" if n == 1
+                      else f"attacker loses its last {n} land units last")
     if b.retreat_below:
         left = b.retreat_below - 1
         extras.append(f"attacker retreats with {left} unit{'' if left == 1 else 's'} or fewer left")

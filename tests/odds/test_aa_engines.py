@@ -36,7 +36,7 @@ def land_battles(draw: st.DrawFn) -> AABattle:
         if mode == "amphibious" else {},
         rounds=draw(st.none() | st.integers(1, 3)),
         retreat_below=0 if mode == "amphibious" else draw(st.integers(0, 3)),
-        keep_land_unit=draw(st.booleans()),
+        keep_land_unit=draw(st.integers(0, 2)),
         ool_attacker=tuple(draw(st.permutations(LAND_ATT))[: draw(st.integers(0, 2))]),
     )  # fmt: skip
 

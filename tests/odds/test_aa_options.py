@@ -201,6 +201,43 @@ async def test_discord_options() -> None:
     assert "TUV swing" in msg.text
 
 
+def _losses(battle: AABattle) -> list[str]:
+    """The attacker's units in the order it loses them."""
+    setup, _ = setup_battle(battle, Fraction(1))
+    att = setup.attacker
+    seq = att.sequence(att.start)
+    return [next(n for n in att.army if att.count(a, n) > att.count(b, n)) for a, b in zip(seq, seq[1:])]
+
+
+def test_keep_n_land_units_lost_last() -> None:
+    # A-10.10 "must take the territory": the last N land units move to the end of the
+    # order of loss (default order: infantry, then the fighter).
+    plain = AABattle.parse("3 inf, 1 fig", "2 inf")
+    assert _losses(plain) == ["infantry"] * 3 + ["fighter"]
+    assert _losses(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=True)) == [
+        "infantry", "infantry", "fighter", "infantry"]
+    assert _losses(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=2)) == [
+        "infantry", "fighter", "infantry", "infantry"]
+    assert _losses(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=5)) == ["fighter"] + ["infantry"] * 3
+    kept = aa_odds(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=2), exact=True)
+    assert "attacker loses its last 2 land units last" in aa_lines(kept)[0]
+    with pytest.raises(PlayerError):
+        aa_odds(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=-1))
+
+
+async def test_keep_land_units_in_the_cli_and_discord(capsys: pytest.CaptureFixture[str]) -> None:
+    for args, n in ((["--keep-land"], 1), (["--keep-land", "2"], 2)):
+        assert main(["odds", "aa", "--attacker", "3 inf, 1 fig", "--defender", "2 inf", *args]) == 0
+        out, _ = capsys.readouterr()
+        assert ("its last land unit last" if n == 1 else "its last 2 land units last") in out
+    msg = await invoke("odds aa", attacker="3 inf, 1 fig", defender="2 inf", keep_land_units="2")
+    expected = aa_odds(AABattle.parse("3 inf, 1 fig", "2 inf", keep_land_unit=2))
+    assert "attacker loses its last 2 land units last" in msg.text
+    assert f"takes the territory {expected.attacker_takes:.1%}" in msg.text
+    with pytest.raises(PlayerError):
+        await invoke("odds aa", attacker="3 inf", defender="2 inf", keep_land=True, keep_land_units="2")
+
+
 def test_retreat_left_is_k_units_or_fewer() -> None:
     # Issue 19: "when the attacker has <= K units left"; retreat_below counts "fewer than K".
     left = aa_odds(AABattle.parse("3 inf", "2 inf", retreat_left=1), exact=True)
