@@ -476,6 +476,7 @@ def _run(
     if engine == "fast" and subs:
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
+    unsure = 0.0  # what decisions of a retreat by win chance left open could move
     if battle.retreat_chance is not None:
         if not isinstance(unit, float):
             raise IllegalOrder(
@@ -485,7 +486,8 @@ def _run(
         if subs or engine == "general":  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
-            setup = replace(setup, retreat_at=retreat_pairs(setup, battle.retreat_chance / 100, max_states))
+            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states)
+            setup = replace(setup, retreat_at=pairs)
         else:
             engine = "fast"
     if engine == "fast" and isinstance(unit, float) and (
@@ -508,6 +510,7 @@ def _run(
         tally = GeneralEngine(setup, max_states=max_states, vectorised=setup.retreat_at is None).run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")
+    tally.dropped += unsure
     if battle.retreat_after is not None and (battle.rounds is None or battle.retreat_after <= battle.rounds):
         # Strafe: whatever still fights after the last round retreats.
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]

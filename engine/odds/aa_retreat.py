@@ -1,16 +1,24 @@
 """Retreating when the chance to win falls below X % in battles with submarines.
 
 The table engine (:mod:`engine.odds.aa_table`) has its own backward pass for battles
-without submarines.  Here the general engine's rounds (:meth:`GeneralEngine.round`,
-surprise strikes and hit restrictions included, A-10.6) are walked once forward to find
-every pair of states a round can leave, nothing pruned, then backward, from the fewest
-hit points up, to get the chance that fighting on from each pair wins
-(:func:`win_chances`).  The pairs where that chance is below the threshold are where the
-attacker retreats (:func:`retreat_pairs`); the battle is then solved again with that
-rule in :meth:`BattleSetup.settle`.  Every decision is thus the one the exact chances
-give; the cost is the whole state space in pure Python (about 0.1 s at 20 units a
-side, half a minute at 40 with every kind of ship), and every pair counts against
-``max_states``.
+without submarines.  Here the general engine's rounds (:meth:`GeneralEngine.factors`,
+surprise strikes and hit restrictions included, A-10.6) give the chance that fighting on
+wins from each pair of states, and the pairs where it is below the threshold are where
+the attacker retreats (:func:`retreat_pairs`); the battle is then solved again with that
+rule in :meth:`BattleSetup.settle`.
+
+1. *Forward*, the battle without the rule, from the most hit points to the fewest, each
+   pair once, as the general engine's solve: a pair holding less than ``TINY`` is not
+   spread, nor is a result that would bring less than ``TINY``.  With the rule a pair
+   can only hold less, so the pairs kept are the only ones that need a decision.
+2. *Backward*, from the fewest hit points up: the chance to win from each kept pair as an
+   interval — a result left out, or a successor never kept, counts anything between 0
+   and its chance.  Where the pair holds much, the interval is very narrow.
+3. Decisions: retreat where the interval is wholly below the threshold, fight on where it
+   is wholly at or above it.  Where it straddles the threshold, its middle decides, and
+   the pair's whole mass (every arrival there) is added to the error bound: a wrong
+   decision there moves no more than that.  In exact fractions nothing is left out, so
+   the intervals are points and every decision is exact.
 
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
 the retreat rule itself is not folded into it.
@@ -18,66 +26,126 @@ the retreat rule itself is not folded into it.
 
 from __future__ import annotations
 
-from engine.odds.aa_battle import ATTACKER, BattleSetup, too_many_states
+from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
-# Where a round from a pair leads: (chance, next live pair or None if it ended, attacker won).
-Moves = list[tuple[N, "Pair | None", bool]]
+# A kept pair: its mass (arrivals, its loop summed), the chance a round leaves it as it
+# is, the other results (chance, next live pair or None if the battle ended, attacker
+# won), and the chance of the results left out.
+Kept = tuple[N, N, list[tuple[N, "Pair | None", bool]], N]
 
 
-def win_chances(setup: BattleSetup[N], max_states: int | None = None) -> dict[Pair, N]:
-    """The chance that the attacker wins by fighting on from each live pair of states a
-    round can leave (exact in fractions; float arithmetic otherwise, nothing pruned)."""
+def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N]]:
     engine: GeneralEngine[N] = GeneralEngine(setup, vectorised=False)
     att, dfn = setup.attacker, setup.defender
-    zero = setup.unit - setup.unit
     settle = setup.settle
+    zero = setup.unit - setup.unit
+    floats = isinstance(setup.unit, float)
 
-    def after(nxt: Pair) -> tuple[Pair | None, bool]:
-        outcome, a3, d3 = settle(nxt[0], nxt[1])
-        return (None, outcome == ATTACKER) if outcome is not None else ((a3, d3), False)
+    def level(pair: Pair) -> int:
+        return att.hp(pair[0]) + dfn.hp(pair[1])
 
-    moves: dict[Pair, Moves[N]] = {}
-    todo: list[Pair] = []
-    for start in setup.starts:
-        fires_as = start.defender_fires_as if start.defender_fires_as != start.defender else None
+    buckets: dict[int, dict[Pair, N]] = {}
+
+    def add(pair: Pair, m: N) -> None:
+        b = buckets.setdefault(level(pair), {})
+        b[pair] = b.get(pair, zero) + m
+
+    for start in setup.starts:  # round 1 (GeneralEngine.run)
+        fires = start.defender_fires_as if start.defender_fires_as != start.defender else None
         outcome, a, d = settle(start.attacker, start.defender, after_round=False)
         if outcome is not None or not att.alive(a):
             continue
-        for nxt in engine.round(a, d, fires_as):
-            pair, _ = after(nxt)
-            if pair is not None and pair not in moves:
-                moves[pair] = []
-                todo.append(pair)
-    while todo:
-        pair = todo.pop()
-        if max_states is not None and len(moves) > max_states:
-            raise too_many_states(max_states)
-        out = moves[pair]
-        for nxt, p in engine.round(*pair).items():
-            live, won = after(nxt)
-            out.append((p, live, won))
-            if live is not None and live not in moves:
-                moves[live] = []
-                todo.append(live)
-    # Backward: every result but "nobody is hit" lowers the hit points left (the pair
-    # itself is its only successor of the same level), so from the fewest hit points up.
-    chance: dict[Pair, N] = {}
-    for pair in sorted(moves, key=lambda s: att.hp(s[0]) + dfn.hp(s[1])):
-        loop = wins = zero
-        for p, live, win in moves[pair]:
-            if live == pair:
-                loop += p
-            elif live is None:
-                if win:
-                    wins += p
-            else:
-                wins += p * chance[live]
-        chance[pair] = wins / (1 - loop) if loop != 1 else zero  # a stalemate never wins
-    return chance
+        for (a2, d2), p in engine.round(a, d, fires).items():
+            outcome, a3, d3 = settle(a2, d2)
+            if outcome is None:
+                add((a3, d3), start.weight * p)
+    kept: dict[Pair, Kept[N]] = {}
+    # Where a round's result goes once the end-of-round rules acted, and its level.
+    dest: dict[Pair, tuple[Pair | None, bool, int]] = {}
+    while buckets:
+        for pair, m in buckets.pop(max(buckets)).items():
+            if floats and m < TINY:
+                continue
+            if max_states is not None and len(kept) >= max_states:
+                raise too_many_states(max_states)
+            a, d = pair
+            mix = engine.factors(a, d)
+            loop = zero
+            for w, a2s, d2s in mix:
+                qa, qd = a2s.get(a), d2s.get(d)
+                if qa and qd:
+                    loop += w * qa * qd
+            if loop == 1:  # a stalemate: it never wins
+                kept[pair] = (m, loop, [], zero)
+                continue
+            m_eff = m / (1 - loop)
+            cut = TINY / m_eff if floats else None
+            moves: list[tuple[N, Pair | None, bool]] = []
+            rest = zero
+            for w, a2s, d2s in mix:
+                for a2, qa in a2s.items():
+                    wa = w * qa
+                    if cut is not None and wa < cut:
+                        rest += wa
+                        continue
+                    for d2, qd in d2s.items():
+                        if a2 == a and d2 == d:
+                            continue
+                        p = wa * qd
+                        if cut is not None and p < cut:
+                            rest += p
+                            continue
+                        got = dest.get((a2, d2))
+                        if got is None:
+                            outcome, a3, d3 = settle(a2, d2)
+                            nxt = (a3, d3) if outcome is None else None
+                            got = dest[(a2, d2)] = (nxt, outcome == ATTACKER, level(nxt) if nxt else -1)
+                        nxt, won, lv = got
+                        moves.append((p, nxt, won))
+                        if nxt is not None:
+                            b = buckets.get(lv)
+                            if b is None:
+                                b = buckets[lv] = {}
+                            b[nxt] = b.get(nxt, zero) + m_eff * p
+            kept[pair] = (m_eff, loop, moves, rest)
+    return kept
 
 
-def retreat_pairs(setup: BattleSetup[N], threshold: N, max_states: int | None = None) -> frozenset[Pair]:
-    """The live pairs from which fighting on wins less than ``threshold``."""
-    return frozenset(p for p, w in win_chances(setup, max_states).items() if w < threshold)
+def retreat_pairs(
+    setup: BattleSetup[N], threshold: N, max_states: int | None = None
+) -> tuple[frozenset[Pair], float]:
+    """The pairs (after a round, both sides fighting) from which the attacker retreats,
+    and the bound on what decisions left open could change (0 in exact fractions)."""
+    kept = _forward(setup, max_states)
+    att, dfn = setup.attacker, setup.defender
+    zero, one = setup.unit - setup.unit, setup.unit
+    lo: dict[Pair, N] = {}
+    hi: dict[Pair, N] = {}
+    retreat: set[Pair] = set()
+    unsure = 0.0
+    for pair in sorted(kept, key=lambda s: att.hp(s[0]) + dfn.hp(s[1])):
+        m_eff, loop, moves, rest = kept[pair]
+        if loop == 1:
+            lo[pair] = hi[pair] = zero
+        else:
+            low, high = zero, rest
+            for p, live, win in moves:
+                if live is None:
+                    if win:
+                        low += p
+                        high += p
+                elif live in lo:
+                    low += p * lo[live]
+                    high += p * hi[live]
+                else:  # never kept: anything from 0 to 1
+                    high += p
+            lo[pair], hi[pair] = low / (1 - loop), min(high / (1 - loop), one)
+        if hi[pair] < threshold:
+            retreat.add(pair)
+        elif lo[pair] < threshold:
+            unsure += float(m_eff)
+            if (lo[pair] + hi[pair]) / 2 < threshold:
+                retreat.add(pair)
+    return frozenset(retreat), unsure

@@ -13,7 +13,7 @@ from bot.cli import main
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_fast import FastEngine
-from engine.odds.aa_retreat import win_chances
+from engine.odds.aa_retreat import retreat_pairs
 from engine.odds.aa_table import TableEngine
 from engine.odds.report import aa_lines
 from tests.odds.test_odds_commands import invoke
@@ -341,14 +341,39 @@ def test_retreat_by_win_chance_with_submarines() -> None:
     # not fire again). From 1 sub: w1 = 1/3 + 2/3 (1/2 w1) = 1/2; from 2 subs:
     # w2 = 5/9 + 4/9 (1/2 w2 + 1/2 w1) = 6/7.
     setup, _ = setup_battle(AABattle.parse("2 sub", "1 cru", mode="sea"), Fraction(1))
-    chances = {(a[0], d[0]): w for (a, d), w in win_chances(setup).items()}
-    assert chances == {(1, 1): F(1, 2), (2, 1): F(6, 7)}
+    pairs, unsure = retreat_pairs(setup, F(6, 7))  # exact: nothing left open
+    assert {(a[0], d[0]) for a, d in pairs} == {(1, 1)} and unsure == 0
+    pairs, _ = retreat_pairs(setup, F(6, 7) + F(1, 10**9))
+    assert {(a[0], d[0]) for a, d in pairs} == {(1, 1), (2, 1)}
     # At 60 % the attacker retreats when a round leaves it 1 sub: it wins only when the
     # strike sinks the cruiser before that, 5/9 / (1 - 2/9) = 5/7.
     odds = aa_odds(AABattle.parse("2 sub", "1 cru", mode="sea", retreat_chance=60))
     assert odds.attacker_win == pytest.approx(5 / 7, abs=1e-12)
     assert odds.retreat == pytest.approx(2 / 7, abs=1e-12)
     assert aa_odds(AABattle.parse("2 sub", "1 cru", mode="sea")).attacker_win == pytest.approx(6 / 7)
+
+
+def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With a coarse cut in the decision pass, some chances are intervals straddling the
+    # threshold: the answer must still be within its error bound of the exact one.
+    from dataclasses import replace
+
+    from engine.odds import aa_retreat
+    from engine.odds.aa_general import GeneralEngine
+
+    battle = AABattle.parse("4 sub, 1 des, 1 cru", "2 des, 2 cru, 1 car, 2 fig", mode="sea", retreat_chance=40)
+    exact_setup, _ = setup_battle(battle, Fraction(1))
+    pairs, open_mass = retreat_pairs(exact_setup, F(40, 100))
+    assert open_mass == 0
+    exact = GeneralEngine(replace(exact_setup, retreat_at=pairs)).run()
+    monkeypatch.setattr(aa_retreat, "TINY", 1e-3)
+    coarse_setup, _ = setup_battle(battle, 1.0)
+    _, coarse_open = retreat_pairs(coarse_setup, 0.4)
+    assert coarse_open > 0  # the straddling case happens here
+    odds = aa_odds(battle)
+    assert odds.error_bound >= coarse_open
+    assert abs(odds.attacker_win - float(exact.outcome["attacker"])) <= odds.error_bound + 1e-12
+    assert abs(odds.retreat - float(exact.outcome["retreat"])) <= odds.error_bound + 1e-12
 
 
 @pytest.mark.parametrize("attacker, defender, options", [
