@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import struct
+from operator import mul
 from typing import Any, Callable, Generic, cast
 
 from engine.core.errors import PlayerError
@@ -119,6 +120,7 @@ class FastEngine(Generic[N]):
             a_count = a.count
             a_land = a.land
             self._packed: dict[int, tuple[int, int, int, float]] = a.packed
+            self._pulls: dict[int, tuple[float, list[float], list[float]]] = a.pulls
         else:
             self.a_fire = [x for a in a_lines for x in a.fire]
             self.a_alive = [x for a in a_lines for x in a.alive]
@@ -126,6 +128,7 @@ class FastEngine(Generic[N]):
             a_count = [x for a in a_lines for x in a.count]
             a_land = [x for a in a_lines for x in a.land]
             self._packed = {}
+            self._pulls = {}
         self.d_fire: list[list[N]] = d_line.fire
         self.d_alive = d_line.alive
         self.a_takes = a_land if setup.land else [True] * len(a_land)
@@ -150,6 +153,16 @@ class FastEngine(Generic[N]):
             cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
             got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
             self._packed[i] = got
+        return got
+
+    def pull_fire(self, i: int) -> tuple[float, list[float], list[float]]:
+        """The attacker's hit distribution at ``i`` for the packed solver's row chain:
+        ``(p(0 hits), [p(1 hit), p(2 hits), ...], [p(1 or more), p(2 or more), ...])``."""
+        got = self._pulls.get(i)
+        if got is None:
+            d = [float(x) for x in self.a_fire[i]]
+            suf = [math.fsum(d[h:]) for h in range(1, len(d))]
+            got = self._pulls[i] = (d[0], d[1:], suf)
         return got
 
     # -- classification ------------------------------------------------------------------
@@ -403,6 +416,8 @@ class _Line(Generic[N]):
         ]
         self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
         self.packed: dict[int, tuple[int, int, int, float]] = {}
+        self.pulls: dict[int, tuple[float, list[float], list[float]]] = {}
+        self.flats: dict[tuple[int, int, int, bool], list[float]] = {}
         self._columns: tuple[list[list[float]], list[list[float]]] | None = None
 
     def columns(self) -> tuple[list[list[float]], list[list[float]]]:
@@ -423,6 +438,16 @@ class _Line(Generic[N]):
             tail = [[t[h] for t in tails] for h in range(top)]
             self._columns = (p, tail)
         return self._columns
+
+
+    def flat_columns(self, lo: int, hi: int, n_hd: int, tail: bool) -> list[float]:
+        """Float mode, as the defender's line: the chances of 1, 2, ... ``n_hd`` hits
+        (scaled as in :meth:`columns`) at states ``lo..hi``, one score after the other;
+        with ``tail`` the last is "``n_hd`` or more"."""
+        p, tails = self.columns()
+        stop = hi + 1
+        flat = [x for hd in range(1, n_hd) for x in p[hd][lo:stop]]
+        return flat + (tails if tail else p)[n_hd][lo:stop]
 
 
 def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
@@ -597,7 +622,10 @@ def _solve_packed(
     unpack = high.unpack
     d0 = [d[0] for d in d_fire]
     d_len = [len(d) for d in d_fire]
-    dsc, dtail = eng.d_line.columns()
+    d_line = eng.d_line
+    flats = d_line.flats
+    pull = eng.pull_fire
+    row_won = 0.0
     jT = nD
     for j in range(nD + 1):
         if not eng.d_alive[j] or eng.d_defenceless[j]:
@@ -648,17 +676,16 @@ def _solve_packed(
                 retreat_sum += lost
                 a_end[i] += lost
                 d_end[:lim] = [a + b for a, b in zip(d_end, row[:lim])]
-        else:
+            lo, hi, e = 0, -1, []
+        elif quiet:  # the attacker cannot hit: only the defender's dice move the row
             a0 = afire[0]
-            a_rest = afire[1:]
-            n_rest = len(a_rest)
             e = [0.0] * lim
             lo, hi = lim, -1
             for j in range(lim):
                 x = row[j]
                 if not x:
                     continue
-                if quiet and d_len[j] == 1:  # nobody can hit: a stalemate
+                if d_len[j] == 1:  # nobody can hit: a stalemate
                     stale_sum += x
                     a_end[i] += x
                     d_end[j] += x
@@ -666,46 +693,73 @@ def _solve_packed(
                 if x < _TINY:
                     dropped += x
                     continue
-                xe = x / (1.0 - a0 * d0[j])
-                e[j] = xe
+                e[j] = x / (1.0 - a0 * d0[j])
                 if j < lo:
                     lo = j
                 hi = j
-                if n_rest:
-                    s0 = xe * d0[j]
-                    if s0:
-                        stop = j + 1 + n_rest
-                        row[j + 1 : stop] = [r + s0 * p for r, p in zip(row[j + 1 : stop], a_rest)]
-            if hi >= 0:
-                ewin = e[lo : hi + 1]
-                esum = math.fsum(ewin)
-                rounds += esum
-                top = d_len[lo] - 1
-                a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
-                if top >= 1 and a_packed:
-                    width = hi + 1 - lo
-                    end_i = a_end_idx[i]
-                    # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
-                    # however many hits", the tail sums, when it gets that far), all
-                    # packed at once, then cut into one integer per score.
-                    n_hd = top if i + top < end_i else end_i - i
-                    key = (width, n_hd)
-                    st = structs.get(key)
-                    if st is None:
-                        st = structs[key] = struct.Struct("<" + "Q8x" * (width * n_hd))
-                    stop = hi + 1
-                    cols = [dsc[hd][lo:stop] for hd in range(1, n_hd)]
-                    cols.append((dtail if i + n_hd >= end_i else dsc)[n_hd][lo:stop])
-                    block = st.pack(*[int(x * q) for col in cols for x, q in zip(ewin, col)])
-                    shift = (lo + a_lo) * _SLOT_BITS
-                    nb = width * _SLOT_BYTES
-                    from_bytes = int.from_bytes
-                    for k in range(n_hd):
-                        P[i + 1 + k] += (from_bytes(block[k * nb : (k + 1) * nb], "little") * a_packed) << shift
-                    dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
-                elif top >= 1:
-                    dropped += esum
+        else:
+            # The row's own chain ("the defender scores 0"), pulled: the mass reaching
+            # column j from the earlier columns of the row is a dot product of their
+            # shares g (newest first) with the attacker's hits 1, 2, ...
+            a0, a_rest, a_suf = pull(i)
+            e = []
+            g: list[float] = []
+            for j in range(lim):
+                x = row[j] + sum(map(mul, g, a_rest)) if g else row[j]
+                if x < _TINY:
+                    if x:
+                        dropped += x
+                    e.append(0.0)
+                    g.insert(0, 0.0)
+                    continue
+                xe = x / (1.0 - a0 * d0[j])
+                e.append(xe)
+                g.insert(0, xe * d0[j])
+            # What the row's own chain carries past the last live column: the defender
+            # destroyed (read with the rest of the row's "won" mass below).
+            row_won = sum(map(mul, g, a_suf))
+            lo, hi = 0, lim - 1
+            while lo <= hi and not e[lo]:
+                lo += 1
+            while hi >= lo and not e[hi]:
+                hi -= 1
+            if hi < lo:
+                hi = -1
+        if hi >= 0:
+            ewin = e[lo : hi + 1]
+            esum = math.fsum(ewin)
+            rounds += esum
+            top = d_len[lo] - 1
+            a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
+            if top >= 1 and a_packed:
+                width = hi + 1 - lo
+                end_i = a_end_idx[i]
+                # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
+                # however many hits", the tail sums, when it gets that far), all
+                # packed at once, then cut into one integer per score.
+                n_hd = top if i + top < end_i else end_i - i
+                key = (width, n_hd)
+                st = structs.get(key)
+                if st is None:
+                    st = structs[key] = struct.Struct("<" + "Q8x" * (width * n_hd))
+                tail = i + n_hd >= end_i
+                fkey = (lo, hi, n_hd, tail)
+                flat = flats.get(fkey)
+                if flat is None:
+                    flat = flats[fkey] = d_line.flat_columns(lo, hi, n_hd, tail)
+                block = st.pack(*map(int, map(mul, ewin * n_hd, flat)))
+                shift = (lo + a_lo) * _SLOT_BITS
+                nb = width * _SLOT_BYTES
+                from_bytes = int.from_bytes
+                for k in range(n_hd):
+                    P[i + 1 + k] += (from_bytes(block[k * nb : (k + 1) * nb], "little") * a_packed) << shift
+                dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
+            elif top >= 1:
+                dropped += esum
         won = math.fsum(row[lim:])
+        if row_won:
+            won += row_won
+            row_won = 0.0
         if won:
             won_sum += won
             a_end[i] += won
