@@ -417,7 +417,8 @@ class _Line(Generic[N]):
         self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
         self.packed: dict[int, tuple[int, int, int, float]] = {}
         self.pulls: dict[int, tuple[float, list[float], list[float]]] = {}
-        self.flats: dict[tuple[int, int, int, bool], list[float]] = {}
+        self.blocks: dict[tuple[int, int, int, bool], tuple[struct.Struct, list[float], int]] = {}
+        self._zero_len: tuple[list[float], list[int]] | None = None
         self._columns: tuple[list[list[float]], list[list[float]]] | None = None
 
     def columns(self) -> tuple[list[list[float]], list[list[float]]]:
@@ -440,14 +441,29 @@ class _Line(Generic[N]):
         return self._columns
 
 
-    def flat_columns(self, lo: int, hi: int, n_hd: int, tail: bool) -> list[float]:
-        """Float mode, as the defender's line: the chances of 1, 2, ... ``n_hd`` hits
-        (scaled as in :meth:`columns`) at states ``lo..hi``, one score after the other;
-        with ``tail`` the last is "``n_hd`` or more"."""
+    def zero_and_len(self) -> tuple[list[float], list[int]]:
+        """Float mode, as the defender's line: p(no hit) and the number of hit counts
+        at every state (memoised)."""
+        if self._zero_len is None:
+            self._zero_len = ([float(d[0]) for d in self.fire], [len(d) for d in self.fire])
+        return self._zero_len
+
+    def block(self, lo: int, hi: int, n_hd: int, tail: bool) -> tuple[struct.Struct, list[float], int]:
+        """Float mode, as the defender's line, for the packed solver's pass 2 over
+        states ``lo..hi``: the struct packing ``n_hd`` scores of ``hi + 1 - lo`` slots,
+        the chances of 1, 2, ... ``n_hd`` hits there one score after the other (with
+        ``tail`` the last is "``n_hd`` or more"), scaled so that a mass in units of
+        ``_HIGH_SCALE`` times them is a ``_W_BITS`` fixed-point value, and the bytes of
+        one score (memoised)."""
         p, tails = self.columns()
         stop = hi + 1
         flat = [x for hd in range(1, n_hd) for x in p[hd][lo:stop]]
-        return flat + (tails if tail else p)[n_hd][lo:stop]
+        flat += (tails if tail else p)[n_hd][lo:stop]
+        flat = [x * _HIGH_SCALE for x in flat]
+        width = stop - lo
+        got = (struct.Struct("<" + "Q8x" * (width * n_hd)), flat, width * _SLOT_BYTES)
+        self.blocks[(lo, hi, n_hd, tail)] = got
+        return got
 
 
 def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
@@ -602,29 +618,34 @@ def _solve_packed(
     for every attacker hit count, all of it "the defender destroyed").  A row is
     processed in two passes: pass 1 walks its columns in floats (terminal, retreating
     and stalemated cells are settled for the whole row, the "nobody is hit" loop is
-    summed in closed form, "the defender scores 0" is spread along the row); pass 2
+    summed in closed form, "the defender scores 0" is pulled along the row: the mass
+    reaching a column from the row's earlier columns is one dot product); pass 2
     spreads every defender score ``hd >= 1``: the row's masses times ``p(hd | j)``,
     packed, times the packed attacker's hit distribution, one big-integer
     multiplication per score added into row ``i + hd``; every score that destroys the
     attacker is spread as one (the tail sums of the defender's hits).  Only the high
     64 bits of a slot are read back; what the low bits could hold goes into the error
-    bound."""
+    bound.  Pass 1 works in units of those high words (``_HIGH_SCALE``, a power of
+    two, so the scaling is exact): a row is read without converting each slot."""
     counts, a_end, d_end, takes_box = sink
     nD = eng.nD
     a_fire, d_fire = eng.a_fire, eng.d_fire
     n_rows = len(a_fire)
     Ha = max(len(a) for a in a_fire) - 1
     S = nD + 1 + Ha
-    row_bits = S * _SLOT_BITS
+    row_bytes = S * _SLOT_BYTES
     high = _HIGH.get(S)
     if high is None:
         high = _HIGH[S] = struct.Struct("<" + "8xQ" * S)
     unpack = high.unpack
-    d0 = [d[0] for d in d_fire]
-    d_len = [len(d) for d in d_fire]
+    HS = _HIGH_SCALE
+    tiny = _TINY / HS
     d_line = eng.d_line
-    flats = d_line.flats
+    d0, d_len = d_line.zero_and_len()
+    blocks = d_line.blocks
     pull = eng.pull_fire
+    packed_fire = eng.packed_fire
+    a_packs = eng._packed
     row_won = 0.0
     jT = nD
     for j in range(nD + 1):
@@ -634,32 +655,35 @@ def _solve_packed(
     fought = eng.setup.defender_fought
     a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
     a_end_idx = eng.a_end
-    structs = _BLOCKS
+    from_bytes = int.from_bytes
     P = [0] * n_rows
     dropped = 0.0
     rounds = 0.0
     won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
     zeros = [0.0] * S
+    low_lost = S * _LOW_LOST
     for i in range(n_rows):
         bits = P[i]
         row_f = rows_f[i]
-        if not bits and row_f is None:
-            continue
-        if bits:
-            P[i] = 0
-            row = [w * _HIGH_SCALE for w in unpack(bits.to_bytes(row_bits // 8, "little"))]
-            dropped += S * _LOW_LOST
-            if row_f is not None:
-                row[: nD + 1] = [a + b for a, b in zip(row, row_f)]
+        row: list[Any]
+        if row_f is None:
+            if not bits:
+                continue
+            row = list(unpack(bits.to_bytes(row_bytes, "little")))
+            dropped += low_lost
         else:
-            row = row_f + zeros[nD + 1 :]
-        if row_f is not None:
             rows_f[i] = None
+            if bits:
+                row = list(unpack(bits.to_bytes(row_bytes, "little")))
+                dropped += low_lost
+                row[: nD + 1] = [a + b / HS for a, b in zip(row, row_f)]
+            else:
+                row = [b / HS for b in row_f] + zeros[nD + 1 :]
         if not a_alive[i]:  # the attacker is destroyed: the defender holds (or both died)
-            total = math.fsum(row)
+            total = math.fsum(row) * HS
             a_end[i] += total
-            last = math.fsum(row[nD:])
-            d_end[: nD] = [a + b for a, b in zip(d_end, row[:nD])]
+            last = math.fsum(row[nD:]) * HS
+            d_end[:nD] = [a + b * HS for a, b in zip(d_end, row[:nD])]
             d_end[nD] += last
             if fought:
                 held_sum += total - last
@@ -671,11 +695,11 @@ def _solve_packed(
         quiet = len(afire) == 1
         lim = nD if quiet else jT
         if a_retreat[i]:  # retreat by count (A-10.15): every live cell retreats
-            lost = math.fsum(row[:lim])
+            lost = math.fsum(row[:lim]) * HS
             if lost:
                 retreat_sum += lost
                 a_end[i] += lost
-                d_end[:lim] = [a + b for a, b in zip(d_end, row[:lim])]
+                d_end[:lim] = [a + b * HS for a, b in zip(d_end, row[:lim])]
             lo, hi, e = 0, -1, []
         elif quiet:  # the attacker cannot hit: only the defender's dice move the row
             a0 = afire[0]
@@ -686,12 +710,13 @@ def _solve_packed(
                 if not x:
                     continue
                 if d_len[j] == 1:  # nobody can hit: a stalemate
+                    x *= HS
                     stale_sum += x
                     a_end[i] += x
                     d_end[j] += x
                     continue
-                if x < _TINY:
-                    dropped += x
+                if x < tiny:
+                    dropped += x * HS
                     continue
                 e[j] = x / (1.0 - a0 * d0[j])
                 if j < lo:
@@ -705,16 +730,17 @@ def _solve_packed(
             e = []
             g: list[float] = []
             for j in range(lim):
-                x = row[j] + sum(map(mul, g, a_rest)) if g else row[j]
-                if x < _TINY:
+                x = row[j] + sum(map(mul, g, a_rest))
+                if x < tiny:
                     if x:
-                        dropped += x
+                        dropped += x * HS
                     e.append(0.0)
                     g.insert(0, 0.0)
                     continue
-                xe = x / (1.0 - a0 * d0[j])
+                dj = d0[j]
+                xe = x / (1.0 - a0 * dj)
                 e.append(xe)
-                g.insert(0, xe * d0[j])
+                g.insert(0, xe * dj)
             # What the row's own chain carries past the last live column: the defender
             # destroyed (read with the rest of the row's "won" mass below).
             row_won = sum(map(mul, g, a_suf))
@@ -723,36 +749,33 @@ def _solve_packed(
                 lo += 1
             while hi >= lo and not e[hi]:
                 hi -= 1
-            if hi < lo:
-                hi = -1
-        if hi >= 0:
-            ewin = e[lo : hi + 1]
-            esum = math.fsum(ewin)
+        if hi >= lo:
+            ewin = e if lo == 0 and hi == lim - 1 else e[lo : hi + 1]
+            esum = math.fsum(ewin) * HS
             rounds += esum
             top = d_len[lo] - 1
-            a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
+            a_lo, a_packed, a_len, a_cut = a_packs.get(i) or packed_fire(i)
             if top >= 1 and a_packed:
-                width = hi + 1 - lo
                 end_i = a_end_idx[i]
                 # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
                 # however many hits", the tail sums, when it gets that far), all
                 # packed at once, then cut into one integer per score.
                 n_hd = top if i + top < end_i else end_i - i
-                key = (width, n_hd)
-                st = structs.get(key)
-                if st is None:
-                    st = structs[key] = struct.Struct("<" + "Q8x" * (width * n_hd))
-                tail = i + n_hd >= end_i
-                fkey = (lo, hi, n_hd, tail)
-                flat = flats.get(fkey)
-                if flat is None:
-                    flat = flats[fkey] = d_line.flat_columns(lo, hi, n_hd, tail)
+                bkey = (lo, hi, n_hd, i + n_hd >= end_i)
+                got = blocks.get(bkey) or d_line.block(*bkey)
+                st, flat, nb = got
                 block = st.pack(*map(int, map(mul, ewin * n_hd, flat)))
-                shift = (lo + a_lo) * _SLOT_BITS
-                nb = width * _SLOT_BYTES
-                from_bytes = int.from_bytes
-                for k in range(n_hd):
-                    P[i + 1 + k] += (from_bytes(block[k * nb : (k + 1) * nb], "little") * a_packed) << shift
+                t = i + 1
+                if lo + a_lo:
+                    shift = (lo + a_lo) * _SLOT_BITS
+                    for k in range(0, n_hd * nb, nb):
+                        P[t] += (from_bytes(block[k : k + nb], "little") * a_packed) << shift
+                        t += 1
+                else:
+                    for k in range(0, n_hd * nb, nb):
+                        P[t] += from_bytes(block[k : k + nb], "little") * a_packed
+                        t += 1
+                width = hi + 1 - lo
                 dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
             elif top >= 1:
                 dropped += esum
@@ -761,6 +784,7 @@ def _solve_packed(
             won += row_won
             row_won = 0.0
         if won:
+            won *= HS
             won_sum += won
             a_end[i] += won
             d_end[nD] += won
