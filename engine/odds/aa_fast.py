@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import struct
-from operator import mul
+from operator import itemgetter, mul
 from typing import Any, Callable, Generic, cast
 
 from engine.core.errors import PlayerError
@@ -417,7 +417,7 @@ class _Line(Generic[N]):
         self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
         self.packed: dict[int, tuple[int, int, int, float]] = {}
         self.pulls: dict[int, tuple[float, list[float], list[float]]] = {}
-        self.blocks: dict[tuple[int, int, int, bool], tuple[struct.Struct, list[float], int]] = {}
+        self.blocks: dict[tuple[int, int, int, bool], _Block] = {}
         self._zero_len: tuple[list[float], list[int]] | None = None
         self._columns: tuple[list[list[float]], list[list[float]]] | None = None
 
@@ -448,22 +448,40 @@ class _Line(Generic[N]):
             self._zero_len = ([float(d[0]) for d in self.fire], [len(d) for d in self.fire])
         return self._zero_len
 
-    def block(self, lo: int, hi: int, n_hd: int, tail: bool) -> tuple[struct.Struct, list[float], int]:
-        """Float mode, as the defender's line, for the packed solver's pass 2 over
-        states ``lo..hi``: the struct packing ``n_hd`` scores of ``hi + 1 - lo`` slots,
-        the chances of 1, 2, ... ``n_hd`` hits there one score after the other (with
-        ``tail`` the last is "``n_hd`` or more"), scaled so that a mass in units of
-        ``_HIGH_SCALE`` times them is a ``_W_BITS`` fixed-point value, and the bytes of
-        one score (memoised)."""
+    def block(self, lo: int, hi: int, n_hd: int, tail: bool) -> _Block:
+        """Float mode, as the defender's line: how the packed solver's pass 2 packs a
+        row's masses at states ``lo..hi`` times the chances of 1, 2, ... ``n_hd`` hits
+        (with ``tail`` the last is "``n_hd`` or more"), memoised.  For each score the
+        states are cut after the last one where that score is possible (fewer dice
+        there: the rest are zeros, neither packed nor multiplied).  Returns the struct
+        packing every score's slots one after the other, which masses go into them
+        (an ``itemgetter`` over the row's masses from ``lo``), the chances scaled so
+        that a mass in units of ``_HIGH_SCALE`` times one is a ``_W_BITS`` fixed-point
+        value, and per score ``(hd, first byte, end byte)``."""
         p, tails = self.columns()
-        stop = hi + 1
-        flat = [x for hd in range(1, n_hd) for x in p[hd][lo:stop]]
-        flat += (tails if tail else p)[n_hd][lo:stop]
-        flat = [x * _HIGH_SCALE for x in flat]
-        width = stop - lo
-        got = (struct.Struct("<" + "Q8x" * (width * n_hd)), flat, width * _SLOT_BYTES)
+        idx: list[int] = []
+        flat: list[float] = []
+        parts: list[tuple[int, int, int]] = []
+        for hd in range(1, n_hd + 1):
+            col = (tails if tail and hd == n_hd else p)[hd][lo : hi + 1]
+            width = len(col)
+            while width and not col[width - 1]:
+                width -= 1
+            if not width:
+                continue
+            start = len(idx) * _SLOT_BYTES
+            idx += range(width)
+            flat += [x * _HIGH_SCALE for x in col[:width]]
+            parts.append((hd, start, start + width * _SLOT_BYTES))
+        pick: Callable[[list[float]], Any] = (
+            itemgetter(*idx) if len(idx) != 1 else (lambda e: (e[0],))
+        )
+        got = (struct.Struct("<" + "Q8x" * len(idx)), pick, flat, parts)
         self.blocks[(lo, hi, n_hd, tail)] = got
         return got
+
+
+_Block = tuple[struct.Struct, Callable[[list[float]], Any], list[float], list[tuple[int, int, int]]]
 
 
 def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
@@ -762,19 +780,15 @@ def _solve_packed(
                 # packed at once, then cut into one integer per score.
                 n_hd = top if i + top < end_i else end_i - i
                 bkey = (lo, hi, n_hd, i + n_hd >= end_i)
-                got = blocks.get(bkey) or d_line.block(*bkey)
-                st, flat, nb = got
-                block = st.pack(*map(int, map(mul, ewin * n_hd, flat)))
-                t = i + 1
+                st, pick, flat, parts = blocks.get(bkey) or d_line.block(*bkey)
+                block = st.pack(*map(int, map(mul, pick(ewin), flat)))
                 if lo + a_lo:
                     shift = (lo + a_lo) * _SLOT_BITS
-                    for k in range(0, n_hd * nb, nb):
-                        P[t] += (from_bytes(block[k : k + nb], "little") * a_packed) << shift
-                        t += 1
+                    for hd, b0, b1 in parts:
+                        P[i + hd] += (from_bytes(block[b0:b1], "little") * a_packed) << shift
                 else:
-                    for k in range(0, n_hd * nb, nb):
-                        P[t] += from_bytes(block[k : k + nb], "little") * a_packed
-                        t += 1
+                    for hd, b0, b1 in parts:
+                        P[i + hd] += from_bytes(block[b0:b1], "little") * a_packed
                 width = hi + 1 - lo
                 dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
             elif top >= 1:
