@@ -26,7 +26,7 @@ from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
 )  # fmt: skip
-from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
     AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
@@ -512,6 +512,36 @@ def _table_cells(setup: BattleSetup[Any]) -> int:
     return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 
 
+def _state_sums(
+    side: Side, end: Mapping[State, N], names: tuple[str, ...], extra: Mapping[str, int],
+    profiles: Mapping[str, UnitProfile], zero: N,
+) -> tuple[dict[str, N], N, N, dict[tuple[tuple[str, int], ...], N], dict[int, N]]:
+    """Expected units by type, expected cost left, total mass, mass by survivors and by
+    number of units left, over the final states ``end`` (``extra``: units kept out of
+    the battle, added to every final state)."""
+    exp: dict[str, N] = {n: zero for n in names}
+    cost = zero
+    grouped: dict[tuple[tuple[str, int], ...], N] = {}
+    by_count: dict[int, N] = {}
+    total = zero
+    for st, mass in end.items():
+        total += mass
+        final, st_cost, key, k = side.final(st)
+        if extra:
+            final = dict(final)
+            for n, c in extra.items():
+                final[n] = final.get(n, 0) + c
+            st_cost = sum(profiles[n].cost * c for n, c in final.items())
+            key = tuple((n, c) for n, c in final.items() if c > 0)
+            k = sum(c for n, c in final.items() if not profiles[n].is_aa)
+        for n, c in key:
+            exp[n] = exp.get(n, zero) + mass * c
+        cost += mass * st_cost
+        grouped[key] = grouped.get(key, zero) + mass
+        by_count[k] = by_count.get(k, zero) + mass
+    return exp, cost, total, grouped, by_count
+
+
 def _result(
     battle: AABattle,
     setup: BattleSetup[N],
@@ -537,27 +567,12 @@ def _result(
         profiles = battle.profiles(who, cat)
         start_cost = sum(profiles[n].cost * c for n, c in army.items())
         # Sums in the engine's number type (exact fractions stay exact), then floats.
-        exp: dict[str, N] = {n: zero for n in army if army[n] > 0}
-        cost = zero
-        grouped: dict[tuple[tuple[str, int], ...], N] = {}
-        by_count: dict[int, N] = {}
-        total = zero
-        final_of = side.final
-        for st, mass in end.items():
-            total += mass
-            final, st_cost, key, k = final_of(st)
-            if extra:
-                final = dict(final)
-                for n, c in extra.items():
-                    final[n] = final.get(n, 0) + c
-                st_cost = sum(profiles[n].cost * c for n, c in final.items())
-                key = tuple((n, c) for n, c in final.items() if c > 0)
-                k = sum(c for n, c in final.items() if not profiles[n].is_aa)
-            for n, c in key:
-                exp[n] = exp.get(n, zero) + mass * c
-            cost += mass * st_cost
-            grouped[key] = grouped.get(key, zero) + mass
-            by_count[k] = by_count.get(k, zero) + mass
+        names = tuple(n for n in army if army[n] > 0)
+        sums = tally.sums(who, names) if isinstance(tally, LineTally) and not extra else None
+        if sums is not None:
+            exp, cost, total, grouped, by_count = sums
+        else:
+            exp, cost, total, grouped, by_count = _state_sums(side, end, names, extra, profiles, zero)
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
         expected[who] = {n: float(v) for n, v in exp.items()}
         loss[who] = float(start_cost - cost - missing * start_cost)

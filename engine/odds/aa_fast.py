@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import dataclass, field
 from operator import itemgetter, mul
 from typing import Any, Callable, Generic, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_battle import CUT as _CUT
 from engine.odds.aa_battle import TINY as _TINY
@@ -67,6 +68,60 @@ class _Cuts(Generic[N]):
                 got = (lo, d[lo:hi], outside)
             self.cache[k] = got
         return got
+
+
+_Report = tuple[
+    list[list[int]], list[int], list[tuple[tuple[str, int], ...]], list[int], bool, bool
+]
+
+
+@dataclass
+class LineTally(Tally[N]):
+    """The fast engine's tally: also the final masses by position on the two loss
+    sequences (one attacker block only), which the report sums with per-line tables
+    instead of state by state."""
+
+    lines: tuple[_Line[N], _Line[N]] | None = None
+    a_mass: list[N] = field(default_factory=list)
+    d_mass: list[N] = field(default_factory=list)
+
+    def sums(
+        self, who: str, names: tuple[str, ...]
+    ) -> tuple[dict[str, N], N, N, dict[tuple[tuple[str, int], ...], N], dict[int, N]] | None:
+        """For the side ``who``: expected units by type (``names``), expected cost left,
+        total mass, mass by survivors and by number of units left; ``None`` when the
+        tally has no line (several attacker blocks) or a final state holds a unit type
+        outside ``names``.  Sums run in the order of the states on the line, as the
+        state-by-state sums do."""
+        if self.lines is None:
+            return None
+        attacker = who == "attacker"
+        rep = self.lines[0 if attacker else 1].report(names)
+        if rep is None:
+            return None
+        masses = self.a_mass if attacker else self.d_mass
+        cols, costs, keys, ks, keys_unique, ks_unique = rep
+        zero = self.outcome[ATTACKER] - self.outcome[ATTACKER]
+        total = sum(masses, zero)
+        cost = sum(map(mul, masses, costs), zero)
+        exp = {n: sum(map(mul, masses, col), zero) for n, col in zip(names, cols)}
+        grouped: dict[tuple[tuple[str, int], ...], N]
+        by_count: dict[int, N]
+        if keys_unique:
+            grouped = {k: m for k, m in zip(keys, masses) if m}
+        else:
+            grouped = {}
+            for k, m in zip(keys, masses):
+                if m:
+                    grouped[k] = grouped[k] + m if k in grouped else m
+        if ks_unique:
+            by_count = {k: m for k, m in zip(ks, masses) if m}
+        else:
+            by_count = {}
+            for c, m in zip(ks, masses):
+                if m:
+                    by_count[c] = by_count[c] + m if c in by_count else m
+        return exp, cost, total, grouped, by_count
 
 
 class FastEngine(Generic[N]):
@@ -112,8 +167,9 @@ class FastEngine(Generic[N]):
                 f"limit here is {max_cells} (AA fire multiplies the states by the number "
                 f"of ways it can hit).  Try fewer units, or the command line."
             )
+        self.a_line: _Line[N] | None = None
         if len(a_lines) == 1:
-            a = a_lines[0]
+            a = self.a_line = a_lines[0]
             self.a_fire: list[list[N]] = a.fire
             self.a_alive = a.alive
             self.a_cuts: list[_Cuts[N]] = a.cuts
@@ -271,7 +327,8 @@ class FastEngine(Generic[N]):
 
     def run(self, rounds: int | None = None) -> Tally[N]:
         setup = self.setup
-        tally: Tally[N] = Tally.empty(self.unit)
+        zero = self.zero
+        tally: LineTally[N] = LineTally({o: zero for o in OUTCOMES}, takes=zero, rounds=zero)
         a_end_mass: list[N] = [self.zero] * len(self.a_states)
         d_end_mass: list[N] = [self.zero] * (self.nD + 1)
         counts = {o: self.zero for o in tally.outcome}
@@ -362,6 +419,10 @@ class FastEngine(Generic[N]):
         for j, x in enumerate(d_end_mass):
             if x:
                 tally.defender_end[self.d_states[j]] = x
+        if self.a_line is not None:
+            tally.lines = (self.a_line, self.d_line)
+            tally.a_mass = a_end_mass
+            tally.d_mass = d_end_mass
         return tally
 
     def _solve(
@@ -402,6 +463,7 @@ class _Line(Generic[N]):
     on it (memoised with the side, per start, dice rule and number type)."""
 
     def __init__(self, side: Side, start: State, unit: N, low_luck: bool) -> None:
+        self.side = side
         self.states = list(side.sequence(start))
         self.index = {st: j for j, st in enumerate(self.states)}
         self.fire: list[list[N]] = [
@@ -419,6 +481,7 @@ class _Line(Generic[N]):
         self.pulls: dict[int, tuple[float, list[float], list[float]]] = {}
         self.blocks: dict[tuple[int, int, int, bool], _Block] = {}
         self._zero_len: tuple[list[float], list[int]] | None = None
+        self._reports: dict[tuple[str, ...], _Report | None] = {}
         self._columns: tuple[list[list[float]], list[list[float]]] | None = None
 
     def columns(self) -> tuple[list[list[float]], list[list[float]]]:
@@ -440,6 +503,28 @@ class _Line(Generic[N]):
             self._columns = (p, tail)
         return self._columns
 
+
+    def report(self, names: tuple[str, ...]) -> _Report | None:
+        """What the report needs of every state on the line (memoised): units left by
+        type (one list per name), cost left, the survivors' key, units left (AA guns
+        not counted), and whether keys and unit counts are all different; ``None`` if
+        a state holds a type not in ``names``."""
+        if names not in self._reports:
+            finals = [self.side.final(st) for st in self.states]
+            got: _Report | None = None
+            if all(n in names for _, _, key, _ in finals for n, _ in key):
+                keys = [f[2] for f in finals]
+                ks = [f[3] for f in finals]
+                got = (
+                    [[f[0].get(n, 0) for f in finals] for n in names],
+                    [f[1] for f in finals],
+                    keys,
+                    ks,
+                    len(set(keys)) == len(keys),
+                    len(set(ks)) == len(ks),
+                )
+            self._reports[names] = got
+        return self._reports[names]
 
     def zero_and_len(self) -> tuple[list[float], list[int]]:
         """Float mode, as the defender's line: p(no hit) and the number of hit counts
@@ -647,7 +732,7 @@ def _solve_packed(
     two, so the scaling is exact): a row is read without converting each slot."""
     counts, a_end, d_end, takes_box = sink
     nD = eng.nD
-    a_fire, d_fire = eng.a_fire, eng.d_fire
+    a_fire = eng.a_fire
     n_rows = len(a_fire)
     Ha = max(len(a) for a in a_fire) - 1
     S = nD + 1 + Ha
