@@ -91,11 +91,15 @@ class LineTally(Tally[N]):
         """For the side ``who``: expected units by type (``names``), expected cost left,
         total mass, mass by survivors and by number of units left; ``None`` when the
         tally has no line (several attacker blocks) or a final state holds a unit type
-        outside ``names``.  Sums run in the order of the states on the line, as the
+        outside ``names``, or when under half the states on the line end the battle.
+        Sums run in the order of the states on the line, as the
         state-by-state sums do."""
         if self.lines is None:
             return None
         attacker = who == "attacker"
+        ended = self.attacker_end if attacker else self.defender_end
+        if 2 * len(ended) < len(self.a_mass if attacker else self.d_mass):
+            return None  # few final states (low luck): quicker state by state
         rep = self.lines[0 if attacker else 1].report(names)
         if rep is None:
             return None
@@ -412,13 +416,14 @@ class FastEngine(Generic[N]):
         tally.takes = takes_box[0]
         tally.rounds = rounds_sum
         tally.dropped = dropped
-        for i, x in enumerate(a_end_mass):
-            if x:
-                st = self.a_states[i]
-                tally.attacker_end[st] = tally.attacker_end.get(st, self.zero) + x
-        for j, x in enumerate(d_end_mass):
-            if x:
-                tally.defender_end[self.d_states[j]] = x
+        if self.a_line is not None:  # one block: every state once
+            tally.attacker_end = {st: x for st, x in zip(self.a_states, a_end_mass) if x}
+        else:
+            for i, x in enumerate(a_end_mass):
+                if x:
+                    st = self.a_states[i]
+                    tally.attacker_end[st] = tally.attacker_end.get(st, self.zero) + x
+        tally.defender_end = {st: x for st, x in zip(self.d_states, d_end_mass) if x}
         if self.a_line is not None:
             tally.lines = (self.a_line, self.d_line)
             tally.a_mass = a_end_mass
@@ -755,6 +760,7 @@ def _solve_packed(
         if not eng.d_alive[j] or eng.d_defenceless[j]:
             jT = j
             break
+    chain = any(d0[:jT])  # whether the defender may score nothing (the row's own chain)
     fought = eng.setup.defender_fought
     a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
     a_end_idx = eng.a_end
@@ -831,22 +837,48 @@ def _solve_packed(
             # shares g (newest first) with the attacker's hits 1, 2, ...
             a0, a_rest, a_suf = pull(i)
             e = []
-            g: list[float] = []
-            for j in range(lim):
-                x = row[j] + sum(map(mul, g, a_rest))
-                if x < tiny:
-                    if x:
-                        dropped += x * HS
-                    e.append(0.0)
-                    g.insert(0, 0.0)
-                    continue
-                dj = d0[j]
-                xe = x / (1.0 - a0 * dj)
-                e.append(xe)
-                g.insert(0, xe * dj)
-            # What the row's own chain carries past the last live column: the defender
-            # destroyed (read with the rest of the row's "won" mass below).
-            row_won = sum(map(mul, g, a_suf))
+            if not chain:  # the defender always scores (low luck): the row has no chain
+                for j in range(lim):
+                    x = row[j]
+                    if x < tiny:
+                        if x:
+                            dropped += x * HS
+                        e.append(0.0)
+                    else:
+                        e.append(x / 1.0)
+            elif len(a_rest) == 1:  # at most one hit (low luck, one die): no dot products
+                a1 = a_rest[0]
+                gj = 0.0
+                for j in range(lim):
+                    x = row[j] + gj * a1
+                    if x < tiny:
+                        if x:
+                            dropped += x * HS
+                        e.append(0.0)
+                        gj = 0.0
+                        continue
+                    dj = d0[j]
+                    xe = x / (1.0 - a0 * dj)
+                    e.append(xe)
+                    gj = xe * dj
+                row_won = gj * a1
+            else:
+                g: list[float] = []
+                for j in range(lim):
+                    x = row[j] + sum(map(mul, g, a_rest))
+                    if x < tiny:
+                        if x:
+                            dropped += x * HS
+                        e.append(0.0)
+                        g.insert(0, 0.0)
+                        continue
+                    dj = d0[j]
+                    xe = x / (1.0 - a0 * dj)
+                    e.append(xe)
+                    g.insert(0, xe * dj)
+                # What the row's own chain carries past the last live column: the
+                # defender destroyed (read with the rest of the row's "won" mass below).
+                row_won = sum(map(mul, g, a_suf))
             lo, hi = 0, lim - 1
             while lo <= hi and not e[lo]:
                 lo += 1
