@@ -568,18 +568,18 @@ def _result(
         start_cost = sum(profiles[n].cost * c for n, c in army.items())
         # Sums in the engine's number type (exact fractions stay exact), then floats.
         names = tuple(n for n in army if army[n] > 0)
-        sums = tally.sums(who, names) if isinstance(tally, LineTally) and not extra else None
-        if sums is not None:
-            exp, cost, total, grouped, by_count = sums
+        fast = tally.side_report(who, names) if isinstance(tally, LineTally) and not extra else None
+        if fast is not None:
+            expected[who], cost, total, survivors[who], counts[who] = fast
         else:
             exp, cost, total, grouped, by_count = _state_sums(side, end, names, extra, profiles, zero)
+            expected[who] = {n: float(v) for n, v in exp.items()}
+            survivors[who] = tuple(
+                (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
+            )
+            counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
-        expected[who] = {n: float(v) for n, v in exp.items()}
         loss[who] = float(start_cost - cost - missing * start_cost)
-        survivors[who] = tuple(
-            (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
-        )
-        counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
     exact = None
     if isinstance(won, Fraction):
         exact = {"attacker_win": won, "defender_win": held, "draw": draw, "attacker_takes": takes}

@@ -70,9 +70,18 @@ class _Cuts(Generic[N]):
         return got
 
 
-_Report = tuple[
-    list[list[int]], list[int], list[tuple[tuple[str, int], ...]], list[int], bool, bool
-]
+@dataclass(frozen=True)
+class _Report:
+    """What the report needs of every state on a line (see :meth:`_Line.report`)."""
+
+    cols: list[list[int]]  # units left, one list per unit type asked for
+    costs: list[int]  # cost left
+    keys: list[tuple[tuple[str, int], ...]]  # survivors (types present, in slot order)
+    ks: list[int]  # units left, AA guns not counted
+    by_key: list[int]  # positions sorted by survivors' key
+    by_k: list[int]  # positions sorted by units left
+    armies: list[dict[str, int]]  # survivors as a dict (copied for each report)
+    unique: bool  # keys and unit counts all different
 
 
 @dataclass
@@ -85,47 +94,37 @@ class LineTally(Tally[N]):
     a_mass: list[N] = field(default_factory=list)
     d_mass: list[N] = field(default_factory=list)
 
-    def sums(
+    def side_report(
         self, who: str, names: tuple[str, ...]
-    ) -> tuple[dict[str, N], N, N, dict[tuple[tuple[str, int], ...], N], dict[int, N]] | None:
-        """For the side ``who``: expected units by type (``names``), expected cost left,
-        total mass, mass by survivors and by number of units left; ``None`` when the
-        tally has no line (several attacker blocks) or a final state holds a unit type
-        outside ``names``, or when under half the states on the line end the battle.
-        Sums run in the order of the states on the line, as the
-        state-by-state sums do."""
+    ) -> tuple[dict[str, float], N, N, tuple[tuple[dict[str, int], float], ...], dict[int, float]] | None:
+        """For the side ``who``: expected units by type (``names``), expected cost left
+        (in the engine's number type), total mass, the survivors most likely first (ties
+        by key) and the mass by number of units left, as :func:`engine.odds.aa._result`
+        reports them; ``None`` when the tally has no line (several attacker blocks),
+        a final state holds a unit type outside ``names``, two states on the line share
+        survivors or unit counts, or under half the states on the line end the battle
+        (low luck: quicker state by state).  Sums run in the order of the states on
+        the line, as the state-by-state sums do (zero masses add nothing)."""
         if self.lines is None:
             return None
         attacker = who == "attacker"
-        ended = self.attacker_end if attacker else self.defender_end
-        if 2 * len(ended) < len(self.a_mass if attacker else self.d_mass):
-            return None  # few final states (low luck): quicker state by state
-        rep = self.lines[0 if attacker else 1].report(names)
-        if rep is None:
-            return None
         masses = self.a_mass if attacker else self.d_mass
-        cols, costs, keys, ks, keys_unique, ks_unique = rep
+        if 2 * len(self.attacker_end if attacker else self.defender_end) < len(masses):
+            return None
+        rep = self.lines[0 if attacker else 1].report(names)
+        if rep is None or not rep.unique:
+            return None
         zero = self.outcome[ATTACKER] - self.outcome[ATTACKER]
         total = sum(masses, zero)
-        cost = sum(map(mul, masses, costs), zero)
-        exp = {n: sum(map(mul, masses, col), zero) for n, col in zip(names, cols)}
-        grouped: dict[tuple[tuple[str, int], ...], N]
-        by_count: dict[int, N]
-        if keys_unique:
-            grouped = {k: m for k, m in zip(keys, masses) if m}
-        else:
-            grouped = {}
-            for k, m in zip(keys, masses):
-                if m:
-                    grouped[k] = grouped[k] + m if k in grouped else m
-        if ks_unique:
-            by_count = {k: m for k, m in zip(ks, masses) if m}
-        else:
-            by_count = {}
-            for c, m in zip(ks, masses):
-                if m:
-                    by_count[c] = by_count[c] + m if c in by_count else m
-        return exp, cost, total, grouped, by_count
+        cost = sum(map(mul, masses, rep.costs), zero)
+        exp = {n: float(sum(map(mul, masses, col), zero)) for n, col in zip(names, rep.cols)}
+        ranked = [t for t in rep.by_key if masses[t]]
+        ranked.sort(key=masses.__getitem__, reverse=True)  # stable: ties stay in key order
+        armies = rep.armies
+        survivors = tuple((armies[t].copy(), float(masses[t])) for t in ranked)
+        ks = rep.ks
+        by_count = {ks[t]: float(masses[t]) for t in rep.by_k if masses[t]}
+        return exp, cost, total, survivors, by_count
 
 
 class FastEngine(Generic[N]):
@@ -512,21 +511,24 @@ class _Line(Generic[N]):
     def report(self, names: tuple[str, ...]) -> _Report | None:
         """What the report needs of every state on the line (memoised): units left by
         type (one list per name), cost left, the survivors' key, units left (AA guns
-        not counted), and whether keys and unit counts are all different; ``None`` if
-        a state holds a type not in ``names``."""
+        not counted), the positions in key order and in unit-count order, the
+        survivors as dicts, and whether keys and unit counts are all different;
+        ``None`` if a state holds a type not in ``names``."""
         if names not in self._reports:
             finals = [self.side.final(st) for st in self.states]
             got: _Report | None = None
             if all(n in names for _, _, key, _ in finals for n, _ in key):
                 keys = [f[2] for f in finals]
                 ks = [f[3] for f in finals]
-                got = (
-                    [[f[0].get(n, 0) for f in finals] for n in names],
-                    [f[1] for f in finals],
-                    keys,
-                    ks,
-                    len(set(keys)) == len(keys),
-                    len(set(ks)) == len(ks),
+                got = _Report(
+                    cols=[[f[0].get(n, 0) for f in finals] for n in names],
+                    costs=[f[1] for f in finals],
+                    keys=keys,
+                    ks=ks,
+                    by_key=sorted(range(len(keys)), key=keys.__getitem__),
+                    by_k=sorted(range(len(ks)), key=ks.__getitem__),
+                    armies=[dict(k) for k in keys],
+                    unique=len(set(keys)) == len(keys) and len(set(ks)) == len(ks),
                 )
             self._reports[names] = got
         return self._reports[names]
