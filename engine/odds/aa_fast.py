@@ -29,7 +29,7 @@ import math
 import struct
 from dataclasses import dataclass, field
 from operator import itemgetter, mul
-from typing import Any, Callable, Generic, cast
+from typing import Any, Callable, Generic, Sequence, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -776,18 +776,18 @@ def _solve_packed(
     for i in range(n_rows):
         bits = P[i]
         row_f = rows_f[i]
-        row: list[Any]
+        row: Sequence[Any]
         if row_f is None:
             if not bits:
                 continue
-            row = list(unpack(bits.to_bytes(row_bytes, "little")))
+            row = unpack(bits.to_bytes(row_bytes, "little"))
             dropped += low_lost
         else:
             rows_f[i] = None
             if bits:
-                row = list(unpack(bits.to_bytes(row_bytes, "little")))
+                words = unpack(bits.to_bytes(row_bytes, "little"))
+                row = [a + b / HS for a, b in zip(words, row_f)] + list(words[nD + 1 :])
                 dropped += low_lost
-                row[: nD + 1] = [a + b / HS for a, b in zip(row, row_f)]
             else:
                 row = [b / HS for b in row_f] + zeros[nD + 1 :]
         if not a_alive[i]:  # the attacker is destroyed: the defender holds (or both died)
@@ -888,7 +888,7 @@ def _solve_packed(
                 hi -= 1
         if hi >= lo:
             ewin = e if lo == 0 and hi == lim - 1 else e[lo : hi + 1]
-            esum = math.fsum(ewin) * HS
+            esum = sum(ewin) * HS
             rounds += esum
             top = d_len[lo] - 1
             a_lo, a_packed, a_len, a_cut = a_packs.get(i) or packed_fire(i)
@@ -912,7 +912,7 @@ def _solve_packed(
                 dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
             elif top >= 1:
                 dropped += esum
-        won = math.fsum(row[lim:])
+        won = sum(row[lim:])  # high words: an exact integer sum (floats in a start row)
         if row_won:
             won += row_won
             row_won = 0.0
