@@ -741,7 +741,7 @@ def _solve_packed(
     nD = eng.nD
     a_fire = eng.a_fire
     n_rows = len(a_fire)
-    Ha = max(len(a) for a in a_fire) - 1
+    Ha = max(map(len, a_fire)) - 1
     S = nD + 1 + Ha
     row_bytes = S * _SLOT_BYTES
     high = _HIGH.get(S)
