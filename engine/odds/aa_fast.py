@@ -602,17 +602,20 @@ def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None
 
 # -- the packed solver (float mode, no round limit) ----------------------------------------
 #
-# Rows of the mass table are kept as big integers: column j is a 192-bit fixed-point slot
-# (160 fractional bits).  Processing a row has two passes.  Pass 1 walks the row in
-# column order in floats: it ends terminal states, divides each live state's mass by
-# 1 - p(no hit either side) and spreads its "defender scores 0" share along the same
-# row (those are the only transitions that stay in the row).  Pass 2 handles every
-# defender score hd >= 1 at once for the whole row: the row's masses times p(hd | j)
-# form a vector w, and the attacker's hits spread w along the columns, which is the
-# convolution of w with the attacker's hit distribution: one big-integer
-# multiplication of the two packed vectors (Kronecker substitution), added into row
-# i + hd.  So the Python-level work per row is linear in its length, and the
-# quadratic part runs inside the integer multiplication.
+# Rows of the mass table are kept as big integers: column j is a 128-bit fixed-point slot
+# (124 fractional bits, of which the high 64-bit word is read back).  Processing a row
+# has two passes.  Pass 1 walks the row in column order in floats: it ends terminal
+# states, divides each live state's mass by 1 - p(no hit either side), and pulls the
+# "defender scores 0" share of the earlier columns (the only transitions that stay in
+# the row): one dot product of their shares with the attacker's hits per column.  Pass 2
+# handles every defender score hd >= 1 at once for the whole row: the row's masses times
+# p(hd | j) form a vector w (cut after the last state where hd hits are possible: the
+# defender has fewer dice further along its loss order), and the attacker's hits spread
+# w along the columns, which is the convolution of w with the attacker's hit
+# distribution: one big-integer multiplication of the two packed vectors (Kronecker
+# substitution), added into row i + hd.  So the Python-level work per row is about its
+# length times the defender's scores, and the rest runs inside the integer
+# multiplications.
 
 _SLOT_BYTES = 16  # two 64-bit words: a factor uses the lowest, a product up to 127 bits
 _SLOT_BITS = 8 * _SLOT_BYTES
@@ -622,7 +625,6 @@ _W_SCALE = float(2**_W_BITS)
 _A_SCALE = float(2**_A_BITS)
 _OUT_SCALE = float(2 ** (_W_BITS + _A_BITS))
 _STRUCTS: dict[int, struct.Struct] = {}
-_BLOCKS: dict[tuple[int, int], struct.Struct] = {}
 _WORDS: dict[int, struct.Struct] = {}
 
 
