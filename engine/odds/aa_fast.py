@@ -147,10 +147,12 @@ class FastEngine(Generic[N]):
         self.a_end: list[int] = []
         self.a_block: dict[State, int] = {}
         a_lines: list[_Line[N]] = []
+        self._a_lines: list[tuple[_Line[N], int]] = []  # each block's line and first row
         for start in setup.starts:
             if start.attacker not in self.a_block:
                 self.a_block[start.attacker] = len(self.a_states)
                 line = _line(att, start.attacker, self.unit, setup.low_luck)
+                self._a_lines.append((line, len(self.a_states)))
                 a_lines.append(line)
                 end = len(self.a_states) + len(line.states) - 1
                 self.a_states += line.states
@@ -203,25 +205,41 @@ class FastEngine(Generic[N]):
         the error bound)."""
         got = self._packed.get(i)
         if got is None:
-            d = [float(x) for x in self.a_fire[i]]
-            lo, hi = 0, len(d)
-            while lo < hi and d[lo] < _TINY:
-                lo += 1
-            while hi > lo and d[hi - 1] < _TINY:
-                hi -= 1
-            cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
-            got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
+            line, k = self._line_at(i)
+            got = line.packed.get(k)  # memoised with the line (several blocks: each its own)
+            if got is None:
+                d = [float(x) for x in self.a_fire[i]]
+                lo, hi = 0, len(d)
+                while lo < hi and d[lo] < _TINY:
+                    lo += 1
+                while hi > lo and d[hi - 1] < _TINY:
+                    hi -= 1
+                cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
+                got = line.packed[k] = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
             self._packed[i] = got
         return got
+
+    def _line_at(self, i: int) -> tuple[_Line[N], int]:
+        """The attacker's line holding row ``i``, and the row's place on it."""
+        if self.a_line is not None:
+            return self.a_line, i
+        for line, first in self._a_lines:
+            if i < first + len(line.states):
+                return line, i - first
+        raise IndexError(i)
 
     def pull_fire(self, i: int) -> tuple[float, list[float], list[float]]:
         """The attacker's hit distribution at ``i`` for the packed solver's row chain:
         ``(p(0 hits), [p(1 hit), p(2 hits), ...], [p(1 or more), p(2 or more), ...])``."""
         got = self._pulls.get(i)
         if got is None:
-            d = [float(x) for x in self.a_fire[i]]
-            suf = [math.fsum(d[h:]) for h in range(1, len(d))]
-            got = self._pulls[i] = (d[0], d[1:], suf)
+            line, k = self._line_at(i)
+            got = line.pulls.get(k)
+            if got is None:
+                d = [float(x) for x in self.a_fire[i]]
+                suf = [math.fsum(d[h:]) for h in range(1, len(d))]
+                got = line.pulls[k] = (d[0], d[1:], suf)
+            self._pulls[i] = got
         return got
 
     # -- classification ------------------------------------------------------------------
@@ -867,17 +885,12 @@ def _solve_packed(
                     gj = xe * dj
                 row_won = gj * a1
             else:
+                # No cut of tiny masses here: they go on along the row, and into pass 2
+                # where rounding to fixed point (in the error bound) takes care of them.
                 g: list[float] = []
                 for j in range(lim):
-                    x = row[j] + sum(map(mul, g, a_rest))
-                    if x < tiny:
-                        if x:
-                            dropped += x * HS
-                        e.append(0.0)
-                        g.insert(0, 0.0)
-                        continue
                     dj = d0[j]
-                    xe = x / (1.0 - a0 * dj)
+                    xe = (row[j] + sum(map(mul, g, a_rest))) / (1.0 - a0 * dj)
                     e.append(xe)
                     g.insert(0, xe * dj)
                 # What the row's own chain carries past the last live column: the

@@ -39,14 +39,17 @@ def assert_float_matches_exact(floats: AAOdds, exact: AAOdds) -> None:
         for unit, v in exact.expected_survivors[side].items():
             assert floats.expected_survivors[side][unit] == pytest.approx(v, abs=1e-11)
         assert floats.expected_ipc_loss[side] == pytest.approx(exact.expected_ipc_loss[side], abs=1e-10)
+        # Final states less likely than the fixed point's resolution (2**-60) may be
+        # missing from the float report: compare every state either report has.
         got = {tuple(sorted(k.items())): p for k, p in floats.survivors[side]}
         want = {tuple(sorted(k.items())): p for k, p in exact.survivors[side]}
-        assert got.keys() == want.keys()
-        for k, p in want.items():
-            assert got[k] == pytest.approx(p, abs=tol)
-        assert floats.survivor_count[side].keys() == exact.survivor_count[side].keys()
+        assert len(got) <= len(want)
+        for k in want.keys() | got.keys():
+            assert got.get(k, 0.0) == pytest.approx(want.get(k, 0.0), abs=tol), k
+        counts = floats.survivor_count[side]
         for n, p in exact.survivor_count[side].items():
-            assert floats.survivor_count[side][n] == pytest.approx(p, abs=tol)
+            assert counts.get(n, 0.0) == pytest.approx(p, abs=tol), n
+        assert counts.keys() <= exact.survivor_count[side].keys()
 
 
 def army(kinds: list[str], most: int) -> st.SearchStrategy[dict[str, int]]:
@@ -93,6 +96,7 @@ def test_packed_float_solver_matches_exact_fractions(battle: AABattle) -> None:
     ("attacker", "defender", "options"),
     [
         ("5 inf, 2 art, 2 tank, 1 fig", "6 inf, 2 art, 1 tank, 1 fig", {}),  # the bench battle
+        ("1 inf", "1 inf, 3 art, 4 fig", {}),  # final states below the fixed point's resolution
         ("5 inf, 2 art, 2 tank, 1 fig", "6 inf, 2 art, 1 tank, 1 fig", {"low_luck": True}),
         ("1 inf", "4 inf, 1 tank", {}),  # one attacking die: at most one hit a round
         ("3 inf, 1 bom", "2 inf, 1 fig", {"low_luck": True}),
