@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
@@ -542,6 +542,16 @@ def _state_sums(
     return exp, cost, total, grouped, by_count
 
 
+def _army_cost(side: Side) -> tuple[tuple[str, ...], int]:
+    """The side's unit types (in the battle's order) and their cost (memoised)."""
+    got = side.engine_memo.get(("army-cost",))
+    if got is None:
+        got = side.engine_memo[("army-cost",)] = (
+            tuple(side.army), sum(side.profiles[n].cost * c for n, c in side.army.items())
+        )
+    return cast(tuple[tuple[str, ...], int], got)
+
+
 def _result(
     battle: AABattle,
     setup: BattleSetup[N],
@@ -563,11 +573,14 @@ def _result(
     survivors: dict[str, tuple[tuple[Mapping[str, int], float], ...]] = {}
     counts: dict[str, dict[int, float]] = {}
     for who, (side, end, extra) in ends.items():
-        army = battle.attacker if who == "attacker" else battle.defender
-        profiles = battle.profiles(who, cat)
-        start_cost = sum(profiles[n].cost * c for n, c in army.items())
+        profiles = side.profiles
+        if extra:
+            army = battle.attacker if who == "attacker" else battle.defender
+            start_cost = sum(profiles[n].cost * c for n, c in army.items())
+            names = tuple(n for n in army if army[n] > 0)
+        else:  # the side's army is the battle's (units present): memoised with the side
+            names, start_cost = _army_cost(side)
         # Sums in the engine's number type (exact fractions stay exact), then floats.
-        names = tuple(n for n in army if army[n] > 0)
         fast = tally.side_report(who, names) if isinstance(tally, LineTally) and not extra else None
         if fast is not None:
             expected[who], cost, total, survivors[who], counts[who] = fast

@@ -793,6 +793,7 @@ def _solve_packed(
     won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
     zeros = [0.0] * S
     low_lost = S * _LOW_LOST
+    a_ulp, w_ulp = 2.0**-_A_BITS, 2.0**-_W_BITS  # what rounding a factor down can lose
     for i in range(n_rows):
         bits = P[i]
         row_f = rows_f[i]
@@ -923,8 +924,7 @@ def _solve_packed(
                 else:
                     for hd, b0, b1 in parts:
                         P[i + hd] += from_bytes(block[b0:b1], "little") * a_packed
-                width = hi + 1 - lo
-                dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
+                dropped += esum * (a_len * a_ulp + a_cut) + top * (hi + 1 - lo) * w_ulp
             elif top >= 1:
                 dropped += esum
         won = sum(row[lim:])  # high words: an exact integer sum (floats in a start row)
