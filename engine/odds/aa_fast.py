@@ -194,7 +194,7 @@ class FastEngine(Generic[N]):
         self.d_alive = d_line.alive
         self.a_takes = a_land if setup.land else [True] * len(a_land)
         below = setup.retreat_below
-        self.a_retreat = [below > 0 and n < below for n in a_count]
+        self.a_retreat = [n < below for n in a_count] if below > 0 else [False] * len(a_count)
         self.d_defenceless = d_line.transports_only if setup.sea else [False] * len(self.d_states)
         self.d_cuts: list[_Cuts[N]] = d_line.cuts
 
@@ -774,6 +774,7 @@ def _solve_packed(
     d0, d_len = d_line.zero_and_len()
     blocks = d_line.blocks
     pull = eng.pull_fire
+    a_pulls = eng._pulls
     packed_fire = eng.packed_fire
     a_packs = eng._packed
     row_won = 0.0
@@ -858,7 +859,7 @@ def _solve_packed(
             # The row's own chain ("the defender scores 0"), pulled: the mass reaching
             # column j from the earlier columns of the row is a dot product of their
             # shares g (newest first) with the attacker's hits 1, 2, ...
-            a0, a_rest, a_suf = pull(i)
+            a0, a_rest, a_suf = a_pulls.get(i) or pull(i)
             e = []
             if not chain:  # the defender always scores (low luck): the row has no chain
                 for j in range(lim):
