@@ -152,3 +152,19 @@ def both_reports(battle: AABattle, unit: N) -> tuple[AAOdds, AAOdds]:
     by_line = _result(battle, setup, aside, tally, "fast", catalogue())
     by_state = _result(battle, setup, aside, replace(tally, lines=None), "fast", catalogue())
     return by_line, by_state
+
+
+def test_memoised_side_tables_give_the_same_answer_again_and_across_battles() -> None:
+    # Packed hit distributions, score blocks and report tables are memoised with the
+    # sides (several AA blocks here): asking again, or another battle sharing a side,
+    # must not change anything.
+    battle = AABattle.parse("2 inf, 1 fig, 1 bom", "3 inf, 1 art, 1 aa")
+    setup, _ = setup_battle(battle, 1.0)
+    assert len({s.attacker for s in setup.starts}) == 4 and _table_cells(setup) <= SMALL_CELLS
+    first = aa_odds(battle)
+    assert first.engine == "fast"
+    other = AABattle.parse("1 inf, 1 tank, 1 fig, 1 bom", "3 inf, 1 art, 1 aa")
+    assert_float_matches_exact(aa_odds(other), aa_odds(other, exact=True))
+    again = aa_odds(battle)
+    assert again == first
+    assert_float_matches_exact(again, aa_odds(battle, exact=True))
