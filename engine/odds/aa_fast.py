@@ -652,7 +652,7 @@ def _pack(values: list[float], scale: float) -> int:
     st = _STRUCTS.get(n)
     if st is None:
         st = _STRUCTS[n] = struct.Struct("<" + "Q8x" * n)
-    return int.from_bytes(st.pack(*[int(v * scale) for v in values]), "little")
+    return int.from_bytes(st.pack(*[_trunc(v * scale) for v in values]), "little")
 
 
 def _unpack(packed: int, nD: int) -> list[float]:
@@ -732,6 +732,7 @@ class _Packed:
 
 
 _HIGH: dict[int, struct.Struct] = {}
+_trunc = float.__trunc__  # int() of a float, without the generic call (same value)
 _HIGH_SCALE = 2.0 ** (64 - _W_BITS - _A_BITS)  # a slot's high word, as a probability
 _LOW_LOST = 2.0 ** (_SLOT_BITS - 64 - _W_BITS - _A_BITS)  # what ignoring a low word can lose
 
@@ -917,7 +918,7 @@ def _solve_packed(
                 n_hd = top if i + top < end_i else end_i - i
                 bkey = (lo, hi, n_hd, i + n_hd >= end_i)
                 st, pick, flat, parts = blocks.get(bkey) or d_line.block(*bkey)
-                block = st.pack(*map(int, map(mul, pick(ewin), flat)))
+                block = st.pack(*map(_trunc, map(mul, pick(ewin), flat)))
                 if lo + a_lo:
                     shift = (lo + a_lo) * _SLOT_BITS
                     for hd, b0, b1 in parts:
