@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
 from operator import itemgetter, mul
 from typing import Any, Callable, Generic, Sequence, cast
 
@@ -70,29 +69,36 @@ class _Cuts(Generic[N]):
         return got
 
 
-@dataclass(frozen=True)
 class _Report:
-    """What the report needs of every state on a line (see :meth:`_Line.report`)."""
+    """What the report needs of every state on a line (see :meth:`_Line.report`).  A
+    plain class: a dataclass would cost the start-up of every ``warroom odds``."""
 
-    cols: list[list[int]]  # units left, one list per unit type asked for
-    costs: list[int]  # cost left
-    keys: list[tuple[tuple[str, int], ...]]  # survivors (types present, in slot order)
-    ks: list[int]  # units left, AA guns not counted
-    by_key: list[int]  # positions sorted by survivors' key
-    by_k: list[int]  # positions sorted by units left
-    armies: list[dict[str, int]]  # survivors as a dict (copied for each report)
-    unique: bool  # keys and unit counts all different
+    __slots__ = ("cols", "costs", "keys", "ks", "by_key", "by_k", "armies", "unique")
+
+    def __init__(
+        self,
+        cols: list[list[int]],  # units left, one list per unit type asked for
+        costs: list[int],  # cost left
+        keys: list[tuple[tuple[str, int], ...]],  # survivors (types present, in slot order)
+        ks: list[int],  # units left, AA guns not counted
+        by_key: list[int],  # positions sorted by survivors' key
+        by_k: list[int],  # positions sorted by units left
+        armies: list[dict[str, int]],  # survivors as a dict (copied for each report)
+        unique: bool,  # keys and unit counts all different
+    ) -> None:
+        self.cols, self.costs, self.keys, self.ks = cols, costs, keys, ks
+        self.by_key, self.by_k, self.armies, self.unique = by_key, by_k, armies, unique
 
 
-@dataclass
 class LineTally(Tally[N]):
     """The fast engine's tally: also the final masses by position on the two loss
     sequences (one attacker block only), which the report sums with per-line tables
-    instead of state by state."""
+    instead of state by state.  ``lines`` is ``None`` when there are several attacker
+    blocks; ``a_mass`` and ``d_mass`` are set with it."""
 
     lines: tuple[_Line[N], _Line[N]] | None = None
-    a_mass: list[N] = field(default_factory=list)
-    d_mass: list[N] = field(default_factory=list)
+    a_mass: list[N]
+    d_mass: list[N]
 
     def side_report(
         self, who: str, names: tuple[str, ...]
