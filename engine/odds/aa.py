@@ -20,13 +20,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
 )  # fmt: skip
-from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
     AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
@@ -571,6 +571,46 @@ def _table_cells(setup: BattleSetup[Any]) -> int:
     return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 
 
+def _state_sums(
+    side: Side, end: Mapping[State, N], names: tuple[str, ...], extra: Mapping[str, int],
+    profiles: Mapping[str, UnitProfile], zero: N,
+) -> tuple[dict[str, N], N, N, dict[tuple[tuple[str, int], ...], N], dict[int, N]]:
+    """Expected units by type, expected cost left, total mass, mass by survivors and by
+    number of units left, over the final states ``end`` (``extra``: units kept out of
+    the battle, added to every final state)."""
+    exp: dict[str, N] = {n: zero for n in names}
+    cost = zero
+    grouped: dict[tuple[tuple[str, int], ...], N] = {}
+    by_count: dict[int, N] = {}
+    total = zero
+    for st, mass in end.items():
+        total += mass
+        final, st_cost, key, k = side.final(st)
+        if extra:
+            final = dict(final)
+            for n, c in extra.items():
+                final[n] = final.get(n, 0) + c
+            st_cost = sum(profiles[n].cost * c for n, c in final.items())
+            key = tuple((n, c) for n, c in final.items() if c > 0)
+            k = sum(c for n, c in final.items() if not profiles[n].is_aa)
+        for n, c in key:
+            exp[n] = exp.get(n, zero) + mass * c
+        cost += mass * st_cost
+        grouped[key] = grouped.get(key, zero) + mass
+        by_count[k] = by_count.get(k, zero) + mass
+    return exp, cost, total, grouped, by_count
+
+
+def _army_cost(side: Side) -> tuple[tuple[str, ...], int]:
+    """The side's unit types (in the battle's order) and their cost (memoised)."""
+    got = side.engine_memo.get(("army-cost",))
+    if got is None:
+        got = side.engine_memo[("army-cost",)] = (
+            tuple(side.army), sum(side.profiles[n].cost * c for n, c in side.army.items())
+        )
+    return cast(tuple[tuple[str, ...], int], got)
+
+
 def _result(
     battle: AABattle,
     setup: BattleSetup[N],
@@ -592,38 +632,26 @@ def _result(
     survivors: dict[str, tuple[tuple[Mapping[str, int], float], ...]] = {}
     counts: dict[str, dict[int, float]] = {}
     for who, (side, end, extra) in ends.items():
-        army = battle.attacker if who == "attacker" else battle.defender
-        profiles = battle.profiles(who, cat)
-        start_cost = sum(profiles[n].cost * c for n, c in army.items())
+        profiles = side.profiles
+        if extra:
+            army = battle.attacker if who == "attacker" else battle.defender
+            start_cost = sum(profiles[n].cost * c for n, c in army.items())
+            names = tuple(n for n in army if army[n] > 0)
+        else:  # the side's army is the battle's (units present): memoised with the side
+            names, start_cost = _army_cost(side)
         # Sums in the engine's number type (exact fractions stay exact), then floats.
-        exp: dict[str, N] = {n: zero for n in army if army[n] > 0}
-        cost = zero
-        grouped: dict[tuple[tuple[str, int], ...], N] = {}
-        by_count: dict[int, N] = {}
-        total = zero
-        final_of = side.final
-        for st, mass in end.items():
-            total += mass
-            final, st_cost, key, k = final_of(st)
-            if extra:
-                final = dict(final)
-                for n, c in extra.items():
-                    final[n] = final.get(n, 0) + c
-                st_cost = sum(profiles[n].cost * c for n, c in final.items())
-                key = tuple((n, c) for n, c in final.items() if c > 0)
-                k = sum(c for n, c in final.items() if not profiles[n].is_aa)
-            for n, c in key:
-                exp[n] = exp.get(n, zero) + mass * c
-            cost += mass * st_cost
-            grouped[key] = grouped.get(key, zero) + mass
-            by_count[k] = by_count.get(k, zero) + mass
+        fast = tally.side_report(who, names) if isinstance(tally, LineTally) and not extra else None
+        if fast is not None:
+            expected[who], cost, total, survivors[who], counts[who] = fast
+        else:
+            exp, cost, total, grouped, by_count = _state_sums(side, end, names, extra, profiles, zero)
+            expected[who] = {n: float(v) for n, v in exp.items()}
+            survivors[who] = tuple(
+                (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
+            )
+            counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
-        expected[who] = {n: float(v) for n, v in exp.items()}
         loss[who] = float(start_cost - cost - missing * start_cost)
-        survivors[who] = tuple(
-            (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
-        )
-        counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
     exact = None
     if isinstance(won, Fraction):
         exact = {"attacker_win": won, "defender_win": held, "draw": draw, "attacker_takes": takes}

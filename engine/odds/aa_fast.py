@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Any, Callable, Generic, cast
+from operator import itemgetter, mul
+from typing import Any, Callable, Generic, Sequence, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_battle import CUT as _CUT
 from engine.odds.aa_battle import TINY as _TINY
@@ -68,6 +69,70 @@ class _Cuts(Generic[N]):
         return got
 
 
+class _Report:
+    """What the report needs of every state on a line (see :meth:`_Line.report`).  A
+    plain class: a dataclass would cost the start-up of every ``warroom odds``."""
+
+    __slots__ = ("cols", "costs", "keys", "ks", "by_key", "by_k", "armies", "unique")
+
+    def __init__(
+        self,
+        cols: list[list[int]],  # units left, one list per unit type asked for
+        costs: list[int],  # cost left
+        keys: list[tuple[tuple[str, int], ...]],  # survivors (types present, in slot order)
+        ks: list[int],  # units left, AA guns not counted
+        by_key: list[int],  # positions sorted by survivors' key
+        by_k: list[int],  # positions sorted by units left
+        armies: list[dict[str, int]],  # survivors as a dict (copied for each report)
+        unique: bool,  # keys and unit counts all different
+    ) -> None:
+        self.cols, self.costs, self.keys, self.ks = cols, costs, keys, ks
+        self.by_key, self.by_k, self.armies, self.unique = by_key, by_k, armies, unique
+
+
+class LineTally(Tally[N]):
+    """The fast engine's tally: also the final masses by position on the two loss
+    sequences (one attacker block only), which the report sums with per-line tables
+    instead of state by state.  ``lines`` is ``None`` when there are several attacker
+    blocks; ``a_mass`` and ``d_mass`` are set with it."""
+
+    lines: tuple[_Line[N], _Line[N]] | None = None
+    a_mass: list[N]
+    d_mass: list[N]
+
+    def side_report(
+        self, who: str, names: tuple[str, ...]
+    ) -> tuple[dict[str, float], N, N, tuple[tuple[dict[str, int], float], ...], dict[int, float]] | None:
+        """For the side ``who``: expected units by type (``names``), expected cost left
+        (in the engine's number type), total mass, the survivors most likely first (ties
+        by key) and the mass by number of units left, as :func:`engine.odds.aa._result`
+        reports them; ``None`` when the tally has no line (several attacker blocks),
+        a final state holds a unit type outside ``names``, two states on the line share
+        survivors or unit counts, or under half the states on the line end the battle
+        (low luck: quicker state by state).  Sums run in the order of the states on
+        the line, as the state-by-state sums do (zero masses add nothing)."""
+        if self.lines is None:
+            return None
+        attacker = who == "attacker"
+        masses = self.a_mass if attacker else self.d_mass
+        if 2 * len(self.attacker_end if attacker else self.defender_end) < len(masses):
+            return None
+        rep = self.lines[0 if attacker else 1].report(names)
+        if rep is None or not rep.unique:
+            return None
+        zero = self.outcome[ATTACKER] - self.outcome[ATTACKER]
+        total = sum(masses, zero)
+        cost = sum(map(mul, masses, rep.costs), zero)
+        exp = {n: float(sum(map(mul, masses, col), zero)) for n, col in zip(names, rep.cols)}
+        ranked = [t for t in rep.by_key if masses[t]]
+        ranked.sort(key=masses.__getitem__, reverse=True)  # stable: ties stay in key order
+        armies = rep.armies
+        survivors = tuple((armies[t].copy(), float(masses[t])) for t in ranked)
+        ks = rep.ks
+        by_count = {ks[t]: float(masses[t]) for t in rep.by_k if masses[t]}
+        return exp, cost, total, survivors, by_count
+
+
 class FastEngine(Generic[N]):
     def __init__(
         self,
@@ -88,10 +153,12 @@ class FastEngine(Generic[N]):
         self.a_end: list[int] = []
         self.a_block: dict[State, int] = {}
         a_lines: list[_Line[N]] = []
+        self._a_lines: list[tuple[_Line[N], int]] = []  # each block's line and first row
         for start in setup.starts:
             if start.attacker not in self.a_block:
                 self.a_block[start.attacker] = len(self.a_states)
                 line = _line(att, start.attacker, self.unit, setup.low_luck)
+                self._a_lines.append((line, len(self.a_states)))
                 a_lines.append(line)
                 end = len(self.a_states) + len(line.states) - 1
                 self.a_states += line.states
@@ -111,14 +178,16 @@ class FastEngine(Generic[N]):
                 f"limit here is {max_cells} (AA fire multiplies the states by the number "
                 f"of ways it can hit).  Try fewer units, or the command line."
             )
+        self.a_line: _Line[N] | None = None
         if len(a_lines) == 1:
-            a = a_lines[0]
+            a = self.a_line = a_lines[0]
             self.a_fire: list[list[N]] = a.fire
             self.a_alive = a.alive
             self.a_cuts: list[_Cuts[N]] = a.cuts
             a_count = a.count
             a_land = a.land
             self._packed: dict[int, tuple[int, int, int, float]] = a.packed
+            self._pulls: dict[int, tuple[float, list[float], list[float]]] = a.pulls
         else:
             self.a_fire = [x for a in a_lines for x in a.fire]
             self.a_alive = [x for a in a_lines for x in a.alive]
@@ -126,11 +195,12 @@ class FastEngine(Generic[N]):
             a_count = [x for a in a_lines for x in a.count]
             a_land = [x for a in a_lines for x in a.land]
             self._packed = {}
+            self._pulls = {}
         self.d_fire: list[list[N]] = d_line.fire
         self.d_alive = d_line.alive
         self.a_takes = a_land if setup.land else [True] * len(a_land)
         below = setup.retreat_below
-        self.a_retreat = [below > 0 and n < below for n in a_count]
+        self.a_retreat = [n < below for n in a_count] if below > 0 else [False] * len(a_count)
         self.d_defenceless = d_line.transports_only if setup.sea else [False] * len(self.d_states)
         self.d_cuts: list[_Cuts[N]] = d_line.cuts
 
@@ -141,15 +211,41 @@ class FastEngine(Generic[N]):
         the error bound)."""
         got = self._packed.get(i)
         if got is None:
-            d = [float(x) for x in self.a_fire[i]]
-            lo, hi = 0, len(d)
-            while lo < hi and d[lo] < _TINY:
-                lo += 1
-            while hi > lo and d[hi - 1] < _TINY:
-                hi -= 1
-            cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
-            got = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
+            line, k = self._line_at(i)
+            got = line.packed.get(k)  # memoised with the line (several blocks: each its own)
+            if got is None:
+                d = [float(x) for x in self.a_fire[i]]
+                lo, hi = 0, len(d)
+                while lo < hi and d[lo] < _TINY:
+                    lo += 1
+                while hi > lo and d[hi - 1] < _TINY:
+                    hi -= 1
+                cut = math.fsum(d[:lo]) + math.fsum(d[hi:])
+                got = line.packed[k] = (lo, _pack(d[lo:hi], _A_SCALE) if hi > lo else 0, hi - lo, cut)
             self._packed[i] = got
+        return got
+
+    def _line_at(self, i: int) -> tuple[_Line[N], int]:
+        """The attacker's line holding row ``i``, and the row's place on it."""
+        if self.a_line is not None:
+            return self.a_line, i
+        for line, first in self._a_lines:
+            if i < first + len(line.states):
+                return line, i - first
+        raise IndexError(i)
+
+    def pull_fire(self, i: int) -> tuple[float, list[float], list[float]]:
+        """The attacker's hit distribution at ``i`` for the packed solver's row chain:
+        ``(p(0 hits), [p(1 hit), p(2 hits), ...], [p(1 or more), p(2 or more), ...])``."""
+        got = self._pulls.get(i)
+        if got is None:
+            line, k = self._line_at(i)
+            got = line.pulls.get(k)
+            if got is None:
+                d = [float(x) for x in self.a_fire[i]]
+                suf = [math.fsum(d[h:]) for h in range(1, len(d))]
+                got = line.pulls[k] = (d[0], d[1:], suf)
+            self._pulls[i] = got
         return got
 
     # -- classification ------------------------------------------------------------------
@@ -258,7 +354,8 @@ class FastEngine(Generic[N]):
 
     def run(self, rounds: int | None = None) -> Tally[N]:
         setup = self.setup
-        tally: Tally[N] = Tally.empty(self.unit)
+        zero = self.zero
+        tally: LineTally[N] = LineTally({o: zero for o in OUTCOMES}, takes=zero, rounds=zero)
         a_end_mass: list[N] = [self.zero] * len(self.a_states)
         d_end_mass: list[N] = [self.zero] * (self.nD + 1)
         counts = {o: self.zero for o in tally.outcome}
@@ -342,13 +439,18 @@ class FastEngine(Generic[N]):
         tally.takes = takes_box[0]
         tally.rounds = rounds_sum
         tally.dropped = dropped
-        for i, x in enumerate(a_end_mass):
-            if x:
-                st = self.a_states[i]
-                tally.attacker_end[st] = tally.attacker_end.get(st, self.zero) + x
-        for j, x in enumerate(d_end_mass):
-            if x:
-                tally.defender_end[self.d_states[j]] = x
+        if self.a_line is not None:  # one block: every state once
+            tally.attacker_end = {st: x for st, x in zip(self.a_states, a_end_mass) if x}
+        else:
+            for i, x in enumerate(a_end_mass):
+                if x:
+                    st = self.a_states[i]
+                    tally.attacker_end[st] = tally.attacker_end.get(st, self.zero) + x
+        tally.defender_end = {st: x for st, x in zip(self.d_states, d_end_mass) if x}
+        if self.a_line is not None:
+            tally.lines = (self.a_line, self.d_line)
+            tally.a_mass = a_end_mass
+            tally.d_mass = d_end_mass
         return tally
 
     def _solve(
@@ -389,6 +491,7 @@ class _Line(Generic[N]):
     on it (memoised with the side, per start, dice rule and number type)."""
 
     def __init__(self, side: Side, start: State, unit: N, low_luck: bool) -> None:
+        self.side = side
         self.states = list(side.sequence(start))
         self.index = {st: j for j, st in enumerate(self.states)}
         self.fire: list[list[N]] = [
@@ -403,6 +506,10 @@ class _Line(Generic[N]):
         ]
         self.cuts: list[_Cuts[N]] = [_Cuts(d) for d in self.fire]
         self.packed: dict[int, tuple[int, int, int, float]] = {}
+        self.pulls: dict[int, tuple[float, list[float], list[float]]] = {}
+        self.blocks: dict[tuple[int, int, int, bool], _Block] = {}
+        self._zero_len: tuple[list[float], list[int]] | None = None
+        self._reports: dict[tuple[str, ...], _Report | None] = {}
         self._columns: tuple[list[list[float]], list[list[float]]] | None = None
 
     def columns(self) -> tuple[list[list[float]], list[list[float]]]:
@@ -423,6 +530,74 @@ class _Line(Generic[N]):
             tail = [[t[h] for t in tails] for h in range(top)]
             self._columns = (p, tail)
         return self._columns
+
+
+    def report(self, names: tuple[str, ...]) -> _Report | None:
+        """What the report needs of every state on the line (memoised): units left by
+        type (one list per name), cost left, the survivors' key, units left (AA guns
+        not counted), the positions in key order and in unit-count order, the
+        survivors as dicts, and whether keys and unit counts are all different;
+        ``None`` if a state holds a type not in ``names``."""
+        if names not in self._reports:
+            finals = [self.side.final(st) for st in self.states]
+            got: _Report | None = None
+            if all(n in names for _, _, key, _ in finals for n, _ in key):
+                keys = [f[2] for f in finals]
+                ks = [f[3] for f in finals]
+                got = _Report(
+                    cols=[[f[0].get(n, 0) for f in finals] for n in names],
+                    costs=[f[1] for f in finals],
+                    keys=keys,
+                    ks=ks,
+                    by_key=sorted(range(len(keys)), key=keys.__getitem__),
+                    by_k=sorted(range(len(ks)), key=ks.__getitem__),
+                    armies=[dict(k) for k in keys],
+                    unique=len(set(keys)) == len(keys) and len(set(ks)) == len(ks),
+                )
+            self._reports[names] = got
+        return self._reports[names]
+
+    def zero_and_len(self) -> tuple[list[float], list[int]]:
+        """Float mode, as the defender's line: p(no hit) and the number of hit counts
+        at every state (memoised)."""
+        if self._zero_len is None:
+            self._zero_len = ([float(d[0]) for d in self.fire], [len(d) for d in self.fire])
+        return self._zero_len
+
+    def block(self, lo: int, hi: int, n_hd: int, tail: bool) -> _Block:
+        """Float mode, as the defender's line: how the packed solver's pass 2 packs a
+        row's masses at states ``lo..hi`` times the chances of 1, 2, ... ``n_hd`` hits
+        (with ``tail`` the last is "``n_hd`` or more"), memoised.  For each score the
+        states are cut after the last one where that score is possible (fewer dice
+        there: the rest are zeros, neither packed nor multiplied).  Returns the struct
+        packing every score's slots one after the other, which masses go into them
+        (an ``itemgetter`` over the row's masses from ``lo``), the chances scaled so
+        that a mass in units of ``_HIGH_SCALE`` times one is a ``_W_BITS`` fixed-point
+        value, and per score ``(hd, first byte, end byte)``."""
+        p, tails = self.columns()
+        idx: list[int] = []
+        flat: list[float] = []
+        parts: list[tuple[int, int, int]] = []
+        for hd in range(1, n_hd + 1):
+            col = (tails if tail and hd == n_hd else p)[hd][lo : hi + 1]
+            width = len(col)
+            while width and not col[width - 1]:
+                width -= 1
+            if not width:
+                continue
+            start = len(idx) * _SLOT_BYTES
+            idx += range(width)
+            flat += [x * _HIGH_SCALE for x in col[:width]]
+            parts.append((hd, start, start + width * _SLOT_BYTES))
+        pick: Callable[[list[float]], Any] = (
+            itemgetter(*idx) if len(idx) != 1 else (lambda e: (e[0],))
+        )
+        got = (struct.Struct("<" + "Q8x" * len(idx)), pick, flat, parts)
+        self.blocks[(lo, hi, n_hd, tail)] = got
+        return got
+
+
+_Block = tuple[struct.Struct, Callable[[list[float]], Any], list[float], list[tuple[int, int, int]]]
 
 
 def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
@@ -451,17 +626,20 @@ def _add(row: list[N], start: int, seg: list[N], s: N, nD: int, zero: N) -> None
 
 # -- the packed solver (float mode, no round limit) ----------------------------------------
 #
-# Rows of the mass table are kept as big integers: column j is a 192-bit fixed-point slot
-# (160 fractional bits).  Processing a row has two passes.  Pass 1 walks the row in
-# column order in floats: it ends terminal states, divides each live state's mass by
-# 1 - p(no hit either side) and spreads its "defender scores 0" share along the same
-# row (those are the only transitions that stay in the row).  Pass 2 handles every
-# defender score hd >= 1 at once for the whole row: the row's masses times p(hd | j)
-# form a vector w, and the attacker's hits spread w along the columns, which is the
-# convolution of w with the attacker's hit distribution: one big-integer
-# multiplication of the two packed vectors (Kronecker substitution), added into row
-# i + hd.  So the Python-level work per row is linear in its length, and the
-# quadratic part runs inside the integer multiplication.
+# Rows of the mass table are kept as big integers: column j is a 128-bit fixed-point slot
+# (124 fractional bits, of which the high 64-bit word is read back).  Processing a row
+# has two passes.  Pass 1 walks the row in column order in floats: it ends terminal
+# states, divides each live state's mass by 1 - p(no hit either side), and pulls the
+# "defender scores 0" share of the earlier columns (the only transitions that stay in
+# the row): one dot product of their shares with the attacker's hits per column.  Pass 2
+# handles every defender score hd >= 1 at once for the whole row: the row's masses times
+# p(hd | j) form a vector w (cut after the last state where hd hits are possible: the
+# defender has fewer dice further along its loss order), and the attacker's hits spread
+# w along the columns, which is the convolution of w with the attacker's hit
+# distribution: one big-integer multiplication of the two packed vectors (Kronecker
+# substitution), added into row i + hd.  So the Python-level work per row is about its
+# length times the defender's scores, and the rest runs inside the integer
+# multiplications.
 
 _SLOT_BYTES = 16  # two 64-bit words: a factor uses the lowest, a product up to 127 bits
 _SLOT_BITS = 8 * _SLOT_BYTES
@@ -471,7 +649,6 @@ _W_SCALE = float(2**_W_BITS)
 _A_SCALE = float(2**_A_BITS)
 _OUT_SCALE = float(2 ** (_W_BITS + _A_BITS))
 _STRUCTS: dict[int, struct.Struct] = {}
-_BLOCKS: dict[tuple[int, int], struct.Struct] = {}
 _WORDS: dict[int, struct.Struct] = {}
 
 
@@ -481,7 +658,7 @@ def _pack(values: list[float], scale: float) -> int:
     st = _STRUCTS.get(n)
     if st is None:
         st = _STRUCTS[n] = struct.Struct("<" + "Q8x" * n)
-    return int.from_bytes(st.pack(*[int(v * scale) for v in values]), "little")
+    return int.from_bytes(st.pack(*[_trunc(v * scale) for v in values]), "little")
 
 
 def _unpack(packed: int, nD: int) -> list[float]:
@@ -561,6 +738,7 @@ class _Packed:
 
 
 _HIGH: dict[int, struct.Struct] = {}
+_trunc = float.__trunc__  # int() of a float, without the generic call (same value)
 _HIGH_SCALE = 2.0 ** (64 - _W_BITS - _A_BITS)  # a slot's high word, as a probability
 _LOW_LOST = 2.0 ** (_SLOT_BITS - 64 - _W_BITS - _A_BITS)  # what ignoring a low word can lose
 
@@ -577,61 +755,75 @@ def _solve_packed(
     for every attacker hit count, all of it "the defender destroyed").  A row is
     processed in two passes: pass 1 walks its columns in floats (terminal, retreating
     and stalemated cells are settled for the whole row, the "nobody is hit" loop is
-    summed in closed form, "the defender scores 0" is spread along the row); pass 2
+    summed in closed form, "the defender scores 0" is pulled along the row: the mass
+    reaching a column from the row's earlier columns is one dot product); pass 2
     spreads every defender score ``hd >= 1``: the row's masses times ``p(hd | j)``,
     packed, times the packed attacker's hit distribution, one big-integer
     multiplication per score added into row ``i + hd``; every score that destroys the
     attacker is spread as one (the tail sums of the defender's hits).  Only the high
     64 bits of a slot are read back; what the low bits could hold goes into the error
-    bound."""
+    bound.  Pass 1 works in units of those high words (``_HIGH_SCALE``, a power of
+    two, so the scaling is exact): a row is read without converting each slot."""
     counts, a_end, d_end, takes_box = sink
     nD = eng.nD
-    a_fire, d_fire = eng.a_fire, eng.d_fire
+    a_fire = eng.a_fire
     n_rows = len(a_fire)
-    Ha = max(len(a) for a in a_fire) - 1
+    Ha = max(map(len, a_fire)) - 1
     S = nD + 1 + Ha
-    row_bits = S * _SLOT_BITS
+    row_bytes = S * _SLOT_BYTES
     high = _HIGH.get(S)
     if high is None:
         high = _HIGH[S] = struct.Struct("<" + "8xQ" * S)
     unpack = high.unpack
-    d0 = [d[0] for d in d_fire]
-    d_len = [len(d) for d in d_fire]
-    dsc, dtail = eng.d_line.columns()
+    HS = _HIGH_SCALE
+    tiny = _TINY / HS
+    d_line = eng.d_line
+    d0, d_len = d_line.zero_and_len()
+    blocks = d_line.blocks
+    pull = eng.pull_fire
+    a_pulls = eng._pulls
+    packed_fire = eng.packed_fire
+    a_packs = eng._packed
+    row_won = 0.0
     jT = nD
     for j in range(nD + 1):
         if not eng.d_alive[j] or eng.d_defenceless[j]:
             jT = j
             break
+    chain = any(d0[:jT])  # whether the defender may score nothing (the row's own chain)
     fought = eng.setup.defender_fought
     a_alive, a_retreat, a_takes = eng.a_alive, eng.a_retreat, eng.a_takes
     a_end_idx = eng.a_end
-    structs = _BLOCKS
+    from_bytes = int.from_bytes
     P = [0] * n_rows
     dropped = 0.0
     rounds = 0.0
     won_sum = held_sum = draw_sum = retreat_sum = stale_sum = takes_sum = 0.0
     zeros = [0.0] * S
+    low_lost = S * _LOW_LOST
+    a_ulp, w_ulp = 2.0**-_A_BITS, 2.0**-_W_BITS  # what rounding a factor down can lose
     for i in range(n_rows):
         bits = P[i]
         row_f = rows_f[i]
-        if not bits and row_f is None:
-            continue
-        if bits:
-            P[i] = 0
-            row = [w * _HIGH_SCALE for w in unpack(bits.to_bytes(row_bits // 8, "little"))]
-            dropped += S * _LOW_LOST
-            if row_f is not None:
-                row[: nD + 1] = [a + b for a, b in zip(row, row_f)]
+        row: Sequence[Any]
+        if row_f is None:
+            if not bits:
+                continue
+            row = unpack(bits.to_bytes(row_bytes, "little"))
+            dropped += low_lost
         else:
-            row = row_f + zeros[nD + 1 :]
-        if row_f is not None:
             rows_f[i] = None
+            if bits:
+                words = unpack(bits.to_bytes(row_bytes, "little"))
+                row = [a + b / HS for a, b in zip(words, row_f)] + list(words[nD + 1 :])
+                dropped += low_lost
+            else:
+                row = [b / HS for b in row_f] + zeros[nD + 1 :]
         if not a_alive[i]:  # the attacker is destroyed: the defender holds (or both died)
-            total = math.fsum(row)
+            total = math.fsum(row) * HS
             a_end[i] += total
-            last = math.fsum(row[nD:])
-            d_end[: nD] = [a + b for a, b in zip(d_end, row[:nD])]
+            last = math.fsum(row[nD:]) * HS
+            d_end[:nD] = [a + b * HS for a, b in zip(d_end, row[:nD])]
             d_end[nD] += last
             if fought:
                 held_sum += total - last
@@ -643,70 +835,112 @@ def _solve_packed(
         quiet = len(afire) == 1
         lim = nD if quiet else jT
         if a_retreat[i]:  # retreat by count (A-10.15): every live cell retreats
-            lost = math.fsum(row[:lim])
+            lost = math.fsum(row[:lim]) * HS
             if lost:
                 retreat_sum += lost
                 a_end[i] += lost
-                d_end[:lim] = [a + b for a, b in zip(d_end, row[:lim])]
-        else:
+                d_end[:lim] = [a + b * HS for a, b in zip(d_end, row[:lim])]
+            lo, hi, e = 0, -1, []
+        elif quiet:  # the attacker cannot hit: only the defender's dice move the row
             a0 = afire[0]
-            a_rest = afire[1:]
-            n_rest = len(a_rest)
             e = [0.0] * lim
             lo, hi = lim, -1
             for j in range(lim):
                 x = row[j]
                 if not x:
                     continue
-                if quiet and d_len[j] == 1:  # nobody can hit: a stalemate
+                if d_len[j] == 1:  # nobody can hit: a stalemate
+                    x *= HS
                     stale_sum += x
                     a_end[i] += x
                     d_end[j] += x
                     continue
-                if x < _TINY:
-                    dropped += x
+                if x < tiny:
+                    dropped += x * HS
                     continue
-                xe = x / (1.0 - a0 * d0[j])
-                e[j] = xe
+                e[j] = x / (1.0 - a0 * d0[j])
                 if j < lo:
                     lo = j
                 hi = j
-                if n_rest:
-                    s0 = xe * d0[j]
-                    if s0:
-                        stop = j + 1 + n_rest
-                        row[j + 1 : stop] = [r + s0 * p for r, p in zip(row[j + 1 : stop], a_rest)]
-            if hi >= 0:
-                ewin = e[lo : hi + 1]
-                esum = math.fsum(ewin)
-                rounds += esum
-                top = d_len[lo] - 1
-                a_lo, a_packed, a_len, a_cut = eng.packed_fire(i)
-                if top >= 1 and a_packed:
-                    width = hi + 1 - lo
-                    end_i = a_end_idx[i]
-                    # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
-                    # however many hits", the tail sums, when it gets that far), all
-                    # packed at once, then cut into one integer per score.
-                    n_hd = top if i + top < end_i else end_i - i
-                    key = (width, n_hd)
-                    st = structs.get(key)
-                    if st is None:
-                        st = structs[key] = struct.Struct("<" + "Q8x" * (width * n_hd))
-                    stop = hi + 1
-                    cols = [dsc[hd][lo:stop] for hd in range(1, n_hd)]
-                    cols.append((dtail if i + n_hd >= end_i else dsc)[n_hd][lo:stop])
-                    block = st.pack(*[int(x * q) for col in cols for x, q in zip(ewin, col)])
+        else:
+            # The row's own chain ("the defender scores 0"), pulled: the mass reaching
+            # column j from the earlier columns of the row is a dot product of their
+            # shares g (newest first) with the attacker's hits 1, 2, ...
+            a0, a_rest, a_suf = a_pulls.get(i) or pull(i)
+            e = []
+            if not chain:  # the defender always scores (low luck): the row has no chain
+                for j in range(lim):
+                    x = row[j]
+                    if x < tiny:
+                        if x:
+                            dropped += x * HS
+                        e.append(0.0)
+                    else:
+                        e.append(x / 1.0)
+            elif len(a_rest) == 1:  # at most one hit (low luck, one die): no dot products
+                a1 = a_rest[0]
+                gj = 0.0
+                for j in range(lim):
+                    x = row[j] + gj * a1
+                    if x < tiny:
+                        if x:
+                            dropped += x * HS
+                        e.append(0.0)
+                        gj = 0.0
+                        continue
+                    dj = d0[j]
+                    xe = x / (1.0 - a0 * dj)
+                    e.append(xe)
+                    gj = xe * dj
+                row_won = gj * a1
+            else:
+                # No cut of tiny masses here: they go on along the row, and into pass 2
+                # where rounding to fixed point (in the error bound) takes care of them.
+                g: list[float] = []
+                for j in range(lim):
+                    dj = d0[j]
+                    xe = (row[j] + sum(map(mul, g, a_rest))) / (1.0 - a0 * dj)
+                    e.append(xe)
+                    g.insert(0, xe * dj)
+                # What the row's own chain carries past the last live column: the
+                # defender destroyed (read with the rest of the row's "won" mass below).
+                row_won = sum(map(mul, g, a_suf))
+            lo, hi = 0, lim - 1
+            while lo <= hi and not e[lo]:
+                lo += 1
+            while hi >= lo and not e[hi]:
+                hi -= 1
+        if hi >= lo:
+            ewin = e if lo == 0 and hi == lim - 1 else e[lo : hi + 1]
+            esum = sum(ewin) * HS
+            rounds += esum
+            top = d_len[lo] - 1
+            a_lo, a_packed, a_len, a_cut = a_packs.get(i) or packed_fire(i)
+            if top >= 1 and a_packed:
+                end_i = a_end_idx[i]
+                # Defender scores 1 … n_hd (the last one: "the attacker destroyed,
+                # however many hits", the tail sums, when it gets that far), all
+                # packed at once, then cut into one integer per score.
+                n_hd = top if i + top < end_i else end_i - i
+                bkey = (lo, hi, n_hd, i + n_hd >= end_i)
+                st, pick, flat, parts = blocks.get(bkey) or d_line.block(*bkey)
+                block = st.pack(*map(_trunc, map(mul, pick(ewin), flat)))
+                if lo + a_lo:
                     shift = (lo + a_lo) * _SLOT_BITS
-                    nb = width * _SLOT_BYTES
-                    from_bytes = int.from_bytes
-                    for k in range(n_hd):
-                        P[i + 1 + k] += (from_bytes(block[k * nb : (k + 1) * nb], "little") * a_packed) << shift
-                    dropped += esum * (a_len * 2.0**-_A_BITS + a_cut) + top * width * 2.0**-_W_BITS
-                elif top >= 1:
-                    dropped += esum
-        won = math.fsum(row[lim:])
+                    for hd, b0, b1 in parts:
+                        P[i + hd] += (from_bytes(block[b0:b1], "little") * a_packed) << shift
+                else:
+                    for hd, b0, b1 in parts:
+                        P[i + hd] += from_bytes(block[b0:b1], "little") * a_packed
+                dropped += esum * (a_len * a_ulp + a_cut) + top * (hi + 1 - lo) * w_ulp
+            elif top >= 1:
+                dropped += esum
+        won = sum(row[lim:])  # high words: an exact integer sum (floats in a start row)
+        if row_won:
+            won += row_won
+            row_won = 0.0
         if won:
+            won *= HS
             won_sum += won
             a_end[i] += won
             d_end[nD] += won
