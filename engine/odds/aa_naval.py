@@ -67,7 +67,10 @@ class _Numbered:
         self._keys: dict[tuple[int, ...], int] = {}
         self._conv: dict[int, Arr] = {}
         self.cas: dict[tuple[int, int], Cas] = {}
-        self.strikes: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        self.strikes: dict[tuple[int, int], Cas] = {}
+        # Table columns: the attacker's states are rows; the defender's state d has two
+        # columns, 2 d (a round starts) and 2 d + 1 (the strikes done).
+        self.col = 1 if attacker else 2
         sea = setup.sea
         retreat_below = setup.retreat_below if attacker else 0
         self._plain_rule = (attacker, sea, retreat_below)
@@ -213,13 +216,16 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
     if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
         p = ONE
         stay = 1.0 if idx[0] == t else 0.0
+    if target.col != 1:
+        idx = idx * target.col
     got = target.cas[key] = (idx, p, stay)
     return got
 
 
-def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple[int, float]]:
-    """Where ``shooter``'s surprise strike from ``s`` leaves ``t``: (state, chance)
-    pairs (memoised by the strike's dice)."""
+def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> Cas:
+    """Where ``shooter``'s surprise strike from ``s`` leaves ``t`` (A-10.6), as table
+    columns of phase G (the defender's ``2 d + 1``), with the chance it changes
+    nothing (memoised by the strike's dice)."""
     skey, d = shooter.strike_dist(s)
     key = (t, skey)
     got = target.strikes.get(key)
@@ -230,12 +236,30 @@ def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple
             if p:
                 n = target.number(target.side.take_hits(st, h, 0, 0))
                 out[n] = out.get(n, 0.0) + p
-        got = target.strikes[key] = [(n, 1.0) for n in out] if len(out) == 1 else list(out.items())
+        if len(out) == 1:
+            out = {n: 1.0 for n in out}
+        idx = np.fromiter(out, dtype=np.int64, count=len(out)) * target.col + (target.col - 1)
+        got = target.strikes[key] = (idx, np.fromiter(out.values(), dtype=float, count=len(out)), out.get(t, 0.0))
     return got
 
 
 class NavalSolver:
-    """Solves the chain from the states after round 1 (float mode, no round limit)."""
+    """Solves the chain from the states after round 1 (float mode, no round limit).
+
+    Every pair of states is a node with two phases: *S*, a round about to start (the
+    surprise strikes, A-10.6), and *G*, the strikes done (general fire).  A strike moves
+    S(i, j) to G(i1, j1) (an outer product of the two sides' strike results); general
+    fire moves G(i1, j1) to S(i2, j2) (an outer product of the two casualty
+    distributions).  Which submarines still fire in G follows from (i1, j1) alone:
+    a side struck exactly when it has submarines and the enemy no destroyer, and a
+    strike never removes the destroyer that would have cancelled it; a side whose
+    submarines were all sunk by the enemy's simultaneous strike rolls no submarine dice
+    either way.  So G(i1, j1) is one node, however many origins' strikes fed it, and its
+    general fire is computed once.  Within a level (the hit points both sides have left)
+    only S(v) -> G(v) ("the strikes hit nothing", ``p0``) and G(v) -> S(v) ("general
+    fire hits nothing", ``g0``) stay in the level: with ``m_s``, ``m_g`` the masses
+    arriving from above, S(v) is visited ``(m_s + g0 m_g) / (1 - g0 p0)`` times and
+    G(v) ``m_g + p0`` times that."""
 
     def __init__(self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0) -> None:
         self.setup = setup
@@ -243,61 +267,52 @@ class NavalSolver:
         self.seen = seen
         self.A = _Numbered(setup.attacker, setup, True)
         self.D = _Numbered(setup.defender, setup, False)
+        self._settled: dict[int, tuple[str | None, int, int]] = {}
 
-    def _mix(self, i: int, j: int, m: float) -> tuple[list[tuple[float, Cas, Cas]], float, bool, float]:
-        """One round from (i, j) holding mass ``m``: a mixture over the surprise
-        strikes' results, the chance it changes nothing, whether it can change
-        anything, and the mass left out: a strike result whose share of the visits
-        (``m / (1 - loop)`` times its chance) is below ``TINY`` is not spread, like a
-        state that unlikely."""
+    def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
+        """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
+        they change nothing."""
+        key = (i << SHIFT) | j
+        got = self._settled.get(key)
+        if got is None:
+            A, D = self.A, self.D
+            if A.plain[i] and D.plain[j]:
+                got = (None, i, j)
+            else:
+                outcome, a3, d3 = self.setup.settle(A.states[i], D.states[j])
+                got = (outcome, A.number(a3), D.number(d3))
+            self._settled[key] = got
+        return got
+
+    def _round(self, i: int, j: int) -> tuple[Cas | None, Cas | None, float, Cas, Cas, float]:
+        """The two phases of a round at (i, j): the strikes' results on each side (None:
+        no strike; D's as column numbers ``2 d + 1``) with the chance ``p0`` they change
+        nothing, and general fire's casualties (D's as columns ``2 d``) with ``g0``."""
         A, D = self.A, self.D
-        a_strike = A.sub[i] and not D.des[j]
-        d_strike = D.sub[j] and not A.des[i]
-        if not a_strike and not d_strike:
-            ca = _casualties(A, i, D.fire(j, True, D.des[j] or not A.subcat[i]))
-            cd = _casualties(D, j, A.fire(i, True, A.des[i] or not D.subcat[j]))
-            loop = ca[2] * cd[2]
-            still = len(ca[0]) == 1 and len(cd[0]) == 1 and ca[2] == 1.0 and cd[2] == 1.0
-            return [(1.0, ca, cd)], loop, not still, 0.0
-        a1s = _strike(A, i, D, j) if d_strike else [(i, 1.0)]
-        d1s = _strike(D, j, A, i) if a_strike else [(j, 1.0)]
-        # The loop first: only "no strike hit on either side" can come back to (i, j).
-        loop = 0.0
-        pa0 = next((p for a1, p in a1s if a1 == i), 0.0)
-        pd0 = next((p for d1, p in d1s if d1 == j), 0.0)
-        if pa0 and pd0:
-            ca = _casualties(A, i, D.fire(j, not d_strike, D.des[j] or not A.subcat[i]))
-            cd = _casualties(D, j, A.fire(i, not a_strike, A.des[i] or not D.subcat[j]))
-            loop = pa0 * pd0 * ca[2] * cd[2]
-        tiny = TINY * (1.0 - loop) / m
-        mix: list[tuple[float, Cas, Cas]] = []
-        left = 0.0
-        for a1, pa in a1s:
-            for d1, pd in d1s:
-                w = pa * pd
-                if w < tiny:
-                    left += w
-                    continue
-                ca = _casualties(A, a1, D.fire(d1, not d_strike, D.des[d1] or not A.subcat[a1]))
-                cd = _casualties(D, d1, A.fire(a1, not a_strike, A.des[a1] or not D.subcat[d1]))
-                mix.append((w, ca, cd))
-        still = len(mix) == 1 and loop == 1.0
-        return mix, loop, not still, left * m / (1.0 - loop) if left else 0.0
+        fa = A.sub[i] and not D.des[j]
+        fd = D.sub[j] and not A.des[i]
+        sa = _strike(A, i, D, j) if fd else None
+        sd = _strike(D, j, A, i) if fa else None
+        p0 = (sa[2] if sa is not None else 1.0) * (sd[2] if sd is not None else 1.0)
+        ca = _casualties(A, i, D.fire(j, not fd, D.des[j] or not A.subcat[i]))
+        cd = _casualties(D, j, A.fire(i, not fa, A.des[i] or not D.subcat[j]))
+        return sa, sd, p0, ca, cd, ca[2] * cd[2]
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
-        states processed.  Masses live in a dense table (attacker number x defender
-        number); each level keeps the keys of the cells that received mass."""
+        nodes processed.  Masses live in a dense table (attacker number x 2 defender
+        number + phase: 0 = S, 1 = G); each level keeps the keys of the cells that
+        received mass."""
         A, D = self.A, self.D
         settle = self.setup.settle
         takes = self.setup.takes
         buckets: dict[int, list[Arr]] = {}
-        table = np.zeros((64, 64))
+        table = np.zeros((64, 128))
 
         def grow() -> None:
             nonlocal table
             ra, rd = table.shape
-            na, nd = len(A.states), len(D.states)
+            na, nd = len(A.states), 2 * len(D.states)
             if na > ra or nd > rd:
                 bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
                 bigger[:ra, :rd] = table
@@ -305,127 +320,175 @@ class NavalSolver:
 
         def put_one(i: int, j: int, m: float) -> None:
             grow()
-            table[i, j] += m
-            buckets.setdefault(A.hp[i] + D.hp[j], []).append(np.array([(i << SHIFT) | j], dtype=np.int64))
+            table[i, 2 * j] += m
+            buckets.setdefault(A.hp[i] + D.hp[j], []).append(np.array([(i << SHIFT) | (2 * j)], dtype=np.int64))
+
+        def end(i: int, j: int, m: float) -> bool:
+            """Settle S(i, j) holding ``m`` if the end-of-round rules change it (recorded
+            or moved down); False when (i, j) fights on as it is."""
+            outcome, i3, j3 = self._settle(i, j)
+            if outcome is not None:
+                a3 = A.states[i3]
+                tally.record(outcome, a3, D.states[j3], m, takes(a3))
+                return True
+            if i3 != i or j3 != j:  # submerged or sunk transports: fewer hit points
+                put_one(i3, j3, m)
+                return True
+            return False
 
         for (a, d), m in initial.items():
-            put_one(A.number(a), D.number(d), m)
+            outcome, a3, d3 = settle(a, d)
+            if outcome is not None:
+                tally.record(outcome, a3, d3, m, takes(a3))
+            else:
+                put_one(A.number(a3), D.number(d3), m)
         dropped = 0.0
         rounds = 0.0
         while buckets:
             level = max(buckets)
             keys = np.unique(np.concatenate(buckets.pop(level)))
-            ii, jj = keys >> SHIFT, keys & MASK
-            masses = table[ii, jj]
-            table[ii, jj] = 0.0
+            ii, cc = keys >> SHIFT, keys & MASK
+            masses = table[ii, cc]
+            table[ii, cc] = 0.0
+            # One entry per node: its S and G masses.
+            nodes, inv = np.unique((ii << SHIFT) | (cc >> 1), return_inverse=True)
+            phase = (cc & 1).astype(bool)
+            m_s = np.bincount(inv, np.where(phase, 0.0, masses), minlength=len(nodes))
+            m_g = np.bincount(inv, np.where(phase, masses, 0.0), minlength=len(nodes))
             scale: list[float] = []
             a_parts: list[Arr] = []
             ap_parts: list[Arr] = []
             d_parts: list[Arr] = []
             dp_parts: list[Arr] = []
-            for i, j, m in zip(ii.tolist(), jj.tolist(), masses.tolist()):
-                if not m:
+            for key, ms, mg in zip(nodes.tolist(), m_s.tolist(), m_g.tolist()):
+                i, j = key >> SHIFT, key & MASK
+                stays = True
+                if ms and end(i, j, ms):
+                    ms = 0.0
+                    stays = False
+                elif not ms and self._settle(i, j) != (None, i, j):
+                    stays = False
+                if not ms and not mg:
                     continue
-                if not (A.plain[i] and D.plain[j]):
-                    a, d = A.states[i], D.states[j]
-                    outcome, a3, d3 = settle(a, d)
-                    if outcome is not None:
-                        tally.record(outcome, a3, d3, m, takes(a3))
-                        continue
-                    if a3 != a or d3 != d:  # submerged or sunk transports: fewer hit points
-                        put_one(A.number(a3), D.number(d3), m)
-                        continue
-                if m < TINY:
-                    dropped += m
+                if ms + mg < TINY:
+                    dropped += ms + mg
                     continue
                 self.seen += 1
                 if self.max_states is not None and self.seen > self.max_states:
                     raise too_many_states(self.max_states)
-                mix, loop, moves, left = self._mix(i, j, m)
-                if not moves:
-                    tally.record(STALEMATE, A.states[i], D.states[j], m, False)
+                sa, sd, p0, ca, cd, g0 = self._round(i, j)
+                strikes = sa is not None or sd is not None
+                fires = not (g0 == 1.0 and len(ca[0]) == 1 and len(cd[0]) == 1)
+                if not stays:
+                    # S(i, j) never holds mass: G's "no hit" share settles at once.
+                    g_total = mg
+                    if g0:
+                        end(i, j, g0 * mg)
+                elif g0 * p0 >= 1.0:  # nothing can change any more
+                    tally.record(STALEMATE, A.states[i], D.states[j], ms + mg, False)
                     continue
-                dropped += left
-                m_eff = m / (1.0 - loop)
-                rounds += m_eff
-                for w, ca, cd in mix:
-                    scale.append(m_eff * w)
+                else:
+                    s_total = (ms + g0 * mg) / (1.0 - g0 * p0)
+                    g_total = mg + p0 * s_total
+                    rounds += s_total
+                    if strikes and p0 != 1.0:
+                        a_i, a_p = (sa[0], sa[1]) if sa is not None else (np.array([i]), ONE)
+                        d_i, d_p = (sd[0], sd[1]) if sd is not None else (np.array([2 * j + 1]), ONE)
+                        scale.append(s_total)
+                        a_parts.append(a_i)
+                        ap_parts.append(a_p)
+                        d_parts.append(d_i)
+                        dp_parts.append(d_p)
+                if fires and g_total:
+                    scale.append(g_total)
                     a_parts.append(ca[0])
                     ap_parts.append(ca[1])
                     d_parts.append(cd[0])
                     dp_parts.append(cd[1])
-            if not scale:
-                continue
-            grow()
-            # Every outer product of the level at once (_spread, in chunks).
-            la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
-            ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-            n_parts = len(la)
-            a_idx = np.concatenate(a_parts)
-            a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
-            d_idx = np.concatenate(d_parts)
-            d_val = np.concatenate(dp_parts)
-            # Products below TINY are not spread (as the general engine's dict solve):
-            # an attacker entry whose every product is below it (its mass, its part's
-            # scale times its chance, is), then a defender entry whose every product
-            # with the attacker entries left is below it.  Their mass is left out.
-            a_keep = a_val >= TINY
-            if not a_keep.all():
-                dropped += float(a_val[~a_keep].sum())
-                a_val = np.where(a_keep, a_val, 0.0)
-            a_start = np.cumsum(la) - la
-            a_max = np.maximum.reduceat(a_val, a_start)
-            d_part = np.repeat(np.arange(n_parts), ld)
-            d_keep = d_val * a_max[d_part] >= TINY
-            if not d_keep.all():
-                a_sum = np.add.reduceat(a_val, a_start)
-                dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
-                d_idx, d_val = d_idx[d_keep], d_val[d_keep]
-                ld = np.bincount(d_part[d_keep], minlength=n_parts)
-            if not a_keep.all():
-                a_idx, a_val = a_idx[a_keep], a_val[a_keep]
-                la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
-            # In chunks of at most CHUNK products (memory stays bounded).
-            sizes = la * ld
-            ends = np.cumsum(sizes)
-            a_ends = np.cumsum(la)
-            d_ends = np.cumsum(ld)
-            first = 0
-            touched: list[Arr] = []
-            while first < n_parts:
-                base = int(ends[first - 1]) if first else 0
-                last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
-                a0 = int(a_ends[first - 1]) if first else 0
-                d0 = int(d_ends[first - 1]) if first else 0
-                a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
-                cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
-                                d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
-                if cells is not None:
-                    touched.append(cells)
-                first = last
-            # The loops' shares went back to this level's cells: summed in m_eff.
-            table[ii, jj] = 0.0
-            if not touched:
-                continue
-            C = table.shape[1]
-            cells = np.concatenate(touched)
-            r = cells // C
-            c = cells - r * C
-            hp_a, hp_d = np.array(A.hp), np.array(D.hp)
-            lv = hp_a[r] + hp_d[c]
-            order = np.argsort(lv, kind="stable")
-            lv = lv[order]
-            cell_keys = ((r << SHIFT) | c)[order]
-            cuts = np.flatnonzero(np.diff(lv)) + 1
-            starts = [0, *cuts.tolist()]
-            stops = [*cuts.tolist(), len(lv)]
-            for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
-                if lvl < level:
-                    buckets.setdefault(lvl, []).append(cell_keys[s:e])
+            if scale:
+                grow()
+                dropped += _spread_parts(table, scale, a_parts, ap_parts, d_parts, dp_parts, buckets,
+                                         np.array(A.hp), np.array(D.hp), level)  # fmt: skip
+            # The loops' shares went back to this level's cells: summed in closed form
+            # (or settled, above).
+            table[ii, cc] = 0.0
+            table[ii, cc ^ 1] = 0.0
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
+
+
+def _spread_parts(
+    table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
+    dp_parts: list[Arr], buckets: dict[int, list[Arr]], hp_a: Arr, hp_d: Arr, level: int,
+) -> float:
+    """Add a level's outer products (each part: ``scale`` x attacker entries x defender
+    entries) to ``table`` and file the cells that received mass under their levels
+    (below ``level``); returns the mass left out (products below ``TINY``)."""
+    dropped = 0.0
+    la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
+    ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
+    n_parts = len(la)
+    a_idx = np.concatenate(a_parts)
+    a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
+    d_idx = np.concatenate(d_parts)
+    d_val = np.concatenate(dp_parts)
+    # Products below TINY are not spread (as the general engine's dict solve): an
+    # attacker entry whose every product is below it (its mass, its part's scale times
+    # its chance, is), then a defender entry whose every product with the attacker
+    # entries left is below it.  Their mass is left out.
+    a_keep = a_val >= TINY
+    if not a_keep.all():
+        dropped += float(a_val[~a_keep].sum())
+        a_val = np.where(a_keep, a_val, 0.0)
+    a_start = np.cumsum(la) - la
+    a_max = np.maximum.reduceat(a_val, a_start)
+    d_part = np.repeat(np.arange(n_parts), ld)
+    d_keep = d_val * a_max[d_part] >= TINY
+    if not d_keep.all():
+        a_sum = np.add.reduceat(a_val, a_start)
+        dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
+        d_idx, d_val = d_idx[d_keep], d_val[d_keep]
+        ld = np.bincount(d_part[d_keep], minlength=n_parts)
+    if not a_keep.all():
+        a_idx, a_val = a_idx[a_keep], a_val[a_keep]
+        la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
+    # In chunks of at most CHUNK products (memory stays bounded).
+    sizes = la * ld
+    ends = np.cumsum(sizes)
+    a_ends = np.cumsum(la)
+    d_ends = np.cumsum(ld)
+    first = 0
+    touched: list[Arr] = []
+    while first < n_parts:
+        base = int(ends[first - 1]) if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
+        a0 = int(a_ends[first - 1]) if first else 0
+        d0 = int(d_ends[first - 1]) if first else 0
+        a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
+        cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
+                        d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
+        if cells is not None:
+            touched.append(cells)
+        first = last
+    if not touched:
+        return dropped
+    C = table.shape[1]
+    cells = np.concatenate(touched)
+    r = cells // C
+    c = cells - r * C
+    lv = hp_a[r] + hp_d[c >> 1]
+    order = np.argsort(lv, kind="stable")
+    lv = lv[order]
+    cell_keys = ((r << SHIFT) | c)[order]
+    cuts = np.flatnonzero(np.diff(lv)) + 1
+    starts = [0, *cuts.tolist()]
+    stops = [*cuts.tolist(), len(lv)]
+    for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
+        if lvl < level:
+            buckets.setdefault(lvl, []).append(cell_keys[s:e])
+    return dropped
 
 
 def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> Arr | None:
