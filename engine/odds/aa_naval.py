@@ -60,6 +60,9 @@ class _Numbered:
         self.subcat: list[bool] = []  # submarines among the fighting units
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
         self._seq: list[Arr | None] = []
+        self.by_hp: dict[int, list[int]] = {}  # state numbers by hit points
+        self._by_hp_arr: dict[int, Arr] = {}
+        self._rseq: dict[int, Arr] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
@@ -82,7 +85,9 @@ class _Numbered:
         side = self.side
         n = self.idx[st] = len(self.states)
         self.states.append(st)
-        self.hp.append(side.hp(st))
+        hp = side.hp(st)
+        self.hp.append(hp)
+        self.by_hp.setdefault(hp, []).append(n)
         self.sub.append(side.has(st, "submarine"))
         self.des.append(side.has(st, "destroyer"))
         cats = side.fighting_categories(st)
@@ -103,11 +108,42 @@ class _Numbered:
         self.fires.append([None, None, None, None])
         return n
 
+    def hps(self) -> list[int]:
+        return list(self.by_hp)
+
+    def with_hp(self, h: int) -> Arr:
+        """Numbers of the states with ``h`` hit points met so far."""
+        got = self._by_hp_arr.get(h)
+        if got is None or len(got) != len(self.by_hp[h]):
+            got = self._by_hp_arr[h] = np.array(self.by_hp[h], dtype=np.int64)
+        return got
+
     def seq(self, t: int) -> Arr:
         """Numbers of the states after 0, 1, 2 … steps of the loss order from ``t``."""
         got = self._seq[t]
         if got is None:
             got = self._seq[t] = np.array([self.number(s) for s in self.side.sequence(self.states[t])])
+        return got
+
+    def restricted_seq(self, t: int, excluded: int) -> Arr:
+        """Numbers of the states after 0, 1, 2 … hits of one restricted class from
+        ``t`` (submarine hits: ``excluded`` = CAT_AIR; aircraft hits: CAT_SUB), up to the
+        last step they may take (later hits are lost).  With one restricted class alone
+        every hit takes the first step of the loss order it legally can (A-10.14:
+        nothing is left for another class to need), as :meth:`Side.take_hits` does."""
+        key = (t << 2) | excluded
+        got = self._rseq.get(key)
+        if got is None:
+            cur = list(self.states[t])
+            out = [t]
+            for step in self.side.steps(self.states[t]):
+                if step.category == excluded:
+                    continue
+                cur[step.source] -= 1
+                if step.target >= 0:
+                    cur[step.target] += 1
+                out.append(self.number(tuple(cur)))
+            got = self._rseq[key] = np.array(out, dtype=np.int64)
         return got
 
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
@@ -167,13 +203,19 @@ class _Numbered:
         hy = np.arange(hp + 1)
         out = np.empty((ns, na, hp + 1), dtype=np.int64)
         air = self.air[t]
+        subs_only = self.restricted_seq(t, CAT_AIR) if air else None
+        air_only = self.restricted_seq(t, CAT_SUB)
         for hs in range(ns):
             for ha in range(na):
-                if air:
-                    base, extra = side.take_hits(st, hs, ha, 0), 0
+                extra = 0
+                if subs_only is not None and not ha:
+                    base = int(subs_only[min(hs, len(subs_only) - 1)])
+                elif not hs or subs_only is None:
+                    base = int(air_only[min(ha, len(air_only) - 1)])
+                    extra = 0 if subs_only is not None else hs
                 else:
-                    base, extra = side.take_hits(st, 0, ha, 0), hs
-                seq = self.seq(self.number(base))
+                    base = self.number(side.take_hits(st, hs, ha, 0))
+                seq = self.seq(base)
                 out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
         numbers, local = np.unique(out, return_inverse=True)
         got = self._tables[t] = (numbers, local.reshape(out.shape))
@@ -230,16 +272,19 @@ def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> Cas:
     key = (t, skey)
     got = target.strikes.get(key)
     if got is None:
-        st = target.states[t]
-        out: dict[int, float] = {}
-        for h, p in enumerate(d.tolist()):
-            if p:
-                n = target.number(target.side.take_hits(st, h, 0, 0))
-                out[n] = out.get(n, 0.0) + p
-        if len(out) == 1:
-            out = {n: 1.0 for n in out}
-        idx = np.fromiter(out, dtype=np.int64, count=len(out)) * target.col + (target.col - 1)
-        got = target.strikes[key] = (idx, np.fromiter(out.values(), dtype=float, count=len(out)), out.get(t, 0.0))
+        seq = target.restricted_seq(t, CAT_AIR)  # submarine hits never land on aircraft
+        n = len(seq)
+        if len(d) > n:  # hits past the last step they may take are lost
+            p = d[:n].copy()
+            p[n - 1] += d[n:].sum()
+        else:
+            p = d
+        nz = np.flatnonzero(p)
+        idx, p = seq[nz], p[nz]
+        if len(idx) == 1:
+            p = ONE
+        stay = float(p[0]) if idx[0] == t else 0.0
+        got = target.strikes[key] = (idx * target.col + (target.col - 1), p, stay)
     return got
 
 
@@ -301,12 +346,11 @@ class NavalSolver:
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
         nodes processed.  Masses live in a dense table (attacker number x 2 defender
-        number + phase: 0 = S, 1 = G); each level keeps the keys of the cells that
-        received mass."""
+        number + phase: 0 = S, 1 = G); a level's cells are the blocks (attacker states
+        with ``h`` hit points) x (defender states with ``level - h``)."""
         A, D = self.A, self.D
         settle = self.setup.settle
         takes = self.setup.takes
-        buckets: dict[int, list[Arr]] = {}
         table = np.zeros((64, 128))
 
         def grow() -> None:
@@ -314,14 +358,13 @@ class NavalSolver:
             ra, rd = table.shape
             na, nd = len(A.states), 2 * len(D.states)
             if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
                 bigger[:ra, :rd] = table
                 table = bigger
 
         def put_one(i: int, j: int, m: float) -> None:
             grow()
             table[i, 2 * j] += m
-            buckets.setdefault(A.hp[i] + D.hp[j], []).append(np.array([(i << SHIFT) | (2 * j)], dtype=np.int64))
 
         def end(i: int, j: int, m: float) -> bool:
             """Settle S(i, j) holding ``m`` if the end-of-round rules change it (recorded
@@ -336,32 +379,28 @@ class NavalSolver:
                 return True
             return False
 
+        top = -1
         for (a, d), m in initial.items():
             outcome, a3, d3 = settle(a, d)
             if outcome is not None:
                 tally.record(outcome, a3, d3, m, takes(a3))
             else:
-                put_one(A.number(a3), D.number(d3), m)
+                i, j = A.number(a3), D.number(d3)
+                put_one(i, j, m)
+                top = max(top, A.hp[i] + D.hp[j])
         dropped = 0.0
         rounds = 0.0
-        while buckets:
-            level = max(buckets)
-            keys = np.unique(np.concatenate(buckets.pop(level)))
-            ii, cc = keys >> SHIFT, keys & MASK
-            masses = table[ii, cc]
-            table[ii, cc] = 0.0
-            # One entry per node: its S and G masses.
-            nodes, inv = np.unique((ii << SHIFT) | (cc >> 1), return_inverse=True)
-            phase = (cc & 1).astype(bool)
-            m_s = np.bincount(inv, np.where(phase, 0.0, masses), minlength=len(nodes))
-            m_g = np.bincount(inv, np.where(phase, masses, 0.0), minlength=len(nodes))
+        for level in range(top, -1, -1):
+            got = self._level(table, level)
+            if got is None:
+                continue
+            ii, jj, m_s, m_g = got
             scale: list[float] = []
             a_parts: list[Arr] = []
             ap_parts: list[Arr] = []
             d_parts: list[Arr] = []
             dp_parts: list[Arr] = []
-            for key, ms, mg in zip(nodes.tolist(), m_s.tolist(), m_g.tolist()):
-                i, j = key >> SHIFT, key & MASK
+            for i, j, ms, mg in zip(ii.tolist(), jj.tolist(), m_s.tolist(), m_g.tolist()):
                 stays = True
                 if ms and end(i, j, ms):
                     ms = 0.0
@@ -377,7 +416,6 @@ class NavalSolver:
                 if self.max_states is not None and self.seen > self.max_states:
                     raise too_many_states(self.max_states)
                 sa, sd, p0, ca, cd, g0 = self._round(i, j)
-                strikes = sa is not None or sd is not None
                 fires = not (g0 == 1.0 and len(ca[0]) == 1 and len(cd[0]) == 1)
                 if not stays:
                     # S(i, j) never holds mass: G's "no hit" share settles at once.
@@ -391,14 +429,12 @@ class NavalSolver:
                     s_total = (ms + g0 * mg) / (1.0 - g0 * p0)
                     g_total = mg + p0 * s_total
                     rounds += s_total
-                    if strikes and p0 != 1.0:
-                        a_i, a_p = (sa[0], sa[1]) if sa is not None else (np.array([i]), ONE)
-                        d_i, d_p = (sd[0], sd[1]) if sd is not None else (np.array([2 * j + 1]), ONE)
+                    if p0 != 1.0:
                         scale.append(s_total)
-                        a_parts.append(a_i)
-                        ap_parts.append(a_p)
-                        d_parts.append(d_i)
-                        dp_parts.append(d_p)
+                        a_parts.append(sa[0] if sa is not None else np.array([i]))
+                        ap_parts.append(sa[1] if sa is not None else ONE)
+                        d_parts.append(sd[0] if sd is not None else np.array([2 * j + 1]))
+                        dp_parts.append(sd[1] if sd is not None else ONE)
                 if fires and g_total:
                     scale.append(g_total)
                     a_parts.append(ca[0])
@@ -407,25 +443,55 @@ class NavalSolver:
                     dp_parts.append(cd[1])
             if scale:
                 grow()
-                dropped += _spread_parts(table, scale, a_parts, ap_parts, d_parts, dp_parts, buckets,
-                                         np.array(A.hp), np.array(D.hp), level)  # fmt: skip
+                dropped += _spread_parts(table, scale, a_parts, ap_parts, d_parts, dp_parts)
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
-            table[ii, cc] = 0.0
-            table[ii, cc ^ 1] = 0.0
+            table[ii, 2 * jj] = 0.0
+            table[ii, 2 * jj + 1] = 0.0
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
 
+    def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
+        """The nodes of ``level`` holding mass: attacker and defender numbers, S and G
+        masses (taken out of the table)."""
+        A, D = self.A, self.D
+        ii: list[Arr] = []
+        jj: list[Arr] = []
+        ms: list[Arr] = []
+        mg: list[Arr] = []
+        for h in A.hps():
+            e = level - h
+            if e < 0 or e not in D.by_hp:
+                continue
+            a = A.with_hp(h)
+            d2 = 2 * D.with_hp(e)
+            rows = a[:, None]
+            s_block = table[rows, d2]
+            g_block = table[rows, d2 + 1]
+            r, c = np.nonzero((s_block != 0.0) | (g_block != 0.0))
+            if not len(r):
+                continue
+            ii.append(a[r])
+            jj.append(d2[c] >> 1)
+            ms.append(s_block[r, c])
+            mg.append(g_block[r, c])
+        if not ii:
+            return None
+        i_all = np.concatenate(ii)
+        j_all = np.concatenate(jj)
+        table[i_all, 2 * j_all] = 0.0
+        table[i_all, 2 * j_all + 1] = 0.0
+        return i_all, j_all, np.concatenate(ms), np.concatenate(mg)
+
 
 def _spread_parts(
     table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
-    dp_parts: list[Arr], buckets: dict[int, list[Arr]], hp_a: Arr, hp_d: Arr, level: int,
+    dp_parts: list[Arr],
 ) -> float:
     """Add a level's outer products (each part: ``scale`` x attacker entries x defender
-    entries) to ``table`` and file the cells that received mass under their levels
-    (below ``level``); returns the mass left out (products below ``TINY``)."""
+    entries) to ``table``; returns the mass left out (products below ``TINY``)."""
     dropped = 0.0
     la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
     ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
@@ -460,55 +526,29 @@ def _spread_parts(
     a_ends = np.cumsum(la)
     d_ends = np.cumsum(ld)
     first = 0
-    touched: list[Arr] = []
     while first < n_parts:
         base = int(ends[first - 1]) if first else 0
         last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
         a0 = int(a_ends[first - 1]) if first else 0
         d0 = int(d_ends[first - 1]) if first else 0
         a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
-        cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
-                        d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
-        if cells is not None:
-            touched.append(cells)
+        _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last], d_idx[d0:d1], d_val[d0:d1], ld[first:last])
         first = last
-    if not touched:
-        return dropped
-    C = table.shape[1]
-    cells = np.concatenate(touched)
-    r = cells // C
-    c = cells - r * C
-    lv = hp_a[r] + hp_d[c >> 1]
-    order = np.argsort(lv, kind="stable")
-    lv = lv[order]
-    cell_keys = ((r << SHIFT) | c)[order]
-    cuts = np.flatnonzero(np.diff(lv)) + 1
-    starts = [0, *cuts.tolist()]
-    stops = [*cuts.tolist(), len(lv)]
-    for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
-        if lvl < level:
-            buckets.setdefault(lvl, []).append(cell_keys[s:e])
     return dropped
 
 
-def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> Arr | None:
-    """Add the outer products of mixture parts to ``table`` (flat cell numbers of the
-    cells changed, or None): attacker-major, each attacker entry (its chance times its
-    part's scale) repeated once per defender entry of its part, whose entries follow it
-    as a range."""
+def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> None:
+    """Add the outer products of mixture parts to ``table``: attacker-major, each
+    attacker entry (its chance times its part's scale) repeated once per defender entry
+    of its part, whose entries follow it as a range."""
     reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
     total = int(reps.sum())
     if not total:
-        return None
+        return
     C = table.shape[1]
     out_start = np.cumsum(reps) - reps
     d_start = np.repeat(np.cumsum(ld) - ld, la)
     gd = np.arange(total) + np.repeat(d_start - out_start, reps)
     flat = np.repeat(a_idx * C, reps) + d_idx[gd]
     vals = np.repeat(a_val, reps) * d_val[gd]
-    lo = int(flat.min())
-    seg = np.bincount(flat - lo, vals)
-    nz = np.flatnonzero(seg)
-    cells = nz + lo
-    table.reshape(-1)[cells] += seg[nz]
-    return cells
+    np.add.at(table.reshape(-1), flat, vals)
