@@ -63,7 +63,9 @@ class _Numbered:
         self.by_hp: dict[int, list[int]] = {}  # state numbers by hit points
         self._by_hp_arr: dict[int, Arr] = {}
         self._rseq: dict[int, Arr] = {}
-        self._tables: list[tuple[Arr, Arr] | None] = []
+        self._sub_phase: dict[tuple[int, int, int], int] = {}
+        self._n_air: dict[int, int] = {}
+        self._tables: list[tuple[int, Arr] | None] = []
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
@@ -146,6 +148,49 @@ class _Numbered:
             got = self._rseq[key] = np.array(out, dtype=np.int64)
         return got
 
+    def both_classes(self, t: int, hs: int, ha: int) -> int:
+        """The state after ``hs`` submarine hits and ``ha`` aircraft hits on ``t`` (both
+        restricted, A-10.6), as :meth:`Side.take_hits` places them: submarine hits first,
+        each on the first step of the loss order it may take (a submarine or a
+        non-aircraft), but a non-submarine step only while enough of those are left for
+        the aircraft hits that can go nowhere else (``need``) or when the submarine hits
+        outnumber the submarines left; then the aircraft hits on the first non-submarine
+        steps left (:meth:`restricted_seq` of that state)."""
+        steps = self.side.steps(self.states[t])
+        n_air = self._n_air.get(t)
+        if n_air is None:
+            n_air = self._n_air[t] = sum(1 for step in steps if step.category == CAT_AIR)
+        need = max(ha - n_air, 0)
+        key = (t, hs, need)
+        got = self._sub_phase.get(key)
+        if got is None:
+            subs = [k for k, step in enumerate(steps) if step.category == CAT_SUB]
+            other = [k for k, step in enumerate(steps) if step.category != CAT_SUB and step.category != CAT_AIR]
+            s_ptr = o_ptr = 0
+            taken: list[int] = []
+            left = hs
+            while left > 0:
+                own = subs[s_ptr] if s_ptr < len(subs) else -1
+                shared = other[o_ptr] if o_ptr < len(other) else -1
+                if shared >= 0 and (own < 0 or shared < own) and (
+                    left > len(subs) - s_ptr or need < len(other) - o_ptr
+                ):
+                    taken.append(shared)
+                    o_ptr += 1
+                elif own >= 0:
+                    taken.append(own)
+                    s_ptr += 1
+                left -= 1
+            cur = list(self.states[t])
+            for k in taken:
+                step = steps[k]
+                cur[step.source] -= 1
+                if step.target >= 0:
+                    cur[step.target] += 1
+            got = self._sub_phase[key] = self.number(tuple(cur))
+        seq = self.restricted_seq(got, CAT_SUB)
+        return int(seq[min(ha, len(seq) - 1)])
+
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
         key = tuple(groups)
         got = self._dists.get(key)
@@ -187,11 +232,12 @@ class _Numbered:
             got = self._strike_dist[s] = (id(d), d)
         return got
 
-    def table(self, t: int, ns: int, na: int) -> tuple[Arr, Arr]:
-        """Where hits land on ``t``: ``(numbers, local)`` with ``numbers[local[hs, ha,
-        hy]]`` the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
+    def table(self, t: int, ns: int, na: int) -> tuple[int, Arr]:
+        """Where hits land on ``t``: ``(lowest, out)`` with ``out[hs, ha, hy]`` the
+        number of the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
         restricted) and ``hy`` unrestricted ones (the general engine's casualty rule:
-        with no aircraft to spare, submarine hits simply come first in loss order)."""
+        with no aircraft to spare, submarine hits simply come first in loss order), and
+        ``lowest`` the least number in it."""
         got = self._tables[t]
         if got is not None and got[1].shape[0] >= ns and got[1].shape[1] >= na:
             return got
@@ -214,11 +260,10 @@ class _Numbered:
                     base = int(air_only[min(ha, len(air_only) - 1)])
                     extra = 0 if subs_only is not None else hs
                 else:
-                    base = self.number(side.take_hits(st, hs, ha, 0))
+                    base = self.both_classes(t, hs, ha)
                 seq = self.seq(base)
                 out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
-        numbers, local = np.unique(out, return_inverse=True)
-        got = self._tables[t] = (numbers, local.reshape(out.shape))
+        got = self._tables[t] = (int(out.min()), out)
         return got
 
 
@@ -245,16 +290,17 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
         if len(any_d) > hp + 1:  # hits past the last step all end there
             any_d = any_d[: hp + 1].copy()
             any_d[hp] += fire[3][hp + 1 :].sum()
-        numbers, local = target.table(t, len(sub_d), len(air_d))
+        lowest, out = target.table(t, len(sub_d), len(air_d))
         if len(air_d) == 1:
             w = np.multiply.outer(sub_d, any_d)
+            cells = out[: len(sub_d), 0, : len(any_d)]
         else:
             w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
-        cells = local[: len(sub_d), : len(air_d), : len(any_d)]
-        pl = np.bincount(cells.ravel(), w.ravel(), minlength=len(numbers))
-        stay = float(pl[local[0, 0, 0]])  # no hit at all: t itself
+            cells = out[: len(sub_d), : len(air_d), : len(any_d)]
+        pl = np.bincount((cells - lowest).ravel(), w.ravel())
+        stay = float(pl[t - lowest])  # no hit at all: t itself (t is in the table)
         nz = np.flatnonzero(pl)
-        idx, p = numbers[nz], pl[nz]
+        idx, p = nz + lowest, pl[nz]
     if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
         p = ONE
         stay = 1.0 if idx[0] == t else 0.0
@@ -358,7 +404,7 @@ class NavalSolver:
             ra, rd = table.shape
             na, nd = len(A.states), 2 * len(D.states)
             if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
+                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
                 bigger[:ra, :rd] = table
                 table = bigger
 
