@@ -60,8 +60,7 @@ class _Numbered:
         self.subcat: list[bool] = []  # submarines among the fighting units
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
         self._seq: list[Arr | None] = []
-        self.by_hp: dict[int, list[int]] = {}  # state numbers by hit points
-        self._by_hp_arr: dict[int, Arr] = {}
+        self._sorted: tuple[Arr, Arr] | None = None
         self._rseq: dict[int, Arr] = {}
         self._sub_phase: dict[tuple[int, int, int], int] = {}
         self._n_air: dict[int, int] = {}
@@ -89,7 +88,6 @@ class _Numbered:
         self.states.append(st)
         hp = side.hp(st)
         self.hp.append(hp)
-        self.by_hp.setdefault(hp, []).append(n)
         self.sub.append(side.has(st, "submarine"))
         self.des.append(side.has(st, "destroyer"))
         cats = side.fighting_categories(st)
@@ -110,14 +108,13 @@ class _Numbered:
         self.fires.append([None, None, None, None])
         return n
 
-    def hps(self) -> list[int]:
-        return list(self.by_hp)
-
-    def with_hp(self, h: int) -> Arr:
-        """Numbers of the states with ``h`` hit points met so far."""
-        got = self._by_hp_arr.get(h)
-        if got is None or len(got) != len(self.by_hp[h]):
-            got = self._by_hp_arr[h] = np.array(self.by_hp[h], dtype=np.int64)
+    def by_hp_sorted(self) -> tuple[Arr, Arr]:
+        """The numbers of the states met so far sorted by hit points, and theirs."""
+        got = self._sorted
+        if got is None or len(got[0]) != len(self.hp):
+            hp = np.array(self.hp, dtype=np.int64)
+            order = np.argsort(hp, kind="stable")
+            got = self._sorted = (order, hp[order])
         return got
 
     def seq(self, t: int) -> Arr:
@@ -501,35 +498,28 @@ class NavalSolver:
 
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
         """The nodes of ``level`` holding mass: attacker and defender numbers, S and G
-        masses (taken out of the table)."""
-        A, D = self.A, self.D
-        ii: list[Arr] = []
-        jj: list[Arr] = []
-        ms: list[Arr] = []
-        mg: list[Arr] = []
-        for h in A.hps():
-            e = level - h
-            if e < 0 or e not in D.by_hp:
-                continue
-            a = A.with_hp(h)
-            d2 = 2 * D.with_hp(e)
-            rows = a[:, None]
-            s_block = table[rows, d2]
-            g_block = table[rows, d2 + 1]
-            r, c = np.nonzero((s_block != 0.0) | (g_block != 0.0))
-            if not len(r):
-                continue
-            ii.append(a[r])
-            jj.append(d2[c] >> 1)
-            ms.append(s_block[r, c])
-            mg.append(g_block[r, c])
-        if not ii:
+        masses (taken out of the table).  Every pair of states met so far whose hit
+        points add up to ``level`` is looked at (each pair once in the whole solve)."""
+        a_ids, a_hp = self.A.by_hp_sorted()
+        d_ids, d_hp = self.D.by_hp_sorted()
+        lo = np.searchsorted(d_hp, level - a_hp, side="left")
+        hi = np.searchsorted(d_hp, level - a_hp, side="right")
+        counts = hi - lo
+        total = int(counts.sum())
+        if not total:
             return None
-        i_all = np.concatenate(ii)
-        j_all = np.concatenate(jj)
-        table[i_all, 2 * j_all] = 0.0
-        table[i_all, 2 * j_all + 1] = 0.0
-        return i_all, j_all, np.concatenate(ms), np.concatenate(mg)
+        ii = np.repeat(a_ids, counts)
+        pos = np.arange(total) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+        jj = d_ids[pos]
+        ms = table[ii, 2 * jj]
+        mg = table[ii, 2 * jj + 1]
+        live = np.flatnonzero((ms != 0.0) | (mg != 0.0))
+        if not len(live):
+            return None
+        ii, jj, ms, mg = ii[live], jj[live], ms[live], mg[live]
+        table[ii, 2 * jj] = 0.0
+        table[ii, 2 * jj + 1] = 0.0
+        return ii, jj, ms, mg
 
 
 def _spread_parts(
