@@ -240,8 +240,6 @@ class _Numbered:
             return got
         if got is not None:
             ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
-        side = self.side
-        st = self.states[t]
         hp = self.hp[t]
         hy = np.arange(hp + 1)
         out = np.empty((ns, na, hp + 1), dtype=np.int64)

@@ -62,3 +62,44 @@ def test_take_hits_matches_the_plain_greedy() -> None:
                         checked += 1
             st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), 0)
     assert checked > 5_000, checked
+
+
+def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
+    """engine.odds.aa_naval shortcuts take_hits: one restricted class alone follows a
+    fixed sequence (submarine hits skip aircraft, aircraft hits skip submarines), and
+    with both classes the submarine hits' share of the shared steps is decided once
+    per need of the aircraft hits.  Same states, on both sides' loss orders."""
+    from engine.odds.aa_naval import _Numbered
+    from engine.odds.aa_side import CAT_AIR, CAT_SUB
+
+    rng = random.Random(1915)
+    checked = 0
+    for _ in range(40):
+        units = {"sub": rng.randint(0, 5), "des": rng.randint(0, 2), "cru": rng.randint(0, 2),
+                 "car": rng.randint(0, 2), "bat": rng.randint(0, 3)}  # fmt: skip
+        attacker = dict(units, fig=rng.randint(0, 4), bom=rng.randint(0, 2))
+        defender = dict(units, fig=min(rng.randint(0, 5), 2 * units["car"]), tra=rng.randint(0, 2))
+        armies = [", ".join(f"{c} {u}" for u, c in army.items() if c) or "1 sub" for army in (attacker, defender)]
+        battle = AABattle.parse(*armies, mode="sea",
+                                ool_attacker=rng.choice(["", "fig,sub", "bat,des", "bom,sub,cru"]),
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "car,fig"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            numbered = _Numbered(side, setup, attacking)
+            st = side.start
+            for _ in range(3):
+                t = numbered.number(st)
+                hp = side.hp(st)
+                subs_only = numbered.restricted_seq(t, CAT_AIR)
+                air_only = numbered.restricted_seq(t, CAT_SUB)
+                for hs in range(hp + 2):
+                    for ha in range(hp + 2):
+                        expected = side.take_hits(st, hs, ha, 0)
+                        assert numbered.states[numbered.both_classes(t, hs, ha)] == expected, (armies, st, hs, ha)
+                        if not ha:
+                            assert numbered.states[subs_only[min(hs, len(subs_only) - 1)]] == expected
+                        if not hs:
+                            assert numbered.states[air_only[min(ha, len(air_only) - 1)]] == expected
+                        checked += 1
+                st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 1))
+    assert checked > 5_000, checked
