@@ -64,7 +64,7 @@ class _Numbered:
         self._rseq: dict[int, Arr] = {}
         self._sub_phase: dict[tuple[int, int, int], int] = {}
         self._n_air: dict[int, int] = {}
-        self._tables: list[tuple[int, Arr] | None] = []
+        self._tables: list[tuple[Arr, Arr] | None] = []
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
@@ -229,12 +229,11 @@ class _Numbered:
             got = self._strike_dist[s] = (id(d), d)
         return got
 
-    def table(self, t: int, ns: int, na: int) -> tuple[int, Arr]:
-        """Where hits land on ``t``: ``(lowest, out)`` with ``out[hs, ha, hy]`` the
-        number of the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
+    def table(self, t: int, ns: int, na: int) -> tuple[Arr, Arr]:
+        """Where hits land on ``t``: ``(numbers, local)`` with ``numbers[local[hs, ha,
+        hy]]`` the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
         restricted) and ``hy`` unrestricted ones (the general engine's casualty rule:
-        with no aircraft to spare, submarine hits simply come first in loss order), and
-        ``lowest`` the least number in it."""
+        with no aircraft to spare, submarine hits simply come first in loss order)."""
         got = self._tables[t]
         if got is not None and got[1].shape[0] >= ns and got[1].shape[1] >= na:
             return got
@@ -258,8 +257,15 @@ class _Numbered:
                     base = self.both_classes(t, hs, ha)
                 seq = self.seq(base)
                 out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
-        got = self._tables[t] = (int(out.min()), out)
+        numbers, local = np.unique(out, return_inverse=True)
+        got = self._tables[t] = (numbers, local.reshape(out.shape))
         return got
+
+
+def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
+    """Whether a hit restriction can bind on ``t`` under ``fire`` (otherwise the hits
+    are taken in plain loss order)."""
+    return len(fire[2]) != 1 or (target.air[t] and len(fire[1]) != 1)
 
 
 def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
@@ -267,35 +273,20 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
     got = target.cas.get(key)
     if got is not None:
         return got
-    _, sub_d, air_d, any_d = fire
-    hp = target.hp[t]
-    if len(air_d) == 1 and (not target.air[t] or len(sub_d) == 1):
-        # No restriction can bind: the hits are taken in plain loss order.
-        h = target.conv(fire)
-        seq = target.seq(t)
-        n = len(seq)
-        if len(h) > n:
-            p = h[:n].copy()
-            p[n - 1] += h[n:].sum()
-        else:
-            p = h
-        idx = seq[: len(p)]
-        stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
+    if _restricted(target, t, fire):
+        _restricted_casualties(target, [(t, fire)])
+        return target.cas[key]
+    # No restriction can bind: the hits are taken in plain loss order.
+    h = target.conv(fire)
+    seq = target.seq(t)
+    n = len(seq)
+    if len(h) > n:
+        p = h[:n].copy()
+        p[n - 1] += h[n:].sum()
     else:
-        if len(any_d) > hp + 1:  # hits past the last step all end there
-            any_d = any_d[: hp + 1].copy()
-            any_d[hp] += fire[3][hp + 1 :].sum()
-        lowest, out = target.table(t, len(sub_d), len(air_d))
-        if len(air_d) == 1:
-            w = np.multiply.outer(sub_d, any_d)
-            cells = out[: len(sub_d), 0, : len(any_d)]
-        else:
-            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
-            cells = out[: len(sub_d), : len(air_d), : len(any_d)]
-        pl = np.bincount((cells - lowest).ravel(), w.ravel())
-        stay = float(pl[t - lowest])  # no hit at all: t itself (t is in the table)
-        nz = np.flatnonzero(pl)
-        idx, p = nz + lowest, pl[nz]
+        p = h
+    idx = seq[: len(p)]
+    stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
     if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
         p = ONE
         stay = 1.0 if idx[0] == t else 0.0
@@ -303,6 +294,55 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
         idx = idx * target.col
     got = target.cas[key] = (idx, p, stay)
     return got
+
+
+def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> None:
+    """Casualty distributions under restricted hits for many (target state, fire) at
+    once (memoised into ``target.cas``): each is the bincount of its table's cells
+    weighted by the outer product of the hit distributions; all of them are one
+    bincount, each in its own range of the result."""
+    cells: list[Arr] = []
+    weights: list[Arr] = []
+    tables: list[Arr] = []
+    origin: list[int] = []  # where t itself is in its table
+    for t, fire in items:
+        _, sub_d, air_d, any_d = fire
+        hp = target.hp[t]
+        if len(any_d) > hp + 1:  # hits past the last step all end there
+            any_d = any_d[: hp + 1].copy()
+            any_d[hp] += fire[3][hp + 1 :].sum()
+        numbers, local = target.table(t, len(sub_d), len(air_d))
+        if len(air_d) == 1:
+            w = np.multiply.outer(sub_d, any_d)
+            c = local[: len(sub_d), 0, : len(any_d)]
+        else:
+            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
+            c = local[: len(sub_d), : len(air_d), : len(any_d)]
+        cells.append(c.ravel())
+        weights.append(w.ravel())
+        tables.append(numbers)
+        origin.append(int(local[0, 0, 0]))
+    sizes = np.fromiter((len(c) for c in cells), dtype=np.int64, count=len(cells))
+    spans = np.fromiter((len(n) for n in tables), dtype=np.int64, count=len(tables))
+    off = np.cumsum(spans) - spans
+    total = int(spans.sum())
+    keys = np.concatenate(cells) + np.repeat(off, sizes)
+    pl = np.bincount(keys, np.concatenate(weights), minlength=total)
+    stays = pl[off + np.array(origin, dtype=np.int64)].tolist()  # no hit at all: t itself
+    numbers_all = np.concatenate(tables)
+    nz = np.flatnonzero(pl)
+    bounds = np.searchsorted(nz, np.append(off, total)).tolist()
+    idx_all = numbers_all[nz] * target.col
+    p_all = pl[nz]
+    col = target.col
+    memo = target.cas
+    for k, (t, fire) in enumerate(items):
+        lo, hi = bounds[k], bounds[k + 1]
+        idx = idx_all[lo:hi]
+        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
+            memo[(t, fire[0])] = (idx, ONE, 1.0 if idx[0] == t * col else 0.0)
+        else:
+            memo[(t, fire[0])] = (idx, p_all[lo:hi], stays[k])
 
 
 def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> Cas:
@@ -370,19 +410,13 @@ class NavalSolver:
             self._settled[key] = got
         return got
 
-    def _round(self, i: int, j: int) -> tuple[Cas | None, Cas | None, float, Cas, Cas, float]:
-        """The two phases of a round at (i, j): the strikes' results on each side (None:
-        no strike; D's as column numbers ``2 d + 1``) with the chance ``p0`` they change
-        nothing, and general fire's casualties (D's as columns ``2 d``) with ``g0``."""
+    def _fires(self, i: int, j: int) -> tuple[bool, bool, Fire, Fire]:
+        """Who strikes at (i, j) (A-10.6: submarines, no enemy destroyer), then general
+        fire: the defender's on the attacker and the attacker's on the defender."""
         A, D = self.A, self.D
         fa = A.sub[i] and not D.des[j]
         fd = D.sub[j] and not A.des[i]
-        sa = _strike(A, i, D, j) if fd else None
-        sd = _strike(D, j, A, i) if fa else None
-        p0 = (sa[2] if sa is not None else 1.0) * (sd[2] if sd is not None else 1.0)
-        ca = _casualties(A, i, D.fire(j, not fd, D.des[j] or not A.subcat[i]))
-        cd = _casualties(D, j, A.fire(i, not fa, A.des[i] or not D.subcat[j]))
-        return sa, sd, p0, ca, cd, ca[2] * cd[2]
+        return fa, fd, D.fire(j, not fd, D.des[j] or not A.subcat[i]), A.fire(i, not fa, A.des[i] or not D.subcat[j])
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
@@ -441,6 +475,11 @@ class NavalSolver:
             ap_parts: list[Arr] = []
             d_parts: list[Arr] = []
             dp_parts: list[Arr] = []
+            # First what every node needs: casualty distributions under restricted hits
+            # that are not known yet are computed all at once.
+            todo: list[tuple[int, int, float, float, bool, bool, bool, Fire, Fire]] = []
+            pend_a: dict[tuple[int, int], tuple[int, Fire]] = {}
+            pend_d: dict[tuple[int, int], tuple[int, Fire]] = {}
             for i, j, ms, mg in zip(ii.tolist(), jj.tolist(), m_s.tolist(), m_g.tolist()):
                 stays = True
                 if ms and end(i, j, ms):
@@ -456,7 +495,23 @@ class NavalSolver:
                 self.seen += 1
                 if self.max_states is not None and self.seen > self.max_states:
                     raise too_many_states(self.max_states)
-                sa, sd, p0, ca, cd, g0 = self._round(i, j)
+                fa, fd, on_a, on_d = self._fires(i, j)
+                if (i, on_a[0]) not in A.cas and _restricted(A, i, on_a):
+                    pend_a[(i, on_a[0])] = (i, on_a)
+                if (j, on_d[0]) not in D.cas and _restricted(D, j, on_d):
+                    pend_d[(j, on_d[0])] = (j, on_d)
+                todo.append((i, j, ms, mg, stays, fa, fd, on_a, on_d))
+            if pend_a:
+                _restricted_casualties(A, list(pend_a.values()))
+            if pend_d:
+                _restricted_casualties(D, list(pend_d.values()))
+            for i, j, ms, mg, stays, fa, fd, on_a, on_d in todo:
+                ca = _casualties(A, i, on_a)
+                cd = _casualties(D, j, on_d)
+                g0 = ca[2] * cd[2]
+                sa = _strike(A, i, D, j) if fd else None
+                sd = _strike(D, j, A, i) if fa else None
+                p0 = (sa[2] if sa is not None else 1.0) * (sd[2] if sd is not None else 1.0)
                 fires = not (g0 == 1.0 and len(ca[0]) == 1 and len(cd[0]) == 1)
                 if not stays:
                     # S(i, j) never holds mass: G's "no hit" share settles at once.
