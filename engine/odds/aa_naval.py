@@ -24,7 +24,7 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -38,6 +38,7 @@ SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
 CHUNK = 1 << 20  # products expanded at once at most
+NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
 # A casualty distribution: state numbers, chances, chance of staying put.
 Cas = tuple[Arr, Arr, float]
@@ -70,11 +71,26 @@ class _Numbered:
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
         self._keys: dict[tuple[int, ...], int] = {}
         self._conv: dict[int, Arr] = {}
-        self.cas: dict[tuple[int, int], Cas] = {}
-        self.strikes: dict[tuple[int, int], Cas] = {}
         # Table columns: the attacker's states are rows; the defender's state d has two
         # columns, 2 d (a round starts) and 2 d + 1 (the strikes done).
         self.col = 1 if attacker else 2
+        # Where a phase leaves this side, numbered: casualty distributions, strikes'
+        # results and "nothing happens" (``store_*``: table rows or columns, chances;
+        # ``stay``: the chance of staying put; ``still``: staying put for sure).
+        self.store_idx: list[Arr] = []
+        self.store_p: list[Arr] = []
+        self.stay = np.zeros(256)
+        self.still = np.zeros(256, dtype=bool)
+        self.cas_id: dict[int, int] = {}
+        self.strike_id: dict[int, int] = {}
+        # Per state, as arrays for a level's nodes at once: submarines, destroyer,
+        # submarines among the fighting units, plain; fire keys by variant; strike key;
+        # the stored "nothing happens" entry.
+        self.flags = np.zeros((256, 4), dtype=bool)
+        self.fkeys = np.full((256, 4), -1, dtype=np.int64)
+        self.skeys = np.full(256, -1, dtype=np.int64)
+        self.ident = np.full(256, -1, dtype=np.int64)
+        self._skey_small: dict[int, int] = {}
         sea = setup.sea
         retreat_below = setup.retreat_below if attacker else 0
         self._plain_rule = (attacker, sea, retreat_below)
@@ -103,10 +119,58 @@ class _Numbered:
         if sea and not attacker and side.has(st, "transport"):
             plain = False
         self.plain.append(plain)
+        if n >= len(self.flags):
+            self.flags = np.concatenate([self.flags, np.zeros_like(self.flags)])
+            self.fkeys = np.concatenate([self.fkeys, np.full_like(self.fkeys, -1)])
+            self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
+            self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain)
         self._seq.append(None)
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
+
+    def add(self, cas: Cas) -> int:
+        """Store a phase's result; its number."""
+        n = len(self.store_idx)
+        if n >= len(self.stay):
+            self.stay = np.concatenate([self.stay, np.zeros_like(self.stay)])
+            self.still = np.concatenate([self.still, np.zeros_like(self.still)])
+        idx, p, stay = cas
+        self.store_idx.append(idx)
+        self.store_p.append(p)
+        self.stay[n] = stay
+        self.still[n] = len(idx) == 1 and stay == 1.0
+        return n
+
+    def idents(self, ts: Arr) -> Arr:
+        """Stored "nothing happens" entries of states ``ts`` (phase G columns for the
+        defender: what a strike leaves when there is none)."""
+        got = self.ident[ts]
+        missing = np.flatnonzero(got < 0)
+        for k in missing.tolist():
+            t = int(ts[k])
+            if self.ident[t] < 0:
+                self.ident[t] = self.add((np.array([t * self.col + self.col - 1]), ONE, 1.0))
+            got[k] = self.ident[t]
+        return got
+
+    def fire_keys(self, ss: Arr, vs: Arr) -> Arr:
+        """Fire keys of states ``ss`` in variants ``vs`` (``subs_fire * 2 + air_any``)."""
+        got = self.fkeys[ss, vs]
+        for k in np.flatnonzero(got < 0).tolist():
+            s, v = int(ss[k]), int(vs[k])
+            got[k] = self.fkeys[s, v] = self.fire(s, v >= 2, bool(v & 1))[0]
+        return got
+
+    def strike_keys(self, ss: Arr) -> Arr:
+        """Small keys of the surprise strikes' dice of states ``ss``."""
+        got = self.skeys[ss]
+        for k in np.flatnonzero(got < 0).tolist():
+            s = int(ss[k])
+            big = self.strike_dist(s)[0]
+            got[k] = self.skeys[s] = self._skey_small.setdefault(big, len(self._skey_small))
+        return got
 
     def by_hp_sorted(self) -> tuple[Arr, Arr]:
         """The numbers of the states met so far sorted by hit points, and theirs."""
@@ -241,22 +305,26 @@ class _Numbered:
             ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
         hp = self.hp[t]
         hy = np.arange(hp + 1)
-        out = np.empty((ns, na, hp + 1), dtype=np.int64)
-        air = self.air[t]
-        subs_only = self.restricted_seq(t, CAT_AIR) if air else None
         air_only = self.restricted_seq(t, CAT_SUB)
-        for hs in range(ns):
-            for ha in range(na):
-                extra = 0
-                if subs_only is not None and not ha:
-                    base = int(subs_only[min(hs, len(subs_only) - 1)])
-                elif not hs or subs_only is None:
-                    base = int(air_only[min(ha, len(air_only) - 1)])
-                    extra = 0 if subs_only is not None else hs
-                else:
-                    base = self.both_classes(t, hs, ha)
-                seq = self.seq(base)
-                out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
+        bases = np.empty((ns, na), dtype=np.int64)
+        bases[:, :] = air_only[np.minimum(np.arange(na), len(air_only) - 1)][None, :]
+        extra = np.zeros((ns, na), dtype=np.int64)
+        if self.air[t]:
+            subs_only = self.restricted_seq(t, CAT_AIR)
+            bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
+            for hs in range(1, ns):
+                for ha in range(1, na):
+                    bases[hs, ha] = self.both_classes(t, hs, ha)
+        else:  # no aircraft to spare: submarine hits simply come first in loss order
+            extra[:, :] = np.arange(ns)[:, None]
+        distinct, which = np.unique(bases, return_inverse=True)
+        seqs = [self.seq(int(b)) for b in distinct.tolist()]
+        lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
+        starts = np.cumsum(lengths) - lengths
+        which = which.reshape(bases.shape)
+        last = (lengths[which] - 1)[:, :, None]
+        pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
+        out = np.concatenate(seqs)[pos]
         numbers, local = np.unique(out, return_inverse=True)
         got = self._tables[t] = (numbers, local.reshape(out.shape))
         return got
@@ -268,15 +336,8 @@ def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
     return len(fire[2]) != 1 or (target.air[t] and len(fire[1]) != 1)
 
 
-def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
-    key = (t, fire[0])
-    got = target.cas.get(key)
-    if got is not None:
-        return got
-    if _restricted(target, t, fire):
-        _restricted_casualties(target, [(t, fire)])
-        return target.cas[key]
-    # No restriction can bind: the hits are taken in plain loss order.
+def _conv_casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
+    """No restriction can bind: the hits are taken in plain loss order."""
     h = target.conv(fire)
     seq = target.seq(t)
     n = len(seq)
@@ -290,15 +351,52 @@ def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
     if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
         p = ONE
         stay = 1.0 if idx[0] == t else 0.0
-    if target.col != 1:
-        idx = idx * target.col
-    got = target.cas[key] = (idx, p, stay)
-    return got
+    return idx * target.col, p, stay
 
 
-def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> None:
+def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, vs: Arr) -> Arr:
+    """Stored casualty distributions of targets ``ts`` under the fire of ``shooter``'s
+    states ``ss`` in variants ``vs`` (fire keys ``fks``); the missing ones computed,
+    those under restricted hits in one batch."""
+    keys = (ts * NF + fks).tolist()
+    memo = target.cas_id
+    ids = [memo.get(key, -1) for key in keys]
+    if -1 in ids:
+        pend: dict[int, tuple[int, Fire]] = {}
+        for k, key in enumerate(keys):
+            if ids[k] >= 0 or key in memo or key in pend:
+                continue
+            t = int(ts[k])
+            fire = shooter.fires[int(ss[k])][int(vs[k])]
+            assert fire is not None
+            if _restricted(target, t, fire):
+                pend[key] = (t, fire)
+            else:
+                memo[key] = target.add(_conv_casualties(target, t, fire))
+        if pend:
+            for key, cas in zip(pend, _restricted_casualties(target, list(pend.values()))):
+                memo[key] = target.add(cas)
+        ids = [memo[key] for key in keys]
+    return np.array(ids, dtype=np.int64)
+
+
+def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
+    """Stored results of the surprise strikes of ``shooter``'s states ``ss`` on
+    targets ``ts`` (A-10.6)."""
+    keys = (ts * NF + shooter.strike_keys(ss)).tolist()
+    memo = target.strike_id
+    out = []
+    for k, key in enumerate(keys):
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = target.add(_strike_cas(target, int(ts[k]), shooter.strike_dist(int(ss[k]))[1]))
+        out.append(got)
+    return np.array(out, dtype=np.int64)
+
+
+def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> list[Cas]:
     """Casualty distributions under restricted hits for many (target state, fire) at
-    once (memoised into ``target.cas``): each is the bincount of its table's cells
+    once: each is the bincount of its table's cells
     weighted by the outer product of the hit distributions; all of them are one
     bincount, each in its own range of the result."""
     cells: list[Arr] = []
@@ -335,38 +433,34 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     idx_all = numbers_all[nz] * target.col
     p_all = pl[nz]
     col = target.col
-    memo = target.cas
-    for k, (t, fire) in enumerate(items):
+    out: list[Cas] = []
+    for k, (t, _) in enumerate(items):
         lo, hi = bounds[k], bounds[k + 1]
         idx = idx_all[lo:hi]
         if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
-            memo[(t, fire[0])] = (idx, ONE, 1.0 if idx[0] == t * col else 0.0)
+            out.append((idx, ONE, 1.0 if idx[0] == t * col else 0.0))
         else:
-            memo[(t, fire[0])] = (idx, p_all[lo:hi], stays[k])
+            out.append((idx, p_all[lo:hi], stays[k]))
+    return out
 
 
-def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> Cas:
-    """Where ``shooter``'s surprise strike from ``s`` leaves ``t`` (A-10.6), as table
-    columns of phase G (the defender's ``2 d + 1``), with the chance it changes
-    nothing (memoised by the strike's dice)."""
-    skey, d = shooter.strike_dist(s)
-    key = (t, skey)
-    got = target.strikes.get(key)
-    if got is None:
-        seq = target.restricted_seq(t, CAT_AIR)  # submarine hits never land on aircraft
-        n = len(seq)
-        if len(d) > n:  # hits past the last step they may take are lost
-            p = d[:n].copy()
-            p[n - 1] += d[n:].sum()
-        else:
-            p = d
-        nz = np.flatnonzero(p)
-        idx, p = seq[nz], p[nz]
-        if len(idx) == 1:
-            p = ONE
-        stay = float(p[0]) if idx[0] == t else 0.0
-        got = target.strikes[key] = (idx * target.col + (target.col - 1), p, stay)
-    return got
+def _strike_cas(target: _Numbered, t: int, d: Arr) -> Cas:
+    """Where a surprise strike with hit distribution ``d`` leaves ``t`` (A-10.6), as
+    table columns of phase G (the defender's ``2 d + 1``), with the chance it changes
+    nothing."""
+    seq = target.restricted_seq(t, CAT_AIR)  # submarine hits never land on aircraft
+    n = len(seq)
+    if len(d) > n:  # hits past the last step they may take are lost
+        p = d[:n].copy()
+        p[n - 1] += d[n:].sum()
+    else:
+        p = d
+    nz = np.flatnonzero(p)
+    idx, p = seq[nz], p[nz]
+    if len(idx) == 1:
+        p = ONE
+    stay = float(p[0]) if idx[0] == t else 0.0
+    return idx * target.col + (target.col - 1), p, stay
 
 
 class NavalSolver:
@@ -410,13 +504,73 @@ class NavalSolver:
             self._settled[key] = got
         return got
 
-    def _fires(self, i: int, j: int) -> tuple[bool, bool, Fire, Fire]:
-        """Who strikes at (i, j) (A-10.6: submarines, no enemy destroyer), then general
-        fire: the defender's on the attacker and the attacker's on the defender."""
+    def _nodes(
+        self, ii: Arr, jj: Arr, ms: Arr, mg: Arr, end: Callable[[int, int, float], bool], tally: Tally[float],
+        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]], dropped: float, rounds: float,
+    ) -> tuple[float, float]:
+        """One level's nodes, all at once: the end-of-round rules where they may act
+        (one by one), then each node's phases from the stored results of both sides,
+        its visits in closed form, and its outer products into ``parts`` (scale,
+        attacker entries and chances, defender entries and chances)."""
         A, D = self.A, self.D
-        fa = A.sub[i] and not D.des[j]
-        fd = D.sub[j] and not A.des[i]
-        return fa, fd, D.fire(j, not fd, D.des[j] or not A.subcat[i]), A.fire(i, not fa, A.des[i] or not D.subcat[j])
+        stays = np.ones(len(ii), dtype=bool)
+        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+            i, j = int(ii[k]), int(jj[k])
+            if ms[k] and end(i, j, float(ms[k])):
+                ms[k] = 0.0
+                stays[k] = False
+            elif self._settle(i, j) != (None, i, j):
+                stays[k] = False
+        total = ms + mg
+        keep = total >= TINY
+        if not keep.all():
+            dropped += float(total[~keep].sum())
+            ii, jj, ms, mg, stays = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep]
+        if not len(ii):
+            return dropped, rounds
+        self.seen += len(ii)
+        if self.max_states is not None and self.seen > self.max_states:
+            raise too_many_states(self.max_states)
+        fa_ = A.flags[ii]
+        fd_ = D.flags[jj]
+        fa = fa_[:, 0] & ~fd_[:, 1]  # the attacker's submarines strike (A-10.6)
+        fd = fd_[:, 0] & ~fa_[:, 1]
+        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])  # the defender's fire on the attacker
+        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        sa = A.idents(ii)
+        if fd.any():
+            sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
+        sd = D.idents(jj)
+        if fa.any():
+            sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+        g0 = A.stay[ca] * D.stay[cd]
+        p0 = A.stay[sa] * D.stay[sd]
+        loop = g0 * p0
+        stale = stays & (loop >= 1.0)  # nothing can change any more
+        for k in np.flatnonzero(stale).tolist():
+            tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k] + mg[k]), False)
+        for k in np.flatnonzero(~stays).tolist():
+            # S(i, j) never holds mass: G's "no hit" share settles at once.
+            if g0[k] and mg[k]:
+                end(int(ii[k]), int(jj[k]), float(g0[k] * mg[k]))
+        live = stays & ~stale
+        s_total = np.where(live, (ms + g0 * mg) / np.where(live, 1.0 - loop, 1.0), 0.0)
+        g_total = np.where(stays, mg + p0 * s_total, mg)
+        rounds += float(s_total.sum())
+        s_part = np.flatnonzero(live & (p0 != 1.0))
+        g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
+        scale, a_parts, ap_parts, d_parts, dp_parts = parts
+        scale += s_total[s_part].tolist()
+        scale += g_total[g_part].tolist()
+        for a_ids, d_ids in ((sa[s_part], sd[s_part]), (ca[g_part], cd[g_part])):
+            a_list, d_list = a_ids.tolist(), d_ids.tolist()
+            a_parts += [A.store_idx[x] for x in a_list]
+            ap_parts += [A.store_p[x] for x in a_list]
+            d_parts += [D.store_idx[x] for x in d_list]
+            dp_parts += [D.store_p[x] for x in d_list]
+        return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
@@ -465,81 +619,18 @@ class NavalSolver:
                 top = max(top, A.hp[i] + D.hp[j])
         dropped = 0.0
         rounds = 0.0
+        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]] = ([], [], [], [], [])
         for level in range(top, -1, -1):
             got = self._level(table, level)
             if got is None:
                 continue
             ii, jj, m_s, m_g = got
-            scale: list[float] = []
-            a_parts: list[Arr] = []
-            ap_parts: list[Arr] = []
-            d_parts: list[Arr] = []
-            dp_parts: list[Arr] = []
-            # First what every node needs: casualty distributions under restricted hits
-            # that are not known yet are computed all at once.
-            todo: list[tuple[int, int, float, float, bool, bool, bool, Fire, Fire]] = []
-            pend_a: dict[tuple[int, int], tuple[int, Fire]] = {}
-            pend_d: dict[tuple[int, int], tuple[int, Fire]] = {}
-            for i, j, ms, mg in zip(ii.tolist(), jj.tolist(), m_s.tolist(), m_g.tolist()):
-                stays = True
-                if ms and end(i, j, ms):
-                    ms = 0.0
-                    stays = False
-                elif not ms and self._settle(i, j) != (None, i, j):
-                    stays = False
-                if not ms and not mg:
-                    continue
-                if ms + mg < TINY:
-                    dropped += ms + mg
-                    continue
-                self.seen += 1
-                if self.max_states is not None and self.seen > self.max_states:
-                    raise too_many_states(self.max_states)
-                fa, fd, on_a, on_d = self._fires(i, j)
-                if (i, on_a[0]) not in A.cas and _restricted(A, i, on_a):
-                    pend_a[(i, on_a[0])] = (i, on_a)
-                if (j, on_d[0]) not in D.cas and _restricted(D, j, on_d):
-                    pend_d[(j, on_d[0])] = (j, on_d)
-                todo.append((i, j, ms, mg, stays, fa, fd, on_a, on_d))
-            if pend_a:
-                _restricted_casualties(A, list(pend_a.values()))
-            if pend_d:
-                _restricted_casualties(D, list(pend_d.values()))
-            for i, j, ms, mg, stays, fa, fd, on_a, on_d in todo:
-                ca = _casualties(A, i, on_a)
-                cd = _casualties(D, j, on_d)
-                g0 = ca[2] * cd[2]
-                sa = _strike(A, i, D, j) if fd else None
-                sd = _strike(D, j, A, i) if fa else None
-                p0 = (sa[2] if sa is not None else 1.0) * (sd[2] if sd is not None else 1.0)
-                fires = not (g0 == 1.0 and len(ca[0]) == 1 and len(cd[0]) == 1)
-                if not stays:
-                    # S(i, j) never holds mass: G's "no hit" share settles at once.
-                    g_total = mg
-                    if g0:
-                        end(i, j, g0 * mg)
-                elif g0 * p0 >= 1.0:  # nothing can change any more
-                    tally.record(STALEMATE, A.states[i], D.states[j], ms + mg, False)
-                    continue
-                else:
-                    s_total = (ms + g0 * mg) / (1.0 - g0 * p0)
-                    g_total = mg + p0 * s_total
-                    rounds += s_total
-                    if p0 != 1.0:
-                        scale.append(s_total)
-                        a_parts.append(sa[0] if sa is not None else np.array([i]))
-                        ap_parts.append(sa[1] if sa is not None else ONE)
-                        d_parts.append(sd[0] if sd is not None else np.array([2 * j + 1]))
-                        dp_parts.append(sd[1] if sd is not None else ONE)
-                if fires and g_total:
-                    scale.append(g_total)
-                    a_parts.append(ca[0])
-                    ap_parts.append(ca[1])
-                    d_parts.append(cd[0])
-                    dp_parts.append(cd[1])
-            if scale:
+            dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
+            if parts[0]:
                 grow()
-                dropped += _spread_parts(table, scale, a_parts, ap_parts, d_parts, dp_parts)
+                dropped += _spread_parts(table, *parts)
+                for x in parts:
+                    x.clear()
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
             table[ii, 2 * jj] = 0.0
