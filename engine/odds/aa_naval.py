@@ -587,7 +587,7 @@ class NavalSolver:
             ra, rd = table.shape
             na, nd = len(A.states), 2 * len(D.states)
             if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
                 bigger[:ra, :rd] = table
                 table = bigger
 
