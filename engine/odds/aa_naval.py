@@ -60,7 +60,6 @@ class _Numbered:
         self.air: list[bool] = []  # aircraft among the fighting units
         self.subcat: list[bool] = []  # submarines among the fighting units
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
-        self._seq: list[Arr | None] = []
         self._sorted: tuple[Arr, Arr] | None = None
         self._rseq: dict[int, Arr] = {}
         self._sub_phase: dict[tuple[int, int, int], int] = {}
@@ -125,7 +124,6 @@ class _Numbered:
             self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
             self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
         self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain)
-        self._seq.append(None)
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
@@ -183,10 +181,7 @@ class _Numbered:
 
     def seq(self, t: int) -> Arr:
         """Numbers of the states after 0, 1, 2 … steps of the loss order from ``t``."""
-        got = self._seq[t]
-        if got is None:
-            got = self._seq[t] = np.array([self.number(s) for s in self.side.sequence(self.states[t])])
-        return got
+        return self._chain(t, 3)
 
     def restricted_seq(self, t: int, excluded: int) -> Arr:
         """Numbers of the states after 0, 1, 2 … hits of one restricted class from
@@ -194,19 +189,36 @@ class _Numbered:
         last step they may take (later hits are lost).  With one restricted class alone
         every hit takes the first step of the loss order it legally can (A-10.14:
         nothing is left for another class to need), as :meth:`Side.take_hits` does."""
-        key = (t << 2) | excluded
-        got = self._rseq.get(key)
-        if got is None:
-            cur = list(self.states[t])
-            out = [t]
-            for step in self.side.steps(self.states[t]):
-                if step.category == excluded:
-                    continue
-                cur[step.source] -= 1
-                if step.target >= 0:
-                    cur[step.target] += 1
-                out.append(self.number(tuple(cur)))
-            got = self._rseq[key] = np.array(out, dtype=np.int64)
+        return self._chain(t, excluded)
+
+    def _chain(self, t: int, excluded: int) -> Arr:
+        """The states after 0, 1, 2 … steps of the loss order from ``t`` that are not
+        of category ``excluded`` (3: none).  The loss order from the state after a step
+        is the rest of this one (A-10.8: the battleships' first hits stay first), so a
+        chain is its first state followed by the chain of the next (memoised)."""
+        memo = self._rseq
+        got = memo.get((t << 2) | excluded)
+        if got is not None:
+            return got
+        path: list[int] = []
+        cur = t
+        while True:
+            got = memo.get((cur << 2) | excluded)
+            if got is not None:
+                break
+            st = self.states[cur]
+            step = next((x for x in self.side.steps(st) if x.category != excluded), None)
+            if step is None:
+                got = memo[(cur << 2) | excluded] = np.array([cur], dtype=np.int64)
+                break
+            path.append(cur)
+            nxt = list(st)
+            nxt[step.source] -= 1
+            if step.target >= 0:
+                nxt[step.target] += 1
+            cur = self.number(tuple(nxt))
+        for c in reversed(path):
+            got = memo[(c << 2) | excluded] = np.concatenate((np.array([c], dtype=np.int64), got))
         return got
 
     def both_classes(self, t: int, hs: int, ha: int) -> int:
