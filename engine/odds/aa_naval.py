@@ -329,16 +329,21 @@ class _Numbered:
                     bases[hs, ha] = self.both_classes(t, hs, ha)
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        distinct, which = np.unique(bases, return_inverse=True)
+        seen = np.zeros(len(self.states), dtype=bool)
+        seen[bases] = True
+        distinct = np.flatnonzero(seen)
+        which = (np.cumsum(seen) - 1)[bases]
         seqs = [self.seq(int(b)) for b in distinct.tolist()]
         lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
         starts = np.cumsum(lengths) - lengths
-        which = which.reshape(bases.shape)
         last = (lengths[which] - 1)[:, :, None]
         pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
         out = np.concatenate(seqs)[pos]
-        numbers, local = np.unique(out, return_inverse=True)
-        got = self._tables[t] = (numbers, local.reshape(out.shape))
+        seen = np.zeros(len(self.states), dtype=bool)
+        seen[out] = True
+        numbers = np.flatnonzero(seen)
+        local = (np.cumsum(seen) - 1)[out]
+        got = self._tables[t] = (numbers, local)
         return got
 
 
