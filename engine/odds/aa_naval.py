@@ -46,6 +46,25 @@ Cas = tuple[Arr, Arr, float]
 Fire = tuple[int, Arr, Arr, Arr]
 
 
+class _Store:
+    """A growing flat array: pieces appended, each at an offset."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.data = np.zeros(1024, dtype=dtype)
+        self.used = 0
+
+    def put(self, piece: Arr) -> int:
+        at = self.used
+        end = at + len(piece)
+        if end > len(self.data):
+            bigger = np.zeros(max(2 * len(self.data), end), dtype=self.data.dtype)
+            bigger[:at] = self.data[:at]
+            self.data = bigger
+        self.data[at:end] = piece
+        self.used = end
+        return at
+
+
 class _Numbered:
     """One side's states numbered as they are met, with what the engine asks of each."""
 
@@ -65,6 +84,14 @@ class _Numbered:
         self._sub_phase: dict[tuple[int, int, int], int] = {}
         self._n_air: dict[int, int] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
+        self._tstore = _Store(np.int64)
+        self._nstore = _Store(np.int64)
+        self.dstore = _Store(np.float64)
+        self._doff: dict[int, int] = {}
+        self._dkeep: list[Arr] = []
+        # Per table: its offset in the store, strides of hs and ha, length of hy, the
+        # offset and count of its numbers, where t itself is.
+        self.tmeta: dict[int, tuple[int, int, int, int, int, int, int]] = {}
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
@@ -344,6 +371,19 @@ class _Numbered:
         numbers = np.flatnonzero(seen)
         local = (np.cumsum(seen) - 1)[out]
         got = self._tables[t] = (numbers, local)
+        # Kept in flat stores too, for the batches of _restricted_casualties.
+        tbase = self._tstore.put(local.ravel())
+        nbase = self._nstore.put(numbers)
+        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase,
+                         len(numbers), int(local[0, 0, 0]))  # fmt: skip
+        return got
+
+    def dist_offset(self, d: Arr) -> int:
+        """Where hit distribution ``d`` is in the flat store of distributions."""
+        got = self._doff.get(id(d))
+        if got is None:
+            got = self._doff[id(d)] = self.dstore.put(d)
+            self._dkeep.append(d)  # keeps id(d) from being reused
         return got
 
 
@@ -413,41 +453,44 @@ def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
 
 def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> list[Cas]:
     """Casualty distributions under restricted hits for many (target state, fire) at
-    once: each is the bincount of its table's cells
-    weighted by the outer product of the hit distributions; all of them are one
-    bincount, each in its own range of the result."""
-    cells: list[Arr] = []
-    weights: list[Arr] = []
-    tables: list[Arr] = []
-    origin: list[int] = []  # where t itself is in its table
+    once: each is its table's cells (hs, ha, hy) weighted by the product of the hit
+    distributions and added up per state; every cell of every item is enumerated in
+    one go (hits past the table's last step end there), and one bincount adds them,
+    each item in its own range of the result."""
+    rows = []
     for t, fire in items:
         _, sub_d, air_d, any_d = fire
-        hp = target.hp[t]
-        if len(any_d) > hp + 1:  # hits past the last step all end there
-            any_d = any_d[: hp + 1].copy()
-            any_d[hp] += fire[3][hp + 1 :].sum()
-        numbers, local = target.table(t, len(sub_d), len(air_d))
-        if len(air_d) == 1:
-            w = np.multiply.outer(sub_d, any_d)
-            c = local[: len(sub_d), 0, : len(any_d)]
-        else:
-            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
-            c = local[: len(sub_d), : len(air_d), : len(any_d)]
-        cells.append(c.ravel())
-        weights.append(w.ravel())
-        tables.append(numbers)
-        origin.append(int(local[0, 0, 0]))
-    sizes = np.fromiter((len(c) for c in cells), dtype=np.int64, count=len(cells))
-    spans = np.fromiter((len(n) for n in tables), dtype=np.int64, count=len(tables))
-    off = np.cumsum(spans) - spans
-    total = int(spans.sum())
-    keys = np.concatenate(cells) + np.repeat(off, sizes)
-    pl = np.bincount(keys, np.concatenate(weights), minlength=total)
-    stays = pl[off + np.array(origin, dtype=np.int64)].tolist()  # no hit at all: t itself
-    numbers_all = np.concatenate(tables)
+        target.table(t, len(sub_d), len(air_d))
+        rows.append((len(sub_d), len(air_d), len(any_d), *target.tmeta[t], target.dist_offset(sub_d),
+                     target.dist_offset(air_d), target.dist_offset(any_d)))  # fmt: skip
+    prm = np.array(rows, dtype=np.int64)
+    n_s, n_a, n_y = prm[:, 0], prm[:, 1], prm[:, 2]
+    tbase, s1, s2, height, nbase, count, origin = (prm[:, k] for k in range(3, 10))
+    so, ao, yo = prm[:, 10], prm[:, 11], prm[:, 12]
+    # Rows (item, hs, ha) first, then their hy cells (a run of the table).
+    row_n = n_s * n_a
+    rk = np.repeat(np.arange(len(items)), row_n)
+    q = np.arange(int(row_n.sum())) - (np.cumsum(row_n) - row_n)[rk]
+    na_r = n_a[rk]
+    ha = q % na_r
+    hs = q // na_r
+    d = target.dstore.data
+    row_cell = tbase[rk] + hs * s1[rk] + ha * s2[rk]
+    row_w = d[so[rk] + hs] * d[ao[rk] + ha]
+    row_len = n_y[rk]
+    off = np.cumsum(count) - count
+    rr = np.repeat(np.arange(len(rk)), row_len)
+    hy = np.arange(int(row_len.sum())) - (np.cumsum(row_len) - row_len)[rr]
+    cell = row_cell[rr] + np.minimum(hy, (height[rk] - 1)[rr])
+    keys = target._tstore.data[cell] + off[rk][rr]
+    w = row_w[rr] * d[yo[rk][rr] + hy]
+    span = int(count.sum())
+    pl = np.bincount(keys, w, minlength=span)
+    stays = pl[off + origin].tolist()  # no hit at all: t itself
     nz = np.flatnonzero(pl)
-    bounds = np.searchsorted(nz, np.append(off, total)).tolist()
-    idx_all = numbers_all[nz] * target.col
+    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
+    counts = np.diff(bounds)
+    idx_all = target._nstore.data[nz - np.repeat(off - nbase, counts)] * target.col
     p_all = pl[nz]
     col = target.col
     out: list[Cas] = []
