@@ -7,18 +7,19 @@ except "nobody is hit" lowers the hit points both sides can still absorb, so the
 of states are processed by *level* (the sum of those hit points) from the highest down,
 each once, its "nobody is hit" loop summed in closed form.  What is new is how:
 
+* the surprise strike is a phase of its own (:class:`NavalSolver`): general fire is
+  computed once per pair of states after the strikes, whatever origins the strikes
+  came from;
 * every side state gets a number when first met, with what a round asks about it
-  (hit points, submarines, destroyers, aircraft, its loss sequence as numbers);
-* a side's hit distributions are numpy arrays per dice (memoised), and where hits land
-  is a table per target state: ``table[hs, ha, hy]`` = the state after ``hs`` submarine
-  hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted ones (A-10.6, A-10.14),
-  so a casualty distribution is one outer product and one ``bincount``;
-* a level's rounds are mixtures of outer products (attacker's next states x the
-  defender's); all of them are expanded and added into a dense table of masses at
-  once (one ``bincount``), each level keeping the keys of the cells that received
-  mass, so no Python work is done per pair of next states.
+  (hit points, submarines, destroyers, aircraft, its loss order as chains of numbers);
+* where hits land is a table per target state: ``table[hs, ha, hy]`` = the state
+  after ``hs`` submarine hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted
+  ones (A-10.6, A-10.14); a level's new casualty distributions are one batch;
+* a level's nodes are arrays: flags, fire keys and stored results (casualties,
+  strikes) by number; all their outer products are added to a dense table of masses
+  at once.
 
-Nothing is pruned beyond what the general engine prunes (states below ``TINY`` are not
+Nothing is pruned beyond what the general engine prunes (masses below ``TINY`` are not
 spread; their mass is the error bound with the rounding drift of the total).
 """
 
