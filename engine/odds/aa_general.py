@@ -192,8 +192,7 @@ class GeneralEngine(Generic[N]):
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         after: dict[Pair, N] = {}
-        numpy_solve = rounds is None and isinstance(self.unit, float) and self.vectorised
-        if numpy_solve and self._plain_starts():
+        if rounds is None and isinstance(self.unit, float) and self.vectorised and self._plain_starts():
             # Round 1 is like any other: the numpy solve starts from the starts.
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
@@ -223,7 +222,7 @@ class GeneralEngine(Generic[N]):
             fires_as = start.defender_fires_as if start.defender_fires_as != d else None
             for (a2, d2), p in self.round(a, d, fires_as).items():
                 self._add(after, tally, a2, d2, start.weight * p)
-        if numpy_solve:
+        if rounds is None and isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             solver = NavalSolver(setup, self.max_states, self.seen)
