@@ -694,8 +694,9 @@ class NavalSolver:
                     x.clear()
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
-            table[ii, 2 * jj] = 0.0
-            table[ii, 2 * jj + 1] = 0.0
+            flat = ii * table.shape[1] + 2 * jj
+            table.reshape(-1)[flat] = 0.0
+            table.reshape(-1)[flat + 1] = 0.0
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
@@ -716,15 +717,17 @@ class NavalSolver:
         ii = np.repeat(a_ids, counts)
         pos = np.arange(total) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
         jj = d_ids[pos]
-        ms = table[ii, 2 * jj]
-        mg = table[ii, 2 * jj + 1]
+        flat_table = table.reshape(-1)
+        flat = ii * table.shape[1] + 2 * jj
+        ms = flat_table[flat]
+        mg = flat_table[flat + 1]
         live = np.flatnonzero((ms != 0.0) | (mg != 0.0))
         if not len(live):
             return None
-        ii, jj, ms, mg = ii[live], jj[live], ms[live], mg[live]
-        table[ii, 2 * jj] = 0.0
-        table[ii, 2 * jj + 1] = 0.0
-        return ii, jj, ms, mg
+        flat = flat[live]
+        flat_table[flat] = 0.0
+        flat_table[flat + 1] = 0.0
+        return ii[live], jj[live], ms[live], mg[live]
 
 
 def _spread_parts(
