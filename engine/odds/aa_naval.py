@@ -89,6 +89,8 @@ class _Numbered:
         self._nstore = _Store(np.int64)
         self.dstore = _Store(np.float64)
         self._doff: dict[int, int] = {}
+        self.chains = _Store(np.int64)
+        self._coff: dict[int, int] = {}
         self._dkeep: list[Arr] = []
         # Per table: its offset in the store, strides of hs and ha, length of hy, the
         # offset and count of its numbers, where t itself is.
@@ -379,6 +381,14 @@ class _Numbered:
                          len(numbers), int(local[0, 0, 0]))  # fmt: skip
         return got
 
+    def chain_offset(self, c: Arr) -> int:
+        """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains."""
+        got = self._coff.get(id(c))
+        if got is None:
+            got = self._coff[id(c)] = self.chains.put(c)
+            self._dkeep.append(c)
+        return got
+
     def dist_offset(self, d: Arr) -> int:
         """Where hit distribution ``d`` is in the flat store of distributions."""
         got = self._doff.get(id(d))
@@ -394,22 +404,33 @@ def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
     return len(fire[2]) != 1 or (target.air[t] and len(fire[1]) != 1)
 
 
-def _conv_casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
-    """No restriction can bind: the hits are taken in plain loss order."""
-    h = target.conv(fire)
-    seq = target.seq(t)
-    n = len(seq)
-    if len(h) > n:
-        p = h[:n].copy()
-        p[n - 1] += h[n:].sum()
-    else:
-        p = h
-    idx = seq[: len(p)]
-    stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
-    if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
-        p = ONE
-        stay = 1.0 if idx[0] == t else 0.0
-    return idx * target.col, p, stay
+def _chain_batch(target: _Numbered, items: list[tuple[int, Arr, Arr]], shift: int) -> list[Cas]:
+    """Hits along chains, for many items at once: item (t, chain, d) puts the chance
+    ``d[h]`` of ``h`` hits on ``chain[h]`` (hits past the chain's end stay at its last
+    state).  Table columns are ``state * col + shift``."""
+    rows = [(len(c), len(d), target.chain_offset(c), target.dist_offset(d)) for _, c, d in items]
+    prm = np.array(rows, dtype=np.int64)
+    n_c, n_d, c_off, d_off = prm[:, 0], prm[:, 1], prm[:, 2], prm[:, 3]
+    kk = np.repeat(np.arange(len(items)), n_d)
+    h = np.arange(int(n_d.sum())) - (np.cumsum(n_d) - n_d)[kk]
+    off = np.cumsum(n_c) - n_c
+    span = int(n_c.sum())
+    pl = np.bincount(off[kk] + np.minimum(h, (n_c - 1)[kk]), target.dstore.data[d_off[kk] + h], minlength=span)
+    stays = pl[off].tolist()  # no hit: the chain's first state, t
+    nz = np.flatnonzero(pl)
+    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
+    counts = np.diff(bounds)
+    idx_all = target.chains.data[nz - np.repeat(off - c_off, counts)] * target.col + shift
+    p_all = pl[nz]
+    out: list[Cas] = []
+    for k, (t, _, _) in enumerate(items):
+        lo, hi = bounds[k], bounds[k + 1]
+        idx = idx_all[lo:hi]
+        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
+            out.append((idx, ONE, 1.0 if idx[0] == t * target.col + shift else 0.0))
+        else:
+            out.append((idx, p_all[lo:hi], stays[k]))
+    return out
 
 
 def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, vs: Arr) -> Arr:
@@ -421,8 +442,9 @@ def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, 
     ids = [memo.get(key, -1) for key in keys]
     if -1 in ids:
         pend: dict[int, tuple[int, Fire]] = {}
+        plain: dict[int, tuple[int, Arr, Arr]] = {}
         for k, key in enumerate(keys):
-            if ids[k] >= 0 or key in memo or key in pend:
+            if ids[k] >= 0 or key in memo or key in pend or key in plain:
                 continue
             t = int(ts[k])
             fire = shooter.fires[int(ss[k])][int(vs[k])]
@@ -430,9 +452,12 @@ def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, 
             if _restricted(target, t, fire):
                 pend[key] = (t, fire)
             else:
-                memo[key] = target.add(_conv_casualties(target, t, fire))
+                plain[key] = (t, target.seq(t), target.conv(fire))
         if pend:
             for key, cas in zip(pend, _restricted_casualties(target, list(pend.values()))):
+                memo[key] = target.add(cas)
+        if plain:  # no restriction can bind: the hits are taken in plain loss order
+            for key, cas in zip(plain, _chain_batch(target, list(plain.values()), 0)):
                 memo[key] = target.add(cas)
         ids = [memo[key] for key in keys]
     return np.array(ids, dtype=np.int64)
@@ -440,16 +465,21 @@ def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, 
 
 def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
     """Stored results of the surprise strikes of ``shooter``'s states ``ss`` on
-    targets ``ts`` (A-10.6)."""
+    targets ``ts`` (A-10.6: submarine hits never land on aircraft; hits past the last
+    step they may take are lost); the missing ones computed in one batch."""
     keys = (ts * NF + shooter.strike_keys(ss)).tolist()
     memo = target.strike_id
-    out = []
-    for k, key in enumerate(keys):
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = target.add(_strike_cas(target, int(ts[k]), shooter.strike_dist(int(ss[k]))[1]))
-        out.append(got)
-    return np.array(out, dtype=np.int64)
+    ids = [memo.get(key, -1) for key in keys]
+    if -1 in ids:
+        pend: dict[int, tuple[int, Arr, Arr]] = {}
+        for k, key in enumerate(keys):
+            if ids[k] < 0 and key not in pend:
+                t = int(ts[k])
+                pend[key] = (t, target.restricted_seq(t, CAT_AIR), shooter.strike_dist(int(ss[k]))[1])
+        for key, cas in zip(pend, _chain_batch(target, list(pend.values()), target.col - 1)):
+            memo[key] = target.add(cas)
+        ids = [memo[key] for key in keys]
+    return np.array(ids, dtype=np.int64)
 
 
 def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> list[Cas]:
@@ -503,25 +533,6 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
         else:
             out.append((idx, p_all[lo:hi], stays[k]))
     return out
-
-
-def _strike_cas(target: _Numbered, t: int, d: Arr) -> Cas:
-    """Where a surprise strike with hit distribution ``d`` leaves ``t`` (A-10.6), as
-    table columns of phase G (the defender's ``2 d + 1``), with the chance it changes
-    nothing."""
-    seq = target.restricted_seq(t, CAT_AIR)  # submarine hits never land on aircraft
-    n = len(seq)
-    if len(d) > n:  # hits past the last step they may take are lost
-        p = d[:n].copy()
-        p[n - 1] += d[n:].sum()
-    else:
-        p = d
-    nz = np.flatnonzero(p)
-    idx, p = seq[nz], p[nz]
-    if len(idx) == 1:
-        p = ONE
-    stay = float(p[0]) if idx[0] == t else 0.0
-    return idx * target.col + (target.col - 1), p, stay
 
 
 class NavalSolver:
