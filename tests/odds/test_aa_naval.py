@@ -207,6 +207,9 @@ def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round()
         ("4 sub, 1 bat", "3 sub, 1 bat, 1 cru", {"submerge_defender": True}),
         ("4 sub, 1 cru", "4 sub, 1 car, 2 fig", {"retreat_below": 2}),
         ("3 sub, 1 bom", "2 sub, 1 cru, 1 tra", {"submerge_attacker": True}),
+        # Fewer attackers than the retreat threshold from the start: round 1 is still
+        # fought (the order applies after a round), by the dict-based first round.
+        ("2 sub, 1 fig", "3 sub", {"retreat_below": 4}),
     ],
 )
 def test_numpy_solve_with_strikes_every_round_matches_exact_fractions(
