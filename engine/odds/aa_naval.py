@@ -259,14 +259,24 @@ class _Numbered:
         the aircraft hits that can go nowhere else (``need``) or when the submarine hits
         outnumber the submarines left; then the aircraft hits on the first non-submarine
         steps left (:meth:`restricted_seq` of that state)."""
-        steps = self.side.steps(self.states[t])
-        n_air = self._n_air.get(t)
-        if n_air is None:
-            n_air = self._n_air[t] = sum(1 for step in steps if step.category == CAT_AIR)
-        need = max(ha - n_air, 0)
+        got = self.sub_phase(t, hs, max(ha - self.air_count(t), 0))
+        seq = self.restricted_seq(got, CAT_SUB)
+        return int(seq[min(ha, len(seq) - 1)])
+
+    def air_count(self, t: int) -> int:
+        """Aircraft steps in the loss order of ``t``."""
+        got = self._n_air.get(t)
+        if got is None:
+            got = self._n_air[t] = sum(1 for step in self.side.steps(self.states[t]) if step.category == CAT_AIR)
+        return got
+
+    def sub_phase(self, t: int, hs: int, need: int) -> int:
+        """Where ``hs`` submarine hits on ``t`` go when ``need`` aircraft hits will have
+        no aircraft left to take (:meth:`both_classes`)."""
         key = (t, hs, need)
         got = self._sub_phase.get(key)
         if got is None:
+            steps = self.side.steps(self.states[t])
             subs = [k for k, step in enumerate(steps) if step.category == CAT_SUB]
             other = [k for k, step in enumerate(steps) if step.category != CAT_SUB and step.category != CAT_AIR]
             s_ptr = o_ptr = 0
@@ -291,8 +301,7 @@ class _Numbered:
                 if step.target >= 0:
                     cur[step.target] += 1
             got = self._sub_phase[key] = self.number(tuple(cur))
-        seq = self.restricted_seq(got, CAT_SUB)
-        return int(seq[min(ha, len(seq) - 1)])
+        return got
 
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
         key = tuple(groups)
@@ -354,9 +363,14 @@ class _Numbered:
         if self.air[t]:
             subs_only = self.restricted_seq(t, CAT_AIR)
             bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
-            for hs in range(1, ns):
-                for ha in range(1, na):
-                    bases[hs, ha] = self.both_classes(t, hs, ha)
+            if na > 1:  # both classes (both_classes), by what the aircraft hits need
+                ha = np.arange(1, na)
+                need = np.maximum(ha - self.air_count(t), 0)
+                groups = [(int(n), ha[need == n]) for n in np.unique(need).tolist()]
+                for hs in range(1, ns):
+                    for n, sel in groups:
+                        chain = self.restricted_seq(self.sub_phase(t, hs, n), CAT_SUB)
+                        bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
         seen = np.zeros(len(self.states), dtype=bool)
