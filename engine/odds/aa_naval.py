@@ -120,6 +120,10 @@ class _Numbered:
         self.skeys = np.full(256, -1, dtype=np.int64)
         self.ident = np.full(256, -1, dtype=np.int64)
         self._skey_small: dict[int, int] = {}
+        # Table slots: only states that may receive mass (those in a stored result or
+        # put directly) get a row (attacker) or two columns (defender).
+        self.slot_of = np.full(256, -1, dtype=np.int64)
+        self.slot_state: list[int] = []
         sea = setup.sea
         retreat_below = setup.retreat_below if attacker else 0
         self._plain_rule = (attacker, sea, retreat_below)
@@ -153,6 +157,7 @@ class _Numbered:
             self.fkeys = np.concatenate([self.fkeys, np.full_like(self.fkeys, -1)])
             self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
             self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
+            self.slot_of = np.concatenate([self.slot_of, np.full_like(self.slot_of, -1)])
         self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain)
         self._tables.append(None)
         self.fires.append([None, None, None, None])
@@ -179,7 +184,7 @@ class _Numbered:
         for k in missing.tolist():
             t = int(ts[k])
             if self.ident[t] < 0:
-                self.ident[t] = self.add((np.array([t * self.col + self.col - 1]), ONE, 1.0))
+                self.ident[t] = self.add((np.array([self.slot(t) * self.col + self.col - 1]), ONE, 1.0))
             got[k] = self.ident[t]
         return got
 
@@ -200,11 +205,24 @@ class _Numbered:
             got[k] = self.skeys[s] = self._skey_small.setdefault(big, len(self._skey_small))
         return got
 
+    def slots(self, nums: Arr) -> Arr:
+        """The table slots of states ``nums`` (given to them now if they have none)."""
+        got = self.slot_of[nums]
+        if (got < 0).any():
+            for n in np.unique(nums[got < 0]).tolist():
+                self.slot_of[n] = len(self.slot_state)
+                self.slot_state.append(n)
+            got = self.slot_of[nums]
+        return got
+
+    def slot(self, n: int) -> int:
+        return int(self.slots(np.array([n], dtype=np.int64))[0])
+
     def by_hp_sorted(self) -> tuple[Arr, Arr]:
-        """The numbers of the states met so far sorted by hit points, and theirs."""
+        """The slots sorted by their states' hit points, and those."""
         got = self._sorted
-        if got is None or len(got[0]) != len(self.hp):
-            hp = np.array(self.hp, dtype=np.int64)
+        if got is None or len(got[0]) != len(self.slot_state):
+            hp = np.array(self.hp, dtype=np.int64)[self.slot_state]
             order = np.argsort(hp, kind="stable")
             got = self._sorted = (order, hp[order])
         return got
@@ -434,14 +452,15 @@ def _chain_batch(target: _Numbered, items: list[tuple[int, Arr, Arr]], shift: in
     nz = np.flatnonzero(pl)
     bounds = np.searchsorted(nz, np.append(off, span)).tolist()
     counts = np.diff(bounds)
-    idx_all = target.chains.data[nz - np.repeat(off - c_off, counts)] * target.col + shift
+    states = target.chains.data[nz - np.repeat(off - c_off, counts)]
+    idx_all = target.slots(states) * target.col + shift
     p_all = pl[nz]
     out: list[Cas] = []
     for k, (t, _, _) in enumerate(items):
         lo, hi = bounds[k], bounds[k + 1]
         idx = idx_all[lo:hi]
         if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
-            out.append((idx, ONE, 1.0 if idx[0] == t * target.col + shift else 0.0))
+            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
         else:
             out.append((idx, p_all[lo:hi], stays[k]))
     return out
@@ -535,15 +554,15 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     nz = np.flatnonzero(pl)
     bounds = np.searchsorted(nz, np.append(off, span)).tolist()
     counts = np.diff(bounds)
-    idx_all = target._nstore.data[nz - np.repeat(off - nbase, counts)] * target.col
+    states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
+    idx_all = target.slots(states) * target.col
     p_all = pl[nz]
-    col = target.col
     out: list[Cas] = []
     for k, (t, _) in enumerate(items):
         lo, hi = bounds[k], bounds[k + 1]
         idx = idx_all[lo:hi]
         if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
-            out.append((idx, ONE, 1.0 if idx[0] == t * col else 0.0))
+            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
         else:
             out.append((idx, p_all[lo:hi], stays[k]))
     return out
@@ -671,15 +690,16 @@ class NavalSolver:
         def grow() -> None:
             nonlocal table
             ra, rd = table.shape
-            na, nd = len(A.states), 2 * len(D.states)
+            na, nd = len(A.slot_state), 2 * len(D.slot_state)
             if na > ra or nd > rd:
                 bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
                 bigger[:ra, :rd] = table
                 table = bigger
 
         def put_one(i: int, j: int, m: float) -> None:
+            si, sj = A.slot(i), D.slot(j)
             grow()
-            table[i, 2 * j] += m
+            table[si, 2 * sj] += m
 
         def end(i: int, j: int, m: float) -> bool:
             """Settle S(i, j) holding ``m`` if the end-of-round rules change it (recorded
@@ -710,7 +730,9 @@ class NavalSolver:
             got = self._level(table, level)
             if got is None:
                 continue
-            ii, jj, m_s, m_g = got
+            si, sj, m_s, m_g = got
+            ii = np.array(A.slot_state, dtype=np.int64)[si]
+            jj = np.array(D.slot_state, dtype=np.int64)[sj]
             dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
             if parts[0]:
                 grow()
@@ -719,7 +741,7 @@ class NavalSolver:
                     x.clear()
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
-            flat = ii * table.shape[1] + 2 * jj
+            flat = si * table.shape[1] + 2 * sj
             table.reshape(-1)[flat] = 0.0
             table.reshape(-1)[flat + 1] = 0.0
         assert tally.rounds is not None
@@ -728,9 +750,9 @@ class NavalSolver:
         return self.seen
 
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
-        """The nodes of ``level`` holding mass: attacker and defender numbers, S and G
-        masses (taken out of the table).  Every pair of states met so far whose hit
-        points add up to ``level`` is looked at (each pair once in the whole solve)."""
+        """The nodes of ``level`` holding mass: attacker and defender slots, S and G
+        masses (taken out of the table).  Every pair of slots whose states' hit points
+        add up to ``level`` is looked at (each pair once in the whole solve)."""
         a_ids, a_hp = self.A.by_hp_sorted()
         d_ids, d_hp = self.D.by_hp_sorted()
         lo = np.searchsorted(d_hp, level - a_hp, side="left")
