@@ -41,7 +41,8 @@ ONE = np.ones(1)
 CHUNK = 1 << 20  # products expanded at once at most
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
-# A casualty distribution: state numbers, chances, chance of staying put.
+# A phase's result on one side: where the mass goes (table rows: the attacker's slots;
+# table columns: 2 x the defender's slot + phase), chances, chance of staying put.
 Cas = tuple[Arr, Arr, float]
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
@@ -100,8 +101,8 @@ class _Numbered:
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
         self._keys: dict[tuple[int, ...], int] = {}
         self._conv: dict[int, Arr] = {}
-        # Table columns: the attacker's states are rows; the defender's state d has two
-        # columns, 2 d (a round starts) and 2 d + 1 (the strikes done).
+        # The mass table: a row per attacker slot; two columns per defender slot d,
+        # 2 d (a round starts) and 2 d + 1 (the strikes done).
         self.col = 1 if attacker else 2
         # Where a phase leaves this side, numbered: casualty distributions, strikes'
         # results and "nothing happens" (``store_*``: table rows or columns, chances;
@@ -679,9 +680,9 @@ class NavalSolver:
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
-        nodes processed.  Masses live in a dense table (attacker number x 2 defender
-        number + phase: 0 = S, 1 = G); a level's cells are the blocks (attacker states
-        with ``h`` hit points) x (defender states with ``level - h``)."""
+        nodes processed.  Masses live in a dense table (attacker slot x 2 defender slot
+        + phase: 0 = S, 1 = G); a level's cells are the pairs of slots whose states' hit
+        points add up to it."""
         A, D = self.A, self.D
         settle = self.setup.settle
         takes = self.setup.takes
