@@ -86,8 +86,9 @@ class _Numbered:
         self._sub_phase: dict[tuple[int, int, int], int] = {}
         self._n_air: dict[int, int] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
-        self._tstore = _Store(np.int64)
-        self._nstore = _Store(np.int64)
+        self._tstore = _Store(np.int32)
+        self._nstore = _Store(np.int32)
+        self._fire_offsets: dict[int, tuple[int, int, int]] = {}
         self.dstore = _Store(np.float64)
         self._doff: dict[int, int] = {}
         self.chains = _Store(np.int64)
@@ -526,8 +527,12 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     for t, fire in items:
         _, sub_d, air_d, any_d = fire
         target.table(t, len(sub_d), len(air_d))
-        rows.append((len(sub_d), len(air_d), len(any_d), *target.tmeta[t], target.dist_offset(sub_d),
-                     target.dist_offset(air_d), target.dist_offset(any_d)))  # fmt: skip
+        offsets = target._fire_offsets.get(fire[0])
+        if offsets is None:
+            offsets = target._fire_offsets[fire[0]] = (
+                target.dist_offset(sub_d), target.dist_offset(air_d), target.dist_offset(any_d)
+            )
+        rows.append((len(sub_d), len(air_d), len(any_d), *target.tmeta[t], *offsets))
     prm = np.array(rows, dtype=np.int64)
     n_s, n_a, n_y = prm[:, 0], prm[:, 1], prm[:, 2]
     tbase, s1, s2, height, nbase, count, origin = (prm[:, k] for k in range(3, 10))
