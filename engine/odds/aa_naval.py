@@ -85,6 +85,7 @@ class _Numbered:
         self._rseq: dict[int, Arr] = {}
         self._sub_phase: dict[tuple[int, int, int], int] = {}
         self._n_air: dict[int, int] = {}
+        self._firsts: dict[int, tuple[int, int, int]] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
         self._tstore = _Store(np.int32)
         self._nstore = _Store(np.int32)
@@ -283,6 +284,17 @@ class _Numbered:
         seq = self.restricted_seq(got, CAT_SUB)
         return int(seq[min(ha, len(seq) - 1)])
 
+    def firsts(self, t: int) -> tuple[int, int, int]:
+        """Steps of the loss order of ``t`` before its first aircraft, before its first
+        submarine (all of them when there is none), and its aircraft steps."""
+        got = self._firsts.get(t)
+        if got is None:
+            cats = [step.category for step in self.side.steps(self.states[t])]
+            first_air = cats.index(CAT_AIR) if CAT_AIR in cats else len(cats)
+            first_sub = cats.index(CAT_SUB) if CAT_SUB in cats else len(cats)
+            got = self._firsts[t] = (first_air, first_sub, cats.count(CAT_AIR))
+        return got
+
     def air_count(self, t: int) -> int:
         """Aircraft steps in the loss order of ``t``."""
         got = self._n_air.get(t)
@@ -351,9 +363,13 @@ class _Numbered:
         return got
 
     def conv(self, fire: Fire) -> Arr:
+        """The distribution of all of a fire's hits together."""
         got = self._conv.get(fire[0])
         if got is None:
-            got = self._conv[fire[0]] = np.convolve(fire[1], fire[3])
+            got = np.convolve(fire[1], fire[3])
+            if len(fire[2]) > 1:
+                got = np.convolve(got, fire[2])
+            self._conv[fire[0]] = got
         return got
 
     def strike_dist(self, s: int) -> tuple[int, Arr]:
@@ -434,8 +450,18 @@ class _Numbered:
 
 def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
     """Whether a hit restriction can bind on ``t`` under ``fire`` (otherwise the hits
-    are taken in plain loss order)."""
-    return len(fire[2]) != 1 or (target.air[t] and len(fire[1]) != 1)
+    are taken in plain loss order).  It cannot when the restricted hits all land before
+    the first step they may not take: at most as many submarine hits as steps before
+    the first aircraft, aircraft hits (after those) before the first submarine, and no
+    more aircraft hits than aircraft (so the submarine hits leave nothing for them,
+    :meth:`_Numbered.both_classes`); the unrestricted ones then follow on."""
+    n_sub, n_air = len(fire[1]) - 1, len(fire[2]) - 1
+    if not n_air and (not n_sub or not target.air[t]):
+        return False
+    before_air, before_sub, aircraft = target.firsts(t)
+    if n_sub > before_air:
+        return True
+    return bool(n_air) and (n_sub + n_air > before_sub or n_air > aircraft)
 
 
 def _chain_batch(target: _Numbered, items: list[tuple[int, Arr, Arr]], shift: int) -> list[Cas]:

@@ -241,3 +241,46 @@ def test_all_submarine_battle_is_solved_pair_by_pair() -> None:
     assert odds.error_bound < 1e-12
     # Attacking submarines hit on 2, defending ones on 1: the attacker nearly always wins.
     assert odds.attacker_win == pytest.approx(0.99999976865569, abs=1e-12)
+
+
+def test_restrictions_that_cannot_bind_are_skipped_exactly() -> None:
+    """Where _restricted says no restriction can bind (every restricted hit lands
+    before the first step it may not take), the casualties along the plain loss order
+    are those of the restricted table, state for state."""
+    import numpy as np
+
+    from engine.odds.aa_naval import _chain_batch, _Numbered, _restricted, _restricted_casualties
+
+    rng = random.Random(1943)
+    skipped = 0
+    for _ in range(30):
+        battle = AABattle.parse(_strike_fleet(rng, False, rng.random() < 0.5), _strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea", ool_attacker=rng.choice(["", "sub", "fig,cru", "bom,sub"]),
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "car"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for target_side, shooter_side, attacking in ((setup.attacker, setup.defender, True),
+                                                     (setup.defender, setup.attacker, False)):  # fmt: skip
+            target = _Numbered(target_side, setup, attacking)
+            shooter = _Numbered(shooter_side, setup, not attacking)
+            targets = [target_side.start]
+            for _ in range(3):
+                targets.append(target_side.take_hits(targets[-1], rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1)))
+            shooters = [shooter_side.start, shooter_side.take(shooter_side.start, rng.randint(0, 3))]
+            for st in targets:
+                t = target.number(st)
+                for ss in shooters:
+                    s = shooter.number(ss)
+                    for variant in range(4):
+                        fire = shooter.fire(s, variant >= 2, bool(variant & 1))
+                        if _restricted(target, t, fire) or (len(fire[1]) == 1 and len(fire[2]) == 1):
+                            continue
+                        plain = _chain_batch(target, [(t, target.seq(t), target.conv(fire))], 0)[0]
+                        table = _restricted_casualties(target, [(t, fire)])[0]
+                        got = dict(zip(plain[0].tolist(), np.broadcast_to(plain[1], plain[0].shape).tolist()))
+                        want = dict(zip(table[0].tolist(), np.broadcast_to(table[1], table[0].shape).tolist()))
+                        assert got.keys() == want.keys(), (battle, st, ss, variant)
+                        for k, p in want.items():
+                            assert got[k] == pytest.approx(p, abs=1e-15)
+                        assert plain[2] == pytest.approx(table[2], abs=1e-15)
+                        skipped += 1
+    assert skipped > 100, skipped
