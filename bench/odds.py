@@ -18,7 +18,7 @@
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
   ~180 ms; ~400 ms before the strike phase, ~1450 ms before the numpy solve).
 - ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
-  first time asked (~1.5-2.5 s since the strike became its own phase of the chain and
+  first time asked (~1.4-2.5 s since the strike became its own phase of the chain and
   a level's nodes are arrays; ~5.5 s before, ~16 s before the numpy solve: not yet
   within the 1 s goal, see docs/odds.md).
 - ``odds-aa-sea-100-subs-vs-100-subs-ms``: 100 submarines against 100 submarines (every
