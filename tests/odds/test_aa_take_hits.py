@@ -103,3 +103,33 @@ def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
                         checked += 1
                 st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 1))
     assert checked > 5_000, checked
+
+
+def test_loss_order_chains_are_the_sides_sequences() -> None:
+    """engine.odds.aa_naval builds a state's loss-order chain from the next state's
+    (the order from the state after a step is the rest of this one): the same states
+    as Side.sequence, on land (keeping a land unit last, A-10.10) and at sea."""
+    from engine.odds.aa_naval import _Numbered
+
+    rng = random.Random(1916)
+    checked = 0
+    for _ in range(30):
+        if rng.random() < 0.5:
+            battle = AABattle.parse(f"{rng.randint(1, 4)} inf, {rng.randint(0, 2)} art, {rng.randint(0, 2)} tank, "
+                                    f"{rng.randint(0, 2)} fig, {rng.randint(0, 1)} bom", "3 inf, 1 tank",
+                                    keep_land_unit=rng.random() < 0.7,
+                                    ool_attacker=rng.choice(["", "fig,inf", "tank,bom,inf"]))  # fmt: skip
+        else:
+            battle = AABattle.parse(f"{rng.randint(0, 3)} sub, {rng.randint(0, 2)} bat, {rng.randint(0, 2)} fig, "
+                                    f"{rng.randint(1, 2)} cru", "2 sub", mode="sea",
+                                    ool_attacker=rng.choice(["", "fig,sub", "bat,cru"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        side = setup.attacker
+        numbered = _Numbered(side, setup, True)
+        st = side.start
+        for _ in range(4):
+            chain = numbered.seq(numbered.number(st))
+            assert [numbered.states[n] for n in chain.tolist()] == list(side.sequence(st)), (battle, st)
+            checked += 1
+            st = side.take_hits(st, rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 2))
+    assert checked == 120
