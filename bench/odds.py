@@ -12,12 +12,20 @@
   bombers, one AA gun (11 x 11 = 121 AA outcomes before round 1; goal < 1 s);
   ``odds-aa-100v100-aa-gun-fighters-ms``: the same with 20 fighters (21 outcomes).
 - ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
-  cruisers, carriers with fighters and battleships on both sides (~200 ms on a quiet
-  machine; ~590 ms before the numpy solve of ``engine.odds.aa_naval``).
+  cruisers, carriers with fighters and battleships on both sides (~100 ms on a quiet
+  machine; ~300 ms before the strike phase, ~590 ms before the numpy solve of
+  ``engine.odds.aa_naval``).
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
-  ~400 ms; ~1450 ms before).
+  ~180 ms; ~400 ms before the strike phase, ~1450 ms before the numpy solve).
 - ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
-  first time asked (~5.5 s, ~16 s before: not within the 1 s goal, see docs/odds.md).
+  first time asked (~1.4-2.5 s since the strike became its own phase of the chain and
+  a level's nodes are arrays; ~5.5 s before, ~16 s before the numpy solve: not yet
+  within the 1 s goal, see docs/odds.md).
+- ``odds-aa-sea-100-subs-vs-100-subs-ms``: 100 submarines against 100 submarines (every
+  round two surprise strikes and nothing else; ~0.2 s, ~9 s before the strike phase).
+- ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
+  (submarines strike every round, aircraft on both sides cannot hit submarines), one
+  run (~20-25 s; well over 60 s before the strike phase; far from the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
@@ -91,6 +99,8 @@ SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
 SEA_100 = "35 sub, 20 des, 20 cru, 7 car, 5 bat, 13 fig"
+SEA_STRIKES_ATTACK = "60 sub, 20 cru, 10 bat, 10 bom"
+SEA_STRIKES_DEFENSE = "40 cru, 20 car, 10 bat, 30 fig"
 
 
 def _seconds(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
@@ -139,3 +149,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-40v40-exact-seconds", round(exact_40, 4)
     yield "odds-aa-40v40-mc-10000-seconds", round(mc_40, 3)
     yield "odds-aa-100v100-seconds", round(exact_100, 3)
+    yield "odds-aa-sea-100-subs-vs-100-subs-ms", _ms("100 sub", "100 sub", 3, mode="sea")
+    yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea")

@@ -505,9 +505,7 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        # The numpy solve skips the end-of-round rules on states they cannot act on
-        # alone; a retreat by win chance acts on pairs: the dict solve then.
-        tally = GeneralEngine(setup, max_states=max_states, vectorised=setup.retreat_at is None).run(limit)
+        tally = GeneralEngine(setup, max_states=max_states).run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")
     tally.dropped += unsure

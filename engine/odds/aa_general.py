@@ -192,6 +192,21 @@ class GeneralEngine(Generic[N]):
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         after: dict[Pair, N] = {}
+        if rounds is None and isinstance(self.unit, float) and self.vectorised and self._plain_starts():
+            # Round 1 is like any other: the numpy solve starts from the starts.
+            from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
+
+            for start in setup.starts:
+                outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
+                if outcome is not None:
+                    tally.record(outcome, a, d, start.weight, self.setup.takes(a))
+                else:
+                    after[(a, d)] = after.get((a, d), self.zero) + start.weight
+            solver = NavalSolver(setup, self.max_states, self.seen)
+            self.seen = solver.solve(after, tally)
+            recorded = float(sum(tally.outcome.values()))
+            tally.dropped += abs(1.0 - recorded - tally.dropped)
+            return tally
         for start in setup.starts:
             a, d = start.attacker, start.defender
             # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
@@ -287,6 +302,20 @@ class GeneralEngine(Generic[N]):
                         outcome, a3, d3 = setup.settle(a2, d2)
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
+
+    def _plain_starts(self) -> bool:
+        """Whether round 1 is an ordinary round from every start: no bombarded defender
+        firing back (A-10.3), and no standing retreat order the starting pair already
+        meets (it only applies after a round, A-10.15)."""
+        setup = self.setup
+        for start in setup.starts:
+            if start.defender_fires_as != start.defender:
+                return False
+            if setup.retreat_below and setup.attacker.alive(start.attacker) < setup.retreat_below:
+                return False
+            if setup.retreat_at and (start.attacker, start.defender) in setup.retreat_at:
+                return False  # a retreat by win chance from the start: after round 1 only
+        return True
 
     def _add(self, into: dict[Pair, N], tally: Tally[N], a: State, d: State, m: N) -> None:
         outcome, a, d = self.setup.settle(a, d)

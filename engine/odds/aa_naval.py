@@ -7,24 +7,25 @@ except "nobody is hit" lowers the hit points both sides can still absorb, so the
 of states are processed by *level* (the sum of those hit points) from the highest down,
 each once, its "nobody is hit" loop summed in closed form.  What is new is how:
 
+* the surprise strike is a phase of its own (:class:`NavalSolver`): general fire is
+  computed once per pair of states after the strikes, whatever origins the strikes
+  came from;
 * every side state gets a number when first met, with what a round asks about it
-  (hit points, submarines, destroyers, aircraft, its loss sequence as numbers);
-* a side's hit distributions are numpy arrays per dice (memoised), and where hits land
-  is a table per target state: ``table[hs, ha, hy]`` = the state after ``hs`` submarine
-  hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted ones (A-10.6, A-10.14),
-  so a casualty distribution is one outer product and one ``bincount``;
-* a level's rounds are mixtures of outer products (attacker's next states x the
-  defender's); all of them are expanded and added into a dense table of masses at
-  once (one ``bincount``), each level keeping the keys of the cells that received
-  mass, so no Python work is done per pair of next states.
+  (hit points, submarines, destroyers, aircraft, its loss order as chains of numbers);
+* where hits land is a table per target state: ``table[hs, ha, hy]`` = the state
+  after ``hs`` submarine hits, ``ha`` restricted aircraft hits and ``hy`` unrestricted
+  ones (A-10.6, A-10.14); a level's new casualty distributions are one batch;
+* a level's nodes are arrays: flags, fire keys and stored results (casualties,
+  strikes) by number; all their outer products are added to a dense table of masses
+  at once.
 
-Nothing is pruned beyond what the general engine prunes (states below ``TINY`` are not
+Nothing is pruned beyond what the general engine prunes (masses below ``TINY`` are not
 spread; their mass is the error bound with the rounding drift of the total).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -38,11 +39,32 @@ SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
 CHUNK = 1 << 20  # products expanded at once at most
+NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
-# A casualty distribution: state numbers, chances, chance of staying put.
+# A phase's result on one side: where the mass goes (table rows: the attacker's slots;
+# table columns: 2 x the defender's slot + phase), chances, chance of staying put.
 Cas = tuple[Arr, Arr, float]
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
+
+
+class _Store:
+    """A growing flat array: pieces appended, each at an offset."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.data = np.zeros(1024, dtype=dtype)
+        self.used = 0
+
+    def put(self, piece: Arr) -> int:
+        at = self.used
+        end = at + len(piece)
+        if end > len(self.data):
+            bigger = np.zeros(max(2 * len(self.data), end), dtype=self.data.dtype)
+            bigger[:at] = self.data[:at]
+            self.data = bigger
+        self.data[at:end] = piece
+        self.used = end
+        return at
 
 
 class _Numbered:
@@ -59,18 +81,54 @@ class _Numbered:
         self.air: list[bool] = []  # aircraft among the fighting units
         self.subcat: list[bool] = []  # submarines among the fighting units
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
-        self._seq: list[Arr | None] = []
+        self._sorted: tuple[Arr, Arr] | None = None
+        self._rseq: dict[int, Arr] = {}
+        self._sub_phase: dict[tuple[int, int, int], int] = {}
+        self._n_air: dict[int, int] = {}
+        self._firsts: dict[int, tuple[int, int, int]] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
+        self._tstore = _Store(np.int32)
+        self._nstore = _Store(np.int32)
+        self._fire_offsets: dict[int, tuple[int, int, int]] = {}
+        self.dstore = _Store(np.float64)
+        self._doff: dict[int, int] = {}
+        self.chains = _Store(np.int64)
+        self._coff: dict[int, int] = {}
+        self._dkeep: list[Arr] = []
+        # Per table: its offset in the store, strides of hs and ha, length of hy, the
+        # offset and count of its numbers, where t itself is.
+        self.tmeta: dict[int, tuple[int, int, int, int, int, int, int]] = {}
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
         self._keys: dict[tuple[int, ...], int] = {}
         self._conv: dict[int, Arr] = {}
-        self.cas: dict[tuple[int, int], Cas] = {}
-        self.strikes: dict[tuple[int, int], list[tuple[int, float]]] = {}
-        sea = setup.sea
-        retreat_below = setup.retreat_below if attacker else 0
-        self._plain_rule = (attacker, sea, retreat_below)
+        # The mass table: a row per attacker slot; two columns per defender slot d,
+        # 2 d (a round starts) and 2 d + 1 (the strikes done).
+        self.col = 1 if attacker else 2
+        # Where a phase leaves this side, numbered: casualty distributions, strikes'
+        # results and "nothing happens" (``store_*``: table rows or columns, chances;
+        # ``stay``: the chance of staying put; ``still``: staying put for sure).
+        self.store_idx: list[Arr] = []
+        self.store_p: list[Arr] = []
+        self.stay = np.zeros(256)
+        self.still = np.zeros(256, dtype=bool)
+        self.cas_id: dict[int, int] = {}
+        self.strike_id: dict[int, int] = {}
+        # Per state, as arrays for a level's nodes at once: submarines, destroyer,
+        # submarines among the fighting units, plain; fire keys by variant; strike key;
+        # the stored "nothing happens" entry.
+        self.flags = np.zeros((256, 4), dtype=bool)
+        self.fkeys = np.full((256, 4), -1, dtype=np.int64)
+        self.skeys = np.full(256, -1, dtype=np.int64)
+        self.ident = np.full(256, -1, dtype=np.int64)
+        self._skey_small: dict[int, int] = {}
+        # Table slots: only states that may receive mass (those in a stored result or
+        # put directly) get a row (attacker) or two columns (defender).
+        self.slot_of = np.full(256, -1, dtype=np.int64)
+        self.slot_state: list[int] = []
+        self._quiet = setup.quiet
+        self._attacker = attacker
 
     def number(self, st: State) -> int:
         got = self.idx.get(st)
@@ -79,32 +137,193 @@ class _Numbered:
         side = self.side
         n = self.idx[st] = len(self.states)
         self.states.append(st)
-        self.hp.append(side.hp(st))
+        hp = side.hp(st)
+        self.hp.append(hp)
         self.sub.append(side.has(st, "submarine"))
         self.des.append(side.has(st, "destroyer"))
         cats = side.fighting_categories(st)
         self.air.append(CAT_AIR in cats)
         self.subcat.append(CAT_SUB in cats)
-        attacker, sea, retreat_below = self._plain_rule
-        alive = side.alive(st)
-        plain = alive > 0
-        if retreat_below and alive < retreat_below:
-            plain = False
-        if sea and side.submerge and side.has(st, "submarine") and side.only(st, ("submarine",)):
-            plain = False
-        if sea and not attacker and side.has(st, "transport"):
-            plain = False
+        plain = self._quiet(st, self._attacker)  # the end-of-round rules leave it alone
         self.plain.append(plain)
-        self._seq.append(None)
+        if n >= len(self.flags):
+            self.flags = np.concatenate([self.flags, np.zeros_like(self.flags)])
+            self.fkeys = np.concatenate([self.fkeys, np.full_like(self.fkeys, -1)])
+            self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
+            self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
+            self.slot_of = np.concatenate([self.slot_of, np.full_like(self.slot_of, -1)])
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain)
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
 
+    def add(self, cas: Cas) -> int:
+        """Store a phase's result; its number."""
+        n = len(self.store_idx)
+        if n >= len(self.stay):
+            self.stay = np.concatenate([self.stay, np.zeros_like(self.stay)])
+            self.still = np.concatenate([self.still, np.zeros_like(self.still)])
+        idx, p, stay = cas
+        self.store_idx.append(idx)
+        self.store_p.append(p)
+        self.stay[n] = stay
+        self.still[n] = len(idx) == 1 and stay == 1.0
+        return n
+
+    def idents(self, ts: Arr) -> Arr:
+        """Stored "nothing happens" entries of states ``ts`` (phase G columns for the
+        defender: what a strike leaves when there is none)."""
+        got = self.ident[ts]
+        missing = np.flatnonzero(got < 0)
+        for k in missing.tolist():
+            t = int(ts[k])
+            if self.ident[t] < 0:
+                self.ident[t] = self.add((np.array([self.slot(t) * self.col + self.col - 1]), ONE, 1.0))
+            got[k] = self.ident[t]
+        return got
+
+    def fire_keys(self, ss: Arr, vs: Arr) -> Arr:
+        """Fire keys of states ``ss`` in variants ``vs`` (``subs_fire * 2 + air_any``)."""
+        got = self.fkeys[ss, vs]
+        for k in np.flatnonzero(got < 0).tolist():
+            s, v = int(ss[k]), int(vs[k])
+            got[k] = self.fkeys[s, v] = self.fire(s, v >= 2, bool(v & 1))[0]
+        return got
+
+    def strike_keys(self, ss: Arr) -> Arr:
+        """Small keys of the surprise strikes' dice of states ``ss``."""
+        got = self.skeys[ss]
+        for k in np.flatnonzero(got < 0).tolist():
+            s = int(ss[k])
+            big = self.strike_dist(s)[0]
+            got[k] = self.skeys[s] = self._skey_small.setdefault(big, len(self._skey_small))
+        return got
+
+    def slots(self, nums: Arr) -> Arr:
+        """The table slots of states ``nums`` (given to them now if they have none)."""
+        got = self.slot_of[nums]
+        if (got < 0).any():
+            for n in np.unique(nums[got < 0]).tolist():
+                self.slot_of[n] = len(self.slot_state)
+                self.slot_state.append(n)
+            got = self.slot_of[nums]
+        return got
+
+    def slot(self, n: int) -> int:
+        return int(self.slots(np.array([n], dtype=np.int64))[0])
+
+    def by_hp_sorted(self) -> tuple[Arr, Arr]:
+        """The slots sorted by their states' hit points, and those."""
+        got = self._sorted
+        if got is None or len(got[0]) != len(self.slot_state):
+            hp = np.array(self.hp, dtype=np.int64)[self.slot_state]
+            order = np.argsort(hp, kind="stable")
+            got = self._sorted = (order, hp[order])
+        return got
+
     def seq(self, t: int) -> Arr:
         """Numbers of the states after 0, 1, 2 … steps of the loss order from ``t``."""
-        got = self._seq[t]
+        return self._chain(t, 3)
+
+    def restricted_seq(self, t: int, excluded: int) -> Arr:
+        """Numbers of the states after 0, 1, 2 … hits of one restricted class from
+        ``t`` (submarine hits: ``excluded`` = CAT_AIR; aircraft hits: CAT_SUB), up to the
+        last step they may take (later hits are lost).  With one restricted class alone
+        every hit takes the first step of the loss order it legally can (A-10.14:
+        nothing is left for another class to need), as :meth:`Side.take_hits` does."""
+        return self._chain(t, excluded)
+
+    def _chain(self, t: int, excluded: int) -> Arr:
+        """The states after 0, 1, 2 … steps of the loss order from ``t`` that are not
+        of category ``excluded`` (3: none).  The loss order from the state after a step
+        is the rest of this one (A-10.8: the battleships' first hits stay first), so a
+        chain is its first state followed by the chain of the next (memoised)."""
+        memo = self._rseq
+        got = memo.get((t << 2) | excluded)
+        if got is not None:
+            return got
+        path: list[int] = []
+        cur = t
+        while True:
+            got = memo.get((cur << 2) | excluded)
+            if got is not None:
+                break
+            st = self.states[cur]
+            step = next((x for x in self.side.steps(st) if x.category != excluded), None)
+            if step is None:
+                got = memo[(cur << 2) | excluded] = np.array([cur], dtype=np.int64)
+                break
+            path.append(cur)
+            nxt = list(st)
+            nxt[step.source] -= 1
+            if step.target >= 0:
+                nxt[step.target] += 1
+            cur = self.number(tuple(nxt))
+        for c in reversed(path):
+            got = memo[(c << 2) | excluded] = np.concatenate((np.array([c], dtype=np.int64), got))
+        return got
+
+    def both_classes(self, t: int, hs: int, ha: int) -> int:
+        """The state after ``hs`` submarine hits and ``ha`` aircraft hits on ``t`` (both
+        restricted, A-10.6), as :meth:`Side.take_hits` places them: submarine hits first,
+        each on the first step of the loss order it may take (a submarine or a
+        non-aircraft), but a non-submarine step only while enough of those are left for
+        the aircraft hits that can go nowhere else (``need``) or when the submarine hits
+        outnumber the submarines left; then the aircraft hits on the first non-submarine
+        steps left (:meth:`restricted_seq` of that state)."""
+        got = self.sub_phase(t, hs, max(ha - self.air_count(t), 0))
+        seq = self.restricted_seq(got, CAT_SUB)
+        return int(seq[min(ha, len(seq) - 1)])
+
+    def firsts(self, t: int) -> tuple[int, int, int]:
+        """Steps of the loss order of ``t`` before its first aircraft, before its first
+        submarine (all of them when there is none), and its aircraft steps."""
+        got = self._firsts.get(t)
         if got is None:
-            got = self._seq[t] = np.array([self.number(s) for s in self.side.sequence(self.states[t])])
+            cats = [step.category for step in self.side.steps(self.states[t])]
+            first_air = cats.index(CAT_AIR) if CAT_AIR in cats else len(cats)
+            first_sub = cats.index(CAT_SUB) if CAT_SUB in cats else len(cats)
+            got = self._firsts[t] = (first_air, first_sub, cats.count(CAT_AIR))
+        return got
+
+    def air_count(self, t: int) -> int:
+        """Aircraft steps in the loss order of ``t``."""
+        got = self._n_air.get(t)
+        if got is None:
+            got = self._n_air[t] = sum(1 for step in self.side.steps(self.states[t]) if step.category == CAT_AIR)
+        return got
+
+    def sub_phase(self, t: int, hs: int, need: int) -> int:
+        """Where ``hs`` submarine hits on ``t`` go when ``need`` aircraft hits will have
+        no aircraft left to take (:meth:`both_classes`)."""
+        key = (t, hs, need)
+        got = self._sub_phase.get(key)
+        if got is None:
+            steps = self.side.steps(self.states[t])
+            subs = [k for k, step in enumerate(steps) if step.category == CAT_SUB]
+            other = [k for k, step in enumerate(steps) if step.category != CAT_SUB and step.category != CAT_AIR]
+            s_ptr = o_ptr = 0
+            taken: list[int] = []
+            left = hs
+            while left > 0:
+                own = subs[s_ptr] if s_ptr < len(subs) else -1
+                shared = other[o_ptr] if o_ptr < len(other) else -1
+                if shared >= 0 and (own < 0 or shared < own) and (
+                    left > len(subs) - s_ptr or need < len(other) - o_ptr
+                ):
+                    taken.append(shared)
+                    o_ptr += 1
+                elif own >= 0:
+                    taken.append(own)
+                    s_ptr += 1
+                left -= 1
+            cur = list(self.states[t])
+            for k in taken:
+                step = steps[k]
+                cur[step.source] -= 1
+                if step.target >= 0:
+                    cur[step.target] += 1
+            got = self._sub_phase[key] = self.number(tuple(cur))
         return got
 
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
@@ -135,9 +354,13 @@ class _Numbered:
         return got
 
     def conv(self, fire: Fire) -> Arr:
+        """The distribution of all of a fire's hits together."""
         got = self._conv.get(fire[0])
         if got is None:
-            got = self._conv[fire[0]] = np.convolve(fire[1], fire[3])
+            got = np.convolve(fire[1], fire[3])
+            if len(fire[2]) > 1:
+                got = np.convolve(got, fire[2])
+            self._conv[fire[0]] = got
         return got
 
     def strike_dist(self, s: int) -> tuple[int, Arr]:
@@ -158,84 +381,233 @@ class _Numbered:
             return got
         if got is not None:
             ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
-        side = self.side
-        st = self.states[t]
         hp = self.hp[t]
         hy = np.arange(hp + 1)
-        out = np.empty((ns, na, hp + 1), dtype=np.int64)
-        air = self.air[t]
-        for hs in range(ns):
-            for ha in range(na):
-                if air:
-                    base, extra = side.take_hits(st, hs, ha, 0), 0
-                else:
-                    base, extra = side.take_hits(st, 0, ha, 0), hs
-                seq = self.seq(self.number(base))
-                out[hs, ha] = seq[np.minimum(extra + hy, len(seq) - 1)]
-        numbers, local = np.unique(out, return_inverse=True)
-        got = self._tables[t] = (numbers, local.reshape(out.shape))
+        air_only = self.restricted_seq(t, CAT_SUB)
+        bases = np.empty((ns, na), dtype=np.int64)
+        bases[:, :] = air_only[np.minimum(np.arange(na), len(air_only) - 1)][None, :]
+        extra = np.zeros((ns, na), dtype=np.int64)
+        if self.air[t]:
+            subs_only = self.restricted_seq(t, CAT_AIR)
+            bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
+            if na > 1:  # both classes (both_classes), by what the aircraft hits need
+                ha = np.arange(1, na)
+                need = np.maximum(ha - self.air_count(t), 0)
+                groups = [(int(n), ha[need == n]) for n in np.unique(need).tolist()]
+                for hs in range(1, ns):
+                    for n, sel in groups:
+                        chain = self.restricted_seq(self.sub_phase(t, hs, n), CAT_SUB)
+                        bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
+        else:  # no aircraft to spare: submarine hits simply come first in loss order
+            extra[:, :] = np.arange(ns)[:, None]
+        seen = np.zeros(len(self.states), dtype=bool)
+        seen[bases] = True
+        distinct = np.flatnonzero(seen)
+        which = (np.cumsum(seen) - 1)[bases]
+        seqs = [self.seq(int(b)) for b in distinct.tolist()]
+        lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
+        starts = np.cumsum(lengths) - lengths
+        last = (lengths[which] - 1)[:, :, None]
+        pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
+        out = np.concatenate(seqs)[pos]
+        seen = np.zeros(len(self.states), dtype=bool)
+        seen[out] = True
+        numbers = np.flatnonzero(seen)
+        local = (np.cumsum(seen) - 1)[out]
+        got = self._tables[t] = (numbers, local)
+        # Kept in flat stores too, for the batches of _restricted_casualties.
+        tbase = self._tstore.put(local.ravel())
+        nbase = self._nstore.put(numbers)
+        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase,
+                         len(numbers), int(local[0, 0, 0]))  # fmt: skip
+        return got
+
+    def chain_offset(self, c: Arr) -> int:
+        """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains."""
+        got = self._coff.get(id(c))
+        if got is None:
+            got = self._coff[id(c)] = self.chains.put(c)
+            self._dkeep.append(c)
+        return got
+
+    def dist_offset(self, d: Arr) -> int:
+        """Where hit distribution ``d`` is in the flat store of distributions."""
+        got = self._doff.get(id(d))
+        if got is None:
+            got = self._doff[id(d)] = self.dstore.put(d)
+            self._dkeep.append(d)  # keeps id(d) from being reused
         return got
 
 
-def _casualties(target: _Numbered, t: int, fire: Fire) -> Cas:
-    key = (t, fire[0])
-    got = target.cas.get(key)
-    if got is not None:
-        return got
-    _, sub_d, air_d, any_d = fire
-    hp = target.hp[t]
-    if len(air_d) == 1 and (not target.air[t] or len(sub_d) == 1):
-        # No restriction can bind: the hits are taken in plain loss order.
-        h = target.conv(fire)
-        seq = target.seq(t)
-        n = len(seq)
-        if len(h) > n:
-            p = h[:n].copy()
-            p[n - 1] += h[n:].sum()
-        else:
-            p = h
-        idx = seq[: len(p)]
-        stay = float(p[0])  # seq[0] is t; every later state has fewer hit points
-    else:
-        if len(any_d) > hp + 1:  # hits past the last step all end there
-            any_d = any_d[: hp + 1].copy()
-            any_d[hp] += fire[3][hp + 1 :].sum()
-        numbers, local = target.table(t, len(sub_d), len(air_d))
-        if len(air_d) == 1:
-            w = np.multiply.outer(sub_d, any_d)
-        else:
-            w = np.multiply.outer(np.multiply.outer(sub_d, air_d), any_d)
-        cells = local[: len(sub_d), : len(air_d), : len(any_d)]
-        pl = np.bincount(cells.ravel(), w.ravel(), minlength=len(numbers))
-        stay = float(pl[local[0, 0, 0]])  # no hit at all: t itself
-        nz = np.flatnonzero(pl)
-        idx, p = numbers[nz], pl[nz]
-    if len(idx) == 1:  # one state for sure (its chance is 1 up to rounding)
-        p = ONE
-        stay = 1.0 if idx[0] == t else 0.0
-    got = target.cas[key] = (idx, p, stay)
-    return got
+def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
+    """Whether a hit restriction can bind on ``t`` under ``fire`` (otherwise the hits
+    are taken in plain loss order).  It cannot when the restricted hits all land before
+    the first step they may not take: at most as many submarine hits as steps before
+    the first aircraft, aircraft hits (after those) before the first submarine, and no
+    more aircraft hits than aircraft (so the submarine hits leave nothing for them,
+    :meth:`_Numbered.both_classes`); the unrestricted ones then follow on."""
+    n_sub, n_air = len(fire[1]) - 1, len(fire[2]) - 1
+    if not n_air and (not n_sub or not target.air[t]):
+        return False
+    before_air, before_sub, aircraft = target.firsts(t)
+    if n_sub > before_air:
+        return True
+    return bool(n_air) and (n_sub + n_air > before_sub or n_air > aircraft)
 
 
-def _strike(target: _Numbered, t: int, shooter: _Numbered, s: int) -> list[tuple[int, float]]:
-    """Where ``shooter``'s surprise strike from ``s`` leaves ``t``: (state, chance)
-    pairs (memoised by the strike's dice)."""
-    skey, d = shooter.strike_dist(s)
-    key = (t, skey)
-    got = target.strikes.get(key)
-    if got is None:
-        st = target.states[t]
-        out: dict[int, float] = {}
-        for h, p in enumerate(d.tolist()):
-            if p:
-                n = target.number(target.side.take_hits(st, h, 0, 0))
-                out[n] = out.get(n, 0.0) + p
-        got = target.strikes[key] = [(n, 1.0) for n in out] if len(out) == 1 else list(out.items())
-    return got
+def _chain_batch(target: _Numbered, items: list[tuple[int, Arr, Arr]], shift: int) -> list[Cas]:
+    """Hits along chains, for many items at once: item (t, chain, d) puts the chance
+    ``d[h]`` of ``h`` hits on ``chain[h]`` (hits past the chain's end stay at its last
+    state).  Table columns are ``state * col + shift``."""
+    rows = [(len(c), len(d), target.chain_offset(c), target.dist_offset(d)) for _, c, d in items]
+    prm = np.array(rows, dtype=np.int64)
+    n_c, n_d, c_off, d_off = prm[:, 0], prm[:, 1], prm[:, 2], prm[:, 3]
+    kk = np.repeat(np.arange(len(items)), n_d)
+    h = np.arange(int(n_d.sum())) - (np.cumsum(n_d) - n_d)[kk]
+    off = np.cumsum(n_c) - n_c
+    span = int(n_c.sum())
+    pl = np.bincount(off[kk] + np.minimum(h, (n_c - 1)[kk]), target.dstore.data[d_off[kk] + h], minlength=span)
+    stays = pl[off].tolist()  # no hit: the chain's first state, t
+    nz = np.flatnonzero(pl)
+    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
+    counts = np.diff(bounds)
+    states = target.chains.data[nz - np.repeat(off - c_off, counts)]
+    idx_all = target.slots(states) * target.col + shift
+    p_all = pl[nz]
+    out: list[Cas] = []
+    for k, (t, _, _) in enumerate(items):
+        lo, hi = bounds[k], bounds[k + 1]
+        idx = idx_all[lo:hi]
+        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
+            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
+        else:
+            out.append((idx, p_all[lo:hi], stays[k]))
+    return out
+
+
+def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, vs: Arr) -> Arr:
+    """Stored casualty distributions of targets ``ts`` under the fire of ``shooter``'s
+    states ``ss`` in variants ``vs`` (fire keys ``fks``); the missing ones computed,
+    those under restricted hits in one batch."""
+    keys = (ts * NF + fks).tolist()
+    memo = target.cas_id
+    ids = [memo.get(key, -1) for key in keys]
+    if -1 in ids:
+        pend: dict[int, tuple[int, Fire]] = {}
+        plain: dict[int, tuple[int, Arr, Arr]] = {}
+        for k, key in enumerate(keys):
+            if ids[k] >= 0 or key in memo or key in pend or key in plain:
+                continue
+            t = int(ts[k])
+            fire = shooter.fires[int(ss[k])][int(vs[k])]
+            assert fire is not None
+            if _restricted(target, t, fire):
+                pend[key] = (t, fire)
+            else:
+                plain[key] = (t, target.seq(t), target.conv(fire))
+        if pend:
+            for key, cas in zip(pend, _restricted_casualties(target, list(pend.values()))):
+                memo[key] = target.add(cas)
+        if plain:  # no restriction can bind: the hits are taken in plain loss order
+            for key, cas in zip(plain, _chain_batch(target, list(plain.values()), 0)):
+                memo[key] = target.add(cas)
+        ids = [memo[key] for key in keys]
+    return np.array(ids, dtype=np.int64)
+
+
+def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
+    """Stored results of the surprise strikes of ``shooter``'s states ``ss`` on
+    targets ``ts`` (A-10.6: submarine hits never land on aircraft; hits past the last
+    step they may take are lost); the missing ones computed in one batch."""
+    keys = (ts * NF + shooter.strike_keys(ss)).tolist()
+    memo = target.strike_id
+    ids = [memo.get(key, -1) for key in keys]
+    if -1 in ids:
+        pend: dict[int, tuple[int, Arr, Arr]] = {}
+        for k, key in enumerate(keys):
+            if ids[k] < 0 and key not in pend:
+                t = int(ts[k])
+                pend[key] = (t, target.restricted_seq(t, CAT_AIR), shooter.strike_dist(int(ss[k]))[1])
+        for key, cas in zip(pend, _chain_batch(target, list(pend.values()), target.col - 1)):
+            memo[key] = target.add(cas)
+        ids = [memo[key] for key in keys]
+    return np.array(ids, dtype=np.int64)
+
+
+def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> list[Cas]:
+    """Casualty distributions under restricted hits for many (target state, fire) at
+    once: each is its table's cells (hs, ha, hy) weighted by the product of the hit
+    distributions and added up per state; every cell of every item is enumerated in
+    one go (hits past the table's last step end there), and one bincount adds them,
+    each item in its own range of the result."""
+    rows = []
+    for t, fire in items:
+        _, sub_d, air_d, any_d = fire
+        target.table(t, len(sub_d), len(air_d))
+        offsets = target._fire_offsets.get(fire[0])
+        if offsets is None:
+            offsets = target._fire_offsets[fire[0]] = (
+                target.dist_offset(sub_d), target.dist_offset(air_d), target.dist_offset(any_d)
+            )
+        rows.append((len(sub_d), len(air_d), len(any_d), *target.tmeta[t], *offsets))
+    prm = np.array(rows, dtype=np.int64)
+    n_s, n_a, n_y = prm[:, 0], prm[:, 1], prm[:, 2]
+    tbase, s1, s2, height, nbase, count, origin = (prm[:, k] for k in range(3, 10))
+    so, ao, yo = prm[:, 10], prm[:, 11], prm[:, 12]
+    # Rows (item, hs, ha) first, then their hy cells (a run of the table).
+    row_n = n_s * n_a
+    rk = np.repeat(np.arange(len(items)), row_n)
+    q = np.arange(int(row_n.sum())) - (np.cumsum(row_n) - row_n)[rk]
+    na_r = n_a[rk]
+    ha = q % na_r
+    hs = q // na_r
+    d = target.dstore.data
+    row_cell = tbase[rk] + hs * s1[rk] + ha * s2[rk]
+    row_w = d[so[rk] + hs] * d[ao[rk] + ha]
+    row_len = n_y[rk]
+    off = np.cumsum(count) - count
+    rr = np.repeat(np.arange(len(rk)), row_len)
+    hy = np.arange(int(row_len.sum())) - (np.cumsum(row_len) - row_len)[rr]
+    cell = row_cell[rr] + np.minimum(hy, (height[rk] - 1)[rr])
+    keys = target._tstore.data[cell] + off[rk][rr]
+    w = row_w[rr] * d[yo[rk][rr] + hy]
+    span = int(count.sum())
+    pl = np.bincount(keys, w, minlength=span)
+    stays = pl[off + origin].tolist()  # no hit at all: t itself
+    nz = np.flatnonzero(pl)
+    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
+    counts = np.diff(bounds)
+    states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
+    idx_all = target.slots(states) * target.col
+    p_all = pl[nz]
+    out: list[Cas] = []
+    for k, (t, _) in enumerate(items):
+        lo, hi = bounds[k], bounds[k + 1]
+        idx = idx_all[lo:hi]
+        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
+            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
+        else:
+            out.append((idx, p_all[lo:hi], stays[k]))
+    return out
 
 
 class NavalSolver:
-    """Solves the chain from the states after round 1 (float mode, no round limit)."""
+    """Solves the chain from the states after round 1 (float mode, no round limit).
+
+    Every pair of states is a node with two phases: *S*, a round about to start (the
+    surprise strikes, A-10.6), and *G*, the strikes done (general fire).  A strike moves
+    S(i, j) to G(i1, j1) (an outer product of the two sides' strike results); general
+    fire moves G(i1, j1) to S(i2, j2) (an outer product of the two casualty
+    distributions).  Which submarines still fire in G follows from (i1, j1) alone:
+    a side struck exactly when it has submarines and the enemy no destroyer, and a
+    strike never removes the destroyer that would have cancelled it; a side whose
+    submarines were all sunk by the enemy's simultaneous strike rolls no submarine dice
+    either way.  So G(i1, j1) is one node, however many origins' strikes fed it, and its
+    general fire is computed once.  Within a level (the hit points both sides have left)
+    only S(v) -> G(v) ("the strikes hit nothing", ``p0``) and G(v) -> S(v) ("general
+    fire hits nothing", ``g0``) stay in the level: with ``m_s``, ``m_g`` the masses
+    arriving from above, S(v) is visited ``(m_s + g0 m_g) / (1 - g0 p0)`` times and
+    G(v) ``m_g + p0`` times that."""
 
     def __init__(self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0) -> None:
         self.setup = setup
@@ -243,209 +615,254 @@ class NavalSolver:
         self.seen = seen
         self.A = _Numbered(setup.attacker, setup, True)
         self.D = _Numbered(setup.defender, setup, False)
+        self._settled: dict[int, tuple[str | None, int, int]] = {}
 
-    def _mix(self, i: int, j: int, m: float) -> tuple[list[tuple[float, Cas, Cas]], float, bool, float]:
-        """One round from (i, j) holding mass ``m``: a mixture over the surprise
-        strikes' results, the chance it changes nothing, whether it can change
-        anything, and the mass left out: a strike result whose share of the visits
-        (``m / (1 - loop)`` times its chance) is below ``TINY`` is not spread, like a
-        state that unlikely."""
+    def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
+        """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
+        they change nothing."""
+        key = (i << SHIFT) | j
+        got = self._settled.get(key)
+        if got is None:
+            A, D = self.A, self.D
+            if A.plain[i] and D.plain[j]:
+                got = (None, i, j)
+            else:
+                outcome, a3, d3 = self.setup.settle(A.states[i], D.states[j])
+                got = (outcome, A.number(a3), D.number(d3))
+            self._settled[key] = got
+        return got
+
+    def _nodes(
+        self, ii: Arr, jj: Arr, ms: Arr, mg: Arr, end: Callable[[int, int, float], bool], tally: Tally[float],
+        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]], dropped: float, rounds: float,
+    ) -> tuple[float, float]:
+        """One level's nodes, all at once: the end-of-round rules where they may act
+        (one by one), then each node's phases from the stored results of both sides,
+        its visits in closed form, and its outer products into ``parts`` (scale,
+        attacker entries and chances, defender entries and chances)."""
         A, D = self.A, self.D
-        a_strike = A.sub[i] and not D.des[j]
-        d_strike = D.sub[j] and not A.des[i]
-        if not a_strike and not d_strike:
-            ca = _casualties(A, i, D.fire(j, True, D.des[j] or not A.subcat[i]))
-            cd = _casualties(D, j, A.fire(i, True, A.des[i] or not D.subcat[j]))
-            loop = ca[2] * cd[2]
-            still = len(ca[0]) == 1 and len(cd[0]) == 1 and ca[2] == 1.0 and cd[2] == 1.0
-            return [(1.0, ca, cd)], loop, not still, 0.0
-        a1s = _strike(A, i, D, j) if d_strike else [(i, 1.0)]
-        d1s = _strike(D, j, A, i) if a_strike else [(j, 1.0)]
-        # The loop first: only "no strike hit on either side" can come back to (i, j).
-        loop = 0.0
-        pa0 = next((p for a1, p in a1s if a1 == i), 0.0)
-        pd0 = next((p for d1, p in d1s if d1 == j), 0.0)
-        if pa0 and pd0:
-            ca = _casualties(A, i, D.fire(j, not d_strike, D.des[j] or not A.subcat[i]))
-            cd = _casualties(D, j, A.fire(i, not a_strike, A.des[i] or not D.subcat[j]))
-            loop = pa0 * pd0 * ca[2] * cd[2]
-        tiny = TINY * (1.0 - loop) / m
-        mix: list[tuple[float, Cas, Cas]] = []
-        left = 0.0
-        for a1, pa in a1s:
-            for d1, pd in d1s:
-                w = pa * pd
-                if w < tiny:
-                    left += w
-                    continue
-                ca = _casualties(A, a1, D.fire(d1, not d_strike, D.des[d1] or not A.subcat[a1]))
-                cd = _casualties(D, d1, A.fire(a1, not a_strike, A.des[a1] or not D.subcat[d1]))
-                mix.append((w, ca, cd))
-        still = len(mix) == 1 and loop == 1.0
-        return mix, loop, not still, left * m / (1.0 - loop) if left else 0.0
+        stays = np.ones(len(ii), dtype=bool)
+        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+            i, j = int(ii[k]), int(jj[k])
+            if ms[k] and end(i, j, float(ms[k])):
+                ms[k] = 0.0
+                stays[k] = False
+            elif self._settle(i, j) != (None, i, j):
+                stays[k] = False
+        total = ms + mg
+        keep = total >= TINY
+        if not keep.all():
+            dropped += float(total[~keep].sum())
+            ii, jj, ms, mg, stays = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep]
+        if not len(ii):
+            return dropped, rounds
+        self.seen += len(ii)
+        if self.max_states is not None and self.seen > self.max_states:
+            raise too_many_states(self.max_states)
+        fa_ = A.flags[ii]
+        fd_ = D.flags[jj]
+        fa = fa_[:, 0] & ~fd_[:, 1]  # the attacker's submarines strike (A-10.6)
+        fd = fd_[:, 0] & ~fa_[:, 1]
+        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])  # the defender's fire on the attacker
+        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        sa = A.idents(ii)
+        if fd.any():
+            sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
+        sd = D.idents(jj)
+        if fa.any():
+            sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+        g0 = A.stay[ca] * D.stay[cd]
+        p0 = A.stay[sa] * D.stay[sd]
+        loop = g0 * p0
+        stale = stays & (loop >= 1.0)  # nothing can change any more
+        for k in np.flatnonzero(stale).tolist():
+            tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k] + mg[k]), False)
+        for k in np.flatnonzero(~stays).tolist():
+            # S(i, j) never holds mass: G's "no hit" share settles at once.
+            if g0[k] and mg[k]:
+                end(int(ii[k]), int(jj[k]), float(g0[k] * mg[k]))
+        live = stays & ~stale
+        s_total = np.where(live, (ms + g0 * mg) / np.where(live, 1.0 - loop, 1.0), 0.0)
+        g_total = np.where(stays, mg + p0 * s_total, mg)
+        rounds += float(s_total.sum())
+        s_part = np.flatnonzero(live & (p0 != 1.0))
+        g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
+        scale, a_parts, ap_parts, d_parts, dp_parts = parts
+        scale += s_total[s_part].tolist()
+        scale += g_total[g_part].tolist()
+        for a_ids, d_ids in ((sa[s_part], sd[s_part]), (ca[g_part], cd[g_part])):
+            a_list, d_list = a_ids.tolist(), d_ids.tolist()
+            a_parts += [A.store_idx[x] for x in a_list]
+            ap_parts += [A.store_p[x] for x in a_list]
+            d_parts += [D.store_idx[x] for x in d_list]
+            dp_parts += [D.store_p[x] for x in d_list]
+        return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
-        states processed.  Masses live in a dense table (attacker number x defender
-        number); each level keeps the keys of the cells that received mass."""
+        nodes processed.  Masses live in a dense table (attacker slot x 2 defender slot
+        + phase: 0 = S, 1 = G); a level's cells are the pairs of slots whose states' hit
+        points add up to it."""
         A, D = self.A, self.D
         settle = self.setup.settle
         takes = self.setup.takes
-        buckets: dict[int, list[Arr]] = {}
-        table = np.zeros((64, 64))
+        table = np.zeros((64, 128))
 
         def grow() -> None:
             nonlocal table
             ra, rd = table.shape
-            na, nd = len(A.states), len(D.states)
+            na, nd = len(A.slot_state), 2 * len(D.slot_state)
             if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, 2 * na), max(rd, 2 * nd)))
+                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
                 bigger[:ra, :rd] = table
                 table = bigger
 
         def put_one(i: int, j: int, m: float) -> None:
+            si, sj = A.slot(i), D.slot(j)
             grow()
-            table[i, j] += m
-            buckets.setdefault(A.hp[i] + D.hp[j], []).append(np.array([(i << SHIFT) | j], dtype=np.int64))
+            table[si, 2 * sj] += m
 
+        def end(i: int, j: int, m: float) -> bool:
+            """Settle S(i, j) holding ``m`` if the end-of-round rules change it (recorded
+            or moved down); False when (i, j) fights on as it is."""
+            outcome, i3, j3 = self._settle(i, j)
+            if outcome is not None:
+                a3 = A.states[i3]
+                tally.record(outcome, a3, D.states[j3], m, takes(a3))
+                return True
+            if i3 != i or j3 != j:  # submerged or sunk transports: fewer hit points
+                put_one(i3, j3, m)
+                return True
+            return False
+
+        top = -1
         for (a, d), m in initial.items():
-            put_one(A.number(a), D.number(d), m)
+            outcome, a3, d3 = settle(a, d)
+            if outcome is not None:
+                tally.record(outcome, a3, d3, m, takes(a3))
+            else:
+                i, j = A.number(a3), D.number(d3)
+                put_one(i, j, m)
+                top = max(top, A.hp[i] + D.hp[j])
         dropped = 0.0
         rounds = 0.0
-        while buckets:
-            level = max(buckets)
-            keys = np.unique(np.concatenate(buckets.pop(level)))
-            ii, jj = keys >> SHIFT, keys & MASK
-            masses = table[ii, jj]
-            table[ii, jj] = 0.0
-            scale: list[float] = []
-            a_parts: list[Arr] = []
-            ap_parts: list[Arr] = []
-            d_parts: list[Arr] = []
-            dp_parts: list[Arr] = []
-            for i, j, m in zip(ii.tolist(), jj.tolist(), masses.tolist()):
-                if not m:
-                    continue
-                if not (A.plain[i] and D.plain[j]):
-                    a, d = A.states[i], D.states[j]
-                    outcome, a3, d3 = settle(a, d)
-                    if outcome is not None:
-                        tally.record(outcome, a3, d3, m, takes(a3))
-                        continue
-                    if a3 != a or d3 != d:  # submerged or sunk transports: fewer hit points
-                        put_one(A.number(a3), D.number(d3), m)
-                        continue
-                if m < TINY:
-                    dropped += m
-                    continue
-                self.seen += 1
-                if self.max_states is not None and self.seen > self.max_states:
-                    raise too_many_states(self.max_states)
-                mix, loop, moves, left = self._mix(i, j, m)
-                if not moves:
-                    tally.record(STALEMATE, A.states[i], D.states[j], m, False)
-                    continue
-                dropped += left
-                m_eff = m / (1.0 - loop)
-                rounds += m_eff
-                for w, ca, cd in mix:
-                    scale.append(m_eff * w)
-                    a_parts.append(ca[0])
-                    ap_parts.append(ca[1])
-                    d_parts.append(cd[0])
-                    dp_parts.append(cd[1])
-            if not scale:
+        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]] = ([], [], [], [], [])
+        for level in range(top, -1, -1):
+            got = self._level(table, level)
+            if got is None:
                 continue
-            grow()
-            # Every outer product of the level at once (_spread, in chunks).
-            la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
-            ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-            n_parts = len(la)
-            a_idx = np.concatenate(a_parts)
-            a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
-            d_idx = np.concatenate(d_parts)
-            d_val = np.concatenate(dp_parts)
-            # Products below TINY are not spread (as the general engine's dict solve):
-            # an attacker entry whose every product is below it (its mass, its part's
-            # scale times its chance, is), then a defender entry whose every product
-            # with the attacker entries left is below it.  Their mass is left out.
-            a_keep = a_val >= TINY
-            if not a_keep.all():
-                dropped += float(a_val[~a_keep].sum())
-                a_val = np.where(a_keep, a_val, 0.0)
-            a_start = np.cumsum(la) - la
-            a_max = np.maximum.reduceat(a_val, a_start)
-            d_part = np.repeat(np.arange(n_parts), ld)
-            d_keep = d_val * a_max[d_part] >= TINY
-            if not d_keep.all():
-                a_sum = np.add.reduceat(a_val, a_start)
-                dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
-                d_idx, d_val = d_idx[d_keep], d_val[d_keep]
-                ld = np.bincount(d_part[d_keep], minlength=n_parts)
-            if not a_keep.all():
-                a_idx, a_val = a_idx[a_keep], a_val[a_keep]
-                la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
-            # In chunks of at most CHUNK products (memory stays bounded).
-            sizes = la * ld
-            ends = np.cumsum(sizes)
-            a_ends = np.cumsum(la)
-            d_ends = np.cumsum(ld)
-            first = 0
-            touched: list[Arr] = []
-            while first < n_parts:
-                base = int(ends[first - 1]) if first else 0
-                last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
-                a0 = int(a_ends[first - 1]) if first else 0
-                d0 = int(d_ends[first - 1]) if first else 0
-                a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
-                cells = _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last],
-                                d_idx[d0:d1], d_val[d0:d1], ld[first:last])  # fmt: skip
-                if cells is not None:
-                    touched.append(cells)
-                first = last
-            # The loops' shares went back to this level's cells: summed in m_eff.
-            table[ii, jj] = 0.0
-            if not touched:
-                continue
-            C = table.shape[1]
-            cells = np.concatenate(touched)
-            r = cells // C
-            c = cells - r * C
-            hp_a, hp_d = np.array(A.hp), np.array(D.hp)
-            lv = hp_a[r] + hp_d[c]
-            order = np.argsort(lv, kind="stable")
-            lv = lv[order]
-            cell_keys = ((r << SHIFT) | c)[order]
-            cuts = np.flatnonzero(np.diff(lv)) + 1
-            starts = [0, *cuts.tolist()]
-            stops = [*cuts.tolist(), len(lv)]
-            for s, e, lvl in zip(starts, stops, lv[starts].tolist()):
-                if lvl < level:
-                    buckets.setdefault(lvl, []).append(cell_keys[s:e])
+            si, sj, m_s, m_g = got
+            ii = np.array(A.slot_state, dtype=np.int64)[si]
+            jj = np.array(D.slot_state, dtype=np.int64)[sj]
+            dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
+            if parts[0]:
+                grow()
+                dropped += _spread_parts(table, *parts)
+                for x in parts:
+                    x.clear()
+            # The loops' shares went back to this level's cells: summed in closed form
+            # (or settled, above).
+            flat = si * table.shape[1] + 2 * sj
+            table.reshape(-1)[flat] = 0.0
+            table.reshape(-1)[flat + 1] = 0.0
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
 
+    def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
+        """The nodes of ``level`` holding mass: attacker and defender slots, S and G
+        masses (taken out of the table).  Every pair of slots whose states' hit points
+        add up to ``level`` is looked at (each pair once in the whole solve)."""
+        a_ids, a_hp = self.A.by_hp_sorted()
+        d_ids, d_hp = self.D.by_hp_sorted()
+        lo = np.searchsorted(d_hp, level - a_hp, side="left")
+        hi = np.searchsorted(d_hp, level - a_hp, side="right")
+        counts = hi - lo
+        total = int(counts.sum())
+        if not total:
+            return None
+        ii = np.repeat(a_ids, counts)
+        pos = np.arange(total) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+        jj = d_ids[pos]
+        flat_table = table.reshape(-1)
+        flat = ii * table.shape[1] + 2 * jj
+        ms = flat_table[flat]
+        mg = flat_table[flat + 1]
+        live = np.flatnonzero((ms != 0.0) | (mg != 0.0))
+        if not len(live):
+            return None
+        flat = flat[live]
+        flat_table[flat] = 0.0
+        flat_table[flat + 1] = 0.0
+        return ii[live], jj[live], ms[live], mg[live]
 
-def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> Arr | None:
-    """Add the outer products of mixture parts to ``table`` (flat cell numbers of the
-    cells changed, or None): attacker-major, each attacker entry (its chance times its
-    part's scale) repeated once per defender entry of its part, whose entries follow it
-    as a range."""
+
+def _spread_parts(
+    table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
+    dp_parts: list[Arr],
+) -> float:
+    """Add a level's outer products (each part: ``scale`` x attacker entries x defender
+    entries) to ``table``; returns the mass left out (products below ``TINY``)."""
+    dropped = 0.0
+    la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
+    ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
+    n_parts = len(la)
+    a_idx = np.concatenate(a_parts)
+    a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
+    d_idx = np.concatenate(d_parts)
+    d_val = np.concatenate(dp_parts)
+    # Products below TINY are not spread (as the general engine's dict solve): an
+    # attacker entry whose every product is below it (its mass, its part's scale times
+    # its chance, is), then a defender entry whose every product with the attacker
+    # entries left is below it.  Their mass is left out.
+    a_keep = a_val >= TINY
+    if not a_keep.all():
+        dropped += float(a_val[~a_keep].sum())
+        a_val = np.where(a_keep, a_val, 0.0)
+    a_start = np.cumsum(la) - la
+    a_max = np.maximum.reduceat(a_val, a_start)
+    d_part = np.repeat(np.arange(n_parts), ld)
+    d_keep = d_val * a_max[d_part] >= TINY
+    if not d_keep.all():
+        a_sum = np.add.reduceat(a_val, a_start)
+        dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
+        d_idx, d_val = d_idx[d_keep], d_val[d_keep]
+        ld = np.bincount(d_part[d_keep], minlength=n_parts)
+    if not a_keep.all():
+        a_idx, a_val = a_idx[a_keep], a_val[a_keep]
+        la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
+    # In chunks of at most CHUNK products (memory stays bounded).
+    sizes = la * ld
+    ends = np.cumsum(sizes)
+    a_ends = np.cumsum(la)
+    d_ends = np.cumsum(ld)
+    first = 0
+    while first < n_parts:
+        base = int(ends[first - 1]) if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
+        a0 = int(a_ends[first - 1]) if first else 0
+        d0 = int(d_ends[first - 1]) if first else 0
+        a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
+        _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last], d_idx[d0:d1], d_val[d0:d1], ld[first:last])
+        first = last
+    return dropped
+
+
+def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> None:
+    """Add the outer products of mixture parts to ``table``: attacker-major, each
+    attacker entry (its chance times its part's scale) repeated once per defender entry
+    of its part, whose entries follow it as a range."""
     reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
     total = int(reps.sum())
     if not total:
-        return None
+        return
     C = table.shape[1]
     out_start = np.cumsum(reps) - reps
     d_start = np.repeat(np.cumsum(ld) - ld, la)
     gd = np.arange(total) + np.repeat(d_start - out_start, reps)
     flat = np.repeat(a_idx * C, reps) + d_idx[gd]
     vals = np.repeat(a_val, reps) * d_val[gd]
-    lo = int(flat.min())
-    seg = np.bincount(flat - lo, vals)
-    nz = np.flatnonzero(seg)
-    cells = nz + lo
-    table.reshape(-1)[cells] += seg[nz]
-    return cells
+    np.add.at(table.reshape(-1), flat, vals)

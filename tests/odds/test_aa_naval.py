@@ -142,3 +142,145 @@ def test_numpy_solve_in_small_chunks_gives_the_same_answer(monkeypatch: pytest.M
         assert chunked.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12)
     _close(chunked.attacker_end, old.attacker_end)
     _close(chunked.defender_end, old.defender_end)
+
+
+def _strike_fleet(rng: random.Random, defender: bool, destroyers: bool) -> str:
+    """A fleet for battles where submarines strike round after round: no destroyer on
+    this side unless ``destroyers``; aircraft often (they cannot hit submarines without
+    a destroyer of their own, submarines never hit them, A-10.6)."""
+    units = {"sub": rng.randint(0, 4), "des": rng.randint(1, 2) if destroyers else 0,
+             "cru": rng.randint(0, 2), "car": rng.randint(0, 1), "bat": rng.randint(0, 1)}  # fmt: skip
+    if defender:
+        units["fig"] = min(rng.randint(0, 3), 2 * units["car"])
+        units["tra"] = rng.choice([0, 0, 1, 2])
+    else:
+        units["fig"] = rng.randint(0, 2)
+        units["bom"] = rng.choice([0, 0, 1])
+    if not units["sub"] and rng.random() < 0.7:
+        units["sub"] = rng.randint(1, 3)
+    if sum(units.values()) == units.get("tra", 0):
+        units["sub"] = 1
+    return ", ".join(f"{c} {u}" for u, c in units.items() if c)
+
+
+def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round() -> None:
+    """No destroyer on one side or both: surprise strikes every round, restricted hits
+    on both sides, strikes reaching the same pair of states from many origins, with
+    transports, submerging and the attacker's retreat."""
+    rng = random.Random(1942)
+    checked = 0
+    for _ in range(50):
+        who = rng.choice(["attacker", "defender", "both"])
+        attacker = _strike_fleet(rng, False, destroyers=who == "defender")
+        defender = _strike_fleet(rng, True, destroyers=who == "attacker")
+        options: dict[str, object] = {}
+        pick = rng.random()
+        if pick < 0.2:
+            options["submerge_attacker"] = True
+        elif pick < 0.35:
+            options["submerge_defender"] = True
+        elif pick < 0.5:
+            options["retreat_below"] = rng.randint(1, 3)
+        battle = AABattle.parse(attacker, defender, mode="sea", ool_attacker=rng.choice(["", "sub", "bat,cru"]),
+                                **options)  # type: ignore[arg-type]  # fmt: skip
+        if not any(u == "submarine" for u in (*battle.attacker, *battle.defender)):
+            continue
+        new, old = _both(battle)
+        for outcome in OUTCOMES:
+            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+        assert new.takes == pytest.approx(old.takes, abs=1e-12)
+        assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+        _close(new.attacker_end, old.attacker_end)
+        _close(new.defender_end, old.defender_end)
+        assert new.dropped < 1e-12
+        checked += 1
+    assert checked >= 45
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("6 sub", "5 sub", {}),  # all submarines: strikes only, nothing fires after them
+        ("4 sub", "3 sub, 2 tra", {}),  # lone transports sink without dice (A-10.7)
+        ("3 sub, 1 fig", "2 sub, 1 car, 2 fig", {}),  # aircraft without destroyers on either side
+        ("3 sub, 2 fig, 1 des", "3 sub, 1 car, 1 fig", {}),  # the attacker's aircraft may hit subs
+        ("4 sub, 1 bat", "3 sub, 1 bat, 1 cru", {"submerge_defender": True}),
+        ("4 sub, 1 cru", "4 sub, 1 car, 2 fig", {"retreat_below": 2}),
+        ("3 sub, 1 bom", "2 sub, 1 cru, 1 tra", {"submerge_attacker": True}),
+        # Fewer attackers than the retreat threshold from the start: round 1 is still
+        # fought (the order applies after a round), by the dict-based first round.
+        ("2 sub, 1 fig", "3 sub", {"retreat_below": 4}),
+    ],
+)
+def test_numpy_solve_with_strikes_every_round_matches_exact_fractions(
+    attacker: str, defender: str, options: dict[str, object]
+) -> None:
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+    exact = aa_odds(battle, exact=True)
+    floats = aa_odds(battle)
+    assert floats.engine == "general"
+    assert exact.exact is not None
+    assert floats.error_bound < 1e-12
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    for key in ("retreat", "stalemate", "expected_rounds"):
+        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
+    for side in ("attacker", "defender"):
+        for count, p in exact.survivor_count[side].items():
+            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+
+
+def test_all_submarine_battle_is_solved_pair_by_pair() -> None:
+    """100 submarines a side: each pair of states is one node (its strikes, then no
+    general fire at all), so the solve visits at most 101 x 101 of them."""
+    battle = AABattle.parse("100 sub", "100 sub", mode="sea")
+    with pytest.raises(Exception, match="too big"):
+        aa_odds(battle, max_states=1_000)
+    odds = aa_odds(battle, max_states=101 * 101)
+    assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
+    assert odds.error_bound < 1e-12
+    # Attacking submarines hit on 2, defending ones on 1: the attacker nearly always wins.
+    assert odds.attacker_win == pytest.approx(0.99999976865569, abs=1e-12)
+
+
+def test_restrictions_that_cannot_bind_are_skipped_exactly() -> None:
+    """Where _restricted says no restriction can bind (every restricted hit lands
+    before the first step it may not take), the casualties along the plain loss order
+    are those of the restricted table, state for state."""
+    import numpy as np
+
+    from engine.odds.aa_naval import _chain_batch, _Numbered, _restricted, _restricted_casualties
+
+    rng = random.Random(1943)
+    skipped = 0
+    for _ in range(30):
+        battle = AABattle.parse(_strike_fleet(rng, False, rng.random() < 0.5), _strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea", ool_attacker=rng.choice(["", "sub", "fig,cru", "bom,sub"]),
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "car"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for target_side, shooter_side, attacking in ((setup.attacker, setup.defender, True),
+                                                     (setup.defender, setup.attacker, False)):  # fmt: skip
+            target = _Numbered(target_side, setup, attacking)
+            shooter = _Numbered(shooter_side, setup, not attacking)
+            targets = [target_side.start]
+            for _ in range(3):
+                targets.append(target_side.take_hits(targets[-1], rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1)))
+            shooters = [shooter_side.start, shooter_side.take(shooter_side.start, rng.randint(0, 3))]
+            for st in targets:
+                t = target.number(st)
+                for ss in shooters:
+                    s = shooter.number(ss)
+                    for variant in range(4):
+                        fire = shooter.fire(s, variant >= 2, bool(variant & 1))
+                        if _restricted(target, t, fire) or (len(fire[1]) == 1 and len(fire[2]) == 1):
+                            continue
+                        plain = _chain_batch(target, [(t, target.seq(t), target.conv(fire))], 0)[0]
+                        table = _restricted_casualties(target, [(t, fire)])[0]
+                        got = dict(zip(plain[0].tolist(), np.broadcast_to(plain[1], plain[0].shape).tolist()))
+                        want = dict(zip(table[0].tolist(), np.broadcast_to(table[1], table[0].shape).tolist()))
+                        assert got.keys() == want.keys(), (battle, st, ss, variant)
+                        for k, p in want.items():
+                            assert got[k] == pytest.approx(p, abs=1e-15)
+                        assert plain[2] == pytest.approx(table[2], abs=1e-15)
+                        skipped += 1
+    assert skipped > 100, skipped

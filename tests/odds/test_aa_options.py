@@ -353,6 +353,29 @@ def test_retreat_by_win_chance_with_submarines() -> None:
     assert aa_odds(AABattle.parse("2 sub", "1 cru", mode="sea")).attacker_win == pytest.approx(6 / 7)
 
 
+@pytest.mark.parametrize("attacker, defender, percent", [
+    ("4 sub, 1 des, 1 cru", "2 des, 2 cru, 1 car, 2 fig", 40),
+    ("3 sub, 2 cru", "2 sub, 1 bat, 1 tra", 55),  # strikes every round, transports
+    ("2 sub, 1 des", "1 cru, 1 des", 40),
+    ("1 sub", "1 sub", 70),  # the start pair itself is a retreat pair (a round may miss)
+])  # fmt: skip
+def test_retreat_by_win_chance_numpy_solve_equals_the_dict_solve(attacker: str, defender: str, percent: int) -> None:
+    from dataclasses import replace
+
+    from engine.odds.aa_general import GeneralEngine
+
+    battle = AABattle.parse(attacker, defender, mode="sea", retreat_chance=percent)
+    odds = aa_odds(battle)  # the numpy solve (aa_naval) with the retreat pairs
+    setup, _ = setup_battle(battle, 1.0)
+    pairs, _ = retreat_pairs(setup, percent / 100)
+    tally = GeneralEngine(replace(setup, retreat_at=pairs), vectorised=False).run()
+    assert odds.attacker_win == pytest.approx(float(tally.outcome["attacker"]), abs=1e-12)
+    assert odds.retreat == pytest.approx(float(tally.outcome["retreat"]), abs=1e-12)
+    assert odds.retreat > 0
+    if attacker == "1 sub":  # w = (1/3 5/6) / (1 - 2/3 5/6) = 5/8 < 70 %: it retreats after
+        assert odds.retreat == pytest.approx(2 / 3 * 5 / 6)  # a round that missed, not before
+
+
 def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     # With a coarse cut in the decision pass, some chances are intervals straddling the
     # threshold: the answer must still be within its error bound of the exact one.

@@ -62,3 +62,74 @@ def test_take_hits_matches_the_plain_greedy() -> None:
                         checked += 1
             st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), 0)
     assert checked > 5_000, checked
+
+
+def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
+    """engine.odds.aa_naval shortcuts take_hits: one restricted class alone follows a
+    fixed sequence (submarine hits skip aircraft, aircraft hits skip submarines), and
+    with both classes the submarine hits' share of the shared steps is decided once
+    per need of the aircraft hits.  Same states, on both sides' loss orders."""
+    from engine.odds.aa_naval import _Numbered
+    from engine.odds.aa_side import CAT_AIR, CAT_SUB
+
+    rng = random.Random(1915)
+    checked = 0
+    for _ in range(40):
+        units = {"sub": rng.randint(0, 5), "des": rng.randint(0, 2), "cru": rng.randint(0, 2),
+                 "car": rng.randint(0, 2), "bat": rng.randint(0, 3)}  # fmt: skip
+        attacker = dict(units, fig=rng.randint(0, 4), bom=rng.randint(0, 2))
+        defender = dict(units, fig=min(rng.randint(0, 5), 2 * units["car"]), tra=rng.randint(0, 2))
+        armies = [", ".join(f"{c} {u}" for u, c in army.items() if c) or "1 sub" for army in (attacker, defender)]
+        battle = AABattle.parse(*armies, mode="sea",
+                                ool_attacker=rng.choice(["", "fig,sub", "bat,des", "bom,sub,cru"]),
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "car,fig"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            numbered = _Numbered(side, setup, attacking)
+            st = side.start
+            for _ in range(3):
+                t = numbered.number(st)
+                hp = side.hp(st)
+                subs_only = numbered.restricted_seq(t, CAT_AIR)
+                air_only = numbered.restricted_seq(t, CAT_SUB)
+                for hs in range(hp + 2):
+                    for ha in range(hp + 2):
+                        expected = side.take_hits(st, hs, ha, 0)
+                        assert numbered.states[numbered.both_classes(t, hs, ha)] == expected, (armies, st, hs, ha)
+                        if not ha:
+                            assert numbered.states[subs_only[min(hs, len(subs_only) - 1)]] == expected
+                        if not hs:
+                            assert numbered.states[air_only[min(ha, len(air_only) - 1)]] == expected
+                        checked += 1
+                st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 1))
+    assert checked > 5_000, checked
+
+
+def test_loss_order_chains_are_the_sides_sequences() -> None:
+    """engine.odds.aa_naval builds a state's loss-order chain from the next state's
+    (the order from the state after a step is the rest of this one): the same states
+    as Side.sequence, on land (keeping a land unit last, A-10.10) and at sea."""
+    from engine.odds.aa_naval import _Numbered
+
+    rng = random.Random(1916)
+    checked = 0
+    for _ in range(30):
+        if rng.random() < 0.5:
+            battle = AABattle.parse(f"{rng.randint(1, 4)} inf, {rng.randint(0, 2)} art, {rng.randint(0, 2)} tank, "
+                                    f"{rng.randint(0, 2)} fig, {rng.randint(0, 1)} bom", "3 inf, 1 tank",
+                                    keep_land_unit=rng.random() < 0.7,
+                                    ool_attacker=rng.choice(["", "fig,inf", "tank,bom,inf"]))  # fmt: skip
+        else:
+            battle = AABattle.parse(f"{rng.randint(0, 3)} sub, {rng.randint(0, 2)} bat, {rng.randint(0, 2)} fig, "
+                                    f"{rng.randint(1, 2)} cru", "2 sub", mode="sea",
+                                    ool_attacker=rng.choice(["", "fig,sub", "bat,cru"]))  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        side = setup.attacker
+        numbered = _Numbered(side, setup, True)
+        st = side.start
+        for _ in range(4):
+            chain = numbered.seq(numbered.number(st))
+            assert [numbered.states[n] for n in chain.tolist()] == list(side.sequence(st)), (battle, st)
+            checked += 1
+            st = side.take_hits(st, rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 2))
+    assert checked == 120
