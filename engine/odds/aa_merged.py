@@ -1,0 +1,492 @@
+"""The table engine for AA fire with many blocks: the attacker's *distinct* states
+instead of one loss sequence per block (see :mod:`engine.odds.aa_table`).
+
+AA fire (A-10.5) starts the attacker from one state per outcome of the AA dice, rolled per
+aircraft type: ``(fighters + 1) x (bombers + 1)`` blocks.  Their loss sequences share
+states: an attacker state is a count vector, and once two blocks' sequences reach the
+same state they go on together (the loss order is a function of the state, so the next
+casualty of a state does not depend on where it came from).  With an army of aircraft
+only, block "k fighters lost" is just step k of the block with none lost.  This engine
+numbers the distinct states of all blocks (``S`` of them), keeps for each its dice and
+``nxt[s, h]``, the state after ``h`` more casualties, and runs the row pass of the table
+engine over them: rows are attacker states, taken in levels of equal hit points from the
+most down (every hit the defender scores lowers them), each level batched like the
+blocks of one row; the defender's hits move a row's mass to the rows ``nxt[s, h]``.
+
+Where the blocks start with ground units lost first (the default order of loss), they
+share nothing until those are gone, but their hits share the ground units' part: those
+first ``n0`` rows stay per block, with the table engine's split spreading
+(:meth:`TableEngine._split_init`), and what reaches a row at or past ``n0`` moves to its
+attacker state.  Round limits and the win-chance retreat run over the distinct states
+too.  Pruning and the error bound are the table engine's: masses below ``TINY`` are not
+spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import (
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+)  # fmt: skip
+from engine.odds.aa_side import Side, State, _apply
+from engine.odds.aa_table import BLOCKS_TOGETHER, Arr, TableEngine, _one_thread, hits, side_table
+from engine.odds.aa_units import AIR
+from engine.odds.dist import low_luck_distribution
+
+MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
+
+
+def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
+    """The table engine for ``setup``: over distinct attacker states when AA fire splits
+    the attacker into several blocks of a big table, else per block."""
+    att = setup.attacker
+    blocks = {s.attacker for s in setup.starts}
+    nD = setup.defender.hp(setup.defender.start)
+    cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
+    if len(blocks) > 1 and cells > MERGE_MIN_CELLS:
+        return MergedTable(setup, max_cells)
+    return TableEngine(setup, max_cells)
+
+
+def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1)``,
+    ``next1[s]`` the state after one more casualty (the empty state: itself)."""
+    index: dict[State, int] = {}
+    states: list[State] = []
+    hp: list[int] = []
+    next1: list[int] = []
+    for b in blocks:
+        steps = att.steps(b)
+        cur = list(b)
+        prev = -1
+        for n in range(len(steps) + 1):
+            st = tuple(cur)
+            s = index.get(st)
+            if s is not None:
+                # A state's casualties are a function of the state (Side.steps): from here
+                # on this block follows the sequence already numbered.
+                if hp[s] != len(steps) - n or (prev >= 0 and next1[prev] not in (-1, s)):
+                    raise ValueError("merged table: loss sequences disagree")
+                if prev >= 0:
+                    next1[prev] = s
+                break
+            s = index[st] = len(states)
+            states.append(st)
+            hp.append(len(steps) - n)
+            next1.append(-1)
+            if prev >= 0:
+                next1[prev] = s
+            prev = s
+            if n < len(steps):
+                _apply(cur, steps[n])
+        if prev >= 0 and next1[prev] == -1:
+            next1[prev] = prev  # the empty state
+    return states, np.array(hp, dtype=np.int64), np.array(next1, dtype=np.int64)
+
+
+class MergedTable(TableEngine):
+    def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
+        _one_thread()
+        self.setup = setup
+        att, dfn = setup.attacker, setup.defender
+        blocks: list[State] = []
+        for st in setup.starts:
+            if st.attacker not in blocks:
+                blocks.append(st.attacker)
+        self.blocks = blocks
+        K = len(blocks)
+        self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
+        self.d_index = {st: j for j, st in enumerate(d.states)}
+        for st in setup.starts:
+            if st.defender not in self.d_index or st.defender_fires_as not in self.d_index:
+                raise ValueError("table engine: defender start is off its loss sequence")
+        self.nD = nD = len(d.states) - 1
+        cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
+        if max_cells is not None and cells > max_cells:
+            raise PlayerError(
+                f"This battle is too big for a quick answer: {cells} battle states, the "
+                f"limit here is {max_cells}.  Try fewer units."
+            )
+        states, hp, next1 = _catalogue(att, blocks)
+        self.states, self.hp = states, hp
+        S = len(states)
+        self.dead = int(np.flatnonzero(hp == 0)[0])
+        # Each distinct state's dice, as the table engine's side tables have them.
+        dists = []
+        for st in states:
+            subs, air, other = att.dice(st)
+            if setup.low_luck:
+                dists.append(np.array(low_luck_distribution(subs + air + other, 1.0)))
+            elif air and (subs or other):
+                dists.append(np.convolve(hits(air), hits(subs + other)))
+            else:
+                dists.append(hits(subs + air + other))
+        Ha = max(len(x) for x in dists) - 1
+        Hd = d.fire.shape[1] - 1
+        self.Ha, self.Hd = Ha, Hd
+        self.C = C = nD + Ha + 2
+        self.SF = np.zeros((S, Ha + 1))
+        for s, x in enumerate(dists):
+            self.SF[s, : len(x)] = x
+        self.s_alive = np.array([att.alive(st) > 0 for st in states])
+        self.s_quiet = np.array([len(x) == 1 for x in dists])
+        self.s_takes = np.array([att.has_land(st) or not setup.land for st in states])
+        self.s_retreat = np.zeros(S, dtype=bool)
+        if setup.retreat_below:
+            alive_n = np.array([att.alive(st) for st in states])
+            self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
+        sig = self.SF >= CUT
+        self.s_lo = np.argmax(sig, axis=1)
+        self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
+        self.s_cut = np.zeros(S, dtype=np.int64)
+        # nxt[s, h]: the state after h more casualties.
+        nxt = np.empty((S, Hd + 1), dtype=np.int64)
+        nxt[:, 0] = np.arange(S)
+        for h in range(1, Hd + 1):
+            nxt[:, h] = next1[nxt[:, h - 1]]
+        self.nxt = nxt
+        # Levels: the states of equal hit points, most first.
+        order = np.argsort(-hp, kind="stable")
+        cuts = np.flatnonzero(np.diff(hp[order])) + 1
+        self.levels = np.split(order, cuts)
+        firsts = set(blocks)
+        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
+        self.next1 = next1
+        self._defender_arrays()
+        self._block_rows(att, setup.low_luck)
+
+    # -- the first rows per block (ground units lost first, see the module docstring) ----------
+
+    def _block_rows(self, att: Side, low_luck: bool) -> None:
+        """Per-block rows ``0 .. n0 - 1`` (and the rows their spreads reach, which move to
+        their states): the table engine's arrays for them, taken from the states."""
+        self.n0 = 0
+        K = len(self.blocks)
+        starts = np.array([self.start_id[b] for b in self.blocks])
+        n_min = int(self.hp[starts].min()) + 1
+        R = n_min + self.Hd + 2
+        rid = np.empty((K, R), dtype=np.int64)
+        rid[:, 0] = starts
+        next1 = self.next1
+        for i in range(1, R):
+            rid[:, i] = next1[rid[:, i - 1]]
+        n0 = 0
+        if K > BLOCKS_TOGETHER and not low_luck:
+            sv = np.array(self.states)[rid[:, :n_min]]  # (K, n, slots)
+            air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
+            if air.any() and not air.all():
+                same_air = (sv[:, :, air] == sv[:, :1, air]).all(axis=(0, 2))
+                same_ground = (sv[:, :, ~air] == sv[:1, :, ~air]).all(axis=(0, 2))
+                ok = same_air & same_ground
+                n0 = int(np.argmin(ok)) if not ok.all() else n_min
+                n0 = min(n0, n_min - 1)
+        if n0 < 2:
+            self.R = 0
+            return
+        self.R = R = n0 + self.Hd + 2
+        self.rid = rid = rid[:, :R]
+        self.AF = self.SF[rid]
+        self.a_alive = self.s_alive[rid]
+        self.a_quiet = self.s_quiet[rid]
+        self.a_takes = self.s_takes[rid]
+        self.a_retreat = self.s_retreat[rid]
+        self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
+        self.r_cut = np.zeros((K, R), dtype=np.int64)
+        ground = []
+        for r in range(n0):
+            subs, _, other = att.dice(self.states[int(rid[0, r])])
+            ground.append(hits(subs + other))
+        airs = [hits(att.dice(b)[1]) for b in self.blocks]
+        Lg = max(len(g) for g in ground)
+        Lh = max(len(h) for h in airs)
+        self.G = np.zeros((n0, Lg))
+        for r, g in enumerate(ground):
+            self.G[r, : len(g)] = g
+        self.Hk = np.zeros((K, Lh))
+        for k, h in enumerate(airs):
+            self.Hk[k, : len(h)] = h
+        sig = self.G >= CUT
+        self.g_lo = np.argmax(sig, axis=1)
+        self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
+        self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
+        self.Mpre = np.zeros((K, R, self.C))
+        self.n0 = n0
+
+    # -- bookkeeping ------------------------------------------------------------------------------
+
+    def _begin(self) -> None:
+        super()._begin()
+        self.a_end = np.zeros((len(self.blocks), self.R))
+        self.s_end = np.zeros(len(self.states))
+
+    def _settle_states(self, ids: Arr, rows: Arr, last: bool = False) -> Arr:
+        """:meth:`TableEngine._settle_row` for the states ``ids`` at once (``rows`` their
+        masses after a round, changed in place): records the final cells, returns the
+        rows' ``lim`` (0: nothing fights on)."""
+        nD, C = self.nD, self.C
+        cols = np.arange(C)[None, :]
+        alive = self.s_alive[ids]
+        quiet = self.s_quiet[ids]
+        lim = np.where(quiet, nD, self.jT)
+        per_row = np.zeros(len(ids))
+
+        def record(outcome: str, mask: Arr, to_end: bool = False) -> None:
+            masses = np.where(mask, rows, 0.0)
+            by_row = masses.sum(axis=1)
+            total = float(by_row.sum())
+            if not total:
+                return
+            self.counts[outcome] += total
+            per_row[:] += by_row
+            if to_end:
+                self.d_end[nD] += total
+            else:
+                self.d_end += masses.sum(axis=0)
+            if outcome == ATTACKER:
+                self.takes += float(by_row[self.s_takes[ids]].sum())
+
+        dead = ~alive[:, None]
+        if self.setup.defender_fought:
+            record(DEFENDER, dead & (cols < nD))
+            record(DRAW, dead & (cols >= nD))
+        else:
+            record(DEFENDER, dead)
+        alive_c = alive[:, None]
+        record(ATTACKER, alive_c & (cols >= lim[:, None]), to_end=True)
+        inside = alive_c & (cols < lim[:, None])
+        stop = self.s_retreat[ids]
+        if last:
+            record(RETREAT, inside & stop[:, None])
+            record(UNFINISHED, inside & ~stop[:, None])
+            self.s_end[ids] += per_row
+            return np.zeros(len(ids), dtype=np.int64)
+        record(RETREAT, inside & (stop[:, None] | (cols < np.minimum(self.s_cut[ids], lim)[:, None])))
+        stale = inside & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
+        record(STALEMATE, stale & (cols >= np.minimum(self.s_cut[ids], lim)[:, None]))
+        self.s_end[ids] += per_row
+        lims = np.where(alive & ~stop, lim, 0)
+        keep = (cols < lims[:, None]) & (cols >= np.minimum(self.s_cut[ids], lim)[:, None]) & ~stale
+        rows[~keep] = 0.0
+        return lims
+
+    # -- spreading over states --------------------------------------------------------------------
+
+    def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
+        """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
+        ``ids`` into ``into`` (S, C), for every defender score ``hd >= hd_from``."""
+        got = self._weights(x, lo, hd_from, DFT)
+        if got is None:
+            return
+        _, c_lo, W, per_row, h0, h1 = got
+        c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
+        L = out.shape[2]
+        target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
+        flat = out.reshape(-1, L)
+        order = np.argsort(target, kind="stable")
+        ts = target[order]
+        first = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+        if len(first) == len(ts):
+            into[target, c0 : c0 + L] += flat
+        else:
+            into[ts[first], c0 : c0 + L] += np.add.reduceat(flat[order], first, axis=0)
+
+    def _level(self, Mm: Arr, ids: Arr) -> None:
+        """Every state of one level with mass, no round limit: settle, the in-row moves,
+        then every defender score ``>= 1`` into lower levels."""
+        rows = Mm[ids]
+        has = rows.max(axis=1) > 0
+        if not has.any():
+            return
+        ids, rows = ids[has], rows[has]
+        lims = self._settle_states(ids, rows)
+        fights = lims > 0
+        if not fights.any():
+            return
+        ids, rows, lims = ids[fights], rows[fights], lims[fights]
+        got = self._rows_window(rows, lims, self.SF[ids])
+        if got is None:
+            return
+        x, lo, past = got
+        won = past > 0
+        if won.any():
+            total = float(past.sum())
+            self.counts[ATTACKER] += total
+            self.s_end[ids] += past
+            self.d_end[self.nD] += total
+            self.takes += float(past[self.s_takes[ids]].sum())
+        self._spread_states(Mm, ids, x, lo, 1, self.DFT)
+
+    # -- the whole battle -----------------------------------------------------------------------
+
+    def run(self, rounds: int | None = None) -> Tally[float]:
+        self._begin()
+        S, C, K = len(self.states), self.C, len(self.blocks)
+        Mm = np.zeros((S, C))
+        split = rounds is None and self.n0 > 0
+        M = np.zeros((K, self.R, C)) if split else None
+        block_of = {st: k for k, st in enumerate(self.blocks)}
+        pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        for start in self.setup.starts:
+            s = self.start_id[start.attacker]
+            k = block_of[start.attacker]
+            j = self.d_index[start.defender]
+            fj = self.d_index[start.defender_fires_as]
+            w = float(start.weight)
+            if not self.s_alive[s]:
+                self._record_state(DEFENDER, s, w, j)
+                continue
+            if fj == j:  # before round 1: no retreat yet, but an empty or defenceless side ends it
+                if not self.d_alive[j] or (self.d_defenceless[j] and not self.s_quiet[s]):
+                    self._record_state(ATTACKER, s, w, self.nD)
+                    continue
+            self.rounds += w
+            if M is not None:
+                saved = self.DFT
+                if fj != j:
+                    self.DFT = saved.copy()
+                    self.DFT[:, j] = saved[:, fj]
+                self._spread(M, k, 0, np.array([w]), j, 0)
+                self.DFT = saved
+            else:
+                pending.setdefault((j, fj), []).append((s, w))
+        for (j, fj), items in pending.items():
+            DFT = self.DFT
+            if fj != j:
+                DFT = DFT.copy()
+                DFT[:, j] = self.DFT[:, fj]
+            merged: dict[int, float] = {}
+            for s, w in items:
+                merged[s] = merged.get(s, 0.0) + w
+            ids = np.array(list(merged), dtype=np.int64)
+            x = np.array(list(merged.values()))[:, None]
+            for part in range(0, len(ids), 256):
+                self._spread_states(Mm, ids[part : part + 256], x[part : part + 256], j, 0, DFT)
+        if M is not None:
+            self._ground_rows(M, Mm)
+        if rounds is None:
+            for ids in self.levels:
+                self._level(Mm, ids)
+            return self._tally()
+        cols = np.arange(C)[None, :]
+        for rnd in range(2, rounds + 2):
+            last = rnd == rounds + 1
+            nxt = np.zeros_like(Mm)
+            for ids in self.levels:
+                rows = Mm[ids]
+                has = rows.max(axis=1) > 0
+                if not has.any():
+                    continue
+                lv, rows = ids[has], rows[has]
+                lims = self._settle_states(lv, rows, last=last)
+                if last or not lims.any():
+                    continue
+                x = np.where(cols < lims[:, None], rows, 0.0)
+                self.rounds += float(x.sum())
+                self._spread_states(nxt, lv, x, 0, 0, self.DFT)
+            Mm = nxt
+        return self._tally()
+
+    def _ground_rows(self, M: Arr, Mm: Arr) -> None:
+        """Rows ``0 .. n0 - 1`` per block with the split spreading, then every later row's
+        mass moves to its attacker state."""
+        K = len(self.blocks)
+        for i in range(self.n0):
+            self._finish_row(M, i)
+            rows = M[:, i, :]
+            lims = np.zeros(K, dtype=np.int64)
+            for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
+                lims[k] = self._settle_row(k, i, rows[k])
+            if lims.any():
+                self._rows_solve(M, i, rows, lims)
+        for i in range(self.n0, self.R):
+            self._finish_row(M, i)
+            np.add.at(Mm, self.rid[:, i], M[:, i, :])
+
+    def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
+        self.counts[outcome] += w
+        self.s_end[s] += w
+        self.d_end[j] += w
+        if outcome == ATTACKER and self.s_takes[s]:
+            self.takes += w
+
+    # -- retreat by win chance ------------------------------------------------------------------
+
+    def win_chance(self) -> Arr:
+        """``W[s, j]``: the attacker's chance to win from state ``s`` against defender
+        column ``j`` after a round if it fights on (the table engine's backward pass,
+        over the distinct states from the fewest hit points up)."""
+        S, C = len(self.states), self.C
+        nD, Hd, Ha = self.nD, self.Hd, self.Ha
+        V = np.zeros((S, C))
+        for ids in reversed(self.levels):
+            for s in ids.tolist():
+                if not self.s_alive[s]:
+                    continue
+                quiet = bool(self.s_quiet[s])
+                lim = nD if quiet else self.jT
+                V[s, lim:] = 1.0
+                if self.s_retreat[s] or lim == 0:
+                    V[s, :lim] = 0.0
+                    continue
+                A = self.SF[s]
+                pad = np.zeros((Hd, lim + Ha))
+                if Hd:
+                    width = min(C, lim + Ha)
+                    pad[:, :width] = V[self.nxt[s, 1:], :width]
+                windows = np.lib.stride_tricks.sliding_window_view(pad, Ha + 1, axis=1)[:, :lim, :]
+                corr = windows @ A  # (Hd, lim)
+                S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
+                d0 = self.DF[:lim, 0]
+                c = 1.0 / (1.0 - float(A[0]) * d0)
+                suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # p(ha >= t)
+                tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
+                b = c * (S1 + d0 * tail)
+                if quiet:
+                    V[s, :lim] = np.where(self.d_quiet[:lim], 0.0, b)
+                    continue
+                active = np.flatnonzero(c * d0 > 1e-30)
+                if len(active) and Ha >= 1:
+                    js = int(active[0])
+                    ws = lim - js
+                    P = np.zeros(2 * ws)
+                    n = min(len(A), ws)
+                    P[ws + 1 : ws + n] = A[1:n]
+                    U = as_strided(P[ws:], shape=(ws, ws), strides=(-P.itemsize, P.itemsize))
+                    system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
+                    V[s, js:lim] = np.linalg.solve(system, b[js:])
+                    V[s, :js] = b[:js]
+                else:
+                    V[s, :lim] = b
+        return V
+
+    def win_chance_cuts(self, threshold: float) -> None:
+        W = self.win_chance()
+        for s in range(len(self.states)):
+            if not self.s_alive[s]:
+                continue
+            lim = self.nD if self.s_quiet[s] else self.jT
+            ok = np.flatnonzero(W[s, :lim] >= threshold)
+            self.s_cut[s] = int(ok[0]) if len(ok) else lim
+        if self.n0:
+            self.r_cut = self.s_cut[self.rid]
+
+    def _tally(self) -> Tally[float]:
+        tally: Tally[float] = Tally.empty(1.0)
+        tally.outcome = dict(self.counts)
+        tally.takes = self.takes
+        tally.rounds = self.rounds
+        recorded = sum(self.counts.values())
+        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+        ends = self.s_end.copy()
+        if self.n0:
+            np.add.at(ends, self.rid, self.a_end)
+        for s in np.flatnonzero(ends).tolist():
+            tally.attacker_end[self.states[s]] = float(ends[s])
+        for j in np.nonzero(self.d_end)[0]:
+            st = self.d_tab.states[min(int(j), self.nD)]
+            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
+        return tally
