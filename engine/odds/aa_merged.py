@@ -32,7 +32,7 @@ from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State, _apply
-from engine.odds.aa_table import BLOCKS_TOGETHER, Arr, TableEngine, _one_thread, hits, side_table
+from engine.odds.aa_table import BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, hits, side_table
 from engine.odds.aa_units import AIR
 from engine.odds.dist import low_luck_distribution
 
@@ -87,16 +87,32 @@ def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
     return states, np.array(hp, dtype=np.int64), np.array(next1, dtype=np.int64)
 
 
+def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
+    """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not."""
+    order = np.argsort(target, kind="stable")
+    ts = target[order]
+    first = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+    L = rows.shape[1]
+    if len(first) == len(ts):
+        into[target, c0 : c0 + L] += rows
+    else:
+        into[ts[first], c0 : c0 + L] += np.add.reduceat(rows[order], first, axis=0)
+
+
 class MergedTable(TableEngine):
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
         _one_thread()
         self.setup = setup
         att, dfn = setup.attacker, setup.defender
-        blocks: list[State] = []
+        weight: dict[State, float] = {}
         for st in setup.starts:
-            if st.attacker not in blocks:
-                blocks.append(st.attacker)
+            weight[st.attacker] = weight.get(st.attacker, 0.0) + float(st.weight)
+        # Heaviest first, in groups of like weight (contiguous: see mass_groups).
+        blocks = sorted(weight, key=lambda b: -weight[b])
         self.blocks = blocks
+        bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
+        edges = [0, *(np.flatnonzero(np.diff(bins)) + 1).tolist(), len(blocks)]
+        self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
         K = len(blocks)
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
@@ -111,91 +127,103 @@ class MergedTable(TableEngine):
                 f"limit here is {max_cells}.  Try fewer units."
             )
         states, hp, next1 = _catalogue(att, blocks)
-        self.states, self.hp = states, hp
+        self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
-        # Each distinct state's dice, as the table engine's side tables have them.
-        dists = []
-        for st in states:
-            subs, air, other = att.dice(st)
-            if setup.low_luck:
-                dists.append(np.array(low_luck_distribution(subs + air + other, 1.0)))
-            elif air and (subs or other):
-                dists.append(np.convolve(hits(air), hits(subs + other)))
-            else:
-                dists.append(hits(subs + air + other))
-        Ha = max(len(x) for x in dists) - 1
-        Hd = d.fire.shape[1] - 1
-        self.Ha, self.Hd = Ha, Hd
-        self.C = C = nD + Ha + 2
-        self.SF = np.zeros((S, Ha + 1))
-        for s, x in enumerate(dists):
-            self.SF[s, : len(x)] = x
-        self.s_alive = np.array([att.alive(st) > 0 for st in states])
-        self.s_quiet = np.array([len(x) == 1 for x in dists])
-        self.s_takes = np.array([att.has_land(st) or not setup.land for st in states])
-        self.s_retreat = np.zeros(S, dtype=bool)
-        if setup.retreat_below:
-            alive_n = np.array([att.alive(st) for st in states])
-            self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
-        sig = self.SF >= CUT
-        self.s_lo = np.argmax(sig, axis=1)
-        self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
-        self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
-        self.s_cut = np.zeros(S, dtype=np.int64)
+        self.Hd = Hd = d.fire.shape[1] - 1
         # nxt[s, h]: the state after h more casualties.
         nxt = np.empty((S, Hd + 1), dtype=np.int64)
         nxt[:, 0] = np.arange(S)
         for h in range(1, Hd + 1):
             nxt[:, h] = next1[nxt[:, h - 1]]
         self.nxt = nxt
+        firsts = set(blocks)
+        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
+        self.n0 = self._ground_phase(att, setup.low_luck)
+        # Each state's dice as the table engine's side tables have them; the ground
+        # phase's states (n0 > 0) from the ground part and each block's aircraft.
+        ground_ids = set(self.rid[:, : self.n0].ravel().tolist()) if self.n0 else set()
+        dists: dict[int, Arr] = {}
+        for s, st in enumerate(states):
+            if s in ground_ids:
+                continue
+            subs, air, other = att.dice(st)
+            if setup.low_luck:
+                dists[s] = np.array(low_luck_distribution(subs + air + other, 1.0))
+            elif air and (subs or other):
+                dists[s] = np.convolve(hits(air), hits(subs + other))
+            else:
+                dists[s] = hits(subs + air + other)
+        Ha = max(len(x) for x in dists.values()) - 1
+        if self.n0:
+            Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
+        self.Ha = Ha
+        self.C = C = nD + Ha + 2
+        self.SF = np.zeros((S, Ha + 1))
+        for s, x in dists.items():
+            self.SF[s, : len(x)] = x
+        if self.n0:
+            # Ground phase: G[i] * H[k], every block and row at once.
+            n0, Lg = self.n0, self.G.shape[1]
+            AFg = np.zeros((len(blocks), n0, Ha + 1))
+            for t in range(self.Hk.shape[1]):
+                AFg[:, :, t : t + Lg] += self.Hk[:, t, None, None] * self.G[None, :, :]
+            self.SF[self.rid[:, :n0]] = AFg
+            self.AF = AFg
+        sv = np.array(states, dtype=np.int64).reshape(S, len(att.slots))
+        fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
+        land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
+        alive_n = sv[:, fighting].sum(axis=1)
+        self.s_alive = alive_n > 0
+        self.s_quiet = ~(self.SF[:, 1:] > 0).any(axis=1)
+        self.s_takes = (sv[:, land].sum(axis=1) > 0) | (not setup.land)
+        self.s_retreat = np.zeros(S, dtype=bool)
+        if setup.retreat_below:
+            self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
+        sig = self.SF >= CUT
+        self.s_lo = np.argmax(sig, axis=1)
+        self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
+        self.s_cut = np.zeros(S, dtype=np.int64)
         # Levels: the states of equal hit points, most first.
         order = np.argsort(-hp, kind="stable")
         cuts = np.flatnonzero(np.diff(hp[order])) + 1
         self.levels = np.split(order, cuts)
-        firsts = set(blocks)
-        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
-        self.next1 = next1
         self._defender_arrays()
-        self._block_rows(att, setup.low_luck)
+        if self.n0:
+            self._block_arrays()
 
     # -- the first rows per block (ground units lost first, see the module docstring) ----------
 
-    def _block_rows(self, att: Side, low_luck: bool) -> None:
-        """Per-block rows ``0 .. n0 - 1`` (and the rows their spreads reach, which move to
-        their states): the table engine's arrays for them, taken from the states."""
-        self.n0 = 0
+    def _ground_phase(self, att: Side, low_luck: bool) -> int:
+        """``n0``: the first rows that every block spends losing the same ground units
+        (0: none worth splitting), with the rows' states ``rid[k, i]`` and the ground
+        and aircraft hits (``G``, ``Hk``) of :meth:`TableEngine._split_init`."""
         K = len(self.blocks)
         starts = np.array([self.start_id[b] for b in self.blocks])
         n_min = int(self.hp[starts].min()) + 1
         R = n_min + self.Hd + 2
         rid = np.empty((K, R), dtype=np.int64)
         rid[:, 0] = starts
-        next1 = self.next1
         for i in range(1, R):
-            rid[:, i] = next1[rid[:, i - 1]]
-        n0 = 0
-        if K > BLOCKS_TOGETHER and not low_luck:
-            sv = np.array(self.states)[rid[:, :n_min]]  # (K, n, slots)
-            air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
-            if air.any() and not air.all():
-                same_air = (sv[:, :, air] == sv[:, :1, air]).all(axis=(0, 2))
-                same_ground = (sv[:, :, ~air] == sv[:1, :, ~air]).all(axis=(0, 2))
-                ok = same_air & same_ground
-                n0 = int(np.argmin(ok)) if not ok.all() else n_min
-                n0 = min(n0, n_min - 1)
+            rid[:, i] = self.next1[rid[:, i - 1]]
+        self.rid = rid
+        self.R = 0
+        if K <= BLOCKS_TOGETHER or low_luck:
+            return 0
+        sv = np.array(self.states)[rid[:, :n_min]]  # (K, n, slots)
+        air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
+        if not air.any() or air.all():
+            return 0
+        same_air = (sv[:, :, air] == sv[:, :1, air]).all(axis=(0, 2))
+        same_ground = (sv[:, :, ~air] == sv[:1, :, ~air]).all(axis=(0, 2))
+        ok = same_air & same_ground
+        n0 = int(np.argmin(ok)) if not ok.all() else n_min
+        n0 = min(n0, n_min - 1)
         if n0 < 2:
-            self.R = 0
-            return
-        self.R = R = n0 + self.Hd + 2
-        self.rid = rid = rid[:, :R]
-        self.AF = self.SF[rid]
-        self.a_alive = self.s_alive[rid]
-        self.a_quiet = self.s_quiet[rid]
-        self.a_takes = self.s_takes[rid]
-        self.a_retreat = self.s_retreat[rid]
-        self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
-        self.r_cut = np.zeros((K, R), dtype=np.int64)
+            return 0
+        self.R = n0 + self.Hd + 2
+        self.rid = rid[:, : self.R]
         ground = []
         for r in range(n0):
             subs, _, other = att.dice(self.states[int(rid[0, r])])
@@ -213,14 +241,24 @@ class MergedTable(TableEngine):
         self.g_lo = np.argmax(sig, axis=1)
         self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
         self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
-        self.Mpre = np.zeros((K, R, self.C))
-        self.n0 = n0
+        return n0
+
+    def _block_arrays(self) -> None:
+        """The table engine's per-block arrays for the rows ``0 .. R - 1``."""
+        rid = self.rid[:, : self.n0]
+        self.a_alive = self.s_alive[rid]
+        self.a_quiet = self.s_quiet[rid]
+        self.a_takes = self.s_takes[rid]
+        self.a_retreat = self.s_retreat[rid]
+        self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
+        self.r_cut = np.zeros(rid.shape, dtype=np.int64)
+        self.Mpre = np.zeros((len(self.blocks), self.R, self.C))
 
     # -- bookkeeping ------------------------------------------------------------------------------
 
     def _begin(self) -> None:
         super()._begin()
-        self.a_end = np.zeros((len(self.blocks), self.R))
+        self.a_end = np.zeros((len(self.blocks), self.n0))
         self.s_end = np.zeros(len(self.states))
 
     def _settle_states(self, ids: Arr, rows: Arr, last: bool = False) -> Arr:
@@ -283,16 +321,8 @@ class MergedTable(TableEngine):
             return
         _, c_lo, W, per_row, h0, h1 = got
         c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
-        L = out.shape[2]
         target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
-        flat = out.reshape(-1, L)
-        order = np.argsort(target, kind="stable")
-        ts = target[order]
-        first = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
-        if len(first) == len(ts):
-            into[target, c0 : c0 + L] += flat
-        else:
-            into[ts[first], c0 : c0 + L] += np.add.reduceat(flat[order], first, axis=0)
+        _scatter(into, target, out.reshape(len(target), -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,
@@ -344,15 +374,9 @@ class MergedTable(TableEngine):
                     self._record_state(ATTACKER, s, w, self.nD)
                     continue
             self.rounds += w
-            if M is not None:
-                saved = self.DFT
-                if fj != j:
-                    self.DFT = saved.copy()
-                    self.DFT[:, j] = saved[:, fj]
-                self._spread(M, k, 0, np.array([w]), j, 0)
-                self.DFT = saved
-            else:
-                pending.setdefault((j, fj), []).append((s, w))
+            pending.setdefault((j, fj), []).append((k if M is not None else s, w))
+        # Round 1 from every start, batched by defender start (the defender firing as it
+        # stood before bombardment, A-10.3).
         for (j, fj), items in pending.items():
             DFT = self.DFT
             if fj != j:
@@ -364,7 +388,15 @@ class MergedTable(TableEngine):
             ids = np.array(list(merged), dtype=np.int64)
             x = np.array(list(merged.values()))[:, None]
             for part in range(0, len(ids), 256):
-                self._spread_states(Mm, ids[part : part + 256], x[part : part + 256], j, 0, DFT)
+                at, xp = ids[part : part + 256], x[part : part + 256]
+                if M is None:
+                    self._spread_states(Mm, at, xp, j, 0, DFT)
+                    continue
+                got = self._weights(xp, j, 0, DFT)  # blocks' row 0: the table engine's arrays
+                if got is not None:
+                    _, c_lo, W, per_row, h0, h1 = got
+                    c0, out = self._toeplitz(W, per_row, c_lo, self.AF[at, 0], self.a_lo[at, 0], self.a_hi[at, 0], self.a_out[at, 0])
+                    M[at, h0 : h1, c0 : c0 + out.shape[2]] += out
         if M is not None:
             self._ground_rows(M, Mm)
         if rounds is None:
@@ -404,7 +436,7 @@ class MergedTable(TableEngine):
                 self._rows_solve(M, i, rows, lims)
         for i in range(self.n0, self.R):
             self._finish_row(M, i)
-            np.add.at(Mm, self.rid[:, i], M[:, i, :])
+            _scatter(Mm, self.rid[:, i], M[:, i, :], 0)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w
@@ -483,7 +515,7 @@ class MergedTable(TableEngine):
         tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
         ends = self.s_end.copy()
         if self.n0:
-            np.add.at(ends, self.rid, self.a_end)
+            np.add.at(ends, self.rid[:, : self.n0], self.a_end)
         for s in np.flatnonzero(ends).tolist():
             tally.attacker_end[self.states[s]] = float(ends[s])
         for j in np.nonzero(self.d_end)[0]:

@@ -51,6 +51,7 @@ Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to h
 
 BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
+MASS_BIN = 4  # powers of ten: blocks of like mass spread together (mass_groups)
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
 
 
@@ -151,6 +152,19 @@ def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
     out = np.array(T[..., :keep])
     out[..., keep - 1] += T[..., keep:].sum(axis=-1)
     return out, keep
+
+
+def mass_groups(mass: Arr) -> list[Arr]:
+    """Indices of the rows with mass, in groups of like mass (within MASS_BIN powers of
+    ten): spreading each group on its own window leaves out only masses below TINY, as
+    one row at a time would, at a fraction of the work for the light rows."""
+    ids = np.flatnonzero(mass > 0)
+    if not len(ids):
+        return []
+    bins = np.floor(np.log10(mass[ids]) / MASS_BIN).astype(np.int64)
+    if bins.min() == bins.max():
+        return [ids]
+    return [ids[bins == b] for b in np.unique(bins)]
 
 
 # -- the engine -------------------------------------------------------------------------------
@@ -258,6 +272,7 @@ class TableEngine:
         ``Mpre``), and with ``H[k]`` once per target row when that row is reached
         (:meth:`_finish_row`).  ``n0`` rows use it (0: not applicable)."""
         self.n0 = 0
+        self.block_groups: list[slice] = []
         K = len(self.blocks)
         if K <= BLOCKS_TOGETHER or low_luck:
             return
@@ -299,17 +314,19 @@ class TableEngine:
         aircraft hits."""
         if i >= self.Mpre.shape[1]:
             return
-        pre = self.Mpre[:, i, :]
-        nz = np.flatnonzero(pre.any(axis=0))
-        if not len(nz):
-            return
-        lo, hi = int(nz[0]), int(nz[-1]) + 1
         C = self.C
-        row = M[:, i, :]
-        for t in range(self.Hk.shape[1]):
-            stop = min(hi + t, C)
-            if stop > lo + t:
-                row[:, lo + t : stop] += self.Hk[:, t : t + 1] * pre[:, lo : stop - t]
+        for ids in self.block_groups or [slice(None)]:
+            pre = self.Mpre[ids, i, :]
+            nz = np.flatnonzero(pre.any(axis=0))
+            if not len(nz):
+                continue
+            lo, hi = int(nz[0]), int(nz[-1]) + 1
+            row = M[ids, i, :]
+            Hk = self.Hk[ids]
+            for t in range(Hk.shape[1]):
+                stop = min(hi + t, C)
+                if stop > lo + t:
+                    row[:, lo + t : stop] += Hk[:, t : t + 1] * pre[:, lo : stop - t]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
@@ -454,15 +471,29 @@ class TableEngine:
         x, lo, past = got
         for k in np.flatnonzero(past > 0).tolist():
             self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
-        K = rows.shape[0]
+        if i < self.n0:
+            self._ground_spread(x, lo, i)
+            return
         got2 = self._weights(x, lo, 1, self.DFT)
         if got2 is None:
             return
-        xk, c_lo, W, per_block, h0, h1 = got2
-        wk = xk.shape[1]
+        _, c_lo, W, per_block, h0, h1 = got2
         r0 = i + 1 + h0
-        if i < self.n0:
-            # Ground units' hits, shared by every block: one 2-D product (see _split_init).
+        c0, out = self._toeplitz(W, per_block, c_lo, self.AF[:, i, :], self.a_lo[:, i], self.a_hi[:, i], self.a_out[:, i])
+        M[:, r0 : r0 + out.shape[1], c0 : c0 + out.shape[2]] += out
+
+    def _ground_spread(self, x: Arr, lo: int, i: int) -> None:
+        """Row ``i < n0``: every defender score ``>= 1`` with the ground units' hits,
+        shared by every block: one 2-D product into ``Mpre`` (see _split_init).  Blocks
+        are taken in groups of like mass (:func:`mass_groups`), each on its own window:
+        a block of small mass has few cells of at least TINY."""
+        groups: list[Any] = self.block_groups or mass_groups(x.sum(axis=1))
+        for ids in groups:
+            got = self._weights(x[ids], lo, 1, self.DFT)
+            if got is None:
+                continue
+            xk, c_lo, W, per_block, h0, h1 = got
+            K, Hn, wk = W.shape
             g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
             self.dropped += float(per_block.sum()) * float(self.g_out[i])
             Lg = g1 - g0
@@ -472,12 +503,9 @@ class TableEngine:
             T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
-            Hn = h1 - h0
             out = (W.reshape(K * Hn, wk) @ T).reshape(K, Hn, L)
-            self.Mpre[:, r0 : r0 + Hn, c0 : c0 + L] += out
-            return
-        c0, out = self._toeplitz(W, per_block, c_lo, self.AF[:, i, :], self.a_lo[:, i], self.a_hi[:, i], self.a_out[:, i])
-        M[:, r0 : r0 + out.shape[1], c0 : c0 + out.shape[2]] += out
+            r0 = i + 1 + h0
+            self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
 
     def _rows_window(self, rows: Arr, lims: Arr, A: Arr) -> tuple[Arr, int, Arr] | None:
         """Step 1 for several rows at once (blocks of one row, or attacker states of
