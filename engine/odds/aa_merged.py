@@ -105,19 +105,18 @@ class MergedTable(TableEngine):
         self.setup = setup
         att, dfn = setup.attacker, setup.defender
         weight: dict[State, float] = {}
-        for st in setup.starts:
-            weight[st.attacker] = weight.get(st.attacker, 0.0) + float(st.weight)
+        for start in setup.starts:
+            weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
         # Heaviest first, in groups of like weight (contiguous: see mass_groups).
         blocks = sorted(weight, key=lambda b: -weight[b])
         self.blocks = blocks
         bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
         edges = [0, *(np.flatnonzero(np.diff(bins)) + 1).tolist(), len(blocks)]
         self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
-        K = len(blocks)
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
-        for st in setup.starts:
-            if st.defender not in self.d_index or st.defender_fires_as not in self.d_index:
+        for start in setup.starts:
+            if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
                 raise ValueError("table engine: defender start is off its loss sequence")
         self.nD = nD = len(d.states) - 1
         cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
@@ -158,7 +157,7 @@ class MergedTable(TableEngine):
         if self.n0:
             Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
         self.Ha = Ha
-        self.C = C = nD + Ha + 2
+        self.C = nD + Ha + 2
         self.SF = np.zeros((S, Ha + 1))
         for s, x in dists.items():
             self.SF[s, : len(x)] = x
@@ -174,10 +173,10 @@ class MergedTable(TableEngine):
         fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
         land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
         alive_n = sv[:, fighting].sum(axis=1)
-        self.s_alive = alive_n > 0
-        self.s_quiet = ~(self.SF[:, 1:] > 0).any(axis=1)
-        self.s_takes = (sv[:, land].sum(axis=1) > 0) | (not setup.land)
-        self.s_retreat = np.zeros(S, dtype=bool)
+        self.s_alive: Arr = alive_n > 0
+        self.s_quiet: Arr = ~(self.SF[:, 1:] > 0).any(axis=1)
+        self.s_takes: Arr = (sv[:, land].sum(axis=1) > 0) | (not setup.land)
+        self.s_retreat: Arr = np.zeros(S, dtype=bool)
         if setup.retreat_below:
             self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
         sig = self.SF >= CUT
