@@ -51,7 +51,7 @@ Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to h
 
 BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
-MASS_BIN = 4  # powers of ten: blocks of like mass spread together (mass_groups)
+MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
 
 
