@@ -88,15 +88,22 @@ def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
 
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
-    """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not."""
+    """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
+    (repeated ones, such as "attacker destroyed", summed first)."""
     order = np.argsort(target, kind="stable")
     ts = target[order]
-    first = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+    start = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
     L = rows.shape[1]
-    if len(first) == len(ts):
+    if len(start) == len(ts):
         into[target, c0 : c0 + L] += rows
-    else:
-        into[ts[first], c0 : c0 + L] += np.add.reduceat(rows[order], first, axis=0)
+        return
+    count = np.diff(np.append(start, len(ts)))
+    one = start[count == 1]
+    into[ts[one], c0 : c0 + L] += rows[order[one]]
+    many = count > 1
+    pos = order[np.repeat(many, count)]
+    firsts = np.concatenate([[0], np.cumsum(count[many])[:-1]])
+    into[ts[start[many]], c0 : c0 + L] += np.add.reduceat(rows[pos], firsts, axis=0)
 
 
 class MergedTable(TableEngine):
