@@ -25,6 +25,12 @@ One round from (i, j): the defender scores ``hd`` hits (dice of column j), the a
    the attacker's hits spread it along the columns, one matrix product with the
    Toeplitz matrix of the attacker's hit distribution.
 
+Many AA blocks (big tables) go to :mod:`engine.odds.aa_merged` instead, which numbers
+the blocks' distinct attacker states and reuses this engine's row steps
+(:meth:`TableEngine._rows_window`, :meth:`TableEngine._weights`,
+:meth:`TableEngine._toeplitz`) on levels of them.  Blocks whose masses are far apart are
+spread in groups of like mass (:func:`mass_groups`), each on its own window.
+
 Rows and columns past a side's last state mean "that side is destroyed", so nothing is
 clipped while spreading.  Masses below ``TINY`` are not spread and dice outcomes below
 ``CUT`` are left out; everything left out is added up in ``dropped``, which is reported
