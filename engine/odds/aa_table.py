@@ -58,6 +58,7 @@ Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to h
 BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
 MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
+BAND = 32  # columns per product in _band_matmul
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
 
 
@@ -171,6 +172,24 @@ def mass_groups(mass: Arr) -> list[Arr]:
     if bins.min() == bins.max():
         return [ids]
     return [ids[bins == b] for b in np.unique(bins)]
+
+
+def _band_matmul(W: Arr, T: Arr, La: int) -> Arr:
+    """``W @ T`` for spreading matrices ``T`` (last two axes) that are zero outside the
+    band ``0 <= column - row < La``: by chunks of BAND columns, each with only the rows
+    that reach it (the zeros of a wide table are most of ``T``)."""
+    wk, L = T.shape[-2:]
+    if wk < 3 * BAND or La > wk // 2:
+        return np.matmul(W, T)
+    out = np.empty(W.shape[:-1] + (L,))
+    for cs in range(0, L, BAND):
+        ce = min(cs + BAND, L)
+        js, je = max(0, cs - La + 1), min(ce, wk)
+        if je <= js:
+            out[..., cs:ce] = 0.0
+        else:
+            out[..., cs:ce] = np.matmul(W[..., js:je], T[..., js:je, cs:ce])
+    return out
 
 
 # -- the engine -------------------------------------------------------------------------------
@@ -509,7 +528,7 @@ class TableEngine:
             T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
-            out = (W.reshape(K * Hn, wk) @ T).reshape(K, Hn, L)
+            out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
             r0 = i + 1 + h0
             self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
 
@@ -600,7 +619,7 @@ class TableEngine:
         T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
         c0 = c_lo + a0
         T, L = _fold(T, c0, self.nD)
-        return c0, np.matmul(W, T)
+        return c0, _band_matmul(W, T, La)
 
     def _in_row(
         self, k: int, i: int, x: Arr, y: Arr, c: Arr, d0: Arr, r: Arr, js: int, abs_js: int, lim: int
