@@ -170,10 +170,11 @@ class MergedTable(TableEngine):
             self.SF[s, : len(x)] = x
         if self.n0:
             # Ground phase: G[i] * H[k], every block and row at once.
-            n0, Lg = self.n0, self.G.shape[1]
-            AFg = np.zeros((len(blocks), n0, Ha + 1))
-            for t in range(self.Hk.shape[1]):
-                AFg[:, :, t : t + Lg] += self.Hk[:, t, None, None] * self.G[None, :, :]
+            n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
+            shifted = np.zeros((Lh, n0, Ha + 1))  # shifted[t, i] = G[i] moved t hits on
+            for t in range(Lh):
+                shifted[t, :, t : t + Lg] = self.G
+            AFg = (self.Hk @ shifted.reshape(Lh, -1)).reshape(len(blocks), n0, Ha + 1)
             self.SF[self.rid[:, :n0]] = AFg
             self.AF = AFg
         sv = np.array(states, dtype=np.int64).reshape(S, len(att.slots))

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -339,19 +339,21 @@ class TableEngine:
         aircraft hits."""
         if i >= self.Mpre.shape[1]:
             return
-        C = self.C
+        Lh = self.Hk.shape[1]
         for ids in self.block_groups or [slice(None)]:
             pre = self.Mpre[ids, i, :]
             nz = np.flatnonzero(pre.any(axis=0))
             if not len(nz):
                 continue
             lo, hi = int(nz[0]), int(nz[-1]) + 1
-            row = M[ids, i, :]
-            Hk = self.Hk[ids]
-            for t in range(Hk.shape[1]):
-                stop = min(hi + t, C)
-                if stop > lo + t:
-                    row[:, lo + t : stop] += Hk[:, t : t + 1] * pre[:, lo : stop - t]
+            w = hi - lo
+            # out[k, c] = sum over t of Hk[k, t] pre[k, lo + c - t]: each output column
+            # is a window of the padded row times the block's reversed aircraft hits.
+            P = np.zeros((pre.shape[0], w + 2 * (Lh - 1)))
+            P[:, Lh - 1 : Lh - 1 + w] = pre[:, lo:hi]
+            windows = sliding_window_view(P, Lh, axis=1)  # (n, w + Lh - 1, Lh)
+            out = np.matmul(windows, self.Hk[ids, ::-1, None])
+            M[ids, i, lo : hi + Lh - 1] += out[:, :, 0]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
