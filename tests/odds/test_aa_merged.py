@@ -64,6 +64,8 @@ def _against_fractions(battle: AABattle) -> None:
         ("2 inf, 3 fig, 3 bom", "5 inf, 1 fig, 1 aa", {"retreat_after": 1}),
         ("3 inf, 3 fig, 2 bom", "6 inf, 1 aa", {"retreat_below": 3}),
         ("4 inf, 3 fig, 3 bom", "6 inf, 1 art, 1 aa", {"mode": "amphibious", "bombard": "1 bat, 1 cru"}),
+        # Bombardment may leave the defender nothing but its AA gun: won before round 1.
+        ("3 inf, 2 fig, 2 bom", "1 inf, 1 aa", {"mode": "amphibious", "bombard": "1 bat, 1 cru"}),
         ("3 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"rules": "1942se"}),
         ("3 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"rules": "global1940"}),
         ("2 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"tech_attacker": "heavy bombers"}),
