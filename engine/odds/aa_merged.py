@@ -363,8 +363,7 @@ class MergedTable(TableEngine):
         self._begin()
         S, C, K = len(self.states), self.C, len(self.blocks)
         Mm = np.zeros((S, C))
-        split = rounds is None and self.n0 > 0
-        M = np.zeros((K, self.R, C)) if split else None
+        M = np.zeros((K, self.R, C)) if self.n0 else None
         block_of = {st: k for k, st in enumerate(self.blocks)}
         pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
         for start in self.setup.starts:
@@ -404,16 +403,37 @@ class MergedTable(TableEngine):
                     _, c_lo, W, per_row, h0, h1 = got
                     c0, out = self._toeplitz(W, per_row, c_lo, self.AF[at, 0], self.a_lo[at, 0], self.a_hi[at, 0], self.a_out[at, 0])
                     M[at, h0 : h1, c0 : c0 + out.shape[2]] += out
-        if M is not None:
-            self._ground_rows(M, Mm)
         if rounds is None:
+            if M is not None:
+                self._ground_rows(M, Mm)
             for ids in self.levels:
                 self._level(Mm, ids)
             return self._tally()
+        if M is not None:
+            self._move_rows(M, Mm)
         cols = np.arange(C)[None, :]
         for rnd in range(2, rounds + 2):
             last = rnd == rounds + 1
-            nxt = np.zeros_like(Mm)
+            nxt = np.zeros(Mm.shape)
+            if M is not None:
+                # The ground rows per block (see _ground_rows), one round into the next
+                # round's table.
+                self.Mpre = np.zeros(M.shape)
+                M_next = np.zeros(M.shape)
+                for i in range(self.n0):
+                    rows = M[:, i, :]
+                    lims = np.zeros(K, dtype=np.int64)
+                    for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
+                        lims[k] = self._settle_row(k, i, rows[k], last=last)
+                    if lims.any():
+                        x = np.where(cols < lims[:, None], rows, 0.0)
+                        self.rounds += float(x.sum())
+                        self._ground_spread(x, 0, i, hd_from=0)
+                if not last:
+                    for i in range(self.R):
+                        self._finish_row(M_next, i)
+                    self._move_rows(M_next, nxt)
+                M = M_next
             for ids in self.levels:
                 rows = Mm[ids]
                 has = rows.max(axis=1) > 0
@@ -443,7 +463,13 @@ class MergedTable(TableEngine):
                 self._rows_solve(M, i, rows, lims)
         for i in range(self.n0, self.R):
             self._finish_row(M, i)
+        self._move_rows(M, Mm)
+
+    def _move_rows(self, M: Arr, Mm: Arr) -> None:
+        """Move the per-block rows from ``n0`` on to their attacker states."""
+        for i in range(self.n0, self.R):
             _scatter(Mm, self.rid[:, i], M[:, i, :], 0)
+            M[:, i, :] = 0.0
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

@@ -509,14 +509,14 @@ class TableEngine:
         c0, out = self._toeplitz(W, per_block, c_lo, self.AF[:, i, :], self.a_lo[:, i], self.a_hi[:, i], self.a_out[:, i])
         M[:, r0 : r0 + out.shape[1], c0 : c0 + out.shape[2]] += out
 
-    def _ground_spread(self, x: Arr, lo: int, i: int) -> None:
-        """Row ``i < n0``: every defender score ``>= 1`` with the ground units' hits,
+    def _ground_spread(self, x: Arr, lo: int, i: int, hd_from: int = 1) -> None:
+        """Row ``i < n0``: every defender score ``>= hd_from`` with the ground units' hits,
         shared by every block: one 2-D product into ``Mpre`` (see _split_init).  Blocks
         are taken in groups of like mass (:func:`mass_groups`), each on its own window:
         a block of small mass has few cells of at least TINY."""
         groups: list[Any] = self.block_groups or mass_groups(x.sum(axis=1))
         for ids in groups:
-            got = self._weights(x[ids], lo, 1, self.DFT)
+            got = self._weights(x[ids], lo, hd_from, self.DFT)
             if got is None:
                 continue
             xk, c_lo, W, per_block, h0, h1 = got
@@ -531,7 +531,7 @@ class TableEngine:
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
             out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
-            r0 = i + 1 + h0
+            r0 = i + hd_from + h0
             self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
 
     def _rows_window(self, rows: Arr, lims: Arr, A: Arr) -> tuple[Arr, int, Arr] | None:
