@@ -492,6 +492,17 @@ class TableEngine:
         """Row ``i`` of every block at once (AA fire: many blocks): the same steps as
         :meth:`_row_solve`, batched over the blocks on the union of their windows, so
         the Python work per row does not grow with the number of blocks."""
+        if i < self.n0 and self.block_groups:
+            # Blocks of like weight (contiguous) on their own windows, in-row moves too.
+            for g in self.block_groups:
+                got = self._rows_window(rows[g], lims[g], self.AF[g, i, :])
+                if got is None:
+                    continue
+                x, lo, past = got
+                for k in np.flatnonzero(past > 0).tolist():
+                    self._record(ATTACKER, g.start + k, i, past[k : k + 1], self.nD, to_end=True)
+                self._ground_spread(x, lo, i, block=g)
+            return
         got = self._rows_window(rows, lims, self.AF[:, i, :])
         if got is None:
             return
@@ -509,14 +520,17 @@ class TableEngine:
         c0, out = self._toeplitz(W, per_block, c_lo, self.AF[:, i, :], self.a_lo[:, i], self.a_hi[:, i], self.a_out[:, i])
         M[:, r0 : r0 + out.shape[1], c0 : c0 + out.shape[2]] += out
 
-    def _ground_spread(self, x: Arr, lo: int, i: int, hd_from: int = 1) -> None:
+    def _ground_spread(self, x: Arr, lo: int, i: int, hd_from: int = 1, block: slice | None = None) -> None:
         """Row ``i < n0``: every defender score ``>= hd_from`` with the ground units' hits,
         shared by every block: one 2-D product into ``Mpre`` (see _split_init).  Blocks
         are taken in groups of like mass (:func:`mass_groups`), each on its own window:
-        a block of small mass has few cells of at least TINY."""
+        a block of small mass has few cells of at least TINY.  ``block``: ``x`` holds
+        only the rows of those blocks."""
         groups: list[Any] = self.block_groups or mass_groups(x.sum(axis=1))
+        if block is not None:  # x holds the rows of these blocks only
+            groups = [block]
         for ids in groups:
-            got = self._weights(x[ids], lo, hd_from, self.DFT)
+            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT)
             if got is None:
                 continue
             xk, c_lo, W, per_block, h0, h1 = got
