@@ -272,12 +272,29 @@ class MergedTable(TableEngine):
         """:meth:`TableEngine._settle_row` for the states ``ids`` at once (``rows`` their
         masses after a round, changed in place): records the final cells, returns the
         rows' ``lim`` (0: nothing fights on)."""
+        lims, per_row = self._settle_many(
+            rows, self.s_alive[ids], self.s_quiet[ids], self.s_retreat[ids], self.s_cut[ids], self.s_takes[ids], last
+        )
+        self.s_end[ids] += per_row
+        return lims
+
+    def _settle_blocks(self, i: int, rows: Arr, last: bool = False) -> Arr:
+        """The same for row ``i < n0`` of every block (``rows`` = ``M[:, i, :]``)."""
+        lims, per_row = self._settle_many(
+            rows, self.a_alive[:, i], self.a_quiet[:, i], self.a_retreat[:, i], self.r_cut[:, i], self.a_takes[:, i], last
+        )
+        self.a_end[:, i] += per_row
+        return lims
+
+    def _settle_many(
+        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, takes: Arr, last: bool
+    ) -> tuple[Arr, Arr]:
+        """Settle rows given their flags (see :meth:`_settle_states`): ``(lims, mass
+        recorded per row)``."""
         nD, C = self.nD, self.C
         cols = np.arange(C)[None, :]
-        alive = self.s_alive[ids]
-        quiet = self.s_quiet[ids]
         lim = np.where(quiet, nD, self.jT)
-        per_row = np.zeros(len(ids))
+        per_row = np.zeros(len(rows))
 
         def record(outcome: str, mask: Arr, to_end: bool = False) -> None:
             masses = np.where(mask, rows, 0.0)
@@ -292,7 +309,7 @@ class MergedTable(TableEngine):
             else:
                 self.d_end += masses.sum(axis=0)
             if outcome == ATTACKER:
-                self.takes += float(by_row[self.s_takes[ids]].sum())
+                self.takes += float(by_row[takes].sum())
 
         dead = ~alive[:, None]
         if self.setup.defender_fought:
@@ -303,20 +320,18 @@ class MergedTable(TableEngine):
         alive_c = alive[:, None]
         record(ATTACKER, alive_c & (cols >= lim[:, None]), to_end=True)
         inside = alive_c & (cols < lim[:, None])
-        stop = self.s_retreat[ids]
         if last:
             record(RETREAT, inside & stop[:, None])
             record(UNFINISHED, inside & ~stop[:, None])
-            self.s_end[ids] += per_row
-            return np.zeros(len(ids), dtype=np.int64)
-        record(RETREAT, inside & (stop[:, None] | (cols < np.minimum(self.s_cut[ids], lim)[:, None])))
+            return np.zeros(len(rows), dtype=np.int64), per_row
+        cut = np.minimum(r_cut, lim)[:, None]
+        record(RETREAT, inside & (stop[:, None] | (cols < cut)))
         stale = inside & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
-        record(STALEMATE, stale & (cols >= np.minimum(self.s_cut[ids], lim)[:, None]))
-        self.s_end[ids] += per_row
+        record(STALEMATE, stale & (cols >= cut))
         lims = np.where(alive & ~stop, lim, 0)
-        keep = (cols < lims[:, None]) & (cols >= np.minimum(self.s_cut[ids], lim)[:, None]) & ~stale
+        keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
         rows[~keep] = 0.0
-        return lims
+        return lims, per_row
 
     # -- spreading over states --------------------------------------------------------------------
 
@@ -422,9 +437,7 @@ class MergedTable(TableEngine):
                 M_next = np.zeros(M.shape)
                 for i in range(self.n0):
                     rows = M[:, i, :]
-                    lims = np.zeros(K, dtype=np.int64)
-                    for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
-                        lims[k] = self._settle_row(k, i, rows[k], last=last)
+                    lims = self._settle_blocks(i, rows, last=last)
                     if lims.any():
                         x = np.where(cols < lims[:, None], rows, 0.0)
                         self.rounds += float(x.sum())
@@ -452,13 +465,10 @@ class MergedTable(TableEngine):
     def _ground_rows(self, M: Arr, Mm: Arr) -> None:
         """Rows ``0 .. n0 - 1`` per block with the split spreading, then every later row's
         mass moves to its attacker state."""
-        K = len(self.blocks)
         for i in range(self.n0):
             self._finish_row(M, i)
             rows = M[:, i, :]
-            lims = np.zeros(K, dtype=np.int64)
-            for k in np.flatnonzero(rows.max(axis=1) > 0).tolist():
-                lims[k] = self._settle_row(k, i, rows[k])
+            lims = self._settle_blocks(i, rows)
             if lims.any():
                 self._rows_solve(M, i, rows, lims)
         for i in range(self.n0, self.R):
