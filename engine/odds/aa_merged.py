@@ -492,51 +492,65 @@ class MergedTable(TableEngine):
 
     def win_chance(self) -> Arr:
         """``W[s, j]``: the attacker's chance to win from state ``s`` against defender
-        column ``j`` after a round if it fights on (the table engine's backward pass,
-        over the distinct states from the fewest hit points up)."""
+        column ``j`` after a round if it fights on: the table engine's backward pass
+        (:meth:`TableEngine.win_chance`) over the distinct states from the fewest hit
+        points up, a level at a time (states that stay in their row: back substitution,
+        all states of the level at once)."""
         S, C = len(self.states), self.C
-        nD, Hd, Ha = self.nD, self.Hd, self.Ha
+        nD = self.nD
         V = np.zeros((S, C))
-        for ids in reversed(self.levels):
-            for s in ids.tolist():
-                if not self.s_alive[s]:
-                    continue
-                quiet = bool(self.s_quiet[s])
-                lim = nD if quiet else self.jT
-                V[s, lim:] = 1.0
-                if self.s_retreat[s] or lim == 0:
-                    V[s, :lim] = 0.0
-                    continue
-                A = self.SF[s]
-                pad = np.zeros((Hd, lim + Ha))
-                if Hd:
-                    width = min(C, lim + Ha)
-                    pad[:, :width] = V[self.nxt[s, 1:], :width]
-                windows = np.lib.stride_tricks.sliding_window_view(pad, Ha + 1, axis=1)[:, :lim, :]
-                corr = windows @ A  # (Hd, lim)
-                S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
-                d0 = self.DF[:lim, 0]
-                c = 1.0 / (1.0 - float(A[0]) * d0)
-                suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # p(ha >= t)
-                tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
-                b = c * (S1 + d0 * tail)
-                if quiet:
-                    V[s, :lim] = np.where(self.d_quiet[:lim], 0.0, b)
-                    continue
-                active = np.flatnonzero(c * d0 > 1e-30)
-                if len(active) and Ha >= 1:
-                    js = int(active[0])
-                    ws = lim - js
-                    P = np.zeros(2 * ws)
-                    n = min(len(A), ws)
-                    P[ws + 1 : ws + n] = A[1:n]
-                    U = as_strided(P[ws:], shape=(ws, ws), strides=(-P.itemsize, P.itemsize))
-                    system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
-                    V[s, js:lim] = np.linalg.solve(system, b[js:])
-                    V[s, :js] = b[:js]
-                else:
-                    V[s, :lim] = b
+        for level in reversed(self.levels):
+            level = level[self.s_alive[level]]
+            if not len(level):
+                continue
+            quiet_l = self.s_quiet[level]
+            lim_l = np.where(quiet_l, nD, self.jT)
+            for lim in np.unique(lim_l).tolist():
+                for quiet in (False, True):
+                    g = level[(lim_l == lim) & (quiet_l == quiet)]
+                    if not len(g):
+                        continue
+                    V[g, lim:] = 1.0
+                    g = g[~self.s_retreat[g]]
+                    if lim == 0 or not len(g):
+                        continue
+                    for part in range(0, len(g), 128):
+                        self._win_rows(V, g[part : part + 128], lim, quiet)
         return V
+
+    def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
+        """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
+        C, Hd, Ha = self.C, self.Hd, self.Ha
+        n = len(g)
+        A = self.SF[g]  # (n, Ha + 1)
+        S1 = np.zeros((n, lim))
+        if Hd:
+            # corr[n, hd, j] = sum over ha of A[ha] V[nxt(hd), j + ha]: a product with
+            # each state's Toeplitz matrix T[c, j] = A[c - j].
+            Vn = V[self.nxt[g, 1:], :]  # (n, Hd, C)
+            P = np.zeros((n, C + lim))
+            P[:, lim : lim + Ha + 1] = A
+            T = as_strided(P[:, lim:], shape=(n, C, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            corr = np.matmul(Vn, T)  # (n, Hd, lim)
+            S1 = np.einsum("nhj,hj->nj", corr, self.DFT[1 : Hd + 1, :lim])
+        d0 = self.DF[:lim, 0]
+        c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
+        suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
+        tail = suffix[:, np.minimum(lim - np.arange(lim), Ha + 1)]  # p(ha >= lim - j)
+        b = c * (S1 + d0[None, :] * tail)
+        if quiet:
+            V[g, :lim] = np.where(self.d_quiet[None, :lim], 0.0, b)
+            return
+        cd = c * d0[None, :]
+        active = np.flatnonzero((cd > 1e-30).any(axis=0))
+        v = b
+        if len(active) and Ha >= 1:
+            # v[j] = b[j] + c d0[j] * sum over t >= 1 of A[t] v[j + t], from the right.
+            A1 = A[:, 1:]
+            for j in range(lim - 2, int(active[0]) - 1, -1):
+                m = min(Ha, lim - 1 - j)
+                v[:, j] += cd[:, j] * (A1[:, :m] * v[:, j + 1 : j + 1 + m]).sum(axis=1)
+        V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:
         W = self.win_chance()
