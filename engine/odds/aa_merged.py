@@ -37,6 +37,7 @@ from engine.odds.aa_units import AIR
 from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
+GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 
 
 def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
@@ -118,7 +119,13 @@ class MergedTable(TableEngine):
         blocks = sorted(weight, key=lambda b: -weight[b])
         self.blocks = blocks
         bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
-        edges = [0, *(np.flatnonzero(np.diff(bins)) + 1).tolist(), len(blocks)]
+        edges = [0]
+        for e in (np.flatnonzero(np.diff(bins)) + 1).tolist():
+            if e - edges[-1] >= GROUP_MIN:  # a small group is not worth its own products
+                edges.append(e)
+        if len(blocks) - edges[-1] < GROUP_MIN and len(edges) > 1:
+            edges.pop()
+        edges.append(len(blocks))
         self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
