@@ -137,6 +137,20 @@ def test_merged_engine_matches_the_per_block_table_engine(
     _same(got, want, got.dropped + want.dropped + 1e-12)
 
 
+def test_groups_of_like_weight_match_fractions_and_the_per_block_engine() -> None:
+    # 9 x 9 blocks in two groups of like weight, each spread on its own window while
+    # the infantry is lost (n0 rows), then merged.
+    battle = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa")
+    engine, got = _merged(battle)
+    assert len(engine.block_groups) == 2 and engine.n0 == 10
+    _against_fractions(battle)
+    setup, _ = setup_battle(battle, 1.0)
+    want = TableEngine(setup).run(None)
+    _same(got, want, got.dropped + want.dropped + 1e-12)
+    strafe = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa", retreat_after=2)
+    _against_fractions(strafe)
+
+
 def test_big_aa_battles_use_the_merged_engine_and_add_up() -> None:
     battle = AABattle.parse("50 fig, 50 bom", "90 inf, 9 tank, 1 aa")
     setup, _ = setup_battle(battle, 1.0)
