@@ -28,6 +28,14 @@
   run (~20-25 s; well over 60 s before the strike phase; far from the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
+- ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
+  9 tanks and an AA gun (51 x 51 = 2,601 AA outcomes, which share their attacker states:
+  ``engine.odds.aa_merged``; ~19 s before it, ~0.3 s after, goal < 1 s);
+  ``odds-aa-100v100-mixed-air-aa-gun-ms``: 40 infantry, 30 fighters and 30 bombers
+  against the same (961 outcomes that share nothing until the infantry is gone: ~9.7 s
+  before, ~1.4-1.9 s after, not yet within the goal);
+  ``odds-aa-100v100-fighters-aa-gun-ms``: 100 fighters against 99 infantry and an AA gun
+  (~0.9 s before, ~0.06 s after).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
@@ -95,6 +103,9 @@ DEFENSE_10 = "6 inf, 2 art, 1 tank, 1 fig"
 ATTACK_AA = "50 inf, 15 art, 15 tank, 10 fig, 10 bom"
 ATTACK_AA_FIGHTERS = "50 inf, 15 art, 15 tank, 20 fig"
 DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
+ATTACK_ALL_AIR = "50 fig, 50 bom"
+ATTACK_MIXED_AIR = "40 inf, 30 fig, 30 bom"
+DEFENSE_AIR = "90 inf, 9 tank, 1 aa"
 SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
@@ -151,3 +162,6 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-100v100-seconds", round(exact_100, 3)
     yield "odds-aa-sea-100-subs-vs-100-subs-ms", _ms("100 sub", "100 sub", 3, mode="sea")
     yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea")
+    yield "odds-aa-100v100-all-air-aa-gun-ms", _ms(ATTACK_ALL_AIR, DEFENSE_AIR, 3)
+    yield "odds-aa-100v100-mixed-air-aa-gun-ms", _ms(ATTACK_MIXED_AIR, DEFENSE_AIR, 3)
+    yield "odds-aa-100v100-fighters-aa-gun-ms", _ms("100 fig", "99 inf, 1 aa", 3)

@@ -493,9 +493,9 @@ def _run(
     if engine == "fast" and isinstance(unit, float) and (
         _table_cells(setup) > SMALL_CELLS or battle.retreat_chance is not None
     ):
-        from engine.odds.aa_table import TableEngine  # numpy: imported for big battles only
+        from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
-        table = TableEngine(setup, max_cells)
+        table = table_engine(setup, max_cells)
         if battle.retreat_chance is not None:
             table.win_chance_cuts(battle.retreat_chance / 100)
         tally = table.run(limit)

@@ -25,6 +25,12 @@ One round from (i, j): the defender scores ``hd`` hits (dice of column j), the a
    the attacker's hits spread it along the columns, one matrix product with the
    Toeplitz matrix of the attacker's hit distribution.
 
+Many AA blocks (big tables) go to :mod:`engine.odds.aa_merged` instead, which numbers
+the blocks' distinct attacker states and reuses this engine's row steps
+(:meth:`TableEngine._rows_window`, :meth:`TableEngine._weights`,
+:meth:`TableEngine._toeplitz`) on levels of them.  Blocks whose masses are far apart are
+spread in groups of like mass (:func:`mass_groups`), each on its own window.
+
 Rows and columns past a side's last state mean "that side is destroyed", so nothing is
 clipped while spreading.  Masses below ``TINY`` are not spread and dice outcomes below
 ``CUT`` are left out; everything left out is added up in ``dropped``, which is reported
@@ -37,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -51,6 +57,8 @@ Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to h
 
 BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed together
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
+MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
+BAND = 32  # columns per product in _band_matmul
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
 
 
@@ -153,6 +161,37 @@ def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
     return out, keep
 
 
+def mass_groups(mass: Arr) -> list[Arr]:
+    """Indices of the rows with mass, in groups of like mass (within MASS_BIN powers of
+    ten): spreading each group on its own window leaves out only masses below TINY, as
+    one row at a time would, at a fraction of the work for the light rows."""
+    ids = np.flatnonzero(mass > 0)
+    if not len(ids):
+        return []
+    bins = np.floor(np.log10(mass[ids]) / MASS_BIN).astype(np.int64)
+    if bins.min() == bins.max():
+        return [ids]
+    return [ids[bins == b] for b in np.unique(bins)]
+
+
+def _band_matmul(W: Arr, T: Arr, La: int) -> Arr:
+    """``W @ T`` for spreading matrices ``T`` (last two axes) that are zero outside the
+    band ``0 <= column - row < La``: by chunks of BAND columns, each with only the rows
+    that reach it (the zeros of a wide table are most of ``T``)."""
+    wk, L = T.shape[-2:]
+    if wk < 3 * BAND or La > wk // 2:
+        return np.matmul(W, T)
+    out = np.empty(W.shape[:-1] + (L,))
+    for cs in range(0, L, BAND):
+        ce = min(cs + BAND, L)
+        js, je = max(0, cs - La + 1), min(ce, wk)
+        if je <= js:
+            out[..., cs:ce] = 0.0
+        else:
+            out[..., cs:ce] = np.matmul(W[..., js:je], T[..., js:je, cs:ce])
+    return out
+
+
 # -- the engine -------------------------------------------------------------------------------
 
 
@@ -208,7 +247,6 @@ class TableEngine:
         self.a_quiet = np.ones((K, R), dtype=bool)
         self.a_takes = np.zeros((K, R), dtype=bool)
         self.a_retreat = np.zeros((K, R), dtype=bool)
-        self.a_endidx = np.zeros((K, R), dtype=np.int64)
         for k, t in enumerate(self.a_tabs):
             n = len(t.states)
             self.AF[k, :n, :] = 0.0
@@ -220,8 +258,21 @@ class TableEngine:
             if setup.retreat_below:
                 alive_n = np.array([att.alive(st) for st in t.states])
                 self.a_retreat[k, :n] = (alive_n < setup.retreat_below) & t.alive
-            self.a_endidx[k] = np.minimum(np.arange(R), n - 1)
-        # Defender arrays, padded: columns past nD are "defender destroyed".
+        self._defender_arrays()
+        # Win-chance retreat: in row i of block k the attacker retreats from the columns
+        # below r_cut[k, i] (see win_chance_cuts).
+        self.r_cut = np.zeros((K, R), dtype=np.int64)
+        # The attacker's dice outcomes worth spreading: a_lo <= ha < a_hi, a_out left out.
+        sig = self.AF >= CUT
+        self.a_lo = np.argmax(sig, axis=2)
+        self.a_hi = Ha + 1 - np.argmax(sig[:, :, ::-1], axis=2)
+        # Each outcome left out is below CUT: a bound on the probability left out.
+        self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
+        self._split_init(att, setup.low_luck)
+
+    def _defender_arrays(self) -> None:
+        """The defender's arrays, padded: columns past nD are "defender destroyed"."""
+        d, nD, C, Hd = self.d_tab, self.nD, self.C, self.Hd
         self.DF = np.zeros((C, Hd + 1))
         self.DF[:, 0] = 1.0
         self.DF[: nD + 1] = d.fire
@@ -231,21 +282,11 @@ class TableEngine:
         self.d_quiet = np.ones(C, dtype=bool)
         self.d_quiet[: nD + 1] = d.quiet
         self.d_defenceless = np.zeros(C, dtype=bool)
-        if setup.sea:
+        if self.setup.sea:
             self.d_defenceless[: nD + 1] = d.only_transports
-        # Win-chance retreat: in row i of block k the attacker retreats from the columns
-        # below r_cut[k, i] (see win_chance_cuts).
-        self.r_cut = np.zeros((K, R), dtype=np.int64)
         # Columns from jT on: only transports left (sea), sunk when the attacker fires.
         defl = np.flatnonzero(self.d_defenceless[: nD + 1])
         self.jT = int(defl[0]) if len(defl) else nD
-        # The attacker's dice outcomes worth spreading: a_lo <= ha < a_hi, a_out left out.
-        sig = self.AF >= CUT
-        self.a_lo = np.argmax(sig, axis=2)
-        self.a_hi = Ha + 1 - np.argmax(sig[:, :, ::-1], axis=2)
-        # Each outcome left out is below CUT: a bound on the probability left out.
-        self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
-        self._split_init(att, setup.low_luck)
 
     def _split_init(self, att: Side, low_luck: bool) -> None:
         """AA fire (several blocks that differ only in aircraft): while no aircraft has
@@ -256,6 +297,7 @@ class TableEngine:
         ``Mpre``), and with ``H[k]`` once per target row when that row is reached
         (:meth:`_finish_row`).  ``n0`` rows use it (0: not applicable)."""
         self.n0 = 0
+        self.block_groups: list[slice] = []
         K = len(self.blocks)
         if K <= BLOCKS_TOGETHER or low_luck:
             return
@@ -297,17 +339,21 @@ class TableEngine:
         aircraft hits."""
         if i >= self.Mpre.shape[1]:
             return
-        pre = self.Mpre[:, i, :]
-        nz = np.flatnonzero(pre.any(axis=0))
-        if not len(nz):
-            return
-        lo, hi = int(nz[0]), int(nz[-1]) + 1
-        C = self.C
-        row = M[:, i, :]
-        for t in range(self.Hk.shape[1]):
-            stop = min(hi + t, C)
-            if stop > lo + t:
-                row[:, lo + t : stop] += self.Hk[:, t : t + 1] * pre[:, lo : stop - t]
+        Lh = self.Hk.shape[1]
+        for ids in self.block_groups or [slice(None)]:
+            pre = self.Mpre[ids, i, :]
+            nz = np.flatnonzero(pre.any(axis=0))
+            if not len(nz):
+                continue
+            lo, hi = int(nz[0]), int(nz[-1]) + 1
+            w = hi - lo
+            # out[k, c] = sum over t of Hk[k, t] pre[k, lo + c - t]: each output column
+            # is a window of the padded row times the block's reversed aircraft hits.
+            P = np.zeros((pre.shape[0], w + 2 * (Lh - 1)))
+            P[:, Lh - 1 : Lh - 1 + w] = pre[:, lo:hi]
+            windows = sliding_window_view(P, Lh, axis=1)  # (n, w + Lh - 1, Lh)
+            out = np.matmul(windows, self.Hk[ids, ::-1, None])
+            M[ids, i, lo : hi + Lh - 1] += out[:, :, 0]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
@@ -446,6 +492,68 @@ class TableEngine:
         """Row ``i`` of every block at once (AA fire: many blocks): the same steps as
         :meth:`_row_solve`, batched over the blocks on the union of their windows, so
         the Python work per row does not grow with the number of blocks."""
+        if i < self.n0 and self.block_groups:
+            # Blocks of like weight (contiguous) on their own windows, in-row moves too.
+            for g in self.block_groups:
+                got = self._rows_window(rows[g], lims[g], self.AF[g, i, :])
+                if got is None:
+                    continue
+                x, lo, past = got
+                for k in np.flatnonzero(past > 0).tolist():
+                    self._record(ATTACKER, g.start + k, i, past[k : k + 1], self.nD, to_end=True)
+                self._ground_spread(x, lo, i, block=g)
+            return
+        got = self._rows_window(rows, lims, self.AF[:, i, :])
+        if got is None:
+            return
+        x, lo, past = got
+        for k in np.flatnonzero(past > 0).tolist():
+            self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
+        if i < self.n0:
+            self._ground_spread(x, lo, i)
+            return
+        got2 = self._weights(x, lo, 1, self.DFT)
+        if got2 is None:
+            return
+        _, c_lo, W, per_block, h0, h1 = got2
+        r0 = i + 1 + h0
+        c0, out = self._toeplitz(W, per_block, c_lo, self.AF[:, i, :], self.a_lo[:, i], self.a_hi[:, i], self.a_out[:, i])
+        M[:, r0 : r0 + out.shape[1], c0 : c0 + out.shape[2]] += out
+
+    def _ground_spread(self, x: Arr, lo: int, i: int, hd_from: int = 1, block: slice | None = None) -> None:
+        """Row ``i < n0``: every defender score ``>= hd_from`` with the ground units' hits,
+        shared by every block: one 2-D product into ``Mpre`` (see _split_init).  Blocks
+        are taken in groups of like mass (:func:`mass_groups`), each on its own window:
+        a block of small mass has few cells of at least TINY.  ``block``: ``x`` holds
+        only the rows of those blocks."""
+        groups: list[Any] = self.block_groups or mass_groups(x.sum(axis=1))
+        if block is not None:  # x holds the rows of these blocks only
+            groups = [block]
+        for ids in groups:
+            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT)
+            if got is None:
+                continue
+            xk, c_lo, W, per_block, h0, h1 = got
+            K, Hn, wk = W.shape
+            g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
+            self.dropped += float(per_block.sum()) * float(self.g_out[i])
+            Lg = g1 - g0
+            L = wk + Lg - 1
+            P = np.zeros(2 * wk + Lg - 1)
+            P[wk : wk + Lg] = self.G[i, g0:g1]
+            T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
+            c0 = c_lo + g0
+            T, L = _fold(T, c0, self.nD)
+            out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
+            r0 = i + hd_from + h0
+            self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
+
+    def _rows_window(self, rows: Arr, lims: Arr, A: Arr) -> tuple[Arr, int, Arr] | None:
+        """Step 1 for several rows at once (blocks of one row, or attacker states of
+        one level): ``rows`` (n, C) the masses after a round, live below ``lims``, ``A``
+        (n, Ha + 1) each row's attacker hits.  Returns ``(x, lo, past)``: the masses
+        once the in-row moves are summed, on the columns ``lo..`` (``x`` is (n, w)), and
+        per row the in-row mass carried past its live columns (the attacker won)."""
         K = rows.shape[0]
         cols = np.arange(self.C)
         live = cols[None, :] < lims[:, None]
@@ -453,12 +561,10 @@ class TableEngine:
         big = x_all >= TINY
         if not big.any():
             self.dropped += float(x_all.sum())
-            return
+            return None
         nzc = np.flatnonzero(big.any(axis=0))
         lo, hi = int(nzc[0]), int(lims.max())
         self.dropped += float(x_all[:, :lo].sum())
-        w = hi - lo
-        A = self.AF[:, i, :]  # (K, Ha+1)
         d0 = self.DF[lo:hi, 0]
         lv = live[:, lo:hi]
         c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
@@ -466,11 +572,12 @@ class TableEngine:
         y = x * d0[None, :]
         src = np.flatnonzero(y.max(axis=0) >= SOURCE)
         Ha = A.shape[1] - 1
+        past = np.zeros(K)
         if len(src) and Ha >= 1:
             js = int(src[0])
             self.dropped += float(y[:, :js].sum())
-            ws = w - js
-            # Forward substitution, all blocks at once: column j is final once every
+            ws = x.shape[1] - js
+            # Forward substitution, all rows at once: column j is final once every
             # column left of it has pushed its in-row moves.
             cs, ds = c[:, js:], d0[js:]
             xs = cs * x_all[:, lo + js : hi]
@@ -483,60 +590,52 @@ class TableEngine:
                 xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
             x[:, js:] = xs
             ys = xs * ds[None, :]
-            # In-row mass carried past each block's live columns: the attacker won.
+            # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
             dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
             past = (ys * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
-            for k in np.flatnonzero(past > 0).tolist():
-                self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
         elif len(src) == 0:
             self.dropped += float(y.sum())
         self.rounds += float(x.sum())
-        # Every defender score hd >= 1 at once, batched over the blocks.
+        return x, lo, past
+
+    def _weights(self, x: Arr, lo: int, hd_from: int, DFT: Arr) -> tuple[Arr, int, Arr, Arr, int, int] | None:
+        """Step 2's first half for rows ``x`` (n, w) at columns ``lo..``: every defender
+        score ``hd >= hd_from`` at once.  Returns ``(xk, c_lo, W, per_row, h0, h1)``:
+        the kept columns ``xk`` (from column ``c_lo``), ``W[n, h, j]`` = mass x p(hd | j)
+        for the scores ``hd_from + h0 .. hd_from + h1``, and the mass each row spreads."""
         keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
         if not len(keep_cols):
             self.dropped += float(x.sum())
-            return
+            return None
         l, h = int(keep_cols[0]), int(keep_cols[-1]) + 1
         self.dropped += float(x[:, :l].sum() + x[:, h:].sum())
         xk = x[:, l:h]
-        wk = h - l
-        DT = self.DFT[1:, lo + l : lo + h]  # (H, wk): p(hd | j), hd >= 1
-        s = DT @ xk.sum(axis=0)
-        span = self._span(s)
+        DT = DFT[hd_from:, lo + l : lo + h]  # (H, wk): p(hd | j)
+        span = self._span(DT @ xk.sum(axis=0))
         if span is None:
-            return
+            return None
         h0, h1 = span
         W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
-        per_block = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by block
-        r0 = i + 1 + h0
-        if i < self.n0:
-            # Ground units' hits, shared by every block: one 2-D product (see _split_init).
-            g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
-            self.dropped += float(per_block.sum()) * float(self.g_out[i])
-            Lg = g1 - g0
-            L = wk + Lg - 1
-            P = np.zeros(2 * wk + Lg - 1)
-            P[wk : wk + Lg] = self.G[i, g0:g1]
-            T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
-            c0 = lo + l + g0
-            T, L = _fold(T, c0, self.nD)
-            Hn = h1 - h0
-            out = (W.reshape(K * Hn, wk) @ T).reshape(K, Hn, L)
-            self.Mpre[:, r0 : r0 + Hn, c0 : c0 + L] += out
-            return
-        a0 = int(self.a_lo[:, i].min())
-        a1 = int(self.a_hi[:, i].max())
-        self.dropped += float((per_block * self.a_out[:, i]).sum())
+        per_row = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by row
+        return xk, lo + l, W, per_row, h0, h1
+
+    def _toeplitz(self, W: Arr, per_row: Arr, c_lo: int, A: Arr, a_lo: Arr, a_hi: Arr, a_out: Arr) -> tuple[int, Arr]:
+        """Step 2's second half: the attacker's hits (``A`` (n, Ha + 1), each row's own)
+        spread ``W`` (n, H, w) along the columns, one batched product with Toeplitz
+        matrices.  Returns ``(c0, out)``: ``out[n, h, :]`` lands on columns ``c0..``."""
+        K, _, wk = W.shape
+        a0 = int(a_lo.min())
+        a1 = int(a_hi.max())
+        self.dropped += float((per_row * a_out).sum())
         La = a1 - a0
         L = wk + La - 1
         P2 = np.zeros((K, 2 * wk + La - 1))
         P2[:, wk : wk + La] = A[:, a0:a1]
         T = as_strided(P2[:, wk:], shape=(K, wk, L), strides=(P2.strides[0], -P2.itemsize, P2.itemsize))
-        c0 = lo + l + a0
+        c0 = c_lo + a0
         T, L = _fold(T, c0, self.nD)
-        out = np.matmul(W, T)
-        M[:, r0 : r0 + out.shape[1], c0 : c0 + L] += out
+        return c0, _band_matmul(W, T, La)
 
     def _in_row(
         self, k: int, i: int, x: Arr, y: Arr, c: Arr, d0: Arr, r: Arr, js: int, abs_js: int, lim: int

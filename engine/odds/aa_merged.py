@@ -1,0 +1,588 @@
+"""The table engine for AA fire with many blocks: the attacker's *distinct* states
+instead of one loss sequence per block (see :mod:`engine.odds.aa_table`).
+
+AA fire (A-10.5) starts the attacker from one state per outcome of the AA dice, rolled per
+aircraft type: ``(fighters + 1) x (bombers + 1)`` blocks.  Their loss sequences share
+states: an attacker state is a count vector, and once two blocks' sequences reach the
+same state they go on together (the loss order is a function of the state, so the next
+casualty of a state does not depend on where it came from).  With an army of aircraft
+only, block "k fighters lost" is just step k of the block with none lost.  This engine
+numbers the distinct states of all blocks (``S`` of them), keeps for each its dice and
+``nxt[s, h]``, the state after ``h`` more casualties, and runs the row pass of the table
+engine over them: rows are attacker states, taken in levels of equal hit points from the
+most down (every hit the defender scores lowers them), each level batched like the
+blocks of one row; the defender's hits move a row's mass to the rows ``nxt[s, h]``.
+
+Where the blocks start with ground units lost first (the default order of loss), they
+share nothing until those are gone, but their hits share the ground units' part: those
+first ``n0`` rows stay per block, with the table engine's split spreading
+(:meth:`TableEngine._split_init`), and what reaches a row at or past ``n0`` moves to its
+attacker state.  Round limits and the win-chance retreat run over the distinct states
+too.  Pruning and the error bound are the table engine's: masses below ``TINY`` are not
+spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from engine.core.errors import PlayerError
+from engine.odds.aa_battle import (
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+)  # fmt: skip
+from engine.odds.aa_side import Side, State, _apply
+from engine.odds.aa_table import BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, hits, side_table
+from engine.odds.aa_units import AIR
+from engine.odds.dist import low_luck_distribution
+
+MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
+GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
+
+
+def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
+    """The table engine for ``setup``: over distinct attacker states when AA fire splits
+    the attacker into several blocks of a big table, else per block."""
+    att = setup.attacker
+    blocks = {s.attacker for s in setup.starts}
+    nD = setup.defender.hp(setup.defender.start)
+    cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
+    if len(blocks) > 1 and cells > MERGE_MIN_CELLS:
+        return MergedTable(setup, max_cells)
+    return TableEngine(setup, max_cells)
+
+
+def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1)``,
+    ``next1[s]`` the state after one more casualty (the empty state: itself)."""
+    index: dict[State, int] = {}
+    states: list[State] = []
+    hp: list[int] = []
+    next1: list[int] = []
+    for b in blocks:
+        steps = att.steps(b)
+        cur = list(b)
+        prev = -1
+        for n in range(len(steps) + 1):
+            st = tuple(cur)
+            s = index.get(st)
+            if s is not None:
+                # A state's casualties are a function of the state (Side.steps): from here
+                # on this block follows the sequence already numbered.
+                if hp[s] != len(steps) - n or (prev >= 0 and next1[prev] not in (-1, s)):
+                    raise ValueError("merged table: loss sequences disagree")
+                if prev >= 0:
+                    next1[prev] = s
+                break
+            s = index[st] = len(states)
+            states.append(st)
+            hp.append(len(steps) - n)
+            next1.append(-1)
+            if prev >= 0:
+                next1[prev] = s
+            prev = s
+            if n < len(steps):
+                _apply(cur, steps[n])
+        if prev >= 0 and next1[prev] == -1:
+            next1[prev] = prev  # the empty state
+    return states, np.array(hp, dtype=np.int64), np.array(next1, dtype=np.int64)
+
+
+def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
+    """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
+    (repeated ones, such as "attacker destroyed", summed first)."""
+    order = np.argsort(target, kind="stable")
+    ts = target[order]
+    start = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+    L = rows.shape[1]
+    if len(start) == len(ts):
+        into[target, c0 : c0 + L] += rows
+        return
+    count = np.diff(np.append(start, len(ts)))
+    one = start[count == 1]
+    into[ts[one], c0 : c0 + L] += rows[order[one]]
+    many = count > 1
+    pos = order[np.repeat(many, count)]
+    firsts = np.concatenate([[0], np.cumsum(count[many])[:-1]])
+    into[ts[start[many]], c0 : c0 + L] += np.add.reduceat(rows[pos], firsts, axis=0)
+
+
+class MergedTable(TableEngine):
+    def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
+        _one_thread()
+        self.setup = setup
+        att, dfn = setup.attacker, setup.defender
+        weight: dict[State, float] = {}
+        for start in setup.starts:
+            weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
+        # Heaviest first, in groups of like weight (contiguous: see mass_groups).
+        blocks = sorted(weight, key=lambda b: -weight[b])
+        self.blocks = blocks
+        bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
+        edges = [0]
+        for e in (np.flatnonzero(np.diff(bins)) + 1).tolist():
+            if e - edges[-1] >= GROUP_MIN:  # a small group is not worth its own products
+                edges.append(e)
+        if len(blocks) - edges[-1] < GROUP_MIN and len(edges) > 1:
+            edges.pop()
+        edges.append(len(blocks))
+        self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
+        self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
+        self.d_index = {st: j for j, st in enumerate(d.states)}
+        for start in setup.starts:
+            if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
+                raise ValueError("table engine: defender start is off its loss sequence")
+        self.nD = nD = len(d.states) - 1
+        cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
+        if max_cells is not None and cells > max_cells:
+            raise PlayerError(
+                f"This battle is too big for a quick answer: {cells} battle states, the "
+                f"limit here is {max_cells}.  Try fewer units."
+            )
+        states, hp, next1 = _catalogue(att, blocks)
+        self.states, self.hp, self.next1 = states, hp, next1
+        S = len(states)
+        self.dead = int(np.flatnonzero(hp == 0)[0])
+        self.Hd = Hd = d.fire.shape[1] - 1
+        # nxt[s, h]: the state after h more casualties.
+        nxt = np.empty((S, Hd + 1), dtype=np.int64)
+        nxt[:, 0] = np.arange(S)
+        for h in range(1, Hd + 1):
+            nxt[:, h] = next1[nxt[:, h - 1]]
+        self.nxt = nxt
+        firsts = set(blocks)
+        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
+        self.n0 = self._ground_phase(att, setup.low_luck)
+        # Each state's dice as the table engine's side tables have them; the ground
+        # phase's states (n0 > 0) from the ground part and each block's aircraft.
+        ground_ids = set(self.rid[:, : self.n0].ravel().tolist()) if self.n0 else set()
+        dists: dict[int, Arr] = {}
+        for s, st in enumerate(states):
+            if s in ground_ids:
+                continue
+            subs, air, other = att.dice(st)
+            if setup.low_luck:
+                dists[s] = np.array(low_luck_distribution(subs + air + other, 1.0))
+            elif air and (subs or other):
+                dists[s] = np.convolve(hits(air), hits(subs + other))
+            else:
+                dists[s] = hits(subs + air + other)
+        Ha = max(len(x) for x in dists.values()) - 1
+        if self.n0:
+            Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
+        self.Ha = Ha
+        self.C = nD + Ha + 2
+        self.SF = np.zeros((S, Ha + 1))
+        for s, x in dists.items():
+            self.SF[s, : len(x)] = x
+        if self.n0:
+            # Ground phase: G[i] * H[k], every block and row at once.
+            n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
+            shifted = np.zeros((Lh, n0, Ha + 1))  # shifted[t, i] = G[i] moved t hits on
+            for t in range(Lh):
+                shifted[t, :, t : t + Lg] = self.G
+            AFg = (self.Hk @ shifted.reshape(Lh, -1)).reshape(len(blocks), n0, Ha + 1)
+            self.SF[self.rid[:, :n0]] = AFg
+            self.AF = AFg
+        sv = np.array(states, dtype=np.int64).reshape(S, len(att.slots))
+        fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
+        land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
+        alive_n = sv[:, fighting].sum(axis=1)
+        self.s_alive: Arr = alive_n > 0
+        self.s_quiet: Arr = ~(self.SF[:, 1:] > 0).any(axis=1)
+        self.s_takes: Arr = (sv[:, land].sum(axis=1) > 0) | (not setup.land)
+        self.s_retreat: Arr = np.zeros(S, dtype=bool)
+        if setup.retreat_below:
+            self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
+        sig = self.SF >= CUT
+        self.s_lo = np.argmax(sig, axis=1)
+        self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
+        self.s_cut = np.zeros(S, dtype=np.int64)
+        # Levels: the states of equal hit points, most first.
+        order = np.argsort(-hp, kind="stable")
+        cuts = np.flatnonzero(np.diff(hp[order])) + 1
+        self.levels = np.split(order, cuts)
+        self._defender_arrays()
+        if self.n0:
+            self._block_arrays()
+
+    # -- the first rows per block (ground units lost first, see the module docstring) ----------
+
+    def _ground_phase(self, att: Side, low_luck: bool) -> int:
+        """``n0``: the first rows that every block spends losing the same ground units
+        (0: none worth splitting), with the rows' states ``rid[k, i]`` and the ground
+        and aircraft hits (``G``, ``Hk``) of :meth:`TableEngine._split_init`."""
+        K = len(self.blocks)
+        starts = np.array([self.start_id[b] for b in self.blocks])
+        n_min = int(self.hp[starts].min()) + 1
+        R = n_min + self.Hd + 2
+        rid = np.empty((K, R), dtype=np.int64)
+        rid[:, 0] = starts
+        for i in range(1, R):
+            rid[:, i] = self.next1[rid[:, i - 1]]
+        self.rid = rid
+        self.R = 0
+        if K <= BLOCKS_TOGETHER or low_luck:
+            return 0
+        sv = np.array(self.states)[rid[:, :n_min]]  # (K, n, slots)
+        air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
+        if not air.any() or air.all():
+            return 0
+        same_air = (sv[:, :, air] == sv[:, :1, air]).all(axis=(0, 2))
+        same_ground = (sv[:, :, ~air] == sv[:1, :, ~air]).all(axis=(0, 2))
+        ok = same_air & same_ground
+        n0 = int(np.argmin(ok)) if not ok.all() else n_min
+        n0 = min(n0, n_min - 1)
+        if n0 < 2:
+            return 0
+        self.R = n0 + self.Hd + 2
+        self.rid = rid[:, : self.R]
+        ground = []
+        for r in range(n0):
+            subs, _, other = att.dice(self.states[int(rid[0, r])])
+            ground.append(hits(subs + other))
+        airs = [hits(att.dice(b)[1]) for b in self.blocks]
+        Lg = max(len(g) for g in ground)
+        Lh = max(len(h) for h in airs)
+        self.G = np.zeros((n0, Lg))
+        for r, g in enumerate(ground):
+            self.G[r, : len(g)] = g
+        self.Hk = np.zeros((K, Lh))
+        for k, h in enumerate(airs):
+            self.Hk[k, : len(h)] = h
+        sig = self.G >= CUT
+        self.g_lo = np.argmax(sig, axis=1)
+        self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
+        self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
+        return n0
+
+    def _block_arrays(self) -> None:
+        """The table engine's per-block arrays for the rows ``0 .. R - 1``."""
+        rid = self.rid[:, : self.n0]
+        self.a_alive = self.s_alive[rid]
+        self.a_quiet = self.s_quiet[rid]
+        self.a_takes = self.s_takes[rid]
+        self.a_retreat = self.s_retreat[rid]
+        self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
+        self.r_cut = np.zeros(rid.shape, dtype=np.int64)
+        self.Mpre = np.zeros((len(self.blocks), self.R, self.C))
+
+    # -- bookkeeping ------------------------------------------------------------------------------
+
+    def _begin(self) -> None:
+        super()._begin()
+        self.a_end = np.zeros((len(self.blocks), self.n0))
+        self.s_end = np.zeros(len(self.states))
+
+    def _settle_states(self, ids: Arr, rows: Arr, last: bool = False) -> Arr:
+        """:meth:`TableEngine._settle_row` for the states ``ids`` at once (``rows`` their
+        masses after a round, changed in place): records the final cells, returns the
+        rows' ``lim`` (0: nothing fights on)."""
+        lims, per_row = self._settle_many(
+            rows, self.s_alive[ids], self.s_quiet[ids], self.s_retreat[ids], self.s_cut[ids], self.s_takes[ids], last
+        )
+        self.s_end[ids] += per_row
+        return lims
+
+    def _settle_blocks(self, i: int, rows: Arr, last: bool = False) -> Arr:
+        """The same for row ``i < n0`` of every block (``rows`` = ``M[:, i, :]``)."""
+        lims, per_row = self._settle_many(
+            rows, self.a_alive[:, i], self.a_quiet[:, i], self.a_retreat[:, i], self.r_cut[:, i], self.a_takes[:, i], last
+        )
+        self.a_end[:, i] += per_row
+        return lims
+
+    def _settle_many(
+        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, takes: Arr, last: bool
+    ) -> tuple[Arr, Arr]:
+        """Settle rows given their flags (see :meth:`_settle_states`): ``(lims, mass
+        recorded per row)``."""
+        nD, C = self.nD, self.C
+        cols = np.arange(C)[None, :]
+        lim = np.where(quiet, nD, self.jT)
+        per_row = np.zeros(len(rows))
+
+        def record(outcome: str, mask: Arr, to_end: bool = False) -> None:
+            masses = np.where(mask, rows, 0.0)
+            by_row = masses.sum(axis=1)
+            total = float(by_row.sum())
+            if not total:
+                return
+            self.counts[outcome] += total
+            per_row[:] += by_row
+            if to_end:
+                self.d_end[nD] += total
+            else:
+                self.d_end += masses.sum(axis=0)
+            if outcome == ATTACKER:
+                self.takes += float(by_row[takes].sum())
+
+        dead = ~alive[:, None]
+        if self.setup.defender_fought:
+            record(DEFENDER, dead & (cols < nD))
+            record(DRAW, dead & (cols >= nD))
+        else:
+            record(DEFENDER, dead)
+        alive_c = alive[:, None]
+        record(ATTACKER, alive_c & (cols >= lim[:, None]), to_end=True)
+        inside = alive_c & (cols < lim[:, None])
+        if last:
+            record(RETREAT, inside & stop[:, None])
+            record(UNFINISHED, inside & ~stop[:, None])
+            return np.zeros(len(rows), dtype=np.int64), per_row
+        cut = np.minimum(r_cut, lim)[:, None]
+        record(RETREAT, inside & (stop[:, None] | (cols < cut)))
+        stale = inside & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
+        record(STALEMATE, stale & (cols >= cut))
+        lims = np.where(alive & ~stop, lim, 0)
+        keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
+        rows[~keep] = 0.0
+        return lims, per_row
+
+    # -- spreading over states --------------------------------------------------------------------
+
+    def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
+        """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
+        ``ids`` into ``into`` (S, C), for every defender score ``hd >= hd_from``."""
+        got = self._weights(x, lo, hd_from, DFT)
+        if got is None:
+            return
+        _, c_lo, W, per_row, h0, h1 = got
+        c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
+        target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
+        _scatter(into, target, out.reshape(len(target), -1), c0)
+
+    def _level(self, Mm: Arr, ids: Arr) -> None:
+        """Every state of one level with mass, no round limit: settle, the in-row moves,
+        then every defender score ``>= 1`` into lower levels."""
+        rows = Mm[ids]
+        has = rows.max(axis=1) > 0
+        if not has.any():
+            return
+        ids, rows = ids[has], rows[has]
+        lims = self._settle_states(ids, rows)
+        fights = lims > 0
+        if not fights.any():
+            return
+        ids, rows, lims = ids[fights], rows[fights], lims[fights]
+        got = self._rows_window(rows, lims, self.SF[ids])
+        if got is None:
+            return
+        x, lo, past = got
+        won = past > 0
+        if won.any():
+            total = float(past.sum())
+            self.counts[ATTACKER] += total
+            self.s_end[ids] += past
+            self.d_end[self.nD] += total
+            self.takes += float(past[self.s_takes[ids]].sum())
+        self._spread_states(Mm, ids, x, lo, 1, self.DFT)
+
+    # -- the whole battle -----------------------------------------------------------------------
+
+    def run(self, rounds: int | None = None) -> Tally[float]:
+        self._begin()
+        S, C, K = len(self.states), self.C, len(self.blocks)
+        Mm = np.zeros((S, C))
+        M = np.zeros((K, self.R, C)) if self.n0 else None
+        block_of = {st: k for k, st in enumerate(self.blocks)}
+        pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        for start in self.setup.starts:
+            s = self.start_id[start.attacker]
+            k = block_of[start.attacker]
+            j = self.d_index[start.defender]
+            fj = self.d_index[start.defender_fires_as]
+            w = float(start.weight)
+            if not self.s_alive[s]:
+                self._record_state(DEFENDER, s, w, j)
+                continue
+            if fj == j:  # before round 1: no retreat yet, but an empty or defenceless side ends it
+                if not self.d_alive[j] or (self.d_defenceless[j] and not self.s_quiet[s]):
+                    self._record_state(ATTACKER, s, w, self.nD)
+                    continue
+            self.rounds += w
+            pending.setdefault((j, fj), []).append((k if M is not None else s, w))
+        # Round 1 from every start, batched by defender start (the defender firing as it
+        # stood before bombardment, A-10.3).
+        for (j, fj), items in pending.items():
+            DFT = self.DFT
+            if fj != j:
+                DFT = DFT.copy()
+                DFT[:, j] = self.DFT[:, fj]
+            merged: dict[int, float] = {}
+            for s, w in items:
+                merged[s] = merged.get(s, 0.0) + w
+            ids = np.array(list(merged), dtype=np.int64)
+            x = np.array(list(merged.values()))[:, None]
+            for part in range(0, len(ids), 256):
+                at, xp = ids[part : part + 256], x[part : part + 256]
+                if M is None:
+                    self._spread_states(Mm, at, xp, j, 0, DFT)
+                    continue
+                got = self._weights(xp, j, 0, DFT)  # blocks' row 0: the table engine's arrays
+                if got is not None:
+                    _, c_lo, W, per_row, h0, h1 = got
+                    c0, out = self._toeplitz(W, per_row, c_lo, self.AF[at, 0], self.a_lo[at, 0], self.a_hi[at, 0], self.a_out[at, 0])
+                    M[at, h0 : h1, c0 : c0 + out.shape[2]] += out
+        if rounds is None:
+            if M is not None:
+                self._ground_rows(M, Mm)
+            for ids in self.levels:
+                self._level(Mm, ids)
+            return self._tally()
+        if M is not None:
+            self._move_rows(M, Mm)
+        cols = np.arange(C)[None, :]
+        for rnd in range(2, rounds + 2):
+            last = rnd == rounds + 1
+            nxt = np.zeros(Mm.shape)
+            if M is not None:
+                # The ground rows per block (see _ground_rows), one round into the next
+                # round's table.
+                self.Mpre = np.zeros(M.shape)
+                M_next = np.zeros(M.shape)
+                for i in range(self.n0):
+                    rows = M[:, i, :]
+                    lims = self._settle_blocks(i, rows, last=last)
+                    if lims.any():
+                        x = np.where(cols < lims[:, None], rows, 0.0)
+                        self.rounds += float(x.sum())
+                        self._ground_spread(x, 0, i, hd_from=0)
+                if not last:
+                    for i in range(self.R):
+                        self._finish_row(M_next, i)
+                    self._move_rows(M_next, nxt)
+                M = M_next
+            for ids in self.levels:
+                rows = Mm[ids]
+                has = rows.max(axis=1) > 0
+                if not has.any():
+                    continue
+                lv, rows = ids[has], rows[has]
+                lims = self._settle_states(lv, rows, last=last)
+                if last or not lims.any():
+                    continue
+                x = np.where(cols < lims[:, None], rows, 0.0)
+                self.rounds += float(x.sum())
+                self._spread_states(nxt, lv, x, 0, 0, self.DFT)
+            Mm = nxt
+        return self._tally()
+
+    def _ground_rows(self, M: Arr, Mm: Arr) -> None:
+        """Rows ``0 .. n0 - 1`` per block with the split spreading, then every later row's
+        mass moves to its attacker state."""
+        for i in range(self.n0):
+            self._finish_row(M, i)
+            rows = M[:, i, :]
+            lims = self._settle_blocks(i, rows)
+            if lims.any():
+                self._rows_solve(M, i, rows, lims)
+        for i in range(self.n0, self.R):
+            self._finish_row(M, i)
+        self._move_rows(M, Mm)
+
+    def _move_rows(self, M: Arr, Mm: Arr) -> None:
+        """Move the per-block rows from ``n0`` on to their attacker states."""
+        for i in range(self.n0, self.R):
+            _scatter(Mm, self.rid[:, i], M[:, i, :], 0)
+            M[:, i, :] = 0.0
+
+    def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
+        self.counts[outcome] += w
+        self.s_end[s] += w
+        self.d_end[j] += w
+        if outcome == ATTACKER and self.s_takes[s]:
+            self.takes += w
+
+    # -- retreat by win chance ------------------------------------------------------------------
+
+    def win_chance(self) -> Arr:
+        """``W[s, j]``: the attacker's chance to win from state ``s`` against defender
+        column ``j`` after a round if it fights on: the table engine's backward pass
+        (:meth:`TableEngine.win_chance`) over the distinct states from the fewest hit
+        points up, a level at a time (states that stay in their row: back substitution,
+        all states of the level at once)."""
+        S, C = len(self.states), self.C
+        nD = self.nD
+        V = np.zeros((S, C))
+        for level in reversed(self.levels):
+            level = level[self.s_alive[level]]
+            if not len(level):
+                continue
+            quiet_l = self.s_quiet[level]
+            lim_l = np.where(quiet_l, nD, self.jT)
+            for lim in np.unique(lim_l).tolist():
+                for quiet in (False, True):
+                    g = level[(lim_l == lim) & (quiet_l == quiet)]
+                    if not len(g):
+                        continue
+                    V[g, lim:] = 1.0
+                    g = g[~self.s_retreat[g]]
+                    if lim == 0 or not len(g):
+                        continue
+                    for part in range(0, len(g), 128):
+                        self._win_rows(V, g[part : part + 128], lim, quiet)
+        return V
+
+    def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
+        """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
+        C, Hd, Ha = self.C, self.Hd, self.Ha
+        n = len(g)
+        A = self.SF[g]  # (n, Ha + 1)
+        S1 = np.zeros((n, lim))
+        if Hd:
+            # corr[n, hd, j] = sum over ha of A[ha] V[nxt(hd), j + ha]: a product with
+            # each state's Toeplitz matrix T[c, j] = A[c - j].
+            Vn = V[self.nxt[g, 1:], :]  # (n, Hd, C)
+            P = np.zeros((n, C + lim))
+            P[:, lim : lim + Ha + 1] = A
+            T = as_strided(P[:, lim:], shape=(n, C, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            corr = np.matmul(Vn, T)  # (n, Hd, lim)
+            S1 = np.einsum("nhj,hj->nj", corr, self.DFT[1 : Hd + 1, :lim])
+        d0 = self.DF[:lim, 0]
+        c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
+        suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
+        tail = suffix[:, np.minimum(lim - np.arange(lim), Ha + 1)]  # p(ha >= lim - j)
+        b = c * (S1 + d0[None, :] * tail)
+        if quiet:
+            V[g, :lim] = np.where(self.d_quiet[None, :lim], 0.0, b)
+            return
+        cd = c * d0[None, :]
+        active = np.flatnonzero((cd > 1e-30).any(axis=0))
+        v = b
+        if len(active) and Ha >= 1:
+            # v[j] = b[j] + c d0[j] * sum over t >= 1 of A[t] v[j + t], from the right.
+            A1 = A[:, 1:]
+            for j in range(lim - 2, int(active[0]) - 1, -1):
+                m = min(Ha, lim - 1 - j)
+                v[:, j] += cd[:, j] * (A1[:, :m] * v[:, j + 1 : j + 1 + m]).sum(axis=1)
+        V[g, :lim] = v
+
+    def win_chance_cuts(self, threshold: float) -> None:
+        W = self.win_chance()
+        for s in range(len(self.states)):
+            if not self.s_alive[s]:
+                continue
+            lim = self.nD if self.s_quiet[s] else self.jT
+            ok = np.flatnonzero(W[s, :lim] >= threshold)
+            self.s_cut[s] = int(ok[0]) if len(ok) else lim
+        if self.n0:
+            self.r_cut = self.s_cut[self.rid]
+
+    def _tally(self) -> Tally[float]:
+        tally: Tally[float] = Tally.empty(1.0)
+        tally.outcome = dict(self.counts)
+        tally.takes = self.takes
+        tally.rounds = self.rounds
+        recorded = sum(self.counts.values())
+        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+        ends = self.s_end.copy()
+        if self.n0:
+            np.add.at(ends, self.rid[:, : self.n0], self.a_end)
+        for s in np.flatnonzero(ends).tolist():
+            tally.attacker_end[self.states[s]] = float(ends[s])
+        for j in np.nonzero(self.d_end)[0]:
+            st = self.d_tab.states[min(int(j), self.nD)]
+            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
+        return tally

@@ -1,0 +1,166 @@
+"""The merged table engine (engine/odds/aa_merged.py): AA fire (A-10.5) as distinct
+attacker states instead of one loss sequence per AA outcome (issue 19).  Checked against
+exact fractions (the pure-Python engine) on random small battles with many aircraft of
+both types, and against the per-block table engine on bigger ones."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa_battle import Tally
+from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
+from engine.odds.aa_table import TableEngine
+
+KEYS = ("attacker", "defender", "draw", "retreat", "stalemate", "unfinished")
+
+
+def _merged(battle: AABattle) -> tuple[MergedTable, Tally[float]]:
+    setup, _ = setup_battle(battle, 1.0)
+    engine = MergedTable(setup)
+    if battle.retreat_chance is not None:
+        engine.win_chance_cuts(battle.retreat_chance / 100)
+    return engine, engine.run(_limit(battle))
+
+
+def _limit(battle: AABattle) -> int | None:
+    if battle.retreat_after is None:
+        return battle.rounds
+    return battle.retreat_after if battle.rounds is None else min(battle.rounds, battle.retreat_after)
+
+
+def _same(got: Tally[float], want: Tally[Any], tol: float) -> None:
+    for key in KEYS:
+        assert got.outcome[key] == pytest.approx(float(want.outcome[key]), abs=tol), key
+    assert got.takes == pytest.approx(float(want.takes or 0), abs=tol)
+    assert got.rounds == pytest.approx(float(want.rounds or 0), abs=1e-10)
+    for end_got, end_want in ((got.attacker_end, want.attacker_end), (got.defender_end, want.defender_end)):
+        for st in set(end_got) | set(end_want):
+            assert end_got.get(st, 0.0) == pytest.approx(float(end_want.get(st, 0)), abs=tol), st
+
+
+def _against_fractions(battle: AABattle) -> None:
+    exact_setup, _ = setup_battle(battle, Fraction(1))
+    exact = FastEngine(exact_setup).run(_limit(battle))
+    _, table = _merged(battle)
+    assert table.dropped < 1e-12
+    _same(table, exact, table.dropped + 1e-12)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("4 fig, 4 bom", "6 inf, 1 aa", {}),  # aircraft only: blocks are steps of one sequence
+        ("3 inf, 1 art, 3 fig, 3 bom", "5 inf, 1 tank, 1 aa", {}),  # ground first, then merged
+        ("2 inf, 4 fig, 3 bom", "6 inf, 1 art, 1 aa", {"ool_attacker": "fig,inf,bom"}),
+        ("3 inf, 1 tank, 3 fig, 2 bom", "6 inf, 1 aa", {"keep_land_unit": True}),
+        ("3 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"low_luck": True}),
+        ("2 inf, 3 fig, 3 bom", "5 inf, 1 fig, 1 aa", {"rounds": 2}),
+        ("2 inf, 3 fig, 3 bom", "5 inf, 1 fig, 1 aa", {"retreat_after": 1}),
+        ("3 inf, 3 fig, 2 bom", "6 inf, 1 aa", {"retreat_below": 3}),
+        ("4 inf, 3 fig, 3 bom", "6 inf, 1 art, 1 aa", {"mode": "amphibious", "bombard": "1 bat, 1 cru"}),
+        # Bombardment may leave the defender nothing but its AA gun: won before round 1.
+        ("3 inf, 2 fig, 2 bom", "1 inf, 1 aa", {"mode": "amphibious", "bombard": "1 bat, 1 cru"}),
+        ("3 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"rules": "1942se"}),
+        ("3 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"rules": "global1940"}),
+        ("2 inf, 3 fig, 3 bom", "6 inf, 1 aa", {"tech_attacker": "heavy bombers"}),
+    ],
+)
+def test_merged_engine_matches_fractions(attacker: str, defender: str, options: dict[str, Any]) -> None:
+    _against_fractions(AABattle.parse(attacker, defender, **options))
+
+
+def test_random_small_aa_battles_match_fractions() -> None:
+    rng = random.Random(19)
+    for _ in range(12):
+        army = {"inf": rng.randint(0, 4), "art": rng.randint(0, 2), "tank": rng.randint(0, 2),
+                "fig": rng.randint(1, 4), "bom": rng.randint(1, 4)}  # fmt: skip
+        attacker = ", ".join(f"{n} {u}" for u, n in army.items() if n)
+        defender = f"{rng.randint(2, 7)} inf, {rng.randint(0, 2)} tank, 1 aa"
+        options: dict[str, Any] = rng.choice([{}, {}, {"low_luck": True}, {"keep_land_unit": True}])
+        _against_fractions(AABattle.parse(attacker, defender, **options))
+
+
+def test_blocks_share_states() -> None:
+    # 5 x 5 AA outcomes of aircraft only: every block is a suffix of the block with no
+    # aircraft lost, so the distinct states are the 5 x 5 counts (and none more).
+    engine, _ = _merged(AABattle.parse("4 fig, 4 bom", "6 inf, 1 aa"))
+    assert len(engine.blocks) == 25
+    assert len(engine.states) == 25
+    assert engine.n0 == 0
+    # Ground units first: the blocks keep their own rows until those are lost.
+    engine, _ = _merged(AABattle.parse("3 inf, 1 art, 3 fig, 3 bom", "5 inf, 1 tank, 1 aa"))
+    assert engine.n0 == 4
+
+
+def test_a_state_follows_the_same_casualties_from_every_block() -> None:
+    # _catalogue relies on the next casualty being a function of the state (Side.steps),
+    # keep_land_unit moving the last land unit to the end included.
+    battle = AABattle.parse("3 inf, 1 tank, 3 fig, 2 bom", "6 inf, 1 aa", keep_land_unit=True,
+                            ool_attacker="tank,fig,inf,bom")  # fmt: skip
+    setup, _ = setup_battle(battle, 1.0)
+    att = setup.attacker
+    blocks = sorted({s.attacker for s in setup.starts})
+    states, hp, next1 = _catalogue(att, blocks)
+    for s, st in enumerate(states):
+        seq = att.sequence(st)
+        assert hp[s] == len(seq) - 1
+        assert states[next1[s]] == (seq[1] if len(seq) > 1 else st)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("12 inf, 3 art, 6 fig, 5 bom", "16 inf, 2 tank, 1 aa", {}),
+        ("10 fig, 8 bom", "18 inf, 1 aa", {}),
+        ("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", {"retreat_chance": 40}),
+        ("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", {"rounds": 3}),
+        ("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", {"low_luck": True}),
+    ],
+)
+def test_merged_engine_matches_the_per_block_table_engine(
+    attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    battle = AABattle.parse(attacker, defender, **options)
+    setup, _ = setup_battle(battle, 1.0)
+    old = TableEngine(setup)
+    if battle.retreat_chance is not None:
+        old.win_chance_cuts(battle.retreat_chance / 100)
+    want = old.run(battle.rounds)
+    engine, got = _merged(battle)
+    assert got.dropped < 1e-12
+    _same(got, want, got.dropped + want.dropped + 1e-12)
+
+
+def test_groups_of_like_weight_match_fractions_and_the_per_block_engine() -> None:
+    # 9 x 9 blocks in two groups of like weight, each spread on its own window while
+    # the infantry is lost (n0 rows), then merged.
+    battle = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa")
+    engine, got = _merged(battle)
+    assert len(engine.block_groups) == 2 and engine.n0 == 10
+    _against_fractions(battle)
+    setup, _ = setup_battle(battle, 1.0)
+    want = TableEngine(setup).run(None)
+    _same(got, want, got.dropped + want.dropped + 1e-12)
+    strafe = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa", retreat_after=2)
+    _against_fractions(strafe)
+
+
+def test_big_aa_battles_use_the_merged_engine_and_add_up() -> None:
+    battle = AABattle.parse("50 fig, 50 bom", "90 inf, 9 tank, 1 aa")
+    setup, _ = setup_battle(battle, 1.0)
+    engine = table_engine(setup)
+    assert isinstance(engine, MergedTable)
+    assert len(engine.blocks) == 51 * 51
+    assert len(engine.states) == 51 * 51  # instead of 2,601 sequences of up to 100 steps
+    odds = aa_odds(battle)
+    assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
+    assert odds.error_bound < 1e-12
+    # Small battles keep the per-block engine (and its dense solve).
+    small, _ = setup_battle(AABattle.parse("2 inf, 1 fig", "2 inf, 1 aa"), 1.0)
+    assert type(table_engine(small)) is TableEngine
