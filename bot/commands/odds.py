@@ -32,12 +32,12 @@ from engine.odds.report import (
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
-# Work limits for Discord (the CLI has none): every battle kind up to 100 units a side
-# is answered (issue 19); only beyond that, or a submarine battle far past that size of
-# state space, is refused.
+# Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
+# a submarine battle whose state space passes MAX_STATES pairs (e.g. 100 a side with no
+# destroyer anywhere and aircraft on both sides, minutes of work) is refused.
 MAX_UNITS = 120  # per side
-MAX_CELLS: int | None = None  # the table engines answer 100 a side within a second
-MAX_STATES = 2_000_000  # general engine (submarines with aircraft): battle states processed
+MAX_CELLS: int | None = None  # the table engines have no cap
+MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 
 
 def _aa(battle: AABattle) -> AAOdds:
