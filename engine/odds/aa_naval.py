@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from engine.odds.aa_battle import STALEMATE, TINY, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
@@ -771,6 +771,164 @@ class NavalSolver:
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
+
+    def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Stored casualty distributions of general fire at the pairs (ii, jj), the
+        strikes done: which submarines still fire and where aircraft hits may land
+        follow from the pair alone (see the class docstring)."""
+        A, D = self.A, self.D
+        fa_ = A.flags[ii]
+        fd_ = D.flags[jj]
+        fa = fa_[:, 0] & ~fd_[:, 1]
+        fd = fd_[:, 0] & ~fa_[:, 1]
+        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])
+        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        return ca, cd
+
+    def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> None:
+        """``rounds`` rounds from the pairs ``initial`` (the end-of-round rules already
+        applied), recording into ``tally``; whatever still fights after the last one is
+        unfinished.  Each round takes all its live pairs at once: the surprise strikes
+        (S cells to G cells of the table), then general fire (G cells to the next
+        round's S cells), then the end-of-round rules where they may act.  "Nobody is
+        hit" simply stays for the next round (no loop to close).  Masses below ``TINY``
+        are not spread (their sum goes to ``tally.dropped``)."""
+        A, D = self.A, self.D
+        table = np.zeros((64, 128))
+
+        def grow() -> None:
+            nonlocal table
+            ra, rd = table.shape
+            na, nd = len(A.slot_state), 2 * len(D.slot_state)
+            if na > ra or nd > rd:
+                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
+                bigger[:ra, :rd] = table
+                table = bigger
+
+        def cells(phase: int) -> tuple[Arr, Arr, Arr]:
+            """The pairs holding mass in phase ``phase`` (0: S, 1: G), taken out."""
+            sub = table[: len(A.slot_state), phase : 2 * len(D.slot_state) : 2]
+            si, sj = np.nonzero(sub)
+            m = sub[si, sj]
+            sub[si, sj] = 0.0
+            a_slots = np.array(A.slot_state, dtype=np.int64)
+            d_slots = np.array(D.slot_state, dtype=np.int64)
+            return a_slots[si], d_slots[sj], m
+
+        def put(ii: Arr, jj: Arr, m: Arr, phase: int) -> None:
+            si, sj = A.slots(ii), D.slots(jj)
+            grow()
+            np.add.at(table, (si, 2 * sj + phase), m)
+
+        def spread(parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]]) -> float:
+            if not parts[0]:
+                return 0.0
+            grow()
+            return _spread_parts(table, *parts)
+
+        def prune(ii: Arr, jj: Arr, m: Arr) -> tuple[Arr, Arr, Arr, float]:
+            keep = m >= TINY
+            if keep.all():
+                return ii, jj, m, 0.0
+            return ii[keep], jj[keep], m[keep], float(m[~keep].sum())
+
+        if initial:
+            pairs = [(A.number(a), D.number(d), m) for (a, d), m in initial.items()]
+            put(np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64),
+                np.array([p[2] for p in pairs]), 0)  # fmt: skip
+        dropped = 0.0
+        done = 0.0
+        for r in range(rounds):
+            ii, jj, ms, lost = prune(*cells(0))
+            dropped += lost
+            if not len(ii):
+                break
+            # The surprise strikes (A-10.6); a pair nothing can change is a stalemate.
+            fa = A.flags[ii, 0] & ~D.flags[jj, 1]
+            fd = D.flags[jj, 0] & ~A.flags[ii, 1]
+            sa = A.idents(ii)
+            if fd.any():
+                sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
+            sd = D.idents(jj)
+            if fa.any():
+                sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+            live = np.ones(len(ii), dtype=bool)
+            calm = np.flatnonzero(A.stay[sa] * D.stay[sd] >= 1.0)
+            if len(calm):
+                ca, cd = self._general(ii[calm], jj[calm])
+                for k in calm[A.stay[ca] * D.stay[cd] >= 1.0].tolist():
+                    tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k]), False)
+                    live[k] = False
+            done += float(ms[live].sum())
+            still = A.still[sa] & D.still[sd]
+            direct = live & still
+            put(ii[direct], jj[direct], ms[direct], 1)
+            moving = np.flatnonzero(live & ~still)
+            dropped += spread(([*ms[moving].tolist()], [A.store_idx[x] for x in sa[moving].tolist()],
+                               [A.store_p[x] for x in sa[moving].tolist()],
+                               [D.store_idx[x] for x in sd[moving].tolist()],
+                               [D.store_p[x] for x in sd[moving].tolist()]))  # fmt: skip
+            # General fire, once per pair the strikes left.
+            ii, jj, mg, lost = prune(*cells(1))
+            dropped += lost
+            if len(ii):
+                ca, cd = self._general(ii, jj)
+                still = A.still[ca] & D.still[cd]
+                put(ii[still], jj[still], mg[still], 0)
+                moving = np.flatnonzero(~still)
+                dropped += spread(([*mg[moving].tolist()], [A.store_idx[x] for x in ca[moving].tolist()],
+                                   [A.store_p[x] for x in ca[moving].tolist()],
+                                   [D.store_idx[x] for x in cd[moving].tolist()],
+                                   [D.store_p[x] for x in cd[moving].tolist()]))  # fmt: skip
+            # The end-of-round rules where they may act.
+            ii, jj, m = cells(0)
+            self._round_end(ii, jj, m, r == rounds - 1, put, tally)
+        if rounds == 0:  # the pairs as they are
+            ii, jj, m = cells(0)
+            self._round_end(ii, jj, m, True, put, tally)
+        assert tally.rounds is not None
+        tally.rounds += done
+        tally.dropped += dropped
+
+    def _round_end(
+        self, ii: Arr, jj: Arr, m: Arr, last: bool, put: Callable[[Arr, Arr, Arr, int], None], tally: Tally[float]
+    ) -> None:
+        """The end-of-round rules on the pairs (ii, jj) holding ``m``: outcomes
+        recorded, submerged submarines and lost transports moved; what fights on goes
+        back into the table, or after the ``last`` round is recorded as unfinished (per
+        state, not per pair)."""
+        A, D = self.A, self.D
+        takes = self.setup.takes
+        stays = np.ones(len(ii), dtype=bool)
+        moved: list[tuple[int, int, float]] = []
+        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+            i, j = int(ii[k]), int(jj[k])
+            outcome, i3, j3 = self._settle(i, j)
+            if outcome is not None:
+                a3 = A.states[i3]
+                tally.record(outcome, a3, D.states[j3], float(m[k]), takes(a3))
+                stays[k] = False
+            elif i3 != i or j3 != j:
+                moved.append((i3, j3, float(m[k])))
+                stays[k] = False
+        ii, jj, m = ii[stays], jj[stays], m[stays]
+        if moved:
+            ii = np.concatenate([ii, np.array([x[0] for x in moved], dtype=np.int64)])
+            jj = np.concatenate([jj, np.array([x[1] for x in moved], dtype=np.int64)])
+            m = np.concatenate([m, np.array([x[2] for x in moved])])
+        if not len(ii):
+            return
+        if not last:
+            put(ii, jj, m, 0)
+            return
+        tally.outcome[UNFINISHED] += float(m.sum())
+        for nums, states, ends in ((ii, A.states, tally.attacker_end), (jj, D.states, tally.defender_end)):
+            sums = np.bincount(nums, m)
+            for n in np.flatnonzero(sums).tolist():
+                st = states[n]
+                ends[st] = ends.get(st, 0.0) + float(sums[n])
 
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
         """The nodes of ``level`` holding mass: attacker and defender slots, S and G
