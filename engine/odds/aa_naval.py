@@ -400,20 +400,16 @@ class _Numbered:
                         bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        seen = np.zeros(len(self.states), dtype=bool)
-        seen[bases] = True
-        distinct = np.flatnonzero(seen)
-        which = (np.cumsum(seen) - 1)[bases]
+        distinct, which = np.unique(bases, return_inverse=True)
+        which = which.reshape(bases.shape)
         seqs = [self.seq(int(b)) for b in distinct.tolist()]
         lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
         starts = np.cumsum(lengths) - lengths
         last = (lengths[which] - 1)[:, :, None]
         pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
         out = np.concatenate(seqs)[pos]
-        seen = np.zeros(len(self.states), dtype=bool)
-        seen[out] = True
-        numbers = np.flatnonzero(seen)
-        local = (np.cumsum(seen) - 1)[out]
+        numbers, local = np.unique(out, return_inverse=True)
+        local = local.reshape(out.shape)
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())

@@ -112,3 +112,30 @@ def test_round_walk_records_a_stalemate() -> None:
     tally = _agree(battle, 3)
     assert tally.outcome["stalemate"] == pytest.approx(0.46952160493827166, abs=1e-12)
     assert tally.outcome[UNFINISHED] == pytest.approx(0.27528613683127584, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        # A retreat by win chance (its own backward pass) with a round limit or a strafe.
+        ("4 sub, 1 des, 2 fig, 1 car", "3 sub, 1 cru, 1 car, 2 fig, 1 tra", {"retreat_chance": 40, "rounds": 3}),
+        ("6 sub, 2 des, 2 fig", "5 sub, 1 des, 1 car, 2 fig", {"retreat_chance": 50, "retreat_after": 2}),
+        ("4 sub, 1 des, 2 fig", "3 sub, 1 car, 2 fig", {"low_luck": True, "rounds": 2}),
+        ("3 sub, 1 bat", "2 sub, 1 des, 1 cru", {"rules": "1942se", "retreat_after": 2}),
+    ],
+)
+def test_round_walk_options_match_the_dict_walk(
+    attacker: str, defender: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+    new = aa_odds(battle)
+    init = GeneralEngine.__init__
+
+    def dict_walk(self: GeneralEngine[float], setup: object, max_states: int | None = None, **_: object) -> None:
+        init(self, setup, max_states, vectorised=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GeneralEngine, "__init__", dict_walk)
+    old = aa_odds(battle)
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "expected_rounds"):
+        assert getattr(new, key) == pytest.approx(getattr(old, key), abs=1e-12), key
+    assert new.unfinished + new.retreat > 0.01  # the limit mattered
