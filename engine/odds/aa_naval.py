@@ -824,6 +824,10 @@ class NavalSolver:
             grow()
             return _spread_parts(table, *parts)
 
+        def spread_flat(a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+            grow()
+            return _spread_flat(table, a_idx, a_val, la, d_idx, d_val, ld)
+
         def prune(ii: Arr, jj: Arr, m: Arr) -> tuple[Arr, Arr, Arr, float]:
             keep = m >= TINY
             if keep.all():
@@ -874,10 +878,13 @@ class NavalSolver:
                 still = A.still[ca] & D.still[cd]
                 put(ii[still], jj[still], mg[still], 0)
                 moving = np.flatnonzero(~still)
-                dropped += spread(([*mg[moving].tolist()], [A.store_idx[x] for x in ca[moving].tolist()],
-                                   [A.store_p[x] for x in ca[moving].tolist()],
-                                   [D.store_idx[x] for x in cd[moving].tolist()],
-                                   [D.store_p[x] for x in cd[moving].tolist()]))  # fmt: skip
+                parts = ([*mg[moving].tolist()], [A.store_idx[x] for x in ca[moving].tolist()],
+                         [A.store_p[x] for x in ca[moving].tolist()], [D.store_idx[x] for x in cd[moving].tolist()],
+                         [D.store_p[x] for x in cd[moving].tolist()])  # fmt: skip
+                if r < rounds - 1:
+                    dropped += spread(parts)
+                elif len(moving):
+                    dropped += self._last_fire(_flat_parts(*parts), spread_flat, tally)
             # The end-of-round rules where they may act.
             ii, jj, m = cells(0)
             self._round_end(ii, jj, m, r == rounds - 1, put, tally)
@@ -887,6 +894,43 @@ class NavalSolver:
         assert tally.rounds is not None
         tally.rounds += done
         tally.dropped += dropped
+
+    def _last_fire(
+        self, flat: tuple[Arr, Arr, Arr, Arr, Arr, Arr], spread_flat: Callable[..., float], tally: Tally[float]
+    ) -> float:
+        """General fire of the last round (flat parts, :func:`_flat_parts`): where both
+        sides' results are left alone by the end-of-round rules (quiet) the battle is
+        simply unfinished, so only each side's share is added up, per part (as the
+        general engine's ``_last_round``); the other pairs of results go to the table
+        for :meth:`_round_end`.  Returns the mass left out."""
+        A, D = self.A, self.D
+        a_idx, a_val, la, d_idx, d_val, ld = flat
+        n = len(la)
+        a_part = np.repeat(np.arange(n), la)
+        d_part = np.repeat(np.arange(n), ld)
+        a_num = np.array(A.slot_state, dtype=np.int64)[a_idx]  # attacker entries: slots
+        d_num = np.array(D.slot_state, dtype=np.int64)[d_idx // 2]  # defender: 2 x slot
+        a_q = A.flags[a_num, 3]
+        d_q = D.flags[d_num, 3]
+        qa = np.where(a_q, a_val, 0.0)
+        qd = np.where(d_q, d_val, 0.0)
+        sa = np.bincount(a_part, qa, minlength=n)  # per part: quiet attacker mass
+        sd = np.bincount(d_part, qd, minlength=n)  # and quiet defender chance
+        tally.outcome[UNFINISHED] += float((sa * sd).sum())
+        _add_ends(tally.attacker_end, A.states, a_num, qa * sd[a_part])
+        _add_ends(tally.defender_end, D.states, d_num, qd * sa[d_part])
+
+        def part(a_mask: Arr, d_mask: Arr) -> float:
+            la_ = np.bincount(a_part[a_mask], minlength=n)
+            ld_ = np.bincount(d_part[d_mask], minlength=n)
+            both = (la_ > 0) & (ld_ > 0)
+            am = a_mask & both[a_part]
+            dm = d_mask & both[d_part]
+            if not am.any():
+                return 0.0
+            return spread_flat(a_idx[am], a_val[am], la_[both], d_idx[dm], d_val[dm], ld_[both])
+
+        return part(~a_q, np.ones(len(d_q), dtype=bool)) + part(a_q, ~d_q)
 
     def _round_end(
         self, ii: Arr, jj: Arr, m: Arr, last: bool, put: Callable[[Arr, Arr, Arr, int], None], tally: Tally[float]
@@ -920,11 +964,8 @@ class NavalSolver:
             put(ii, jj, m, 0)
             return
         tally.outcome[UNFINISHED] += float(m.sum())
-        for nums, states, ends in ((ii, A.states, tally.attacker_end), (jj, D.states, tally.defender_end)):
-            sums = np.bincount(nums, m)
-            for n in np.flatnonzero(sums).tolist():
-                st = states[n]
-                ends[st] = ends.get(st, 0.0) + float(sums[n])
+        _add_ends(tally.attacker_end, A.states, ii, m)
+        _add_ends(tally.defender_end, D.states, jj, m)
 
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
         """The nodes of ``level`` holding mass: attacker and defender slots, S and G
@@ -954,20 +995,39 @@ class NavalSolver:
         return ii[live], jj[live], ms[live], mg[live]
 
 
+def _add_ends(ends: dict[State, float], states: list[State], nums: Arr, m: Arr) -> None:
+    """Add masses ``m`` of states numbered ``nums`` to a tally's final states."""
+    sums = np.bincount(nums, m)
+    for n in np.flatnonzero(sums).tolist():
+        st = states[n]
+        ends[st] = ends.get(st, 0.0) + float(sums[n])
+
+
 def _spread_parts(
     table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
     dp_parts: list[Arr],
 ) -> float:
     """Add a level's outer products (each part: ``scale`` x attacker entries x defender
     entries) to ``table``; returns the mass left out (products below ``TINY``)."""
-    dropped = 0.0
+    return _spread_flat(table, *_flat_parts(scale, a_parts, ap_parts, d_parts, dp_parts))
+
+
+def _flat_parts(
+    scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr], dp_parts: list[Arr]
+) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
+    """Mixture parts as flat arrays: attacker entries and their masses (chance times the
+    part's scale), entries per part; defender entries, chances, entries per part."""
     la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
     ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-    n_parts = len(la)
-    a_idx = np.concatenate(a_parts)
     a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
-    d_idx = np.concatenate(d_parts)
-    d_val = np.concatenate(dp_parts)
+    return np.concatenate(a_parts), a_val, la, np.concatenate(d_parts), np.concatenate(dp_parts), ld
+
+
+def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+    """:func:`_spread_parts` on flat parts (:func:`_flat_parts`; every part has an
+    entry on both sides)."""
+    dropped = 0.0
+    n_parts = len(la)
     # Products below TINY are not spread (as the general engine's dict solve): an
     # attacker entry whose every product is below it (its mass, its part's scale times
     # its chance, is), then a defender entry whose every product with the attacker
