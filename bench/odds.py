@@ -38,7 +38,7 @@
   (~0.9 s before, ~0.06 s after).
 - ``odds-aa-sea-100v100-strafe-2-ms``: the 100-a-side mixed fleets of
   ``odds-aa-sea-100v100-subs-ms``, the attacker retreating after round 2 (a strafe), one
-  run (~7.4 s in the dict walk of ``engine.odds.aa_general``, ~0.7 s in the numpy round
+  run (~7.4 s in the dict walk of ``engine.odds.aa_general``, ~0.35 s in the numpy round
   walk of ``engine.odds.aa_naval``).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
