@@ -562,11 +562,19 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     row_w = d[so[rk] + hs] * d[ao[rk] + ha]
     row_len = n_y[rk]
     off = np.cumsum(count) - count
-    rr = np.repeat(np.arange(len(rk)), row_len)
-    hy = np.arange(int(row_len.sum())) - (np.cumsum(row_len) - row_len)[rr]
-    cell = row_cell[rr] + np.minimum(hy, (height[rk] - 1)[rr])
-    keys = target._tstore.data[cell] + off[rk][rr]
-    w = row_w[rr] * d[yo[rk][rr] + hy]
+    # Per cell: row values repeated along the row plus its position (``ramp`` minus
+    # the row's start); hits past the table's last step end there.
+    row_start = np.cumsum(row_len) - row_len
+    ramp = np.arange(int(row_len.sum()))
+    cap = height[rk] - 1
+    if (row_len - 1 <= cap).all():
+        cell = np.repeat(row_cell - row_start, row_len) + ramp
+    else:
+        hy = ramp - np.repeat(row_start, row_len)
+        cell = np.repeat(row_cell, row_len) + np.minimum(hy, np.repeat(cap, row_len))
+    keys = target._tstore.data[cell] + np.repeat(off[rk], row_len)
+    w = d[np.repeat(yo[rk] - row_start, row_len) + ramp]
+    w *= np.repeat(row_w, row_len)
     span = int(count.sum())
     pl = np.bincount(keys, w, minlength=span)
     stays = pl[off + origin].tolist()  # no hit at all: t itself
