@@ -36,6 +36,10 @@
   before, ~1.4-1.9 s after, not yet within the goal);
   ``odds-aa-100v100-fighters-aa-gun-ms``: 100 fighters against 99 infantry and an AA gun
   (~0.9 s before, ~0.06 s after).
+- ``odds-aa-sea-100v100-strafe-2-ms``: the 100-a-side mixed fleets of
+  ``odds-aa-sea-100v100-subs-ms``, the attacker retreating after round 2 (a strafe), one
+  run (~7.4 s in the dict walk of ``engine.odds.aa_general``, ~0.35 s in the numpy round
+  walk of ``engine.odds.aa_naval``).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
@@ -165,3 +169,4 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-100v100-all-air-aa-gun-ms", _ms(ATTACK_ALL_AIR, DEFENSE_AIR, 3)
     yield "odds-aa-100v100-mixed-air-aa-gun-ms", _ms(ATTACK_MIXED_AIR, DEFENSE_AIR, 3)
     yield "odds-aa-100v100-fighters-aa-gun-ms", _ms("100 fig", "99 inf, 1 aa", 3)
+    yield "odds-aa-sea-100v100-strafe-2-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_after=2)

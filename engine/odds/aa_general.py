@@ -192,8 +192,9 @@ class GeneralEngine(Generic[N]):
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         after: dict[Pair, N] = {}
-        if rounds is None and isinstance(self.unit, float) and self.vectorised and self._plain_starts():
-            # Round 1 is like any other: the numpy solve starts from the starts.
+        if isinstance(self.unit, float) and self.vectorised and self._plain_starts():
+            # Round 1 is like any other: the numpy solve (or round walk) starts from the
+            # starts.
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             for start in setup.starts:
@@ -203,7 +204,10 @@ class GeneralEngine(Generic[N]):
                 else:
                     after[(a, d)] = after.get((a, d), self.zero) + start.weight
             solver = NavalSolver(setup, self.max_states, self.seen)
-            self.seen = solver.solve(after, tally)
+            if rounds is None:
+                self.seen = solver.solve(after, tally)
+            else:
+                solver.walk(after, rounds, tally)
             recorded = float(sum(tally.outcome.values()))
             tally.dropped += abs(1.0 - recorded - tally.dropped)
             return tally
@@ -229,6 +233,10 @@ class GeneralEngine(Generic[N]):
             self.seen = solver.solve(after, tally)
         elif rounds is None:
             self._solve(after, tally)
+        elif isinstance(self.unit, float) and self.vectorised:
+            from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
+
+            NavalSolver(setup, self.max_states, self.seen).walk(after, rounds - 1, tally)
         else:
             # Round by round; in float mode masses below TINY are not spread (their sum
             # goes to the error bound), as in the solve without a round limit.

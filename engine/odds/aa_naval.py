@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from engine.odds.aa_battle import STALEMATE, TINY, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
@@ -400,20 +400,16 @@ class _Numbered:
                         bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        seen = np.zeros(len(self.states), dtype=bool)
-        seen[bases] = True
-        distinct = np.flatnonzero(seen)
-        which = (np.cumsum(seen) - 1)[bases]
+        distinct, which = np.unique(bases, return_inverse=True)
+        which = which.reshape(bases.shape)
         seqs = [self.seq(int(b)) for b in distinct.tolist()]
         lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
         starts = np.cumsum(lengths) - lengths
         last = (lengths[which] - 1)[:, :, None]
         pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
         out = np.concatenate(seqs)[pos]
-        seen = np.zeros(len(self.states), dtype=bool)
-        seen[out] = True
-        numbers = np.flatnonzero(seen)
-        local = (np.cumsum(seen) - 1)[out]
+        numbers, local = np.unique(out, return_inverse=True)
+        local = local.reshape(out.shape)
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())
@@ -566,11 +562,19 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     row_w = d[so[rk] + hs] * d[ao[rk] + ha]
     row_len = n_y[rk]
     off = np.cumsum(count) - count
-    rr = np.repeat(np.arange(len(rk)), row_len)
-    hy = np.arange(int(row_len.sum())) - (np.cumsum(row_len) - row_len)[rr]
-    cell = row_cell[rr] + np.minimum(hy, (height[rk] - 1)[rr])
-    keys = target._tstore.data[cell] + off[rk][rr]
-    w = row_w[rr] * d[yo[rk][rr] + hy]
+    # Per cell: row values repeated along the row plus its position (``ramp`` minus
+    # the row's start); hits past the table's last step end there.
+    row_start = np.cumsum(row_len) - row_len
+    ramp = np.arange(int(row_len.sum()))
+    cap = height[rk] - 1
+    if (row_len - 1 <= cap).all():
+        cell = np.repeat(row_cell - row_start, row_len) + ramp
+    else:
+        hy = ramp - np.repeat(row_start, row_len)
+        cell = np.repeat(row_cell, row_len) + np.minimum(hy, np.repeat(cap, row_len))
+    keys = target._tstore.data[cell] + np.repeat(off[rk], row_len)
+    w = d[np.repeat(yo[rk] - row_start, row_len) + ramp]
+    w *= np.repeat(row_w, row_len)
     span = int(count.sum())
     pl = np.bincount(keys, w, minlength=span)
     stays = pl[off + origin].tolist()  # no hit at all: t itself
@@ -772,6 +776,205 @@ class NavalSolver:
         tally.dropped += dropped
         return self.seen
 
+    def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Stored casualty distributions of general fire at the pairs (ii, jj), the
+        strikes done: which submarines still fire and where aircraft hits may land
+        follow from the pair alone (see the class docstring)."""
+        A, D = self.A, self.D
+        fa_ = A.flags[ii]
+        fd_ = D.flags[jj]
+        fa = fa_[:, 0] & ~fd_[:, 1]
+        fd = fd_[:, 0] & ~fa_[:, 1]
+        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])
+        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        return ca, cd
+
+    def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> None:
+        """``rounds`` rounds from the pairs ``initial`` (the end-of-round rules already
+        applied), recording into ``tally``; whatever still fights after the last one is
+        unfinished.  Each round takes all its live pairs at once: the surprise strikes
+        (S cells to G cells of the table), then general fire (G cells to the next
+        round's S cells), then the end-of-round rules where they may act.  "Nobody is
+        hit" simply stays for the next round (no loop to close).  Masses below ``TINY``
+        are not spread (their sum goes to ``tally.dropped``)."""
+        A, D = self.A, self.D
+        table = np.zeros((64, 128))
+
+        def grow() -> None:
+            nonlocal table
+            ra, rd = table.shape
+            na, nd = len(A.slot_state), 2 * len(D.slot_state)
+            if na > ra or nd > rd:
+                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
+                bigger[:ra, :rd] = table
+                table = bigger
+
+        def cells(phase: int) -> tuple[Arr, Arr, Arr]:
+            """The pairs holding mass in phase ``phase`` (0: S, 1: G), taken out."""
+            sub = table[: len(A.slot_state), phase : 2 * len(D.slot_state) : 2]
+            si, sj = np.nonzero(sub)
+            m = sub[si, sj]
+            sub[si, sj] = 0.0
+            a_slots = np.array(A.slot_state, dtype=np.int64)
+            d_slots = np.array(D.slot_state, dtype=np.int64)
+            return a_slots[si], d_slots[sj], m
+
+        def put(ii: Arr, jj: Arr, m: Arr, phase: int) -> None:
+            si, sj = A.slots(ii), D.slots(jj)
+            grow()
+            np.add.at(table, (si, 2 * sj + phase), m)
+
+        def spread(parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]]) -> float:
+            if not parts[0]:
+                return 0.0
+            grow()
+            return _spread_parts(table, *parts)
+
+        def spread_flat(a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+            grow()
+            return _spread_flat(table, a_idx, a_val, la, d_idx, d_val, ld)
+
+        def prune(ii: Arr, jj: Arr, m: Arr) -> tuple[Arr, Arr, Arr, float]:
+            keep = m >= TINY
+            if keep.all():
+                return ii, jj, m, 0.0
+            return ii[keep], jj[keep], m[keep], float(m[~keep].sum())
+
+        if initial:
+            pairs = [(A.number(a), D.number(d), m) for (a, d), m in initial.items()]
+            put(np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64),
+                np.array([p[2] for p in pairs]), 0)  # fmt: skip
+        dropped = 0.0
+        done = 0.0
+        for r in range(rounds):
+            ii, jj, ms, lost = prune(*cells(0))
+            dropped += lost
+            if not len(ii):
+                break
+            # The surprise strikes (A-10.6); a pair nothing can change is a stalemate.
+            fa = A.flags[ii, 0] & ~D.flags[jj, 1]
+            fd = D.flags[jj, 0] & ~A.flags[ii, 1]
+            sa = A.idents(ii)
+            if fd.any():
+                sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
+            sd = D.idents(jj)
+            if fa.any():
+                sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+            live = np.ones(len(ii), dtype=bool)
+            calm = np.flatnonzero(A.stay[sa] * D.stay[sd] >= 1.0)
+            if len(calm):
+                ca, cd = self._general(ii[calm], jj[calm])
+                for k in calm[A.stay[ca] * D.stay[cd] >= 1.0].tolist():
+                    tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k]), False)
+                    live[k] = False
+            done += float(ms[live].sum())
+            still = A.still[sa] & D.still[sd]
+            direct = live & still
+            put(ii[direct], jj[direct], ms[direct], 1)
+            moving = np.flatnonzero(live & ~still)
+            dropped += spread(([*ms[moving].tolist()], [A.store_idx[x] for x in sa[moving].tolist()],
+                               [A.store_p[x] for x in sa[moving].tolist()],
+                               [D.store_idx[x] for x in sd[moving].tolist()],
+                               [D.store_p[x] for x in sd[moving].tolist()]))  # fmt: skip
+            # General fire, once per pair the strikes left.
+            ii, jj, mg, lost = prune(*cells(1))
+            dropped += lost
+            if len(ii):
+                ca, cd = self._general(ii, jj)
+                still = A.still[ca] & D.still[cd]
+                put(ii[still], jj[still], mg[still], 0)
+                moving = np.flatnonzero(~still)
+                parts = ([*mg[moving].tolist()], [A.store_idx[x] for x in ca[moving].tolist()],
+                         [A.store_p[x] for x in ca[moving].tolist()], [D.store_idx[x] for x in cd[moving].tolist()],
+                         [D.store_p[x] for x in cd[moving].tolist()])  # fmt: skip
+                if r < rounds - 1:
+                    dropped += spread(parts)
+                elif len(moving):
+                    dropped += self._last_fire(_flat_parts(*parts), spread_flat, tally)
+            # The end-of-round rules where they may act.
+            ii, jj, m = cells(0)
+            self._round_end(ii, jj, m, r == rounds - 1, put, tally)
+        if rounds == 0:  # the pairs as they are
+            ii, jj, m = cells(0)
+            self._round_end(ii, jj, m, True, put, tally)
+        assert tally.rounds is not None
+        tally.rounds += done
+        tally.dropped += dropped
+
+    def _last_fire(
+        self, flat: tuple[Arr, Arr, Arr, Arr, Arr, Arr], spread_flat: Callable[..., float], tally: Tally[float]
+    ) -> float:
+        """General fire of the last round (flat parts, :func:`_flat_parts`): where both
+        sides' results are left alone by the end-of-round rules (quiet) the battle is
+        simply unfinished, so only each side's share is added up, per part (as the
+        general engine's ``_last_round``); the other pairs of results go to the table
+        for :meth:`_round_end`.  Returns the mass left out."""
+        A, D = self.A, self.D
+        a_idx, a_val, la, d_idx, d_val, ld = flat
+        n = len(la)
+        a_part = np.repeat(np.arange(n), la)
+        d_part = np.repeat(np.arange(n), ld)
+        a_num = np.array(A.slot_state, dtype=np.int64)[a_idx]  # attacker entries: slots
+        d_num = np.array(D.slot_state, dtype=np.int64)[d_idx // 2]  # defender: 2 x slot
+        a_q = A.flags[a_num, 3]
+        d_q = D.flags[d_num, 3]
+        qa = np.where(a_q, a_val, 0.0)
+        qd = np.where(d_q, d_val, 0.0)
+        sa = np.bincount(a_part, qa, minlength=n)  # per part: quiet attacker mass
+        sd = np.bincount(d_part, qd, minlength=n)  # and quiet defender chance
+        tally.outcome[UNFINISHED] += float((sa * sd).sum())
+        _add_ends(tally.attacker_end, A.states, a_num, qa * sd[a_part])
+        _add_ends(tally.defender_end, D.states, d_num, qd * sa[d_part])
+
+        def part(a_mask: Arr, d_mask: Arr) -> float:
+            la_ = np.bincount(a_part[a_mask], minlength=n)
+            ld_ = np.bincount(d_part[d_mask], minlength=n)
+            both = (la_ > 0) & (ld_ > 0)
+            am = a_mask & both[a_part]
+            dm = d_mask & both[d_part]
+            if not am.any():
+                return 0.0
+            return spread_flat(a_idx[am], a_val[am], la_[both], d_idx[dm], d_val[dm], ld_[both])
+
+        return part(~a_q, np.ones(len(d_q), dtype=bool)) + part(a_q, ~d_q)
+
+    def _round_end(
+        self, ii: Arr, jj: Arr, m: Arr, last: bool, put: Callable[[Arr, Arr, Arr, int], None], tally: Tally[float]
+    ) -> None:
+        """The end-of-round rules on the pairs (ii, jj) holding ``m``: outcomes
+        recorded, submerged submarines and lost transports moved; what fights on goes
+        back into the table, or after the ``last`` round is recorded as unfinished (per
+        state, not per pair)."""
+        A, D = self.A, self.D
+        takes = self.setup.takes
+        stays = np.ones(len(ii), dtype=bool)
+        moved: list[tuple[int, int, float]] = []
+        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+            i, j = int(ii[k]), int(jj[k])
+            outcome, i3, j3 = self._settle(i, j)
+            if outcome is not None:
+                a3 = A.states[i3]
+                tally.record(outcome, a3, D.states[j3], float(m[k]), takes(a3))
+                stays[k] = False
+            elif i3 != i or j3 != j:
+                moved.append((i3, j3, float(m[k])))
+                stays[k] = False
+        ii, jj, m = ii[stays], jj[stays], m[stays]
+        if moved:
+            ii = np.concatenate([ii, np.array([x[0] for x in moved], dtype=np.int64)])
+            jj = np.concatenate([jj, np.array([x[1] for x in moved], dtype=np.int64)])
+            m = np.concatenate([m, np.array([x[2] for x in moved])])
+        if not len(ii):
+            return
+        if not last:
+            put(ii, jj, m, 0)
+            return
+        tally.outcome[UNFINISHED] += float(m.sum())
+        _add_ends(tally.attacker_end, A.states, ii, m)
+        _add_ends(tally.defender_end, D.states, jj, m)
+
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
         """The nodes of ``level`` holding mass: attacker and defender slots, S and G
         masses (taken out of the table).  Every pair of slots whose states' hit points
@@ -800,20 +1003,39 @@ class NavalSolver:
         return ii[live], jj[live], ms[live], mg[live]
 
 
+def _add_ends(ends: dict[State, float], states: list[State], nums: Arr, m: Arr) -> None:
+    """Add masses ``m`` of states numbered ``nums`` to a tally's final states."""
+    sums = np.bincount(nums, m)
+    for n in np.flatnonzero(sums).tolist():
+        st = states[n]
+        ends[st] = ends.get(st, 0.0) + float(sums[n])
+
+
 def _spread_parts(
     table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
     dp_parts: list[Arr],
 ) -> float:
     """Add a level's outer products (each part: ``scale`` x attacker entries x defender
     entries) to ``table``; returns the mass left out (products below ``TINY``)."""
-    dropped = 0.0
+    return _spread_flat(table, *_flat_parts(scale, a_parts, ap_parts, d_parts, dp_parts))
+
+
+def _flat_parts(
+    scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr], dp_parts: list[Arr]
+) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
+    """Mixture parts as flat arrays: attacker entries and their masses (chance times the
+    part's scale), entries per part; defender entries, chances, entries per part."""
     la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
     ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-    n_parts = len(la)
-    a_idx = np.concatenate(a_parts)
     a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
-    d_idx = np.concatenate(d_parts)
-    d_val = np.concatenate(dp_parts)
+    return np.concatenate(a_parts), a_val, la, np.concatenate(d_parts), np.concatenate(dp_parts), ld
+
+
+def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+    """:func:`_spread_parts` on flat parts (:func:`_flat_parts`; every part has an
+    entry on both sides)."""
+    dropped = 0.0
+    n_parts = len(la)
     # Products below TINY are not spread (as the general engine's dict solve): an
     # attacker entry whose every product is below it (its mass, its part's scale times
     # its chance, is), then a defender entry whose every product with the attacker
