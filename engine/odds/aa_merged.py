@@ -531,15 +531,22 @@ class MergedTable(TableEngine):
         n = len(g)
         A = self.SF[g]  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
-        if Hd:
+        Dh = self.DFT[1 : Hd + 1, :lim]
+        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        if len(hs):
             # corr[n, hd, j] = sum over ha of A[ha] V[nxt(hd), j + ha]: a product with
-            # each state's Toeplitz matrix T[c, j] = A[c - j].
-            Vn = V[self.nxt[g, 1:], :]  # (n, Hd, C)
-            P = np.zeros((n, C + lim))
-            P[:, lim : lim + Ha + 1] = A
-            T = as_strided(P[:, lim:], shape=(n, C, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
-            corr = np.matmul(Vn, T)  # (n, Hd, lim)
-            S1 = np.einsum("nhj,hj->nj", corr, self.DFT[1 : Hd + 1, :lim])
+            # each state's Toeplitz matrix T[c, j] = A[c - j], on the defender scores
+            # and the attacker's outcomes of at least CUT (as the forward pass spreads).
+            h0, h1 = int(hs[0]), int(hs[-1]) + 1
+            a0, a1 = int(self.s_lo[g].min()), int(self.s_hi[g].max())
+            c1 = min(C, lim - 1 + a1)
+            Cw = c1 - a0
+            Vn = V[self.nxt[g, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
+            P = np.zeros((n, Cw + lim))
+            P[:, lim : lim + a1 - a0] = A[:, a0:a1]
+            T = as_strided(P[:, lim:], shape=(n, Cw, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
+            S1 = np.einsum("nhj,hj->nj", corr, Dh[h0:h1])
         d0 = self.DF[:lim, 0]
         c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
