@@ -570,7 +570,9 @@ class TableEngine:
         c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
         x = c * x_all[:, lo:hi]
         y = x * d0[None, :]
-        src = np.flatnonzero(y.max(axis=0) >= SOURCE)
+        # In-row moves start at the first column where one reaches TINY (before it,
+        # nothing of at least TINY is moved or arrives: see the loop below).
+        src = np.flatnonzero(y.max(axis=0) >= TINY)
         Ha = A.shape[1] - 1
         past = np.zeros(K)
         if len(src) and Ha >= 1:
@@ -582,14 +584,26 @@ class TableEngine:
             cs, ds = c[:, js:], d0[js:]
             xs = cs * x_all[:, lo + js : hi]
             A1 = A[:, 1:]
+            ys = np.empty_like(xs)
             for j in range(ws - 1):
                 yj = xs[:, j] * ds[j]
-                if not yj.any():
+                # In-row moves out of a cell are at most its yj: below TINY, not spread.
+                big = yj >= TINY
+                nb = int(np.count_nonzero(big))
+                if nb < K:
+                    self.dropped += float(yj[~big].sum())
+                    yj[~big] = 0.0
+                ys[:, j] = yj
+                if not nb:
                     continue
                 n = min(Ha, ws - 1 - j)
-                xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
+                if nb == K:
+                    xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
+                else:
+                    ks = np.flatnonzero(big)
+                    xs[ks, j + 1 : j + 1 + n] += cs[ks, j + 1 : j + 1 + n] * (yj[ks, None] * A1[ks, :n])
+            ys[:, ws - 1] = xs[:, ws - 1] * ds[ws - 1]
             x[:, js:] = xs
-            ys = xs * ds[None, :]
             # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
             dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
