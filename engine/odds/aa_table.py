@@ -583,7 +583,12 @@ class TableEngine:
             # column left of it has pushed its in-row moves.
             cs, ds = c[:, js:], d0[js:]
             xs = cs * x_all[:, lo + js : hi]
-            A1 = A[:, 1:]
+            # The in-row moves by the attacker's outcomes b0 <= ha < b1: the others are
+            # below CUT in every row (left out, their share of the moves counted).
+            sig = np.flatnonzero((A[:, 1:] >= CUT).any(axis=0)) + 1
+            b0, b1 = (int(sig[0]), int(sig[-1]) + 1) if len(sig) else (1, 1)
+            out = A[:, 1:b0].sum(axis=1) + A[:, b1:].sum(axis=1)
+            Ab = A[:, b0:b1]
             ys = np.empty_like(xs)
             for j in range(ws - 1):
                 yj = xs[:, j] * ds[j]
@@ -596,13 +601,17 @@ class TableEngine:
                 ys[:, j] = yj
                 if not nb:
                     continue
-                n = min(Ha, ws - 1 - j)
+                t0, t1 = j + b0, min(j + b1, ws)
+                if t1 <= t0:
+                    continue
+                n = t1 - t0
                 if nb == K:
-                    xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
+                    xs[:, t0:t1] += cs[:, t0:t1] * (yj[:, None] * Ab[:, :n])
                 else:
                     ks = np.flatnonzero(big)
-                    xs[ks, j + 1 : j + 1 + n] += cs[ks, j + 1 : j + 1 + n] * (yj[ks, None] * A1[ks, :n])
+                    xs[ks, t0:t1] += cs[ks, t0:t1] * (yj[ks, None] * Ab[ks, :n])
             ys[:, ws - 1] = xs[:, ws - 1] * ds[ws - 1]
+            self.dropped += float(ys[:, :-1].sum(axis=1) @ out)
             x[:, js:] = xs
             # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
