@@ -29,7 +29,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State, _apply
 from engine.odds.aa_table import BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, hits, side_table
@@ -116,7 +116,9 @@ class MergedTable(TableEngine):
         for start in setup.starts:
             weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
         # Heaviest first, in groups of like weight (contiguous: see mass_groups).
-        blocks = sorted(weight, key=lambda b: -weight[b])
+        # A block lighter than TINY spreads nothing: left out (see run).
+        ranked = sorted(weight, key=lambda b: -weight[b])
+        blocks = [b for b in ranked if weight[b] >= TINY] or ranked[:1]
         self.blocks = blocks
         bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
         edges = [0]
@@ -389,6 +391,9 @@ class MergedTable(TableEngine):
         block_of = {st: k for k, st in enumerate(self.blocks)}
         pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
         for start in self.setup.starts:
+            if start.attacker not in block_of:  # a block lighter than TINY
+                self.dropped += float(start.weight)
+                continue
             s = self.start_id[start.attacker]
             k = block_of[start.attacker]
             j = self.d_index[start.defender]

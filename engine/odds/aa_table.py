@@ -59,7 +59,8 @@ BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed to
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
 MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
 BAND = 32  # columns per product in _band_matmul
-SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
+SOURCE = 1e-30
+H_CHUNK = 8  # defender scores per product in _ground_spread  # in-row moves start from columns whose d0 x reaches this
 
 
 # -- one side: its loss sequence and the dice of every state on it --------------------------
@@ -544,9 +545,31 @@ class TableEngine:
             T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
-            out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
             r0 = i + hd_from + h0
-            self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
+            if Hn < 2 * H_CHUNK:
+                out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
+                self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
+                continue
+            # Defender scores in chunks, each on the columns where some block's mass
+            # times p(hd | j) reaches TINY (a high score is likely only while the
+            # defender is big): the rest is left out, counted in the error bound.
+            sig = W.max(axis=0) >= TINY  # (Hn, wk)
+            col_mass = xk.sum(axis=0)
+            for hs in range(0, Hn, H_CHUNK):
+                he = min(hs + H_CHUNK, Hn)
+                cols = np.flatnonzero(sig[hs:he].any(axis=0))
+                Dc = DT_used = self.DFT[hd_from + h0 + hs : hd_from + h0 + he, c_lo : c_lo + wk]
+                if not len(cols):
+                    self.dropped += float((DT_used @ col_mass).sum())
+                    continue
+                jl, jh = int(cols[0]), int(cols[-1]) + 1
+                if jl or jh < wk:
+                    self.dropped += float(Dc[:, :jl].sum(axis=0) @ col_mass[:jl] + Dc[:, jh:].sum(axis=0) @ col_mass[jh:])
+                ch = min(L, jh + Lg - 1)
+                n = he - hs
+                Wc = np.ascontiguousarray(W[:, hs:he, jl:jh]).reshape(K * n, jh - jl)
+                out = _band_matmul(Wc, T[jl:jh, jl:ch], Lg).reshape(K, n, ch - jl)
+                self.Mpre[ids, r0 + hs : r0 + he, c0 + jl : c0 + ch] += out
 
     def _rows_window(self, rows: Arr, lims: Arr, A: Arr) -> tuple[Arr, int, Arr] | None:
         """Step 1 for several rows at once (blocks of one row, or attacker states of
