@@ -343,18 +343,28 @@ class TableEngine:
         Lh = self.Hk.shape[1]
         for ids in self.block_groups or [slice(None)]:
             pre = self.Mpre[ids, i, :]
-            nz = np.flatnonzero(pre.any(axis=0))
-            if not len(nz):
+            # Pending masses below TINY are not spread (counted in the error bound):
+            # only the blocks and columns that hold one of at least TINY.
+            big = pre >= TINY
+            rows = np.flatnonzero(big.any(axis=1))
+            if not len(rows):
+                self.dropped += float(pre.sum())
                 continue
+            nz = np.flatnonzero(big[rows].any(axis=0))
             lo, hi = int(nz[0]), int(nz[-1]) + 1
             w = hi - lo
+            part = pre[rows]
+            self.dropped += float(pre.sum() - part[:, lo:hi].sum())
+            ks = np.arange(pre.shape[0])[rows]
+            if isinstance(ids, slice):
+                ks = ks + (ids.start or 0)
             # out[k, c] = sum over t of Hk[k, t] pre[k, lo + c - t]: each output column
             # is a window of the padded row times the block's reversed aircraft hits.
-            P = np.zeros((pre.shape[0], w + 2 * (Lh - 1)))
-            P[:, Lh - 1 : Lh - 1 + w] = pre[:, lo:hi]
+            P = np.zeros((len(rows), w + 2 * (Lh - 1)))
+            P[:, Lh - 1 : Lh - 1 + w] = part[:, lo:hi]
             windows = sliding_window_view(P, Lh, axis=1)  # (n, w + Lh - 1, Lh)
-            out = np.matmul(windows, self.Hk[ids, ::-1, None])
-            M[ids, i, lo : hi + Lh - 1] += out[:, :, 0]
+            out = np.matmul(windows, self.Hk[ks, ::-1, None])
+            M[ks, i, lo : hi + Lh - 1] += out[:, :, 0]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
