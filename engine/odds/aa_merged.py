@@ -37,6 +37,7 @@ from engine.odds.aa_units import AIR
 from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
+WIN_BAND = 32  # columns per product in the win-chance pass
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 
 
@@ -550,7 +551,17 @@ class MergedTable(TableEngine):
             P = np.zeros((n, Cw + lim))
             P[:, lim : lim + a1 - a0] = A[:, a0:a1]
             T = as_strided(P[:, lim:], shape=(n, Cw, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
-            corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
+            La = a1 - a0
+            if lim < 3 * WIN_BAND:
+                corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
+            else:
+                # T is zero outside 0 <= c - j < La: by chunks of columns j, each with
+                # only the columns c of Vn that reach them.
+                corr = np.empty((n, h1 - h0, lim))
+                for js in range(0, lim, WIN_BAND):
+                    je = min(js + WIN_BAND, lim)
+                    ce = min(je + La - 1, Cw)
+                    corr[:, :, js:je] = np.matmul(Vn[:, :, js:ce], T[:, js:ce, js:je])
             S1 = np.einsum("nhj,hj->nj", corr, Dh[h0:h1])
         d0 = self.DF[:lim, 0]
         c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
