@@ -388,7 +388,9 @@ class MergedTable(TableEngine):
         self._begin()
         S, C, K = len(self.states), self.C, len(self.blocks)
         Mm = np.zeros((S, C))
-        M = np.zeros((K, self.R, C)) if self.n0 else None
+        # The per-block rows: only the first n0 (later rows go straight to their states,
+        # see _finish_rest): a big table's memory is much of its first-run time.
+        M = np.zeros((K, self.n0, C)) if self.n0 else None
         block_of = {st: k for k, st in enumerate(self.blocks)}
         pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
         for start in self.setup.starts:
@@ -430,15 +432,17 @@ class MergedTable(TableEngine):
                 if got is not None:
                     _, c_lo, W, per_row, h0, h1 = got
                     c0, out = self._toeplitz(W, per_row, c_lo, self.AF[at, 0], self.a_lo[at, 0], self.a_hi[at, 0], self.a_out[at, 0])
-                    M[at, h0 : h1, c0 : c0 + out.shape[2]] += out
+                    n_in = max(0, min(h1, self.n0) - h0)
+                    if n_in:
+                        M[at, h0 : h0 + n_in, c0 : c0 + out.shape[2]] += out[:, :n_in]
+                    for h in range(n_in, h1 - h0):
+                        _scatter(Mm, self.rid[at, h0 + h], out[:, h], c0)
         if rounds is None:
             if M is not None:
                 self._ground_rows(M, Mm)
             for ids in self.levels:
                 self._level(Mm, ids)
             return self._tally()
-        if M is not None:
-            self._move_rows(M, Mm)
         cols = np.arange(C)[None, :]
         for rnd in range(2, rounds + 2):
             last = rnd == rounds + 1
@@ -446,7 +450,7 @@ class MergedTable(TableEngine):
             if M is not None:
                 # The ground rows per block (see _ground_rows), one round into the next
                 # round's table.
-                self.Mpre = np.zeros(M.shape)
+                self.Mpre = np.zeros((K, self.R, C))
                 M_next = np.zeros(M.shape)
                 for i in range(self.n0):
                     rows = M[:, i, :]
@@ -456,9 +460,9 @@ class MergedTable(TableEngine):
                         self.rounds += float(x.sum())
                         self._ground_spread(x, 0, i, hd_from=0)
                 if not last:
-                    for i in range(self.R):
+                    for i in range(self.n0):
                         self._finish_row(M_next, i)
-                    self._move_rows(M_next, nxt)
+                    self._finish_rest(nxt)
                 M = M_next
             for ids in self.levels:
                 rows = Mm[ids]
@@ -484,15 +488,16 @@ class MergedTable(TableEngine):
             lims = self._settle_blocks(i, rows)
             if lims.any():
                 self._rows_solve(M, i, rows, lims)
-        for i in range(self.n0, self.R):
-            self._finish_row(M, i)
-        self._move_rows(M, Mm)
+        self._finish_rest(Mm)
 
-    def _move_rows(self, M: Arr, Mm: Arr) -> None:
-        """Move the per-block rows from ``n0`` on to their attacker states."""
-        for i in range(self.n0, self.R):
-            _scatter(Mm, self.rid[:, i], M[:, i, :], 0)
-            M[:, i, :] = 0.0
+    def _finish_rest(self, Mm: Arr) -> None:
+        """The per-block rows from ``n0`` on (their pending spreads, see _finish_row)
+        straight to their attacker states, one row at a time."""
+        row = np.zeros((len(self.blocks), 1, self.C))
+        for i in range(self.n0, min(self.R, self.Mpre.shape[1])):
+            row.fill(0.0)
+            self._finish_row(row, i, at=0)
+            _scatter(Mm, self.rid[:, i], row[:, 0, :], 0)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

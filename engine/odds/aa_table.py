@@ -335,9 +335,9 @@ class TableEngine:
         self.Mpre = np.zeros((K, min(self.R, n0 + self.Hd + 1), self.C))
         self.n0 = n0
 
-    def _finish_row(self, M: Arr, i: int) -> None:
+    def _finish_row(self, M: Arr, i: int, at: int | None = None) -> None:
         """Add row ``i``'s pending spreads (``Mpre``) convolved with each block's
-        aircraft hits."""
+        aircraft hits (into ``M[:, at]`` when ``at`` is given, else ``M[:, i]``)."""
         if i >= self.Mpre.shape[1]:
             return
         Lh = self.Hk.shape[1]
@@ -364,7 +364,7 @@ class TableEngine:
             P[:, Lh - 1 : Lh - 1 + w] = part[:, lo:hi]
             windows = sliding_window_view(P, Lh, axis=1)  # (n, w + Lh - 1, Lh)
             out = np.matmul(windows, self.Hk[ks, ::-1, None])
-            M[ks, i, lo : hi + Lh - 1] += out[:, :, 0]
+            M[ks, i if at is None else at, lo : hi + Lh - 1] += out[:, :, 0]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
