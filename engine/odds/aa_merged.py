@@ -269,7 +269,8 @@ class MergedTable(TableEngine):
         self.a_retreat = self.s_retreat[rid]
         self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
         self.r_cut = np.zeros(rid.shape, dtype=np.int64)
-        self.Mpre = np.zeros((len(self.blocks), self.R, self.C))
+        # Pending spreads land on columns up to nD (the rest folded into it, _fold).
+        self.Mpre = np.zeros((len(self.blocks), self.R, self.nD + 1))
 
     # -- bookkeeping ------------------------------------------------------------------------------
 
@@ -450,7 +451,7 @@ class MergedTable(TableEngine):
             if M is not None:
                 # The ground rows per block (see _ground_rows), one round into the next
                 # round's table.
-                self.Mpre = np.zeros((K, self.R, C))
+                self.Mpre = np.zeros((K, self.R, self.nD + 1))
                 M_next = np.zeros(M.shape)
                 for i in range(self.n0):
                     rows = M[:, i, :]
