@@ -29,7 +29,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State, _apply
 from engine.odds.aa_table import BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, hits, side_table
@@ -37,6 +37,7 @@ from engine.odds.aa_units import AIR
 from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
+WIN_BAND = 32  # columns per product in the win-chance pass
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 
 
@@ -116,7 +117,9 @@ class MergedTable(TableEngine):
         for start in setup.starts:
             weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
         # Heaviest first, in groups of like weight (contiguous: see mass_groups).
-        blocks = sorted(weight, key=lambda b: -weight[b])
+        # A block lighter than TINY spreads nothing: left out (see run).
+        ranked = sorted(weight, key=lambda b: -weight[b])
+        blocks = [b for b in ranked if weight[b] >= TINY] or ranked[:1]
         self.blocks = blocks
         bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
         edges = [0]
@@ -266,7 +269,8 @@ class MergedTable(TableEngine):
         self.a_retreat = self.s_retreat[rid]
         self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
         self.r_cut = np.zeros(rid.shape, dtype=np.int64)
-        self.Mpre = np.zeros((len(self.blocks), self.R, self.C))
+        # Pending spreads land on columns up to nD (the rest folded into it, _fold).
+        self.Mpre = np.zeros((len(self.blocks), self.R, self.nD + 1))
 
     # -- bookkeeping ------------------------------------------------------------------------------
 
@@ -385,10 +389,15 @@ class MergedTable(TableEngine):
         self._begin()
         S, C, K = len(self.states), self.C, len(self.blocks)
         Mm = np.zeros((S, C))
-        M = np.zeros((K, self.R, C)) if self.n0 else None
+        # The per-block rows: only the first n0 (later rows go straight to their states,
+        # see _finish_rest): a big table's memory is much of its first-run time.
+        M = np.zeros((K, self.n0, C)) if self.n0 else None
         block_of = {st: k for k, st in enumerate(self.blocks)}
         pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
         for start in self.setup.starts:
+            if start.attacker not in block_of:  # a block lighter than TINY
+                self.dropped += float(start.weight)
+                continue
             s = self.start_id[start.attacker]
             k = block_of[start.attacker]
             j = self.d_index[start.defender]
@@ -424,15 +433,17 @@ class MergedTable(TableEngine):
                 if got is not None:
                     _, c_lo, W, per_row, h0, h1 = got
                     c0, out = self._toeplitz(W, per_row, c_lo, self.AF[at, 0], self.a_lo[at, 0], self.a_hi[at, 0], self.a_out[at, 0])
-                    M[at, h0 : h1, c0 : c0 + out.shape[2]] += out
+                    n_in = max(0, min(h1, self.n0) - h0)
+                    if n_in:
+                        M[at, h0 : h0 + n_in, c0 : c0 + out.shape[2]] += out[:, :n_in]
+                    for h in range(n_in, h1 - h0):
+                        _scatter(Mm, self.rid[at, h0 + h], out[:, h], c0)
         if rounds is None:
             if M is not None:
                 self._ground_rows(M, Mm)
             for ids in self.levels:
                 self._level(Mm, ids)
             return self._tally()
-        if M is not None:
-            self._move_rows(M, Mm)
         cols = np.arange(C)[None, :]
         for rnd in range(2, rounds + 2):
             last = rnd == rounds + 1
@@ -440,7 +451,7 @@ class MergedTable(TableEngine):
             if M is not None:
                 # The ground rows per block (see _ground_rows), one round into the next
                 # round's table.
-                self.Mpre = np.zeros(M.shape)
+                self.Mpre = np.zeros((K, self.R, self.nD + 1))
                 M_next = np.zeros(M.shape)
                 for i in range(self.n0):
                     rows = M[:, i, :]
@@ -450,9 +461,9 @@ class MergedTable(TableEngine):
                         self.rounds += float(x.sum())
                         self._ground_spread(x, 0, i, hd_from=0)
                 if not last:
-                    for i in range(self.R):
+                    for i in range(self.n0):
                         self._finish_row(M_next, i)
-                    self._move_rows(M_next, nxt)
+                    self._finish_rest(nxt)
                 M = M_next
             for ids in self.levels:
                 rows = Mm[ids]
@@ -478,15 +489,16 @@ class MergedTable(TableEngine):
             lims = self._settle_blocks(i, rows)
             if lims.any():
                 self._rows_solve(M, i, rows, lims)
-        for i in range(self.n0, self.R):
-            self._finish_row(M, i)
-        self._move_rows(M, Mm)
+        self._finish_rest(Mm)
 
-    def _move_rows(self, M: Arr, Mm: Arr) -> None:
-        """Move the per-block rows from ``n0`` on to their attacker states."""
-        for i in range(self.n0, self.R):
-            _scatter(Mm, self.rid[:, i], M[:, i, :], 0)
-            M[:, i, :] = 0.0
+    def _finish_rest(self, Mm: Arr) -> None:
+        """The per-block rows from ``n0`` on (their pending spreads, see _finish_row)
+        straight to their attacker states, one row at a time."""
+        row = np.zeros((len(self.blocks), 1, self.C))
+        for i in range(self.n0, min(self.R, self.Mpre.shape[1])):
+            row.fill(0.0)
+            self._finish_row(row, i, at=0)
+            _scatter(Mm, self.rid[:, i], row[:, 0, :], 0)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w
@@ -531,15 +543,32 @@ class MergedTable(TableEngine):
         n = len(g)
         A = self.SF[g]  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
-        if Hd:
+        Dh = self.DFT[1 : Hd + 1, :lim]
+        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        if len(hs):
             # corr[n, hd, j] = sum over ha of A[ha] V[nxt(hd), j + ha]: a product with
-            # each state's Toeplitz matrix T[c, j] = A[c - j].
-            Vn = V[self.nxt[g, 1:], :]  # (n, Hd, C)
-            P = np.zeros((n, C + lim))
-            P[:, lim : lim + Ha + 1] = A
-            T = as_strided(P[:, lim:], shape=(n, C, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
-            corr = np.matmul(Vn, T)  # (n, Hd, lim)
-            S1 = np.einsum("nhj,hj->nj", corr, self.DFT[1 : Hd + 1, :lim])
+            # each state's Toeplitz matrix T[c, j] = A[c - j], on the defender scores
+            # and the attacker's outcomes of at least CUT (as the forward pass spreads).
+            h0, h1 = int(hs[0]), int(hs[-1]) + 1
+            a0, a1 = int(self.s_lo[g].min()), int(self.s_hi[g].max())
+            c1 = min(C, lim - 1 + a1)
+            Cw = c1 - a0
+            Vn = V[self.nxt[g, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
+            P = np.zeros((n, Cw + lim))
+            P[:, lim : lim + a1 - a0] = A[:, a0:a1]
+            T = as_strided(P[:, lim:], shape=(n, Cw, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            La = a1 - a0
+            if lim < 3 * WIN_BAND:
+                corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
+            else:
+                # T is zero outside 0 <= c - j < La: by chunks of columns j, each with
+                # only the columns c of Vn that reach them.
+                corr = np.empty((n, h1 - h0, lim))
+                for js in range(0, lim, WIN_BAND):
+                    je = min(js + WIN_BAND, lim)
+                    ce = min(je + La - 1, Cw)
+                    corr[:, :, js:je] = np.matmul(Vn[:, :, js:ce], T[:, js:ce, js:je])
+            S1 = np.einsum("nhj,hj->nj", corr, Dh[h0:h1])
         d0 = self.DF[:lim, 0]
         c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)

@@ -59,7 +59,8 @@ BLOCKS_TOGETHER = 1  # more AA blocks than this: rows of all blocks processed to
 DENSE_MAX = 220  # live states up to which one dense linear solve beats the row loop
 MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
 BAND = 32  # columns per product in _band_matmul
-SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
+SOURCE = 1e-30
+H_CHUNK = 8  # defender scores per product in _ground_spread  # in-row moves start from columns whose d0 x reaches this
 
 
 # -- one side: its loss sequence and the dice of every state on it --------------------------
@@ -334,26 +335,36 @@ class TableEngine:
         self.Mpre = np.zeros((K, min(self.R, n0 + self.Hd + 1), self.C))
         self.n0 = n0
 
-    def _finish_row(self, M: Arr, i: int) -> None:
+    def _finish_row(self, M: Arr, i: int, at: int | None = None) -> None:
         """Add row ``i``'s pending spreads (``Mpre``) convolved with each block's
-        aircraft hits."""
+        aircraft hits (into ``M[:, at]`` when ``at`` is given, else ``M[:, i]``)."""
         if i >= self.Mpre.shape[1]:
             return
         Lh = self.Hk.shape[1]
         for ids in self.block_groups or [slice(None)]:
             pre = self.Mpre[ids, i, :]
-            nz = np.flatnonzero(pre.any(axis=0))
-            if not len(nz):
+            # Pending masses below TINY are not spread (counted in the error bound):
+            # only the blocks and columns that hold one of at least TINY.
+            big = pre >= TINY
+            rows = np.flatnonzero(big.any(axis=1))
+            if not len(rows):
+                self.dropped += float(pre.sum())
                 continue
+            nz = np.flatnonzero(big[rows].any(axis=0))
             lo, hi = int(nz[0]), int(nz[-1]) + 1
             w = hi - lo
+            part = pre[rows]
+            self.dropped += float(pre.sum() - part[:, lo:hi].sum())
+            ks = np.arange(pre.shape[0])[rows]
+            if isinstance(ids, slice):
+                ks = ks + (ids.start or 0)
             # out[k, c] = sum over t of Hk[k, t] pre[k, lo + c - t]: each output column
             # is a window of the padded row times the block's reversed aircraft hits.
-            P = np.zeros((pre.shape[0], w + 2 * (Lh - 1)))
-            P[:, Lh - 1 : Lh - 1 + w] = pre[:, lo:hi]
+            P = np.zeros((len(rows), w + 2 * (Lh - 1)))
+            P[:, Lh - 1 : Lh - 1 + w] = part[:, lo:hi]
             windows = sliding_window_view(P, Lh, axis=1)  # (n, w + Lh - 1, Lh)
-            out = np.matmul(windows, self.Hk[ids, ::-1, None])
-            M[ids, i, lo : hi + Lh - 1] += out[:, :, 0]
+            out = np.matmul(windows, self.Hk[ks, ::-1, None])
+            M[ks, i if at is None else at, lo : hi + Lh - 1] += out[:, :, 0]
 
     # -- bookkeeping of final states -----------------------------------------------------------
 
@@ -544,9 +555,31 @@ class TableEngine:
             T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
-            out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
             r0 = i + hd_from + h0
-            self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
+            if Hn < 2 * H_CHUNK:
+                out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
+                self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
+                continue
+            # Defender scores in chunks, each on the columns where some block's mass
+            # times p(hd | j) reaches TINY (a high score is likely only while the
+            # defender is big): the rest is left out, counted in the error bound.
+            sig = W.max(axis=0) >= TINY  # (Hn, wk)
+            col_mass = xk.sum(axis=0)
+            for hs in range(0, Hn, H_CHUNK):
+                he = min(hs + H_CHUNK, Hn)
+                cols = np.flatnonzero(sig[hs:he].any(axis=0))
+                Dc = DT_used = self.DFT[hd_from + h0 + hs : hd_from + h0 + he, c_lo : c_lo + wk]
+                if not len(cols):
+                    self.dropped += float((DT_used @ col_mass).sum())
+                    continue
+                jl, jh = int(cols[0]), int(cols[-1]) + 1
+                if jl or jh < wk:
+                    self.dropped += float(Dc[:, :jl].sum(axis=0) @ col_mass[:jl] + Dc[:, jh:].sum(axis=0) @ col_mass[jh:])
+                ch = min(L, jh + Lg - 1)
+                n = he - hs
+                Wc = np.ascontiguousarray(W[:, hs:he, jl:jh]).reshape(K * n, jh - jl)
+                out = _band_matmul(Wc, T[jl:jh, jl:ch], Lg).reshape(K, n, ch - jl)
+                self.Mpre[ids, r0 + hs : r0 + he, c0 + jl : c0 + ch] += out
 
     def _rows_window(self, rows: Arr, lims: Arr, A: Arr) -> tuple[Arr, int, Arr] | None:
         """Step 1 for several rows at once (blocks of one row, or attacker states of
@@ -570,7 +603,9 @@ class TableEngine:
         c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
         x = c * x_all[:, lo:hi]
         y = x * d0[None, :]
-        src = np.flatnonzero(y.max(axis=0) >= SOURCE)
+        # In-row moves start at the first column where one reaches TINY (before it,
+        # nothing of at least TINY is moved or arrives: see the loop below).
+        src = np.flatnonzero(y.max(axis=0) >= TINY)
         Ha = A.shape[1] - 1
         past = np.zeros(K)
         if len(src) and Ha >= 1:
@@ -581,15 +616,36 @@ class TableEngine:
             # column left of it has pushed its in-row moves.
             cs, ds = c[:, js:], d0[js:]
             xs = cs * x_all[:, lo + js : hi]
-            A1 = A[:, 1:]
+            # The in-row moves by the attacker's outcomes b0 <= ha < b1: the others are
+            # below CUT in every row (left out, their share of the moves counted).
+            sig = np.flatnonzero((A[:, 1:] >= CUT).any(axis=0)) + 1
+            b0, b1 = (int(sig[0]), int(sig[-1]) + 1) if len(sig) else (1, 1)
+            out = A[:, 1:b0].sum(axis=1) + A[:, b1:].sum(axis=1)
+            Ab = A[:, b0:b1]
+            ys = np.empty_like(xs)
             for j in range(ws - 1):
                 yj = xs[:, j] * ds[j]
-                if not yj.any():
+                # In-row moves out of a cell are at most its yj: below TINY, not spread.
+                big = yj >= TINY
+                nb = int(np.count_nonzero(big))
+                if nb < K:
+                    self.dropped += float(yj[~big].sum())
+                    yj[~big] = 0.0
+                ys[:, j] = yj
+                if not nb:
                     continue
-                n = min(Ha, ws - 1 - j)
-                xs[:, j + 1 : j + 1 + n] += cs[:, j + 1 : j + 1 + n] * (yj[:, None] * A1[:, :n])
+                t0, t1 = j + b0, min(j + b1, ws)
+                if t1 <= t0:
+                    continue
+                n = t1 - t0
+                if nb == K:
+                    xs[:, t0:t1] += cs[:, t0:t1] * (yj[:, None] * Ab[:, :n])
+                else:
+                    ks = np.flatnonzero(big)
+                    xs[ks, t0:t1] += cs[ks, t0:t1] * (yj[ks, None] * Ab[ks, :n])
+            ys[:, ws - 1] = xs[:, ws - 1] * ds[ws - 1]
+            self.dropped += float(ys[:, :-1].sum(axis=1) @ out)
             x[:, js:] = xs
-            ys = xs * ds[None, :]
             # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
             dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)

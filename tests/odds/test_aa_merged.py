@@ -9,11 +9,13 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 from engine.odds.aa import AABattle, aa_odds, setup_battle
-from engine.odds.aa_battle import Tally
+from engine.odds.aa_battle import RETREAT, TINY, Tally
 from engine.odds.aa_fast import FastEngine
+from engine.odds import aa_merged
 from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
 from engine.odds.aa_table import TableEngine
 
@@ -156,11 +158,30 @@ def test_big_aa_battles_use_the_merged_engine_and_add_up() -> None:
     setup, _ = setup_battle(battle, 1.0)
     engine = table_engine(setup)
     assert isinstance(engine, MergedTable)
-    assert len(engine.blocks) == 51 * 51
-    assert len(engine.states) == 51 * 51  # instead of 2,601 sequences of up to 100 steps
+    # 51 x 51 AA outcomes; those lighter than TINY are left out (in the error bound).
+    heavy = {s.attacker for s in setup.starts if s.weight >= TINY}
+    assert len(engine.blocks) == len(heavy) == 1449
+    assert len(engine.states) <= 51 * 51  # instead of 1,449 sequences of up to 100 steps
     odds = aa_odds(battle)
     assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
     assert odds.error_bound < 1e-12
     # Small battles keep the per-block engine (and its dense solve).
     small, _ = setup_battle(AABattle.parse("2 inf, 1 fig", "2 inf, 1 aa"), 1.0)
     assert type(table_engine(small)) is TableEngine
+
+
+def test_win_chance_by_column_chunks_matches_one_product(monkeypatch: pytest.MonkeyPatch) -> None:
+    battle = AABattle.parse("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", retreat_chance=40)
+    setup, _ = setup_battle(battle, 1.0)
+    monkeypatch.setattr(aa_merged, "WIN_BAND", 10_000)
+    whole = MergedTable(setup).win_chance()
+    monkeypatch.setattr(aa_merged, "WIN_BAND", 3)  # 19 defender steps: 7 chunks
+    chunked = MergedTable(setup).win_chance()
+    assert (whole > 0.1).any() and (whole < 0.9).any()
+    assert float(np.abs(whole - chunked).max()) < 1e-13
+    old = TableEngine(setup)
+    old.win_chance_cuts(0.4)
+    want = old.run(None)
+    _, got = _merged(battle)  # chunked
+    assert got.outcome[RETREAT] > 0.01
+    _same(got, want, got.dropped + want.dropped + 1e-12)
