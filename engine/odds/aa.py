@@ -32,7 +32,7 @@ from engine.odds.aa_units import (
     AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
     parse_unit_list,
 )  # fmt: skip
-from engine.odds.dist import N, binomial, die_chance, fire_distribution, low_luck_distribution
+from engine.odds.dist import N, fire_distribution
 
 MODES = ("land", "sea", "amphibious")
 EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
@@ -366,14 +366,13 @@ def _aa_fire(
     air = [n for n in att.order if prof_a[n].domain == AIR] if land and aa_value else []
     if not air:
         return [(unit, att.start)]
-    p = die_chance(aa_value, unit)
     shots_per_gun = max(prof_d[n].aa_shots for n in guns)
     if shots_per_gun:
         # 1942 Second Edition: every gun fires, at most ``aa_shots`` dice each and never
         # more dice than aircraft; the attacker picks the aircraft lost (its order of loss).
         planes = sum(att.army[n] for n in air)
         shots = min(planes, shots_per_gun * sum(dfn.army[n] for n in guns))
-        dist = low_luck_distribution([(aa_value, shots)], unit) if battle.low_luck else binomial(shots, p)
+        dist = fire_distribution([(aa_value, shots)], unit, battle.low_luck)
         out: list[tuple[N, State]] = []
         for k, w in enumerate(dist):
             if not w:
@@ -387,11 +386,7 @@ def _aa_fire(
         return out
     # one AA gun fires one die per attacking aircraft; dice are grouped per
     # aircraft type (ruling), hit aircraft are removed at once.
-    per_type = {
-        n: low_luck_distribution([(aa_value, att.army[n])], unit) if battle.low_luck
-        else binomial(att.army[n], p)
-        for n in air
-    }  # fmt: skip
+    per_type = {n: fire_distribution([(aa_value, att.army[n])], unit, battle.low_luck) for n in air}
     outcomes: list[tuple[N, State]] = []
     for shot in product(*(range(len(per_type[n])) for n in air)):
         w = unit
