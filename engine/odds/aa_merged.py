@@ -32,8 +32,9 @@ from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State, _apply
-from engine.odds.aa_table import BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, hits, side_table
-from engine.odds.aa_units import AIR
+from engine.odds.aa_table import (
+    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, shared_ground_rows, side_table,
+)  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
@@ -228,36 +229,13 @@ class MergedTable(TableEngine):
         self.R = 0
         if K <= BLOCKS_TOGETHER or low_luck:
             return 0
-        sv = np.array(self.states)[rid[:, :n_min]]  # (K, n, slots)
-        air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
-        if not air.any() or air.all():
-            return 0
-        same_air = (sv[:, :, air] == sv[:, :1, air]).all(axis=(0, 2))
-        same_ground = (sv[:, :, ~air] == sv[:1, :, ~air]).all(axis=(0, 2))
-        ok = same_air & same_ground
-        n0 = int(np.argmin(ok)) if not ok.all() else n_min
-        n0 = min(n0, n_min - 1)
-        if n0 < 2:
+        n0 = shared_ground_rows(att, np.array(self.states)[rid[:, :n_min]])  # (K, n, slots)
+        if not n0:
             return 0
         self.R = n0 + self.Hd + 2
         self.rid = rid[:, : self.R]
-        ground = []
-        for r in range(n0):
-            subs, _, other = att.dice(self.states[int(rid[0, r])])
-            ground.append(hits(subs + other))
-        airs = [hits(att.dice(b)[1]) for b in self.blocks]
-        Lg = max(len(g) for g in ground)
-        Lh = max(len(h) for h in airs)
-        self.G = np.zeros((n0, Lg))
-        for r, g in enumerate(ground):
-            self.G[r, : len(g)] = g
-        self.Hk = np.zeros((K, Lh))
-        for k, h in enumerate(airs):
-            self.Hk[k, : len(h)] = h
-        sig = self.G >= CUT
-        self.g_lo = np.argmax(sig, axis=1)
-        self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
-        self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
+        split = ground_air(att, [self.states[int(rid[0, r])] for r in range(n0)], self.blocks)
+        self.G, self.Hk, self.g_lo, self.g_hi, self.g_out = split.G, split.Hk, split.g_lo, split.g_hi, split.g_out
         return n0
 
     def _block_arrays(self) -> None:

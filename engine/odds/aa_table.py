@@ -199,6 +199,56 @@ def _band_matmul(W: Arr, T: Arr, La: int) -> Arr:
 _SINGLE_THREAD = False
 
 
+def shared_ground_rows(att: Side, states: Arr) -> int:
+    """AA blocks (``states[k, i]``: block ``k``'s state after ``i`` losses, every block
+    cut to the shortest): how many first rows all blocks spend losing the same ground
+    units with their aircraft intact (0 when nothing is worth splitting).  The last
+    state of a block (nothing left) never fires, so the count stops before it."""
+    air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
+    if not air.any() or air.all():
+        return 0
+    n_min = states.shape[1]
+    same_air = (states[:, :, air] == states[:, :1, air]).all(axis=(0, 2))
+    same_ground = (states[:, :, ~air] == states[:1, :, ~air]).all(axis=(0, 2))
+    ok = same_air & same_ground
+    n0 = int(np.argmin(ok)) if not ok.all() else n_min
+    n0 = min(n0, n_min - 1)
+    return n0 if n0 >= 2 else 0
+
+
+@dataclass(frozen=True)
+class GroundAir:
+    """The attacker's hits split: ``G[i]`` the ground units' at row ``i`` (the same in
+    every block), ``Hk[k]`` block ``k``'s aircraft's, and the ground outcomes worth
+    spreading ``g_lo <= h < g_hi`` (``g_out``: a bound on those left out, below CUT)."""
+
+    G: Arr
+    Hk: Arr
+    g_lo: Arr
+    g_hi: Arr
+    g_out: Arr
+
+
+def ground_air(att: Side, ground_states: Sequence[State], block_starts: Sequence[State]) -> GroundAir:
+    ground = []
+    for st in ground_states:
+        subs, _, other = att.dice(st)
+        ground.append(hits(subs + other))
+    airs = [hits(att.dice(b)[1]) for b in block_starts]
+    Lg = max(len(g) for g in ground)
+    Lh = max(len(h) for h in airs)
+    G = np.zeros((len(ground), Lg))
+    for r, g in enumerate(ground):
+        G[r, : len(g)] = g
+    Hk = np.zeros((len(airs), Lh))
+    for k, h in enumerate(airs):
+        Hk[k, : len(h)] = h
+    sig = G >= CUT
+    g_lo = np.argmax(sig, axis=1)
+    g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
+    return GroundAir(G, Hk, g_lo, g_hi, (Lg - (g_hi - g_lo)) * CUT)
+
+
 def _one_thread() -> None:
     """The tables' matrix products are small: BLAS threads only fight over the cores
     (and the goal is one core), so the process's BLAS is limited to one thread once."""
@@ -303,35 +353,11 @@ class TableEngine:
         if K <= BLOCKS_TOGETHER or low_luck:
             return
         n_min = min(len(t.states) for t in self.a_tabs)
-        states = np.array([t.states[:n_min] for t in self.a_tabs])  # (K, n, slots)
-        air = np.array([att.profiles[sl.unit].domain == AIR for sl in att.slots])
-        if not air.any() or air.all():
+        n0 = shared_ground_rows(att, np.array([t.states[:n_min] for t in self.a_tabs]))  # (K, n, slots)
+        if not n0:
             return
-        same_air = (states[:, :, air] == states[:, :1, air]).all(axis=(0, 2))
-        same_ground = (states[:, :, ~air] == states[:1, :, ~air]).all(axis=(0, 2))
-        ok = same_air & same_ground
-        n0 = int(np.argmin(ok)) if not ok.all() else n_min
-        # The last state of a block (nothing left) never fires: stop before it.
-        n0 = min(n0, n_min - 1)
-        if n0 < 2:
-            return
-        ground = []
-        for st in self.a_tabs[0].states[:n0]:
-            subs, _, other = att.dice(st)
-            ground.append(hits(subs + other))
-        airs = [hits(att.dice(t.states[0])[1]) for t in self.a_tabs]
-        Lg = max(len(g) for g in ground)
-        Lh = max(len(h) for h in airs)
-        self.G = np.zeros((n0, Lg))
-        for r, g in enumerate(ground):
-            self.G[r, : len(g)] = g
-        self.Hk = np.zeros((K, Lh))
-        for k, h in enumerate(airs):
-            self.Hk[k, : len(h)] = h
-        sig = self.G >= CUT
-        self.g_lo = np.argmax(sig, axis=1)
-        self.g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
-        self.g_out = (Lg - (self.g_hi - self.g_lo)) * CUT
+        split = ground_air(att, self.a_tabs[0].states[:n0], [t.states[0] for t in self.a_tabs])
+        self.G, self.Hk, self.g_lo, self.g_hi, self.g_out = split.G, split.Hk, split.g_lo, split.g_hi, split.g_out
         self.Mpre = np.zeros((K, min(self.R, n0 + self.Hd + 1), self.C))
         self.n0 = n0
 
