@@ -716,12 +716,7 @@ class NavalSolver:
 
         def grow() -> None:
             nonlocal table
-            ra, rd = table.shape
-            na, nd = len(A.slot_state), 2 * len(D.slot_state)
-            if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
-                bigger[:ra, :rd] = table
-                table = bigger
+            table = _grown(table, A, D)
 
         def put_one(i: int, j: int, m: float) -> None:
             si, sj = A.slot(i), D.slot(j)
@@ -804,12 +799,7 @@ class NavalSolver:
 
         def grow() -> None:
             nonlocal table
-            ra, rd = table.shape
-            na, nd = len(A.slot_state), 2 * len(D.slot_state)
-            if na > ra or nd > rd:
-                bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
-                bigger[:ra, :rd] = table
-                table = bigger
+            table = _grown(table, A, D)
 
         def cells(phase: int) -> tuple[Arr, Arr, Arr]:
             """The pairs holding mass in phase ``phase`` (0: S, 1: G), taken out."""
@@ -1009,6 +999,18 @@ def _add_ends(ends: dict[State, float], states: list[State], nums: Arr, m: Arr) 
     for n in np.flatnonzero(sums).tolist():
         st = states[n]
         ends[st] = ends.get(st, 0.0) + float(sums[n])
+
+
+def _grown(table: Arr, A: _Numbered, D: _Numbered) -> Arr:
+    """The mass table (attacker slot x 2 defender slot + phase), grown by half when
+    slots were added since (the masses copied over)."""
+    ra, rd = table.shape
+    na, nd = len(A.slot_state), 2 * len(D.slot_state)
+    if na <= ra and nd <= rd:
+        return table
+    bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
+    bigger[:ra, :rd] = table
+    return bigger
 
 
 def _spread_parts(
