@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa import AABattle, AAOdds, aa_odds, setup_battle
 from engine.odds.aa_battle import OUTCOMES, Tally
 from engine.odds.aa_general import GeneralEngine
 
@@ -68,6 +68,25 @@ def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
     assert checked == 60
 
 
+def assert_floats_match_fractions(battle: AABattle) -> AAOdds:
+    """The general engine in floats (the numpy solve or round walk) against exact
+    fractions: every probability, retreat, stalemate, unfinished, expected rounds and
+    survivor counts, to 1e-12; returns the exact answer."""
+    exact = aa_odds(battle, exact=True)
+    floats = aa_odds(battle)
+    assert floats.engine == "general"
+    assert exact.exact is not None
+    assert floats.error_bound < 1e-12
+    for key, value in exact.exact.items():
+        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
+    for key in ("retreat", "stalemate", "unfinished", "expected_rounds"):
+        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
+    for side in ("attacker", "defender"):
+        for count, p in exact.survivor_count[side].items():
+            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+    return exact
+
+
 @pytest.mark.parametrize(
     ("attacker", "defender", "options"),
     [
@@ -79,17 +98,8 @@ def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
     ],
 )
 def test_numpy_solve_matches_exact_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
-    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
-    exact = aa_odds(battle, exact=True)
-    floats = aa_odds(battle)
-    assert floats.engine == "general"
-    assert exact.exact is not None
-    assert floats.error_bound < 1e-12
-    for key, value in exact.exact.items():
-        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
-    for key in ("retreat", "stalemate", "expected_rounds"):
-        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
-    assert sum(exact.exact.values(), Fraction(0)) >= 1
+    exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))  # type: ignore[arg-type]
+    assert exact.exact is not None and sum(exact.exact.values(), Fraction(0)) >= 1
 
 
 def test_numpy_solve_counts_states_against_the_cap() -> None:
@@ -215,19 +225,7 @@ def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round()
 def test_numpy_solve_with_strikes_every_round_matches_exact_fractions(
     attacker: str, defender: str, options: dict[str, object]
 ) -> None:
-    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
-    exact = aa_odds(battle, exact=True)
-    floats = aa_odds(battle)
-    assert floats.engine == "general"
-    assert exact.exact is not None
-    assert floats.error_bound < 1e-12
-    for key, value in exact.exact.items():
-        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
-    for key in ("retreat", "stalemate", "expected_rounds"):
-        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
-    for side in ("attacker", "defender"):
-        for count, p in exact.survivor_count[side].items():
-            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+    assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))  # type: ignore[arg-type]
 
 
 def test_all_submarine_battle_is_solved_pair_by_pair() -> None:

@@ -13,7 +13,7 @@ import pytest
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import OUTCOMES, UNFINISHED, Tally
 from engine.odds.aa_general import GeneralEngine
-from tests.odds.test_aa_naval import _close, _fleet, _strike_fleet
+from tests.odds.test_aa_naval import _close, _fleet, _strike_fleet, assert_floats_match_fractions
 
 
 def _both(battle: AABattle, rounds: int) -> tuple[Tally[float], Tally[float]]:
@@ -89,19 +89,7 @@ def test_round_walk_from_starts_that_are_not_plain(rounds: int) -> None:
     ],
 )
 def test_round_walk_matches_exact_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
-    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
-    exact = aa_odds(battle, exact=True)
-    floats = aa_odds(battle)
-    assert floats.engine == "general"
-    assert exact.exact is not None
-    assert floats.error_bound < 1e-12
-    for key, value in exact.exact.items():
-        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
-    for key in ("retreat", "stalemate", "unfinished", "expected_rounds"):
-        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
-    for side in ("attacker", "defender"):
-        for count, p in exact.survivor_count[side].items():
-            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
+    assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))  # type: ignore[arg-type]
 
 
 def test_round_walk_records_a_stalemate() -> None:
