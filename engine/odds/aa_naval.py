@@ -38,7 +38,7 @@ Arr = Any  # numpy arrays
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
-CHUNK = 1 << 20  # products expanded at once at most
+CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
 # A phase's result on one side: where the mass goes (table rows: the attacker's slots;
@@ -89,7 +89,16 @@ class _Numbered:
         self._tables: list[tuple[Arr, Arr] | None] = []
         self._tstore = _Store(np.int32)
         self._nstore = _Store(np.int32)
-        self._fire_offsets: dict[int, tuple[int, int, int]] = {}
+        # Per fire key of the enemy (their shooter's numbering): where its three hit
+        # distributions are in this side's store of distributions, and their lengths.
+        self._fire_meta = np.full((64, 6), -1, dtype=np.int64)
+        # Per fire key of the enemy: its whole distribution (conv), offset and length.
+        self._conv_meta = np.full((64, 2), -1, dtype=np.int64)
+        # Per state: offset and length of its chains (:meth:`seq`, :meth:`restricted_seq`
+        # without aircraft) in the store of chains; (loss-order firsts, :meth:`firsts`).
+        self._seq_meta = np.full((256, 2), -1, dtype=np.int64)
+        self._rseq_meta = np.full((256, 2), -1, dtype=np.int64)
+        self._firsts_arr = np.full((256, 3), -1, dtype=np.int64)
         self.dstore = _Store(np.float64)
         self._doff: dict[int, int] = {}
         self.chains = _Store(np.int64)
@@ -97,8 +106,9 @@ class _Numbered:
         self._dkeep: list[Arr] = []
         # Per table: its offset in the store, strides of hs and ha, length of hy, the
         # offset and count of its numbers, where t itself is.
-        self.tmeta: dict[int, tuple[int, int, int, int, int, int, int]] = {}
+        self.tmeta = np.full((256, 9), -1, dtype=np.int64)  # and its sizes ns, na
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
+        self.by_key: list[Fire] = []  # fires by key
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
         self._dists: dict[tuple[tuple[int, int], ...], Arr] = {}
         self._keys: dict[tuple[int, ...], int] = {}
@@ -107,18 +117,24 @@ class _Numbered:
         # 2 d (a round starts) and 2 d + 1 (the strikes done).
         self.col = 1 if attacker else 2
         # Where a phase leaves this side, numbered: casualty distributions, strikes'
-        # results and "nothing happens" (``store_*``: table rows or columns, chances;
-        # ``stay``: the chance of staying put; ``still``: staying put for sure).
-        self.store_idx: list[Arr] = []
-        self.store_p: list[Arr] = []
+        # results and "nothing happens", stored flat (``res_idx``: table rows or
+        # columns, ``res_p``: chances; result n is ``res_len[n]`` entries from
+        # ``res_off[n]``; ``stay``: the chance of staying put; ``still``: staying put
+        # for sure).
+        self.res_idx = _Store(np.int64)
+        self.res_p = _Store(np.float64)
+        self.n_res = 0
+        self.res_off = np.zeros(256, dtype=np.int64)
+        self.res_len = np.zeros(256, dtype=np.int64)
         self.stay = np.zeros(256)
         self.still = np.zeros(256, dtype=bool)
-        self.cas_id: dict[int, int] = {}
-        self.strike_id: dict[int, int] = {}
+        # Stored results by (target state, the enemy's fire key or strike key); -1: none.
+        self.cas_memo = np.full((256, 64), -1, dtype=np.int32)
+        self.strike_memo = np.full((256, 16), -1, dtype=np.int32)
         # Per state, as arrays for a level's nodes at once: submarines, destroyer,
         # submarines among the fighting units, plain; fire keys by variant; strike key;
         # the stored "nothing happens" entry.
-        self.flags = np.zeros((256, 4), dtype=bool)
+        self.flags = np.zeros((256, 5), dtype=bool)  # and aircraft among the fighting units
         self.fkeys = np.full((256, 4), -1, dtype=np.int64)
         self.skeys = np.full(256, -1, dtype=np.int64)
         self.ident = np.full(256, -1, dtype=np.int64)
@@ -152,23 +168,46 @@ class _Numbered:
             self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
             self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
             self.slot_of = np.concatenate([self.slot_of, np.full_like(self.slot_of, -1)])
-        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain)
+            self._seq_meta = np.concatenate([self._seq_meta, np.full_like(self._seq_meta, -1)])
+            self._rseq_meta = np.concatenate([self._rseq_meta, np.full_like(self._rseq_meta, -1)])
+            self._firsts_arr = np.concatenate([self._firsts_arr, np.full_like(self._firsts_arr, -1)])
+            self.tmeta = np.concatenate([self.tmeta, np.full_like(self.tmeta, -1)])
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n])
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
 
     def add(self, cas: Cas) -> int:
         """Store a phase's result; its number."""
-        n = len(self.store_idx)
-        if n >= len(self.stay):
-            self.stay = np.concatenate([self.stay, np.zeros_like(self.stay)])
-            self.still = np.concatenate([self.still, np.zeros_like(self.still)])
         idx, p, stay = cas
-        self.store_idx.append(idx)
-        self.store_p.append(p)
-        self.stay[n] = stay
-        self.still[n] = len(idx) == 1 and stay == 1.0
-        return n
+        return int(self.add_batch(idx, p, np.array([len(idx)], dtype=np.int64), np.array([stay]))[0])
+
+    def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
+        """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
+        and ``p``, chance ``stays[k]`` of staying put); their numbers."""
+        first = self.n_res
+        n = len(lens)
+        end = first + n
+        if end > len(self.stay):
+            size = max(2 * len(self.stay), end)
+            self.stay = _longer(self.stay, size, 0)
+            self.still = _longer(self.still, size, 0)
+            self.res_off = _longer(self.res_off, size, 0)
+            self.res_len = _longer(self.res_len, size, 0)
+        at = self.res_idx.put(idx)
+        self.res_p.put(p)
+        self.res_off[first:end] = at + np.cumsum(lens) - lens
+        self.res_len[first:end] = lens
+        self.stay[first:end] = stays
+        self.still[first:end] = (lens == 1) & (stays == 1.0)
+        self.n_res = end
+        return np.arange(first, end, dtype=np.int64)
+
+    def gather(self, ids: Arr) -> tuple[Arr, Arr, Arr]:
+        """Results ``ids`` one after the other: their entries, chances and lengths."""
+        lens = self.res_len[ids]
+        pos = np.arange(int(lens.sum())) + np.repeat(self.res_off[ids] - (np.cumsum(lens) - lens), lens)
+        return self.res_idx.data[pos], self.res_p.data[pos], lens
 
     def idents(self, ts: Arr) -> Arr:
         """Stored "nothing happens" entries of states ``ts`` (phase G columns for the
@@ -349,7 +388,10 @@ class _Numbered:
             else:
                 air_d, any_d = self._dist(air), self._dist(other)
             ids = (id(sub_d), id(air_d), id(any_d))
-            fkey = self._keys.setdefault(ids, len(self._keys))
+            fkey = self._keys.get(ids, -1)
+            if fkey < 0:
+                fkey = self._keys[ids] = len(self.by_key)
+                self.by_key.append((fkey, sub_d, air_d, any_d))
             got = self.fires[s][subs_fire * 2 + air_any] = (fkey, sub_d, air_d, any_d)
         return got
 
@@ -415,8 +457,74 @@ class _Numbered:
         tbase = self._tstore.put(local.ravel())
         nbase = self._nstore.put(numbers)
         self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase,
-                         len(numbers), int(local[0, 0, 0]))  # fmt: skip
+                         len(numbers), int(local[0, 0, 0]), ns, na)  # fmt: skip
         return got
+
+    def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
+        """The tables' facts (``tmeta``) of targets ``ts``, each table made or widened
+        first where it is smaller than ``ns`` x ``na``."""
+        meta = self.tmeta[ts]
+        short = np.flatnonzero((meta[:, 7] < ns) | (meta[:, 8] < na))
+        if len(short):
+            need: dict[int, tuple[int, int]] = {}
+            for t, a, b in zip(ts[short].tolist(), ns[short].tolist(), na[short].tolist()):
+                old = need.get(t, (0, 0))
+                need[t] = (max(old[0], a), max(old[1], b))
+            for t, (a, b) in need.items():
+                self.table(t, a, b)
+            meta = self.tmeta[ts]
+        return meta
+
+    def seq_meta(self, ts: Arr, strike: bool) -> tuple[Arr, Arr]:
+        """Offsets and lengths in the store of chains of the chains of ``ts``:
+        :meth:`seq` or, for a surprise strike, :meth:`restricted_seq` without aircraft."""
+        meta = self._rseq_meta if strike else self._seq_meta
+        got = meta[ts]
+        for t in np.unique(ts[got[:, 0] < 0]).tolist():
+            c = self.restricted_seq(t, CAT_AIR) if strike else self.seq(t)
+            meta[t] = (self.chain_offset(c), len(c))
+        if (got[:, 0] < 0).any():
+            got = meta[ts]
+        return got[:, 0], got[:, 1]
+
+    def firsts_of(self, ts: Arr) -> Arr:
+        """:meth:`firsts` of states ``ts`` as rows of an array."""
+        got = self._firsts_arr[ts]
+        missing = got[:, 0] < 0
+        if missing.any():
+            for t in np.unique(ts[missing]).tolist():
+                self._firsts_arr[t] = self.firsts(t)
+            got = self._firsts_arr[ts]
+        return got
+
+    def fire_meta(self, shooter: _Numbered, fks: Arr) -> Arr:
+        """Per fire key of ``shooter``: offsets of its submarine, aircraft and other hit
+        distributions in this side's store, then their lengths."""
+        if len(shooter.by_key) > len(self._fire_meta):
+            self._fire_meta = _longer(self._fire_meta, 2 * len(shooter.by_key), -1)
+        got = self._fire_meta[fks]
+        missing = got[:, 0] < 0
+        if missing.any():
+            for fk in np.unique(fks[missing]).tolist():
+                _, sub_d, air_d, any_d = shooter.by_key[fk]
+                self._fire_meta[fk] = (self.dist_offset(sub_d), self.dist_offset(air_d), self.dist_offset(any_d),
+                                       len(sub_d), len(air_d), len(any_d))  # fmt: skip
+            got = self._fire_meta[fks]
+        return got
+
+    def conv_meta(self, shooter: _Numbered, fks: Arr) -> tuple[Arr, Arr]:
+        """Per fire key of ``shooter``: offset and length in this side's store of the
+        distribution of all its hits together."""
+        if len(shooter.by_key) > len(self._conv_meta):
+            self._conv_meta = _longer(self._conv_meta, 2 * len(shooter.by_key), -1)
+        got = self._conv_meta[fks]
+        missing = got[:, 0] < 0
+        if missing.any():
+            for fk in np.unique(fks[missing]).tolist():
+                d = shooter.conv(shooter.by_key[fk])
+                self._conv_meta[fk] = (self.dist_offset(d), len(d))
+            got = self._conv_meta[fks]
+        return got[:, 0], got[:, 1]
 
     def chain_offset(self, c: Arr) -> int:
         """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains."""
@@ -435,124 +543,115 @@ class _Numbered:
         return got
 
 
-def _restricted(target: _Numbered, t: int, fire: Fire) -> bool:
-    """Whether a hit restriction can bind on ``t`` under ``fire`` (otherwise the hits
-    are taken in plain loss order).  It cannot when the restricted hits all land before
-    the first step they may not take: at most as many submarine hits as steps before
-    the first aircraft, aircraft hits (after those) before the first submarine, and no
-    more aircraft hits than aircraft (so the submarine hits leave nothing for them,
+def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
+    """Whether a hit restriction can bind on targets ``ts`` under fires of facts
+    ``fmeta`` (:meth:`_Numbered.fire_meta`; otherwise the hits are taken in plain loss
+    order).  It cannot when the restricted hits all land before the first step they
+    may not take: at most as many submarine hits as steps before the first aircraft,
+    aircraft hits (after those) before the first submarine, and no more aircraft hits
+    than aircraft (so the submarine hits leave nothing for them,
     :meth:`_Numbered.both_classes`); the unrestricted ones then follow on."""
-    n_sub, n_air = len(fire[1]) - 1, len(fire[2]) - 1
-    if not n_air and (not n_sub or not target.air[t]):
-        return False
-    before_air, before_sub, aircraft = target.firsts(t)
-    if n_sub > before_air:
-        return True
-    return bool(n_air) and (n_sub + n_air > before_sub or n_air > aircraft)
+    n_sub, n_air = fmeta[:, 3] - 1, fmeta[:, 4] - 1
+    free = (n_air == 0) & ((n_sub == 0) | ~target.flags[ts, 4])
+    firsts = target.firsts_of(ts)
+    before_air, before_sub, aircraft = firsts[:, 0], firsts[:, 1], firsts[:, 2]
+    binds = (n_sub > before_air) | ((n_air > 0) & ((n_sub + n_air > before_sub) | (n_air > aircraft)))
+    return ~free & binds
 
 
-def _chain_batch(target: _Numbered, items: list[tuple[int, Arr, Arr]], shift: int) -> list[Cas]:
-    """Hits along chains, for many items at once: item (t, chain, d) puts the chance
-    ``d[h]`` of ``h`` hits on ``chain[h]`` (hits past the chain's end stay at its last
-    state).  Table columns are ``state * col + shift``."""
-    rows = [(len(c), len(d), target.chain_offset(c), target.dist_offset(d)) for _, c, d in items]
-    prm = np.array(rows, dtype=np.int64)
-    n_c, n_d, c_off, d_off = prm[:, 0], prm[:, 1], prm[:, 2], prm[:, 3]
-    kk = np.repeat(np.arange(len(items)), n_d)
+def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n_d: Arr, shift: int) -> Arr:
+    """Hits along chains, for many items at once, stored; their numbers.  Item k puts
+    the chance ``d[h]`` of ``h`` hits (``n_d[k]`` chances from ``d_off[k]`` in the store
+    of distributions) on ``chain[h]`` (``n_c[k]`` states from ``c_off[k]`` in the store
+    of chains; hits past the chain's end stay at its last state).  Table columns are
+    ``state * col + shift``."""
+    kk = np.repeat(np.arange(len(ts)), n_d)
     h = np.arange(int(n_d.sum())) - (np.cumsum(n_d) - n_d)[kk]
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
     pl = np.bincount(off[kk] + np.minimum(h, (n_c - 1)[kk]), target.dstore.data[d_off[kk] + h], minlength=span)
-    stays = pl[off].tolist()  # no hit: the chain's first state, t
+    stays = pl[off]  # no hit: the chain's first state, t
     nz = np.flatnonzero(pl)
-    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
-    counts = np.diff(bounds)
+    counts = np.diff(np.searchsorted(nz, np.append(off, span)))
     states = target.chains.data[nz - np.repeat(off - c_off, counts)]
-    idx_all = target.slots(states) * target.col + shift
-    p_all = pl[nz]
-    out: list[Cas] = []
-    for k, (t, _, _) in enumerate(items):
-        lo, hi = bounds[k], bounds[k + 1]
-        idx = idx_all[lo:hi]
-        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
-            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
-        else:
-            out.append((idx, p_all[lo:hi], stays[k]))
-    return out
+    return _store_results(target, ts, nz, counts, states, pl, stays, shift)
 
 
-def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered, ss: Arr, vs: Arr) -> Arr:
-    """Stored casualty distributions of targets ``ts`` under the fire of ``shooter``'s
-    states ``ss`` in variants ``vs`` (fire keys ``fks``); the missing ones computed,
-    those under restricted hits in one batch."""
-    keys = (ts * NF + fks).tolist()
-    memo = target.cas_id
-    ids = [memo.get(key, -1) for key in keys]
-    if -1 in ids:
-        pend: dict[int, tuple[int, Fire]] = {}
-        plain: dict[int, tuple[int, Arr, Arr]] = {}
-        for k, key in enumerate(keys):
-            if ids[k] >= 0 or key in memo or key in pend or key in plain:
-                continue
-            t = int(ts[k])
-            fire = shooter.fires[int(ss[k])][int(vs[k])]
-            assert fire is not None
-            if _restricted(target, t, fire):
-                pend[key] = (t, fire)
-            else:
-                plain[key] = (t, target.seq(t), target.conv(fire))
-        if pend:
-            for key, cas in zip(pend, _restricted_casualties(target, list(pend.values()))):
-                memo[key] = target.add(cas)
-        if plain:  # no restriction can bind: the hits are taken in plain loss order
-            for key, cas in zip(plain, _chain_batch(target, list(plain.values()), 0)):
-                memo[key] = target.add(cas)
-        ids = [memo[key] for key in keys]
-    return np.array(ids, dtype=np.int64)
+def _store_results(target: _Numbered, ts: Arr, nz: Arr, counts: Arr, states: Arr, pl: Arr, stays: Arr,
+                   shift: int) -> Arr:  # fmt: skip
+    """Store a batch's results: item k's entries are the next ``counts[k]`` of the
+    cells ``nz`` of ``pl`` that hold mass (the states there: ``states``); its chance of
+    staying put ``stays[k]``.  One state for sure is stored with chance 1 (exact,
+    whatever the rounding), staying put only when it is the target itself."""
+    p = pl[nz]
+    single = counts == 1
+    if single.any():
+        first = np.cumsum(counts) - counts
+        at = first[single]
+        p[at] = 1.0
+        stays = stays.copy()
+        stays[single] = np.where(states[at] == ts[single], 1.0, 0.0)
+    idx = target.slots(states) * target.col + shift
+    return target.add_batch(idx, p, counts, stays)
+
+
+def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered) -> Arr:
+    """Stored casualty distributions of targets ``ts`` under the fire of ``shooter``
+    with keys ``fks``; the missing ones computed, those under restricted hits in one
+    batch, the others (plain loss order) in another."""
+    memo = target.cas_memo = _fit(target.cas_memo, len(target.states), len(shooter.by_key))
+    ids = memo[ts, fks]
+    miss = np.flatnonzero(ids < 0)
+    if len(miss):
+        keys = ts[miss] * NF + fks[miss]
+        _, first = np.unique(keys, return_index=True)
+        mt, mf = ts[miss][first], fks[miss][first]
+        fmeta = target.fire_meta(shooter, mf)
+        tight = _restricted(target, mt, fmeta)
+        if tight.any():
+            memo[mt[tight], mf[tight]] = _restricted_casualties(target, mt[tight], fmeta[tight])
+        free = ~tight
+        if free.any():  # no restriction can bind: the hits are taken in plain loss order
+            t_free, f_free = mt[free], mf[free]
+            c_off, n_c = target.seq_meta(t_free, False)
+            d_off, n_d = target.conv_meta(shooter, f_free)
+            memo[t_free, f_free] = _chain_batch(target, t_free, c_off, n_c, d_off, n_d, 0)
+        ids = memo[ts, fks]
+    return ids.astype(np.int64)
 
 
 def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
     """Stored results of the surprise strikes of ``shooter``'s states ``ss`` on
     targets ``ts`` (A-10.6: submarine hits never land on aircraft; hits past the last
     step they may take are lost); the missing ones computed in one batch."""
-    keys = (ts * NF + shooter.strike_keys(ss)).tolist()
-    memo = target.strike_id
-    ids = [memo.get(key, -1) for key in keys]
-    if -1 in ids:
-        pend: dict[int, tuple[int, Arr, Arr]] = {}
-        for k, key in enumerate(keys):
-            if ids[k] < 0 and key not in pend:
-                t = int(ts[k])
-                pend[key] = (t, target.restricted_seq(t, CAT_AIR), shooter.strike_dist(int(ss[k]))[1])
-        for key, cas in zip(pend, _chain_batch(target, list(pend.values()), target.col - 1)):
-            memo[key] = target.add(cas)
-        ids = [memo[key] for key in keys]
-    return np.array(ids, dtype=np.int64)
+    sks = shooter.strike_keys(ss)
+    memo = target.strike_memo = _fit(target.strike_memo, len(target.states), len(shooter._skey_small))
+    ids = memo[ts, sks]
+    miss = np.flatnonzero(ids < 0)
+    if len(miss):
+        _, first = np.unique(ts[miss] * NF + sks[miss], return_index=True)
+        mt, mk, ms = ts[miss][first], sks[miss][first], ss[miss][first]
+        c_off, n_c = target.seq_meta(mt, True)
+        dists = [shooter.strike_dist(s)[1] for s in ms.tolist()]
+        d_off = np.array([target.dist_offset(d) for d in dists], dtype=np.int64)
+        n_d = np.array([len(d) for d in dists], dtype=np.int64)
+        memo[mt, mk] = _chain_batch(target, mt, c_off, n_c, d_off, n_d, target.col - 1)
+        ids = memo[ts, sks]
+    return ids.astype(np.int64)
 
 
-def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> list[Cas]:
+def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     """Casualty distributions under restricted hits for many (target state, fire) at
-    once: each is its table's cells (hs, ha, hy) weighted by the product of the hit
-    distributions and added up per state; every cell of every item is enumerated in
-    one go (hits past the table's last step end there), and one bincount adds them,
-    each item in its own range of the result."""
-    rows = []
-    for t, fire in items:
-        _, sub_d, air_d, any_d = fire
-        target.table(t, len(sub_d), len(air_d))
-        offsets = target._fire_offsets.get(fire[0])
-        if offsets is None:
-            offsets = target._fire_offsets[fire[0]] = (
-                target.dist_offset(sub_d), target.dist_offset(air_d), target.dist_offset(any_d)
-            )
-        rows.append((len(sub_d), len(air_d), len(any_d), *target.tmeta[t], *offsets))
-    prm = np.array(rows, dtype=np.int64)
-    n_s, n_a, n_y = prm[:, 0], prm[:, 1], prm[:, 2]
-    tbase, s1, s2, height, nbase, count, origin = (prm[:, k] for k in range(3, 10))
-    so, ao, yo = prm[:, 10], prm[:, 11], prm[:, 12]
+    once, stored; their numbers.  Each is its table's cells (hs, ha, hy) weighted by
+    the product of the hit distributions and added up per state; every cell of every
+    item is enumerated in one go (hits past the table's last step end there), and one
+    bincount adds them, each item in its own range of the result."""
+    so, ao, yo, n_s, n_a, n_y = (fmeta[:, k] for k in range(6))
+    meta = target.tables_for(ts, n_s, n_a)
+    tbase, s1, s2, height, nbase, count, origin = (meta[:, k] for k in range(7))
     # Rows (item, hs, ha) first, then their hy cells (a run of the table).
     row_n = n_s * n_a
-    rk = np.repeat(np.arange(len(items)), row_n)
+    rk = np.repeat(np.arange(len(ts)), row_n)
     q = np.arange(int(row_n.sum())) - (np.cumsum(row_n) - row_n)[rk]
     na_r = n_a[rk]
     ha = q % na_r
@@ -577,21 +676,27 @@ def _restricted_casualties(target: _Numbered, items: list[tuple[int, Fire]]) -> 
     w *= np.repeat(row_w, row_len)
     span = int(count.sum())
     pl = np.bincount(keys, w, minlength=span)
-    stays = pl[off + origin].tolist()  # no hit at all: t itself
+    stays = pl[off + origin]  # no hit at all: t itself
     nz = np.flatnonzero(pl)
-    bounds = np.searchsorted(nz, np.append(off, span)).tolist()
-    counts = np.diff(bounds)
+    counts = np.diff(np.searchsorted(nz, np.append(off, span)))
     states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
-    idx_all = target.slots(states) * target.col
-    p_all = pl[nz]
-    out: list[Cas] = []
-    for k, (t, _) in enumerate(items):
-        lo, hi = bounds[k], bounds[k + 1]
-        idx = idx_all[lo:hi]
-        if hi - lo == 1:  # one state for sure (its chance is 1 up to rounding)
-            out.append((idx, ONE, 1.0 if states[lo] == t else 0.0))
-        else:
-            out.append((idx, p_all[lo:hi], stays[k]))
+    return _store_results(target, ts, nz, counts, states, pl, stays, 0)
+
+
+def _longer(arr: Arr, size: int, fill: int) -> Arr:
+    """``arr`` lengthened to ``size`` rows, the new ones ``fill``."""
+    out = np.full((size, *arr.shape[1:]), fill, dtype=arr.dtype)
+    out[: len(arr)] = arr
+    return out
+
+
+def _fit(memo: Arr, rows: int, cols: int) -> Arr:
+    """A memo table (-1: nothing stored) with at least ``rows`` x ``cols`` cells."""
+    r, c = memo.shape
+    if rows <= r and cols <= c:
+        return memo
+    out = np.full((max(r, rows + rows // 2), max(c, cols + cols // 2)), -1, dtype=memo.dtype)
+    out[:r, :c] = memo
     return out
 
 
@@ -638,12 +743,11 @@ class NavalSolver:
 
     def _nodes(
         self, ii: Arr, jj: Arr, ms: Arr, mg: Arr, end: Callable[[int, int, float], bool], tally: Tally[float],
-        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]], dropped: float, rounds: float,
+        parts: _Parts, dropped: float, rounds: float,
     ) -> tuple[float, float]:
         """One level's nodes, all at once: the end-of-round rules where they may act
         (one by one), then each node's phases from the stored results of both sides,
-        its visits in closed form, and its outer products into ``parts`` (scale,
-        attacker entries and chances, defender entries and chances)."""
+        its visits in closed form, and its outer products into ``parts``."""
         A, D = self.A, self.D
         stays = np.ones(len(ii), dtype=bool)
         for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
@@ -669,8 +773,8 @@ class NavalSolver:
         fd = fd_[:, 0] & ~fa_[:, 1]
         v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])  # the defender's fire on the attacker
         v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
-        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
-        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
         sa = A.idents(ii)
         if fd.any():
             sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
@@ -693,15 +797,8 @@ class NavalSolver:
         rounds += float(s_total.sum())
         s_part = np.flatnonzero(live & (p0 != 1.0))
         g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
-        scale, a_parts, ap_parts, d_parts, dp_parts = parts
-        scale += s_total[s_part].tolist()
-        scale += g_total[g_part].tolist()
-        for a_ids, d_ids in ((sa[s_part], sd[s_part]), (ca[g_part], cd[g_part])):
-            a_list, d_list = a_ids.tolist(), d_ids.tolist()
-            a_parts += [A.store_idx[x] for x in a_list]
-            ap_parts += [A.store_p[x] for x in a_list]
-            d_parts += [D.store_idx[x] for x in d_list]
-            dp_parts += [D.store_p[x] for x in d_list]
+        parts.add(s_total[s_part], sa[s_part], sd[s_part])
+        parts.add(g_total[g_part], ca[g_part], cd[g_part])
         return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
@@ -747,7 +844,7 @@ class NavalSolver:
                 top = max(top, A.hp[i] + D.hp[j])
         dropped = 0.0
         rounds = 0.0
-        parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]] = ([], [], [], [], [])
+        parts = _Parts(A, D)
         for level in range(top, -1, -1):
             got = self._level(table, level)
             if got is None:
@@ -756,11 +853,9 @@ class NavalSolver:
             ii = np.array(A.slot_state, dtype=np.int64)[si]
             jj = np.array(D.slot_state, dtype=np.int64)[sj]
             dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
-            if parts[0]:
+            if parts:
                 grow()
-                dropped += _spread_parts(table, *parts)
-                for x in parts:
-                    x.clear()
+                dropped += _spread_flat(table, *parts.flat())
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
             flat = si * table.shape[1] + 2 * sj
@@ -782,8 +877,8 @@ class NavalSolver:
         fd = fd_[:, 0] & ~fa_[:, 1]
         v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])
         v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
-        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D, jj, v_d)
-        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A, ii, v_a)
+        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
         return ca, cd
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> None:
@@ -816,11 +911,11 @@ class NavalSolver:
             grow()
             np.add.at(table, (si, 2 * sj + phase), m)
 
-        def spread(parts: tuple[list[float], list[Arr], list[Arr], list[Arr], list[Arr]]) -> float:
-            if not parts[0]:
+        def spread(parts: _Parts) -> float:
+            if not parts:
                 return 0.0
             grow()
-            return _spread_parts(table, *parts)
+            return _spread_flat(table, *parts.flat())
 
         def spread_flat(a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
             grow()
@@ -838,6 +933,7 @@ class NavalSolver:
                 np.array([p[2] for p in pairs]), 0)  # fmt: skip
         dropped = 0.0
         done = 0.0
+        parts = _Parts(A, D)
         for r in range(rounds):
             ii, jj, ms, lost = prune(*cells(0))
             dropped += lost
@@ -864,10 +960,8 @@ class NavalSolver:
             direct = live & still
             put(ii[direct], jj[direct], ms[direct], 1)
             moving = np.flatnonzero(live & ~still)
-            dropped += spread(([*ms[moving].tolist()], [A.store_idx[x] for x in sa[moving].tolist()],
-                               [A.store_p[x] for x in sa[moving].tolist()],
-                               [D.store_idx[x] for x in sd[moving].tolist()],
-                               [D.store_p[x] for x in sd[moving].tolist()]))  # fmt: skip
+            parts.add(ms[moving], sa[moving], sd[moving])
+            dropped += spread(parts)
             # General fire, once per pair the strikes left.
             ii, jj, mg, lost = prune(*cells(1))
             dropped += lost
@@ -876,13 +970,11 @@ class NavalSolver:
                 still = A.still[ca] & D.still[cd]
                 put(ii[still], jj[still], mg[still], 0)
                 moving = np.flatnonzero(~still)
-                parts = ([*mg[moving].tolist()], [A.store_idx[x] for x in ca[moving].tolist()],
-                         [A.store_p[x] for x in ca[moving].tolist()], [D.store_idx[x] for x in cd[moving].tolist()],
-                         [D.store_p[x] for x in cd[moving].tolist()])  # fmt: skip
+                parts.add(mg[moving], ca[moving], cd[moving])
                 if r < rounds - 1:
                     dropped += spread(parts)
                 elif len(moving):
-                    dropped += self._last_fire(_flat_parts(*parts), spread_flat, tally)
+                    dropped += self._last_fire(parts.flat(), spread_flat, tally)
             # The end-of-round rules where they may act.
             ii, jj, m = cells(0)
             self._round_end(ii, jj, m, r == rounds - 1, put, tally)
@@ -896,7 +988,7 @@ class NavalSolver:
     def _last_fire(
         self, flat: tuple[Arr, Arr, Arr, Arr, Arr, Arr], spread_flat: Callable[..., float], tally: Tally[float]
     ) -> float:
-        """General fire of the last round (flat parts, :func:`_flat_parts`): where both
+        """General fire of the last round (flat parts, :meth:`_Parts.flat`): where both
         sides' results are left alone by the end-of-round rules (quiet) the battle is
         simply unfinished, so only each side's share is added up, per part (as the
         general engine's ``_last_round``); the other pairs of results go to the table
@@ -1013,29 +1105,41 @@ def _grown(table: Arr, A: _Numbered, D: _Numbered) -> Arr:
     return bigger
 
 
-def _spread_parts(
-    table: Arr, scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr],
-    dp_parts: list[Arr],
-) -> float:
-    """Add a level's outer products (each part: ``scale`` x attacker entries x defender
-    entries) to ``table``; returns the mass left out (products below ``TINY``)."""
-    return _spread_flat(table, *_flat_parts(scale, a_parts, ap_parts, d_parts, dp_parts))
+class _Parts:
+    """Outer products waiting to be spread: per part a scale and the numbers of the two
+    sides' stored results (the attacker's entries are table rows, the defender's
+    columns)."""
 
+    def __init__(self, A: _Numbered, D: _Numbered) -> None:
+        self.A, self.D = A, D
+        self.scale: list[Arr] = []
+        self.a_ids: list[Arr] = []
+        self.d_ids: list[Arr] = []
 
-def _flat_parts(
-    scale: list[float], a_parts: list[Arr], ap_parts: list[Arr], d_parts: list[Arr], dp_parts: list[Arr]
-) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
-    """Mixture parts as flat arrays: attacker entries and their masses (chance times the
-    part's scale), entries per part; defender entries, chances, entries per part."""
-    la = np.fromiter((len(x) for x in a_parts), dtype=np.int64, count=len(a_parts))
-    ld = np.fromiter((len(x) for x in d_parts), dtype=np.int64, count=len(d_parts))
-    a_val = np.concatenate(ap_parts) * np.repeat(np.array(scale), la)
-    return np.concatenate(a_parts), a_val, la, np.concatenate(d_parts), np.concatenate(dp_parts), ld
+    def add(self, scale: Arr, a_ids: Arr, d_ids: Arr) -> None:
+        if len(scale):
+            self.scale.append(scale)
+            self.a_ids.append(a_ids)
+            self.d_ids.append(d_ids)
+
+    def __bool__(self) -> bool:
+        return bool(self.scale)
+
+    def flat(self) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
+        """The parts as flat arrays, taken out: attacker entries and their masses
+        (chance times the part's scale), entries per part; defender entries, chances,
+        entries per part."""
+        scale = np.concatenate(self.scale)
+        a_idx, a_p, la = self.A.gather(np.concatenate(self.a_ids))
+        d_idx, d_p, ld = self.D.gather(np.concatenate(self.d_ids))
+        self.scale, self.a_ids, self.d_ids = [], [], []
+        return a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld
 
 
 def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
-    """:func:`_spread_parts` on flat parts (:func:`_flat_parts`; every part has an
-    entry on both sides)."""
+    """Add the outer products of flat parts (:meth:`_Parts.flat`; every part has an
+    entry on both sides) to ``table``; returns the mass left out (products below
+    ``TINY``)."""
     dropped = 0.0
     n_parts = len(la)
     # Products below TINY are not spread (as the general engine's dict solve): an

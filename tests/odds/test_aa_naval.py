@@ -270,15 +270,21 @@ def test_restrictions_that_cannot_bind_are_skipped_exactly() -> None:
                     s = shooter.number(ss)
                     for variant in range(4):
                         fire = shooter.fire(s, variant >= 2, bool(variant & 1))
-                        if _restricted(target, t, fire) or (len(fire[1]) == 1 and len(fire[2]) == 1):
+                        ts, fks = np.array([t]), np.array([fire[0]])
+                        fmeta = target.fire_meta(shooter, fks)
+                        if _restricted(target, ts, fmeta)[0] or (len(fire[1]) == 1 and len(fire[2]) == 1):
                             continue
-                        plain = _chain_batch(target, [(t, target.seq(t), target.conv(fire))], 0)[0]
-                        table = _restricted_casualties(target, [(t, fire)])[0]
-                        got = dict(zip(plain[0].tolist(), np.broadcast_to(plain[1], plain[0].shape).tolist()))
-                        want = dict(zip(table[0].tolist(), np.broadcast_to(table[1], table[0].shape).tolist()))
+                        c_off, n_c = target.seq_meta(ts, False)
+                        d_off, n_d = target.conv_meta(shooter, fks)
+                        plain = _chain_batch(target, ts, c_off, n_c, d_off, n_d, 0)
+                        table = _restricted_casualties(target, ts, fmeta)
+                        p_idx, p_p, _ = target.gather(plain)
+                        t_idx, t_p, _ = target.gather(table)
+                        got = dict(zip(p_idx.tolist(), p_p.tolist()))
+                        want = dict(zip(t_idx.tolist(), t_p.tolist()))
                         assert got.keys() == want.keys(), (battle, st, ss, variant)
                         for k, p in want.items():
                             assert got[k] == pytest.approx(p, abs=1e-15)
-                        assert plain[2] == pytest.approx(table[2], abs=1e-15)
+                        assert target.stay[plain[0]] == pytest.approx(target.stay[table[0]], abs=1e-15)
                         skipped += 1
     assert skipped > 100, skipped
