@@ -476,6 +476,7 @@ def _run(
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
     unsure = 0.0  # what decisions of a retreat by win chance left open could move
+    sides: object = None
     if battle.retreat_chance is not None:
         if not isinstance(unit, float):
             raise IllegalOrder(
@@ -485,8 +486,10 @@ def _run(
         if subs or engine == "general":  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
-            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states)
+            found: list[object] = []
+            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found)
             setup = replace(setup, retreat_at=pairs)
+            sides = found[0] if found else None
         else:
             engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
@@ -505,7 +508,9 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        tally = GeneralEngine(setup, max_states=max_states).run(limit)
+        general = GeneralEngine(setup, max_states=max_states)
+        general.sides = sides  # a retreat by win chance: the first solve's stored results
+        tally = general.run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")
     tally.dropped += unsure

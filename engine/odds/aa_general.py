@@ -43,6 +43,9 @@ class GeneralEngine(Generic[N]):
         self.zero: N = setup.unit - setup.unit
         self.max_states = max_states
         self.seen = 0
+        # The numbered sides of an earlier numpy solve of this battle, to reuse
+        # (NavalSolver.sides; a retreat by win chance solves it twice).
+        self.sides: object = None
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
         self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._cas_quick: dict[tuple[object, ...], Dist[N]] = {}
@@ -192,7 +195,7 @@ class GeneralEngine(Generic[N]):
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         after: dict[Pair, N] = {}
-        if isinstance(self.unit, float) and self.vectorised and self._plain_starts():
+        if isinstance(self.unit, float) and self.vectorised and self.plain_starts():
             # Round 1 is like any other: the numpy solve (or round walk) starts from the
             # starts.
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
@@ -203,7 +206,7 @@ class GeneralEngine(Generic[N]):
                     tally.record(outcome, a, d, start.weight, self.setup.takes(a))
                 else:
                     after[(a, d)] = after.get((a, d), self.zero) + start.weight
-            solver = NavalSolver(setup, self.max_states, self.seen)
+            solver = NavalSolver(setup, self.max_states, self.seen, self.sides)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
             else:
@@ -311,7 +314,7 @@ class GeneralEngine(Generic[N]):
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
 
-    def _plain_starts(self) -> bool:
+    def plain_starts(self) -> bool:
         """Whether round 1 is an ordinary round from every start: no bombarded defender
         firing back (A-10.3), and no standing retreat order the starting pair already
         meets (it only applies after a round, A-10.15)."""

@@ -25,11 +25,11 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 
-from engine.odds.aa_battle import STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
@@ -176,6 +176,12 @@ class _Numbered:
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
+
+    def rebind(self, setup: BattleSetup[float]) -> None:
+        """Take ``setup``'s end-of-round rules (which states are plain) from now on."""
+        self._quiet = setup.quiet
+        for n, st in enumerate(self.states):
+            self.plain[n] = self.flags[n, 3] = self._quiet(st, self._attacker)
 
     def add(self, cas: Cas) -> int:
         """Store a phase's result; its number."""
@@ -718,13 +724,26 @@ class NavalSolver:
     arriving from above, S(v) is visited ``(m_s + g0 m_g) / (1 - g0 p0)`` times and
     G(v) ``m_g + p0`` times that."""
 
-    def __init__(self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0) -> None:
+    def __init__(
+        self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: object = None
+    ) -> None:
+        """``sides``: the numbered sides of an earlier solver of the same battle (its
+        :attr:`sides`), whose stored results are then reused; ``setup`` may differ from
+        that solver's in its end-of-round rules only (a retreat by win chance)."""
         self.setup = setup
         self.max_states = max_states
         self.seen = seen
-        self.A = _Numbered(setup.attacker, setup, True)
-        self.D = _Numbered(setup.defender, setup, False)
+        if sides is None:
+            self.A = _Numbered(setup.attacker, setup, True)
+            self.D = _Numbered(setup.defender, setup, False)
+        else:
+            self.A, self.D = cast(tuple[_Numbered, _Numbered], sides)
+            self.A.rebind(setup)
+            self.D.rebind(setup)
+        self.sides: object = (self.A, self.D)
         self._settled: dict[int, tuple[str | None, int, int]] = {}
+        # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
+        self.trace: list[_Level] | None = None
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -749,6 +768,7 @@ class NavalSolver:
         (one by one), then each node's phases from the stored results of both sides,
         its visits in closed form, and its outer products into ``parts``."""
         A, D = self.A, self.D
+        met = (ii, jj)
         stays = np.ones(len(ii), dtype=bool)
         for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
             i, j = int(ii[k]), int(jj[k])
@@ -763,6 +783,8 @@ class NavalSolver:
             dropped += float(total[~keep].sum())
             ii, jj, ms, mg, stays = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep]
         if not len(ii):
+            if self.trace is not None:
+                self.trace.append(_Level(met, None))
             return dropped, rounds
         self.seen += len(ii)
         if self.max_states is not None and self.seen > self.max_states:
@@ -799,6 +821,8 @@ class NavalSolver:
         g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
+        if self.trace is not None:
+            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total)))
         return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
@@ -865,6 +889,59 @@ class NavalSolver:
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
+
+    def win_chances(self) -> tuple[Arr, Arr, Arr, Arr, Arr]:
+        """After a traced :meth:`solve` (``trace`` set to a list first): the attacker's
+        chance to win by fighting on to the end from each pair the solve kept where a
+        round starts, as an interval: ``(ii, jj, low, high, visits)``, with the pair's
+        visits (the mass that ever reaches it).
+
+        Levels are taken back from the fewest hit points up; a pair's chance is a mix of
+        the chances of the pairs its phases lead to, all lower but itself.  A pair the
+        solve never kept (its mass below ``TINY``) counts anything between 0 and 1, so
+        every chance is an interval (the low bound in the real part of a complex table,
+        the high bound in its imaginary part, both mixed with the same chances); with
+        S(v) -> G(v) (``p0``) and G(v) -> S(v) (``g0``) the only moves that stay in a
+        level, S's chance is ``(a + p0 b) / (1 - p0 g0)`` and G's ``g0 S + b`` (``a``:
+        the strikes' other results, ``b``: general fire's).  A stalemate never wins."""
+        assert self.trace is not None
+        A, D = self.A, self.D
+        values = np.full((len(A.slot_state), 2 * len(D.slot_state)), 1j)
+        won = ATTACKER
+        out: list[tuple[Arr, Arr, Arr, Arr]] = []
+        for level in reversed(self.trace):
+            all_i, all_j = level.met
+            for k in np.flatnonzero(~(A.flags[all_i, 3] & D.flags[all_j, 3])).tolist():
+                i, j = int(all_i[k]), int(all_j[k])
+                outcome, i3, j3 = self._settle(i, j)
+                cell = (A.slot_of[i], 2 * D.slot_of[j])
+                if outcome is not None:
+                    values[cell] = (1 + 1j) if outcome == won else 0
+                elif (i3, j3) != (i, j):
+                    s3, t3 = A.slot_of[i3], D.slot_of[j3]
+                    values[cell] = values[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
+            if level.kept is None:
+                continue
+            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total = level.kept
+            si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
+            values[si[stays], sj[stays]] = 0  # the loops: summed in closed form
+            values[si, sj + 1] = 0
+            b = _bilinear(A, D, ca, cd, values)
+            live = stays & ~stale
+            x_s = np.zeros(len(ii), dtype=complex)
+            if live.any():
+                a = _bilinear(A, D, sa[live], sd[live], values)
+                x_s[live] = (a + p0[live] * b[live]) / (1.0 - p0[live] * g0[live])
+            x_g = np.where(stays, g0 * x_s, 0) + b
+            x_g[stale] = 0
+            values[si[stays], sj[stays]] = x_s[stays]
+            values[si, sj + 1] = x_g
+            out.append((ii[stays], jj[stays], x_s[stays], s_total[stays]))
+        ii = np.concatenate([x[0] for x in out]) if out else np.zeros(0, dtype=np.int64)
+        jj = np.concatenate([x[1] for x in out]) if out else np.zeros(0, dtype=np.int64)
+        x = np.concatenate([x[2] for x in out]) if out else np.zeros(0, dtype=complex)
+        visits = np.concatenate([x[3] for x in out]) if out else np.zeros(0)
+        return ii, jj, x.real, np.minimum(x.imag, 1.0), visits
 
     def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Stored casualty distributions of general fire at the pairs (ii, jj), the
@@ -1105,6 +1182,15 @@ def _grown(table: Arr, A: _Numbered, D: _Numbered) -> Arr:
     return bigger
 
 
+class _Level(NamedTuple):
+    """A level as :meth:`NavalSolver.solve` met it: the pairs holding mass, and the ones
+    kept with their phases' stored results (``ii, jj, sa, sd, ca, cd, g0, p0, stays,
+    stale, s_total`` of :meth:`NavalSolver._nodes`)."""
+
+    met: tuple[Arr, Arr]
+    kept: tuple[Arr, ...] | None
+
+
 class _Parts:
     """Outer products waiting to be spread: per part a scale and the numbers of the two
     sides' stored results (the attacker's entries are table rows, the defender's
@@ -1162,21 +1248,46 @@ def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val:
     if not a_keep.all():
         a_idx, a_val = a_idx[a_keep], a_val[a_keep]
         la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
-    # In chunks of at most CHUNK products (memory stays bounded).
-    sizes = la * ld
-    ends = np.cumsum(sizes)
+    for parts, a, d in _chunks(la, ld):
+        _spread(table, a_idx[a], a_val[a], la[parts], d_idx[d], d_val[d], ld[parts])
+    return dropped
+
+
+def _chunks(la: Arr, ld: Arr) -> Iterator[tuple[slice, slice, slice]]:
+    """Runs of whole parts (``la[k]`` attacker and ``ld[k]`` defender entries each) of
+    at most CHUNK products (at least one part): slices of the parts, of their attacker
+    entries and of their defender entries (memory stays bounded)."""
+    ends = np.cumsum(la * ld)
     a_ends = np.cumsum(la)
     d_ends = np.cumsum(ld)
     first = 0
-    while first < n_parts:
+    while first < len(la):
         base = int(ends[first - 1]) if first else 0
         last = max(first + 1, int(np.searchsorted(ends, base + CHUNK, side="right")))
         a0 = int(a_ends[first - 1]) if first else 0
         d0 = int(d_ends[first - 1]) if first else 0
-        a1, d1 = int(a_ends[last - 1]), int(d_ends[last - 1])
-        _spread(table, a_idx[a0:a1], a_val[a0:a1], la[first:last], d_idx[d0:d1], d_val[d0:d1], ld[first:last])
+        yield slice(first, last), slice(a0, int(a_ends[last - 1])), slice(d0, int(d_ends[last - 1]))
         first = last
-    return dropped
+
+
+def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, values: Arr) -> Arr:
+    """Per pair of stored results (``a_ids[k]``, ``d_ids[k]``): the sum over their
+    entries of both chances times ``values`` at that cell (a table shaped as the mass
+    table): what the outer product would spread, weighted by the cells instead."""
+    a_idx, a_p, la = A.gather(a_ids)
+    d_idx, d_p, ld = D.gather(d_ids)
+    flat = values.reshape(-1)
+    C = values.shape[1]
+    out = np.zeros(len(la), dtype=values.dtype)
+    for parts, a, d in _chunks(la, ld):
+        la_, ld_ = la[parts], ld[parts]
+        reps = np.repeat(ld_, la_)  # per attacker entry: its part's defender entries
+        out_start = np.cumsum(reps) - reps
+        gd = np.arange(int(reps.sum())) + np.repeat(np.repeat(np.cumsum(ld_) - ld_, la_) - out_start, reps)
+        vals = flat[np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]] * d_p[d][gd]
+        per_entry = np.add.reduceat(vals, out_start) * a_p[a]
+        out[parts] = np.add.reduceat(per_entry, np.cumsum(la_) - la_)
+    return out
 
 
 def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> None:

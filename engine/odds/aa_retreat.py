@@ -30,6 +30,8 @@ from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
+SLACK = 1e-12  # rounding of the numpy passes: a chance this close to the threshold is a tie
+
 # A kept pair: its mass (arrivals, its loop summed), the chance a round leaves it as it
 # is, the other results (chance, next live pair or None if the battle ended, attacker
 # won), and the chance of the results left out.
@@ -114,10 +116,17 @@ def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N
 
 
 def retreat_pairs(
-    setup: BattleSetup[N], threshold: N, max_states: int | None = None
+    setup: BattleSetup[N], threshold: N, max_states: int | None = None, *, vectorised: bool = True,
+    sides: list[object] | None = None,
 ) -> tuple[frozenset[Pair], float]:
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
-    and the bound on what decisions left open could change (0 in exact fractions)."""
+    and the bound on what decisions left open could change (0 in exact fractions).
+    In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
+    both passes run in numpy (:func:`_numpy_pairs`) unless ``vectorised`` is False;
+    then the numpy solver's numbered sides are appended to ``sides`` (if given), for
+    the solve with the retreat to reuse (:attr:`GeneralEngine.sides`)."""
+    if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
+        return _numpy_pairs(setup, float(threshold), max_states, sides)
     kept = _forward(setup, max_states)
     att, dfn = setup.attacker, setup.defender
     zero, one = setup.unit - setup.unit, setup.unit
@@ -149,3 +158,51 @@ def retreat_pairs(
             if (lo[pair] + hi[pair]) / 2 < threshold:
                 retreat.add(pair)
     return frozenset(retreat), unsure
+
+
+def _numpy_pairs(
+    setup: BattleSetup[float], threshold: float, max_states: int | None, sides: list[object] | None = None
+) -> tuple[frozenset[Pair], float]:
+    """:func:`retreat_pairs` with numpy (:func:`numpy_chances`), the same decisions; a
+    chance within ``SLACK`` of the threshold (a tie, as far as decimals can tell) is
+    treated as straddling it."""
+    chances = numpy_chances(setup, max_states, sides)
+    retreat: set[Pair] = set()
+    unsure = 0.0
+    for pair, (low, high, visits) in chances.items():
+        low, high = low - SLACK, high + SLACK
+        if high < threshold:
+            retreat.add(pair)
+        elif low < threshold:
+            unsure += visits
+            if (low + high) / 2 < threshold:
+                retreat.add(pair)
+    return frozenset(retreat), unsure
+
+
+def numpy_chances(
+    setup: BattleSetup[float], max_states: int | None = None, sides: list[object] | None = None
+) -> dict[Pair, tuple[float, float, float]]:
+    """The attacker's chance to win by fighting on from each pair where a round starts,
+    as an interval, with the pair's visits: ``{pair: (low, high, visits)}``.  The
+    forward pass is the numpy solve of the battle (:meth:`NavalSolver.solve`, round 1
+    included), traced; the backward pass is :meth:`NavalSolver.win_chances`."""
+    from engine.odds.aa_battle import Tally
+    from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
+
+    initial: dict[Pair, float] = {}
+    for start in setup.starts:
+        outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
+        if outcome is None:
+            initial[(a, d)] = initial.get((a, d), 0.0) + start.weight
+    solver = NavalSolver(setup, max_states)
+    solver.trace = []
+    solver.solve(initial, Tally.empty(1.0))
+    ii, jj, low, high, visits = solver.win_chances()
+    if sides is not None:
+        sides.append(solver.sides)
+    A, D = solver.A.states, solver.D.states
+    return {
+        (A[i], D[j]): (lo, hi, v)
+        for i, j, lo, hi, v in zip(ii.tolist(), jj.tolist(), low.tolist(), high.tolist(), visits.tolist())
+    }

@@ -5,6 +5,7 @@ fractions worked out by hand), the CLI and ``/odds aa``."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
@@ -376,12 +377,14 @@ def test_retreat_by_win_chance_numpy_solve_equals_the_dict_solve(attacker: str, 
         assert odds.retreat == pytest.approx(2 / 3 * 5 / 6)  # a round that missed, not before
 
 
-def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With a coarse cut in the decision pass, some chances are intervals straddling the
-    # threshold: the answer must still be within its error bound of the exact one.
+@pytest.mark.parametrize("vectorised", [True, False])
+def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.MonkeyPatch, vectorised: bool) -> None:
+    # With a coarse cut in the decision pass (numpy's or the dict pass), some chances
+    # are intervals straddling the threshold: the answer must still be within its error
+    # bound of the exact one.
     from dataclasses import replace
 
-    from engine.odds import aa_retreat
+    from engine.odds import aa_naval, aa_retreat
     from engine.odds.aa_general import GeneralEngine
 
     battle = AABattle.parse("4 sub, 1 des, 1 cru", "2 des, 2 cru, 1 car, 2 fig", mode="sea", retreat_chance=40)
@@ -389,14 +392,47 @@ def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.
     pairs, open_mass = retreat_pairs(exact_setup, F(40, 100))
     assert open_mass == 0
     exact = GeneralEngine(replace(exact_setup, retreat_at=pairs)).run()
-    monkeypatch.setattr(aa_retreat, "TINY", 1e-3)
     coarse_setup, _ = setup_battle(battle, 1.0)
-    _, coarse_open = retreat_pairs(coarse_setup, 0.4)
+    with monkeypatch.context() as patch:
+        patch.setattr(aa_naval if vectorised else aa_retreat, "TINY", 1e-3)
+        coarse_pairs, coarse_open = retreat_pairs(coarse_setup, 0.4, vectorised=vectorised)
     assert coarse_open > 0  # the straddling case happens here
-    odds = aa_odds(battle)
-    assert odds.error_bound >= coarse_open
+    assert coarse_pairs != pairs  # a decision left open went the other way
+    tally = GeneralEngine(replace(coarse_setup, retreat_at=coarse_pairs)).run()
+    bound = coarse_open + tally.dropped
+    assert abs(float(tally.outcome["attacker"]) - float(exact.outcome["attacker"])) <= bound + 1e-12
+    assert abs(float(tally.outcome["retreat"]) - float(exact.outcome["retreat"])) <= bound + 1e-12
+    odds = aa_odds(battle)  # the full answer reports what its decisions left open
     assert abs(odds.attacker_win - float(exact.outcome["attacker"])) <= odds.error_bound + 1e-12
-    assert abs(odds.retreat - float(exact.outcome["retreat"])) <= odds.error_bound + 1e-12
+
+
+def test_retreat_chances_in_numpy_equal_the_dict_pass() -> None:
+    """The numpy passes (engine.odds.aa_retreat.numpy_chances) decide as the dict passes
+    on random fleets with submarines (strikes, restricted hits, submerging, transports),
+    but for ties: chances equal to the threshold, which decimals cannot place."""
+    from engine.odds.aa_retreat import numpy_chances
+
+    rng = random.Random(1944)
+    compared = 0
+    for _ in range(40):
+        units = []
+        for defender in (False, True):
+            u = {"sub": rng.randint(1, 3), "des": rng.randint(0, 2), "cru": rng.randint(0, 2),
+                 "car": rng.randint(0, 1), "bat": rng.randint(0, 1), "tra": rng.randint(0, 1) * defender}  # fmt: skip
+            u["fig"] = rng.randint(0, 2 * u["car"]) if defender else rng.randint(0, 2)
+            units.append(", ".join(f"{c} {k}" for k, c in u.items() if c))
+        percent = rng.choice([20, 40, 55, 70, 90])
+        options = {"submerge_attacker": True} if rng.random() < 0.3 else {}
+        battle = AABattle.parse(units[0], units[1], mode="sea", retreat_chance=percent, **options)  # type: ignore[arg-type]
+        setup, _ = setup_battle(battle, 1.0)
+        fast, _ = retreat_pairs(setup, percent / 100)
+        slow, _ = retreat_pairs(setup, percent / 100, vectorised=False)
+        chances = numpy_chances(setup)
+        for pair in fast ^ slow:
+            low, high, _ = chances[pair]
+            assert abs(low - percent / 100) < 1e-9 and abs(high - percent / 100) < 1e-9, (battle, pair)
+        compared += len(fast & slow)
+    assert compared > 200, compared
 
 
 @pytest.mark.parametrize("attacker, defender, options", [
