@@ -448,16 +448,14 @@ class _Numbered:
                         bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        distinct, which = np.unique(bases, return_inverse=True)
-        which = which.reshape(bases.shape)
+        distinct, which = _marked(bases, len(self.states))
         seqs = [self.seq(int(b)) for b in distinct.tolist()]
         lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
         starts = np.cumsum(lengths) - lengths
         last = (lengths[which] - 1)[:, :, None]
         pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
         out = np.concatenate(seqs)[pos]
-        numbers, local = np.unique(out, return_inverse=True)
-        local = local.reshape(out.shape)
+        numbers, local = _marked(out, len(self.states))
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())
@@ -687,6 +685,14 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))
     states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
     return _store_results(target, ts, nz, counts, states, pl, stays, 0)
+
+
+def _marked(nums: Arr, n: int) -> tuple[Arr, Arr]:
+    """``np.unique(nums, return_inverse=True)`` for numbers below ``n`` (with the
+    inverse shaped as ``nums``), by a mark per number instead of a sort."""
+    present = np.zeros(n, dtype=bool)
+    present[nums] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[nums]
 
 
 def _longer(arr: Arr, size: int, fill: int) -> Arr:
