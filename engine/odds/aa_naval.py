@@ -39,6 +39,10 @@ SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
+# A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
+# more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
+TRANSIENT_AFTER = 20_000
+TRANSIENT_SHARE = 0.7
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
 # A phase's result on one side: where the mass goes (table rows: the attacker's slots;
@@ -131,6 +135,14 @@ class _Numbered:
         # Stored results by (target state, the enemy's fire key or strike key); -1: none.
         self.cas_memo = np.full((256, 64), -1, dtype=np.int32)
         self.strike_memo = np.full((256, 16), -1, dtype=np.int32)
+        # Casualty distributions asked for and computed (:func:`_cas_ids`): when nearly
+        # every one is new, a level's results are dropped after it (``transient``,
+        # :meth:`keep_from`, :meth:`release`) instead of piling up in memory.
+        self.lookups = 0
+        self.misses = 0
+        self.transient = False
+        self._mark = (0, 0, 0)
+        self._written: list[tuple[str, Arr, Arr | None]] | None = None
         # Per state, as arrays for a level's nodes at once: submarines, destroyer,
         # submarines among the fighting units, plain; fire keys by variant; strike key;
         # the stored "nothing happens" entry.
@@ -209,6 +221,30 @@ class _Numbered:
         self.n_res = end
         return np.arange(first, end, dtype=np.int64)
 
+    def keep_from(self) -> None:
+        """Results stored from now on are dropped by :meth:`release`."""
+        self._mark = (self.n_res, self.res_idx.used, self.res_p.used)
+        self._written = []
+
+    def wrote(self, memo: str, rows: Arr, cols: Arr | None = None) -> None:
+        """Note memo cells given results (``ident`` has no columns), for :meth:`release`."""
+        if self._written is not None:
+            self._written.append((memo, rows, cols))
+
+    def release(self) -> None:
+        """Drop the results stored since :meth:`keep_from` and forget their memo cells:
+        their space is used again (a level's casualty distributions, when they are
+        nearly never asked for twice)."""
+        if self._written is None:
+            return
+        for memo, rows, cols in self._written:
+            if cols is None:
+                self.ident[rows] = -1
+            else:
+                getattr(self, memo)[rows, cols] = -1
+        self.n_res, self.res_idx.used, self.res_p.used = self._mark
+        self._written = None
+
     def gather(self, ids: Arr) -> tuple[Arr, Arr, Arr]:
         """Results ``ids`` one after the other: their entries, chances and lengths."""
         lens = self.res_len[ids]
@@ -224,6 +260,7 @@ class _Numbered:
             t = int(ts[k])
             if self.ident[t] < 0:
                 self.ident[t] = self.add((np.array([self.slot(t) * self.col + self.col - 1]), ONE, 1.0))
+                self.wrote("ident", np.array([t]))
             got[k] = self.ident[t]
         return got
 
@@ -605,21 +642,25 @@ def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered) -> Arr:
     batch, the others (plain loss order) in another."""
     memo = target.cas_memo = _fit(target.cas_memo, len(target.states), len(shooter.by_key))
     ids = memo[ts, fks]
+    target.lookups += len(ts)
     miss = np.flatnonzero(ids < 0)
     if len(miss):
         keys = ts[miss] * NF + fks[miss]
         _, first = np.unique(keys, return_index=True)
         mt, mf = ts[miss][first], fks[miss][first]
+        target.misses += len(mt)
         fmeta = target.fire_meta(shooter, mf)
         tight = _restricted(target, mt, fmeta)
         if tight.any():
             memo[mt[tight], mf[tight]] = _restricted_casualties(target, mt[tight], fmeta[tight])
+            target.wrote("cas_memo", mt[tight], mf[tight])
         free = ~tight
         if free.any():  # no restriction can bind: the hits are taken in plain loss order
             t_free, f_free = mt[free], mf[free]
             c_off, n_c = target.seq_meta(t_free, False)
             d_off, n_d = target.conv_meta(shooter, f_free)
             memo[t_free, f_free] = _chain_batch(target, t_free, c_off, n_c, d_off, n_d, 0)
+            target.wrote("cas_memo", t_free, f_free)
         ids = memo[ts, fks]
     return ids.astype(np.int64)
 
@@ -640,6 +681,7 @@ def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
         d_off = np.array([target.dist_offset(d) for d in dists], dtype=np.int64)
         n_d = np.array([len(d) for d in dists], dtype=np.int64)
         memo[mt, mk] = _chain_batch(target, mt, c_off, n_c, d_off, n_d, target.col - 1)
+        target.wrote("strike_memo", mt, mk)
         ids = memo[ts, sks]
     return ids.astype(np.int64)
 
@@ -882,10 +924,18 @@ class NavalSolver:
             si, sj, m_s, m_g = got
             ii = np.array(A.slot_state, dtype=np.int64)[si]
             jj = np.array(D.slot_state, dtype=np.int64)[sj]
+            for side in (A, D):
+                if side.transient:
+                    side.keep_from()
             dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
             if parts:
                 grow()
                 dropped += _spread_flat(table, *parts.flat())
+            for side in (A, D):
+                side.release()
+                # Nearly every casualty distribution new (and no trace that keeps their
+                # numbers): drop each level's after it from now on.
+                side.transient = self.trace is None and side.lookups > TRANSIENT_AFTER and side.misses > TRANSIENT_SHARE * side.lookups
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
             flat = si * table.shape[1] + 2 * sj

@@ -288,3 +288,26 @@ def test_restrictions_that_cannot_bind_are_skipped_exactly() -> None:
                         assert target.stay[plain[0]] == pytest.approx(target.stay[table[0]], abs=1e-15)
                         skipped += 1
     assert skipped > 100, skipped
+
+
+def test_levels_results_dropped_after_them_give_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A side whose casualty distributions are nearly all new drops each level's after
+    it (their memory used again, their memo cells forgotten): forced from the first
+    level on, on fleets where strikes happen every round, the answer is unchanged."""
+    import engine.odds.aa_naval as naval
+
+    rng = random.Random(1942)
+    for _ in range(8):
+        battle = AABattle.parse(_strike_fleet(rng, False, rng.random() < 0.5), _strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea")  # fmt: skip
+        kept = aa_odds(battle)
+        with monkeypatch.context() as patch:
+            patch.setattr(naval, "TRANSIENT_AFTER", 0)
+            patch.setattr(naval, "TRANSIENT_SHARE", 0.0)
+            dropped = aa_odds(battle)
+        for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds", "error_bound"):
+            assert getattr(dropped, key) == pytest.approx(getattr(kept, key), abs=1e-14), (battle, key)
+        for side in ("attacker", "defender"):
+            assert dropped.survivor_count[side].keys() == kept.survivor_count[side].keys()
+            for n, p in kept.survivor_count[side].items():
+                assert dropped.survivor_count[side][n] == pytest.approx(p, abs=1e-14)
