@@ -17,7 +17,13 @@ each once, its "nobody is hit" loop summed in closed form.  What is new is how:
   ones (A-10.6, A-10.14); a level's new casualty distributions are one batch;
 * a level's nodes are arrays: flags, fire keys and stored results (casualties,
   strikes) by number; all their outer products are added to a dense table of masses
-  at once.
+  at once;
+* stored results are flat arrays (entries, chances; offsets and lengths by number),
+  found through dense memo tables (target state x the enemy's fire key), so no Python
+  work is done per pair; a side whose results are nearly all new drops each level's
+  after it (its memory used again);
+* the same stored results, mixed with chances instead of masses, give each pair's
+  chance to win (:meth:`NavalSolver.win_chances`, for a retreat by win chance).
 
 Nothing is pruned beyond what the general engine prunes (masses below ``TINY`` are not
 spread; their mass is the error bound with the rounding drift of the total).
@@ -45,9 +51,6 @@ TRANSIENT_AFTER = 20_000
 TRANSIENT_SHARE = 0.7
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 
-# A phase's result on one side: where the mass goes (table rows: the attacker's slots;
-# table columns: 2 x the defender's slot + phase), chances, chance of staying put.
-Cas = tuple[Arr, Arr, float]
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
 
@@ -195,11 +198,6 @@ class _Numbered:
         for n, st in enumerate(self.states):
             self.plain[n] = self.flags[n, 3] = self._quiet(st, self._attacker)
 
-    def add(self, cas: Cas) -> int:
-        """Store a phase's result; its number."""
-        idx, p, stay = cas
-        return int(self.add_batch(idx, p, np.array([len(idx)], dtype=np.int64), np.array([stay]))[0])
-
     def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
         """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
         and ``p``, chance ``stays[k]`` of staying put); their numbers."""
@@ -253,15 +251,17 @@ class _Numbered:
 
     def idents(self, ts: Arr) -> Arr:
         """Stored "nothing happens" entries of states ``ts`` (phase G columns for the
-        defender: what a strike leaves when there is none)."""
+        defender: what a strike leaves when there is none); the missing ones stored in
+        one batch."""
         got = self.ident[ts]
-        missing = np.flatnonzero(got < 0)
-        for k in missing.tolist():
-            t = int(ts[k])
-            if self.ident[t] < 0:
-                self.ident[t] = self.add((np.array([self.slot(t) * self.col + self.col - 1]), ONE, 1.0))
-                self.wrote("ident", np.array([t]))
-            got[k] = self.ident[t]
+        missing = got < 0
+        if missing.any():
+            new = _marked(ts[missing], len(self.states))[0]
+            one = np.ones(len(new))
+            idx = self.slots(new) * self.col + self.col - 1
+            self.ident[new] = self.add_batch(idx, one, np.ones(len(new), dtype=np.int64), one)
+            self.wrote("ident", new)
+            got = self.ident[ts]
         return got
 
     def fire_keys(self, ss: Arr, vs: Arr) -> Arr:
