@@ -40,6 +40,11 @@
   ``odds-aa-sea-100v100-subs-ms``, the attacker retreating after round 2 (a strafe), one
   run (~7.4 s in the dict walk of ``engine.odds.aa_general``, ~0.35 s in the numpy round
   walk of ``engine.odds.aa_naval``).
+- ``odds-aa-sea-40v40-retreat-chance-ms``, ``odds-aa-sea-100v100-retreat-chance-ms``:
+  the mixed fleets of ``odds-aa-sea-40v40-subs-ms`` and ``odds-aa-sea-100v100-subs-ms``,
+  the attacker retreating when its chance to win falls below 40 % (a traced numpy
+  solve, its backward pass, the solve with the retreats; ~0.25 s and ~2 s, ~6 s at 40
+  a side in the pure-Python pass before).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
@@ -170,3 +175,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-100v100-mixed-air-aa-gun-ms", _ms(ATTACK_MIXED_AIR, DEFENSE_AIR, 3)
     yield "odds-aa-100v100-fighters-aa-gun-ms", _ms("100 fig", "99 inf, 1 aa", 3)
     yield "odds-aa-sea-100v100-strafe-2-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_after=2)
+    yield "odds-aa-sea-40v40-retreat-chance-ms", _ms(SEA_40, SEA_40, 3, mode="sea", retreat_chance=40)
+    yield "odds-aa-sea-100v100-retreat-chance-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_chance=40)
