@@ -519,13 +519,14 @@ class _Numbered:
     def seq_meta(self, ts: Arr, strike: bool) -> tuple[Arr, Arr]:
         """Offsets and lengths in the store of chains of the chains of ``ts``:
         :meth:`seq` or, for a surprise strike, :meth:`restricted_seq` without aircraft."""
-        meta = self._rseq_meta if strike else self._seq_meta
-        got = meta[ts]
-        for t in np.unique(ts[got[:, 0] < 0]).tolist():
-            c = self.restricted_seq(t, CAT_AIR) if strike else self.seq(t)
-            meta[t] = (self.chain_offset(c), len(c))
-        if (got[:, 0] < 0).any():
-            got = meta[ts]
+        got = (self._rseq_meta if strike else self._seq_meta)[ts]
+        missing = got[:, 0] < 0
+        if missing.any():
+            for t in np.unique(ts[missing]).tolist():
+                c = self.restricted_seq(t, CAT_AIR) if strike else self.seq(t)
+                # (Read the attribute again: new states met on the way grow the arrays.)
+                (self._rseq_meta if strike else self._seq_meta)[t] = (self.chain_offset(c), len(c))
+            got = (self._rseq_meta if strike else self._seq_meta)[ts]
         return got[:, 0], got[:, 1]
 
     def firsts_of(self, ts: Arr) -> Arr:
