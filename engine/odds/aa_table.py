@@ -567,11 +567,13 @@ class TableEngine:
         if block is not None:  # x holds the rows of these blocks only
             groups = [block]
         for ids in groups:
-            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT)
+            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT, build=False)
             if got is None:
                 continue
-            xk, c_lo, W, per_block, h0, h1 = got
-            K, Hn, wk = W.shape
+            xk, c_lo, _, per_block, h0, h1 = got
+            K, wk = xk.shape
+            Hn = h1 - h0
+            DT = self.DFT[hd_from + h0 : hd_from + h1, c_lo : c_lo + wk]  # p(hd | j)
             g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
             self.dropped += float(per_block.sum()) * float(self.g_out[i])
             Lg = g1 - g0
@@ -583,18 +585,20 @@ class TableEngine:
             T, L = _fold(T, c0, self.nD)
             r0 = i + hd_from + h0
             if Hn < 2 * H_CHUNK:
+                W = xk[:, None, :] * DT[None, :, :]
                 out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
                 self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
                 continue
             # Defender scores in chunks, each on the columns where some block's mass
             # times p(hd | j) reaches TINY (a high score is likely only while the
             # defender is big): the rest is left out, counted in the error bound.
-            sig = W.max(axis=0) >= TINY  # (Hn, wk)
+            # (The largest of the blocks' W[k, h, j] = x[k, j] p(hd | j): p >= 0.)
+            sig = xk.max(axis=0)[None, :] * DT >= TINY  # (Hn, wk)
             col_mass = xk.sum(axis=0)
             for hs in range(0, Hn, H_CHUNK):
                 he = min(hs + H_CHUNK, Hn)
                 cols = np.flatnonzero(sig[hs:he].any(axis=0))
-                Dc = DT_used = self.DFT[hd_from + h0 + hs : hd_from + h0 + he, c_lo : c_lo + wk]
+                Dc = DT_used = DT[hs:he]
                 if not len(cols):
                     self.dropped += float((DT_used @ col_mass).sum())
                     continue
@@ -603,7 +607,7 @@ class TableEngine:
                     self.dropped += float(Dc[:, :jl].sum(axis=0) @ col_mass[:jl] + Dc[:, jh:].sum(axis=0) @ col_mass[jh:])
                 ch = min(L, jh + Lg - 1)
                 n = he - hs
-                Wc = np.ascontiguousarray(W[:, hs:he, jl:jh]).reshape(K * n, jh - jl)
+                Wc = (xk[:, None, jl:jh] * Dc[None, :, jl:jh]).reshape(K * n, jh - jl)
                 out = _band_matmul(Wc, T[jl:jh, jl:ch], Lg).reshape(K, n, ch - jl)
                 self.Mpre[ids, r0 + hs : r0 + he, c0 + jl : c0 + ch] += out
 
@@ -681,11 +685,14 @@ class TableEngine:
         self.rounds += float(x.sum())
         return x, lo, past
 
-    def _weights(self, x: Arr, lo: int, hd_from: int, DFT: Arr) -> tuple[Arr, int, Arr, Arr, int, int] | None:
+    def _weights(
+        self, x: Arr, lo: int, hd_from: int, DFT: Arr, build: bool = True
+    ) -> tuple[Arr, int, Arr, Arr, int, int] | None:
         """Step 2's first half for rows ``x`` (n, w) at columns ``lo..``: every defender
         score ``hd >= hd_from`` at once.  Returns ``(xk, c_lo, W, per_row, h0, h1)``:
         the kept columns ``xk`` (from column ``c_lo``), ``W[n, h, j]`` = mass x p(hd | j)
-        for the scores ``hd_from + h0 .. hd_from + h1``, and the mass each row spreads."""
+        for the scores ``hd_from + h0 .. hd_from + h1`` (None unless ``build``: the
+        caller makes the parts it needs), and the mass each row spreads."""
         keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
         if not len(keep_cols):
             self.dropped += float(x.sum())
@@ -698,7 +705,7 @@ class TableEngine:
         if span is None:
             return None
         h0, h1 = span
-        W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
+        W = xk[:, None, :] * DT[None, h0:h1, :] if build else None  # (K, H, wk), contiguous
         per_row = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by row
         return xk, lo + l, W, per_row, h0, h1
 
