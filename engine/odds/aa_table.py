@@ -643,38 +643,32 @@ class TableEngine:
             self.dropped += float(y[:, :js].sum())
             ws = x.shape[1] - js
             # Forward substitution, all rows at once: column j is final once every
-            # column left of it has pushed its in-row moves.
-            cs, ds = c[:, js:], d0[js:]
-            xs = cs * x_all[:, lo + js : hi]
+            # column left of it has pushed its in-row moves.  Solved for u = x / c
+            # (x = c (r + L y), y = d0 x: u = r + L y, y = e u with e = c d0), columns
+            # as the rows of (w, n) arrays: a few operations per column.
+            cs = c[:, js:]
+            e = np.ascontiguousarray((cs * d0[js:][None, :]).T)  # (ws, n)
+            u = np.ascontiguousarray(x_all[:, lo + js : hi].T)
             # The in-row moves by the attacker's outcomes b0 <= ha < b1: the others are
             # below CUT in every row (left out, their share of the moves counted).
             sig = np.flatnonzero((A[:, 1:] >= CUT).any(axis=0)) + 1
             b0, b1 = (int(sig[0]), int(sig[-1]) + 1) if len(sig) else (1, 1)
             out = A[:, 1:b0].sum(axis=1) + A[:, b1:].sum(axis=1)
-            Ab = A[:, b0:b1]
-            ys = np.empty_like(xs)
-            for j in range(ws - 1):
-                yj = xs[:, j] * ds[j]
-                # In-row moves out of a cell are at most its yj: below TINY, not spread.
-                big = yj >= TINY
-                nb = int(np.count_nonzero(big))
-                if nb < K:
-                    self.dropped += float(yj[~big].sum())
-                    yj[~big] = 0.0
-                ys[:, j] = yj
-                if not nb:
-                    continue
-                t0, t1 = j + b0, min(j + b1, ws)
-                if t1 <= t0:
-                    continue
-                n = t1 - t0
-                if nb == K:
-                    xs[:, t0:t1] += cs[:, t0:t1] * (yj[:, None] * Ab[:, :n])
-                else:
-                    ks = np.flatnonzero(big)
-                    xs[ks, t0:t1] += cs[ks, t0:t1] * (yj[ks, None] * Ab[ks, :n])
-            ys[:, ws - 1] = xs[:, ws - 1] * ds[ws - 1]
+            AbT = np.ascontiguousarray(A[:, b0:b1].T)
+            for j in range(ws - b0 if b1 > b0 else 0):
+                yj = u[j] * e[j]
+                # In-row moves out of a cell are at most its yj: below TINY, not spread
+                # (counted below, from the final u).
+                yj[yj < TINY] = 0.0
+                t1 = min(j + b1, ws)
+                u[j + b0 : t1] += AbT[: t1 - j - b0] * yj
+            Y = u * e
+            small = Y[:-1] < TINY
+            self.dropped += float(Y[:-1][small].sum())
+            Y[:-1][small] = 0.0
+            ys = Y.T
             self.dropped += float(ys[:, :-1].sum(axis=1) @ out)
+            xs = cs * u.T
             x[:, js:] = xs
             # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
