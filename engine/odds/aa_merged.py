@@ -207,6 +207,15 @@ class MergedTable(TableEngine):
         order = np.argsort(-hp, kind="stable")
         cuts = np.flatnonzero(np.diff(hp[order])) + 1
         self.levels = np.split(order, cuts)
+        # The forward pass's levels: without the ground phase's states, whose masses
+        # stay in the per-block rows (see run); a level's rows are read whole.
+        self.mm_levels = self.levels
+        if self.n0:
+            ground = np.zeros(S, dtype=bool)
+            ground[self.rid[:, : self.n0]] = True
+            if not ground[self.rid[:, self.n0 :]].any() and not ground[next1[~ground]].any():
+                self.mm_levels = [lv[~ground[lv]] for lv in self.levels]
+                self.mm_levels = [lv for lv in self.mm_levels if len(lv)]
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -419,7 +428,7 @@ class MergedTable(TableEngine):
         if rounds is None:
             if M is not None:
                 self._ground_rows(M, Mm)
-            for ids in self.levels:
+            for ids in self.mm_levels:
                 self._level(Mm, ids)
             return self._tally()
         cols = np.arange(C)[None, :]
@@ -443,7 +452,7 @@ class MergedTable(TableEngine):
                         self._finish_row(M_next, i)
                     self._finish_rest(nxt)
                 M = M_next
-            for ids in self.levels:
+            for ids in self.mm_levels:
                 rows = Mm[ids]
                 has = rows.max(axis=1) > 0
                 if not has.any():

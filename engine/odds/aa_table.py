@@ -418,6 +418,17 @@ class TableEngine:
         if outcome == ATTACKER and self.a_takes[k, i]:
             self.takes += total
 
+    def _record_won(self, ks: Arr, i: int, past: Arr) -> None:
+        """:meth:`_record` of ``past[n]`` (the in-row mass carried past the live
+        columns: the attacker won) for row ``i`` of the blocks ``ks[n]`` at once."""
+        total = float(past.sum())
+        if not total:
+            return
+        self.counts[ATTACKER] += total
+        self.a_end[ks, i] += past
+        self.d_end[self.nD] += total
+        self.takes += float(past[self.a_takes[ks, i]].sum())
+
     def _settle_row(self, k: int, i: int, r: Arr, last: bool = False) -> int:
         """Record the terminal cells of row ``i`` of block ``k`` (masses ``r`` after a
         round) and return ``lim``: the live cells are the columns below it (all of them
@@ -536,16 +547,14 @@ class TableEngine:
                 if got is None:
                     continue
                 x, lo, past = got
-                for k in np.flatnonzero(past > 0).tolist():
-                    self._record(ATTACKER, g.start + k, i, past[k : k + 1], self.nD, to_end=True)
+                self._record_won(np.arange(g.start, g.start + len(past)), i, past)
                 self._ground_spread(x, lo, i, block=g)
             return
         got = self._rows_window(rows, lims, self.AF[:, i, :])
         if got is None:
             return
         x, lo, past = got
-        for k in np.flatnonzero(past > 0).tolist():
-            self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
+        self._record_won(np.arange(len(past)), i, past)
         if i < self.n0:
             self._ground_spread(x, lo, i)
             return
