@@ -481,11 +481,39 @@ class MergedTable(TableEngine):
     def _finish_rest(self, Mm: Arr) -> None:
         """The per-block rows from ``n0`` on (their pending spreads, see _finish_row)
         straight to their attacker states, one row at a time."""
-        row = np.zeros((len(self.blocks), 1, self.C))
-        for i in range(self.n0, min(self.R, self.Mpre.shape[1])):
-            row.fill(0.0)
-            self._finish_row(row, i, at=0)
-            _scatter(Mm, self.rid[:, i], row[:, 0, :], 0)
+        r1 = min(self.R, self.Mpre.shape[1])
+        if r1 <= self.n0:
+            return
+        Lh = self.Hk.shape[1]
+        for ids in self.block_groups or [slice(0, len(self.blocks))]:
+            pre = self.Mpre[ids, self.n0 : r1, :]  # (n, rows, nD + 1)
+            # The rows (block, row) holding a pending mass of at least TINY, spread on
+            # the union of their columns that do; the rest is left out (counted).
+            big = pre >= TINY
+            sel = big.any(axis=2)
+            if not sel.any():
+                self.dropped += float(pre.sum())
+                continue
+            self.dropped += float(pre[~sel].sum())
+            rs = np.flatnonzero(sel.any(axis=0))
+            ra, rb = int(rs[0]), int(rs[-1]) + 1
+            nz = np.flatnonzero(big.any(axis=(0, 1)))
+            lo, hi = int(nz[0]), int(nz[-1]) + 1
+            X = np.where(sel[:, ra:rb, None], pre[:, ra:rb, lo:hi], 0.0)  # (n, rb - ra, w)
+            self.dropped += float(pre[sel].sum() - X.sum())
+            ks = np.arange(ids.start or 0, ids.stop)
+            # Each block's aircraft hits as a Toeplitz matrix T[k, j, c] = Hk[k, c - j]:
+            # one product per block for all its rows.
+            n, w = len(ks), hi - lo
+            L = w + Lh - 1
+            Q = np.zeros((n, w + L - 1))
+            Q[:, w - 1 : w - 1 + Lh] = self.Hk[ks]
+            T = np.ascontiguousarray(
+                as_strided(Q[:, w - 1 :], shape=(n, w, L), strides=(Q.strides[0], -Q.itemsize, Q.itemsize))
+            )
+            out = np.matmul(X, T)  # (n, rb - ra, L)
+            kk, rr = np.nonzero(sel[:, ra:rb])
+            _scatter(Mm, self.rid[ks[kk], self.n0 + ra + rr], out[kk, rr], lo)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w
