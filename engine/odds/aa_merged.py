@@ -54,40 +54,52 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
     return TableEngine(setup, max_cells)
 
 
-def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
-    """The distinct states of every block's loss sequence: ``(states, hp, next1)``,
-    ``next1[s]`` the state after one more casualty (the empty state: itself)."""
-    index: dict[State, int] = {}
-    states: list[State] = []
-    hp: list[int] = []
-    next1: list[int] = []
+def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1, sv)``,
+    ``next1[s]`` the state after one more casualty (the empty state: itself) and
+    ``sv[s]`` state ``s`` as a row of counts.  States are numbered in the order the
+    blocks' sequences first reach them; every sequence is checked to agree with the
+    others where they meet (a state's casualties are a function of the state, see
+    Side.steps, so they must)."""
+    nsl = len(att.slots)
+    chains = []
     for b in blocks:
         steps = att.steps(b)
-        cur = list(b)
-        prev = -1
-        for n in range(len(steps) + 1):
-            st = tuple(cur)
-            s = index.get(st)
-            if s is not None:
-                # A state's casualties are a function of the state (Side.steps): from here
-                # on this block follows the sequence already numbered.
-                if hp[s] != len(steps) - n or (prev >= 0 and next1[prev] not in (-1, s)):
-                    raise ValueError("merged table: loss sequences disagree")
-                if prev >= 0:
-                    next1[prev] = s
-                break
-            s = index[st] = len(states)
-            states.append(st)
-            hp.append(len(steps) - n)
-            next1.append(-1)
-            if prev >= 0:
-                next1[prev] = s
-            prev = s
-            if n < len(steps):
-                _apply(cur, steps[n])
-        if prev >= 0 and next1[prev] == -1:
-            next1[prev] = prev  # the empty state
-    return states, np.array(hp, dtype=np.int64), np.array(next1, dtype=np.int64)
+        n = len(steps)
+        d = np.zeros((n + 1, nsl), dtype=np.int64)
+        d[0] = b
+        if n:
+            rows = np.arange(1, n + 1)
+            d[rows, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
+            tgt = np.fromiter((st.target for st in steps), dtype=np.int64, count=n)
+            d[rows[tgt >= 0], tgt[tgt >= 0]] += 1
+        chains.append(np.cumsum(d, axis=0))
+    lens = np.array([len(c) for c in chains], dtype=np.int64)
+    allst = np.concatenate(chains)
+    base = allst.max(axis=0) + 1
+    if (allst < 0).any() or float(np.prod(base.astype(np.float64))) >= 2.0**62:
+        raise ValueError("merged table: a loss sequence leaves its counts")
+    mult = np.concatenate([[1], np.cumprod(base[:-1])]).astype(np.int64)
+    uniq, first, inv = np.unique(allst @ mult, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[order] = np.arange(len(uniq))
+    sid = rank[inv.ravel()]
+    S = len(uniq)
+    sv = allst[first[order]]
+    n_idx = np.arange(len(allst)) - np.repeat(np.cumsum(lens) - lens, lens)
+    hp_row = np.repeat(lens, lens) - 1 - n_idx
+    hp = np.full(S, -1, dtype=np.int64)
+    hp[sid] = hp_row
+    at = np.flatnonzero(hp_row > 0)  # rows with a next one in their sequence
+    next1 = np.full(S, -1, dtype=np.int64)
+    next1[sid[at]] = sid[at + 1]
+    if (hp[sid] != hp_row).any() or (next1[sid[at]] != sid[at + 1]).any():
+        raise ValueError("merged table: loss sequences disagree")
+    empty = next1 < 0
+    next1[empty] = np.flatnonzero(empty)  # the empty state
+    states: list[State] = list(map(tuple, sv.tolist()))
+    return states, hp, next1, sv
 
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
@@ -143,7 +155,8 @@ class MergedTable(TableEngine):
                 f"This battle is too big for a quick answer: {cells} battle states, the "
                 f"limit here is {max_cells}.  Try fewer units."
             )
-        states, hp, next1 = _catalogue(att, blocks)
+        states, hp, next1, sv = _catalogue(att, blocks)
+        self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
@@ -188,7 +201,6 @@ class MergedTable(TableEngine):
             AFg = (self.Hk @ shifted.reshape(Lh, -1)).reshape(len(blocks), n0, Ha + 1)
             self.SF[self.rid[:, :n0]] = AFg
             self.AF = AFg
-        sv = np.array(states, dtype=np.int64).reshape(S, len(att.slots))
         fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
         land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
         alive_n = sv[:, fighting].sum(axis=1)
@@ -238,7 +250,7 @@ class MergedTable(TableEngine):
         self.R = 0
         if K <= BLOCKS_TOGETHER or low_luck:
             return 0
-        n0 = shared_ground_rows(att, np.array(self.states)[rid[:, :n_min]])  # (K, n, slots)
+        n0 = shared_ground_rows(att, self.sv[rid[:, :n_min]])  # (K, n, slots)
         if not n0:
             return 0
         self.R = n0 + self.Hd + 2
