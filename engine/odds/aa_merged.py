@@ -24,6 +24,8 @@ spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -306,38 +308,45 @@ class MergedTable(TableEngine):
         lim = np.where(quiet, nD, self.jT)
         per_row = np.zeros(len(rows))
 
-        def record(outcome: str, mask: Arr, to_end: bool = False) -> None:
-            masses = np.where(mask, rows, 0.0)
+        def record(outcome: str, rsel: Arr, mask: Callable[[Arr], Arr], to_end: bool = False) -> None:
+            """Record ``rows[n, c]`` where ``mask(ids)[m, c]`` for the rows ``ids``
+            chosen by ``rsel`` (no other row has such a cell)."""
+            ids = np.flatnonzero(rsel)
+            if not len(ids):
+                return
+            masses = np.where(mask(ids), rows[ids], 0.0)
             by_row = masses.sum(axis=1)
             total = float(by_row.sum())
             if not total:
                 return
             self.counts[outcome] += total
-            per_row[:] += by_row
+            per_row[ids] += by_row
             if to_end:
                 self.d_end[nD] += total
             else:
                 self.d_end += masses.sum(axis=0)
             if outcome == ATTACKER:
-                self.takes += float(by_row[takes].sum())
+                self.takes += float(by_row[takes[ids]].sum())
 
-        dead = ~alive[:, None]
+        dead = ~alive
         if self.setup.defender_fought:
-            record(DEFENDER, dead & (cols < nD))
-            record(DRAW, dead & (cols >= nD))
+            record(DEFENDER, dead, lambda ids: np.broadcast_to(cols < nD, (len(ids), C)))
+            record(DRAW, dead, lambda ids: np.broadcast_to(cols >= nD, (len(ids), C)))
         else:
-            record(DEFENDER, dead)
-        alive_c = alive[:, None]
-        record(ATTACKER, alive_c & (cols >= lim[:, None]), to_end=True)
-        inside = alive_c & (cols < lim[:, None])
+            record(DEFENDER, dead, lambda ids: np.ones((len(ids), C), dtype=bool))
+        record(ATTACKER, alive, lambda ids: cols >= lim[ids, None], to_end=True)
         if last:
-            record(RETREAT, inside & stop[:, None])
-            record(UNFINISHED, inside & ~stop[:, None])
+            record(RETREAT, alive & stop, lambda ids: cols < lim[ids, None])
+            record(UNFINISHED, alive & ~stop, lambda ids: cols < lim[ids, None])
             return np.zeros(len(rows), dtype=np.int64), per_row
-        cut = np.minimum(r_cut, lim)[:, None]
-        record(RETREAT, inside & (stop[:, None] | (cols < cut)))
-        stale = inside & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
-        record(STALEMATE, stale & (cols >= cut))
+        cut1 = np.minimum(r_cut, lim)
+        cut = cut1[:, None]
+        record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
+        stale_rows = alive & ~stop & quiet
+        stale = np.zeros(rows.shape, dtype=bool)
+        if stale_rows.any() and self.d_quiet.any():
+            stale = alive[:, None] & (cols < lim[:, None]) & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
+            record(STALEMATE, stale_rows, lambda ids: stale[ids] & (cols >= cut[ids]))
         lims = np.where(alive & ~stop, lim, 0)
         keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
         rows[~keep] = 0.0
@@ -525,7 +534,13 @@ class MergedTable(TableEngine):
             )
             out = np.matmul(X, T)  # (n, rb - ra, L)
             kk, rr = np.nonzero(sel[:, ra:rb])
-            _scatter(Mm, self.rid[ks[kk], self.n0 + ra + rr], out[kk, rr], lo)
+            # To the attacker states: rows sorted by state, one sum per state.
+            target = self.rid[ks[kk], self.n0 + ra + rr]
+            order = np.argsort(target, kind="stable")
+            ts = target[order]
+            starts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+            summed = np.add.reduceat(out[kk[order], rr[order]], starts, axis=0)
+            Mm[ts[starts], lo : lo + L] += summed
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w
