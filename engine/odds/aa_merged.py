@@ -56,7 +56,14 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
     return TableEngine(setup, max_cells)
 
 
-def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr, Arr]:
+def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1)`` of
+    :func:`_catalogue_rows`."""
+    states, hp, next1, _ = _catalogue_rows(att, blocks)
+    return states, hp, next1
+
+
+def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr, Arr]:
     """The distinct states of every block's loss sequence: ``(states, hp, next1, sv)``,
     ``next1[s]`` the state after one more casualty (the empty state: itself) and
     ``sv[s]`` state ``s`` as a row of counts.  States are numbered in the order the
@@ -157,7 +164,7 @@ class MergedTable(TableEngine):
                 f"This battle is too big for a quick answer: {cells} battle states, the "
                 f"limit here is {max_cells}.  Try fewer units."
             )
-        states, hp, next1, sv = _catalogue(att, blocks)
+        states, hp, next1, sv = _catalogue_rows(att, blocks)
         self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
