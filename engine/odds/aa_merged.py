@@ -24,7 +24,7 @@ spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence, overload
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -33,7 +33,7 @@ from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
-from engine.odds.aa_side import Side, State, _apply
+from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, shared_ground_rows, side_table,
 )  # fmt: skip
@@ -59,14 +59,34 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
 def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
     """The distinct states of every block's loss sequence: ``(states, hp, next1)`` of
     :func:`_catalogue_rows`."""
-    states, hp, next1, _ = _catalogue_rows(att, blocks)
-    return states, hp, next1
+    states, hp, next1, _, _ = _catalogue_rows(att, blocks)
+    return list(states), hp, next1
 
 
-def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr, Arr]:
-    """The distinct states of every block's loss sequence: ``(states, hp, next1, sv)``,
-    ``next1[s]`` the state after one more casualty (the empty state: itself) and
-    ``sv[s]`` state ``s`` as a row of counts.  States are numbered in the order the
+class _States(Sequence[State]):
+    """The attacker states as tuples, made from their count rows when asked (most
+    states of a big table are never asked for as tuples)."""
+
+    def __init__(self, sv: Arr) -> None:
+        self.sv = sv
+
+    def __len__(self) -> int:
+        return len(self.sv)
+
+    @overload
+    def __getitem__(self, s: int) -> State: ...
+    @overload
+    def __getitem__(self, s: slice) -> Sequence[State]: ...
+    def __getitem__(self, s: int | slice) -> State | Sequence[State]:
+        if isinstance(s, slice):
+            return [tuple(row) for row in self.sv[s].tolist()]
+        return tuple(self.sv[s].tolist())
+
+
+def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1, sv,
+    starts)``, ``next1[s]`` the state after one more casualty (the empty state: itself),
+    ``sv[s]`` state ``s`` as a row of counts and ``starts[k]`` block ``k``'s first state.  States are numbered in the order the
     blocks' sequences first reach them; every sequence is checked to agree with the
     others where they meet (a state's casualties are a function of the state, see
     Side.steps, so they must)."""
@@ -107,8 +127,7 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[list[State], Arr, A
         raise ValueError("merged table: loss sequences disagree")
     empty = next1 < 0
     next1[empty] = np.flatnonzero(empty)  # the empty state
-    states: list[State] = list(map(tuple, sv.tolist()))
-    return states, hp, next1, sv
+    return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
@@ -164,7 +183,7 @@ class MergedTable(TableEngine):
                 f"This battle is too big for a quick answer: {cells} battle states, the "
                 f"limit here is {max_cells}.  Try fewer units."
             )
-        states, hp, next1, sv = _catalogue_rows(att, blocks)
+        states, hp, next1, sv, starts = _catalogue_rows(att, blocks)
         self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
@@ -176,17 +195,15 @@ class MergedTable(TableEngine):
         for h in range(1, Hd + 1):
             nxt[:, h] = next1[nxt[:, h - 1]]
         self.nxt = nxt
-        firsts = set(blocks)
-        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
+        self.start_id = dict(zip(blocks, starts.tolist()))
         self.n0 = self._ground_phase(att, setup.low_luck)
         # Each state's dice as the table engine's side tables have them; the ground
         # phase's states (n0 > 0) from the ground part and each block's aircraft.
-        ground_ids = set(self.rid[:, : self.n0].ravel().tolist()) if self.n0 else set()
+        in_ground = np.zeros(S, dtype=bool)
+        in_ground[self.rid[:, : self.n0]] = True
         dists: dict[int, Arr] = {}
-        for s, st in enumerate(states):
-            if s in ground_ids:
-                continue
-            subs, air, other = att.dice(st)
+        for s in np.flatnonzero(~in_ground).tolist():
+            subs, air, other = att.dice(states[s])
             if setup.low_luck:
                 dists[s] = np.array(low_luck_distribution(subs + air + other, 1.0))
             elif air and (subs or other):
@@ -517,8 +534,8 @@ class MergedTable(TableEngine):
             pre = self.Mpre[ids, self.n0 : r1, :]  # (n, rows, nD + 1)
             # The rows (block, row) holding a pending mass of at least TINY, spread on
             # the union of their columns that do; the rest is left out (counted).
-            big = pre >= TINY
-            sel = big.any(axis=2)
+            big: Arr = pre >= TINY
+            sel: Arr = big.any(axis=2)
             if not sel.any():
                 self.dropped += float(pre.sum())
                 continue
