@@ -656,12 +656,12 @@ class MergedTable(TableEngine):
 
     def win_chance_cuts(self, threshold: float) -> None:
         W = self.win_chance()
-        for s in range(len(self.states)):
-            if not self.s_alive[s]:
-                continue
-            lim = self.nD if self.s_quiet[s] else self.jT
-            ok = np.flatnonzero(W[s, :lim] >= threshold)
-            self.s_cut[s] = int(ok[0]) if len(ok) else lim
+        # Per live state: the first column below its lim where the chance reaches the
+        # threshold (lim if none).
+        lim = np.where(self.s_quiet, self.nD, self.jT)
+        ok = (W >= threshold) & (np.arange(W.shape[1])[None, :] < lim[:, None])
+        first = np.where(ok.any(axis=1), np.argmax(ok, axis=1), lim)
+        self.s_cut = np.where(self.s_alive, first, 0).astype(np.int64)
         if self.n0:
             self.r_cut = self.s_cut[self.rid]
 
