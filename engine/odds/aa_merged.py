@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Callable, Sequence, overload
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
@@ -245,15 +245,21 @@ class MergedTable(TableEngine):
         order = np.argsort(-hp, kind="stable")
         cuts = np.flatnonzero(np.diff(hp[order])) + 1
         self.levels = np.split(order, cuts)
-        # The forward pass's levels: without the ground phase's states, whose masses
-        # stay in the per-block rows (see run); a level's rows are read whole.
+        # The forward pass's levels: the states masses can reach outside the per-block
+        # rows (see run): the rows past the ground phase and every state after them.
+        # The ground phase's other states are left out (a level's rows are read whole).
         self.mm_levels = self.levels
         if self.n0:
-            ground = np.zeros(S, dtype=bool)
-            ground[self.rid[:, : self.n0]] = True
-            if not ground[self.rid[:, self.n0 :]].any() and not ground[next1[~ground]].any():
-                self.mm_levels = [lv[~ground[lv]] for lv in self.levels]
-                self.mm_levels = [lv for lv in self.mm_levels if len(lv)]
+            keep = np.ones(S, dtype=bool)
+            keep[self.rid[:, : self.n0]] = False
+            keep[self.rid[:, self.n0 :]] = True
+            frontier = np.flatnonzero(keep)
+            while len(frontier):
+                nx = next1[frontier]
+                frontier = np.unique(nx[~keep[nx]])
+                keep[frontier] = True
+            self.mm_levels = [lv[keep[lv]] for lv in self.levels]
+            self.mm_levels = [lv for lv in self.mm_levels if len(lv)]
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -584,7 +590,8 @@ class MergedTable(TableEngine):
         S, C = len(self.states), self.C
         nD = self.nD
         V = np.zeros((S, C))
-        for level in reversed(self.levels):
+        ground = self._win_ground_applies()
+        for level in reversed(self.mm_levels if ground else self.levels):
             level = level[self.s_alive[level]]
             if not len(level):
                 continue
@@ -601,11 +608,82 @@ class MergedTable(TableEngine):
                         continue
                     for part in range(0, len(g), 128):
                         self._win_rows(V, g[part : part + 128], lim, quiet)
+        if ground:
+            self._win_ground(V)
         return V
+
+    def _win_ground_applies(self) -> bool:
+        """Whether :meth:`_win_ground` takes the ground phase's states: the forward pass
+        leaves them out (no other state leads to them) and every one fights on."""
+        if not self.n0 or self.mm_levels is self.levels:
+            return False
+        ids = self.rid[:, : self.n0]
+        return bool(self.s_alive[ids].all() and not self.s_quiet[ids].any())
+
+    def _win_ground(self, V: Arr) -> None:
+        """:meth:`win_chance` for the ground phase's states (block ``k``, row ``i <
+        n0``), every block of a row at once, rows from the last up.  Their attacker hits
+        are ``G[i] * H[k]``, so a state's sum over its hits ``sum_ha A[ha] V[s', j +
+        ha]`` is the ground units' hits ``G[i]`` (one matrix shared by every block)
+        applied to ``U[k, r, c] = sum_t H[k, t] V[rid[k, r], c + t]``, computed once per
+        block and row (when that row's chances are known)."""
+        K, n0, R = len(self.blocks), self.n0, self.rid.shape[1]
+        lim, Hd = self.jT, self.Hd
+        V[self.rid[:, :n0], lim:] = 1.0
+        if lim == 0:
+            return
+        Dh = self.DFT[1 : Hd + 1, :lim]
+        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        h0, h1 = (int(hs[0]), int(hs[-1]) + 1) if len(hs) else (0, 0)
+        Lg, Lh = self.G.shape[1], self.Hk.shape[1]
+        Cu = lim + Lg - 1  # the columns of U that G's matrix reads
+        r_hi = min(R, n0 + h1)  # the rows any ground row reads
+        # G[i]'s Toeplitz matrices TG[c, j] = G[i][c - j], one per row, contiguous.
+        P = np.zeros((n0, Cu + lim))
+        P[:, lim : lim + Lg] = self.G
+        TG = np.ascontiguousarray(as_strided(P[:, lim:], shape=(n0, Cu, lim), strides=(P.strides[0], P.itemsize, -P.itemsize)))
+        Lu = Cu + Lh - 1  # the columns of V that U reads
+        # Columns by chunks, each with the defender scores (from h0) of at least CUT there.
+        bands = []
+        for js in range(0, lim, WIN_BAND):
+            je = min(js + WIN_BAND, lim)
+            sig = np.flatnonzero(Dh[h0:h1, js:je].max(axis=1) >= CUT)
+            if len(sig):
+                bands.append((js, je, int(sig[0]), int(sig[-1]) + 1))
+        for kc in range(0, K, 128):
+            ks = np.arange(kc, min(K, kc + 128))
+            n = len(ks)
+            Hr = self.Hk[ks, :, None]  # (n, Lh, 1)
+
+            def corr_h(rows: Arr) -> Arr:
+                """U of the rows ``rows`` (n, m, Lu) of V: each block's H slid along."""
+                return np.matmul(sliding_window_view(rows, Lh, axis=2), Hr[:, None])[..., 0]
+
+            U = np.zeros((n, r_hi, Cu))
+            if r_hi > n0:
+                U[:, n0:r_hi] = corr_h(V[self.rid[ks, n0:r_hi], :Lu])
+            for i in range(n0 - 1, -1, -1):
+                ids = self.rid[ks, i]
+                S1 = np.zeros((n, lim))
+                ra, rb = i + 1 + h0, min(i + 1 + h1, r_hi)
+                g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])  # G[i]'s outcomes of at least CUT
+                if rb > ra and g1 > g0:
+                    for js, je, hl, hh in bands:
+                        hh = min(hh, rb - ra)
+                        if hh <= hl:
+                            continue
+                        ce = min(je + g1 - 1, Cu)
+                        Z = np.matmul(U[:, ra + hl : ra + hh, js + g0 : ce], TG[i, js + g0 : ce, js:je])
+                        S1[:, js:je] = np.einsum("nhj,hj->nj", Z, Dh[h0 + hl : h0 + hh, js:je])
+                keep = ~self.s_retreat[ids]
+                if keep.any():
+                    self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
+                if i:
+                    U[:, i] = corr_h(V[ids, None, :Lu])[:, 0]
 
     def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
         """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
-        C, Hd, Ha = self.C, self.Hd, self.Ha
+        C, Hd = self.C, self.Hd
         n = len(g)
         A = self.SF[g]  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
@@ -635,6 +713,14 @@ class MergedTable(TableEngine):
                     ce = min(je + La - 1, Cw)
                     corr[:, :, js:je] = np.matmul(Vn[:, :, js:ce], T[:, js:ce, js:je])
             S1 = np.einsum("nhj,hj->nj", corr, Dh[h0:h1])
+        self._win_finish(V, g, lim, quiet, A, S1)
+
+    def _win_finish(self, V: Arr, g: Arr, lim: int, quiet: bool, A: Arr, S1: Arr) -> None:
+        """The end of :meth:`_win_rows` for the states ``g`` (attacker hits ``A``) given
+        ``S1[n, j]``, their chance to win over the defender's scores of at least 1: the
+        in-row part (the defender scores nothing) and ``V[g, :lim]``."""
+        Ha = self.Ha
+        n = len(g)
         d0 = self.DF[:lim, 0]
         c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)

@@ -98,14 +98,18 @@ def test_groups_of_like_weight_in_the_ground_phase() -> None:
 
 
 def test_the_forward_pass_leaves_out_only_the_ground_states() -> None:
-    battle = AABattle.parse("5 inf, 3 fig, 2 bom", "8 inf, 1 aa")
+    # 4 inf, 3 fig, 2 bom: the last ground row (no infantry, every aircraft) of block
+    # (3 fig, 2 bom) is also reached by block (4 fig, 2 bom) losing a fighter: kept.
+    battle = AABattle.parse("4 inf, 4 fig, 3 bom", "8 inf, 1 aa")
     engine, _ = _merged(battle)
     ground = set(engine.rid[:, : engine.n0].ravel().tolist())
-    assert ground
     kept = set(np.concatenate(engine.mm_levels).tolist())
-    assert kept == set(range(len(engine.states))) - ground
-    # Every other state of every block's sequence is in the forward pass.
+    others = set(range(len(engine.states))) - ground
+    assert others <= kept and ground - kept
+    # Closed under "one more casualty", the rows past the ground phase included.
+    assert {int(engine.next1[s]) for s in kept} <= kept
     assert set(engine.rid[:, engine.n0 :].ravel().tolist()) <= kept
+    assert kept - others == {s for s in ground if any(int(engine.next1[o]) == s for o in others)}
 
 
 def test_catalogue_rows_number_states_as_their_sequences_reach_them() -> None:
@@ -128,3 +132,27 @@ def test_catalogue_rows_number_states_as_their_sequences_reach_them() -> None:
         seq = att.sequence(st)
         assert hp[s] == len(seq) - 1
         assert states[int(next1[s])] == (seq[1] if len(seq) > 1 else st)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("8 inf, 2 art, 5 fig, 4 bom", "12 inf, 1 aa", {"retreat_chance": 40}),
+        ("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", {"retreat_chance": 60, "retreat_below": 4}),
+    ],
+)
+def test_win_chance_of_the_ground_rows_matches_the_state_by_state_pass(
+    attacker: str, defender: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The ground rows' backward pass (G[i] shared by every block, each block's H applied
+    # once per row) against the level-by-level pass over every state.
+    battle = AABattle.parse(attacker, defender, **options)
+    setup, _ = setup_battle(battle, 1.0)
+    engine = MergedTable(setup)
+    assert engine._win_ground_applies()
+    split = engine.win_chance()
+    monkeypatch.setattr(engine, "_win_ground_applies", lambda: False)
+    whole = engine.win_chance()
+    ground = engine.rid[:, : engine.n0]
+    assert (split[ground] > 0.05).any() and (split[ground] < 0.95).any()
+    assert float(np.abs(split - whole).max()) < 1e-13
