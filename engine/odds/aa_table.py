@@ -543,7 +543,11 @@ class TableEngine:
         if i < self.n0 and self.block_groups:
             # Blocks of like weight (contiguous) on their own windows, in-row moves too.
             for g in self.block_groups:
-                got = self._rows_window(rows[g], lims[g], self.AF[g, i, :])
+                rg = rows[g]
+                if rg.max() < TINY:  # nothing to spread (settled rows are 0 past lims)
+                    self.dropped += float(rg.sum())
+                    continue
+                got = self._rows_window(rg, lims[g], self.AF[g, i, :])
                 if got is None:
                     continue
                 x, lo, past = got
