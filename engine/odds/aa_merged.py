@@ -737,7 +737,7 @@ class MergedTable(TableEngine):
             A1 = A[:, 1:]
             for j in range(lim - 2, int(active[0]) - 1, -1):
                 m = min(Ha, lim - 1 - j)
-                v[:, j] += cd[:, j] * (A1[:, :m] * v[:, j + 1 : j + 1 + m]).sum(axis=1)
+                v[:, j] += cd[:, j] * np.einsum("nt,nt->n", A1[:, :m], v[:, j + 1 : j + 1 + m])
         V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:
