@@ -249,6 +249,7 @@ class MergedTable(TableEngine):
         # rows (see run): the rows past the ground phase and every state after them.
         # The ground phase's other states are left out (a level's rows are read whole).
         self.mm_levels = self.levels
+        self.mm_of = np.arange(S)  # a state's row in the forward pass's table (Mm)
         if self.n0:
             keep = np.ones(S, dtype=bool)
             keep[self.rid[:, : self.n0]] = False
@@ -260,6 +261,10 @@ class MergedTable(TableEngine):
                 keep[frontier] = True
             self.mm_levels = [lv[keep[lv]] for lv in self.levels]
             self.mm_levels = [lv for lv in self.mm_levels if len(lv)]
+            # Mm holds the kept states only (a big table's untouched rows still cost
+            # fresh memory).
+            self.mm_of = np.full(S, -1, dtype=np.int64)
+            self.mm_of[keep] = np.arange(int(keep.sum()))
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -386,19 +391,19 @@ class MergedTable(TableEngine):
 
     def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
         """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
-        ``ids`` into ``into`` (S, C), for every defender score ``hd >= hd_from``."""
+        ``ids`` into ``into`` (rows: ``mm_of``), for every defender score ``hd >= hd_from``."""
         got = self._weights(x, lo, hd_from, DFT)
         if got is None:
             return
         _, c_lo, W, per_row, h0, h1 = got
         c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
         target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
-        _scatter(into, target, out.reshape(len(target), -1), c0)
+        _scatter(into, self.mm_of[target], out.reshape(len(target), -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,
         then every defender score ``>= 1`` into lower levels."""
-        rows = Mm[ids]
+        rows = Mm[self.mm_of[ids]]
         has = rows.max(axis=1) > 0
         if not has.any():
             return
@@ -425,8 +430,8 @@ class MergedTable(TableEngine):
 
     def run(self, rounds: int | None = None) -> Tally[float]:
         self._begin()
-        S, C, K = len(self.states), self.C, len(self.blocks)
-        Mm = np.zeros((S, C))
+        C, K = self.C, len(self.blocks)
+        Mm = np.zeros((int(self.mm_of.max()) + 1, C))  # the states of mm_levels
         # The per-block rows: only the first n0 (later rows go straight to their states,
         # see _finish_rest): a big table's memory is much of its first-run time.
         M = np.zeros((K, self.n0, C)) if self.n0 else None
@@ -475,7 +480,7 @@ class MergedTable(TableEngine):
                     if n_in:
                         M[at, h0 : h0 + n_in, c0 : c0 + out.shape[2]] += out[:, :n_in]
                     for h in range(n_in, h1 - h0):
-                        _scatter(Mm, self.rid[at, h0 + h], out[:, h], c0)
+                        _scatter(Mm, self.mm_of[self.rid[at, h0 + h]], out[:, h], c0)
         if rounds is None:
             if M is not None:
                 self._ground_rows(M, Mm)
@@ -504,7 +509,7 @@ class MergedTable(TableEngine):
                     self._finish_rest(nxt)
                 M = M_next
             for ids in self.mm_levels:
-                rows = Mm[ids]
+                rows = Mm[self.mm_of[ids]]
                 has = rows.max(axis=1) > 0
                 if not has.any():
                     continue
@@ -570,7 +575,7 @@ class MergedTable(TableEngine):
             ts = target[order]
             starts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
             summed = np.add.reduceat(out[kk[order], rr[order]], starts, axis=0)
-            Mm[ts[starts], lo : lo + L] += summed
+            Mm[self.mm_of[ts[starts]], lo : lo + L] += summed
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

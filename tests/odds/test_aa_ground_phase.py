@@ -110,6 +110,9 @@ def test_the_forward_pass_leaves_out_only_the_ground_states() -> None:
     assert {int(engine.next1[s]) for s in kept} <= kept
     assert set(engine.rid[:, engine.n0 :].ravel().tolist()) <= kept
     assert kept - others == {s for s in ground if any(int(engine.next1[o]) == s for o in others)}
+    # The forward pass's table has a row for each kept state only.
+    assert engine.mm_of[sorted(kept)].tolist() == list(range(len(kept)))
+    assert (engine.mm_of[sorted(ground - kept)] == -1).all()
 
 
 def test_catalogue_rows_number_states_as_their_sequences_reach_them() -> None:
