@@ -24,14 +24,16 @@ spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped
 
 from __future__ import annotations
 
+from typing import Callable, Sequence, overload
+
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
-from engine.odds.aa_side import Side, State, _apply
+from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, shared_ground_rows, side_table,
 )  # fmt: skip
@@ -55,39 +57,77 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
 
 
 def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
-    """The distinct states of every block's loss sequence: ``(states, hp, next1)``,
-    ``next1[s]`` the state after one more casualty (the empty state: itself)."""
-    index: dict[State, int] = {}
-    states: list[State] = []
-    hp: list[int] = []
-    next1: list[int] = []
+    """The distinct states of every block's loss sequence: ``(states, hp, next1)`` of
+    :func:`_catalogue_rows`."""
+    states, hp, next1, _, _ = _catalogue_rows(att, blocks)
+    return list(states), hp, next1
+
+
+class _States(Sequence[State]):
+    """The attacker states as tuples, made from their count rows when asked (most
+    states of a big table are never asked for as tuples)."""
+
+    def __init__(self, sv: Arr) -> None:
+        self.sv = sv
+
+    def __len__(self) -> int:
+        return len(self.sv)
+
+    @overload
+    def __getitem__(self, s: int) -> State: ...
+    @overload
+    def __getitem__(self, s: slice) -> Sequence[State]: ...
+    def __getitem__(self, s: int | slice) -> State | Sequence[State]:
+        if isinstance(s, slice):
+            return [tuple(row) for row in self.sv[s].tolist()]
+        return tuple(self.sv[s].tolist())
+
+
+def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, Arr, Arr]:
+    """The distinct states of every block's loss sequence: ``(states, hp, next1, sv,
+    starts)``, ``next1[s]`` the state after one more casualty (the empty state: itself),
+    ``sv[s]`` state ``s`` as a row of counts and ``starts[k]`` block ``k``'s first state.  States are numbered in the order the
+    blocks' sequences first reach them; every sequence is checked to agree with the
+    others where they meet (a state's casualties are a function of the state, see
+    Side.steps, so they must)."""
+    nsl = len(att.slots)
+    chains = []
     for b in blocks:
         steps = att.steps(b)
-        cur = list(b)
-        prev = -1
-        for n in range(len(steps) + 1):
-            st = tuple(cur)
-            s = index.get(st)
-            if s is not None:
-                # A state's casualties are a function of the state (Side.steps): from here
-                # on this block follows the sequence already numbered.
-                if hp[s] != len(steps) - n or (prev >= 0 and next1[prev] not in (-1, s)):
-                    raise ValueError("merged table: loss sequences disagree")
-                if prev >= 0:
-                    next1[prev] = s
-                break
-            s = index[st] = len(states)
-            states.append(st)
-            hp.append(len(steps) - n)
-            next1.append(-1)
-            if prev >= 0:
-                next1[prev] = s
-            prev = s
-            if n < len(steps):
-                _apply(cur, steps[n])
-        if prev >= 0 and next1[prev] == -1:
-            next1[prev] = prev  # the empty state
-    return states, np.array(hp, dtype=np.int64), np.array(next1, dtype=np.int64)
+        n = len(steps)
+        d = np.zeros((n + 1, nsl), dtype=np.int64)
+        d[0] = b
+        if n:
+            rows = np.arange(1, n + 1)
+            d[rows, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
+            tgt = np.fromiter((st.target for st in steps), dtype=np.int64, count=n)
+            d[rows[tgt >= 0], tgt[tgt >= 0]] += 1
+        chains.append(np.cumsum(d, axis=0))
+    lens = np.array([len(c) for c in chains], dtype=np.int64)
+    allst = np.concatenate(chains)
+    base = allst.max(axis=0) + 1
+    if (allst < 0).any() or float(np.prod(base.astype(np.float64))) >= 2.0**62:
+        raise ValueError("merged table: a loss sequence leaves its counts")
+    mult = np.concatenate([[1], np.cumprod(base[:-1])]).astype(np.int64)
+    uniq, first, inv = np.unique(allst @ mult, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[order] = np.arange(len(uniq))
+    sid = rank[inv.ravel()]
+    S = len(uniq)
+    sv = allst[first[order]]
+    n_idx = np.arange(len(allst)) - np.repeat(np.cumsum(lens) - lens, lens)
+    hp_row = np.repeat(lens, lens) - 1 - n_idx
+    hp = np.full(S, -1, dtype=np.int64)
+    hp[sid] = hp_row
+    at = np.flatnonzero(hp_row > 0)  # rows with a next one in their sequence
+    next1 = np.full(S, -1, dtype=np.int64)
+    next1[sid[at]] = sid[at + 1]
+    if (hp[sid] != hp_row).any() or (next1[sid[at]] != sid[at + 1]).any():
+        raise ValueError("merged table: loss sequences disagree")
+    empty = next1 < 0
+    next1[empty] = np.flatnonzero(empty)  # the empty state
+    return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
@@ -143,7 +183,8 @@ class MergedTable(TableEngine):
                 f"This battle is too big for a quick answer: {cells} battle states, the "
                 f"limit here is {max_cells}.  Try fewer units."
             )
-        states, hp, next1 = _catalogue(att, blocks)
+        states, hp, next1, sv, starts = _catalogue_rows(att, blocks)
+        self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
@@ -154,17 +195,15 @@ class MergedTable(TableEngine):
         for h in range(1, Hd + 1):
             nxt[:, h] = next1[nxt[:, h - 1]]
         self.nxt = nxt
-        firsts = set(blocks)
-        self.start_id = {st: s for s, st in enumerate(states) if st in firsts}
+        self.start_id = dict(zip(blocks, starts.tolist()))
         self.n0 = self._ground_phase(att, setup.low_luck)
         # Each state's dice as the table engine's side tables have them; the ground
         # phase's states (n0 > 0) from the ground part and each block's aircraft.
-        ground_ids = set(self.rid[:, : self.n0].ravel().tolist()) if self.n0 else set()
+        in_ground = np.zeros(S, dtype=bool)
+        in_ground[self.rid[:, : self.n0]] = True
         dists: dict[int, Arr] = {}
-        for s, st in enumerate(states):
-            if s in ground_ids:
-                continue
-            subs, air, other = att.dice(st)
+        for s in np.flatnonzero(~in_ground).tolist():
+            subs, air, other = att.dice(states[s])
             if setup.low_luck:
                 dists[s] = np.array(low_luck_distribution(subs + air + other, 1.0))
             elif air and (subs or other):
@@ -188,7 +227,6 @@ class MergedTable(TableEngine):
             AFg = (self.Hk @ shifted.reshape(Lh, -1)).reshape(len(blocks), n0, Ha + 1)
             self.SF[self.rid[:, :n0]] = AFg
             self.AF = AFg
-        sv = np.array(states, dtype=np.int64).reshape(S, len(att.slots))
         fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
         land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
         alive_n = sv[:, fighting].sum(axis=1)
@@ -207,6 +245,26 @@ class MergedTable(TableEngine):
         order = np.argsort(-hp, kind="stable")
         cuts = np.flatnonzero(np.diff(hp[order])) + 1
         self.levels = np.split(order, cuts)
+        # The forward pass's levels: the states masses can reach outside the per-block
+        # rows (see run): the rows past the ground phase and every state after them.
+        # The ground phase's other states are left out (a level's rows are read whole).
+        self.mm_levels = self.levels
+        self.mm_of = np.arange(S)  # a state's row in the forward pass's table (Mm)
+        if self.n0:
+            keep = np.ones(S, dtype=bool)
+            keep[self.rid[:, : self.n0]] = False
+            keep[self.rid[:, self.n0 :]] = True
+            frontier = np.flatnonzero(keep)
+            while len(frontier):
+                nx = next1[frontier]
+                frontier = np.unique(nx[~keep[nx]])
+                keep[frontier] = True
+            self.mm_levels = [lv[keep[lv]] for lv in self.levels]
+            self.mm_levels = [lv for lv in self.mm_levels if len(lv)]
+            # Mm holds the kept states only (a big table's untouched rows still cost
+            # fresh memory).
+            self.mm_of = np.full(S, -1, dtype=np.int64)
+            self.mm_of[keep] = np.arange(int(keep.sum()))
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -229,7 +287,7 @@ class MergedTable(TableEngine):
         self.R = 0
         if K <= BLOCKS_TOGETHER or low_luck:
             return 0
-        n0 = shared_ground_rows(att, np.array(self.states)[rid[:, :n_min]])  # (K, n, slots)
+        n0 = shared_ground_rows(att, self.sv[rid[:, :n_min]])  # (K, n, slots)
         if not n0:
             return 0
         self.R = n0 + self.Hd + 2
@@ -285,38 +343,45 @@ class MergedTable(TableEngine):
         lim = np.where(quiet, nD, self.jT)
         per_row = np.zeros(len(rows))
 
-        def record(outcome: str, mask: Arr, to_end: bool = False) -> None:
-            masses = np.where(mask, rows, 0.0)
+        def record(outcome: str, rsel: Arr, mask: Callable[[Arr], Arr], to_end: bool = False) -> None:
+            """Record ``rows[n, c]`` where ``mask(ids)[m, c]`` for the rows ``ids``
+            chosen by ``rsel`` (no other row has such a cell)."""
+            ids = np.flatnonzero(rsel)
+            if not len(ids):
+                return
+            masses = np.where(mask(ids), rows[ids], 0.0)
             by_row = masses.sum(axis=1)
             total = float(by_row.sum())
             if not total:
                 return
             self.counts[outcome] += total
-            per_row[:] += by_row
+            per_row[ids] += by_row
             if to_end:
                 self.d_end[nD] += total
             else:
                 self.d_end += masses.sum(axis=0)
             if outcome == ATTACKER:
-                self.takes += float(by_row[takes].sum())
+                self.takes += float(by_row[takes[ids]].sum())
 
-        dead = ~alive[:, None]
+        dead = ~alive
         if self.setup.defender_fought:
-            record(DEFENDER, dead & (cols < nD))
-            record(DRAW, dead & (cols >= nD))
+            record(DEFENDER, dead, lambda ids: np.broadcast_to(cols < nD, (len(ids), C)))
+            record(DRAW, dead, lambda ids: np.broadcast_to(cols >= nD, (len(ids), C)))
         else:
-            record(DEFENDER, dead)
-        alive_c = alive[:, None]
-        record(ATTACKER, alive_c & (cols >= lim[:, None]), to_end=True)
-        inside = alive_c & (cols < lim[:, None])
+            record(DEFENDER, dead, lambda ids: np.ones((len(ids), C), dtype=bool))
+        record(ATTACKER, alive, lambda ids: cols >= lim[ids, None], to_end=True)
         if last:
-            record(RETREAT, inside & stop[:, None])
-            record(UNFINISHED, inside & ~stop[:, None])
+            record(RETREAT, alive & stop, lambda ids: cols < lim[ids, None])
+            record(UNFINISHED, alive & ~stop, lambda ids: cols < lim[ids, None])
             return np.zeros(len(rows), dtype=np.int64), per_row
-        cut = np.minimum(r_cut, lim)[:, None]
-        record(RETREAT, inside & (stop[:, None] | (cols < cut)))
-        stale = inside & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
-        record(STALEMATE, stale & (cols >= cut))
+        cut1 = np.minimum(r_cut, lim)
+        cut = cut1[:, None]
+        record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
+        stale_rows = alive & ~stop & quiet
+        stale = np.zeros(rows.shape, dtype=bool)
+        if stale_rows.any() and self.d_quiet.any():
+            stale = alive[:, None] & (cols < lim[:, None]) & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
+            record(STALEMATE, stale_rows, lambda ids: stale[ids] & (cols >= cut[ids]))
         lims = np.where(alive & ~stop, lim, 0)
         keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
         rows[~keep] = 0.0
@@ -326,19 +391,19 @@ class MergedTable(TableEngine):
 
     def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
         """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
-        ``ids`` into ``into`` (S, C), for every defender score ``hd >= hd_from``."""
+        ``ids`` into ``into`` (rows: ``mm_of``), for every defender score ``hd >= hd_from``."""
         got = self._weights(x, lo, hd_from, DFT)
         if got is None:
             return
         _, c_lo, W, per_row, h0, h1 = got
         c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
         target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
-        _scatter(into, target, out.reshape(len(target), -1), c0)
+        _scatter(into, self.mm_of[target], out.reshape(len(target), -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,
         then every defender score ``>= 1`` into lower levels."""
-        rows = Mm[ids]
+        rows = Mm[self.mm_of[ids]]
         has = rows.max(axis=1) > 0
         if not has.any():
             return
@@ -365,8 +430,8 @@ class MergedTable(TableEngine):
 
     def run(self, rounds: int | None = None) -> Tally[float]:
         self._begin()
-        S, C, K = len(self.states), self.C, len(self.blocks)
-        Mm = np.zeros((S, C))
+        C, K = self.C, len(self.blocks)
+        Mm = np.zeros((int(self.mm_of.max()) + 1, C))  # the states of mm_levels
         # The per-block rows: only the first n0 (later rows go straight to their states,
         # see _finish_rest): a big table's memory is much of its first-run time.
         M = np.zeros((K, self.n0, C)) if self.n0 else None
@@ -415,11 +480,11 @@ class MergedTable(TableEngine):
                     if n_in:
                         M[at, h0 : h0 + n_in, c0 : c0 + out.shape[2]] += out[:, :n_in]
                     for h in range(n_in, h1 - h0):
-                        _scatter(Mm, self.rid[at, h0 + h], out[:, h], c0)
+                        _scatter(Mm, self.mm_of[self.rid[at, h0 + h]], out[:, h], c0)
         if rounds is None:
             if M is not None:
                 self._ground_rows(M, Mm)
-            for ids in self.levels:
+            for ids in self.mm_levels:
                 self._level(Mm, ids)
             return self._tally()
         cols = np.arange(C)[None, :]
@@ -443,8 +508,8 @@ class MergedTable(TableEngine):
                         self._finish_row(M_next, i)
                     self._finish_rest(nxt)
                 M = M_next
-            for ids in self.levels:
-                rows = Mm[ids]
+            for ids in self.mm_levels:
+                rows = Mm[self.mm_of[ids]]
                 has = rows.max(axis=1) > 0
                 if not has.any():
                     continue
@@ -472,11 +537,45 @@ class MergedTable(TableEngine):
     def _finish_rest(self, Mm: Arr) -> None:
         """The per-block rows from ``n0`` on (their pending spreads, see _finish_row)
         straight to their attacker states, one row at a time."""
-        row = np.zeros((len(self.blocks), 1, self.C))
-        for i in range(self.n0, min(self.R, self.Mpre.shape[1])):
-            row.fill(0.0)
-            self._finish_row(row, i, at=0)
-            _scatter(Mm, self.rid[:, i], row[:, 0, :], 0)
+        r1 = min(self.R, self.Mpre.shape[1])
+        if r1 <= self.n0:
+            return
+        Lh = self.Hk.shape[1]
+        for ids in self.block_groups or [slice(0, len(self.blocks))]:
+            pre = self.Mpre[ids, self.n0 : r1, :]  # (n, rows, nD + 1)
+            # The rows (block, row) holding a pending mass of at least TINY, spread on
+            # the union of their columns that do; the rest is left out (counted).
+            big: Arr = pre >= TINY
+            sel: Arr = big.any(axis=2)
+            if not sel.any():
+                self.dropped += float(pre.sum())
+                continue
+            self.dropped += float(pre[~sel].sum())
+            rs = np.flatnonzero(sel.any(axis=0))
+            ra, rb = int(rs[0]), int(rs[-1]) + 1
+            nz = np.flatnonzero(big.any(axis=(0, 1)))
+            lo, hi = int(nz[0]), int(nz[-1]) + 1
+            X = np.where(sel[:, ra:rb, None], pre[:, ra:rb, lo:hi], 0.0)  # (n, rb - ra, w)
+            self.dropped += float(pre[sel].sum() - X.sum())
+            ks = np.arange(ids.start or 0, ids.stop)
+            # Each block's aircraft hits as a Toeplitz matrix T[k, j, c] = Hk[k, c - j]:
+            # one product per block for all its rows.
+            n, w = len(ks), hi - lo
+            L = w + Lh - 1
+            Q = np.zeros((n, w + L - 1))
+            Q[:, w - 1 : w - 1 + Lh] = self.Hk[ks]
+            T = np.ascontiguousarray(
+                as_strided(Q[:, w - 1 :], shape=(n, w, L), strides=(Q.strides[0], -Q.itemsize, Q.itemsize))
+            )
+            out = np.matmul(X, T)  # (n, rb - ra, L)
+            kk, rr = np.nonzero(sel[:, ra:rb])
+            # To the attacker states: rows sorted by state, one sum per state.
+            target = self.rid[ks[kk], self.n0 + ra + rr]
+            order = np.argsort(target, kind="stable")
+            ts = target[order]
+            starts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+            summed = np.add.reduceat(out[kk[order], rr[order]], starts, axis=0)
+            Mm[self.mm_of[ts[starts]], lo : lo + L] += summed
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w
@@ -496,7 +595,8 @@ class MergedTable(TableEngine):
         S, C = len(self.states), self.C
         nD = self.nD
         V = np.zeros((S, C))
-        for level in reversed(self.levels):
+        ground = self._win_ground_applies()
+        for level in reversed(self.mm_levels if ground else self.levels):
             level = level[self.s_alive[level]]
             if not len(level):
                 continue
@@ -513,11 +613,82 @@ class MergedTable(TableEngine):
                         continue
                     for part in range(0, len(g), 128):
                         self._win_rows(V, g[part : part + 128], lim, quiet)
+        if ground:
+            self._win_ground(V)
         return V
+
+    def _win_ground_applies(self) -> bool:
+        """Whether :meth:`_win_ground` takes the ground phase's states: the forward pass
+        leaves them out (no other state leads to them) and every one fights on."""
+        if not self.n0 or self.mm_levels is self.levels:
+            return False
+        ids = self.rid[:, : self.n0]
+        return bool(self.s_alive[ids].all() and not self.s_quiet[ids].any())
+
+    def _win_ground(self, V: Arr) -> None:
+        """:meth:`win_chance` for the ground phase's states (block ``k``, row ``i <
+        n0``), every block of a row at once, rows from the last up.  Their attacker hits
+        are ``G[i] * H[k]``, so a state's sum over its hits ``sum_ha A[ha] V[s', j +
+        ha]`` is the ground units' hits ``G[i]`` (one matrix shared by every block)
+        applied to ``U[k, r, c] = sum_t H[k, t] V[rid[k, r], c + t]``, computed once per
+        block and row (when that row's chances are known)."""
+        K, n0, R = len(self.blocks), self.n0, self.rid.shape[1]
+        lim, Hd = self.jT, self.Hd
+        V[self.rid[:, :n0], lim:] = 1.0
+        if lim == 0:
+            return
+        Dh = self.DFT[1 : Hd + 1, :lim]
+        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        h0, h1 = (int(hs[0]), int(hs[-1]) + 1) if len(hs) else (0, 0)
+        Lg, Lh = self.G.shape[1], self.Hk.shape[1]
+        Cu = lim + Lg - 1  # the columns of U that G's matrix reads
+        r_hi = min(R, n0 + h1)  # the rows any ground row reads
+        # G[i]'s Toeplitz matrices TG[c, j] = G[i][c - j], one per row, contiguous.
+        P = np.zeros((n0, Cu + lim))
+        P[:, lim : lim + Lg] = self.G
+        TG = np.ascontiguousarray(as_strided(P[:, lim:], shape=(n0, Cu, lim), strides=(P.strides[0], P.itemsize, -P.itemsize)))
+        Lu = Cu + Lh - 1  # the columns of V that U reads
+        # Columns by chunks, each with the defender scores (from h0) of at least CUT there.
+        bands = []
+        for js in range(0, lim, WIN_BAND):
+            je = min(js + WIN_BAND, lim)
+            sig = np.flatnonzero(Dh[h0:h1, js:je].max(axis=1) >= CUT)
+            if len(sig):
+                bands.append((js, je, int(sig[0]), int(sig[-1]) + 1))
+        for kc in range(0, K, 128):
+            ks = np.arange(kc, min(K, kc + 128))
+            n = len(ks)
+            Hr = self.Hk[ks, :, None]  # (n, Lh, 1)
+
+            def corr_h(rows: Arr) -> Arr:
+                """U of the rows ``rows`` (n, m, Lu) of V: each block's H slid along."""
+                return np.matmul(sliding_window_view(rows, Lh, axis=2), Hr[:, None])[..., 0]
+
+            U = np.zeros((n, r_hi, Cu))
+            if r_hi > n0:
+                U[:, n0:r_hi] = corr_h(V[self.rid[ks, n0:r_hi], :Lu])
+            for i in range(n0 - 1, -1, -1):
+                ids = self.rid[ks, i]
+                S1 = np.zeros((n, lim))
+                ra, rb = i + 1 + h0, min(i + 1 + h1, r_hi)
+                g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])  # G[i]'s outcomes of at least CUT
+                if rb > ra and g1 > g0:
+                    for js, je, hl, hh in bands:
+                        hh = min(hh, rb - ra)
+                        if hh <= hl:
+                            continue
+                        ce = min(je + g1 - 1, Cu)
+                        Z = np.matmul(U[:, ra + hl : ra + hh, js + g0 : ce], TG[i, js + g0 : ce, js:je])
+                        S1[:, js:je] = np.einsum("nhj,hj->nj", Z, Dh[h0 + hl : h0 + hh, js:je])
+                keep = ~self.s_retreat[ids]
+                if keep.any():
+                    self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
+                if i:
+                    U[:, i] = corr_h(V[ids, None, :Lu])[:, 0]
 
     def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
         """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
-        C, Hd, Ha = self.C, self.Hd, self.Ha
+        C, Hd = self.C, self.Hd
         n = len(g)
         A = self.SF[g]  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
@@ -547,6 +718,14 @@ class MergedTable(TableEngine):
                     ce = min(je + La - 1, Cw)
                     corr[:, :, js:je] = np.matmul(Vn[:, :, js:ce], T[:, js:ce, js:je])
             S1 = np.einsum("nhj,hj->nj", corr, Dh[h0:h1])
+        self._win_finish(V, g, lim, quiet, A, S1)
+
+    def _win_finish(self, V: Arr, g: Arr, lim: int, quiet: bool, A: Arr, S1: Arr) -> None:
+        """The end of :meth:`_win_rows` for the states ``g`` (attacker hits ``A``) given
+        ``S1[n, j]``, their chance to win over the defender's scores of at least 1: the
+        in-row part (the defender scores nothing) and ``V[g, :lim]``."""
+        Ha = self.Ha
+        n = len(g)
         d0 = self.DF[:lim, 0]
         c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
@@ -563,17 +742,17 @@ class MergedTable(TableEngine):
             A1 = A[:, 1:]
             for j in range(lim - 2, int(active[0]) - 1, -1):
                 m = min(Ha, lim - 1 - j)
-                v[:, j] += cd[:, j] * (A1[:, :m] * v[:, j + 1 : j + 1 + m]).sum(axis=1)
+                v[:, j] += cd[:, j] * np.einsum("nt,nt->n", A1[:, :m], v[:, j + 1 : j + 1 + m])
         V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:
         W = self.win_chance()
-        for s in range(len(self.states)):
-            if not self.s_alive[s]:
-                continue
-            lim = self.nD if self.s_quiet[s] else self.jT
-            ok = np.flatnonzero(W[s, :lim] >= threshold)
-            self.s_cut[s] = int(ok[0]) if len(ok) else lim
+        # Per live state: the first column below its lim where the chance reaches the
+        # threshold (lim if none).
+        lim = np.where(self.s_quiet, self.nD, self.jT)
+        ok = (W >= threshold) & (np.arange(W.shape[1])[None, :] < lim[:, None])
+        first = np.where(ok.any(axis=1), np.argmax(ok, axis=1), lim)
+        self.s_cut = np.where(self.s_alive, first, 0).astype(np.int64)
         if self.n0:
             self.r_cut = self.s_cut[self.rid]
 

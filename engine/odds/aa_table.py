@@ -418,6 +418,17 @@ class TableEngine:
         if outcome == ATTACKER and self.a_takes[k, i]:
             self.takes += total
 
+    def _record_won(self, ks: Arr, i: int, past: Arr) -> None:
+        """:meth:`_record` of ``past[n]`` (the in-row mass carried past the live
+        columns: the attacker won) for row ``i`` of the blocks ``ks[n]`` at once."""
+        total = float(past.sum())
+        if not total:
+            return
+        self.counts[ATTACKER] += total
+        self.a_end[ks, i] += past
+        self.d_end[self.nD] += total
+        self.takes += float(past[self.a_takes[ks, i]].sum())
+
     def _settle_row(self, k: int, i: int, r: Arr, last: bool = False) -> int:
         """Record the terminal cells of row ``i`` of block ``k`` (masses ``r`` after a
         round) and return ``lim``: the live cells are the columns below it (all of them
@@ -532,20 +543,22 @@ class TableEngine:
         if i < self.n0 and self.block_groups:
             # Blocks of like weight (contiguous) on their own windows, in-row moves too.
             for g in self.block_groups:
-                got = self._rows_window(rows[g], lims[g], self.AF[g, i, :])
+                rg = rows[g]
+                if rg.max() < TINY:  # nothing to spread (settled rows are 0 past lims)
+                    self.dropped += float(rg.sum())
+                    continue
+                got = self._rows_window(rg, lims[g], self.AF[g, i, :])
                 if got is None:
                     continue
                 x, lo, past = got
-                for k in np.flatnonzero(past > 0).tolist():
-                    self._record(ATTACKER, g.start + k, i, past[k : k + 1], self.nD, to_end=True)
+                self._record_won(np.arange(g.start, g.start + len(past)), i, past)
                 self._ground_spread(x, lo, i, block=g)
             return
         got = self._rows_window(rows, lims, self.AF[:, i, :])
         if got is None:
             return
         x, lo, past = got
-        for k in np.flatnonzero(past > 0).tolist():
-            self._record(ATTACKER, k, i, past[k : k + 1], self.nD, to_end=True)
+        self._record_won(np.arange(len(past)), i, past)
         if i < self.n0:
             self._ground_spread(x, lo, i)
             return
@@ -567,11 +580,13 @@ class TableEngine:
         if block is not None:  # x holds the rows of these blocks only
             groups = [block]
         for ids in groups:
-            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT)
+            got = self._weights(x if block is not None else x[ids], lo, hd_from, self.DFT, build=False)
             if got is None:
                 continue
-            xk, c_lo, W, per_block, h0, h1 = got
-            K, Hn, wk = W.shape
+            xk, c_lo, _, per_block, h0, h1 = got
+            K, wk = xk.shape
+            Hn = h1 - h0
+            DT = self.DFT[hd_from + h0 : hd_from + h1, c_lo : c_lo + wk]  # p(hd | j)
             g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])
             self.dropped += float(per_block.sum()) * float(self.g_out[i])
             Lg = g1 - g0
@@ -583,18 +598,20 @@ class TableEngine:
             T, L = _fold(T, c0, self.nD)
             r0 = i + hd_from + h0
             if Hn < 2 * H_CHUNK:
+                W = xk[:, None, :] * DT[None, :, :]
                 out = _band_matmul(W.reshape(K * Hn, wk), T, Lg).reshape(K, Hn, L)
                 self.Mpre[ids, r0 : r0 + Hn, c0 : c0 + L] += out
                 continue
             # Defender scores in chunks, each on the columns where some block's mass
             # times p(hd | j) reaches TINY (a high score is likely only while the
             # defender is big): the rest is left out, counted in the error bound.
-            sig = W.max(axis=0) >= TINY  # (Hn, wk)
+            # (The largest of the blocks' W[k, h, j] = x[k, j] p(hd | j): p >= 0.)
+            sig = xk.max(axis=0)[None, :] * DT >= TINY  # (Hn, wk)
             col_mass = xk.sum(axis=0)
             for hs in range(0, Hn, H_CHUNK):
                 he = min(hs + H_CHUNK, Hn)
                 cols = np.flatnonzero(sig[hs:he].any(axis=0))
-                Dc = DT_used = self.DFT[hd_from + h0 + hs : hd_from + h0 + he, c_lo : c_lo + wk]
+                Dc = DT_used = DT[hs:he]
                 if not len(cols):
                     self.dropped += float((DT_used @ col_mass).sum())
                     continue
@@ -603,7 +620,7 @@ class TableEngine:
                     self.dropped += float(Dc[:, :jl].sum(axis=0) @ col_mass[:jl] + Dc[:, jh:].sum(axis=0) @ col_mass[jh:])
                 ch = min(L, jh + Lg - 1)
                 n = he - hs
-                Wc = np.ascontiguousarray(W[:, hs:he, jl:jh]).reshape(K * n, jh - jl)
+                Wc = (xk[:, None, jl:jh] * Dc[None, :, jl:jh]).reshape(K * n, jh - jl)
                 out = _band_matmul(Wc, T[jl:jh, jl:ch], Lg).reshape(K, n, ch - jl)
                 self.Mpre[ids, r0 + hs : r0 + he, c0 + jl : c0 + ch] += out
 
@@ -639,38 +656,32 @@ class TableEngine:
             self.dropped += float(y[:, :js].sum())
             ws = x.shape[1] - js
             # Forward substitution, all rows at once: column j is final once every
-            # column left of it has pushed its in-row moves.
-            cs, ds = c[:, js:], d0[js:]
-            xs = cs * x_all[:, lo + js : hi]
+            # column left of it has pushed its in-row moves.  Solved for u = x / c
+            # (x = c (r + L y), y = d0 x: u = r + L y, y = e u with e = c d0), columns
+            # as the rows of (w, n) arrays: a few operations per column.
+            cs = c[:, js:]
+            e = np.ascontiguousarray((cs * d0[js:][None, :]).T)  # (ws, n)
+            u = np.ascontiguousarray(x_all[:, lo + js : hi].T)
             # The in-row moves by the attacker's outcomes b0 <= ha < b1: the others are
             # below CUT in every row (left out, their share of the moves counted).
             sig = np.flatnonzero((A[:, 1:] >= CUT).any(axis=0)) + 1
             b0, b1 = (int(sig[0]), int(sig[-1]) + 1) if len(sig) else (1, 1)
             out = A[:, 1:b0].sum(axis=1) + A[:, b1:].sum(axis=1)
-            Ab = A[:, b0:b1]
-            ys = np.empty_like(xs)
-            for j in range(ws - 1):
-                yj = xs[:, j] * ds[j]
-                # In-row moves out of a cell are at most its yj: below TINY, not spread.
-                big = yj >= TINY
-                nb = int(np.count_nonzero(big))
-                if nb < K:
-                    self.dropped += float(yj[~big].sum())
-                    yj[~big] = 0.0
-                ys[:, j] = yj
-                if not nb:
-                    continue
-                t0, t1 = j + b0, min(j + b1, ws)
-                if t1 <= t0:
-                    continue
-                n = t1 - t0
-                if nb == K:
-                    xs[:, t0:t1] += cs[:, t0:t1] * (yj[:, None] * Ab[:, :n])
-                else:
-                    ks = np.flatnonzero(big)
-                    xs[ks, t0:t1] += cs[ks, t0:t1] * (yj[ks, None] * Ab[ks, :n])
-            ys[:, ws - 1] = xs[:, ws - 1] * ds[ws - 1]
+            AbT = np.ascontiguousarray(A[:, b0:b1].T)
+            for j in range(ws - b0 if b1 > b0 else 0):
+                yj = u[j] * e[j]
+                # In-row moves out of a cell are at most its yj: below TINY, not spread
+                # (counted below, from the final u).
+                yj[yj < TINY] = 0.0
+                t1 = min(j + b1, ws)
+                u[j + b0 : t1] += AbT[: t1 - j - b0] * yj
+            Y = u * e
+            small = Y[:-1] < TINY
+            self.dropped += float(Y[:-1][small].sum())
+            Y[:-1][small] = 0.0
+            ys = Y.T
             self.dropped += float(ys[:, :-1].sum(axis=1) @ out)
+            xs = cs * u.T
             x[:, js:] = xs
             # In-row mass carried past each row's live columns: the attacker won.
             suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
@@ -681,11 +692,14 @@ class TableEngine:
         self.rounds += float(x.sum())
         return x, lo, past
 
-    def _weights(self, x: Arr, lo: int, hd_from: int, DFT: Arr) -> tuple[Arr, int, Arr, Arr, int, int] | None:
+    def _weights(
+        self, x: Arr, lo: int, hd_from: int, DFT: Arr, build: bool = True
+    ) -> tuple[Arr, int, Arr, Arr, int, int] | None:
         """Step 2's first half for rows ``x`` (n, w) at columns ``lo..``: every defender
         score ``hd >= hd_from`` at once.  Returns ``(xk, c_lo, W, per_row, h0, h1)``:
         the kept columns ``xk`` (from column ``c_lo``), ``W[n, h, j]`` = mass x p(hd | j)
-        for the scores ``hd_from + h0 .. hd_from + h1``, and the mass each row spreads."""
+        for the scores ``hd_from + h0 .. hd_from + h1`` (None unless ``build``: the
+        caller makes the parts it needs), and the mass each row spreads."""
         keep_cols = np.flatnonzero((x >= TINY).any(axis=0))
         if not len(keep_cols):
             self.dropped += float(x.sum())
@@ -698,7 +712,7 @@ class TableEngine:
         if span is None:
             return None
         h0, h1 = span
-        W = xk[:, None, :] * DT[None, h0:h1, :]  # (K, H, wk), contiguous
+        W = xk[:, None, :] * DT[None, h0:h1, :] if build else None  # (K, H, wk), contiguous
         per_row = xk @ DT[h0:h1].sum(axis=0)  # (K,): the mass W spreads, by row
         return xk, lo + l, W, per_row, h0, h1
 
