@@ -34,8 +34,8 @@
   ``odds-aa-100v100-mixed-air-aa-gun-ms``: 40 infantry, 30 fighters and 30 bombers
   against the same (961 outcomes that share nothing until the infantry is gone: ~9.7 s
   before the merged engine, ~1.1-1.3 s with it, ~0.7-0.8 s since its ground rows were
-  reworked (a fresh process's first run ~0.3-0.6 s more); with 3 rounds ~0.85 s, with a
-  win-chance retreat ~2.1 s (~1.5 s and ~4 s before));
+  reworked (a fresh process's first run ~0.1-0.6 s more); with 3 rounds ~0.85-1.0 s, with
+  a win-chance retreat ~2.0-2.2 s (~1.4 s and ~4 s before));
   ``odds-aa-100v100-fighters-aa-gun-ms``: 100 fighters against 99 infantry and an AA gun
   (~0.9 s before, ~0.06 s after).
 - ``odds-aa-sea-100v100-strafe-2-ms``: the 100-a-side mixed fleets of

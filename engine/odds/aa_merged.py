@@ -189,12 +189,6 @@ class MergedTable(TableEngine):
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
         self.Hd = Hd = d.fire.shape[1] - 1
-        # nxt[s, h]: the state after h more casualties.
-        nxt = np.empty((S, Hd + 1), dtype=np.int64)
-        nxt[:, 0] = np.arange(S)
-        for h in range(1, Hd + 1):
-            nxt[:, h] = next1[nxt[:, h - 1]]
-        self.nxt = nxt
         self.start_id = dict(zip(blocks, starts.tolist()))
         self.n0 = self._ground_phase(att, setup.low_luck)
         # Each state's dice as the table engine's side tables have them; the ground
@@ -265,6 +259,14 @@ class MergedTable(TableEngine):
             # fresh memory).
             self.mm_of = np.full(S, -1, dtype=np.int64)
             self.mm_of[keep] = np.arange(int(keep.sum()))
+        # nxt_k[mm_of[s], h]: the state after h more casualties, for the kept states
+        # (every state's, when asked, from _nxt_of).
+        nxt_k = np.empty((int(self.mm_of.max()) + 1, Hd + 1), dtype=np.int64)
+        nxt_k[:, 0] = np.flatnonzero(self.mm_of >= 0)
+        for h in range(1, Hd + 1):
+            nxt_k[:, h] = next1[nxt_k[:, h - 1]]
+        self.nxt_k = nxt_k
+        self._nxt_all: Arr = None
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -397,7 +399,7 @@ class MergedTable(TableEngine):
             return
         _, c_lo, W, per_row, h0, h1 = got
         c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
-        target = self.nxt[ids, hd_from + h0 : hd_from + h1].ravel()
+        target = self.nxt_k[self.mm_of[ids], hd_from + h0 : hd_from + h1].ravel()
         _scatter(into, self.mm_of[target], out.reshape(len(target), -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
@@ -686,6 +688,19 @@ class MergedTable(TableEngine):
                 if i:
                     U[:, i] = corr_h(V[ids, None, :Lu])[:, 0]
 
+    def _nxt_of(self, ids: Arr) -> Arr:
+        """``nxt[s, :]`` (the states after 0, 1 … Hd more casualties) of the states ``ids``."""
+        rows = self.mm_of[ids]
+        if len(rows) and rows.min() >= 0:
+            return self.nxt_k[rows]
+        if self._nxt_all is None:
+            nxt = np.empty((len(self.states), self.Hd + 1), dtype=np.int64)
+            nxt[:, 0] = np.arange(len(self.states))
+            for h in range(1, self.Hd + 1):
+                nxt[:, h] = self.next1[nxt[:, h - 1]]
+            self._nxt_all = nxt
+        return self._nxt_all[ids]
+
     def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
         """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
         C, Hd = self.C, self.Hd
@@ -702,7 +717,7 @@ class MergedTable(TableEngine):
             a0, a1 = int(self.s_lo[g].min()), int(self.s_hi[g].max())
             c1 = min(C, lim - 1 + a1)
             Cw = c1 - a0
-            Vn = V[self.nxt[g, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
+            Vn = V[self._nxt_of(g)[:, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
             P = np.zeros((n, Cw + lim))
             P[:, lim : lim + a1 - a0] = A[:, a0:a1]
             T = as_strided(P[:, lim:], shape=(n, Cw, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
