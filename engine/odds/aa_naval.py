@@ -475,7 +475,7 @@ class _Numbered:
         if self.air[t]:
             subs_only = self.restricted_seq(t, CAT_AIR)
             bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
-            if na > 1:  # both classes (both_classes), by what the aircraft hits need
+            if na > 1 and ns > 1:  # both classes (both_classes), by what the aircraft hits need
                 ha = np.arange(1, na)
                 need = np.maximum(ha - self.air_count(t), 0)
                 groups = [(int(n), ha[need == n]) for n in np.unique(need).tolist()]
