@@ -20,13 +20,20 @@ rule in :meth:`BattleSetup.settle`.
    decision there moves no more than that.  In exact fractions nothing is left out, so
    the intervals are points and every decision is exact.
 
+In decimals, when round 1 is like any other, the same three steps run in numpy
+(:func:`numpy_chances`): the forward pass is the numpy solve of
+:mod:`engine.odds.aa_naval`, traced level by level, and the backward pass mixes each
+pair's stored results with chances instead of masses (:meth:`NavalSolver.win_chances`);
+the solve with the retreats then reuses its stored results.  The dict passes below stay
+for exact fractions, for the other starts, and as the tests' reference.
+
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
 the retreat rule itself is not folded into it.
 """
 
 from __future__ import annotations
 
-from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, too_many_states
+from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
@@ -187,7 +194,6 @@ def numpy_chances(
     as an interval, with the pair's visits: ``{pair: (low, high, visits)}``.  The
     forward pass is the numpy solve of the battle (:meth:`NavalSolver.solve`, round 1
     included), traced; the backward pass is :meth:`NavalSolver.win_chances`."""
-    from engine.odds.aa_battle import Tally
     from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
     initial: dict[Pair, float] = {}
