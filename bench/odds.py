@@ -12,20 +12,21 @@
   bombers, one AA gun (11 x 11 = 121 AA outcomes before round 1; goal < 1 s);
   ``odds-aa-100v100-aa-gun-fighters-ms``: the same with 20 fighters (21 outcomes).
 - ``odds-aa-sea-30v30-subs-ms``: a 30-vs-30 sea battle with submarines, destroyers,
-  cruisers, carriers with fighters and battleships on both sides (~100 ms on a quiet
+  cruisers, carriers with fighters and battleships on both sides (~75 ms on a quiet
   machine; ~300 ms before the strike phase, ~590 ms before the numpy solve of
   ``engine.odds.aa_naval``).
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
-  ~180 ms; ~400 ms before the strike phase, ~1450 ms before the numpy solve).
+  ~130 ms; ~400 ms before the strike phase, ~1450 ms before the numpy solve).
 - ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
-  first time asked (~1.4-2.5 s since the strike became its own phase of the chain and
-  a level's nodes are arrays; ~5.5 s before, ~16 s before the numpy solve: not yet
-  within the 1 s goal, see docs/odds.md).
+  first time asked (~0.8-1.0 s since phase results are stored flat: at the 1 s goal's
+  edge; ~1.4 s before that, ~5.5 s before the strike phase, ~16 s before the numpy
+  solve; see docs/odds.md).
 - ``odds-aa-sea-100-subs-vs-100-subs-ms``: 100 submarines against 100 submarines (every
-  round two surprise strikes and nothing else; ~0.2 s, ~9 s before the strike phase).
+  round two surprise strikes and nothing else; ~0.15 s, ~9 s before the strike phase).
 - ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
   (submarines strike every round, aircraft on both sides cannot hit submarines), one
-  run (~20-25 s; well over 60 s before the strike phase; far from the 1 s goal).
+  run (~16 s and 0.76 GB at the peak; ~24 s and 2.1 GB before the flat stores, well
+  over 60 s before the strike phase; far from the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
