@@ -516,56 +516,57 @@ class _Numbered:
             meta = self.tmeta[ts]
         return meta
 
+    def _rows(self, name: str, keys: Arr, compute: Callable[[int], tuple[int, ...]], size: int = 0) -> Arr:
+        """Rows ``keys`` of the cache array ``self.<name>`` (-1 in column 0: not known
+        yet), the missing ones computed by ``compute`` (once per key), the array first
+        lengthened to ``size`` rows if shorter.  The attribute is read again for every
+        write: new states met while computing grow the arrays indexed by state."""
+        if size > len(getattr(self, name)):
+            setattr(self, name, _longer(getattr(self, name), 2 * size, -1))
+        got = getattr(self, name)[keys]
+        missing = got[:, 0] < 0
+        if missing.any():
+            for key in np.unique(keys[missing]).tolist():
+                row = compute(key)
+                getattr(self, name)[key] = row
+            got = getattr(self, name)[keys]
+        return got
+
     def seq_meta(self, ts: Arr, strike: bool) -> tuple[Arr, Arr]:
         """Offsets and lengths in the store of chains of the chains of ``ts``:
         :meth:`seq` or, for a surprise strike, :meth:`restricted_seq` without aircraft."""
-        got = (self._rseq_meta if strike else self._seq_meta)[ts]
-        missing = got[:, 0] < 0
-        if missing.any():
-            for t in np.unique(ts[missing]).tolist():
-                c = self.restricted_seq(t, CAT_AIR) if strike else self.seq(t)
-                # (Read the attribute again: new states met on the way grow the arrays.)
-                (self._rseq_meta if strike else self._seq_meta)[t] = (self.chain_offset(c), len(c))
-            got = (self._rseq_meta if strike else self._seq_meta)[ts]
+
+        def where(t: int) -> tuple[int, int]:
+            c = self.restricted_seq(t, CAT_AIR) if strike else self.seq(t)
+            return self.chain_offset(c), len(c)
+
+        got = self._rows("_rseq_meta" if strike else "_seq_meta", ts, where)
         return got[:, 0], got[:, 1]
 
     def firsts_of(self, ts: Arr) -> Arr:
         """:meth:`firsts` of states ``ts`` as rows of an array."""
-        got = self._firsts_arr[ts]
-        missing = got[:, 0] < 0
-        if missing.any():
-            for t in np.unique(ts[missing]).tolist():
-                self._firsts_arr[t] = self.firsts(t)
-            got = self._firsts_arr[ts]
-        return got
+        return self._rows("_firsts_arr", ts, self.firsts)
 
     def fire_meta(self, shooter: _Numbered, fks: Arr) -> Arr:
         """Per fire key of ``shooter``: offsets of its submarine, aircraft and other hit
         distributions in this side's store, then their lengths."""
-        if len(shooter.by_key) > len(self._fire_meta):
-            self._fire_meta = _longer(self._fire_meta, 2 * len(shooter.by_key), -1)
-        got = self._fire_meta[fks]
-        missing = got[:, 0] < 0
-        if missing.any():
-            for fk in np.unique(fks[missing]).tolist():
-                _, sub_d, air_d, any_d = shooter.by_key[fk]
-                self._fire_meta[fk] = (self.dist_offset(sub_d), self.dist_offset(air_d), self.dist_offset(any_d),
-                                       len(sub_d), len(air_d), len(any_d))  # fmt: skip
-            got = self._fire_meta[fks]
-        return got
+
+        def where(fk: int) -> tuple[int, ...]:
+            _, sub_d, air_d, any_d = shooter.by_key[fk]
+            return (self.dist_offset(sub_d), self.dist_offset(air_d), self.dist_offset(any_d),
+                    len(sub_d), len(air_d), len(any_d))  # fmt: skip
+
+        return self._rows("_fire_meta", fks, where, len(shooter.by_key))
 
     def conv_meta(self, shooter: _Numbered, fks: Arr) -> tuple[Arr, Arr]:
         """Per fire key of ``shooter``: offset and length in this side's store of the
         distribution of all its hits together."""
-        if len(shooter.by_key) > len(self._conv_meta):
-            self._conv_meta = _longer(self._conv_meta, 2 * len(shooter.by_key), -1)
-        got = self._conv_meta[fks]
-        missing = got[:, 0] < 0
-        if missing.any():
-            for fk in np.unique(fks[missing]).tolist():
-                d = shooter.conv(shooter.by_key[fk])
-                self._conv_meta[fk] = (self.dist_offset(d), len(d))
-            got = self._conv_meta[fks]
+
+        def where(fk: int) -> tuple[int, int]:
+            d = shooter.conv(shooter.by_key[fk])
+            return self.dist_offset(d), len(d)
+
+        got = self._rows("_conv_meta", fks, where, len(shooter.by_key))
         return got[:, 0], got[:, 1]
 
     def chain_offset(self, c: Arr) -> int:
@@ -994,10 +995,10 @@ class NavalSolver:
             values[si[stays], sj[stays]] = x_s[stays]
             values[si, sj + 1] = x_g
             out.append((ii[stays], jj[stays], x_s[stays], s_total[stays]))
-        ii = np.concatenate([x[0] for x in out]) if out else np.zeros(0, dtype=np.int64)
-        jj = np.concatenate([x[1] for x in out]) if out else np.zeros(0, dtype=np.int64)
-        x = np.concatenate([x[2] for x in out]) if out else np.zeros(0, dtype=complex)
-        visits = np.concatenate([x[3] for x in out]) if out else np.zeros(0)
+        if not out:
+            none = np.zeros(0, dtype=np.int64)
+            return none, none, np.zeros(0), np.zeros(0), np.zeros(0)
+        ii, jj, x, visits = (np.concatenate(column) for column in zip(*out))
         return ii, jj, x.real, np.minimum(x.imag, 1.0), visits
 
     def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
@@ -1337,28 +1338,32 @@ def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, values: Arr) -
     C = values.shape[1]
     out = np.zeros(len(la), dtype=values.dtype)
     for parts, a, d in _chunks(la, ld):
-        la_, ld_ = la[parts], ld[parts]
-        reps = np.repeat(ld_, la_)  # per attacker entry: its part's defender entries
-        out_start = np.cumsum(reps) - reps
-        gd = np.arange(int(reps.sum())) + np.repeat(np.repeat(np.cumsum(ld_) - ld_, la_) - out_start, reps)
+        la_ = la[parts]
+        reps, out_start, gd = _expand(la_, ld[parts])
         vals = flat[np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]] * d_p[d][gd]
         per_entry = np.add.reduceat(vals, out_start) * a_p[a]
         out[parts] = np.add.reduceat(per_entry, np.cumsum(la_) - la_)
     return out
 
 
+def _expand(la: Arr, ld: Arr) -> tuple[Arr, Arr, Arr]:
+    """The products of mixture parts (``la[k]`` attacker and ``ld[k]`` defender entries
+    each), attacker-major: per attacker entry its number of products (its part's
+    defender entries) and where its run starts; per product its defender entry."""
+    reps = np.repeat(ld, la)
+    out_start = np.cumsum(reps) - reps
+    gd = np.arange(int(reps.sum())) + np.repeat(np.repeat(np.cumsum(ld) - ld, la) - out_start, reps)
+    return reps, out_start, gd
+
+
 def _spread(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> None:
     """Add the outer products of mixture parts to ``table``: attacker-major, each
     attacker entry (its chance times its part's scale) repeated once per defender entry
     of its part, whose entries follow it as a range."""
-    reps = np.repeat(ld, la)  # per attacker entry: its part's defender entries
-    total = int(reps.sum())
-    if not total:
+    reps, _, gd = _expand(la, ld)
+    if not len(gd):
         return
     C = table.shape[1]
-    out_start = np.cumsum(reps) - reps
-    d_start = np.repeat(np.cumsum(ld) - ld, la)
-    gd = np.arange(total) + np.repeat(d_start - out_start, reps)
     flat = np.repeat(a_idx * C, reps) + d_idx[gd]
     vals = np.repeat(a_val, reps) * d_val[gd]
     np.add.at(table.reshape(-1), flat, vals)
