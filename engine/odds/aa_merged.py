@@ -35,7 +35,8 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
-    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, shared_ground_rows, side_table,
+    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, first_reaching, ground_air, hits, shared_ground_rows,
+    side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -761,29 +762,13 @@ class MergedTable(TableEngine):
         V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:
-        W = self.win_chance()
-        # Per live state: the first column below its lim where the chance reaches the
-        # threshold (lim if none).
-        lim = np.where(self.s_quiet, self.nD, self.jT)
-        ok = (W >= threshold) & (np.arange(W.shape[1])[None, :] < lim[:, None])
-        first = np.where(ok.any(axis=1), np.argmax(ok, axis=1), lim)
-        self.s_cut = np.where(self.s_alive, first, 0).astype(np.int64)
+        self.s_cut = first_reaching(self.win_chance(), threshold, self.s_alive, self.s_quiet, self.nD, self.jT)
         if self.n0:
             self.r_cut = self.s_cut[self.rid]
 
-    def _tally(self) -> Tally[float]:
-        tally: Tally[float] = Tally.empty(1.0)
-        tally.outcome = dict(self.counts)
-        tally.takes = self.takes
-        tally.rounds = self.rounds
-        recorded = sum(self.counts.values())
-        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+    def _attacker_ends(self, tally: Tally[float]) -> None:
         ends = self.s_end.copy()
         if self.n0:
             np.add.at(ends, self.rid[:, : self.n0], self.a_end)
         for s in np.flatnonzero(ends).tolist():
             tally.attacker_end[self.states[s]] = float(ends[s])
-        for j in np.nonzero(self.d_end)[0]:
-            st = self.d_tab.states[min(int(j), self.nD)]
-            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
-        return tally

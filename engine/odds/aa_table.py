@@ -260,6 +260,17 @@ def _one_thread() -> None:
         threadpool_limits(1, user_api="blas")
 
 
+def first_reaching(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT: int) -> Arr:
+    """Per attacker state (``W``'s last axis: its chance to win by defender column): the
+    first column where the chance reaches ``threshold`` below the state's limit (``nD``
+    where the attacker is quiet, else ``jT``), the limit if none; 0 where the attacker
+    is not alive."""
+    lim = np.where(quiet, nD, jT)
+    ok = (W >= threshold) & (np.arange(W.shape[-1]) < lim[..., None])
+    first = np.where(ok.any(axis=-1), np.argmax(ok, axis=-1), lim)
+    return np.where(alive, first, 0).astype(np.int64)
+
+
 class TableEngine:
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
         _one_thread()
@@ -936,14 +947,7 @@ class TableEngine:
         """Retreat wherever fighting on would win less than ``threshold``: in each row
         the columns before the first where the chance reaches it (the chance never falls
         as the defender loses units, so those columns are a prefix)."""
-        W = self.win_chance()
-        for k in range(len(self.blocks)):
-            for i in range(self.R):
-                if not self.a_alive[k, i]:
-                    continue
-                lim = self.nD if self.a_quiet[k, i] else self.jT
-                ok = np.flatnonzero(W[k, i, :lim] >= threshold)
-                self.r_cut[k, i] = int(ok[0]) if len(ok) else lim
+        self.r_cut = first_reaching(self.win_chance(), threshold, self.a_alive, self.a_quiet, self.nD, self.jT)
 
     def _tally(self) -> Tally[float]:
         tally: Tally[float] = Tally.empty(1.0)
@@ -952,13 +956,17 @@ class TableEngine:
         tally.rounds = self.rounds
         recorded = sum(self.counts.values())
         tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+        self._attacker_ends(tally)
+        for j in np.nonzero(self.d_end)[0]:
+            st = self.d_tab.states[min(int(j), self.nD)]
+            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
+        return tally
+
+    def _attacker_ends(self, tally: Tally[float]) -> None:
+        """The attacker's final states into ``tally`` (per block and row here)."""
         for k, t in enumerate(self.a_tabs):
             row = self.a_end[k]
             n = len(t.states)
             for i in np.nonzero(row)[0]:
                 st = t.states[min(int(i), n - 1)]
                 tally.attacker_end[st] = tally.attacker_end.get(st, 0.0) + float(row[i])
-        for j in np.nonzero(self.d_end)[0]:
-            st = self.d_tab.states[min(int(j), self.nD)]
-            tally.defender_end[st] = tally.defender_end.get(st, 0.0) + float(self.d_end[j])
-        return tally
