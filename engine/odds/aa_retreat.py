@@ -33,6 +33,8 @@ the retreat rule itself is not folded into it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
@@ -129,18 +131,17 @@ def retreat_pairs(
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
     In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
-    both passes run in numpy (:func:`_numpy_pairs`) unless ``vectorised`` is False;
+    both passes run in numpy (:func:`numpy_chances`) unless ``vectorised`` is False;
     then the numpy solver's numbered sides are appended to ``sides`` (if given), for
     the solve with the retreat to reuse (:attr:`GeneralEngine.sides`)."""
     if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
-        return _numpy_pairs(setup, float(threshold), max_states, sides)
+        return _decide(numpy_chances(setup, max_states, sides), float(threshold))
     kept = _forward(setup, max_states)
     att, dfn = setup.attacker, setup.defender
     zero, one = setup.unit - setup.unit, setup.unit
     lo: dict[Pair, N] = {}
     hi: dict[Pair, N] = {}
-    retreat: set[Pair] = set()
-    unsure = 0.0
+    chances: dict[Pair, tuple[N, N, float]] = {}
     for pair in sorted(kept, key=lambda s: att.hp(s[0]) + dfn.hp(s[1])):
         m_eff, loop, moves, rest = kept[pair]
         if loop == 1:
@@ -158,26 +159,21 @@ def retreat_pairs(
                 else:  # never kept: anything from 0 to 1
                     high += p
             lo[pair], hi[pair] = low / (1 - loop), min(high / (1 - loop), one)
-        if hi[pair] < threshold:
-            retreat.add(pair)
-        elif lo[pair] < threshold:
-            unsure += float(m_eff)
-            if (lo[pair] + hi[pair]) / 2 < threshold:
-                retreat.add(pair)
-    return frozenset(retreat), unsure
+        chances[pair] = (lo[pair], hi[pair], float(m_eff))
+    return _decide(chances, threshold)
 
 
-def _numpy_pairs(
-    setup: BattleSetup[float], threshold: float, max_states: int | None, sides: list[object] | None = None
-) -> tuple[frozenset[Pair], float]:
-    """:func:`retreat_pairs` with numpy (:func:`numpy_chances`), the same decisions; a
-    chance within ``SLACK`` of the threshold (a tie, as far as decimals can tell) is
-    treated as straddling it."""
-    chances = numpy_chances(setup, max_states, sides)
+def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[frozenset[Pair], float]:
+    """The decisions from each pair's chance to win as an interval, with its visits:
+    retreat where it is wholly below ``threshold``, fight on where it is wholly at or
+    above; where it straddles, its middle decides and the visits go to the bound
+    returned.  In decimals a chance within ``SLACK`` of the threshold (a tie, as far as
+    decimals can tell) counts as straddling it."""
+    slack = SLACK if isinstance(threshold, float) else 0
     retreat: set[Pair] = set()
     unsure = 0.0
     for pair, (low, high, visits) in chances.items():
-        low, high = low - SLACK, high + SLACK
+        low, high = low - slack, high + slack
         if high < threshold:
             retreat.add(pair)
         elif low < threshold:

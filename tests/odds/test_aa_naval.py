@@ -41,6 +41,19 @@ def _close(a: dict[tuple[int, ...], float], b: dict[tuple[int, ...], float]) -> 
         assert a.get(key, 0.0) == pytest.approx(b.get(key, 0.0), abs=1e-12), key
 
 
+def _assert_solves_agree(battle: AABattle) -> None:
+    """The numpy solve and the dict solve of ``battle``: every outcome, the takes, the
+    expected rounds and both sides' final states, to 1e-12."""
+    new, old = _both(battle)
+    for outcome in OUTCOMES:
+        assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+    assert new.takes == pytest.approx(old.takes, abs=1e-12)
+    assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+    _close(new.attacker_end, old.attacker_end)
+    _close(new.defender_end, old.defender_end)
+    assert new.dropped < 1e-12
+
+
 def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
     rng = random.Random(1906)
     checked = 0
@@ -56,14 +69,7 @@ def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
         battle = AABattle.parse(_fleet(rng, False), _fleet(rng, True), mode="sea",
                                 ool_attacker=rng.choice(["", "fig,sub", "bat,des"]),
                                 ool_defender=rng.choice(["", "fig", "sub,fig"]), **options)  # type: ignore[arg-type]  # fmt: skip
-        new, old = _both(battle)
-        for outcome in OUTCOMES:
-            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
-        assert new.takes == pytest.approx(old.takes, abs=1e-12)
-        assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
-        _close(new.attacker_end, old.attacker_end)
-        _close(new.defender_end, old.defender_end)
-        assert new.dropped < 1e-12
+        _assert_solves_agree(battle)
         checked += 1
     assert checked == 60
 
@@ -195,14 +201,7 @@ def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round()
                                 **options)  # type: ignore[arg-type]  # fmt: skip
         if not any(u == "submarine" for u in (*battle.attacker, *battle.defender)):
             continue
-        new, old = _both(battle)
-        for outcome in OUTCOMES:
-            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
-        assert new.takes == pytest.approx(old.takes, abs=1e-12)
-        assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
-        _close(new.attacker_end, old.attacker_end)
-        _close(new.defender_end, old.defender_end)
-        assert new.dropped < 1e-12
+        _assert_solves_agree(battle)
         checked += 1
     assert checked >= 45
 
