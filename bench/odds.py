@@ -46,8 +46,9 @@
 - ``odds-aa-sea-40v40-retreat-chance-ms``, ``odds-aa-sea-100v100-retreat-chance-ms``:
   the mixed fleets of ``odds-aa-sea-40v40-subs-ms`` and ``odds-aa-sea-100v100-subs-ms``,
   the attacker retreating when its chance to win falls below 40 % (a traced numpy
-  solve, its backward pass, the solve with the retreats; ~0.25 s and ~2 s, ~6 s at 40
-  a side in the pure-Python pass before).
+  solve, its backward pass, the solve with the retreats; ~0.2 s and ~1.5 s, ~6 s at 40
+  a side in the pure-Python pass before, ~2 s at 100 a side while the backward pass
+  took every product).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 

@@ -794,6 +794,7 @@ class NavalSolver:
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
         self.trace: list[_Level] | None = None
+        self.dropped = 0.0  # the mass :meth:`solve` left out
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -872,7 +873,7 @@ class NavalSolver:
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
-            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total)))
+            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total)))
         return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
@@ -946,6 +947,7 @@ class NavalSolver:
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
+        self.dropped = dropped
         return self.seen
 
     def win_chances(self) -> tuple[Arr, Arr, Arr, Arr, Arr]:
@@ -955,16 +957,21 @@ class NavalSolver:
         visits (the mass that ever reaches it).
 
         Levels are taken back from the fewest hit points up; a pair's chance is a mix of
-        the chances of the pairs its phases lead to, all lower but itself.  A pair the
-        solve never kept (its mass below ``TINY``) counts anything between 0 and 1, so
-        every chance is an interval (the low bound in the real part of a complex table,
-        the high bound in its imaginary part, both mixed with the same chances); with
-        S(v) -> G(v) (``p0``) and G(v) -> S(v) (``g0``) the only moves that stay in a
-        level, S's chance is ``(a + p0 b) / (1 - p0 g0)`` and G's ``g0 S + b`` (``a``:
-        the strikes' other results, ``b``: general fire's).  A stalemate never wins."""
+        the chances of the pairs its phases lead to, all lower but itself, over the
+        products the solve spread (:func:`_bilinear`).  With S(v) -> G(v) (``p0``) and
+        G(v) -> S(v) (``g0``) the only moves that stay in a level, S's chance is ``(a +
+        p0 b) / (1 - p0 g0)`` and G's ``g0 S + b`` (``a``: the strikes' other results,
+        ``b``: general fire's).  A stalemate never wins.
+
+        ``low`` counts a pair the solve never kept, or a product it did not spread, as
+        never winning.  What that leaves out from a pair P is the chance that the battle
+        from P ever takes such a step, and every step of it was counted, with the mass
+        taking it, in the mass the solve left out (``dropped``); P's visits times the
+        chance of reaching a pair Q is at most Q's, so that chance is at most ``dropped
+        / visits(P)``, and ``high`` is ``low`` plus that."""
         assert self.trace is not None
         A, D = self.A, self.D
-        values = np.full((len(A.slot_state), 2 * len(D.slot_state)), 1j)
+        values = np.zeros((len(A.slot_state), 2 * len(D.slot_state)))
         won = ATTACKER
         out: list[tuple[Arr, Arr, Arr, Arr]] = []
         for level in reversed(self.trace):
@@ -974,21 +981,21 @@ class NavalSolver:
                 outcome, i3, j3 = self._settle(i, j)
                 cell = (A.slot_of[i], 2 * D.slot_of[j])
                 if outcome is not None:
-                    values[cell] = (1 + 1j) if outcome == won else 0
+                    values[cell] = 1.0 if outcome == won else 0.0
                 elif (i3, j3) != (i, j):
                     s3, t3 = A.slot_of[i3], D.slot_of[j3]
-                    values[cell] = values[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
+                    values[cell] = values[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 0.0
             if level.kept is None:
                 continue
-            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total = level.kept
+            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total = level.kept
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
             values[si[stays], sj[stays]] = 0  # the loops: summed in closed form
             values[si, sj + 1] = 0
-            b = _bilinear(A, D, ca, cd, values)
+            b = _bilinear(A, D, ca, cd, g_total, values)
             live = stays & ~stale
-            x_s = np.zeros(len(ii), dtype=complex)
+            x_s = np.zeros(len(ii))
             if live.any():
-                a = _bilinear(A, D, sa[live], sd[live], values)
+                a = _bilinear(A, D, sa[live], sd[live], s_total[live], values)
                 x_s[live] = (a + p0[live] * b[live]) / (1.0 - p0[live] * g0[live])
             x_g = np.where(stays, g0 * x_s, 0) + b
             x_g[stale] = 0
@@ -998,8 +1005,9 @@ class NavalSolver:
         if not out:
             none = np.zeros(0, dtype=np.int64)
             return none, none, np.zeros(0), np.zeros(0), np.zeros(0)
-        ii, jj, x, visits = (np.concatenate(column) for column in zip(*out))
-        return ii, jj, x.real, np.minimum(x.imag, 1.0), visits
+        ii, jj, low, visits = (np.concatenate(column) for column in zip(*out))
+        width = np.divide(self.dropped, visits, out=np.full(len(visits), np.inf), where=visits > 0)
+        return ii, jj, low, np.minimum(low + width, 1.0), visits
 
     def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Stored casualty distributions of general fire at the pairs (ii, jj), the
@@ -1280,22 +1288,23 @@ class _Parts:
         return a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld
 
 
-def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
-    """Add the outer products of flat parts (:meth:`_Parts.flat`; every part has an
-    entry on both sides) to ``table``; returns the mass left out (products below
-    ``TINY``)."""
+def _pruned(
+    a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr
+) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr, Arr, float]:
+    """Flat parts (:meth:`_Parts.flat`) without what is not spread: an attacker entry
+    whose every product is below ``TINY`` (its mass, its part's scale times its chance,
+    is), then a defender entry whose every product with the attacker entries left is
+    below it.  Returns the parts left (attacker entries with their chances ``a_val``
+    were masses of: the kept ones' positions in the input too) and the mass left out."""
     dropped = 0.0
     n_parts = len(la)
-    # Products below TINY are not spread (as the general engine's dict solve): an
-    # attacker entry whose every product is below it (its mass, its part's scale times
-    # its chance, is), then a defender entry whose every product with the attacker
-    # entries left is below it.  Their mass is left out.
     a_keep = a_val >= TINY
-    if not a_keep.all():
+    a_all = bool(a_keep.all())
+    if not a_all:
         dropped += float(a_val[~a_keep].sum())
         a_val = np.where(a_keep, a_val, 0.0)
     a_start = np.cumsum(la) - la
-    a_max = np.maximum.reduceat(a_val, a_start)
+    a_max = np.maximum.reduceat(a_val, a_start) if len(a_val) else np.zeros(n_parts)
     d_part = np.repeat(np.arange(n_parts), ld)
     d_keep = d_val * a_max[d_part] >= TINY
     if not d_keep.all():
@@ -1303,9 +1312,18 @@ def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val:
         dropped += float((d_val[~d_keep] * a_sum[d_part[~d_keep]]).sum())
         d_idx, d_val = d_idx[d_keep], d_val[d_keep]
         ld = np.bincount(d_part[d_keep], minlength=n_parts)
-    if not a_keep.all():
+    kept = np.flatnonzero(a_keep)
+    if not a_all:
         a_idx, a_val = a_idx[a_keep], a_val[a_keep]
         la = np.bincount(np.repeat(np.arange(n_parts), la)[a_keep], minlength=n_parts)
+    return a_idx, a_val, la, d_idx, d_val, ld, kept, dropped
+
+
+def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+    """Add the outer products of flat parts (:meth:`_Parts.flat`; every part has an
+    entry on both sides) to ``table``; returns the mass left out (:func:`_pruned`: as
+    the general engine's dict solve, products below ``TINY`` are not spread)."""
+    a_idx, a_val, la, d_idx, d_val, ld, _, dropped = _pruned(a_idx, a_val, la, d_idx, d_val, ld)
     for parts, a, d in _chunks(la, ld):
         _spread(table, a_idx[a], a_val[a], la[parts], d_idx[d], d_val[d], ld[parts])
     return dropped
@@ -1328,21 +1346,35 @@ def _chunks(la: Arr, ld: Arr) -> Iterator[tuple[slice, slice, slice]]:
         first = last
 
 
-def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, values: Arr) -> Arr:
-    """Per pair of stored results (``a_ids[k]``, ``d_ids[k]``): the sum over their
-    entries of both chances times ``values`` at that cell (a table shaped as the mass
-    table): what the outer product would spread, weighted by the cells instead."""
+def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, values: Arr) -> Arr:
+    """Per pair of stored results (``a_ids[k]``, ``d_ids[k]``) spread with mass
+    ``scale[k]``: the sum over their entries of both chances times ``values`` at that
+    cell (a table shaped as the mass table), over the products the spreading keeps
+    (:func:`_pruned`): what the outer product would spread, weighted by the cells."""
     a_idx, a_p, la = A.gather(a_ids)
     d_idx, d_p, ld = D.gather(d_ids)
+    a_idx, _, la, d_idx, d_p, ld, kept, _ = _pruned(a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld)
+    a_p = a_p[kept]
+    # A part whose entries on one side were all left out has nothing left.
+    empty = ld == 0
+    if empty.any():
+        has = ~np.repeat(empty, la)
+        a_idx, a_p = a_idx[has], a_p[has]
+        la = np.where(empty, 0, la)
     flat = values.reshape(-1)
     C = values.shape[1]
     out = np.zeros(len(la), dtype=values.dtype)
     for parts, a, d in _chunks(la, ld):
         la_ = la[parts]
+        full = la_ > 0
+        if not full.any():
+            continue
         reps, out_start, gd = _expand(la_, ld[parts])
         vals = flat[np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]] * d_p[d][gd]
         per_entry = np.add.reduceat(vals, out_start) * a_p[a]
-        out[parts] = np.add.reduceat(per_entry, np.cumsum(la_) - la_)
+        got = out[parts]
+        got[full] = np.add.reduceat(per_entry, (np.cumsum(la_) - la_)[full])
+        out[parts] = got
     return out
 
 

@@ -409,7 +409,9 @@ def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.
 def test_retreat_chances_in_numpy_equal_the_dict_pass() -> None:
     """The numpy passes (engine.odds.aa_retreat.numpy_chances) decide as the dict passes
     on random fleets with submarines (strikes, restricted hits, submerging, transports),
-    but for ties: chances equal to the threshold, which decimals cannot place."""
+    but where the numpy interval holds the threshold: ties, which decimals cannot place,
+    and pairs so rarely reached that their interval is wide (their visits are in the
+    error bound)."""
     from engine.odds.aa_retreat import numpy_chances
 
     rng = random.Random(1944)
@@ -430,8 +432,8 @@ def test_retreat_chances_in_numpy_equal_the_dict_pass() -> None:
         chances = numpy_chances(setup)
         for pair in fast ^ slow:
             low, high, _ = chances[pair]
-            assert abs(low - percent / 100) < 1e-9 and abs(high - percent / 100) < 1e-9, (battle, pair)
-        compared += len(fast & slow)
+            assert low - 1e-9 < percent / 100 < high + 1e-9, (battle, pair)
+        compared += sum(1 for pair in fast & slow if chances[pair][1] - chances[pair][0] < 1e-9)
     assert compared > 200, compared
 
 
