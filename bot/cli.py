@@ -32,9 +32,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a sub-command; ``argv`` None: this process is the ``warroom`` command itself
+    (``args.whole_process``: a one-shot command may then tune the process)."""
+    whole_process = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     args = parser.parse_args(argv)
+    args.whole_process = whole_process
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

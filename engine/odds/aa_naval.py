@@ -128,7 +128,7 @@ class _Numbered:
         # columns, ``res_p``: chances; result n is ``res_len[n]`` entries from
         # ``res_off[n]``; ``stay``: the chance of staying put; ``still``: staying put
         # for sure).
-        self.res_idx = _Store(np.int64)
+        self.res_idx = _Store(np.int32)  # table rows or columns: small
         self.res_p = _Store(np.float64)
         self.n_res = 0
         self.res_off = np.zeros(256, dtype=np.int64)
@@ -247,7 +247,7 @@ class _Numbered:
         """Results ``ids`` one after the other: their entries, chances and lengths."""
         lens = self.res_len[ids]
         pos = np.arange(int(lens.sum())) + np.repeat(self.res_off[ids] - (np.cumsum(lens) - lens), lens)
-        return self.res_idx.data[pos], self.res_p.data[pos], lens
+        return self.res_idx.data[pos].astype(np.int64), self.res_p.data[pos], lens
 
     def idents(self, ts: Arr) -> Arr:
         """Stored "nothing happens" entries of states ``ts`` (phase G columns for the

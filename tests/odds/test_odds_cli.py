@@ -84,3 +84,14 @@ def test_memoir_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_memoir_bad_target(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "memoir", "--dice", "2", "--target", "cavalry")
     assert code == 2 and "cavalry" in err
+
+
+def test_the_odds_command_keeps_freed_memory_in_its_own_process() -> None:
+    # A fresh `warroom` process tunes glibc's malloc (bot.odds_cli.keep_freed_memory):
+    # asked in a child process, since the setting is the whole process's.
+    import subprocess
+    import sys
+
+    code = "from bot.odds_cli import keep_freed_memory; print(keep_freed_memory())"
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert got.stdout.strip() == "True"
