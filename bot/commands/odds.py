@@ -5,8 +5,10 @@ takes two units of the A&A Miniatures game in the channel (``attacker``, ``targe
 and reads every number off the game (:mod:`engine.odds.minis_game`); only units the
 asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
-computation (``MAX_UNITS``, ``MAX_CELLS``, ``MAX_STATES``), so every answer comes well
-under a second.
+computation (``MAX_UNITS``) or as soon as it passes a work limit (``MAX_STATES``,
+``MAX_WORK``), so every answer comes within seconds: nearly all well under one, the
+slowest accepted (100 a side at sea, submarines striking every round) ~16 s, and the
+biggest refused after ~3 s instead of minutes of work.
 """
 
 from __future__ import annotations
@@ -33,15 +35,19 @@ from engine.odds.report import (
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
-# a submarine battle whose state space passes MAX_STATES pairs (e.g. 100 a side with no
-# destroyer anywhere and aircraft on both sides, minutes of work) is refused.
+# a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
+# cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~9
+# minutes of work in full) is refused when it does, after a few seconds.  The slowest
+# battle accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30
+# fig: ~16 s) needs ~3.2e9.
 MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
+MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
 
 
 def _aa(battle: AABattle) -> AAOdds:
-    return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES)
+    return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK)
 
 
 @command(

@@ -433,21 +433,23 @@ def aa_odds(
     max_units: int | None = None,
     max_cells: int | None = None,
     eps: float = 1e-18,
+    max_work: int | None = None,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
     ``engine`` is ``"auto"`` (fast when no submarine takes part), ``"fast"`` or
     ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
-    table, checked before any work) and ``max_states`` (states the general engine
-    processes) cap the work and raise a :class:`PlayerError` beyond; ``None`` means no
-    cap."""
+    table, checked before any work), ``max_states`` (states the general engine
+    processes) and ``max_work`` (outer product terms and casualty cells of its numpy
+    solve, checked before each batch of them) cap the work and raise a
+    :class:`PlayerError` beyond; ``None`` means no cap."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
                  "second wave": sum(battle.wave2.values())}
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
-    limits = (max_states, max_cells)
+    limits = (max_states, max_cells, max_work)
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
@@ -459,9 +461,9 @@ def aa_odds(
 
 
 def _run(
-    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None], eps: float
+    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, int | None], eps: float
 ) -> AAOdds:
-    max_states, max_cells = limits
+    max_states, max_cells, max_work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
     subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
@@ -487,7 +489,8 @@ def _run(
             from engine.odds.aa_retreat import retreat_pairs
 
             found: list[object] = []
-            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found)
+            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
+                                          max_work=max_work)
             setup = replace(setup, retreat_at=pairs)
             sides = found[0] if found else None
         else:
@@ -508,7 +511,7 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        general = GeneralEngine(setup, max_states=max_states)
+        general = GeneralEngine(setup, max_states=max_states, max_work=max_work)
         general.sides = sides  # a retreat by win chance: the first solve's stored results
         tally = general.run(limit)
     else:
@@ -526,7 +529,7 @@ def _run(
 
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
-    limits: tuple[int | None, int | None], eps: float,
+    limits: tuple[int | None, int | None, int | None], eps: float,
 ) -> dict[str, float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of

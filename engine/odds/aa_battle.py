@@ -38,6 +38,18 @@ def too_many_states(max_states: int) -> PlayerError:
                        " states); try fewer units.")
 
 
+def too_much_work(max_work: int) -> PlayerError:
+    """The numpy solve of a submarine battle passed its work limit (``max_work`` outer
+    product terms and casualty cells): refused before doing more."""
+    return PlayerError(
+        f"This battle is too big to compute exactly here: it needs more than {max_work:,} steps"
+        " (submarines striking every round, and aircraft that cannot hit them, make the states of big"
+        " fleets multiply). Try fewer units, or a destroyer on the side whose ships the submarines"
+        " strike; the command line (warroom odds aa) has no limit.",
+        legal=["/odds aa attacker:… defender:… kind:sea with fewer units"],
+    )
+
+
 @dataclass(frozen=True)
 class Start(Generic[N]):
     """One starting point of round 1 and its weight."""

@@ -34,7 +34,10 @@ Dist = dict[State, N]
 
 
 class GeneralEngine(Generic[N]):
-    def __init__(self, setup: BattleSetup[N], max_states: int | None = None, *, vectorised: bool = True) -> None:
+    def __init__(
+        self, setup: BattleSetup[N], max_states: int | None = None, *, vectorised: bool = True,
+        max_work: int | None = None,
+    ) -> None:
         self.setup: BattleSetup[N] = setup
         # Float mode, no round limit: the numpy solve (engine.odds.aa_naval) unless
         # ``vectorised`` is False (the dict-based solve below, kept to check it against).
@@ -42,6 +45,7 @@ class GeneralEngine(Generic[N]):
         self.unit: N = setup.unit
         self.zero: N = setup.unit - setup.unit
         self.max_states = max_states
+        self.max_work = max_work  # the numpy solve's (NavalSolver)
         self.seen = 0
         # The numbered sides of an earlier numpy solve of this battle, to reuse
         # (NavalSolver.sides; a retreat by win chance solves it twice).
@@ -206,7 +210,7 @@ class GeneralEngine(Generic[N]):
                     tally.record(outcome, a, d, start.weight, self.setup.takes(a))
                 else:
                     after[(a, d)] = after.get((a, d), self.zero) + start.weight
-            solver = NavalSolver(setup, self.max_states, self.seen, self.sides)
+            solver = NavalSolver(setup, self.max_states, self.seen, self.sides, max_work=self.max_work)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
             else:
@@ -232,14 +236,14 @@ class GeneralEngine(Generic[N]):
         if rounds is None and isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            solver = NavalSolver(setup, self.max_states, self.seen)
+            solver = NavalSolver(setup, self.max_states, self.seen, max_work=self.max_work)
             self.seen = solver.solve(after, tally)
         elif rounds is None:
             self._solve(after, tally)
         elif isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            NavalSolver(setup, self.max_states, self.seen).walk(after, rounds - 1, tally)
+            NavalSolver(setup, self.max_states, self.seen, max_work=self.max_work).walk(after, rounds - 1, tally)
         else:
             # Round by round; in float mode masses below TINY are not spread (their sum
             # goes to the error bound), as in the solve without a round limit.

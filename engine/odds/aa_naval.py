@@ -35,7 +35,9 @@ from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 
-from engine.odds.aa_battle import ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import (
+    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states, too_much_work,
+)
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
@@ -143,6 +145,7 @@ class _Numbered:
         # :meth:`keep_from`, :meth:`release`) instead of piling up in memory.
         self.lookups = 0
         self.misses = 0
+        self.cells = 0  # casualty cells enumerated (work, NavalSolver.max_work)
         self.transient = False
         self._mark = (0, 0, 0)
         self._written: list[tuple[str, Arr, Arr | None]] | None = None
@@ -609,6 +612,7 @@ def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n
     of chains; hits past the chain's end stay at its last state).  Table columns are
     ``state * col + shift``."""
     kk = np.repeat(np.arange(len(ts)), n_d)
+    target.cells += len(kk)
     h = np.arange(int(n_d.sum())) - (np.cumsum(n_d) - n_d)[kk]
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
@@ -713,6 +717,7 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     # the row's start); hits past the table's last step end there.
     row_start = np.cumsum(row_len) - row_len
     ramp = np.arange(int(row_len.sum()))
+    target.cells += len(ramp)
     cap = height[rk] - 1
     if (row_len - 1 <= cap).all():
         cell = np.repeat(row_cell - row_start, row_len) + ramp
@@ -775,13 +780,18 @@ class NavalSolver:
     G(v) ``m_g + p0`` times that."""
 
     def __init__(
-        self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: object = None
+        self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: object = None,
+        *, max_work: int | None = None,
     ) -> None:
         """``sides``: the numbered sides of an earlier solver of the same battle (its
         :attr:`sides`), whose stored results are then reused; ``setup`` may differ from
-        that solver's in its end-of-round rules only (a retreat by win chance)."""
+        that solver's in its end-of-round rules only (a retreat by win chance).
+        ``max_work``: the most outer product terms (spread or, backward, mixed) and
+        casualty cells this solver may go through; checked before each batch of
+        products, so a battle too big is refused after at most that much work."""
         self.setup = setup
         self.max_states = max_states
+        self.max_work = max_work
         self.seen = seen
         if sides is None:
             self.A = _Numbered(setup.attacker, setup, True)
@@ -791,10 +801,21 @@ class NavalSolver:
             self.A.rebind(setup)
             self.D.rebind(setup)
         self.sides: object = (self.A, self.D)
+        self.work = 0  # outer product terms
+        self._cells_before = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
         self.trace: list[_Level] | None = None
         self.dropped = 0.0  # the mass :meth:`solve` left out
+
+    def _charge(self, products: int) -> None:
+        """Count ``products`` more terms (and the casualty cells enumerated since the
+        last call) against ``max_work``."""
+        self.work += products
+        if self.max_work is not None:
+            done = self.work + self.A.cells + self.D.cells - self._cells_before
+            if done > self.max_work:
+                raise too_much_work(self.max_work)
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -932,8 +953,10 @@ class NavalSolver:
                     side.keep_from()
             dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
             if parts:
+                flat = parts.flat()
+                self._charge(int(flat[2] @ flat[5]))
                 grow()
-                dropped += _spread_flat(table, *parts.flat())
+                dropped += _spread_flat(table, *flat)
             for side in (A, D):
                 side.release()
                 # Nearly every casualty distribution new (and no trace that keeps their
@@ -991,6 +1014,7 @@ class NavalSolver:
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
             values[si[stays], sj[stays]] = 0  # the loops: summed in closed form
             values[si, sj + 1] = 0
+            self._charge(int(A.res_len[ca] @ D.res_len[cd]))
             b = _bilinear(A, D, ca, cd, g_total, values)
             live = stays & ~stale
             x_s = np.zeros(len(ii))
@@ -1057,10 +1081,10 @@ class NavalSolver:
         def spread(parts: _Parts) -> float:
             if not parts:
                 return 0.0
-            grow()
-            return _spread_flat(table, *parts.flat())
+            return spread_flat(*parts.flat())
 
         def spread_flat(a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val: Arr, ld: Arr) -> float:
+            self._charge(int(la @ ld))
             grow()
             return _spread_flat(table, a_idx, a_val, la, d_idx, d_val, ld)
 

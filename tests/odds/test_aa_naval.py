@@ -117,6 +117,44 @@ def test_numpy_solve_counts_states_against_the_cap() -> None:
     assert aa_odds(battle, max_states=100_000).attacker_win > 0
 
 
+def _work_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every count NavalSolver._charge checks against ``max_work``, as it checks it."""
+    from engine.odds.aa_naval import NavalSolver
+
+    seen: list[int] = []
+    charge = NavalSolver._charge
+
+    def counting(self: NavalSolver, products: int) -> None:
+        seen.append(self.work + products + self.A.cells + self.D.cells - self._cells_before)
+        charge(self, products)
+
+    monkeypatch.setattr(NavalSolver, "_charge", counting)
+    return seen
+
+
+@pytest.mark.parametrize("options", [{}, {"rounds": 3}, {"retreat_chance": 40}])
+def test_work_limit_refuses_as_soon_as_it_is_passed(monkeypatch: pytest.MonkeyPatch, options: dict[str, object]) -> None:
+    # Discord's limit on the numpy solve (bot.commands.odds.MAX_WORK): outer product
+    # terms and casualty cells are counted before each batch of products is spread (or,
+    # backward, mixed: a retreat by win chance), in the solve, the round walk and the
+    # backward pass.  A battle of submarines striking every round (no defending
+    # destroyer, A-10.6) against aircraft that cannot hit them (A-10.14).
+    from engine.core.errors import PlayerError
+
+    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", **options)  # type: ignore[arg-type]
+    seen = _work_seen(monkeypatch)
+    free = aa_odds(battle)
+    whole, batches = max(seen), len(seen)
+    assert whole > 1000 and batches > 5
+    assert aa_odds(battle, max_work=whole) == free  # exactly its work: answered, the same
+    seen.clear()
+    with pytest.raises(PlayerError, match="too big") as err:
+        aa_odds(battle, max_work=whole // 3)
+    assert "/odds aa" in err.value.text() and "--" not in err.value.text()
+    # Refused at the first batch past the limit, not at the end.
+    assert len(seen) < batches and seen[-1] > whole // 3 >= seen[-2]
+
+
 @pytest.mark.parametrize(
     ("attacker", "defender", "options"),
     [

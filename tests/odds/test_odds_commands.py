@@ -81,6 +81,23 @@ async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
     assert_chart(msg)
 
 
+async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The work limit reaches the engine (bot.commands.odds.MAX_WORK; the real one refuses
+    # 100 a side with submarines and aircraft on both sides and no destroyer after ~3 s
+    # instead of ~9 minutes of work): here lowered, so a small battle passes it.
+    from bot.commands import odds
+
+    monkeypatch.setattr(odds, "MAX_WORK", 500)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
+    text = err.value.text()
+    assert "too big to compute exactly here" in text and "a destroyer" in text
+    assert "/odds aa attacker:… defender:… kind:sea" in text and "--" not in text
+    monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
+    msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
+    assert "Attacker wins" in msg.text
+
+
 async def test_refusals_speak_slash_command_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="1 bat", defender="1 inf")
