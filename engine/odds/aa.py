@@ -461,11 +461,16 @@ def aa_odds(
 
 
 def _run(
-    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, int | None], eps: float
+    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, int | None], eps: float,
+    starts: list[Start[N]] | None = None,
 ) -> AAOdds:
+    """``starts``: round 1's starting points instead of the battle's own (a second wave
+    against every state the first left, :func:`_second_wave_once`)."""
     max_states, max_cells, max_work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
+    if starts is not None:
+        setup = replace(setup, starts=starts)
     subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
         setup.defender.start, "submarine"
     )
@@ -529,12 +534,14 @@ def _run(
 
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
-    limits: tuple[int | None, int | None, int | None], eps: float,
+    limits: tuple[int | None, int | None, int | None], eps: float, one_solve: bool = True,
 ) -> dict[str, float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
     loss, technologies; no bombardment, no round limit, no retreat; the caller's work
-    limits apply to each), weighted."""
+    limits apply to each), weighted.  In decimals those battles are one battle with a
+    start per state (:func:`_second_wave_once`) unless ``one_solve`` is False or the
+    states do not fit one."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -548,6 +555,7 @@ def _second_wave(
         "draw": 0.0,
     }
     dfn = setup.defender
+    left: list[tuple[float, dict[str, int]]] = []  # (chance, survivors) of each final state
     for st, mass in tally.defender_end.items():
         p = float(mass)
         if not p or dfn.alive(st) == 0:
@@ -555,6 +563,13 @@ def _second_wave(
         survivors = {n: c for n, c in dfn.counts(st).items() if c > 0}
         for n, c in aside.items():
             survivors[n] = survivors.get(n, 0) + c
+        left.append((p, survivors))
+    once = _second_wave_once(battle, left, cat, limits, eps) if one_solve and isinstance(setup.unit, float) else None
+    if once is not None:
+        for key, value in once.items():
+            total[key] += value
+        return total
+    for p, survivors in left:
         second = _run(AABattle(
             attacker=dict(battle.wave2), defender=survivors,
             mode="land" if battle.mode == "amphibious" else battle.mode,
@@ -568,6 +583,56 @@ def _second_wave(
         total["draw"] += p * second.draw
     return total
 
+
+
+def _second_wave_once(
+    battle: AABattle, left: list[tuple[float, dict[str, int]]], cat: Catalogue,
+    limits: tuple[int | None, int | None, int | None], eps: float,
+) -> dict[str, float] | None:
+    """The second battles, one per final state of the first (``left``: its chance and
+    the defender's survivors, battleships repaired, A-10.8), as one battle whose round 1
+    starts from every one of those states with its chance: the engines share their
+    states and casualty distributions, and the caller's work limits apply once.  Each
+    start is the survivors as a state of the whole defending army.  At sea the general
+    engine takes it (the survivors need not be on one loss sequence); aircraft of a
+    defender without a destroyer stay out when the second wave is all submarines (A-10.6,
+    as :func:`setup_battle` decides for one battle).  On land the table engines take it:
+    the survivors are steps of the defender's loss order, and AA fire (A-10.5) is the
+    same from each (its guns are never casualties).  Returns the chances of the whole
+    attack these battles add (the keys of :func:`_second_wave`), or None where the
+    survivors do not fit one battle (then each is fought on its own)."""
+    sea = battle.mode == "sea"
+    second = AABattle(
+        attacker=dict(battle.wave2), defender=dict(battle.defender), mode="sea" if sea else "land",
+        ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
+        tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
+        low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
+    )  # fmt: skip
+    setup, _ = setup_battle(second, 1.0, cat)
+    prof_a, prof_d = second.profiles("attacker", cat), second.profiles("defender", cat)
+    subs_only = sea and all(prof_a[n].submarine for n, c in second.attacker.items() if c > 0)
+    guns = {n: c for n, c in second.defender.items() if prof_d[n].is_aa}
+    dfn = setup.defender
+    on_sequence = {dfn.take(dfn.start, h) for h in range(dfn.hp(dfn.start) + 1)}
+    live = sum(p for p, _ in left)
+    starts: list[Start[float]] = []
+    for p, survivors in left:
+        if subs_only and not any(prof_d[n].destroyer for n in survivors):
+            survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
+        if any(survivors.get(n, 0) != c for n, c in guns.items()) or not set(survivors) <= set(dfn.army):
+            return None
+        st = [0] * len(dfn.slots)
+        for n, c in survivors.items():
+            st[dfn.slot_of(n)] = c
+        d = tuple(st)
+        if not sea and d not in on_sequence:
+            return None
+        starts.extend(Start(p / live * s.weight, s.attacker, d, d) for s in setup.starts)
+    if not starts:
+        return None
+    odds = _run(second, 1.0, "general" if sea else "auto", limits, eps, starts=starts)
+    return {"attacker_win": live * odds.attacker_win, "attacker_takes": live * odds.attacker_takes,
+            "defender_win": live * odds.defender_win, "draw": live * odds.draw}  # fmt: skip
 
 
 def _table_cells(setup: BattleSetup[Any]) -> int:

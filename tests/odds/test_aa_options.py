@@ -170,6 +170,86 @@ def test_the_second_wave_is_held_to_the_same_work_limits() -> None:
         aa_odds(AABattle.parse("1 fig", "1 des", mode="sea", wave2="4 sub, 2 des, 2 cru"), max_states=3)
 
 
+def _second_wave_each(monkeypatch: pytest.MonkeyPatch, battle: AABattle) -> dict[str, float] | None:
+    """The second wave as a battle per final state of the first (the older way, kept as
+    ``_second_wave(one_solve=False)``); None where one of those battles is refused."""
+    from engine.odds import aa
+
+    whole = aa._second_wave
+    with monkeypatch.context() as patch:
+        patch.setattr(aa, "_second_wave", lambda *args: whole(*args, one_solve=False))
+        try:
+            return aa_odds(battle).second_wave
+        except PlayerError:
+            return None
+
+
+def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The second wave fights every state the first left in one battle with a start per
+    # state (engine.odds.aa._second_wave_once): the same odds as one battle per state,
+    # at sea (A-10.6 strikes, aircraft set aside against submarines alone, transports,
+    # battleships repaired, A-10.8) and on land (AA fire before round 1, A-10.5; 1942
+    # Second Edition guns; keeping a land unit; low luck).
+    rng = random.Random(1945)
+    compared = 0
+    for _ in range(24):
+        sea = rng.random() < 0.5
+        if sea:
+            u = {"sub": rng.randint(0, 3), "des": rng.randint(0, 1), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1)}
+            first = ", ".join(f"{c} {k}" for k, c in u.items() if c) or "1 cru"
+            defender = rng.choice(["2 des, 1 car, 2 fig, 1 tra", "1 bat, 1 car, 1 fig", "1 cru, 1 sub, 1 bat", "2 car, 3 fig"])
+            wave2 = rng.choice(["3 sub", "2 sub, 1 des", "2 cru, 1 bat", "1 sub, 1 cru, 2 fig"])
+            options: dict[str, object] = {"mode": "sea"}
+        else:
+            first = f"{rng.randint(1, 4)} inf, {rng.randint(0, 2)} tank"
+            defender = rng.choice(["4 inf, 1 art, 1 aa", "3 inf, 1 tank, 1 fig", "5 inf, 1 aa, 1 fig"])
+            wave2 = rng.choice(["3 inf, 2 fig", "2 inf, 1 tank, 1 bom", "4 inf"])
+            options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
+                       "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
+        battle = AABattle.parse(first, defender, wave2=wave2, **options)  # type: ignore[arg-type]
+        each = _second_wave_each(monkeypatch, battle)
+        if each is None:
+            continue
+        once = aa_odds(battle).second_wave
+        assert once is not None
+        for key in each:
+            assert once[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
+        compared += 1
+    assert compared >= 14, compared
+
+
+def test_second_wave_fights_fighters_whose_carrier_sank(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first wave sinks the carrier first (the defender's order of loss) and leaves
+    # fighters: they still fight the second wave where they are.  A battle per state
+    # refused that ("fighters need carriers"); as one battle it is the fighters' battle.
+    battle = AABattle.parse("2 des", "1 car, 2 fig", mode="sea", ool_defender="car, fig", wave2="3 fig")
+    assert _second_wave_each(monkeypatch, battle) is None
+    odds = aa_odds(battle)
+    w = odds.second_wave
+    assert w is not None
+    # The same by hand: the first battle's final states, each against 3 attacking
+    # fighters (fighters alone: 3 against 4 on defense, the same dice on land).
+    first = aa_odds(AABattle.parse("2 des", "1 car, 2 fig", mode="sea", ool_defender="car, fig"))
+    want = first.attacker_win + first.draw
+    for survivors, p in first.survivors["defender"]:
+        if any(survivors.values()):
+            army = ", ".join(f"{c} {n}" for n, c in survivors.items() if c)
+            mode = "sea" if survivors.get("carrier") else "land"  # fighters alone: no ship rules
+            want += p * aa_odds(AABattle.parse("3 fig", army, mode=mode)).attacker_win
+    assert w["attacker_win"] == pytest.approx(want, abs=1e-12)
+    assert w["attacker_win"] + w["defender_win"] + w["draw"] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_big_second_wave_is_one_battle_not_one_per_state() -> None:
+    # 100 ships a side as the second wave, after a first wave that leaves ~100 final
+    # states: one solve (~1 s) where a battle per state took ~22 s, so Discord's work
+    # limit holds it once (bot.commands.odds.MAX_WORK), not once per state.
+    fleet = "35 sub, 20 des, 20 cru, 7 car, 5 bat, 13 fig"
+    battle = AABattle.parse("20 des", fleet, mode="sea", wave2=fleet)
+    odds = aa_odds(battle, max_units=120, max_work=400_000_000)
+    assert odds.second_wave is not None and 0.5 < odds.second_wave["attacker_win"] < 0.65
+
+
 def test_expected_losses_and_tuv_swing() -> None:
     odds = aa_odds(AABattle.parse("1 inf", "1 inf"), exact=True)
     # Attacker infantry dies when the defender wins or draws: 5/8 + 1/8; the defender's
