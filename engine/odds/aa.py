@@ -539,9 +539,9 @@ def _second_wave(
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
     loss, technologies; no bombardment, no round limit, no retreat; the caller's work
-    limits apply to each), weighted.  In decimals those battles are one battle with a
-    start per state (:func:`_second_wave_once`) unless ``one_solve`` is False or the
-    states do not fit one."""
+    limits apply to each), weighted.  Those battles are one battle with a start per
+    state (:func:`_second_wave_once`) unless ``one_solve`` is False or the states do
+    not fit one."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -555,21 +555,21 @@ def _second_wave(
         "draw": 0.0,
     }
     dfn = setup.defender
-    left: list[tuple[float, dict[str, int]]] = []  # (chance, survivors) of each final state
+    left: list[tuple[N, dict[str, int]]] = []  # (chance, survivors) of each final state
     for st, mass in tally.defender_end.items():
-        p = float(mass)
-        if not p or dfn.alive(st) == 0:
+        if not mass or dfn.alive(st) == 0:
             continue
         survivors = {n: c for n, c in dfn.counts(st).items() if c > 0}
         for n, c in aside.items():
             survivors[n] = survivors.get(n, 0) + c
-        left.append((p, survivors))
-    once = _second_wave_once(battle, left, cat, limits, eps) if one_solve and isinstance(setup.unit, float) else None
+        left.append((mass, survivors))
+    once = _second_wave_once(battle, left, setup.unit, cat, limits, eps) if one_solve else None
     if once is not None:
         for key, value in once.items():
             total[key] += value
         return total
-    for p, survivors in left:
+    for mass, survivors in left:
+        p = float(mass)
         second = _run(AABattle(
             attacker=dict(battle.wave2), defender=survivors,
             mode="land" if battle.mode == "amphibious" else battle.mode,
@@ -586,7 +586,7 @@ def _second_wave(
 
 
 def _second_wave_once(
-    battle: AABattle, left: list[tuple[float, dict[str, int]]], cat: Catalogue,
+    battle: AABattle, left: list[tuple[N, dict[str, int]]], unit: N, cat: Catalogue,
     limits: tuple[int | None, int | None, int | None], eps: float,
 ) -> dict[str, float] | None:
     """The second battles, one per final state of the first (``left``: its chance and
@@ -608,14 +608,14 @@ def _second_wave_once(
         tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
         low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
     )  # fmt: skip
-    setup, _ = setup_battle(second, 1.0, cat)
+    setup, _ = setup_battle(second, unit, cat)
     prof_a, prof_d = second.profiles("attacker", cat), second.profiles("defender", cat)
     subs_only = sea and all(prof_a[n].submarine for n, c in second.attacker.items() if c > 0)
     guns = {n: c for n, c in second.defender.items() if prof_d[n].is_aa}
     dfn = setup.defender
     on_sequence = {dfn.take(dfn.start, h) for h in range(dfn.hp(dfn.start) + 1)}
-    live = sum(p for p, _ in left)
-    starts: list[Start[float]] = []
+    live = sum((p for p, _ in left), unit - unit)
+    starts: list[Start[N]] = []
     for p, survivors in left:
         if subs_only and not any(prof_d[n].destroyer for n in survivors):
             survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
@@ -630,9 +630,10 @@ def _second_wave_once(
         starts.extend(Start(p / live * s.weight, s.attacker, d, d) for s in setup.starts)
     if not starts:
         return None
-    odds = _run(second, 1.0, "general" if sea else "auto", limits, eps, starts=starts)
-    return {"attacker_win": live * odds.attacker_win, "attacker_takes": live * odds.attacker_takes,
-            "defender_win": live * odds.defender_win, "draw": live * odds.draw}  # fmt: skip
+    odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts)
+    share = float(live)
+    return {"attacker_win": share * odds.attacker_win, "attacker_takes": share * odds.attacker_takes,
+            "defender_win": share * odds.defender_win, "draw": share * odds.draw}  # fmt: skip
 
 
 def _table_cells(setup: BattleSetup[Any]) -> int:

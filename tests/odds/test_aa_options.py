@@ -147,8 +147,9 @@ def test_unknown_rules_set_names_the_legal_ones_in_slash_syntax() -> None:
     assert "/odds aa … rules:1942se" in err.value.text()
 
 
-def test_second_wave_attacks_the_survivors() -> None:
-    odds = aa_odds(AABattle.parse("1 inf", "1 inf", wave2="1 inf"))
+@pytest.mark.parametrize("exact", [False, True])
+def test_second_wave_attacks_the_survivors(exact: bool) -> None:
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", wave2="1 inf"), exact=exact)
     assert odds.second_wave is not None
     w = odds.second_wave
     assert w["attacker_win"] == pytest.approx(17 / 32)
@@ -238,6 +239,8 @@ def test_second_wave_fights_fighters_whose_carrier_sank(monkeypatch: pytest.Monk
             want += p * aa_odds(AABattle.parse("3 fig", army, mode=mode)).attacker_win
     assert w["attacker_win"] == pytest.approx(want, abs=1e-12)
     assert w["attacker_win"] + w["defender_win"] + w["draw"] == pytest.approx(1.0, abs=1e-12)
+    exact = aa_odds(battle, exact=True).second_wave  # exact fractions: one battle too
+    assert exact is not None and exact["attacker_win"] == pytest.approx(want, abs=1e-12)
 
 
 def test_a_big_second_wave_is_one_battle_not_one_per_state() -> None:
