@@ -24,7 +24,7 @@ from typing import Any, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally,
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally, Work,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -441,7 +441,7 @@ def aa_odds(
     ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
     table, checked before any work), ``max_states`` (states the general engine
     processes) and ``max_work`` (outer product terms and casualty cells of its numpy
-    solve, checked before each batch of them) cap the work and raise a
+    solves, all of them together, checked before each batch) cap the work and raise a
     :class:`PlayerError` beyond; ``None`` means no cap."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
@@ -449,7 +449,7 @@ def aa_odds(
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
-    limits = (max_states, max_cells, max_work)
+    limits = (max_states, max_cells, Work(max_work))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
@@ -461,12 +461,12 @@ def aa_odds(
 
 
 def _run(
-    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, int | None], eps: float,
+    battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
     starts: list[Start[N]] | None = None,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
     against every state the first left, :func:`_second_wave_once`)."""
-    max_states, max_cells, max_work = limits
+    max_states, max_cells, work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
     if starts is not None:
@@ -495,7 +495,7 @@ def _run(
 
             found: list[object] = []
             pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
-                                          max_work=max_work)
+                                          work=work)
             setup = replace(setup, retreat_at=pairs)
             sides = found[0] if found else None
         else:
@@ -516,7 +516,7 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        general = GeneralEngine(setup, max_states=max_states, max_work=max_work)
+        general = GeneralEngine(setup, max_states=max_states, work=work)
         general.sides = sides  # a retreat by win chance: the first solve's stored results
         tally = general.run(limit)
     else:
@@ -534,7 +534,7 @@ def _run(
 
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
-    limits: tuple[int | None, int | None, int | None], eps: float, one_solve: bool = True,
+    limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool = True,
 ) -> dict[str, float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
@@ -587,7 +587,7 @@ def _second_wave(
 
 def _second_wave_once(
     battle: AABattle, left: list[tuple[N, dict[str, int]]], unit: N, cat: Catalogue,
-    limits: tuple[int | None, int | None, int | None], eps: float,
+    limits: tuple[int | None, int | None, Work], eps: float,
 ) -> dict[str, float] | None:
     """The second battles, one per final state of the first (``left``: its chance and
     the defender's survivors, battleships repaired, A-10.8), as one battle whose round 1

@@ -38,6 +38,23 @@ def too_many_states(max_states: int) -> PlayerError:
                        " states); try fewer units.")
 
 
+@dataclass
+class Work:
+    """What one answer has done of its work limit (``limit`` outer product terms and
+    casualty cells of the numpy submarine solves, :class:`NavalSolver`; None: no limit):
+    every solve of the answer (a retreat by win chance's, a second wave's) counts
+    against the same."""
+
+    limit: int | None = None
+    done: int = 0
+
+    def add(self, n: int) -> None:
+        """Count ``n`` more; refuse the battle once past the limit."""
+        self.done += n
+        if self.limit is not None and self.done > self.limit:
+            raise too_much_work(self.limit)
+
+
 def too_much_work(max_work: int) -> PlayerError:
     """The numpy solve of a submarine battle passed its work limit (``max_work`` outer
     product terms and casualty cells): refused before doing more."""

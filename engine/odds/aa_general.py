@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from typing import Callable, Generic
 
-from engine.odds.aa_battle import CUT, DEFENDER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import (
+    CUT, DEFENDER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_many_states,
+)
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.dist import N, convolve, fire_distribution
 
@@ -36,7 +38,7 @@ Dist = dict[State, N]
 class GeneralEngine(Generic[N]):
     def __init__(
         self, setup: BattleSetup[N], max_states: int | None = None, *, vectorised: bool = True,
-        max_work: int | None = None,
+        work: Work | None = None,
     ) -> None:
         self.setup: BattleSetup[N] = setup
         # Float mode, no round limit: the numpy solve (engine.odds.aa_naval) unless
@@ -45,7 +47,7 @@ class GeneralEngine(Generic[N]):
         self.unit: N = setup.unit
         self.zero: N = setup.unit - setup.unit
         self.max_states = max_states
-        self.max_work = max_work  # the numpy solve's (NavalSolver)
+        self.work = work  # the numpy solve's work limit (NavalSolver)
         self.seen = 0
         # The numbered sides of an earlier numpy solve of this battle, to reuse
         # (NavalSolver.sides; a retreat by win chance solves it twice).
@@ -210,7 +212,7 @@ class GeneralEngine(Generic[N]):
                     tally.record(outcome, a, d, start.weight, self.setup.takes(a))
                 else:
                     after[(a, d)] = after.get((a, d), self.zero) + start.weight
-            solver = NavalSolver(setup, self.max_states, self.seen, self.sides, max_work=self.max_work)
+            solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
             else:
@@ -236,14 +238,14 @@ class GeneralEngine(Generic[N]):
         if rounds is None and isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            solver = NavalSolver(setup, self.max_states, self.seen, max_work=self.max_work)
+            solver = NavalSolver(setup, self.max_states, self.seen, work=self.work)
             self.seen = solver.solve(after, tally)
         elif rounds is None:
             self._solve(after, tally)
         elif isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            NavalSolver(setup, self.max_states, self.seen, max_work=self.max_work).walk(after, rounds - 1, tally)
+            NavalSolver(setup, self.max_states, self.seen, work=self.work).walk(after, rounds - 1, tally)
         else:
             # Round by round; in float mode masses below TINY are not spread (their sum
             # goes to the error bound), as in the solve without a round limit.

@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterator, NamedTuple, cast
 import numpy as np
 
 from engine.odds.aa_battle import (
-    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, too_many_states, too_much_work,
+    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
@@ -145,7 +145,7 @@ class _Numbered:
         # :meth:`keep_from`, :meth:`release`) instead of piling up in memory.
         self.lookups = 0
         self.misses = 0
-        self.cells = 0  # casualty cells enumerated (work, NavalSolver.max_work)
+        self.cells = 0  # casualty cells enumerated (work: NavalSolver.work)
         self.transient = False
         self._mark = (0, 0, 0)
         self._written: list[tuple[str, Arr, Arr | None]] | None = None
@@ -781,17 +781,18 @@ class NavalSolver:
 
     def __init__(
         self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: object = None,
-        *, max_work: int | None = None,
+        *, work: Work | None = None,
     ) -> None:
         """``sides``: the numbered sides of an earlier solver of the same battle (its
         :attr:`sides`), whose stored results are then reused; ``setup`` may differ from
         that solver's in its end-of-round rules only (a retreat by win chance).
-        ``max_work``: the most outer product terms (spread or, backward, mixed) and
-        casualty cells this solver may go through; checked before each batch of
-        products, so a battle too big is refused after at most that much work."""
+        ``work``: the answer's work limit (:class:`engine.odds.aa_battle.Work`): outer
+        product terms (spread or, backward, mixed) and casualty cells are counted
+        against it before each batch of products, so a battle too big is refused after
+        at most that much work."""
         self.setup = setup
         self.max_states = max_states
-        self.max_work = max_work
+        self.work = work if work is not None else Work()
         self.seen = seen
         if sides is None:
             self.A = _Numbered(setup.attacker, setup, True)
@@ -801,21 +802,18 @@ class NavalSolver:
             self.A.rebind(setup)
             self.D.rebind(setup)
         self.sides: object = (self.A, self.D)
-        self.work = 0  # outer product terms
-        self._cells_before = self.A.cells + self.D.cells
+        self._cells_counted = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
         self.trace: list[_Level] | None = None
         self.dropped = 0.0  # the mass :meth:`solve` left out
 
     def _charge(self, products: int) -> None:
-        """Count ``products`` more terms (and the casualty cells enumerated since the
-        last call) against ``max_work``."""
-        self.work += products
-        if self.max_work is not None:
-            done = self.work + self.A.cells + self.D.cells - self._cells_before
-            if done > self.max_work:
-                raise too_much_work(self.max_work)
+        """Count ``products`` more terms, and the casualty cells enumerated since the
+        last call, against the work limit."""
+        cells = self.A.cells + self.D.cells
+        self.work.add(products + cells - self._cells_counted)
+        self._cells_counted = cells
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, too_many_states
+from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
@@ -128,17 +128,17 @@ def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N
 
 def retreat_pairs(
     setup: BattleSetup[N], threshold: N, max_states: int | None = None, *, vectorised: bool = True,
-    sides: list[object] | None = None, max_work: int | None = None,
+    sides: list[object] | None = None, work: Work | None = None,
 ) -> tuple[frozenset[Pair], float]:
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
     In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
     both passes run in numpy (:func:`numpy_chances`) unless ``vectorised`` is False;
     then the numpy solver's numbered sides are appended to ``sides`` (if given), for
-    the solve with the retreat to reuse (:attr:`GeneralEngine.sides`).  ``max_work``:
-    the numpy solve's work limit (:class:`NavalSolver`)."""
+    the solve with the retreat to reuse (:attr:`GeneralEngine.sides`).  ``work``: the
+    answer's work limit (:class:`engine.odds.aa_battle.Work`)."""
     if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
-        return _decide(numpy_chances(setup, max_states, sides, max_work), float(threshold))
+        return _decide(numpy_chances(setup, max_states, sides, work), float(threshold))
     kept = _forward(setup, max_states)
     att, dfn = setup.attacker, setup.defender
     zero, one = setup.unit - setup.unit, setup.unit
@@ -188,7 +188,7 @@ def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[f
 
 def numpy_chances(
     setup: BattleSetup[float], max_states: int | None = None, sides: list[object] | None = None,
-    max_work: int | None = None,
+    work: Work | None = None,
 ) -> dict[Pair, tuple[float, float, float]]:
     """The attacker's chance to win by fighting on from each pair where a round starts,
     as an interval, with the pair's visits: ``{pair: (low, high, visits)}``.  The
@@ -201,7 +201,7 @@ def numpy_chances(
         outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
         if outcome is None:
             initial[(a, d)] = initial.get((a, d), 0.0) + start.weight
-    solver = NavalSolver(setup, max_states, max_work=max_work)
+    solver = NavalSolver(setup, max_states, work=work)
     solver.trace = []
     solver.solve(initial, Tally.empty(1.0))
     ii, jj, low, high, visits = solver.win_chances()

@@ -118,17 +118,17 @@ def test_numpy_solve_counts_states_against_the_cap() -> None:
 
 
 def _work_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every count NavalSolver._charge checks against ``max_work``, as it checks it."""
-    from engine.odds.aa_naval import NavalSolver
+    """Every count an answer's work limit (engine.odds.aa_battle.Work) is checked at."""
+    from engine.odds.aa_battle import Work
 
     seen: list[int] = []
-    charge = NavalSolver._charge
+    add = Work.add
 
-    def counting(self: NavalSolver, products: int) -> None:
-        seen.append(self.work + products + self.A.cells + self.D.cells - self._cells_before)
-        charge(self, products)
+    def counting(self: Work, n: int) -> None:
+        seen.append(self.done + n)
+        add(self, n)
 
-    monkeypatch.setattr(NavalSolver, "_charge", counting)
+    monkeypatch.setattr(Work, "add", counting)
     return seen
 
 
@@ -153,6 +153,33 @@ def test_work_limit_refuses_as_soon_as_it_is_passed(monkeypatch: pytest.MonkeyPa
     assert "/odds aa" in err.value.text() and "--" not in err.value.text()
     # Refused at the first batch past the limit, not at the end.
     assert len(seen) < batches and seen[-1] > whole // 3 >= seen[-2]
+
+
+def test_work_limit_holds_every_solve_of_an_answer_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A retreat by win chance solves the battle twice (and goes back once), a second
+    # wave adds a battle: one answer's solves count against one limit.
+    from engine.core.errors import PlayerError
+    from engine.odds import aa_naval
+
+    seen = _work_seen(monkeypatch)
+    solvers: list[object] = []
+    init = aa_naval.NavalSolver.__init__
+
+    def counted(self: aa_naval.NavalSolver, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+        solvers.append(self)
+
+    monkeypatch.setattr(aa_naval.NavalSolver, "__init__", counted)
+    for options in ({"retreat_chance": 40}, {"wave2": "3 sub, 1 cru"}):
+        battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", **options)  # type: ignore[arg-type]
+        seen.clear()
+        solvers.clear()
+        aa_odds(battle)
+        whole = max(seen)
+        assert len(solvers) == 2 and len({id(s.work) for s in solvers}) == 1  # type: ignore[attr-defined]
+        assert aa_odds(battle, max_work=whole).attacker_win > 0
+        with pytest.raises(PlayerError, match="too big"):
+            aa_odds(battle, max_work=whole - 1)
 
 
 @pytest.mark.parametrize(
