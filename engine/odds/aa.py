@@ -564,25 +564,31 @@ def _second_wave(
             survivors[n] = survivors.get(n, 0) + c
         left.append((mass, survivors))
     once = _second_wave_once(battle, left, setup.unit, cat, limits, eps) if one_solve else None
-    if once is not None:
-        for key, value in once.items():
+    parts = [once] if once is not None else [
+        _shares(float(mass), _run(_wave_battle(battle, survivors), 1.0, "auto", limits, eps))
+        for mass, survivors in left
+    ]  # fmt: skip
+    for part in parts:
+        for key, value in part.items():
             total[key] += value
-        return total
-    for mass, survivors in left:
-        p = float(mass)
-        second = _run(AABattle(
-            attacker=dict(battle.wave2), defender=survivors,
-            mode="land" if battle.mode == "amphibious" else battle.mode,
-            ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
-            tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
-            low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
-        ), 1.0, "auto", limits, eps)  # fmt: skip
-        total["attacker_win"] += p * second.attacker_win
-        total["attacker_takes"] += p * second.attacker_takes
-        total["defender_win"] += p * second.defender_win
-        total["draw"] += p * second.draw
     return total
 
+
+def _wave_battle(battle: AABattle, defender: Mapping[str, int]) -> AABattle:
+    """The second wave against ``defender``: the first battle's rules, dice, orders of
+    loss and technologies; no bombardment, no round limit, no retreat."""
+    return AABattle(
+        attacker=dict(battle.wave2), defender=dict(defender), mode="land" if battle.mode == "amphibious" else battle.mode,
+        ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
+        tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
+        low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
+    )  # fmt: skip
+
+
+def _shares(share: float, odds: AAOdds) -> dict[str, float]:
+    """What a second battle with chance ``share`` adds to the whole attack's odds."""
+    return {"attacker_win": share * odds.attacker_win, "attacker_takes": share * odds.attacker_takes,
+            "defender_win": share * odds.defender_win, "draw": share * odds.draw}  # fmt: skip
 
 
 def _second_wave_once(
@@ -602,12 +608,7 @@ def _second_wave_once(
     attack these battles add (the keys of :func:`_second_wave`), or None where the
     survivors do not fit one battle (then each is fought on its own)."""
     sea = battle.mode == "sea"
-    second = AABattle(
-        attacker=dict(battle.wave2), defender=dict(battle.defender), mode="sea" if sea else "land",
-        ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
-        tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
-        low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
-    )  # fmt: skip
+    second = _wave_battle(battle, battle.defender)
     setup, _ = setup_battle(second, unit, cat)
     prof_a, prof_d = second.profiles("attacker", cat), second.profiles("defender", cat)
     subs_only = sea and all(prof_a[n].submarine for n, c in second.attacker.items() if c > 0)
@@ -630,10 +631,7 @@ def _second_wave_once(
         starts.extend(Start(p / live * s.weight, s.attacker, d, d) for s in setup.starts)
     if not starts:
         return None
-    odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts)
-    share = float(live)
-    return {"attacker_win": share * odds.attacker_win, "attacker_takes": share * odds.attacker_takes,
-            "defender_win": share * odds.defender_win, "draw": share * odds.draw}  # fmt: skip
+    return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))
 
 
 def _table_cells(setup: BattleSetup[Any]) -> int:
