@@ -49,6 +49,15 @@
   solve, its backward pass, the solve with the retreats; ~0.2 s and ~1.5 s, ~6 s at 40
   a side in the pure-Python pass before, ~2 s at 100 a side while the backward pass
   took every product).
+- ``odds-aa-sea-second-wave-100-ms``: 20 destroyers against the 100-ship fleet of
+  ``odds-aa-sea-100v100-subs-ms``, that fleet as a second wave against every state the
+  first leaves (~1 s as one battle with a start per state; ~22 s as a battle per state);
+  ``odds-aa-second-wave-aa-gun-ms``: 30 infantry against 60 inf, 20 art, 10 tanks, 9
+  fighters and an AA gun, then the 100 units with 20 aircraft of
+  ``odds-aa-100v100-aa-gun-ms`` as the second wave (~0.5 s; ~13 s before).
+- ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
+  to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~3 s
+  with the work limit; ~9 minutes of work before it).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
@@ -125,6 +134,9 @@ SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
 SEA_100 = "35 sub, 20 des, 20 cru, 7 car, 5 bat, 13 fig"
 SEA_STRIKES_ATTACK = "60 sub, 20 cru, 10 bat, 10 bom"
 SEA_STRIKES_DEFENSE = "40 cru, 20 car, 10 bat, 30 fig"
+SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
+SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
+DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 
 
 def _seconds(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
@@ -142,6 +154,21 @@ def _seconds(attacker: str, defender: str, repeat: int = 5, **options: object) -
 
 def _ms(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
     return round(_seconds(attacker, defender, repeat, **options) * 1000, 3)
+
+
+def _refusal_ms() -> float:
+    """How long Discord's limits take to refuse the biggest battle there is (100 a side
+    with submarines, aircraft on both sides, no destroyer: ~9 minutes in full)."""
+    from bot.commands.odds import MAX_STATES, MAX_UNITS, MAX_WORK
+    from engine.core.errors import PlayerError
+
+    battle = AABattle.parse(SEA_WORST_ATTACK, SEA_WORST_DEFENSE, mode="sea")
+    start = time.perf_counter()
+    try:
+        aa_odds(battle, max_units=MAX_UNITS, max_states=MAX_STATES, max_work=MAX_WORK)
+    except PlayerError:
+        return round((time.perf_counter() - start) * 1000, 1)
+    raise AssertionError("the biggest battle was answered within Discord's limits")
 
 
 def _cli_ms(repeat: int = 5) -> float:
@@ -181,3 +208,6 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-strafe-2-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_after=2)
     yield "odds-aa-sea-40v40-retreat-chance-ms", _ms(SEA_40, SEA_40, 3, mode="sea", retreat_chance=40)
     yield "odds-aa-sea-100v100-retreat-chance-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_chance=40)
+    yield "odds-aa-sea-second-wave-100-ms", _ms("20 des", SEA_100, 1, mode="sea", wave2=SEA_100)
+    yield "odds-aa-second-wave-aa-gun-ms", _ms("30 inf", DEFENSE_WAVE, 1, wave2=ATTACK_AA)
+    yield "odds-aa-discord-refusal-ms", _refusal_ms()
