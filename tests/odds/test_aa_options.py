@@ -190,15 +190,18 @@ def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest
     # state (engine.odds.aa._second_wave_once): the same odds as one battle per state,
     # at sea (A-10.6 strikes, aircraft set aside against submarines alone, transports,
     # battleships repaired, A-10.8) and on land (AA fire before round 1, A-10.5; 1942
-    # Second Edition guns; keeping a land unit; low luck).
+    # Second Edition guns; keeping a land unit; low luck; after an amphibious assault).
     rng = random.Random(1945)
-    compared = 0
-    for _ in range(24):
+    compared = at_sea = 0
+    for _ in range(32):
         sea = rng.random() < 0.5
         if sea:
             u = {"sub": rng.randint(0, 3), "des": rng.randint(0, 1), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1)}
             first = ", ".join(f"{c} {k}" for k, c in u.items() if c) or "1 cru"
-            defender = rng.choice(["2 des, 1 car, 2 fig, 1 tra", "1 bat, 1 car, 1 fig", "1 cru, 1 sub, 1 bat", "2 car, 3 fig"])
+            # Fighters whose carrier sinks make a battle per state refuse (see below): most
+            # fleets here have none, so both ways can be compared.
+            defender = rng.choice(["2 des, 1 car, 2 fig, 1 tra", "1 bat, 1 car, 1 fig", "1 cru, 1 sub, 1 bat",
+                                   "2 des, 1 cru, 1 tra", "1 bat, 2 cru, 1 sub", "2 sub, 1 des, 1 bat, 1 tra"])
             wave2 = rng.choice(["3 sub", "2 sub, 1 des", "2 cru, 1 bat", "1 sub, 1 cru, 2 fig"])
             options: dict[str, object] = {"mode": "sea"}
         else:
@@ -207,6 +210,8 @@ def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest
             wave2 = rng.choice(["3 inf, 2 fig", "2 inf, 1 tank, 1 bom", "4 inf"])
             options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
                        "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
+            if rng.random() < 0.3:  # an amphibious first wave: bombarded defenders
+                options |= {"mode": "amphibious", "bombard": "1 bat, 1 cru"}
         battle = AABattle.parse(first, defender, wave2=wave2, **options)  # type: ignore[arg-type]
         each = _second_wave_each(monkeypatch, battle)
         if each is None:
@@ -216,7 +221,8 @@ def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest
         for key in each:
             assert once[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
         compared += 1
-    assert compared >= 14, compared
+        at_sea += sea
+    assert compared >= 20 and at_sea >= 8, (compared, at_sea)
 
 
 def test_second_wave_fights_fighters_whose_carrier_sank(monkeypatch: pytest.MonkeyPatch) -> None:
