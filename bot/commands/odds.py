@@ -14,6 +14,7 @@ biggest refused after ~3 s instead of minutes of work.
 from __future__ import annotations
 
 import asyncio
+import weakref
 
 from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
@@ -44,10 +45,24 @@ MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
+# A&A battles computed at once (each takes a core and, the biggest, up to ~0.8 GB); the
+# others wait their turn.
+ODDS_AT_ONCE = 2
+_turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
 
 
 def _aa(battle: AABattle) -> AAOdds:
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK)
+
+
+async def _aa_in_turn(battle: AABattle) -> AAOdds:
+    """:func:`_aa` in a worker thread, at most ``ODDS_AT_ONCE`` at a time (per event loop)."""
+    loop = asyncio.get_running_loop()
+    turn = _turns.get(loop)
+    if turn is None:
+        turn = _turns[loop] = asyncio.Semaphore(ODDS_AT_ONCE)
+    async with turn:
+        return await asyncio.to_thread(_aa, battle)
 
 
 @command(
@@ -127,7 +142,7 @@ async def odds_aa(
         wave2=wave2,
         retreat_left=retreat_left,
     )
-    odds = await asyncio.to_thread(_aa, battle)
+    odds = await _aa_in_turn(battle)
     lines = aa_lines(odds)
     text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
     png = bar_chart(

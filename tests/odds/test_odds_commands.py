@@ -98,6 +98,37 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
     assert "Attacker wins" in msg.text
 
 
+@pytest.mark.parametrize("at_once", [1, 2])
+async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.MonkeyPatch, at_once: int) -> None:
+    # A server's cores and memory: at most ODDS_AT_ONCE battles are computed together,
+    # the other requests wait their turn and are answered after.
+    import asyncio
+    import threading
+    import weakref
+
+    from bot.commands import odds
+
+    running = [0, 0]  # now, most at once
+    lock = threading.Lock()
+    real = odds._aa
+
+    def slow(battle: Any) -> Any:
+        with lock:
+            running[0] += 1
+            running[1] = max(running[1], running[0])
+        time.sleep(0.15)
+        with lock:
+            running[0] -= 1
+        return real(battle)
+
+    monkeypatch.setattr(odds, "_aa", slow)
+    monkeypatch.setattr(odds, "ODDS_AT_ONCE", at_once)
+    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    replies = await asyncio.gather(*(invoke("odds aa", attacker=f"{n} inf", defender="2 inf") for n in (1, 2, 3, 4)))
+    assert running[1] == at_once
+    assert all("Attacker wins" in r.text for r in replies)
+
+
 async def test_refusals_speak_slash_command_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="1 bat", defender="1 inf")
