@@ -538,10 +538,10 @@ def _second_wave(
 ) -> dict[str, float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
-    loss, technologies; no bombardment, no round limit, no retreat; the caller's work
-    limits apply to each), weighted.  Those battles are one battle with a start per
-    state (:func:`_second_wave_once`) unless ``one_solve`` is False or the states do
-    not fit one."""
+    loss, technologies; no bombardment, no round limit, no retreat), weighted.  Those
+    battles are one battle with a start per state (:func:`_second_wave_once`) unless
+    ``one_solve`` is False or the states do not fit one; the caller's limits apply to
+    it (to each battle otherwise; the work limit to all of them together)."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome

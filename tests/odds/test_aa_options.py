@@ -159,8 +159,8 @@ def test_second_wave_attacks_the_survivors(exact: bool) -> None:
 
 
 def test_the_second_wave_is_held_to_the_same_work_limits() -> None:
-    """A second wave counts against the units cap like either side, and each of its
-    battles against the state cap (a huge wave could otherwise run unbounded)."""
+    """A second wave counts against the units cap like either side, and its battle
+    against the state cap (a huge wave could otherwise run unbounded)."""
     from engine.core.errors import PlayerError
 
     with pytest.raises(PlayerError, match="the second wave has 130"):
