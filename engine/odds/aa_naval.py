@@ -859,20 +859,8 @@ class NavalSolver:
         self.seen += len(ii)
         if self.max_states is not None and self.seen > self.max_states:
             raise too_many_states(self.max_states)
-        fa_ = A.flags[ii]
-        fd_ = D.flags[jj]
-        fa = fa_[:, 0] & ~fd_[:, 1]  # the attacker's submarines strike (A-10.6)
-        fd = fd_[:, 0] & ~fa_[:, 1]
-        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])  # the defender's fire on the attacker
-        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
-        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D)
-        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
-        sa = A.idents(ii)
-        if fd.any():
-            sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
-        sd = D.idents(jj)
-        if fa.any():
-            sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+        ca, cd = self._general(ii, jj)
+        sa, sd = self._strikes(ii, jj)
         g0 = A.stay[ca] * D.stay[cd]
         p0 = A.stay[sa] * D.stay[sd]
         loop = g0 * p0
@@ -1031,17 +1019,37 @@ class NavalSolver:
         width = np.divide(self.dropped, visits, out=np.full(len(visits), np.inf), where=visits > 0)
         return ii, jj, low, np.minimum(low + width, 1.0), visits
 
+    def _striking(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Per pair (ii, jj): whether the attacker's submarines strike, and the
+        defender's (submarines with no enemy destroyer, A-10.6)."""
+        A, D = self.A, self.D
+        return A.flags[ii, 0] & ~D.flags[jj, 1], D.flags[jj, 0] & ~A.flags[ii, 1]
+
+    def _strikes(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Stored results of the surprise strikes at the pairs (ii, jj): the attacker's
+        (where the defender's submarines strike it) and the defender's; "nothing
+        happens" where no submarine strikes."""
+        A, D = self.A, self.D
+        fa, fd = self._striking(ii, jj)
+        sa = A.idents(ii)
+        if fd.any():
+            sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
+        sd = D.idents(jj)
+        if fa.any():
+            sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+        return sa, sd
+
     def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Stored casualty distributions of general fire at the pairs (ii, jj), the
         strikes done: which submarines still fire and where aircraft hits may land
         follow from the pair alone (see the class docstring)."""
         A, D = self.A, self.D
-        fa_ = A.flags[ii]
-        fd_ = D.flags[jj]
-        fa = fa_[:, 0] & ~fd_[:, 1]
-        fd = fd_[:, 0] & ~fa_[:, 1]
-        v_d = (~fd) * 2 + (fd_[:, 1] | ~fa_[:, 2])
-        v_a = (~fa) * 2 + (fa_[:, 1] | ~fd_[:, 2])
+        fa, fd = self._striking(ii, jj)
+        # Fire variants (subs_fire * 2 + air_any): submarines that struck fire no more;
+        # aircraft hit anything when their side has a destroyer or the enemy no
+        # submarine among its fighting units (A-10.14).
+        v_d = (~fd) * 2 + (D.flags[jj, 1] | ~A.flags[ii, 2])
+        v_a = (~fa) * 2 + (A.flags[ii, 1] | ~D.flags[jj, 2])
         ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D)
         cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
         return ca, cd
@@ -1105,14 +1113,7 @@ class NavalSolver:
             if not len(ii):
                 break
             # The surprise strikes (A-10.6); a pair nothing can change is a stalemate.
-            fa = A.flags[ii, 0] & ~D.flags[jj, 1]
-            fd = D.flags[jj, 0] & ~A.flags[ii, 1]
-            sa = A.idents(ii)
-            if fd.any():
-                sa[fd] = _strike_ids(A, ii[fd], D, jj[fd])
-            sd = D.idents(jj)
-            if fa.any():
-                sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
+            sa, sd = self._strikes(ii, jj)
             live = np.ones(len(ii), dtype=bool)
             calm = np.flatnonzero(A.stay[sa] * D.stay[sd] >= 1.0)
             if len(calm):
