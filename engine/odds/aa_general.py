@@ -206,12 +206,7 @@ class GeneralEngine(Generic[N]):
             # starts.
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            for start in setup.starts:
-                outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
-                if outcome is not None:
-                    tally.record(outcome, a, d, start.weight, self.setup.takes(a))
-                else:
-                    after[(a, d)] = after.get((a, d), self.zero) + start.weight
+            after = self.plain_pairs(tally)
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
@@ -319,6 +314,20 @@ class GeneralEngine(Generic[N]):
                         outcome, a3, d3 = setup.settle(a2, d2)
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
+
+    def plain_pairs(self, tally: Tally[N]) -> dict[Pair, N]:
+        """Where round 1 starts when it is like any other (:meth:`plain_starts`): the
+        starts' pairs once the end-of-round rules acted, with their weights; the starts
+        those rules settle at once are recorded into ``tally``."""
+        setup = self.setup
+        pairs: dict[Pair, N] = {}
+        for start in setup.starts:
+            outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
+            if outcome is not None:
+                tally.record(outcome, a, d, start.weight, setup.takes(a))
+            else:
+                pairs[(a, d)] = pairs.get((a, d), self.zero) + start.weight
+        return pairs
 
     def plain_starts(self) -> bool:
         """Whether round 1 is an ordinary round from every start: no bombarded defender

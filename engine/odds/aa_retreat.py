@@ -26,8 +26,8 @@ In decimals, when round 1 is like any other, the same three steps run in numpy
 pair's stored results with chances instead of masses (:meth:`NavalSolver.win_chances`:
 its low bound counts what the forward pass left out as never winning, its high bound
 adds the mass left out over the pair's visits); the solve with the retreats then reuses
-its stored results.  The dict passes below stay
-for exact fractions, for the other starts, and as the tests' reference.
+its stored results.  The dict passes below stay for exact fractions, for the other
+starts, and as the tests' reference.
 
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
 the retreat rule itself is not folded into it.
@@ -196,14 +196,10 @@ def numpy_chances(
     included), traced; the backward pass is :meth:`NavalSolver.win_chances`."""
     from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-    initial: dict[Pair, float] = {}
-    for start in setup.starts:
-        outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
-        if outcome is None:
-            initial[(a, d)] = initial.get((a, d), 0.0) + start.weight
+    tally = Tally.empty(1.0)  # the forward pass's outcomes are not wanted, only its trace
     solver = NavalSolver(setup, max_states, work=work)
     solver.trace = []
-    solver.solve(initial, Tally.empty(1.0))
+    solver.solve(GeneralEngine(setup).plain_pairs(tally), tally)
     ii, jj, low, high, visits = solver.win_chances()
     if sides is not None:
         sides.append(solver.sides)
