@@ -227,8 +227,9 @@ def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest
 
 def test_second_wave_fights_fighters_whose_carrier_sank(monkeypatch: pytest.MonkeyPatch) -> None:
     # The first wave sinks the carrier first (the defender's order of loss) and leaves
-    # fighters: they still fight the second wave where they are.  A battle per state
-    # refused that ("fighters need carriers"); as one battle it is the fighters' battle.
+    # fighters: they are in the air (A-14.4) and still fight the second wave where they
+    # are.  A battle per state refused that ("fighters need carriers"); as one battle it
+    # is the fighters' battle.
     battle = AABattle.parse("2 des", "1 car, 2 fig", mode="sea", ool_defender="car, fig", wave2="3 fig")
     assert _second_wave_each(monkeypatch, battle) is None
     odds = aa_odds(battle)
