@@ -348,18 +348,6 @@ class _Numbered:
             got = memo[(c << 2) | excluded] = np.concatenate((np.array([c], dtype=np.int64), got))
         return got
 
-    def both_classes(self, t: int, hs: int, ha: int) -> int:
-        """The state after ``hs`` submarine hits and ``ha`` aircraft hits on ``t`` (both
-        restricted, A-10.6), as :meth:`Side.take_hits` places them: submarine hits first,
-        each on the first step of the loss order it may take (a submarine or a
-        non-aircraft), but a non-submarine step only while enough of those are left for
-        the aircraft hits that can go nowhere else (``need``) or when the submarine hits
-        outnumber the submarines left; then the aircraft hits on the first non-submarine
-        steps left (:meth:`restricted_seq` of that state)."""
-        got = self.sub_phase(t, hs, max(ha - self.air_count(t), 0))
-        seq = self.restricted_seq(got, CAT_SUB)
-        return int(seq[min(ha, len(seq) - 1)])
-
     def firsts(self, t: int) -> tuple[int, int, int]:
         """Steps of the loss order of ``t`` before its first aircraft, before its first
         submarine (all of them when there is none), and its aircraft steps."""
@@ -380,7 +368,13 @@ class _Numbered:
 
     def sub_phase(self, t: int, hs: int, need: int) -> int:
         """Where ``hs`` submarine hits on ``t`` go when ``need`` aircraft hits will have
-        no aircraft left to take (:meth:`both_classes`)."""
+        no aircraft left to take, as :meth:`Side.take_hits` places them (both classes
+        restricted, A-10.6): each on the first step of the loss order it may take (a
+        submarine or a non-aircraft), but a non-submarine step only while enough of
+        those are left for the aircraft hits that can go nowhere else or when the
+        submarine hits outnumber the submarines left.  The aircraft hits then take the
+        first non-submarine steps left (:meth:`restricted_seq` of that state,
+        :meth:`table`)."""
         key = (t, hs, need)
         got = self._sub_phase.get(key)
         if got is None:
@@ -478,7 +472,7 @@ class _Numbered:
         if self.air[t]:
             subs_only = self.restricted_seq(t, CAT_AIR)
             bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
-            if na > 1 and ns > 1:  # both classes (both_classes), by what the aircraft hits need
+            if na > 1 and ns > 1:  # both classes (sub_phase), by what the aircraft hits need
                 ha = np.arange(1, na)
                 need = np.maximum(ha - self.air_count(t), 0)
                 groups = [(int(n), ha[need == n]) for n in np.unique(need).tolist()]
@@ -596,7 +590,7 @@ def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     may not take: at most as many submarine hits as steps before the first aircraft,
     aircraft hits (after those) before the first submarine, and no more aircraft hits
     than aircraft (so the submarine hits leave nothing for them,
-    :meth:`_Numbered.both_classes`); the unrestricted ones then follow on."""
+    :meth:`_Numbered.sub_phase`); the unrestricted ones then follow on."""
     n_sub, n_air = fmeta[:, 3] - 1, fmeta[:, 4] - 1
     free = (n_air == 0) & ((n_sub == 0) | ~target.flags[ts, 4])
     firsts = target.firsts_of(ts)

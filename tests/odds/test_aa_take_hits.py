@@ -68,7 +68,8 @@ def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
     """engine.odds.aa_naval shortcuts take_hits: one restricted class alone follows a
     fixed sequence (submarine hits skip aircraft, aircraft hits skip submarines), and
     with both classes the submarine hits' share of the shared steps is decided once
-    per need of the aircraft hits.  Same states, on both sides' loss orders."""
+    per need of the aircraft hits (:meth:`_Numbered.table`, the unrestricted hits
+    following on).  Same states, on both sides' loss orders."""
     from engine.odds.aa_naval import _Numbered
     from engine.odds.aa_side import CAT_AIR, CAT_SUB
 
@@ -92,15 +93,24 @@ def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
                 hp = side.hp(st)
                 subs_only = numbered.restricted_seq(t, CAT_AIR)
                 air_only = numbered.restricted_seq(t, CAT_SUB)
+                aircraft = CAT_AIR in side.fighting_categories(st)
+                numbers, local = numbered.table(t, hp + 2, hp + 2)  # hs, ha: one past hp
                 for hs in range(hp + 2):
                     for ha in range(hp + 2):
+                        # The general engine's rule (GeneralEngine._casualties): with no
+                        # aircraft to spare, submarine hits are taken as unrestricted ones.
+                        base = side.take_hits(st, hs, ha, 0) if aircraft else side.take_hits(st, 0, ha, 0)
+                        seq = side.sequence(base)
+                        for hy in sorted({0, min(1, hp), hp // 2, hp}):
+                            expected = seq[min(hy + (0 if aircraft else hs), len(seq) - 1)]
+                            got = numbered.states[int(numbers[local[hs, ha, hy]])]
+                            assert got == expected, (armies, st, hs, ha, hy)
+                            checked += 1
                         expected = side.take_hits(st, hs, ha, 0)
-                        assert numbered.states[numbered.both_classes(t, hs, ha)] == expected, (armies, st, hs, ha)
                         if not ha:
                             assert numbered.states[subs_only[min(hs, len(subs_only) - 1)]] == expected
                         if not hs:
                             assert numbered.states[air_only[min(ha, len(air_only) - 1)]] == expected
-                        checked += 1
                 st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 1))
     assert checked > 5_000, checked
 
