@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import Any, Mapping, cast
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
@@ -33,6 +33,9 @@ from engine.odds.aa_units import (
     parse_unit_list,
 )  # fmt: skip
 from engine.odds.dist import N, fire_distribution
+
+if TYPE_CHECKING:  # numpy: imported for big battles only
+    from engine.odds.aa_naval import NumberedSides
 
 MODES = ("land", "sea", "amphibious")
 EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
@@ -483,7 +486,7 @@ def _run(
         raise ValueError("the fast engine cannot handle submarines")
     tally: Tally[N]
     unsure = 0.0  # what decisions of a retreat by win chance left open could move
-    sides: object = None
+    sides: NumberedSides | None = None
     if battle.retreat_chance is not None:
         if not isinstance(unit, float):
             raise IllegalOrder(
@@ -493,7 +496,7 @@ def _run(
         if subs or engine == "general":  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
-            found: list[object] = []
+            found: list[NumberedSides] = []
             pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
                                           work=work)
             setup = replace(setup, retreat_at=pairs)

@@ -23,13 +23,16 @@ the dict-based one here serves exact fractions and checks it.
 
 from __future__ import annotations
 
-from typing import Callable, Generic
+from typing import TYPE_CHECKING, Callable, Generic
 
 from engine.odds.aa_battle import (
     CUT, DEFENDER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.dist import N, convolve, fire_distribution
+
+if TYPE_CHECKING:  # numpy: imported for float solves only
+    from engine.odds.aa_naval import NumberedSides
 
 Pair = tuple[State, State]
 Dist = dict[State, N]
@@ -51,7 +54,7 @@ class GeneralEngine(Generic[N]):
         self.seen = 0
         # The numbered sides of an earlier numpy solve of this battle, to reuse
         # (NavalSolver.sides; a retreat by win chance solves it twice).
-        self.sides: object = None
+        self.sides: NumberedSides | None = None
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
         self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._cas_quick: dict[tuple[object, ...], Dist[N]] = {}

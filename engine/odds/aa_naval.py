@@ -31,7 +31,7 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, NamedTuple, cast
+from typing import Any, Callable, Iterator, NamedTuple
 
 import numpy as np
 
@@ -583,6 +583,11 @@ class _Numbered:
         return got
 
 
+# Both sides' numbered states and stored results (NavalSolver.sides), handed to a later
+# solve of the same battle to reuse.
+NumberedSides = tuple[_Numbered, _Numbered]
+
+
 def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     """Whether a hit restriction can bind on targets ``ts`` under fires of facts
     ``fmeta`` (:meth:`_Numbered.fire_meta`; otherwise the hits are taken in plain loss
@@ -774,7 +779,7 @@ class NavalSolver:
     G(v) ``m_g + p0`` times that."""
 
     def __init__(
-        self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: object = None,
+        self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0, sides: NumberedSides | None = None,
         *, work: Work | None = None,
     ) -> None:
         """``sides``: the numbered sides of an earlier solver of the same battle (its
@@ -792,10 +797,10 @@ class NavalSolver:
             self.A = _Numbered(setup.attacker, setup, True)
             self.D = _Numbered(setup.defender, setup, False)
         else:
-            self.A, self.D = cast(tuple[_Numbered, _Numbered], sides)
+            self.A, self.D = sides
             self.A.rebind(setup)
             self.D.rebind(setup)
-        self.sides: object = (self.A, self.D)
+        self.sides: NumberedSides = (self.A, self.D)
         self._cells_counted = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).

@@ -36,10 +36,14 @@ the retreat rule itself is not folded into it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
+
+if TYPE_CHECKING:  # numpy: imported for float solves only
+    from engine.odds.aa_naval import NumberedSides
 
 SLACK = 1e-12  # rounding of the numpy passes: a chance this close to the threshold is a tie
 
@@ -128,7 +132,7 @@ def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N
 
 def retreat_pairs(
     setup: BattleSetup[N], threshold: N, max_states: int | None = None, *, vectorised: bool = True,
-    sides: list[object] | None = None, work: Work | None = None,
+    sides: list[NumberedSides] | None = None, work: Work | None = None,
 ) -> tuple[frozenset[Pair], float]:
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
@@ -187,7 +191,7 @@ def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[f
 
 
 def numpy_chances(
-    setup: BattleSetup[float], max_states: int | None = None, sides: list[object] | None = None,
+    setup: BattleSetup[float], max_states: int | None = None, sides: list[NumberedSides] | None = None,
     work: Work | None = None,
 ) -> dict[Pair, tuple[float, float, float]]:
     """The attacker's chance to win by fighting on from each pair where a round starts,
