@@ -46,12 +46,13 @@
 - ``odds-aa-sea-40v40-retreat-chance-ms``, ``odds-aa-sea-100v100-retreat-chance-ms``:
   the mixed fleets of ``odds-aa-sea-40v40-subs-ms`` and ``odds-aa-sea-100v100-subs-ms``,
   the attacker retreating when its chance to win falls below 40 % (a traced numpy
-  solve, its backward pass, the solve with the retreats; ~0.2 s and ~1.5 s, ~6 s at 40
+  solve, its backward pass, the solve with the retreats; ~0.2 s and ~1.3-1.5 s, ~6 s at 40
   a side in the pure-Python pass before, ~2 s at 100 a side while the backward pass
   took every product).
 - ``odds-aa-sea-second-wave-100-ms``: 20 destroyers against the 100-ship fleet of
   ``odds-aa-sea-100v100-subs-ms``, that fleet as a second wave against every state the
-  first leaves (~1 s as one battle with a start per state; ~22 s as a battle per state);
+  first leaves (~0.7-1.1 s as one battle with a start per state, by the VM's load; ~22 s
+  as a battle per state);
   ``odds-aa-second-wave-aa-gun-ms``: 30 infantry against 60 inf, 20 art, 10 tanks, 9
   fighters and an AA gun, then the 100 units with 20 aircraft of
   ``odds-aa-100v100-aa-gun-ms`` as the second wave (~0.5 s; ~13 s before).
