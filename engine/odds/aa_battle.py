@@ -105,19 +105,20 @@ class BattleSetup(Generic[N]):
         key = (st, attacker)
         got = self._quiet.get(key)
         if got is None:
-            side = self.attacker if attacker else self.defender
-            alive = side.alive(st)
-            got = alive > 0
-            if attacker and self.retreat_below and alive < self.retreat_below:
-                got = False
-            if self.sea and side.submerge and _subs_alone(side, st):
-                got = False
-            if self.sea and not attacker and side.has(st, "transport"):
-                got = False
-            if attacker and self.retreat_at and st in self._retreating:
-                got = False
+            got = self.calm(st, attacker) and not (attacker and self.retreat_at and st in self._retreating)
             self._quiet[key] = got
         return got
+
+    def calm(self, st: State, attacker: bool) -> bool:
+        """:meth:`quiet` apart from a retreat by win chance (``retreat_at``), which acts
+        on pairs of states rather than on ``st`` alone."""
+        side = self.attacker if attacker else self.defender
+        alive = side.alive(st)
+        if not alive or (attacker and self.retreat_below and alive < self.retreat_below):
+            return False
+        if self.sea and side.submerge and _subs_alone(side, st):
+            return False
+        return not (self.sea and not attacker and side.has(st, "transport"))
 
     def takes(self, a: State) -> bool:
         """Whether the attacker at ``a`` could take the territory (any battle at sea, or a

@@ -152,7 +152,9 @@ class _Numbered:
         # Per state, as arrays for a level's nodes at once: submarines, destroyer,
         # submarines among the fighting units, plain; fire keys by variant; strike key;
         # the stored "nothing happens" entry.
-        self.flags = np.zeros((256, 5), dtype=bool)  # and aircraft among the fighting units
+        # And aircraft among the fighting units; plain apart from a retreat by win chance
+        # (BattleSetup.calm: NavalSolver._loud then looks the pairs up).
+        self.flags = np.zeros((256, 6), dtype=bool)
         self.fkeys = np.full((256, 4), -1, dtype=np.int64)
         self.skeys = np.full(256, -1, dtype=np.int64)
         self.ident = np.full(256, -1, dtype=np.int64)
@@ -162,6 +164,7 @@ class _Numbered:
         self.slot_of = np.full(256, -1, dtype=np.int64)
         self.slot_state: list[int] = []
         self._quiet = setup.quiet
+        self._calm = setup.calm
         self._attacker = attacker
 
     def number(self, st: State) -> int:
@@ -190,7 +193,8 @@ class _Numbered:
             self._rseq_meta = np.concatenate([self._rseq_meta, np.full_like(self._rseq_meta, -1)])
             self._firsts_arr = np.concatenate([self._firsts_arr, np.full_like(self._firsts_arr, -1)])
             self.tmeta = np.concatenate([self.tmeta, np.full_like(self.tmeta, -1)])
-        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n])
+        calm = plain or self._calm(st, self._attacker)
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm)
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
@@ -198,8 +202,10 @@ class _Numbered:
     def rebind(self, setup: BattleSetup[float]) -> None:
         """Take ``setup``'s end-of-round rules (which states are plain) from now on."""
         self._quiet = setup.quiet
+        self._calm = setup.calm
         for n, st in enumerate(self.states):
             self.plain[n] = self.flags[n, 3] = self._quiet(st, self._attacker)
+            self.flags[n, 5] = self.plain[n] or self._calm(st, self._attacker)
 
     def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
         """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
@@ -801,6 +807,11 @@ class NavalSolver:
             self.A.rebind(setup)
             self.D.rebind(setup)
         self.sides: NumberedSides = (self.A, self.D)
+        # A retreat by win chance: its pairs' keys, sorted (see _loud).
+        self._retreat_keys: Arr | None = None
+        if setup.retreat_at is not None:
+            keys = [(self.A.number(a) << SHIFT) | self.D.number(d) for a, d in setup.retreat_at]
+            self._retreat_keys = np.sort(np.array(keys, dtype=np.int64))
         self._cells_counted = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
@@ -813,6 +824,23 @@ class NavalSolver:
         cells = self.A.cells + self.D.cells
         self.work.add(products + cells - self._cells_counted)
         self._cells_counted = cells
+
+    def _loud(self, ii: Arr, jj: Arr) -> Arr:
+        """Which pairs (ii, jj) the end-of-round rules may act on (the others fight on as
+        they are): not both sides plain.  A pair whose attacker state is not plain only
+        because it retreats by win chance from some pairs (``retreat_at``) is looked up
+        among those, all at once, instead of being settled one by one."""
+        A, D = self.A, self.D
+        loud = ~(A.flags[ii, 3] & D.flags[jj, 3])
+        rk = self._retreat_keys
+        if rk is not None:
+            only = np.flatnonzero(loud & A.flags[ii, 5] & D.flags[jj, 5])
+            if len(only):
+                keys = (ii[only] << SHIFT) | jj[only]
+                at = np.minimum(np.searchsorted(rk, keys), max(len(rk) - 1, 0))
+                retreats = rk[at] == keys if len(rk) else np.zeros(len(only), dtype=bool)
+                loud[only[~retreats]] = False
+        return loud
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -839,7 +867,7 @@ class NavalSolver:
         A, D = self.A, self.D
         met = (ii, jj)
         stays = np.ones(len(ii), dtype=bool)
-        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+        for k in np.flatnonzero(self._loud(ii, jj)).tolist():
             i, j = int(ii[k]), int(jj[k])
             if ms[k] and end(i, j, float(ms[k])):
                 ms[k] = 0.0
@@ -984,7 +1012,7 @@ class NavalSolver:
         out: list[tuple[Arr, Arr, Arr, Arr]] = []
         for level in reversed(self.trace):
             all_i, all_j = level.met
-            for k in np.flatnonzero(~(A.flags[all_i, 3] & D.flags[all_j, 3])).tolist():
+            for k in np.flatnonzero(self._loud(all_i, all_j)).tolist():
                 i, j = int(all_i[k]), int(all_j[k])
                 outcome, i3, j3 = self._settle(i, j)
                 cell = (A.slot_of[i], 2 * D.slot_of[j])
@@ -1198,7 +1226,7 @@ class NavalSolver:
         takes = self.setup.takes
         stays = np.ones(len(ii), dtype=bool)
         moved: list[tuple[int, int, float]] = []
-        for k in np.flatnonzero(~(A.flags[ii, 3] & D.flags[jj, 3])).tolist():
+        for k in np.flatnonzero(self._loud(ii, jj)).tolist():
             i, j = int(ii[k]), int(jj[k])
             outcome, i3, j3 = self._settle(i, j)
             if outcome is not None:

@@ -43,7 +43,7 @@ from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
 if TYPE_CHECKING:  # numpy: imported for float solves only
-    from engine.odds.aa_naval import NumberedSides
+    from engine.odds.aa_naval import Arr, NavalSolver, NumberedSides
 
 SLACK = 1e-12  # rounding of the numpy passes: a chance this close to the threshold is a tie
 
@@ -142,7 +142,10 @@ def retreat_pairs(
     the solve with the retreat to reuse (:attr:`GeneralEngine.sides`).  ``work``: the
     answer's work limit (:class:`engine.odds.aa_battle.Work`)."""
     if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
-        return _decide(numpy_chances(setup, max_states, sides, work), float(threshold))
+        solver, arrays = _numpy_pass(setup, max_states, work)
+        if sides is not None:
+            sides.append(solver.sides)
+        return _decide_arrays(solver, *arrays, float(threshold))
     kept = _forward(setup, max_states)
     att, dfn = setup.attacker, setup.defender
     zero, one = setup.unit - setup.unit, setup.unit
@@ -190,21 +193,42 @@ def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[f
     return frozenset(retreat), unsure
 
 
-def numpy_chances(
-    setup: BattleSetup[float], max_states: int | None = None, sides: list[NumberedSides] | None = None,
-    work: Work | None = None,
-) -> dict[Pair, tuple[float, float, float]]:
-    """The attacker's chance to win by fighting on from each pair where a round starts,
-    as an interval, with the pair's visits: ``{pair: (low, high, visits)}``.  The
-    forward pass is the numpy solve of the battle (:meth:`NavalSolver.solve`, round 1
-    included), traced; the backward pass is :meth:`NavalSolver.win_chances`."""
+def _decide_arrays(
+    solver: NavalSolver, ii: Arr, jj: Arr, low: Arr, high: Arr, visits: Arr, threshold: float
+) -> tuple[frozenset[Pair], float]:
+    """:func:`_decide` on the numpy pass's arrays (pairs numbered by ``solver``), all
+    pairs at once."""
+    low, high = low - SLACK, high + SLACK
+    sure = high < threshold
+    straddle = ~sure & (low < threshold)
+    retreat = sure | (straddle & ((low + high) / 2 < threshold))
+    A, D = solver.A.states, solver.D.states
+    pairs = frozenset((A[i], D[j]) for i, j in zip(ii[retreat].tolist(), jj[retreat].tolist()))
+    return pairs, float(visits[straddle].sum())
+
+
+def _numpy_pass(
+    setup: BattleSetup[float], max_states: int | None, work: Work | None
+) -> tuple[NavalSolver, tuple[Arr, Arr, Arr, Arr, Arr]]:
+    """The traced numpy solve of the battle (round 1 included) and its backward pass
+    (:meth:`NavalSolver.win_chances`): the solver and ``(ii, jj, low, high, visits)``."""
     from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
     tally = Tally.empty(1.0)  # the forward pass's outcomes are not wanted, only its trace
     solver = NavalSolver(setup, max_states, work=work)
     solver.trace = []
     solver.solve(GeneralEngine(setup).plain_pairs(tally), tally)
-    ii, jj, low, high, visits = solver.win_chances()
+    return solver, solver.win_chances()
+
+
+def numpy_chances(
+    setup: BattleSetup[float], max_states: int | None = None, sides: list[NumberedSides] | None = None,
+    work: Work | None = None,
+) -> dict[Pair, tuple[float, float, float]]:
+    """The attacker's chance to win by fighting on from each pair where a round starts,
+    as an interval, with the pair's visits: ``{pair: (low, high, visits)}``
+    (:func:`_numpy_pass`; :func:`retreat_pairs` decides on its arrays directly)."""
+    solver, (ii, jj, low, high, visits) = _numpy_pass(setup, max_states, work)
     if sides is not None:
         sides.append(solver.sides)
     A, D = solver.A.states, solver.D.states
