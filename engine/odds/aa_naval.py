@@ -1001,15 +1001,22 @@ class NavalSolver:
 
         ``low`` counts a pair the solve never kept, or a product it did not spread, as
         never winning.  What that leaves out from a pair P is the chance that the battle
-        from P ever takes such a step, and every step of it was counted, with the mass
-        taking it, in the mass the solve left out (``dropped``); P's visits times the
-        chance of reaching a pair Q is at most Q's, so that chance is at most ``dropped
-        / visits(P)``, and ``high`` is ``low`` plus that."""
+        from P ever takes such a step, and ``high`` is ``low`` plus that chance, mixed
+        backward alongside the chances to win: a pair never kept counts 1, an ended
+        battle 0, and each phase adds the share of its products not spread (its results
+        on both sides are distributions, so that share is one minus the kept attacker
+        entries' chances times the kept defender entries'; the closed form of the loops
+        is the same).  Every such step was also counted, with the mass taking it, in the
+        mass the solve left out (``dropped``), and P's visits times the chance of
+        reaching a pair Q is at most Q's, so the chance is at most ``dropped /
+        visits(P)`` too: the smaller of the two is used."""
         assert self.trace is not None
         A, D = self.A, self.D
         values = np.zeros((len(A.slot_state), 2 * len(D.slot_state)))
+        # The chance of ever taking a step the solve left out (a cell never kept: 1).
+        omitted = np.ones_like(values)
         won = ATTACKER
-        out: list[tuple[Arr, Arr, Arr, Arr]] = []
+        out: list[tuple[Arr, Arr, Arr, Arr, Arr]] = []
         for level in reversed(self.trace):
             all_i, all_j = level.met
             for k in np.flatnonzero(self._loud(all_i, all_j)).tolist():
@@ -1018,33 +1025,44 @@ class NavalSolver:
                 cell = (A.slot_of[i], 2 * D.slot_of[j])
                 if outcome is not None:
                     values[cell] = 1.0 if outcome == won else 0.0
+                    omitted[cell] = 0.0
                 elif (i3, j3) != (i, j):
                     s3, t3 = A.slot_of[i3], D.slot_of[j3]
-                    values[cell] = values[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 0.0
+                    known = s3 >= 0 and t3 >= 0
+                    values[cell] = values[s3, 2 * t3] if known else 0.0
+                    omitted[cell] = omitted[s3, 2 * t3] if known else 1.0
             if level.kept is None:
                 continue
             ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total = level.kept
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
-            values[si[stays], sj[stays]] = 0  # the loops: summed in closed form
-            values[si, sj + 1] = 0
+            for table in (values, omitted):  # the loops: summed in closed form
+                table[si[stays], sj[stays]] = 0
+                table[si, sj + 1] = 0
             self._charge(int(A.res_len[ca] @ D.res_len[cd]))
-            b = _bilinear(A, D, ca, cd, g_total, values)
+            b, b_o = _bilinear(A, D, ca, cd, g_total, values, omitted)
             live = stays & ~stale
             x_s = np.zeros(len(ii))
+            o_s = np.zeros(len(ii))
             if live.any():
-                a = _bilinear(A, D, sa[live], sd[live], s_total[live], values)
-                x_s[live] = (a + p0[live] * b[live]) / (1.0 - p0[live] * g0[live])
+                a, a_o = _bilinear(A, D, sa[live], sd[live], s_total[live], values, omitted)
+                loop = 1.0 - p0[live] * g0[live]
+                x_s[live] = (a + p0[live] * b[live]) / loop
+                o_s[live] = (a_o + p0[live] * b_o[live]) / loop
             x_g = np.where(stays, g0 * x_s, 0) + b
+            o_g = np.where(stays, g0 * o_s, 0) + b_o
             x_g[stale] = 0
+            o_g[stale] = 0
             values[si[stays], sj[stays]] = x_s[stays]
             values[si, sj + 1] = x_g
-            out.append((ii[stays], jj[stays], x_s[stays], s_total[stays]))
+            omitted[si[stays], sj[stays]] = o_s[stays]
+            omitted[si, sj + 1] = o_g
+            out.append((ii[stays], jj[stays], x_s[stays], o_s[stays], s_total[stays]))
         if not out:
             none = np.zeros(0, dtype=np.int64)
             return none, none, np.zeros(0), np.zeros(0), np.zeros(0)
-        ii, jj, low, visits = (np.concatenate(column) for column in zip(*out))
+        ii, jj, low, left_out, visits = (np.concatenate(column) for column in zip(*out))
         width = np.divide(self.dropped, visits, out=np.full(len(visits), np.inf), where=visits > 0)
-        return ii, jj, low, np.minimum(low + width, 1.0), visits
+        return ii, jj, low, np.minimum(low + np.minimum(width, left_out), 1.0), visits
 
     def _striking(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Per pair (ii, jj): whether the attacker's submarines strike, and the
@@ -1396,11 +1414,15 @@ def _chunks(la: Arr, ld: Arr) -> Iterator[tuple[slice, slice, slice]]:
         first = last
 
 
-def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, values: Arr) -> Arr:
+def _bilinear(
+    A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, values: Arr, omitted: Arr
+) -> tuple[Arr, Arr]:
     """Per pair of stored results (``a_ids[k]``, ``d_ids[k]``) spread with mass
     ``scale[k]``: the sum over their entries of both chances times ``values`` at that
     cell (a table shaped as the mass table), over the products the spreading keeps
-    (:func:`_pruned`): what the outer product would spread, weighted by the cells."""
+    (:func:`_pruned`): what the outer product would spread, weighted by the cells.  And
+    the same sum over ``omitted`` (a second such table) plus the chance of the products
+    not kept: the chance of a step left out, from the next cell on."""
     a_idx, a_p, la = A.gather(a_ids)
     d_idx, d_p, ld = D.gather(d_ids)
     a_idx, _, la, d_idx, d_p, ld, kept, _ = _pruned(a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld)
@@ -1411,21 +1433,30 @@ def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, va
         has = ~np.repeat(empty, la)
         a_idx, a_p = a_idx[has], a_p[has]
         la = np.where(empty, 0, la)
+    n = len(la)
+    # The kept products of a part are every kept attacker entry with every kept defender one.
+    a_sum = np.bincount(np.repeat(np.arange(n), la), a_p, minlength=n)
+    d_sum = np.bincount(np.repeat(np.arange(n), ld), d_p, minlength=n)
     flat = values.reshape(-1)
+    flat_o = omitted.reshape(-1)
     C = values.shape[1]
-    out = np.zeros(len(la), dtype=values.dtype)
+    out = np.zeros(n, dtype=values.dtype)
+    out_o = np.maximum(1.0 - a_sum * d_sum, 0.0)
     for parts, a, d in _chunks(la, ld):
         la_ = la[parts]
         full = la_ > 0
         if not full.any():
             continue
         reps, out_start, gd = _expand(la_, ld[parts])
-        vals = flat[np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]] * d_p[d][gd]
-        per_entry = np.add.reduceat(vals, out_start) * a_p[a]
-        got = out[parts]
-        got[full] = np.add.reduceat(per_entry, (np.cumsum(la_) - la_)[full])
-        out[parts] = got
-    return out
+        cell = np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]
+        dp = d_p[d][gd]
+        starts = (np.cumsum(la_) - la_)[full]
+        for table, into in ((flat, out), (flat_o, out_o)):
+            per_entry = np.add.reduceat(table[cell] * dp, out_start) * a_p[a]
+            got = into[parts]
+            got[full] += np.add.reduceat(per_entry, starts)
+            into[parts] = got
+    return out, out_o
 
 
 def _expand(la: Arr, ld: Arr) -> tuple[Arr, Arr, Arr]:
