@@ -531,20 +531,24 @@ def _run(
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
     odds = _result(battle, setup, aside, tally, engine, cat)
     if battle.wave2:
-        odds = replace(odds, second_wave=_second_wave(battle, setup, aside, tally, cat, limits, eps))
+        second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
+        # The error bound covers the second wave's chances too (its battles' own bounds,
+        # weighted; what the first left out already bounds how far its states may be off).
+        odds = replace(odds, second_wave=second, error_bound=odds.error_bound + error)
     return odds
 
 
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool = True,
-) -> dict[str, float]:
+) -> tuple[dict[str, float], float]:
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
-    loss, technologies; no bombardment, no round limit, no retreat), weighted.  Those
-    battles are one battle with a start per state (:func:`_second_wave_once`) unless
-    ``one_solve`` is False or the states do not fit one; the caller's limits apply to
-    it (to each battle otherwise; the work limit to all of them together)."""
+    loss, technologies; no bombardment, no round limit, no retreat), weighted, and the
+    bound on their error (their battles' error bounds, weighted).  Those battles are one
+    battle with a start per state (:func:`_second_wave_once`) unless ``one_solve`` is
+    False or the states do not fit one; the caller's limits apply to it (to each battle
+    otherwise; the work limit to all of them together)."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -571,10 +575,12 @@ def _second_wave(
         _shares(float(mass), _run(_wave_battle(battle, survivors), 1.0, "auto", limits, eps))
         for mass, survivors in left
     ]  # fmt: skip
-    for part in parts:
+    error = 0.0
+    for part, part_error in parts:
+        error += part_error
         for key, value in part.items():
             total[key] += value
-    return total
+    return total, error
 
 
 def _wave_battle(battle: AABattle, defender: Mapping[str, int]) -> AABattle:
@@ -588,16 +594,18 @@ def _wave_battle(battle: AABattle, defender: Mapping[str, int]) -> AABattle:
     )  # fmt: skip
 
 
-def _shares(share: float, odds: AAOdds) -> dict[str, float]:
-    """What a second battle with chance ``share`` adds to the whole attack's odds."""
-    return {"attacker_win": share * odds.attacker_win, "attacker_takes": share * odds.attacker_takes,
-            "defender_win": share * odds.defender_win, "draw": share * odds.draw}  # fmt: skip
+def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
+    """What a second battle with chance ``share`` adds to the whole attack's odds, and
+    to its error bound."""
+    return ({"attacker_win": share * odds.attacker_win, "attacker_takes": share * odds.attacker_takes,
+             "defender_win": share * odds.defender_win, "draw": share * odds.draw},
+            share * odds.error_bound)  # fmt: skip
 
 
 def _second_wave_once(
     battle: AABattle, left: list[tuple[N, dict[str, int]]], unit: N, cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float,
-) -> dict[str, float] | None:
+) -> tuple[dict[str, float], float] | None:
     """The second battles, one per final state of the first (``left``: its chance and
     the defender's survivors, battleships repaired, A-10.8), as one battle whose round 1
     starts from every one of those states with its chance: the engines share their
@@ -608,8 +616,8 @@ def _second_wave_once(
     as :func:`setup_battle` decides for one battle).  On land the table engines take it:
     the survivors are steps of the defender's loss order, and AA fire (A-10.5) is the
     same from each (its guns are never casualties).  Returns the chances of the whole
-    attack these battles add (the keys of :func:`_second_wave`), or None where the
-    survivors do not fit one battle (then each is fought on its own)."""
+    attack these battles add (the keys of :func:`_second_wave`) and their error bound,
+    or None where the survivors do not fit one battle (then each is fought on its own)."""
     sea = battle.mode == "sea"
     second = _wave_battle(battle, battle.defender)
     setup, _ = setup_battle(second, unit, cat)

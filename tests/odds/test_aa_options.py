@@ -171,6 +171,21 @@ def test_the_second_wave_is_held_to_the_same_work_limits() -> None:
         aa_odds(AABattle.parse("1 fig", "1 des", mode="sea", wave2="4 sub, 2 des, 2 cru"), max_states=3)
 
 
+def test_the_error_bound_covers_the_second_wave(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What the second wave's battles leave out (much here: masses below 1e-7 at sea) is in
+    # the error bound of the whole answer, which bounds every chance reported.
+    from engine.odds import aa_naval
+
+    monkeypatch.setattr(aa_naval, "TINY", 1e-7)
+    fleet = "4 sub, 2 des, 2 cru, 1 car, 2 fig, 1 bat"
+    alone = aa_odds(AABattle.parse("2 des", fleet, mode="sea"))
+    odds = aa_odds(AABattle.parse("2 des", fleet, mode="sea", wave2="5 sub, 3 des, 2 cru, 1 bat, 2 bom"))
+    assert odds.second_wave is not None
+    short = 1 - sum(odds.second_wave[k] for k in ("attacker_win", "defender_win", "draw"))
+    assert alone.error_bound < short <= odds.error_bound
+    assert odds.error_bound < 100 * short
+
+
 def _second_wave_each(monkeypatch: pytest.MonkeyPatch, battle: AABattle) -> dict[str, float] | None:
     """The second wave as a battle per final state of the first (the older way, kept as
     ``_second_wave(one_solve=False)``); None where one of those battles is refused."""
