@@ -18,15 +18,16 @@
 - ``odds-aa-sea-40v40-subs-ms``: the same kinds of ships at 40 a side (goal < 1 s:
   ~130 ms; ~400 ms before the strike phase, ~1450 ms before the numpy solve).
 - ``odds-aa-sea-100v100-subs-ms``: the same kinds of ships at 100 a side, one run, the
-  first time asked (~0.8-1.0 s since phase results are stored flat: at the 1 s goal's
-  edge; ~1.4 s before that, ~5.5 s before the strike phase, ~16 s before the numpy
-  solve; see docs/odds.md).
+  first time asked (~0.5-0.6 s since masses below 1e-19 are left out, ~0.75-0.9 s with
+  those down to 1e-24 kept; ~1.4 s before phase results were stored flat, ~5.5 s before
+  the strike phase, ~16 s before the numpy solve; see docs/odds.md).
 - ``odds-aa-sea-100-subs-vs-100-subs-ms``: 100 submarines against 100 submarines (every
   round two surprise strikes and nothing else; ~0.15 s, ~9 s before the strike phase).
 - ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
   (submarines strike every round, aircraft on both sides cannot hit submarines), one
-  run (~16 s and 0.76 GB at the peak; ~24 s and 2.1 GB before the flat stores, well
-  over 60 s before the strike phase; far from the 1 s goal).
+  run (~10-12 s and 0.76 GB at the peak, ~14-16 s with masses down to 1e-24 kept; ~24 s
+  and 2.1 GB before the flat stores, well over 60 s before the strike phase; far from
+  the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
@@ -46,13 +47,14 @@
 - ``odds-aa-sea-40v40-retreat-chance-ms``, ``odds-aa-sea-100v100-retreat-chance-ms``:
   the mixed fleets of ``odds-aa-sea-40v40-subs-ms`` and ``odds-aa-sea-100v100-subs-ms``,
   the attacker retreating when its chance to win falls below 40 % (a traced numpy
-  solve, its backward pass, the solve with the retreats; ~0.2 s and ~1.3-1.5 s, ~6 s at 40
-  a side in the pure-Python pass before, ~2 s at 100 a side while the backward pass
-  took every product).
+  solve, its backward pass, the solve with the retreats; best of three runs, each the
+  whole computation: ~0.16 s and ~0.8-0.9 s; ~6 s at 40 a side in the pure-Python pass
+  before, ~2 s at 100 a side while the backward pass took every product, ~1.3-1.5 s
+  with masses down to 1e-24 kept).
 - ``odds-aa-sea-second-wave-100-ms``: 20 destroyers against the 100-ship fleet of
   ``odds-aa-sea-100v100-subs-ms``, that fleet as a second wave against every state the
-  first leaves (~0.7-1.1 s as one battle with a start per state, by the VM's load; ~22 s
-  as a battle per state);
+  first leaves, best of three (~0.55 s as one battle with a start per state; ~22 s as a
+  battle per state);
   ``odds-aa-second-wave-aa-gun-ms``: 30 infantry against 60 inf, 20 art, 10 tanks, 9
   fighters and an AA gun, then the 100 units with 20 aircraft of
   ``odds-aa-100v100-aa-gun-ms`` as the second wave (~0.5 s; ~13 s before).
@@ -208,7 +210,7 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-100v100-fighters-aa-gun-ms", _ms("100 fig", "99 inf, 1 aa", 3)
     yield "odds-aa-sea-100v100-strafe-2-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_after=2)
     yield "odds-aa-sea-40v40-retreat-chance-ms", _ms(SEA_40, SEA_40, 3, mode="sea", retreat_chance=40)
-    yield "odds-aa-sea-100v100-retreat-chance-ms", _ms(SEA_100, SEA_100, 1, mode="sea", retreat_chance=40)
-    yield "odds-aa-sea-second-wave-100-ms", _ms("20 des", SEA_100, 1, mode="sea", wave2=SEA_100)
+    yield "odds-aa-sea-100v100-retreat-chance-ms", _ms(SEA_100, SEA_100, 3, mode="sea", retreat_chance=40)
+    yield "odds-aa-sea-second-wave-100-ms", _ms("20 des", SEA_100, 3, mode="sea", wave2=SEA_100)
     yield "odds-aa-second-wave-aa-gun-ms", _ms("30 inf", DEFENSE_WAVE, 1, wave2=ATTACK_AA)
     yield "odds-aa-discord-refusal-ms", _refusal_ms()

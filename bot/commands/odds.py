@@ -7,7 +7,7 @@ asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
 computation (``MAX_UNITS``) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``), so every answer comes within seconds: nearly all well under one, the
-slowest accepted (100 a side at sea, submarines striking every round) ~16 s, and the
+slowest accepted (100 a side at sea, submarines striking every round) ~10-12 s, and the
 biggest refused after ~3 s instead of minutes of work.
 """
 
@@ -40,7 +40,7 @@ from render.chart import ATTACKER, DEFENDER, bar_chart
 # cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~9
 # minutes of work in full) is refused when it does, after a few seconds.  The slowest
 # battle accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30
-# fig: ~16 s) needs ~3.2e9.
+# fig: ~10-12 s) needs ~2.6e9.
 MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed

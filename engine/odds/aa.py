@@ -8,7 +8,8 @@
 starts from (AA fire, shore bombardment), and runs one of two exact engines: the fast
 sequence engine (:mod:`engine.odds.aa_fast`) whenever every hit may land on any unit,
 the general one (:mod:`engine.odds.aa_general`) when submarines take part.  Nothing is
-sampled.  Float mode prunes products below 1e-18 and reports the total pruned mass as
+sampled.  Float mode leaves out products below 1e-18 (the fast engine's ``eps``) or
+masses below 1e-19 (``TINY``, the others) and reports the total left out as
 ``error_bound``; exact mode computes in fractions.
 
 Modelling choices the rules leave open are listed in ``docs/odds.md``.
