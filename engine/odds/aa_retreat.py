@@ -21,12 +21,12 @@ rule in :meth:`BattleSetup.settle`.
    the intervals are points and every decision is exact.
 
 In decimals, when round 1 is like any other, the same three steps run in numpy
-(:func:`numpy_chances`): the forward pass is the numpy solve of
-:mod:`engine.odds.aa_naval`, traced level by level, and the backward pass mixes each
-pair's stored results with chances instead of masses (:meth:`NavalSolver.win_chances`:
-its low bound counts what the forward pass left out as never winning, its high bound
-adds the mass left out over the pair's visits); the solve with the retreats then reuses
-its stored results.  The dict passes below stay for exact fractions, for the other
+(:func:`_numpy_pass`, decided by :func:`_decide_arrays`): the forward pass is the numpy
+solve of :mod:`engine.odds.aa_naval`, traced level by level, and the backward pass
+mixes each pair's stored results with chances instead of masses
+(:meth:`NavalSolver.win_chances`: its low bound counts what the forward pass left out as
+never winning, its high bound adds the chance of ever taking a step left out, mixed
+backward too); the solve with the retreats then reuses its stored results.  The dict passes below stay for exact fractions, for the other
 starts, and as the tests' reference.
 
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
