@@ -25,7 +25,7 @@
   round two surprise strikes and nothing else; ~0.15 s, ~9 s before the strike phase).
 - ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
   (submarines strike every round, aircraft on both sides cannot hit submarines), one
-  run (~10-12 s and 0.76 GB at the peak, ~14-16 s with masses down to 1e-24 kept; ~24 s
+  run (~10-12 s and 0.63 GB at the peak, ~14-16 s with masses down to 1e-24 kept; ~24 s
   and 2.1 GB before the flat stores, well over 60 s before the strike phase; far from
   the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up

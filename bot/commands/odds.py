@@ -45,7 +45,7 @@ MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
-# A&A battles computed at once (each takes a core and, the biggest, up to ~0.8 GB); the
+# A&A battles computed at once (each takes a core and, the biggest, up to ~0.65 GB); the
 # others wait their turn.
 ODDS_AT_ONCE = 2
 _turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
