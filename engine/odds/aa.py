@@ -626,7 +626,7 @@ def _second_wave_once(
     subs_only = sea and all(prof_a[n].submarine for n, c in second.attacker.items() if c > 0)
     guns = {n: c for n, c in second.defender.items() if prof_d[n].is_aa}
     dfn = setup.defender
-    on_sequence = set() if sea else {dfn.take(dfn.start, h) for h in range(dfn.hp(dfn.start) + 1)}
+    on_sequence = set() if sea else set(dfn.sequence(dfn.start))
     live = sum((p for p, _ in left), unit - unit)
     starts: list[Start[N]] = []
     for p, survivors in left:
