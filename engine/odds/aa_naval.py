@@ -44,8 +44,9 @@ from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
-MASK = (1 << SHIFT) - 1
 ONE = np.ones(1)
+# The arrays of _Numbered indexed by state, -1 where not known yet (its flags aside).
+PER_STATE = ("fkeys", "skeys", "ident", "slot_of", "_seq_meta", "_rseq_meta", "_firsts_arr", "tmeta")
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
@@ -183,16 +184,10 @@ class _Numbered:
         self.subcat.append(CAT_SUB in cats)
         plain = self._quiet(st, self._attacker)  # the end-of-round rules leave it alone
         self.plain.append(plain)
-        if n >= len(self.flags):
-            self.flags = np.concatenate([self.flags, np.zeros_like(self.flags)])
-            self.fkeys = np.concatenate([self.fkeys, np.full_like(self.fkeys, -1)])
-            self.skeys = np.concatenate([self.skeys, np.full_like(self.skeys, -1)])
-            self.ident = np.concatenate([self.ident, np.full_like(self.ident, -1)])
-            self.slot_of = np.concatenate([self.slot_of, np.full_like(self.slot_of, -1)])
-            self._seq_meta = np.concatenate([self._seq_meta, np.full_like(self._seq_meta, -1)])
-            self._rseq_meta = np.concatenate([self._rseq_meta, np.full_like(self._rseq_meta, -1)])
-            self._firsts_arr = np.concatenate([self._firsts_arr, np.full_like(self._firsts_arr, -1)])
-            self.tmeta = np.concatenate([self.tmeta, np.full_like(self.tmeta, -1)])
+        if n >= len(self.flags):  # every array indexed by state, twice as long
+            self.flags = _longer(self.flags, 2 * n, 0)
+            for name in PER_STATE:
+                setattr(self, name, _longer(getattr(self, name), 2 * n, -1))
         calm = plain or self._calm(st, self._attacker)
         self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm)
         self._tables.append(None)
