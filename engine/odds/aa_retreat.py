@@ -21,13 +21,14 @@ rule in :meth:`BattleSetup.settle`.
    the intervals are points and every decision is exact.
 
 In decimals, when round 1 is like any other, the same three steps run in numpy
-(:func:`_numpy_pass`, decided by :func:`_decide_arrays`): the forward pass is the numpy
+(:func:`numpy_pass`, decided by :func:`_decide_arrays`): the forward pass is the numpy
 solve of :mod:`engine.odds.aa_naval`, traced level by level, and the backward pass
 mixes each pair's stored results with chances instead of masses
 (:meth:`NavalSolver.win_chances`: its low bound counts what the forward pass left out as
 never winning, its high bound adds the chance of ever taking a step left out, mixed
-backward too); the solve with the retreats then reuses its stored results.  The dict passes below stay for exact fractions, for the other
-starts, and as the tests' reference.
+backward too); the solve with the retreats then reuses its stored results.  The dict
+passes below stay for exact fractions, for the other starts, and as the tests'
+reference.
 
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
 the retreat rule itself is not folded into it.
@@ -36,7 +37,7 @@ the retreat rule itself is not folded into it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
@@ -137,12 +138,12 @@ def retreat_pairs(
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
     In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
-    both passes run in numpy (:func:`numpy_chances`) unless ``vectorised`` is False;
+    both passes run in numpy (:func:`numpy_pass`) unless ``vectorised`` is False;
     then the numpy solver's numbered sides are appended to ``sides`` (if given), for
     the solve with the retreat to reuse (:attr:`GeneralEngine.sides`).  ``work``: the
     answer's work limit (:class:`engine.odds.aa_battle.Work`)."""
     if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
-        solver, arrays = _numpy_pass(setup, max_states, work)
+        solver, arrays = numpy_pass(setup, max_states, work)
         if sides is not None:
             sides.append(solver.sides)
         return _decide_arrays(solver, *arrays, float(threshold))
@@ -173,23 +174,30 @@ def retreat_pairs(
     return _decide(chances, threshold)
 
 
+def _verdicts(low: Any, high: Any, visits: Any, threshold: Any) -> tuple[Any, Any]:
+    """The rule, for one pair or for arrays of them: retreat where the chance to win
+    (an interval) is wholly below ``threshold``; where it straddles it, its middle
+    decides and the pair's ``visits`` count as unsure.  In decimals a chance within
+    ``SLACK`` of the threshold (a tie, as far as decimals can tell) counts as straddling
+    it.  Returns (retreat, what is unsure)."""
+    if isinstance(threshold, float):
+        low, high = low - SLACK, high + SLACK
+    sure = high < threshold
+    straddle = (high >= threshold) & (low < threshold)
+    return sure | (straddle & ((low + high) / 2 < threshold)), straddle * visits
+
+
 def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[frozenset[Pair], float]:
-    """The decisions from each pair's chance to win as an interval, with its visits:
-    retreat where it is wholly below ``threshold``, fight on where it is wholly at or
-    above; where it straddles, its middle decides and the visits go to the bound
-    returned.  In decimals a chance within ``SLACK`` of the threshold (a tie, as far as
-    decimals can tell) counts as straddling it."""
-    slack = SLACK if isinstance(threshold, float) else 0
+    """The decisions (:func:`_verdicts`) from each pair's chance to win as an interval,
+    with its visits: the pairs where the attacker retreats, and the visits of those
+    left unsure (the bound on what they could change)."""
     retreat: set[Pair] = set()
     unsure = 0.0
     for pair, (low, high, visits) in chances.items():
-        low, high = low - slack, high + slack
-        if high < threshold:
+        back, open_ = _verdicts(low, high, visits, threshold)
+        unsure += open_
+        if back:
             retreat.add(pair)
-        elif low < threshold:
-            unsure += visits
-            if (low + high) / 2 < threshold:
-                retreat.add(pair)
     return frozenset(retreat), unsure
 
 
@@ -198,17 +206,14 @@ def _decide_arrays(
 ) -> tuple[frozenset[Pair], float]:
     """:func:`_decide` on the numpy pass's arrays (pairs numbered by ``solver``), all
     pairs at once."""
-    low, high = low - SLACK, high + SLACK
-    sure = high < threshold
-    straddle = ~sure & (low < threshold)
-    retreat = sure | (straddle & ((low + high) / 2 < threshold))
+    retreat, unsure = _verdicts(low, high, visits, threshold)
     A, D = solver.A.states, solver.D.states
     pairs = frozenset((A[i], D[j]) for i, j in zip(ii[retreat].tolist(), jj[retreat].tolist()))
-    return pairs, float(visits[straddle].sum())
+    return pairs, float(unsure.sum())
 
 
-def _numpy_pass(
-    setup: BattleSetup[float], max_states: int | None, work: Work | None
+def numpy_pass(
+    setup: BattleSetup[float], max_states: int | None = None, work: Work | None = None
 ) -> tuple[NavalSolver, tuple[Arr, Arr, Arr, Arr, Arr]]:
     """The traced numpy solve of the battle (round 1 included) and its backward pass
     (:meth:`NavalSolver.win_chances`): the solver and ``(ii, jj, low, high, visits)``."""
@@ -219,20 +224,3 @@ def _numpy_pass(
     solver.trace = []
     solver.solve(GeneralEngine(setup).plain_pairs(tally), tally)
     return solver, solver.win_chances()
-
-
-def numpy_chances(
-    setup: BattleSetup[float], max_states: int | None = None, sides: list[NumberedSides] | None = None,
-    work: Work | None = None,
-) -> dict[Pair, tuple[float, float, float]]:
-    """The attacker's chance to win by fighting on from each pair where a round starts,
-    as an interval, with the pair's visits: ``{pair: (low, high, visits)}``
-    (:func:`_numpy_pass`; :func:`retreat_pairs` decides on its arrays directly)."""
-    solver, (ii, jj, low, high, visits) = _numpy_pass(setup, max_states, work)
-    if sides is not None:
-        sides.append(solver.sides)
-    A, D = solver.A.states, solver.D.states
-    return {
-        (A[i], D[j]): (lo, hi, v)
-        for i, j, lo, hi, v in zip(ii.tolist(), jj.tolist(), low.tolist(), high.tolist(), visits.tolist())
-    }

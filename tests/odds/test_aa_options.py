@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -511,14 +512,24 @@ def test_retreat_decisions_left_open_are_in_the_error_bound(monkeypatch: pytest.
     assert abs(odds.attacker_win - float(exact.outcome["attacker"])) <= odds.error_bound + 1e-12
 
 
+def _numpy_chances(setup: Any) -> tuple[dict[tuple[Any, Any], tuple[float, float, float]], float]:
+    """The numpy passes' chance to win from each pair (engine.odds.aa_retreat.numpy_pass)
+    as ``{pair: (low, high, visits)}``, and the mass their forward pass left out."""
+    from engine.odds.aa_retreat import numpy_pass
+
+    solver, (ii, jj, low, high, visits) = numpy_pass(setup)
+    A, D = solver.A.states, solver.D.states
+    got = {(A[i], D[j]): (lo, hi, v) for i, j, lo, hi, v in
+           zip(ii.tolist(), jj.tolist(), low.tolist(), high.tolist(), visits.tolist())}  # fmt: skip
+    return got, solver.dropped
+
+
 def test_retreat_chances_in_numpy_equal_the_dict_pass() -> None:
-    """The numpy passes (engine.odds.aa_retreat.numpy_chances) decide as the dict passes
+    """The numpy passes (engine.odds.aa_retreat.numpy_pass) decide as the dict passes
     on random fleets with submarines (strikes, restricted hits, submerging, transports),
     but where the numpy interval holds the threshold: ties, which decimals cannot place,
     and pairs so rarely reached that their interval is wide (their visits are in the
     error bound)."""
-    from engine.odds.aa_retreat import numpy_chances
-
     rng = random.Random(1944)
     compared = 0
     for _ in range(40):
@@ -534,7 +545,7 @@ def test_retreat_chances_in_numpy_equal_the_dict_pass() -> None:
         setup, _ = setup_battle(battle, 1.0)
         fast, _ = retreat_pairs(setup, percent / 100)
         slow, _ = retreat_pairs(setup, percent / 100, vectorised=False)
-        chances = numpy_chances(setup)
+        chances, _ = _numpy_chances(setup)
         for pair in fast ^ slow:
             low, high, _ = chances[pair]
             assert low - 1e-9 < percent / 100 < high + 1e-9, (battle, pair)
@@ -549,15 +560,10 @@ def test_numpy_win_chance_intervals_hold_the_chances_nothing_left_out(monkeypatc
     left out, computed backward too, which is much narrower than the pass's mass left
     out over the pair's visits for most pairs."""
     from engine.odds import aa_naval
-    from engine.odds.aa_retreat import _numpy_pass
 
-    def chances(tiny: float) -> tuple[dict[tuple[object, object], tuple[float, float, float]], float]:
+    def chances(tiny: float) -> tuple[dict[tuple[Any, Any], tuple[float, float, float]], float]:
         monkeypatch.setattr(aa_naval, "TINY", tiny)
-        solver, (ii, jj, low, high, visits) = _numpy_pass(setup, None, None)
-        A, D = solver.A.states, solver.D.states
-        got = {(A[i], D[j]): (lo, hi, v) for i, j, lo, hi, v in
-               zip(ii.tolist(), jj.tolist(), low.tolist(), high.tolist(), visits.tolist())}  # fmt: skip
-        return got, solver.dropped
+        return _numpy_chances(setup)
 
     rng = random.Random(1945)
     checked = narrow = 0
