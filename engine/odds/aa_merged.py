@@ -131,6 +131,16 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
+def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
+    """Per state of ``first``: the states after 0, 1 … ``Hd`` more casualties
+    (``next1[s]``: the state after one)."""
+    out = np.empty((len(first), Hd + 1), dtype=np.int64)
+    out[:, 0] = first
+    for h in range(1, Hd + 1):
+        out[:, h] = next1[out[:, h - 1]]
+    return out
+
+
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
     """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
     (repeated ones, such as "attacker destroyed", summed first)."""
@@ -262,11 +272,7 @@ class MergedTable(TableEngine):
             self.mm_of[keep] = np.arange(int(keep.sum()))
         # nxt_k[mm_of[s], h]: the state after h more casualties, for the kept states
         # (every state's, when asked, from _nxt_of).
-        nxt_k = np.empty((int(self.mm_of.max()) + 1, Hd + 1), dtype=np.int64)
-        nxt_k[:, 0] = np.flatnonzero(self.mm_of >= 0)
-        for h in range(1, Hd + 1):
-            nxt_k[:, h] = next1[nxt_k[:, h - 1]]
-        self.nxt_k = nxt_k
+        self.nxt_k = _after(next1, np.flatnonzero(self.mm_of >= 0), Hd)
         self._nxt_all: Arr = None
         self._defender_arrays()
         if self.n0:
@@ -695,11 +701,7 @@ class MergedTable(TableEngine):
         if len(rows) and rows.min() >= 0:
             return self.nxt_k[rows]
         if self._nxt_all is None:
-            nxt = np.empty((len(self.states), self.Hd + 1), dtype=np.int64)
-            nxt[:, 0] = np.arange(len(self.states))
-            for h in range(1, self.Hd + 1):
-                nxt[:, h] = self.next1[nxt[:, h - 1]]
-            self._nxt_all = nxt
+            self._nxt_all = _after(self.next1, np.arange(len(self.states)), self.Hd)
         return self._nxt_all[ids]
 
     def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
