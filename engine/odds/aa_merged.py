@@ -42,6 +42,7 @@ from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
 WIN_BAND = 32  # columns per product in the win-chance pass
+GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 
 
@@ -139,6 +140,16 @@ def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
     for h in range(1, Hd + 1):
         out[:, h] = next1[out[:, h - 1]]
     return out
+
+
+def _toeplitz(x: Arr, rows: int, cols: int) -> Arr:
+    """``T[..., r, c] = x[..., r - c]`` (0 where ``r - c`` is outside ``x``'s last
+    axis): a read-only view over a zero-padded copy of ``x``."""
+    L = x.shape[-1]
+    P = np.zeros(x.shape[:-1] + (cols + max(rows, L),))
+    P[..., cols : cols + L] = x
+    strides = P.strides[:-1] + (P.itemsize, -P.itemsize)
+    return as_strided(P[..., cols:], shape=x.shape[:-1] + (rows, cols), strides=strides, writeable=False)
 
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
@@ -653,29 +664,28 @@ class MergedTable(TableEngine):
         Cu = lim + Lg - 1  # the columns of U that G's matrix reads
         r_hi = min(R, n0 + h1)  # the rows any ground row reads
         # G[i]'s Toeplitz matrices TG[c, j] = G[i][c - j], one per row, contiguous.
-        P = np.zeros((n0, Cu + lim))
-        P[:, lim : lim + Lg] = self.G
-        TG = np.ascontiguousarray(as_strided(P[:, lim:], shape=(n0, Cu, lim), strides=(P.strides[0], P.itemsize, -P.itemsize)))
+        TG = np.ascontiguousarray(_toeplitz(self.G, Cu, lim))
         Lu = Cu + Lh - 1  # the columns of V that U reads
-        # Columns by chunks, each with the defender scores (from h0) of at least CUT there.
+        # Columns by bands, each with the defender scores (from h0) of at least CUT there.
+        # For each of its columns, a band of w columns reads w + g1 - g0 - 1 columns of
+        # U, w - 1 of them against zeros of G's matrix: narrow bands waste least (below
+        # GROUND_BAND the products get too small to run fast).
         bands = []
-        for js in range(0, lim, WIN_BAND):
-            je = min(js + WIN_BAND, lim)
+        for js in range(0, lim, GROUND_BAND):
+            je = min(js + GROUND_BAND, lim)
             sig = np.flatnonzero(Dh[h0:h1, js:je].max(axis=1) >= CUT)
             if len(sig):
                 bands.append((js, je, int(sig[0]), int(sig[-1]) + 1))
         for kc in range(0, K, 128):
             ks = np.arange(kc, min(K, kc + 128))
             n = len(ks)
-            Hr = self.Hk[ks, :, None]  # (n, Lh, 1)
+            Hr = self.Hk[ks]  # (n, Lh)
 
-            def corr_h(rows: Arr) -> Arr:
-                """U of the rows ``rows`` (n, m, Lu) of V: each block's H slid along."""
-                return np.matmul(sliding_window_view(rows, Lh, axis=2), Hr[:, None])[..., 0]
-
-            U = np.zeros((n, r_hi, Cu))
-            if r_hi > n0:
-                U[:, n0:r_hi] = corr_h(V[self.rid[ks, n0:r_hi], :Lu])
+            # U rows first: a band's rows of every block are one matrix (one product).
+            U = np.zeros((r_hi, n, Cu))
+            if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, one product
+                TH = np.ascontiguousarray(_toeplitz(Hr, Lu, Cu))
+                U[n0:r_hi] = np.matmul(V[self.rid[ks, n0:r_hi], :Lu], TH).transpose(1, 0, 2)
             for i in range(n0 - 1, -1, -1):
                 ids = self.rid[ks, i]
                 S1 = np.zeros((n, lim))
@@ -687,13 +697,15 @@ class MergedTable(TableEngine):
                         if hh <= hl:
                             continue
                         ce = min(je + g1 - 1, Cu)
-                        Z = np.matmul(U[:, ra + hl : ra + hh, js + g0 : ce], TG[i, js + g0 : ce, js:je])
-                        S1[:, js:je] = np.einsum("nhj,hj->nj", Z, Dh[h0 + hl : h0 + hh, js:je])
+                        X = U[ra + hl : ra + hh, :, js + g0 : ce]
+                        Z = X.reshape(-1, ce - js - g0) @ TG[i, js + g0 : ce, js:je]
+                        Z = Z.reshape(hh - hl, n, je - js)
+                        S1[:, js:je] = np.einsum("hnj,hj->nj", Z, Dh[h0 + hl : h0 + hh, js:je])
                 keep = ~self.s_retreat[ids]
                 if keep.any():
                     self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
-                if i:
-                    U[:, i] = corr_h(V[ids, None, :Lu])[:, 0]
+                if i:  # U of this row: each block's H slid along
+                    U[i] = np.einsum("nct,nt->nc", sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr)
 
     def _nxt_of(self, ids: Arr) -> Arr:
         """``nxt[s, :]`` (the states after 0, 1 … Hd more casualties) of the states ``ids``."""
@@ -721,9 +733,7 @@ class MergedTable(TableEngine):
             c1 = min(C, lim - 1 + a1)
             Cw = c1 - a0
             Vn = V[self._nxt_of(g)[:, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
-            P = np.zeros((n, Cw + lim))
-            P[:, lim : lim + a1 - a0] = A[:, a0:a1]
-            T = as_strided(P[:, lim:], shape=(n, Cw, lim), strides=(P.strides[0], P.itemsize, -P.itemsize))
+            T = _toeplitz(A[:, a0:a1], Cw, lim)
             La = a1 - a0
             if lim < 3 * WIN_BAND:
                 corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
