@@ -34,6 +34,15 @@ OUTCOMES = (ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED)
 TINY = 1e-19
 CUT = 1e-27
 
+# Retreat by win chance in decimals.  The numpy passes know a chance to within SLACK
+# (their rounding), so a chance that close to a number may be on either side of it.
+# The attacker retreats where its chance is below the threshold by more than TIE_GAP:
+# an exact tie (1 fighter attacking 1 fighter wins exactly 20 %) fights on, as the rule
+# says, whichever way the rounding went.  A chance within SLACK of ``threshold -
+# TIE_GAP`` leaves its decision open, and the mass reaching it goes into the error bound.
+SLACK = 1e-12
+TIE_GAP = 1e-11
+
 
 def too_many_states(max_states: int) -> PlayerError:
     return PlayerError(f"This battle is too big to compute exactly here (more than {max_states} battle"

@@ -35,7 +35,7 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
-    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, first_reaching, ground_air, hits, shared_ground_rows,
+    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, retreat_columns, shared_ground_rows,
     side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
@@ -257,6 +257,7 @@ class MergedTable(TableEngine):
         self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
         self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
         self.s_cut = np.zeros(S, dtype=np.int64)
+        self.s_open = np.zeros((S, 2), dtype=np.int64)
         # Levels: the states of equal hit points, most first.
         order = np.argsort(-hp, kind="stable")
         cuts = np.flatnonzero(np.diff(hp[order])) + 1
@@ -325,6 +326,7 @@ class MergedTable(TableEngine):
         self.a_retreat = self.s_retreat[rid]
         self.a_lo, self.a_hi, self.a_out = self.s_lo[rid], self.s_hi[rid], self.s_out[rid]
         self.r_cut = np.zeros(rid.shape, dtype=np.int64)
+        self.r_open = np.zeros(rid.shape + (2,), dtype=np.int64)
         # Pending spreads land on columns up to nD (the rest folded into it, _fold).
         self.Mpre = np.zeros((len(self.blocks), self.R, self.nD + 1))
 
@@ -340,21 +342,23 @@ class MergedTable(TableEngine):
         masses after a round, changed in place): records the final cells, returns the
         rows' ``lim`` (0: nothing fights on)."""
         lims, per_row = self._settle_many(
-            rows, self.s_alive[ids], self.s_quiet[ids], self.s_retreat[ids], self.s_cut[ids], self.s_takes[ids], last
-        )
+            rows, self.s_alive[ids], self.s_quiet[ids], self.s_retreat[ids], self.s_cut[ids], self.s_open[ids],
+            self.s_takes[ids], last,
+        )  # fmt: skip
         self.s_end[ids] += per_row
         return lims
 
     def _settle_blocks(self, i: int, rows: Arr, last: bool = False) -> Arr:
         """The same for row ``i < n0`` of every block (``rows`` = ``M[:, i, :]``)."""
         lims, per_row = self._settle_many(
-            rows, self.a_alive[:, i], self.a_quiet[:, i], self.a_retreat[:, i], self.r_cut[:, i], self.a_takes[:, i], last
-        )
+            rows, self.a_alive[:, i], self.a_quiet[:, i], self.a_retreat[:, i], self.r_cut[:, i], self.r_open[:, i],
+            self.a_takes[:, i], last,
+        )  # fmt: skip
         self.a_end[:, i] += per_row
         return lims
 
     def _settle_many(
-        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, takes: Arr, last: bool
+        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, r_open: Arr, takes: Arr, last: bool
     ) -> tuple[Arr, Arr]:
         """Settle rows given their flags (see :meth:`_settle_states`): ``(lims, mass
         recorded per row)``."""
@@ -394,6 +398,10 @@ class MergedTable(TableEngine):
             record(RETREAT, alive & stop, lambda ids: cols < lim[ids, None])
             record(UNFINISHED, alive & ~stop, lambda ids: cols < lim[ids, None])
             return np.zeros(len(rows), dtype=np.int64), per_row
+        fights = alive & ~stop
+        if (r_open[fights, 1] > r_open[fights, 0]).any():  # decisions left open (TableEngine._settle_row)
+            lo, hi = np.minimum(r_open[:, :1], lim[:, None]), np.minimum(r_open[:, 1:], lim[:, None])
+            self.unsure += float(np.where(fights[:, None] & (cols >= lo) & (cols < hi), rows, 0.0).sum())
         cut1 = np.minimum(r_cut, lim)
         cut = cut1[:, None]
         record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
@@ -755,7 +763,8 @@ class MergedTable(TableEngine):
         Ha = self.Ha
         n = len(g)
         d0 = self.DF[:lim, 0]
-        c = 1.0 / (1.0 - A[:, :1] * d0[None, :])  # (n, lim)
+        den = 1.0 - A[:, :1] * d0[None, :]  # (n, lim); 0 where neither side can hit (a stalemate)
+        c = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
         tail = suffix[:, np.minimum(lim - np.arange(lim), Ha + 1)]  # p(ha >= lim - j)
         b = c * (S1 + d0[None, :] * tail)
@@ -774,9 +783,11 @@ class MergedTable(TableEngine):
         V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:
-        self.s_cut = first_reaching(self.win_chance(), threshold, self.s_alive, self.s_quiet, self.nD, self.jT)
+        self.s_cut, self.s_open = retreat_columns(
+            self.win_chance(), threshold, self.s_alive, self.s_quiet, self.nD, self.jT
+        )
         if self.n0:
-            self.r_cut = self.s_cut[self.rid]
+            self.r_cut, self.r_open = self.s_cut[self.rid], self.s_open[self.rid]
 
     def _attacker_ends(self, tally: Tally[float]) -> None:
         ends = self.s_end.copy()

@@ -39,14 +39,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, too_many_states
+from engine.odds.aa_battle import ATTACKER, SLACK, TIE_GAP, TINY, BattleSetup, Tally, Work, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
 if TYPE_CHECKING:  # numpy: imported for float solves only
     from engine.odds.aa_naval import Arr, NavalSolver, NumberedSides
-
-SLACK = 1e-12  # rounding of the numpy passes: a chance this close to the threshold is a tie
 
 # A kept pair: its mass (arrivals, its loop summed), the chance a round leaves it as it
 # is, the other results (chance, next live pair or None if the battle ended, attacker
@@ -177,10 +175,12 @@ def retreat_pairs(
 def _verdicts(low: Any, high: Any, visits: Any, threshold: Any) -> tuple[Any, Any]:
     """The rule, for one pair or for arrays of them: retreat where the chance to win
     (an interval) is wholly below ``threshold``; where it straddles it, its middle
-    decides and the pair's ``visits`` count as unsure.  In decimals a chance within
-    ``SLACK`` of the threshold (a tie, as far as decimals can tell) counts as straddling
-    it.  Returns (retreat, what is unsure)."""
+    decides and the pair's ``visits`` count as unsure.  In decimals the threshold is
+    ``TIE_GAP`` lower (an exact tie fights on) and a chance within ``SLACK`` of it counts
+    as straddling it (see :data:`engine.odds.aa_battle.SLACK`).  Returns (retreat, what
+    is unsure)."""
     if isinstance(threshold, float):
+        threshold = threshold - TIE_GAP
         low, high = low - SLACK, high + SLACK
     sure = high < threshold
     straddle = (high >= threshold) & (low < threshold)

@@ -47,7 +47,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, SLACK, STALEMATE, TIE_GAP, TINY, UNFINISHED, BattleSetup, Tally,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
@@ -271,6 +271,17 @@ def first_reaching(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT
     return np.where(alive, first, 0).astype(np.int64)
 
 
+def retreat_columns(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT: int) -> tuple[Arr, Arr]:
+    """A retreat by win chance from the chances ``W`` (see :func:`first_reaching`): per
+    attacker state the first column that fights on, the threshold lowered by
+    ``TIE_GAP`` (an exact tie fights on), and ``[lo, hi)`` (last axis), the columns
+    whose chance is within ``SLACK`` of that: decisions decimals leave open."""
+    t = threshold - TIE_GAP
+    lo = first_reaching(W, t - SLACK, alive, quiet, nD, jT)
+    hi = first_reaching(W, t + SLACK, alive, quiet, nD, jT)
+    return first_reaching(W, t, alive, quiet, nD, jT), np.stack([lo, hi], axis=-1)
+
+
 class TableEngine:
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
         _one_thread()
@@ -322,8 +333,10 @@ class TableEngine:
                 self.a_retreat[k, :n] = (alive_n < setup.retreat_below) & t.alive
         self._defender_arrays()
         # Win-chance retreat: in row i of block k the attacker retreats from the columns
-        # below r_cut[k, i] (see win_chance_cuts).
+        # below r_cut[k, i]; the columns r_open[k, i, 0] .. r_open[k, i, 1] are the
+        # decisions left open (see win_chance_cuts).
         self.r_cut = np.zeros((K, R), dtype=np.int64)
+        self.r_open = np.zeros((K, R, 2), dtype=np.int64)
         # The attacker's dice outcomes worth spreading: a_lo <= ha < a_hi, a_out left out.
         sig = self.AF >= CUT
         self.a_lo = np.argmax(sig, axis=2)
@@ -413,6 +426,7 @@ class TableEngine:
         self.takes = 0.0
         self.rounds = 0.0
         self.dropped = 0.0
+        self.unsure = 0.0  # mass reaching decisions a retreat by win chance left open
 
     def _record(self, outcome: str, k: int, i: int, mass: Arr, lo: int = 0, to_end: bool = False) -> None:
         """Record ``mass`` (columns ``lo..``, block ``k``, row ``i``) as ``outcome``;
@@ -459,6 +473,9 @@ class TableEngine:
         if self.a_retreat[k, i] or last:
             self._record(RETREAT if self.a_retreat[k, i] else UNFINISHED, k, i, r[:lim])
             return 0
+        lo, hi = np.minimum(self.r_open[k, i], lim).tolist()
+        if hi > lo:  # decisions left open: a wrong one moves no more than what reaches them
+            self.unsure += float(r[lo:hi].sum())
         cut = min(int(self.r_cut[k, i]), lim)
         if cut:  # fighting on would win less than the threshold: retreat (A-10.15)
             self._record(RETREAT, k, i, r[:cut])
@@ -851,7 +868,9 @@ class TableEngine:
         inside = alive[:, :, None] & (cols < lim[:, :, None])
         stale = inside & self.a_quiet[:, :, None] & self.d_quiet[None, None, :]
         retreat = inside & (self.a_retreat[:, :, None] | (cols < self.r_cut[:, :, None]))
+        stale &= ~retreat  # the attacker retreats before a stalemate, as _settle_row has it
         live = inside & ~stale & ~retreat
+        open_ = inside & ~self.a_retreat[:, :, None] & (cols >= self.r_open[:, :, :1]) & (cols < self.r_open[:, :, 1:])
         ks, is_, js = np.nonzero(live)
         n = len(ks)
         if n > DENSE_MAX:
@@ -872,6 +891,11 @@ class TableEngine:
             flat = (ks[:, None, None] * R + is_[:, None, None] + hd) * C + js[:, None, None] + ha
             out = np.bincount(flat.ravel(), w.ravel(), minlength=K * R * C).reshape(K, R, C)
             flows += np.where(live, 0.0, out)
+        if open_.any():  # what reaches the decisions left open: flows, and visits where live
+            reach = flows.copy()
+            if n:
+                reach[ks, is_, js] = v
+            self.unsure += float(reach[open_].sum())
         # Record every final cell, as _settle_row would row by row.
         won = alive[:, :, None] & ~inside
         dead = ~alive[:, :, None]
@@ -917,7 +941,8 @@ class TableEngine:
                 corr = windows @ A  # (Hd, lim)
                 S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
                 d0 = self.DF[:lim, 0]
-                c = 1.0 / (1.0 - float(A[0]) * d0)
+                den = 1.0 - float(A[0]) * d0  # 0 where neither side can hit: a stalemate (below)
+                c = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
                 # In-row: the columns j + ha >= lim are final (won: 1), the others unknown.
                 suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # suffix[t] = p(ha >= t)
                 tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
@@ -946,8 +971,9 @@ class TableEngine:
     def win_chance_cuts(self, threshold: float) -> None:
         """Retreat wherever fighting on would win less than ``threshold``: in each row
         the columns before the first where the chance reaches it (the chance never falls
-        as the defender loses units, so those columns are a prefix)."""
-        self.r_cut = first_reaching(self.win_chance(), threshold, self.a_alive, self.a_quiet, self.nD, self.jT)
+        as the defender loses units, so those columns are a prefix; see
+        :func:`retreat_columns` for ties)."""
+        self.r_cut, self.r_open = retreat_columns(self.win_chance(), threshold, self.a_alive, self.a_quiet, self.nD, self.jT)
 
     def _tally(self) -> Tally[float]:
         tally: Tally[float] = Tally.empty(1.0)
@@ -955,7 +981,7 @@ class TableEngine:
         tally.takes = self.takes
         tally.rounds = self.rounds
         recorded = sum(self.counts.values())
-        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped)
+        tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped) + self.unsure
         self._attacker_ends(tally)
         for j in np.nonzero(self.d_end)[0]:
             st = self.d_tab.states[min(int(j), self.nD)]

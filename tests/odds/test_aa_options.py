@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from fractions import Fraction
 from typing import Any
 
@@ -593,20 +594,70 @@ def test_numpy_win_chance_intervals_hold_the_chances_nothing_left_out(monkeypatc
     ("3 inf, 2 tank, 1 fig", "4 inf, 1 fig, 1 aa", {}),
     ("2 des, 1 cru, 1 bat", "2 des, 1 cru, 1 car, 1 fig", {"mode": "sea"}),
     ("4 inf, 2 tank", "5 inf, 1 tank", {"keep_land_unit": True, "retreat_below": 2}),
+    # Transports left alone against transports: a stalemate where the attacker
+    # does not retreat first; the table engine's small-battle solve (_dense) takes these.
+    ("1 des, 1 tra", "1 tra, 1 cru", {"mode": "sea"}),
+    ("2 des, 1 tra", "1 tra, 2 des", {"mode": "sea"}),
 ])  # fmt: skip
 @pytest.mark.parametrize("percent", [20, 45, 70])
 def test_retreat_by_win_chance_two_ways_agree(
     attacker: str, defender: str, options: dict[str, object], percent: int
 ) -> None:
     # Battles without submarines: the table engine's backward pass and the general
-    # engine's (engine.odds.aa_retreat) make the same decisions.
+    # engine's (engine.odds.aa_retreat) make the same decisions, and every outcome is
+    # counted once (they add up to 1).
     battle = AABattle.parse(attacker, defender, retreat_chance=percent, **options)  # type: ignore[arg-type]
-    table = aa_odds(battle)
-    general = aa_odds(battle, engine="general")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division by zero where neither side can hit
+        table = aa_odds(battle)
+        general = aa_odds(battle, engine="general")
     assert table.engine == "fast" and general.engine == "general"
-    for key in ("attacker_win", "defender_win", "draw", "retreat", "attacker_takes"):
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "attacker_takes"):
         assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
+    for odds in (table, general):
+        assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
+        assert odds.retreat + odds.stalemate <= odds.defender_win + 1e-12
+        assert odds.error_bound < 1e-12
     assert table.retreat > 0 or percent == 20
+
+
+@pytest.mark.parametrize("attacker, defender", [
+    ("1 fig", "1 fig"),
+    ("3 inf, 1 fig", "2 inf, 1 fig"),
+    ("2 inf, 2 fig", "2 inf, 1 fig, 1 aa"),  # AA blocks: the merged engine when forced
+])  # fmt: skip
+@pytest.mark.parametrize("path", ["dense", "rows", "merged", "general"])
+def test_retreat_by_win_chance_at_a_tie(
+    attacker: str, defender: str, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 1 fighter attacking 1 fighter (3 against 4, A-10.3) wins 1/6 / (1 - 1/6) = 1/5
+    # exactly, and each battle here can come down to that.  Every way of computing it:
+    # the table engine's one dense solve, its rows, the merged engine, the general one.
+    import engine.odds.aa_merged as merged
+    import engine.odds.aa_table as table
+
+    monkeypatch.setattr(table, "DENSE_MAX", 10**6 if path == "dense" else 0)
+    monkeypatch.setattr(merged, "MERGE_MIN_CELLS", 0 if path == "merged" else 10**9)
+    engine = "general" if path == "general" else "auto"
+
+    def odds(percent: float) -> Any:
+        return aa_odds(AABattle.parse(attacker, defender, retreat_chance=percent), engine=engine)
+
+    fights, retreats = odds(19.99), odds(20.01)  # 1/5 fights on, or not
+    assert fights.attacker_win - retreats.attacker_win > 0.02
+    assert fights.error_bound < 1e-12 and retreats.error_bound < 1e-12
+    # At 20 % the chance 1/5 is not below the threshold: it fights on (the rule), however
+    # the decimal passes rounded it, and nothing is left open.
+    tie = odds(20)
+    assert tie.attacker_win == pytest.approx(fights.attacker_win, abs=1e-12)
+    assert tie.retreat == pytest.approx(fights.retreat, abs=1e-12) and tie.error_bound < 1e-12
+    # Just above, decimals cannot tell 1/5 from the threshold: the decision is left open,
+    # and the error bound covers both answers.
+    hair = odds(20 + 1e-9)
+    assert hair.attacker_win in (pytest.approx(fights.attacker_win, abs=1e-12),
+                                 pytest.approx(retreats.attacker_win, abs=1e-12))  # fmt: skip
+    assert hair.error_bound >= fights.attacker_win - retreats.attacker_win
+    assert hair.error_bound <= 1
 
 
 async def test_discord_retreat_chance_at_sea_with_submarines() -> None:
