@@ -394,10 +394,6 @@ class MergedTable(TableEngine):
         else:
             record(DEFENDER, dead, lambda ids: np.ones((len(ids), C), dtype=bool))
         record(ATTACKER, alive, lambda ids: cols >= lim[ids, None], to_end=True)
-        if last:
-            record(RETREAT, alive & stop, lambda ids: cols < lim[ids, None])
-            record(UNFINISHED, alive & ~stop, lambda ids: cols < lim[ids, None])
-            return np.zeros(len(rows), dtype=np.int64), per_row
         fights = alive & ~stop
         if (r_open[fights, 1] > r_open[fights, 0]).any():  # decisions left open (TableEngine._settle_row)
             lo, hi = np.minimum(r_open[:, :1], lim[:, None]), np.minimum(r_open[:, 1:], lim[:, None])
@@ -405,6 +401,9 @@ class MergedTable(TableEngine):
         cut1 = np.minimum(r_cut, lim)
         cut = cut1[:, None]
         record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
+        if last:  # the round limit: what did not retreat after the last round is unfinished
+            record(UNFINISHED, fights, lambda ids: (cols < lim[ids, None]) & (cols >= cut[ids]))
+            return np.zeros(len(rows), dtype=np.int64), per_row
         stale_rows = alive & ~stop & quiet
         stale = np.zeros(rows.shape, dtype=bool)
         if stale_rows.any() and self.d_quiet.any():

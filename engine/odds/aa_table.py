@@ -470,8 +470,8 @@ class TableEngine:
         quiet = bool(self.a_quiet[k, i])
         lim = nD if quiet else self.jT  # transports alone facing fire sink
         self._record(ATTACKER, k, i, r[lim:], lim, to_end=True)
-        if self.a_retreat[k, i] or last:
-            self._record(RETREAT if self.a_retreat[k, i] else UNFINISHED, k, i, r[:lim])
+        if self.a_retreat[k, i]:
+            self._record(RETREAT, k, i, r[:lim])
             return 0
         lo, hi = np.minimum(self.r_open[k, i], lim).tolist()
         if hi > lo:  # decisions left open: a wrong one moves no more than what reaches them
@@ -480,6 +480,9 @@ class TableEngine:
         if cut:  # fighting on would win less than the threshold: retreat
             self._record(RETREAT, k, i, r[:cut])
             r[:cut] = 0.0
+        if last:  # the round limit: what did not retreat after the last round is unfinished
+            self._record(UNFINISHED, k, i, r[:lim])
+            return 0
         if quiet:  # the attacker cannot hit: where the defender cannot either, a stalemate
             stale = self.d_quiet[:lim]
             if stale.any():

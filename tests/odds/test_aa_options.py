@@ -598,6 +598,11 @@ def test_numpy_win_chance_intervals_hold_the_chances_nothing_left_out(monkeypatc
     # does not retreat first; the table engine's small-battle solve (_dense) takes these.
     ("1 des, 1 tra", "1 tra, 1 cru", {"mode": "sea"}),
     ("2 des, 1 tra", "1 tra, 2 des", {"mode": "sea"}),
+    # A round limit: the attacker still decides after the last round (retreat, or the
+    # battle is unfinished), as it does with retreat_left.
+    ("2 inf, 1 tank", "1 art, 2 tank, 1 bom", {"rounds": 1}),
+    ("1 art, 1 inf, 1 bom", "1 bom, 1 tank, 1 fig", {"rounds": 3}),
+    ("2 tank, 1 bom", "2 inf, 2 tank, 1 aa", {"rounds": 2}),
 ])  # fmt: skip
 @pytest.mark.parametrize("percent", [20, 45, 70])
 def test_retreat_by_win_chance_two_ways_agree(
@@ -612,13 +617,27 @@ def test_retreat_by_win_chance_two_ways_agree(
         table = aa_odds(battle)
         general = aa_odds(battle, engine="general")
     assert table.engine == "fast" and general.engine == "general"
-    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "attacker_takes"):
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
         assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
     for odds in (table, general):
         assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
         assert odds.retreat + odds.stalemate <= odds.defender_win + 1e-12
         assert odds.error_bound < 1e-12
     assert table.retreat > 0 or percent == 20
+
+
+@pytest.mark.parametrize("rounds", [1, 2, None])
+def test_retreat_by_win_chance_in_the_merged_engine(rounds: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The merged engine (AA blocks over distinct states), forced on a small battle, makes
+    # the general engine's decisions, after the last round of a round limit too.
+    import engine.odds.aa_merged as merged
+
+    monkeypatch.setattr(merged, "MERGE_MIN_CELLS", 0)
+    battle = AABattle.parse("2 tank, 2 fig, 1 bom", "3 inf, 2 tank, 1 aa", retreat_chance=70, rounds=rounds)
+    table, general = aa_odds(battle), aa_odds(battle, engine="general")
+    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
+        assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
+    assert table.retreat > 0.1 and (table.unfinished > 0) == (rounds is not None)
 
 
 @pytest.mark.parametrize("attacker, defender", [
