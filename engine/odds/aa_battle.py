@@ -44,6 +44,14 @@ SLACK = 1e-12
 TIE_GAP = 1e-11
 
 
+def retreat_band(threshold: float) -> tuple[float, float, float]:
+    """A retreat by win chance's ``threshold`` in decimals: ``(below, at, above)``.  The
+    attacker retreats where its chance is below ``at`` (the threshold less ``TIE_GAP``);
+    a chance from ``below`` up to ``above`` leaves the decision open."""
+    at = threshold - TIE_GAP
+    return at - SLACK, at, at + SLACK
+
+
 def too_many_states(max_states: int) -> PlayerError:
     return PlayerError(f"This battle is too big to compute exactly here (more than {max_states} battle"
                        " states); try fewer units.")

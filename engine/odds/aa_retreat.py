@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.odds.aa_battle import ATTACKER, SLACK, TIE_GAP, TINY, BattleSetup, Tally, Work, too_many_states
+from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, retreat_band, too_many_states
 from engine.odds.aa_general import GeneralEngine, Pair
 from engine.odds.dist import N
 
@@ -176,14 +176,14 @@ def _verdicts(low: Any, high: Any, visits: Any, threshold: Any) -> tuple[Any, An
     """The rule, for one pair or for arrays of them: retreat where the chance to win
     (an interval) is wholly below ``threshold``; where it straddles it, its middle
     decides and the pair's ``visits`` count as unsure.  In decimals the threshold is
-    ``TIE_GAP`` lower (an exact tie fights on) and a chance within ``SLACK`` of it counts
-    as straddling it (see :data:`engine.odds.aa_battle.SLACK`).  Returns (retreat, what
-    is unsure)."""
+    :func:`engine.odds.aa_battle.retreat_band`'s (an exact tie fights on), and an
+    interval reaching into its band counts as straddling it.  Returns (retreat, what is
+    unsure)."""
+    below = above = threshold  # exact fractions: ties are ties
     if isinstance(threshold, float):
-        threshold = threshold - TIE_GAP
-        low, high = low - SLACK, high + SLACK
-    sure = high < threshold
-    straddle = (high >= threshold) & (low < threshold)
+        below, threshold, above = retreat_band(threshold)
+    sure = high < below
+    straddle = (high >= below) & (low < above)
     return sure | (straddle & ((low + high) / 2 < threshold)), straddle * visits
 
 

@@ -47,7 +47,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, SLACK, STALEMATE, TIE_GAP, TINY, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
@@ -273,13 +273,12 @@ def first_reaching(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT
 
 def retreat_columns(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT: int) -> tuple[Arr, Arr]:
     """A retreat by win chance from the chances ``W`` (see :func:`first_reaching`): per
-    attacker state the first column that fights on, the threshold lowered by
-    ``TIE_GAP`` (an exact tie fights on), and ``[lo, hi)`` (last axis), the columns
-    whose chance is within ``SLACK`` of that: decisions decimals leave open."""
-    t = threshold - TIE_GAP
-    lo = first_reaching(W, t - SLACK, alive, quiet, nD, jT)
-    hi = first_reaching(W, t + SLACK, alive, quiet, nD, jT)
-    return first_reaching(W, t, alive, quiet, nD, jT), np.stack([lo, hi], axis=-1)
+    attacker state the first column that fights on, at the threshold of
+    :func:`engine.odds.aa_battle.retreat_band` (an exact tie fights on), and ``[lo, hi)``
+    (last axis), the columns whose chance is in its band: decisions decimals leave open."""
+    below, at, above = retreat_band(threshold)
+    lo, hi = (first_reaching(W, t, alive, quiet, nD, jT) for t in (below, above))
+    return first_reaching(W, at, alive, quiet, nD, jT), np.stack([lo, hi], axis=-1)
 
 
 class TableEngine:
