@@ -142,7 +142,7 @@ def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
     return out
 
 
-def _toeplitz(x: Arr, rows: int, cols: int) -> Arr:
+def _toeplitz_view(x: Arr, rows: int, cols: int) -> Arr:
     """``T[..., r, c] = x[..., r - c]`` (0 where ``r - c`` is outside ``x``'s last
     axis): a read-only view over a zero-padded copy of ``x``."""
     L = x.shape[-1]
@@ -671,7 +671,7 @@ class MergedTable(TableEngine):
         Cu = lim + Lg - 1  # the columns of U that G's matrix reads
         r_hi = min(R, n0 + h1)  # the rows any ground row reads
         # G[i]'s Toeplitz matrices TG[c, j] = G[i][c - j], one per row, contiguous.
-        TG = np.ascontiguousarray(_toeplitz(self.G, Cu, lim))
+        TG = np.ascontiguousarray(_toeplitz_view(self.G, Cu, lim))
         Lu = Cu + Lh - 1  # the columns of V that U reads
         # Columns by bands, each with the defender scores (from h0) of at least CUT there.
         # For each of its columns, a band of w columns reads w + g1 - g0 - 1 columns of
@@ -691,7 +691,7 @@ class MergedTable(TableEngine):
             # U rows first: a band's rows of every block are one matrix (one product).
             U = np.zeros((r_hi, n, Cu))
             if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, one product
-                TH = np.ascontiguousarray(_toeplitz(Hr, Lu, Cu))
+                TH = np.ascontiguousarray(_toeplitz_view(Hr, Lu, Cu))
                 U[n0:r_hi] = np.matmul(V[self.rid[ks, n0:r_hi], :Lu], TH).transpose(1, 0, 2)
             for i in range(n0 - 1, -1, -1):
                 ids = self.rid[ks, i]
@@ -740,7 +740,7 @@ class MergedTable(TableEngine):
             c1 = min(C, lim - 1 + a1)
             Cw = c1 - a0
             Vn = V[self._nxt_of(g)[:, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
-            T = _toeplitz(A[:, a0:a1], Cw, lim)
+            T = _toeplitz_view(A[:, a0:a1], Cw, lim)
             La = a1 - a0
             if lim < 3 * WIN_BAND:
                 corr = np.matmul(Vn, T)  # (n, h1 - h0, lim)
