@@ -535,8 +535,8 @@ def _run(
         second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
         # The error bound covers the second wave's chances too (its battles' own bounds,
         # weighted; what the first left out already bounds how far its states may be off).
-        odds = replace(odds, second_wave=second, error_bound=min(odds.error_bound + error, 1.0))
-    return odds
+        odds = replace(odds, second_wave=second, error_bound=odds.error_bound + error)
+    return replace(odds, error_bound=min(odds.error_bound, 1.0))  # no chance is off by more than 1
 
 
 def _second_wave(
@@ -752,7 +752,7 @@ def _result(
         expected_ipc_loss=loss,
         survivors=survivors,
         survivor_count=counts,
-        error_bound=min(tally.dropped, 1.0),  # no chance is off by more than 1
+        error_bound=tally.dropped,
         engine=engine,
         exact=exact,
     )
