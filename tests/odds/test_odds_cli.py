@@ -95,3 +95,22 @@ def test_the_odds_command_keeps_freed_memory_in_its_own_process() -> None:
     code = "from bot.odds_cli import keep_freed_memory; print(keep_freed_memory())"
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert got.stdout.strip() == "True"
+
+
+def test_only_the_warroom_process_itself_tunes_malloc(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # main() with no arguments is the `warroom` command (its sys.argv): the one-shot odds
+    # command then asks for keep_freed_memory; called with arguments (a test, another
+    # tool in this process) it leaves the process alone.
+    import sys
+
+    from bot import odds_cli
+
+    calls: list[bool] = []
+    monkeypatch.setattr(odds_cli, "keep_freed_memory", lambda: calls.append(True) or True)
+    argv = ["odds", "aa", "--attacker", "1 inf", "--defender", "1 inf"]
+    assert main(argv) == 0 and calls == []
+    monkeypatch.setattr(sys, "argv", ["warroom", *argv])
+    assert main() == 0 and calls == [True]
+    assert "Attacker wins 25.0%" in capsys.readouterr().out
