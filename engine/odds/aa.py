@@ -520,8 +520,8 @@ def _run(
     elif engine == "general":
         from engine.odds.aa_general import GeneralEngine
 
-        general = GeneralEngine(setup, max_states=max_states, work=work)
-        general.sides = sides  # a retreat by win chance: the first solve's stored results
+        # A retreat by win chance: the first solve's stored results (sides) are reused.
+        general = GeneralEngine(setup, max_states=max_states, work=work, sides=sides)
         tally = general.run(limit)
     else:
         raise ValueError(f"unknown engine {engine}")

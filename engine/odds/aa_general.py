@@ -41,7 +41,7 @@ Dist = dict[State, N]
 class GeneralEngine(Generic[N]):
     def __init__(
         self, setup: BattleSetup[N], max_states: int | None = None, *, vectorised: bool = True,
-        work: Work | None = None,
+        work: Work | None = None, sides: NumberedSides | None = None,
     ) -> None:
         self.setup: BattleSetup[N] = setup
         # Float mode, no round limit: the numpy solve (engine.odds.aa_naval) unless
@@ -54,7 +54,7 @@ class GeneralEngine(Generic[N]):
         self.seen = 0
         # The numbered sides of an earlier numpy solve of this battle, to reuse
         # (NavalSolver.sides; a retreat by win chance solves it twice).
-        self.sides: NumberedSides | None = None
+        self.sides = sides
         self._fire: dict[tuple[int, State, bool, bool], tuple[list[N], list[N], list[N]]] = {}
         self._cas: dict[tuple[object, ...], Dist[N]] = {}
         self._cas_quick: dict[tuple[object, ...], Dist[N]] = {}
