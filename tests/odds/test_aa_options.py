@@ -598,8 +598,8 @@ def test_numpy_win_chance_intervals_hold_the_chances_nothing_left_out(monkeypatc
     # does not retreat first; the table engine's small-battle solve (_dense) takes these.
     ("1 des, 1 tra", "1 tra, 1 cru", {"mode": "sea"}),
     ("2 des, 1 tra", "1 tra, 2 des", {"mode": "sea"}),
-    # A round limit: the attacker still decides after the last round (retreat, or the
-    # battle is unfinished), as it does with retreat_left.
+    # A round limit: the attacker still decides after the last round (retreat, A-10.15,
+    # or the battle is unfinished), as it does with retreat_left.
     ("2 inf, 1 tank", "1 art, 2 tank, 1 bom", {"rounds": 1}),
     ("1 art, 1 inf, 1 bom", "1 bom, 1 tank, 1 fig", {"rounds": 3}),
     ("2 tank, 1 bom", "2 inf, 2 tank, 1 aa", {"rounds": 2}),
