@@ -216,7 +216,7 @@ def catalogue() -> Catalogue:
 
 _EMPTY = ("", "nothing", "none", "-")
 _ITEM = re.compile(
-    r"^\s*(?P<n1>\d+)?\s*(?:[x*×]\s*)?(?P<name>[a-z][a-z .'\-_]*?)\s*(?:[x*×:]?\s*(?P<n2>\d+))?\s*$",
+    r"^\s*(?:(?P<n1>\d+)\s*(?:[x*×]\s*)?)?(?P<name>[a-z][a-z .'\-_]*?)\s*(?:[x*×:]?\s*(?P<n2>\d+))?\s*$",
     re.IGNORECASE,
 )
 

@@ -54,6 +54,10 @@ def test_parse_army_errors_say_what_is_legal() -> None:
     with pytest.raises(UnknownName) as err:
         parse_army("3 foo")
     assert "foo" in err.value.message and "inf" in err.value.legal
+    # A multiplier "x" belongs to a number before it: "xyz" is one unknown name, not "yz".
+    with pytest.raises(UnknownName) as err:
+        parse_army("xyz 2")
+    assert "'xyz'" in err.value.message
     with pytest.raises(NotationError):
         parse_army("3 inf 2")
 
