@@ -11,7 +11,9 @@ machines, ``--chart FILE`` for the PNG the bot posts).
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -120,6 +122,37 @@ def keep_freed_memory() -> bool:
     return all([mallopt(M_MMAP_THRESHOLD, 32 << 20), mallopt(M_TRIM_THRESHOLD, 1 << 30), mallopt(M_TOP_PAD, 0)])
 
 
+# Slash options whose command-line form is not simply ``--name value``.
+_FLAG_OF = {
+    ("kind", "land"): "",
+    ("kind", "sea"): "--sea",
+    ("kind", "amphibious"): "--amphibious",
+    ("submerge", "attacker"): "--submerge-attacker",
+    ("submerge", "defender"): "--submerge-defender",
+    ("submerge", "both"): "--submerge-attacker --submerge-defender",
+    ("keep_land", "true"): "--keep-land",
+}
+_RENAMED = {"keep_land_units": "keep_land", "ap": "armor_piercing", "defensive": "defensive_fire", "target_type": "target"}
+
+
+def as_flags(example: str) -> str:
+    """A "what would be legal" example in slash syntax (``/odds aa … retreat_chance:30``)
+    as the command line takes it (``warroom odds aa … --retreat-chance 30``): the engine
+    speaks the slash syntax most players type, and the command-line user gets flags."""
+    if not example.startswith("/odds "):
+        return example
+
+    def flag(m: re.Match[str]) -> str:
+        name, value = m.group(1), m.group(2)
+        if (name, value) in _FLAG_OF:
+            return _FLAG_OF[(name, value)]
+        dashed = "--" + _RENAMED.get(name, name).replace("_", "-")
+        return dashed if value == "true" else f"{dashed} {value}"
+
+    flags = re.sub(r"\b([a-z][a-z0-9_]*):(\S+)", flag, example[len("/odds ") :])
+    return "warroom odds " + re.sub(r"  +", " ", flags).strip()
+
+
 def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], bytes]]) -> int:
     from engine.core.errors import PlayerError
 
@@ -128,7 +161,9 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
     try:
         result, lines, png = compute()
     except PlayerError as err:
-        print(f"warroom odds {args.game}: {err.text()}", file=sys.stderr)
+        shown = copy.copy(err)
+        shown.legal = tuple(as_flags(example) for example in err.legal)
+        print(f"warroom odds {args.game}: {shown.text()}", file=sys.stderr)
         return 2
     if args.chart:
         args.chart.write_bytes(png)

@@ -240,7 +240,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
                 raise IllegalOrder(
                     f"Ships ({', '.join(ships)}) cannot fight in a land battle (A-14.1).",
                     legal=["/odds aa … kind:sea for a sea battle",
-                           "/odds aa … kind:amphibious bombard:1 battleship for shore bombardment"],
+                           '/odds aa … kind:amphibious bombard:"1 battleship" for shore bombardment'],
                 )
     else:
         for who, units in (("attacker", att), ("defender", dfn)):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.odds_cli import as_flags
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -114,3 +115,29 @@ def test_only_the_warroom_process_itself_tunes_malloc(
     monkeypatch.setattr(sys, "argv", ["warroom", *argv])
     assert main() == 0 and calls == [True]
     assert "Attacker wins 25.0%" in capsys.readouterr().out
+
+
+def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    # The engine's "what would be legal" examples are slash commands; the command line
+    # shows them as the flags it takes.
+    code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 cru")
+    assert code == 2 and "(A-14.1)" in err
+    assert "warroom odds aa … --sea for a sea battle" in err
+    assert 'warroom odds aa … --amphibious --bombard "1 battleship" for shore bombardment' in err
+    assert "/odds" not in err and "kind:" not in err
+    code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-left", "2",
+                       "--retreat-below", "2")  # fmt: skip
+    assert code == 2 and "warroom odds aa … --retreat-left 2, warroom odds aa … --retreat-below 3." in err
+    code, _, err = run(capsys, "memoir", "--dice", "2", "--target", "infantry", "--ambush-dice", "2")
+    assert code == 2 and "warroom odds memoir --dice 3 --target infantry --figures 4" in err
+
+
+@pytest.mark.parametrize(("slash", "flags"), [
+    ("/odds aa … kind:land retreat_chance:30", "warroom odds aa … --retreat-chance 30"),
+    ("/odds aa … keep_land_units:2", "warroom odds aa … --keep-land 2"),
+    ("/odds aa … submerge:both", "warroom odds aa … --submerge-attacker --submerge-defender"),
+    ("/odds minis … ap:true", "warroom odds minis … --armor-piercing"),
+    ("inf", "inf"),
+])  # fmt: skip
+def test_slash_examples_as_flags(slash: str, flags: str) -> None:
+    assert as_flags(slash) == flags
