@@ -19,7 +19,7 @@ from engine.odds.aa import AABattle, setup_battle
 from engine.odds.aa_battle import Tally
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_merged import MergedTable, _catalogue_rows
-from tests.odds.test_aa_merged import _merged, _same
+from tests.odds.merged_helpers import run_merged, same_tally
 
 
 def _exact(battle: AABattle) -> Tally[Fraction]:
@@ -36,7 +36,7 @@ def _python(battle: AABattle) -> Tally[float]:
 def _assert_same(got: Tally[float], want: Tally[Fraction] | Tally[float]) -> None:
     """Every reported number within the engine's error bound (plus rounding)."""
     assert got.dropped < 1e-12
-    _same(got, want, got.dropped + 1e-12)
+    same_tally(got, want, got.dropped + 1e-12)
 
 
 def _random_battles(seed: int, n: int) -> list[AABattle]:
@@ -53,7 +53,7 @@ def _random_battles(seed: int, n: int) -> list[AABattle]:
 
 @pytest.mark.parametrize("battle", _random_battles(19, 8), ids=lambda b: f"{b.attacker}-{b.defender}")
 def test_ground_phase_matches_fractions_on_random_battles(battle: AABattle) -> None:
-    engine, got = _merged(battle)
+    engine, got = run_merged(battle)
     assert engine.n0 >= 2  # the per-block ground rows are used
     _assert_same(got, _exact(battle))
 
@@ -62,11 +62,11 @@ def test_a_small_defender_makes_the_in_row_moves_count() -> None:
     # Two defending infantry miss together with chance 4/9: much of the mass stays in its
     # row (the defender scored nothing) and moves along it by the attacker's hits.
     battle = AABattle.parse("6 inf, 3 fig, 3 bom", "2 inf, 1 tank, 1 aa")
-    engine, got = _merged(battle)
+    engine, got = run_merged(battle)
     assert engine.n0 >= 2
     _assert_same(got, _exact(battle))
     long_fight = AABattle.parse("8 inf, 2 fig, 2 bom", "9 inf, 1 aa")
-    engine, got = _merged(long_fight)
+    engine, got = run_merged(long_fight)
     assert engine.n0 >= 2 and (got.rounds or 0.0) > 3
     _assert_same(got, _exact(long_fight))
 
@@ -74,11 +74,11 @@ def test_a_small_defender_makes_the_in_row_moves_count() -> None:
 def test_groups_of_like_weight_in_the_ground_phase() -> None:
     # 9 x 9 blocks in groups of like weight, each on its own window, then merged.
     battle = AABattle.parse("6 inf, 8 fig, 8 bom", "12 inf, 2 tank, 1 aa")
-    engine, got = _merged(battle)
+    engine, got = run_merged(battle)
     assert len(engine.block_groups) >= 2 and engine.n0 == 6
     _assert_same(got, _python(battle))
     limited = AABattle.parse("6 inf, 8 fig, 8 bom", "12 inf, 2 tank, 1 aa", rounds=2)
-    engine, got = _merged(limited)
+    engine, got = run_merged(limited)
     _assert_same(got, _python(limited))
 
 
@@ -86,7 +86,7 @@ def test_the_forward_pass_leaves_out_only_the_ground_states() -> None:
     # 4 inf, 3 fig, 2 bom: the last ground row (no infantry, every aircraft) of block
     # (3 fig, 2 bom) is also reached by block (4 fig, 2 bom) losing a fighter: kept.
     battle = AABattle.parse("4 inf, 4 fig, 3 bom", "8 inf, 1 aa")
-    engine, _ = _merged(battle)
+    engine, _ = run_merged(battle)
     ground = set(engine.rid[:, : engine.n0].ravel().tolist())
     kept = set(np.concatenate(engine.mm_levels).tolist())
     others = set(range(len(engine.states))) - ground

@@ -13,45 +13,20 @@ import numpy as np
 import pytest
 
 from engine.odds.aa import AABattle, aa_odds, setup_battle
-from engine.odds.aa_battle import RETREAT, TINY, Tally
+from engine.odds.aa_battle import RETREAT, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
 from engine.odds.aa_table import TableEngine
-
-KEYS = ("attacker", "defender", "draw", "retreat", "stalemate", "unfinished")
-
-
-def _merged(battle: AABattle) -> tuple[MergedTable, Tally[float]]:
-    setup, _ = setup_battle(battle, 1.0)
-    engine = MergedTable(setup)
-    if battle.retreat_chance is not None:
-        engine.win_chance_cuts(battle.retreat_chance / 100)
-    return engine, engine.run(_limit(battle))
-
-
-def _limit(battle: AABattle) -> int | None:
-    if battle.retreat_after is None:
-        return battle.rounds
-    return battle.retreat_after if battle.rounds is None else min(battle.rounds, battle.retreat_after)
-
-
-def _same(got: Tally[float], want: Tally[Any], tol: float) -> None:
-    for key in KEYS:
-        assert got.outcome[key] == pytest.approx(float(want.outcome[key]), abs=tol), key
-    assert got.takes == pytest.approx(float(want.takes or 0), abs=tol)
-    assert got.rounds == pytest.approx(float(want.rounds or 0), abs=1e-10)
-    for end_got, end_want in ((got.attacker_end, want.attacker_end), (got.defender_end, want.defender_end)):
-        for st in set(end_got) | set(end_want):
-            assert end_got.get(st, 0.0) == pytest.approx(float(end_want.get(st, 0)), abs=tol), st
+from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
 
 def _against_fractions(battle: AABattle) -> None:
     exact_setup, _ = setup_battle(battle, Fraction(1))
-    exact = FastEngine(exact_setup).run(_limit(battle))
-    _, table = _merged(battle)
+    exact = FastEngine(exact_setup).run(round_limit(battle))
+    _, table = run_merged(battle)
     assert table.dropped < 1e-12
-    _same(table, exact, table.dropped + 1e-12)
+    same_tally(table, exact, table.dropped + 1e-12)
 
 
 @pytest.mark.parametrize(
@@ -91,12 +66,12 @@ def test_random_small_aa_battles_match_fractions() -> None:
 def test_blocks_share_states() -> None:
     # 5 x 5 AA outcomes of aircraft only: every block is a suffix of the block with no
     # aircraft lost, so the distinct states are the 5 x 5 counts (and none more).
-    engine, _ = _merged(AABattle.parse("4 fig, 4 bom", "6 inf, 1 aa"))
+    engine, _ = run_merged(AABattle.parse("4 fig, 4 bom", "6 inf, 1 aa"))
     assert len(engine.blocks) == 25
     assert len(engine.states) == 25
     assert engine.n0 == 0
     # Ground units first: the blocks keep their own rows until those are lost.
-    engine, _ = _merged(AABattle.parse("3 inf, 1 art, 3 fig, 3 bom", "5 inf, 1 tank, 1 aa"))
+    engine, _ = run_merged(AABattle.parse("3 inf, 1 art, 3 fig, 3 bom", "5 inf, 1 tank, 1 aa"))
     assert engine.n0 == 4
 
 
@@ -134,21 +109,21 @@ def test_merged_engine_matches_the_per_block_table_engine(
     if battle.retreat_chance is not None:
         old.win_chance_cuts(battle.retreat_chance / 100)
     want = old.run(battle.rounds)
-    engine, got = _merged(battle)
+    engine, got = run_merged(battle)
     assert got.dropped < 1e-12
-    _same(got, want, got.dropped + want.dropped + 1e-12)
+    same_tally(got, want, got.dropped + want.dropped + 1e-12)
 
 
 def test_groups_of_like_weight_match_fractions_and_the_per_block_engine() -> None:
     # 9 x 9 blocks in two groups of like weight, each spread on its own window while
     # the infantry is lost (n0 rows), then merged.
     battle = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa")
-    engine, got = _merged(battle)
+    engine, got = run_merged(battle)
     assert len(engine.block_groups) == 2 and engine.n0 == 10
     _against_fractions(battle)
     setup, _ = setup_battle(battle, 1.0)
     want = TableEngine(setup).run(None)
-    _same(got, want, got.dropped + want.dropped + 1e-12)
+    same_tally(got, want, got.dropped + want.dropped + 1e-12)
     strafe = AABattle.parse("10 inf, 8 fig, 8 bom", "14 inf, 2 tank, 1 aa", retreat_after=2)
     _against_fractions(strafe)
 
@@ -183,6 +158,6 @@ def test_win_chance_by_column_chunks_matches_one_product(monkeypatch: pytest.Mon
     old = TableEngine(setup)
     old.win_chance_cuts(0.4)
     want = old.run(None)
-    _, got = _merged(battle)  # chunked
+    _, got = run_merged(battle)  # chunked
     assert got.outcome[RETREAT] > 0.01
-    _same(got, want, got.dropped + want.dropped + 1e-12)
+    same_tally(got, want, got.dropped + want.dropped + 1e-12)
