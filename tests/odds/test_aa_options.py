@@ -14,7 +14,7 @@ import pytest
 
 from bot.cli import main
 from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa import AABattle, aa_odds, setup_battle, validate
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_retreat import retreat_pairs
 from engine.odds.aa_table import TableEngine
@@ -699,3 +699,74 @@ def test_second_wave_in_the_chart_sections() -> None:
     assert titles == ["Outcome", "Surviving attacker units", "Surviving defender units", "With the second wave"]
     bars = dict(aa_sections(odds)[-1][1])
     assert bars["Attacker wins"] == pytest.approx(17 / 32)
+
+
+def _random_land_battle(rng: random.Random) -> AABattle:
+    """A random land battle of 4-14 attackers (aircraft likely) against 3-12 defenders
+    (an AA gun likely) with random options: what a player may ask for."""
+
+    def army(size: int, pool: list[str]) -> str:
+        counts: dict[str, int] = {}
+        for _ in range(size):
+            unit = rng.choice(pool)
+            counts[unit] = counts.get(unit, 0) + 1
+        return ", ".join(f"{n} {u}" for u, n in counts.items())
+
+    attacker = army(rng.randint(4, 14), ["inf", "art", "tank", "fig", "bom", "fig", "bom"])
+    defender = army(rng.randint(3, 12), ["inf", "art", "tank", "fig"]) + (", 1 aa" if rng.random() < 0.7 else "")
+    options: dict[str, Any] = {}
+    if rng.random() < 0.5:
+        options["retreat_chance"] = rng.choice([10, 25, 40, 55, 70])
+    elif rng.random() < 0.3:
+        options["retreat_left"] = rng.randint(1, 4)
+    if rng.random() < 0.25:
+        options["rounds"] = rng.randint(1, 4)
+    if rng.random() < 0.15:
+        options["retreat_after"] = rng.randint(1, 3)
+    if rng.random() < 0.2:
+        options["keep_land_unit"] = True
+    if rng.random() < 0.2:
+        options["low_luck"] = True
+    if rng.random() < 0.2:
+        options["rules"] = rng.choice(["1942se", "global1940"])
+    if rng.random() < 0.2:
+        options["ool_attacker"] = rng.choice(["fig,inf,bom", "bom,fig", "inf,art,tank,bom,fig"])
+    return AABattle.parse(attacker, defender, **options)
+
+
+@pytest.mark.parametrize("path", ["dense", "rows", "merged"])
+def test_table_engines_agree_with_the_general_engine_on_random_battles(
+    path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each way the table engines compute a land battle (one dense solve, rows, the merged
+    # engine of AA blocks), forced for every battle, against the general engine's pairs
+    # of states: AA fire (A-10.5), artillery (A-14.2), round limits and strafes (A-10.15),
+    # retreat rules, keeping land units, low luck and the rules sets, chosen at random
+    # (seeded).  This is how the transport and round-limit bugs of the retreat by win
+    # chance were found.
+    import engine.odds.aa as aa_module
+    import engine.odds.aa_merged as merged
+    import engine.odds.aa_table as table
+
+    monkeypatch.setattr(aa_module, "SMALL_CELLS", 0)
+    monkeypatch.setattr(aa_module, "SMALL_CELLS_ROUNDS", 0)
+    monkeypatch.setattr(table, "DENSE_MAX", 10**6 if path == "dense" else 0)
+    monkeypatch.setattr(merged, "MERGE_MIN_CELLS", 0 if path == "merged" else 10**9)
+    rng = random.Random(19)
+    compared = with_retreat = 0
+    for _ in range(40):
+        battle = _random_land_battle(rng)
+        try:
+            validate(battle)
+        except PlayerError:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got, want = aa_odds(battle), aa_odds(battle, engine="general")
+        tolerance = 1e-9 + got.error_bound + want.error_bound
+        for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
+            assert getattr(got, key) == pytest.approx(getattr(want, key), abs=tolerance), (key, battle)
+        assert got.attacker_win + got.defender_win + got.draw == pytest.approx(1.0, abs=1e-9)
+        compared += 1
+        with_retreat += battle.retreat_chance is not None
+    assert compared >= 30 and with_retreat >= 10
