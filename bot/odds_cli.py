@@ -127,6 +127,7 @@ _FLAG_OF = {
     ("kind", "land"): "",
     ("kind", "sea"): "--sea",
     ("kind", "amphibious"): "--amphibious",
+    ("submerge", "none"): "",
     ("submerge", "attacker"): "--submerge-attacker",
     ("submerge", "defender"): "--submerge-defender",
     ("submerge", "both"): "--submerge-attacker --submerge-defender",

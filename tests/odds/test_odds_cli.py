@@ -141,3 +141,35 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
 ])  # fmt: skip
 def test_slash_examples_as_flags(slash: str, flags: str) -> None:
     assert as_flags(slash) == flags
+
+
+# Slash options that name units of the channel's live game: the command line has none.
+LIVE_ONLY = {"aa": {"battle"}, "minis": {"attacker", "target", "at", "cannon"}, "memoir": {"unit", "enemy"}}
+REQUIRED = {"aa": ["--attacker", "1 inf", "--defender", "1 inf"], "minis": ["--dice", "2", "--defense", "4"],
+            "memoir": ["--dice", "2", "--target", "infantry"]}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["aa", "minis", "memoir"])
+def test_every_slash_option_has_the_flag_it_is_written_as(game: str) -> None:
+    # as_flags knows the slash options whose flag differs; any other option is written
+    # --its-name.  Every option of /odds <game> (each of its choices) must come out as
+    # flags the command line takes, or an error's example would name a flag that is not.
+    from bot.cli import build_parser
+    from bot.commands import load_all
+    from bot.commands.base import REGISTRY
+
+    load_all()
+    parser = build_parser()
+    checked = 0
+    for option in REGISTRY[("odds", game)].options:
+        if option.name in LIVE_ONLY[game]:
+            continue
+        values = list(option.choices) if option.choices else ["true" if option.kind is bool else "3"]
+        for value in values:
+            flags = as_flags(f"/odds {game} {option.name}:{value}").split()[3:]
+            try:
+                parser.parse_args(["odds", game, *REQUIRED[game], *flags])
+            except SystemExit:
+                pytest.fail(f"{option.name}:{value} -> {flags}")
+            checked += 1
+    assert checked >= 10
