@@ -14,7 +14,7 @@ import pytest
 
 from bot.cli import main
 from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle, aa_odds, setup_battle, validate
+from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_retreat import retreat_pairs
 from engine.odds.aa_table import TableEngine
@@ -22,6 +22,9 @@ from engine.odds.report import aa_lines
 from tests.odds.test_odds_commands import invoke
 
 F = Fraction
+
+# Every chance an answer reports, for comparing two ways of computing one battle.
+CHANCES = ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes")
 
 
 def test_low_luck_two_tanks_against_one_infantry() -> None:
@@ -617,7 +620,7 @@ def test_retreat_by_win_chance_two_ways_agree(
         table = aa_odds(battle)
         general = aa_odds(battle, engine="general")
     assert table.engine == "fast" and general.engine == "general"
-    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
+    for key in CHANCES:
         assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
     for odds in (table, general):
         assert odds.attacker_win + odds.defender_win + odds.draw == pytest.approx(1.0, abs=1e-12)
@@ -635,7 +638,7 @@ def test_retreat_by_win_chance_in_the_merged_engine(rounds: int | None, monkeypa
     monkeypatch.setattr(merged, "MERGE_MIN_CELLS", 0)
     battle = AABattle.parse("2 tank, 2 fig, 1 bom", "3 inf, 2 tank, 1 aa", retreat_chance=70, rounds=rounds)
     table, general = aa_odds(battle), aa_odds(battle, engine="general")
-    for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
+    for key in CHANCES:
         assert getattr(general, key) == pytest.approx(getattr(table, key), abs=1e-12), key
     assert table.retreat > 0.1 and (table.unfinished > 0) == (rounds is not None)
 
@@ -742,8 +745,7 @@ def test_table_engines_agree_with_the_general_engine_on_random_battles(
     # engine of AA blocks), forced for every battle, against the general engine's pairs
     # of states: AA fire, artillery, round limits and strafes,
     # retreat rules, keeping land units, low luck and the rules sets, chosen at random
-    # (seeded).  This is how the transport and round-limit bugs of the retreat by win
-    # chance were found.
+    # (seeded).  Such a comparison found the round-limit bug of the retreat by win chance.
     import engine.odds.aa as aa_module
     import engine.odds.aa_merged as merged
     import engine.odds.aa_table as table
@@ -753,20 +755,15 @@ def test_table_engines_agree_with_the_general_engine_on_random_battles(
     monkeypatch.setattr(table, "DENSE_MAX", 10**6 if path == "dense" else 0)
     monkeypatch.setattr(merged, "MERGE_MIN_CELLS", 0 if path == "merged" else 10**9)
     rng = random.Random(19)
-    compared = with_retreat = 0
+    with_retreat = 0
     for _ in range(40):
         battle = _random_land_battle(rng)
-        try:
-            validate(battle)
-        except PlayerError:
-            continue
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             got, want = aa_odds(battle), aa_odds(battle, engine="general")
         tolerance = 1e-9 + got.error_bound + want.error_bound
-        for key in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "unfinished", "attacker_takes"):
+        for key in CHANCES:
             assert getattr(got, key) == pytest.approx(getattr(want, key), abs=tolerance), (key, battle)
         assert got.attacker_win + got.defender_win + got.draw == pytest.approx(1.0, abs=1e-9)
-        compared += 1
         with_retreat += battle.retreat_chance is not None
-    assert compared >= 30 and with_retreat >= 10
+    assert with_retreat >= 10
