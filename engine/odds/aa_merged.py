@@ -35,8 +35,8 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
-    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, retreat_columns, shared_ground_rows,
-    side_table,
+    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor, retreat_columns,
+    shared_ground_rows, side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -762,8 +762,7 @@ class MergedTable(TableEngine):
         Ha = self.Ha
         n = len(g)
         d0 = self.DF[:lim, 0]
-        den = 1.0 - A[:, :1] * d0[None, :]  # (n, lim); 0 where neither side can hit (a stalemate)
-        c = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
+        c = in_row_factor(1.0 - A[:, :1] * d0[None, :])  # (n, lim)
         suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((n, 1))], axis=1)
         tail = suffix[:, np.minimum(lim - np.arange(lim), Ha + 1)]  # p(ha >= lim - j)
         b = c * (S1 + d0[None, :] * tail)

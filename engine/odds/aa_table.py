@@ -260,6 +260,13 @@ def _one_thread() -> None:
         threadpool_limits(1, user_api="blas")
 
 
+def in_row_factor(den: Arr) -> Arr:
+    """``1 / den`` for the win-chance passes' in-row loop (``den``: 1 - the chance that
+    neither side scores), 0 where ``den`` is 0: neither side can hit, a stalemate the
+    passes settle on their own."""
+    return np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
+
+
 def first_reaching(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, jT: int) -> Arr:
     """Per attacker state (``W``'s last axis: its chance to win by defender column): the
     first column where the chance reaches ``threshold`` below the state's limit (``nD``
@@ -943,8 +950,7 @@ class TableEngine:
                 corr = windows @ A  # (Hd, lim)
                 S1 = (self.DFT[1 : Hd + 1, :lim] * corr).sum(axis=0)
                 d0 = self.DF[:lim, 0]
-                den = 1.0 - float(A[0]) * d0  # 0 where neither side can hit: a stalemate (below)
-                c = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
+                c = in_row_factor(1.0 - float(A[0]) * d0)  # stalemates: below
                 # In-row: the columns j + ha >= lim are final (won: 1), the others unknown.
                 suffix = np.concatenate([np.cumsum(A[::-1])[::-1], [0.0]])  # suffix[t] = p(ha >= t)
                 tail = suffix[np.minimum(lim - np.arange(lim), Ha + 1)]
