@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally, Work,
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally, Work, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -120,6 +120,17 @@ class AABattle:
             tech_defender=parse_techs(tech_defender),
             **options,
         )
+
+    @property
+    def strafes(self) -> bool:
+        """The attacker retreats after round ``retreat_after`` (within the round limit)."""
+        return self.retreat_after is not None and (self.rounds is None or self.retreat_after <= self.rounds)
+
+    @property
+    def wave2_joins(self) -> bool:
+        """The first wave's units still fighting when the round limit stops it join the
+        second wave (a strafe retreats them instead)."""
+        return bool(self.wave2) and self.rounds is not None and not self.strafes
 
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender
@@ -363,25 +374,29 @@ def _aa_fire(
     prof_d: Mapping[str, UnitProfile],
     unit: N,
     land: bool,
+    start: State | None = None,
 ) -> list[tuple[N, State]]:
-    """The attacker's starting states after AA fire before round 1, with their chances."""
+    """The attacker's starting states after AA fire before round 1, with their chances
+    (from ``start``, a state of the attacker's side: its whole army if None)."""
+    start = att.start if start is None else start
+    have = att.counts(start)
     guns = [n for n in dfn.army if prof_d[n].is_aa]
     aa_value = max((prof_d[n].aa_hit for n in guns), default=0)
     air = [n for n in att.order if prof_a[n].domain == AIR] if land and aa_value else []
     if not air:
-        return [(unit, att.start)]
+        return [(unit, start)]
     shots_per_gun = max(prof_d[n].aa_shots for n in guns)
     if shots_per_gun:
         # 1942 Second Edition: every gun fires, at most ``aa_shots`` dice each and never
         # more dice than aircraft; the attacker picks the aircraft lost (its order of loss).
-        planes = sum(att.army[n] for n in air)
+        planes = sum(have[n] for n in air)
         shots = min(planes, shots_per_gun * sum(dfn.army[n] for n in guns))
         dist = fire_distribution([(aa_value, shots)], unit, battle.low_luck)
         out: list[tuple[N, State]] = []
         for k, w in enumerate(dist):
             if not w:
                 continue
-            st = list(att.start)
+            st = list(start)
             for n in air:
                 lost = min(k, st[att.slot_of(n)])
                 st[att.slot_of(n)] -= lost
@@ -390,11 +405,11 @@ def _aa_fire(
         return out
     # A-10.5: one AA gun fires one die per attacking aircraft; dice are grouped per
     # aircraft type (ruling), hit aircraft are removed at once.
-    per_type = {n: fire_distribution([(aa_value, att.army[n])], unit, battle.low_luck) for n in air}
+    per_type = {n: fire_distribution([(aa_value, have[n])], unit, battle.low_luck) for n in air}
     outcomes: list[tuple[N, State]] = []
     for shot in product(*(range(len(per_type[n])) for n in air)):
         w = unit
-        st = list(att.start)
+        st = list(start)
         for n, k in zip(air, shot):
             w = w * per_type[n][k]
             st[att.slot_of(n)] -= k
@@ -438,14 +453,17 @@ def aa_odds(
     max_cells: int | None = None,
     eps: float = 1e-18,
     max_work: int | None = None,
+    max_starts: int | None = None,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
     ``engine`` is ``"auto"`` (fast when no submarine takes part), ``"fast"`` or
     ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
     table, checked before any work), ``max_states`` (states the general engine
-    processes) and ``max_work`` (outer product terms and casualty cells of its numpy
-    solves, all of them together, checked before each batch) cap the work and raise a
+    processes), ``max_work`` (outer product terms and casualty cells of its numpy
+    solves, all of them together, checked before each batch) and ``max_starts``
+    (starting points of the battle a second wave fights joined by the first wave's
+    units still fighting, :attr:`AABattle.wave2_joins`) cap the work and raise a
     :class:`PlayerError` beyond; ``None`` means no cap."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
@@ -453,7 +471,7 @@ def aa_odds(
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
-    limits = (max_states, max_cells, Work(max_work))
+    limits = (max_states, max_cells, Work(max_work, starts=max_starts))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
@@ -481,6 +499,11 @@ def _run(
     limit = battle.rounds
     if battle.retreat_after is not None:
         limit = battle.retreat_after if limit is None else min(limit, battle.retreat_after)
+    # A second wave joined by the first wave's units still fighting: the general engine
+    # keeps those pairs of states.
+    joins = battle.wave2_joins
+    if joins:
+        engine = "general"
     if engine == "auto":
         engine = "general" if subs else "fast"
     if engine == "fast" and subs:
@@ -522,11 +545,11 @@ def _run(
 
         # A retreat by win chance: the first solve's stored results (sides) are reused.
         general = GeneralEngine(setup, max_states=max_states, work=work, sides=sides)
-        tally = general.run(limit)
+        tally = general.run(limit, pairs=joins)
     else:
         raise ValueError(f"unknown engine {engine}")
     tally.dropped += unsure
-    if battle.retreat_after is not None and (battle.rounds is None or battle.retreat_after <= battle.rounds):
+    if battle.strafes:
         # Strafe: whatever still fights after the last round retreats (A-10.15).
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
@@ -546,10 +569,13 @@ def _second_wave(
     """The whole attack when ``wave2`` attacks whatever the first wave left: for every
     final defender state, the odds of the second battle (same rules, dice, orders of
     loss, technologies; no bombardment, no round limit, no retreat), weighted, and the
-    bound on their error (their battles' error bounds, weighted).  Those battles are one
-    battle with a start per state (:func:`_second_wave_once`) unless ``one_solve`` is
-    False or the states do not fit one; the caller's limits apply to it (to each battle
-    otherwise; the work limit to all of them together)."""
+    bound on their error (their battles' error bounds, weighted).  Where a round limit
+    stopped the first wave with both sides fighting (``tally.pairs``), its units still
+    there join the second wave: one second battle per attacker state.  The battles
+    against one attacking force are one battle with a start per defender state
+    (:func:`_second_wave_once`) unless ``one_solve`` is False or the states do not fit
+    one; the caller's limits apply to it (to each battle otherwise; the work limit to
+    all of them together)."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -563,18 +589,41 @@ def _second_wave(
         "draw": 0.0,
     }
     dfn = setup.defender
-    left: list[tuple[N, dict[str, int]]] = []  # (chance, survivors) of each final state
-    for st, mass in tally.defender_end.items():
-        if not mass or dfn.alive(st) == 0:
-            continue
-        survivors = {n: c for n, c in dfn.counts(st).items() if c > 0}
+
+    def survivors(st: State) -> dict[str, int]:
+        out = {n: c for n, c in dfn.counts(st).items() if c > 0}
         for n, c in aside.items():
-            survivors[n] = survivors.get(n, 0) + c
-        left.append((mass, survivors))
-    once = _second_wave_once(battle, left, setup.unit, cat, limits, eps) if one_solve else None
-    parts = [once] if once is not None else [
-        _shares(float(mass), _run(_wave_battle(battle, survivors), 1.0, "auto", limits, eps))
-        for mass, survivors in left
+            out[n] = out.get(n, 0) + c
+        return out
+
+    joined = tally.pairs or {}
+    alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
+    by_force: dict[State, list[tuple[N, dict[str, int]]]] = {}
+    for (a, d), mass in joined.items():
+        alone[d] -= mass
+        by_force.setdefault(a, []).append((mass, survivors(d)))
+    fights: list[tuple[dict[str, int], list[tuple[N, dict[str, int]]]]] = [(dict(battle.wave2), [
+        (mass, survivors(st)) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0
+    ])]  # fmt: skip
+    for a, left in by_force.items():
+        force = {n: c for n, c in setup.attacker.counts(a).items() if c > 0}
+        for n, c in battle.wave2.items():
+            force[n] = force.get(n, 0) + c
+        fights.append((force, left))
+    fights = [(force, left) for force, left in fights if left]
+    cap = limits[2].starts
+    if joined and cap is not None and sum(len(left) for _, left in fights) > cap:
+        raise too_many_starts(cap, battle.rounds or 0)
+    # One battle for all the forces, but at sea forces of submarines alone apart: the
+    # defender's aircraft may stay out of their battles (A-10.6).
+    prof_s = battle.profiles("attacker", cat)
+    apart = [battle.mode == "sea" and all(prof_s[n].submarine for n in force) for force, _ in fights]
+    classes = [[f for f, flag in zip(fights, apart) if flag == subs] for subs in (False, True)]
+    once = [_second_wave_once(battle, group, setup.unit, cat, limits, eps) if one_solve else None
+            for group in classes if group]  # fmt: skip
+    parts = [part for part in once if part is not None] if None not in once else [
+        _shares(float(mass), _run(_wave_battle(battle, force, held), 1.0, "auto", limits, eps))
+        for force, left in fights for mass, held in left
     ]  # fmt: skip
     error = 0.0
     for part, part_error in parts:
@@ -584,11 +633,11 @@ def _second_wave(
     return total, error
 
 
-def _wave_battle(battle: AABattle, defender: Mapping[str, int]) -> AABattle:
-    """The second wave against ``defender``: the first battle's rules, dice, orders of
-    loss and technologies; no bombardment, no round limit, no retreat."""
+def _wave_battle(battle: AABattle, attacker: Mapping[str, int], defender: Mapping[str, int]) -> AABattle:
+    """A second battle, ``attacker`` against ``defender``: the first battle's rules,
+    dice, orders of loss and technologies; no bombardment, no round limit, no retreat."""
     return AABattle(
-        attacker=dict(battle.wave2), defender=dict(defender), mode="land" if battle.mode == "amphibious" else battle.mode,
+        attacker=dict(attacker), defender=dict(defender), mode="land" if battle.mode == "amphibious" else battle.mode,
         ool_attacker=battle.ool_attacker, ool_defender=battle.ool_defender,
         tech_attacker=battle.tech_attacker, tech_defender=battle.tech_defender,
         low_luck=battle.low_luck, rules=battle.rules, keep_land_unit=battle.keep_land_unit,
@@ -604,43 +653,58 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 
 
 def _second_wave_once(
-    battle: AABattle, left: list[tuple[N, dict[str, int]]], unit: N, cat: Catalogue,
-    limits: tuple[int | None, int | None, Work], eps: float,
+    battle: AABattle, forces: list[tuple[dict[str, int], list[tuple[N, dict[str, int]]]]], unit: N,
+    cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
 ) -> tuple[dict[str, float], float] | None:
-    """The second battles, one per final state of the first (``left``: its chance and
-    the defender's survivors, battleships repaired, A-10.8), as one battle whose round 1
-    starts from every one of those states with its chance: the engines share their
-    states and casualty distributions, and the caller's work limits apply once.  Each
-    start is the survivors as a state of the whole defending army.  At sea the general
-    engine takes it (the survivors need not be on one loss sequence); aircraft of a
-    defender without a destroyer stay out when the second wave is all submarines (A-10.6,
-    as :func:`setup_battle` decides for one battle).  On land the table engines take it:
-    the survivors are steps of the defender's loss order, and AA fire (A-10.5) is the
-    same from each (its guns are never casualties).  Returns the chances of the whole
-    attack these battles add (the keys of :func:`_second_wave`) and their error bound,
-    or None where the survivors do not fit one battle (then each is fought on its own)."""
+    """The second battles, each attacking force of ``forces`` against each final state
+    of the first it meets (its ``left``: the chance and the defender's survivors,
+    battleships repaired, A-10.8), as one battle whose round 1 starts from every one of
+    those pairs with its chance: the engines share their states and casualty
+    distributions, and the caller's work limits apply once.  Each start is a force as a
+    state of the union of the forces, after the AA fire before round 1 at its aircraft
+    (A-10.5), and the survivors as a state of the whole defending army.  At sea the
+    general engine takes it (the survivors need not be on one loss sequence); aircraft
+    of a defender without a destroyer stay out when the attacker is all submarines
+    (A-10.6, as :func:`setup_battle` decides for one battle: the caller keeps forces of
+    submarines alone apart).  On land the table engines take it: the survivors are steps
+    of the defender's loss order, and the AA guns are never casualties.  Returns the
+    chances of the whole attack these battles add (the keys of :func:`_second_wave`)
+    and their error bound, or None where the survivors do not fit one battle (then each
+    is fought on its own)."""
     sea = battle.mode == "sea"
-    second = _wave_battle(battle, battle.defender)
+    army: dict[str, int] = {}
+    for force, _ in forces:
+        for n, c in force.items():
+            army[n] = max(army.get(n, 0), c)
+    second = _wave_battle(battle, army, battle.defender)
     setup, _ = setup_battle(second, unit, cat)
     prof_a, prof_d = second.profiles("attacker", cat), second.profiles("defender", cat)
-    subs_only = sea and all(prof_a[n].submarine for n, c in second.attacker.items() if c > 0)
+    subs_only = sea and all(prof_a[n].submarine for n, c in army.items() if c > 0)
     guns = {n: c for n, c in second.defender.items() if prof_d[n].is_aa}
-    dfn = setup.defender
+    att, dfn = setup.attacker, setup.defender
     on_sequence = set() if sea else set(dfn.sequence(dfn.start))
-    live = sum((p for p, _ in left), unit - unit)
+    live = sum((p for _, left in forces for p, _ in left), unit - unit)
     starts: list[Start[N]] = []
-    for p, survivors in left:
-        if subs_only and not any(prof_d[n].destroyer for n in survivors):
-            survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
-        if any(survivors.get(n, 0) != c for n, c in guns.items()) or not set(survivors) <= set(dfn.army):
-            return None
-        st = [0] * len(dfn.slots)
-        for n, c in survivors.items():
-            st[dfn.slot_of(n)] = c
-        d = tuple(st)
-        if not sea and d not in on_sequence:
-            return None
-        starts.extend(Start(p / live * s.weight, s.attacker, d, d) for s in setup.starts)
+    cap = limits[2].starts if battle.wave2_joins else None
+    for force, left in forces:
+        a_st = [0] * len(att.slots)
+        for n, c in force.items():
+            a_st[att.slot_of(n)] = c
+        fired = _aa_fire(second, att, dfn, prof_a, prof_d, unit, not sea, tuple(a_st))
+        for p, survivors in left:
+            if subs_only and not any(prof_d[n].destroyer for n in survivors):
+                survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
+            if any(survivors.get(n, 0) != c for n, c in guns.items()) or not set(survivors) <= set(dfn.army):
+                return None
+            st = [0] * len(dfn.slots)
+            for n, c in survivors.items():
+                st[dfn.slot_of(n)] = c
+            d = tuple(st)
+            if not sea and d not in on_sequence:
+                return None
+            starts.extend(Start(p / live * w, a, d, d) for w, a in fired)
+            if cap is not None and len(starts) > cap:
+                raise too_many_starts(cap, battle.rounds or 0)
     if not starts:
         return None
     return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))

@@ -66,12 +66,28 @@ class Work:
 
     limit: int | None = None
     done: int = 0
+    # The most starting points (pairs of states, after AA fire) the second battles of a
+    # second wave joined by the first wave's units may have together (None: no limit).
+    starts: int | None = None
 
     def add(self, n: int) -> None:
         """Count ``n`` more; refuse the battle once past the limit."""
         self.done += n
         if self.limit is not None and self.done > self.limit:
             raise too_much_work(self.limit)
+
+
+def too_many_starts(max_starts: int, rounds: int) -> PlayerError:
+    """The first wave's units still fighting after the round limit, joined by the second
+    wave, leave more starting points than ``max_starts``: refused before the battle."""
+    return PlayerError(
+        f"This second wave is too big to compute exactly here: the first wave's units still fighting"
+        f" after round {rounds} leave more than {max_starts:,} starting points (pairs of states) for"
+        " the battle they join. Try fewer rounds, fewer aircraft facing AA guns, a strafe (the"
+        " first wave retreats, the second attacks alone), or the command line (warroom odds aa),"
+        " which has no limit.",
+        legal=["/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…"],
+    )
 
 
 def too_much_work(max_work: int) -> PlayerError:
@@ -238,6 +254,10 @@ class Tally(Generic[N]):
     # Probability mass left out by float pruning (0 in exact mode): a bound on the error
     # of every probability reported.
     dropped: float = 0.0
+    # The pairs of states still fighting when a round limit stopped the battle, with
+    # their chances (None: not kept).  Only the general engine keeps them, when asked
+    # (a second wave joining the first wave's units still fighting, engine.odds.aa).
+    pairs: dict[tuple[State, State], N] | None = None
 
     @classmethod
     def empty(cls, unit: N) -> "Tally[N]":
@@ -246,6 +266,8 @@ class Tally(Generic[N]):
 
     def record(self, outcome: str, a: State, d: State, mass: N, takes: bool) -> None:
         self.outcome[outcome] += mass
+        if outcome == UNFINISHED and self.pairs is not None:
+            self.pairs[(a, d)] = self.pairs.get((a, d), mass - mass) + mass
         self.attacker_end[a] = self.attacker_end.get(a, mass - mass) + mass
         self.defender_end[d] = self.defender_end.get(d, mass - mass) + mass
         if takes and outcome == ATTACKER and self.takes is not None:

@@ -200,9 +200,13 @@ class GeneralEngine(Generic[N]):
 
     # -- the whole battle ---------------------------------------------------------------------
 
-    def run(self, rounds: int | None = None) -> Tally[N]:
+    def run(self, rounds: int | None = None, pairs: bool = False) -> Tally[N]:
+        """The battle, or its first ``rounds`` rounds; with ``pairs`` the pairs of
+        states still fighting after the last of them are kept (``Tally.pairs``)."""
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
+        if pairs:
+            tally.pairs = {}
         after: dict[Pair, N] = {}
         if isinstance(self.unit, float) and self.vectorised and self.plain_starts():
             # Round 1 is like any other: the numpy solve (or round walk) starts from the
@@ -260,7 +264,7 @@ class GeneralEngine(Generic[N]):
                         continue
                     assert tally.rounds is not None
                     tally.rounds += m
-                    if r == rounds - 2:  # the last round: only where it ends is recorded
+                    if r == rounds - 2 and tally.pairs is None:  # last round: each side's share only
                         self._last_round(tally, mix, m)
                         continue
                     for w, a2s, d2s in mix:

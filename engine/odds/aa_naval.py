@@ -1177,7 +1177,7 @@ class NavalSolver:
                 put(ii[still], jj[still], mg[still], 0)
                 moving = np.flatnonzero(~still)
                 parts.add(mg[moving], ca[moving], cd[moving])
-                if r < rounds - 1:
+                if r < rounds - 1 or tally.pairs is not None:  # pairs kept: no shortcut
                     dropped += spread(parts)
                 elif len(moving):
                     dropped += self._last_fire(parts.flat(), spread_flat, tally)
@@ -1262,6 +1262,11 @@ class NavalSolver:
         tally.outcome[UNFINISHED] += float(m.sum())
         _add_ends(tally.attacker_end, A.states, ii, m)
         _add_ends(tally.defender_end, D.states, jj, m)
+        if tally.pairs is not None:
+            got = tally.pairs
+            for i, j, x in zip(ii.tolist(), jj.tolist(), m.tolist()):
+                key = (A.states[i], D.states[j])
+                got[key] = got.get(key, 0.0) + x
 
     def _level(self, table: Arr, level: int) -> tuple[Arr, Arr, Arr, Arr] | None:
         """The nodes of ``level`` holding mass: attacker and defender slots, S and G

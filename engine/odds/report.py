@@ -88,7 +88,8 @@ def aa_lines(odds: AAOdds) -> list[str]:
     if odds.second_wave is not None:
         w = odds.second_wave
         outcome = _outcome(b.mode, w["attacker_win"], w["attacker_takes"], w["defender_win"], w["draw"])
-        lines.append(f"With the second wave ({format_army(b.wave2)}) attacking the survivors: "
+        joined = f", joined by the first wave's units still fighting after round {b.rounds}," if b.wave2_joins else ""
+        lines.append(f"With the second wave ({format_army(b.wave2)}){joined} attacking the survivors: "
                      + outcome[0].lower() + outcome[1:])
     best = odds.survivors["attacker"][0] if odds.survivors["attacker"] else None
     if best is not None:

@@ -767,3 +767,106 @@ def test_table_engines_agree_with_the_general_engine_on_random_battles(
         assert got.attacker_win + got.defender_win + got.draw == pytest.approx(1.0, abs=1e-9)
         with_retreat += battle.retreat_chance is not None
     assert with_retreat >= 10
+
+
+# -- a second wave joined by the first wave's units still fighting (issue 19) -------------
+
+
+def test_second_wave_joins_the_first_waves_units_still_fighting() -> None:
+    # 1 inf attacks 1 inf for one round (rounds:1, no retreat), then 1 tank comes.  Round
+    # 1 (attack 1, defense 2): both hit 2/36 (empty: the tank walks in), only the
+    # attacker 4/36 (won), only the defender 10/36 (the tank alone against 1 inf), nobody
+    # 20/36: the infantry still fights and the tank joins it, a new battle (inf first).
+    #   Tank against inf, per round: win 1/2 * 2/3, draw 1/2 * 1/3, lose 1/2 * 1/3, else
+    #   again: win 1/2, draw 1/4, lose 1/4.
+    #   Inf + tank against inf, per round: the attack hits with 1 - 5/6 * 1/2 = 7/12,
+    #   the defence with 1/3 (the infantry is lost): won 7/12, tank alone against inf
+    #   5/12 * 1/3, else again: won 21/26, tank against inf 5/26.
+    tank = {"win": F(1, 2), "draw": F(1, 4), "lose": F(1, 4)}
+    joined = {k: F(5, 26) * v for k, v in tank.items()}
+    joined["win"] += F(21, 26)
+    battle = AABattle.parse("1 inf", "1 inf", wave2="1 tank", rounds=1)
+    assert battle.wave2_joins
+    want = {
+        "attacker_win": F(2, 36) + F(4, 36) + F(10, 36) * tank["win"] + F(20, 36) * joined["win"],
+        "draw": F(10, 36) * tank["draw"] + F(20, 36) * joined["draw"],
+        "defender_win": F(10, 36) * tank["lose"] + F(20, 36) * joined["lose"],
+    }
+    for exact in (False, True):
+        w = aa_odds(battle, exact=exact).second_wave
+        assert w is not None
+        for key, value in want.items():
+            assert w[key] == pytest.approx(float(value), abs=1e-15), (exact, key)
+        assert w["attacker_takes"] == pytest.approx(w["attacker_win"], abs=1e-15)
+    # A strafe (retreat_after) retreats the infantry instead: the tank attacks alone
+    # whatever is left.
+    strafe = AABattle.parse("1 inf", "1 inf", wave2="1 tank", retreat_after=1)
+    assert not strafe.wave2_joins
+    w = aa_odds(strafe, exact=True).second_wave
+    assert w is not None
+    alone = F(2, 36) + F(4, 36) + F(30, 36) * tank["win"]
+    assert w["attacker_win"] == pytest.approx(float(alone), abs=1e-15)
+
+
+def test_second_wave_joined_says_so() -> None:
+    lines = aa_lines(aa_odds(AABattle.parse("3 inf", "3 inf", wave2="2 tank", rounds=1)))
+    assert any("joined by the first wave's units still fighting after round 1" in line for line in lines)
+    lines = aa_lines(aa_odds(AABattle.parse("3 inf", "3 inf", wave2="2 tank", retreat_after=1)))
+    assert not any("joined" in line for line in lines)
+
+
+def test_joined_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first wave's units still fighting after the round limit join the second wave:
+    # every pair of states left is a start of one battle, after AA fire at that force's
+    # aircraft.  The same odds as a battle per pair, on land (AA guns, keeping a
+    # land unit, low luck, 1942 Second Edition guns) and at sea (submarines alone kept
+    # apart: the defender's aircraft stay out of their battles, A-10.6); and the pairs
+    # the numpy walk keeps (decimals) are those of the exact round walk (fractions).
+    rng = random.Random(1944)
+    compared = at_sea = joined_air = 0
+    for _ in range(24):
+        sea = rng.random() < 0.4
+        if sea:
+            first = rng.choice(["2 sub, 1 des", "1 sub, 1 cru", "2 sub", "1 des, 1 bat"])
+            defender = rng.choice(["1 des, 1 car, 1 fig", "2 sub, 1 cru", "1 bat, 1 sub", "1 car, 2 fig, 1 sub"])
+            wave2 = rng.choice(["2 sub", "1 sub, 1 des", "1 cru, 1 fig"])
+            options: dict[str, object] = {"mode": "sea"}
+        else:
+            first = f"{rng.randint(1, 3)} inf, {rng.randint(0, 1)} tank, {rng.randint(0, 2)} fig"
+            defender = rng.choice(["3 inf, 1 aa", "2 inf, 1 art, 1 fig", "3 inf, 1 aa, 1 fig"])
+            wave2 = rng.choice(["2 inf, 1 fig", "1 tank, 1 bom", "2 inf"])
+            options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
+                       "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
+        battle = AABattle.parse(first, defender, wave2=wave2, rounds=rng.randint(1, 2), **options)  # type: ignore[arg-type]
+        assert battle.wave2_joins
+        each = _second_wave_each(monkeypatch, battle)
+        if each is None:
+            continue
+        once = aa_odds(battle).second_wave
+        exact = aa_odds(battle, exact=True).second_wave
+        assert once is not None and exact is not None
+        for key in each:
+            assert once[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
+            assert exact[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
+        assert sum(once[k] for k in ("attacker_win", "defender_win", "draw")) == pytest.approx(1.0, abs=1e-12)
+        compared += 1
+        at_sea += sea
+        joined_air += not sea and "fig" in first and "aa" in defender
+    assert compared >= 18 and at_sea >= 5 and joined_air >= 3, (compared, at_sea, joined_air)
+
+
+async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Discord caps the starts of the battle the joined forces fight (bot.commands.odds.
+    # MAX_STARTS; ~1.9 million starts take ~5 s): here lowered, so a small battle
+    # passes it.  The command line has no cap.
+    from bot.commands import odds
+
+    monkeypatch.setattr(odds, "MAX_STARTS", 5)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
+    text = err.value.text()
+    assert "too big to compute exactly here" in text and "after round 2" in text
+    assert "/odds aa … retreat_after:2 wave2:…" in text
+    monkeypatch.setattr(odds, "MAX_STARTS", 500_000)
+    msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
+    assert "joined by the first wave's units still fighting after round 2" in msg.text
