@@ -17,6 +17,7 @@ Modelling choices the rules leave open are listed in ``docs/odds.md``.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
@@ -571,11 +572,11 @@ def _second_wave(
     loss, technologies; no bombardment, no round limit, no retreat), weighted, and the
     bound on their error (their battles' error bounds, weighted).  Where a round limit
     stopped the first wave with both sides fighting (``tally.pairs``), its units still
-    there join the second wave: one second battle per attacker state.  The battles
-    against one attacking force are one battle with a start per defender state
-    (:func:`_second_wave_once`) unless ``one_solve`` is False or the states do not fit
-    one; the caller's limits apply to it (to each battle otherwise; the work limit to
-    all of them together)."""
+    there join the second wave: that force against those survivors.  All these battles
+    are one battle with a start per pair (:func:`_second_wave_once`; at sea forces of
+    submarines alone make a second) unless ``one_solve`` is False or the states do not
+    fit one; the caller's limits apply to it (to each battle otherwise; the work limit
+    to all of them together)."""
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -591,45 +592,37 @@ def _second_wave(
     dfn = setup.defender
 
     def survivors(st: State) -> dict[str, int]:
-        out = {n: c for n, c in dfn.counts(st).items() if c > 0}
-        for n, c in aside.items():
-            out[n] = out.get(n, 0) + c
-        return out
+        return dict(Counter(dfn.counts(st)) + Counter(aside))
 
-    joined = tally.pairs or {}
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
     by_force: dict[State, list[tuple[N, dict[str, int]]]] = {}
-    for (a, d), mass in joined.items():
+    for (a, d), mass in (tally.pairs or {}).items():
         alone[d] -= mass
         by_force.setdefault(a, []).append((mass, survivors(d)))
-    fights: list[tuple[dict[str, int], list[tuple[N, dict[str, int]]]]] = [(dict(battle.wave2), [
+    fights = [(dict(battle.wave2), [
         (mass, survivors(st)) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0
-    ])]  # fmt: skip
-    for a, left in by_force.items():
-        force = {n: c for n, c in setup.attacker.counts(a).items() if c > 0}
-        for n, c in battle.wave2.items():
-            force[n] = force.get(n, 0) + c
-        fights.append((force, left))
+    ])] + [  # fmt: skip
+        (dict(Counter(setup.attacker.counts(a)) + Counter(battle.wave2)), left) for a, left in by_force.items()
+    ]
     fights = [(force, left) for force, left in fights if left]
-    cap = limits[2].starts
-    if joined and cap is not None and sum(len(left) for _, left in fights) > cap:
+    cap = limits[2].starts if battle.wave2_joins else None
+    if cap is not None and sum(len(left) for _, left in fights) > cap:
         raise too_many_starts(cap, battle.rounds or 0)
-    # One battle for all the forces, but at sea forces of submarines alone apart: the
-    # defender's aircraft may stay out of their battles (A-10.6).
-    prof_s = battle.profiles("attacker", cat)
-    apart = [battle.mode == "sea" and all(prof_s[n].submarine for n in force) for force, _ in fights]
-    classes = [[f for f, flag in zip(fights, apart) if flag == subs] for subs in (False, True)]
-    once = [_second_wave_once(battle, group, setup.unit, cat, limits, eps) if one_solve else None
-            for group in classes if group]  # fmt: skip
-    parts = [part for part in once if part is not None] if None not in once else [
-        _shares(float(mass), _run(_wave_battle(battle, force, held), 1.0, "auto", limits, eps))
-        for force, left in fights for mass, held in left
-    ]  # fmt: skip
+    # At sea forces of submarines alone fight apart: the defender's aircraft may stay out
+    # of their battles (A-10.6).
+    apart = [battle.mode == "sea" and all(prof_w[n].submarine for n in force) for force, _ in fights]
     error = 0.0
-    for part, part_error in parts:
-        error += part_error
-        for key, value in part.items():
-            total[key] += value
+    for subs in (False, True):
+        group = [f for f, flag in zip(fights, apart) if flag == subs]
+        once = _second_wave_once(battle, group, setup.unit, cat, limits, eps) if one_solve and group else None
+        parts = [once] if once is not None else [
+            _shares(float(mass), _run(_wave_battle(battle, force, held), 1.0, "auto", limits, eps))
+            for force, left in group for mass, held in left
+        ]  # fmt: skip
+        for part, part_error in parts:
+            error += part_error
+            for key, value in part.items():
+                total[key] += value
     return total, error
 
 
@@ -687,19 +680,13 @@ def _second_wave_once(
     starts: list[Start[N]] = []
     cap = limits[2].starts if battle.wave2_joins else None
     for force, left in forces:
-        a_st = [0] * len(att.slots)
-        for n, c in force.items():
-            a_st[att.slot_of(n)] = c
-        fired = _aa_fire(second, att, dfn, prof_a, prof_d, unit, not sea, tuple(a_st))
+        fired = _aa_fire(second, att, dfn, prof_a, prof_d, unit, not sea, att.state_of(force))
         for p, survivors in left:
             if subs_only and not any(prof_d[n].destroyer for n in survivors):
                 survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
             if any(survivors.get(n, 0) != c for n, c in guns.items()) or not set(survivors) <= set(dfn.army):
                 return None
-            st = [0] * len(dfn.slots)
-            for n, c in survivors.items():
-                st[dfn.slot_of(n)] = c
-            d = tuple(st)
+            d = dfn.state_of(survivors)
             if not sea and d not in on_sequence:
                 return None
             starts.extend(Start(p / live * w, a, d, d) for w, a in fired)

@@ -123,6 +123,14 @@ class Side:
             out[s.unit] = out.get(s.unit, 0) + n
         return out
 
+    def state_of(self, army: Mapping[str, int]) -> State:
+        """The state holding ``army`` (units by type of this side), every unit intact and
+        none submerged: the inverse of :meth:`counts` for such states."""
+        st = [0] * len(self.slots)
+        for n, c in army.items():
+            st[self.slot_of(n)] = c
+        return tuple(st)
+
     def final(self, st: State) -> tuple[dict[str, int], int, tuple[tuple[str, int], ...], int]:
         """A final state as the report needs it (memoised): units by type, their cost,
         the types still present as a sorted-by-slot key, and how many are not AA guns."""
