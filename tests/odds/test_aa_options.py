@@ -205,44 +205,64 @@ def _second_wave_each(monkeypatch: pytest.MonkeyPatch, battle: AABattle) -> dict
             return None
 
 
-def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest.MonkeyPatch) -> None:
+def _random_second_wave(rng: random.Random, joined: bool) -> AABattle:
+    """A small battle with a second wave, at sea or on land (drawn by ``rng``).
+    ``joined``: 1 or 2 rounds and no retreat, so the first wave's units still fighting
+    join the second wave, and fighters may attack with the first wave (AA fire at each
+    force, A-10.5)."""
+    if rng.random() < 0.45:
+        u = {"sub": rng.randint(0, 3), "des": rng.randint(0, 1), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1)}
+        first = ", ".join(f"{c} {k}" for k, c in u.items() if c) or "1 cru"
+        # Fighters whose carrier sinks make a battle per state refuse (see below): most
+        # fleets here have none, so both ways can be compared.
+        defender = rng.choice(["2 des, 1 car, 2 fig, 1 tra", "1 bat, 1 car, 1 fig", "1 cru, 1 sub, 1 bat",
+                               "2 des, 1 cru, 1 tra", "1 bat, 2 cru, 1 sub", "2 sub, 1 des, 1 bat, 1 tra"])
+        wave2 = rng.choice(["3 sub", "2 sub, 1 des", "2 cru, 1 bat", "1 sub, 1 cru, 2 fig"])
+        options: dict[str, object] = {"mode": "sea"}
+    else:
+        fighters = f", {rng.randint(0, 2)} fig" if joined else ""
+        first = f"{rng.randint(1, 4 - joined)} inf, {rng.randint(0, 2 - joined)} tank{fighters}"
+        defender = rng.choice(["4 inf, 1 art, 1 aa", "3 inf, 1 tank, 1 fig", "5 inf, 1 aa, 1 fig"])
+        wave2 = rng.choice(["3 inf, 2 fig", "2 inf, 1 tank, 1 bom", "4 inf"])
+        options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
+                   "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
+        if rng.random() < 0.3:  # an amphibious first wave: bombarded defenders (A-10.3)
+            options |= {"mode": "amphibious", "bombard": "1 bat, 1 cru"}
+    if joined:
+        options["rounds"] = rng.randint(1, 2)
+    return AABattle.parse(first, defender, wave2=wave2, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("joined", [False, True], ids=["alone", "joined"])
+def test_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest.MonkeyPatch, joined: bool) -> None:
     # The second wave fights every state the first left in one battle with a start per
     # state (engine.odds.aa._second_wave_once): the same odds as one battle per state,
     # at sea (A-10.6 strikes, aircraft set aside against submarines alone, transports,
     # battleships repaired, A-10.8) and on land (AA fire before round 1, A-10.5; 1942
     # Second Edition guns; keeping a land unit; low luck; after an amphibious assault).
-    rng = random.Random(1945)
-    compared = at_sea = 0
-    for _ in range(32):
-        sea = rng.random() < 0.5
-        if sea:
-            u = {"sub": rng.randint(0, 3), "des": rng.randint(0, 1), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1)}
-            first = ", ".join(f"{c} {k}" for k, c in u.items() if c) or "1 cru"
-            # Fighters whose carrier sinks make a battle per state refuse (see below): most
-            # fleets here have none, so both ways can be compared.
-            defender = rng.choice(["2 des, 1 car, 2 fig, 1 tra", "1 bat, 1 car, 1 fig", "1 cru, 1 sub, 1 bat",
-                                   "2 des, 1 cru, 1 tra", "1 bat, 2 cru, 1 sub", "2 sub, 1 des, 1 bat, 1 tra"])
-            wave2 = rng.choice(["3 sub", "2 sub, 1 des", "2 cru, 1 bat", "1 sub, 1 cru, 2 fig"])
-            options: dict[str, object] = {"mode": "sea"}
-        else:
-            first = f"{rng.randint(1, 4)} inf, {rng.randint(0, 2)} tank"
-            defender = rng.choice(["4 inf, 1 art, 1 aa", "3 inf, 1 tank, 1 fig", "5 inf, 1 aa, 1 fig"])
-            wave2 = rng.choice(["3 inf, 2 fig", "2 inf, 1 tank, 1 bom", "4 inf"])
-            options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
-                       "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
-            if rng.random() < 0.3:  # an amphibious first wave: bombarded defenders (A-10.3)
-                options |= {"mode": "amphibious", "bombard": "1 bat, 1 cru"}
-        battle = AABattle.parse(first, defender, wave2=wave2, **options)  # type: ignore[arg-type]
+    # Joined: after a round limit, every pair of states left is a start, after AA fire
+    # at that force's aircraft, and forces of submarines alone fight apart at sea
+    # (A-10.6); the pairs the numpy walk keeps (decimals) are those of the exact round
+    # walk (fractions).
+    rng = random.Random(1945 + joined)
+    compared = at_sea = air_met_aa = 0
+    for _ in range(28):
+        battle = _random_second_wave(rng, joined)
+        assert battle.wave2_joins == joined
         each = _second_wave_each(monkeypatch, battle)
         if each is None:
             continue
         once = aa_odds(battle).second_wave
-        assert once is not None
+        exact = aa_odds(battle, exact=True).second_wave
+        assert once is not None and exact is not None
         for key in each:
             assert once[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
+            assert exact[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
+        assert sum(once[k] for k in ("attacker_win", "defender_win", "draw")) == pytest.approx(1.0, abs=1e-12)
         compared += 1
-        at_sea += sea
-    assert compared >= 20 and at_sea >= 8, (compared, at_sea)
+        at_sea += battle.mode == "sea"
+        air_met_aa += battle.attacker.get("fighter", 0) > 0 and "aa gun" in battle.defender
+    assert compared >= 18 and at_sea >= 6 and air_met_aa >= 3 * joined, (compared, at_sea, air_met_aa)
 
 
 def test_second_wave_fights_fighters_whose_carrier_sank(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -813,46 +833,6 @@ def test_second_wave_joined_says_so() -> None:
     assert any("joined by the first wave's units still fighting after round 1" in line for line in lines)
     lines = aa_lines(aa_odds(AABattle.parse("3 inf", "3 inf", wave2="2 tank", retreat_after=1)))
     assert not any("joined" in line for line in lines)
-
-
-def test_joined_second_wave_as_one_battle_equals_a_battle_per_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The first wave's units still fighting after the round limit join the second wave:
-    # every pair of states left is a start of one battle, after AA fire at that force's
-    # aircraft (A-10.5).  The same odds as a battle per pair, on land (AA guns, keeping a
-    # land unit, low luck, 1942 Second Edition guns) and at sea (submarines alone kept
-    # apart: the defender's aircraft stay out of their battles, A-10.6); and the pairs
-    # the numpy walk keeps (decimals) are those of the exact round walk (fractions).
-    rng = random.Random(1944)
-    compared = at_sea = joined_air = 0
-    for _ in range(24):
-        sea = rng.random() < 0.4
-        if sea:
-            first = rng.choice(["2 sub, 1 des", "1 sub, 1 cru", "2 sub", "1 des, 1 bat"])
-            defender = rng.choice(["1 des, 1 car, 1 fig", "2 sub, 1 cru", "1 bat, 1 sub", "1 car, 2 fig, 1 sub"])
-            wave2 = rng.choice(["2 sub", "1 sub, 1 des", "1 cru, 1 fig"])
-            options: dict[str, object] = {"mode": "sea"}
-        else:
-            first = f"{rng.randint(1, 3)} inf, {rng.randint(0, 1)} tank, {rng.randint(0, 2)} fig"
-            defender = rng.choice(["3 inf, 1 aa", "2 inf, 1 art, 1 fig", "3 inf, 1 aa, 1 fig"])
-            wave2 = rng.choice(["2 inf, 1 fig", "1 tank, 1 bom", "2 inf"])
-            options = {"keep_land_unit": rng.random() < 0.3, "low_luck": rng.random() < 0.2,
-                       "rules": rng.choice(["anniversary", "1942se"])}  # fmt: skip
-        battle = AABattle.parse(first, defender, wave2=wave2, rounds=rng.randint(1, 2), **options)  # type: ignore[arg-type]
-        assert battle.wave2_joins
-        each = _second_wave_each(monkeypatch, battle)
-        if each is None:
-            continue
-        once = aa_odds(battle).second_wave
-        exact = aa_odds(battle, exact=True).second_wave
-        assert once is not None and exact is not None
-        for key in each:
-            assert once[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
-            assert exact[key] == pytest.approx(each[key], abs=1e-12), (battle, key)
-        assert sum(once[k] for k in ("attacker_win", "defender_win", "draw")) == pytest.approx(1.0, abs=1e-12)
-        compared += 1
-        at_sea += sea
-        joined_air += not sea and "fig" in first and "aa" in defender
-    assert compared >= 18 and at_sea >= 5 and joined_air >= 3, (compared, at_sea, joined_air)
 
 
 async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
