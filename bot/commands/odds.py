@@ -5,8 +5,9 @@ takes two units of the A&A Miniatures game in the channel (``attacker``, ``targe
 and reads every number off the game (:mod:`engine.odds.minis_game`); only units the
 asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
-computation (``MAX_UNITS``) or as soon as it passes a work limit (``MAX_STATES``,
-``MAX_WORK``), so every answer comes within seconds: nearly all well under one, the
+computation (``MAX_UNITS``, and ``MAX_STARTS`` for a second wave joined by the first
+wave's units) or as soon as it passes a work limit (``MAX_STATES``, ``MAX_WORK``), so
+every answer comes within seconds: nearly all well under one, the
 slowest accepted (100 a side at sea, submarines striking every round) ~10-12 s, and the
 biggest refused after ~3 s instead of minutes of work.
 """
