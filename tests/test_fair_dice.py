@@ -24,30 +24,11 @@ from bot.local import run_script
 from bot.verify import BadExport, verify_export
 from engine.core.dice import commitment, entropy_digest, play_key, stream_die
 from engine.core.game import PUBLIC, rules_for
+from tests.fair_dice_helpers import OPEN, SEED, starter
 from tests.toygame.harness import ALICE, BOB, CHANNEL, start
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "fair-dice.md"
-
-OPEN = """\
-alice: /race new side:red target:12
-!expect Dice commitment:
-alice: /race join entropy:"the crows fly at dawn"
-!expect Their entropy is recorded
-bob: /race join side:blue entropy:"bob 4471"
-!expect the game begins
-alice: /race secret number:2
-bob: /race secret number:3
-"""
-SEED = 7
-
-
-def starter(seed: int = SEED) -> tuple[str, str]:
-    """Who rolls first in the first race of a service seeded with ``seed`` (the creation's
-    die of the setup stream: 1 = red, alice), and the other player."""
-    uid, key = DiceService(seed=seed).new_secret()
-    return ("alice", "bob") if stream_die(key, f"{uid}/setup", 0, 2) == 1 else ("bob", "alice")
-
 
 FIRST, SECOND = starter()
 # The first player rolls, takes it back with the other's agreement and rolls again (the

@@ -11,7 +11,7 @@ from bot.discord_app import WarroomBot
 from bot.local import stable_id
 from bot.verify import verify_export
 from tests.discord_harness import Recorder, deliver, member, option, play_script, slash
-from tests.test_fair_dice import OPEN, starter
+from tests.fair_dice_helpers import OPEN, starter
 
 ALICE = member(stable_id("user", "alice"), "alice")
 

@@ -17,7 +17,6 @@ which rewrites the hash file and prints the numbers to paste into ``RULE_NUMBERS
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 from pathlib import Path
@@ -29,12 +28,11 @@ from bot.commands import load_all
 from bot.commands.base import REGISTRY, is_group
 from bot.games import load_games
 from engine.core.errors import PlayerError
+from tests.rules_docs_helpers import HASH_DIGITS, RUN, shingle_hash, shingles, words
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules" / "minis.md"
 SHINGLES = Path(__file__).resolve().parent / "data" / "minis_spec_shingles.txt"
-RUN = 12  # words in a run that may not be shared with the specification
-HASH_DIGITS = 16
 
 # Every rule the specification defines (its M-n sections and M-n.m rules).
 SECTIONS = tuple(f"M-{n}" for n in range(1, 19))
@@ -56,23 +54,6 @@ RULE_NUMBERS = (
     "M-15.1 M-15.2 M-15.3 M-15.4 "
     "M-17.1 M-17.2 M-17.3 M-17.4"
 ).split()
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased words; punctuation, markup and accents' surroundings are separators,
-    so a run is found whatever the formatting around it."""
-    return _WORD.findall(text.lower())
-
-
-def shingle_hash(run: list[str]) -> str:
-    return hashlib.sha256(" ".join(run).encode("utf-8")).hexdigest()[:HASH_DIGITS]
-
-
-def shingles(ws: list[str]) -> list[tuple[int, str]]:
-    """(index of the first word, hash) of every run of ``RUN`` consecutive words."""
-    return [(i, shingle_hash(ws[i:i + RUN])) for i in range(len(ws) - RUN + 1)]
 
 
 def spec_hashes() -> frozenset[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rules_docs import HASH_DIGITS, RUN, shingle_hash, shingles, words
+from tests.rules_docs_helpers import HASH_DIGITS, RUN, shingle_hash, shingles, words
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from bot.local import run_script
@@ -38,8 +39,36 @@ bob: /minis done
 TO_MOVEMENT = OPEN + DEPLOY.replace("bob: /minis done\n", "!dice 6 6 1 1\nbob: /minis done\n") + \
     "alice: /minis initiative choice:first\n"
 
+# After TO_MOVEMENT (turn 1, Axis moving): bring the tanks face to face, then turn 2
+# with Allies first, and the Sherman (J8) slips past the Panzer IV (I8) to J7 —
+# leaving one hex next to it for another (M-12.1): a defensive-fire decision for Axis.
+TO_PROMPT = TO_MOVEMENT + """\
+alice: /minis move unit:ax1 to:F8 face:SE
+alice: /minis done
+bob: /minis move unit:al1 to:L8 face:NW
+bob: /minis done
+alice: /minis move unit:ax1 to:I8 face:SE
+alice: /minis done
+bob: /minis move unit:al1 to:J8 face:NW
+!dice 1 1 6 6
+bob: /minis done
+bob: /minis initiative choice:first
+bob: /minis move unit:al1 to:J7 face:N
+"""
+
 
 async def run(script: str, tmp_path: Path, seed: int = 11) -> tuple[int, str]:
     out = io.StringIO()
     code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)
     return code, out.getvalue()
+
+
+def public(out: str) -> str:
+    """Everything printed to the channel (not the private replies)."""
+    blocks = re.split(r"\n(?=\[)", out)
+    return "\n".join(b for b in blocks if b.startswith("[#"))
+
+
+def replies_to(out: str, name: str) -> str:
+    blocks = re.split(r"\n(?=\[)", out)
+    return "\n".join(b for b in blocks if b.startswith(f"[to {name}]"))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.minis_scripts import OPEN, TO_MOVEMENT, run
-from tests.bot.test_minis_commands import public, replies_to
+from tests.bot.minis_scripts import OPEN, TO_MOVEMENT, TO_PROMPT, public, replies_to, run
 
 
 async def test_undoing_the_opponents_army_list_never_publishes_it(tmp_path: Path) -> None:
@@ -107,8 +106,6 @@ async def test_a_custom_scenario_keeps_its_own_map(tmp_path: Path) -> None:
 async def test_refusals_list_what_is_legal_as_slash_commands(tmp_path: Path) -> None:
     """§6: replies showed engine notation (`Legal: fire al5 leaving`) where a player needs
     the command to type."""
-    from tests.bot.test_minis_commands import TO_PROMPT
-
     code, out = await run(TO_PROMPT + "alice: /minis defend fire unit:ax2 at:leaving\n", tmp_path)
     assert code == 0, out
     assert ("[to alice] ⚠️ ax2 cannot fire at the leaving hex now. Legal: /minis defend fire unit:ax1 "

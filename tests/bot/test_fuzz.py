@@ -30,8 +30,7 @@ from bot.clock import ManualClock
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Attachment, Message
 from bot.local import LocalChannel, LocalSession
-from tests.bot.minis_scripts import OPEN, TO_MOVEMENT
-from tests.bot.test_minis_commands import TO_PROMPT
+from tests.bot.minis_scripts import OPEN, TO_MOVEMENT, TO_PROMPT
 
 ATTEMPTS = 6
 DEEP_JSON = '{"a":' * 1200 + "1" + "}" * 1200

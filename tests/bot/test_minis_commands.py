@@ -7,35 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.minis_scripts import DEPLOY, OPEN, TO_MOVEMENT, run
-
-# After TO_MOVEMENT (turn 1, Axis moving): bring the tanks face to face, then turn 2
-# with Allies first, and the Sherman (J8) slips past the Panzer IV (I8) to J7 —
-# leaving one hex next to it for another (M-12.1): a defensive-fire decision for Axis.
-TO_PROMPT = TO_MOVEMENT + """\
-alice: /minis move unit:ax1 to:F8 face:SE
-alice: /minis done
-bob: /minis move unit:al1 to:L8 face:NW
-bob: /minis done
-alice: /minis move unit:ax1 to:I8 face:SE
-alice: /minis done
-bob: /minis move unit:al1 to:J8 face:NW
-!dice 1 1 6 6
-bob: /minis done
-bob: /minis initiative choice:first
-bob: /minis move unit:al1 to:J7 face:N
-"""
-
-
-def public(out: str) -> str:
-    """Everything printed to the channel (not the private replies)."""
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith("[#"))
-
-
-def replies_to(out: str, name: str) -> str:
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith(f"[to {name}]"))
+from tests.bot.minis_scripts import DEPLOY, OPEN, TO_MOVEMENT, TO_PROMPT, public, replies_to, run
 
 
 async def test_opening_joining_and_secret_army_lists(tmp_path: Path) -> None:

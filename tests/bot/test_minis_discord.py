@@ -11,8 +11,7 @@ from pathlib import Path
 
 from bot.discord_app import WarroomBot
 from bot.local import stable_id
-from tests.bot.minis_scripts import OPEN
-from tests.bot.test_minis_commands import TO_PROMPT
+from tests.bot.minis_scripts import OPEN, TO_PROMPT
 from tests.discord_harness import Recorder, button, deliver, member, option, play_script, png_files, slash
 
 ALICE = member(stable_id("user", "alice"), "alice")

@@ -96,6 +96,23 @@ def run(state: MemoirState, seat: str, *texts: str) -> MemoirState:
     return state
 
 
+def ordered(units: str, hexes: str, card: str = "direct-from-hq", **kw: object):  # type: ignore[no-untyped-def]
+    """Allies to act, the card played and ``hexes`` ordered."""
+    state = game(scenario(units, **kw), allies=[card, "probe-left", "probe-right", "attack-left"],  # type: ignore[arg-type]
+                 axis=["probe-centre"] * 4)
+    return run(state, "allies", f"play {card}", f"order {hexes}")
+
+
+def ready(units: str, hexes: str, card: str = "direct-from-hq", **kw: object):  # type: ignore[no-untyped-def]
+    """Allies have played ``card``, ordered ``hexes`` and closed the movement step."""
+    state = game(scenario(units, **kw), allies=[card, "probe-left", "probe-right", "attack-left"],  # type: ignore[arg-type]
+                 axis=["probe-centre"] * 4)
+    state = run(state, "allies", f"play {card}", f"order {hexes}")
+    if state.step == "move":
+        state, _ = do(state, "allies", "done")
+    return state
+
+
 def at(state: MemoirState, hexname: str) -> Unit | None:
     return state.unit_at(parse_hex(hexname))
 

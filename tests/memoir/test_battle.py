@@ -8,21 +8,11 @@ from engine.core.errors import IllegalOrder
 from engine.memoir import lookups
 from engine.memoir.turn import medals, start_state
 
-from .helpers import at, do, figures, game, rolls, run, scenario, types
+from .helpers import at, do, figures, ready, rolls, scenario, types
 
 
 def battles(units: str, side: str = "allies", **kw: object) -> list[dict[str, object]]:
     return lookups.battles(start_state(scenario(units, **kw)), side)  # type: ignore[arg-type]
-
-
-def ready(units: str, hexes: str, card: str = "direct-from-hq", **kw: object):  # type: ignore[no-untyped-def]
-    """Allies have played ``card``, ordered ``hexes`` and closed the movement step."""
-    state = game(scenario(units, **kw), allies=[card, "probe-left", "probe-right", "attack-left"],  # type: ignore[arg-type]
-                 axis=["probe-centre"] * 4)
-    state = run(state, "allies", f"play {card}", f"order {hexes}")
-    if state.step == "move":
-        state, _ = do(state, "allies", "done")
-    return state
 
 
 # --------------------------------------------------------------------------- E-8 / E-10 dice by range

@@ -9,20 +9,13 @@ from engine.memoir import lookups
 from engine.memoir.board import parse_hex
 from engine.memoir.turn import battle_targets, start_state
 
-from .helpers import at, do, game, run, scenario
+from .helpers import at, do, ordered, run, scenario
 
 FAR = "axis infantry A1"  # an enemy far away, so the game has two sides
 
 
 def moves(units: str, unit: str, **kw: object) -> dict[str, list[str]]:
     return lookups.moves(start_state(scenario(units, **kw)), parse_hex(unit))  # type: ignore[arg-type]
-
-
-def ordered(units: str, hexes: str, card: str = "direct-from-hq", **kw: object):  # type: ignore[no-untyped-def]
-    """Allies to act, the card played and ``hexes`` ordered."""
-    state = game(scenario(units, **kw), allies=[card, "probe-left", "probe-right", "attack-left"],  # type: ignore[arg-type]
-                 axis=["probe-centre"] * 4)
-    return run(state, "allies", f"play {card}", f"order {hexes}")
 
 
 def test_e9_1_e8_infantry_reaches_every_hex_within_2_not_through_units() -> None:

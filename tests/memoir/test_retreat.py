@@ -12,8 +12,7 @@ from engine.memoir.game import RULES
 from engine.memoir.legal import pending
 from engine.memoir.turn import medals, start_state
 
-from .helpers import at, do, figures, game, rolls, run, scenario, types
-from .test_battle import ready
+from .helpers import at, do, figures, game, ordered, ready, rolls, run, scenario, types
 
 
 def test_e14_1_a_single_way_back_is_taken_at_once() -> None:
@@ -132,8 +131,6 @@ def test_e8_4_french_resistance_retreats_one_to_three_hexes_per_flag() -> None:
 
 def test_e8_4_french_resistance_battles_after_entering_a_forest() -> None:
     from engine.memoir.turn import battle_targets
-
-    from .test_movement import ordered
 
     st = ordered("allies infantry:resistance G6, axis infantry G4, axis infantry M1", "G6",
                  terrain={"G5": "forest"})

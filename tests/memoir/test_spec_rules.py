@@ -23,9 +23,7 @@ from engine.memoir.scenario import (
 from engine.memoir.tables import OBSTACLE_NAMES, UNIT_TYPES, badges, card_kinds, die_faces, full_deck
 from engine.memoir.turn import start_state
 
-from .helpers import at, do, figures, game, rolls, run, scenario, types
-from .test_battle import ready
-from .test_movement import ordered
+from .helpers import at, do, figures, game, ordered, ready, rolls, run, scenario, types
 
 
 def allies_with(units: str, card: str, **kw: object):  # type: ignore[no-untyped-def]

@@ -7,9 +7,7 @@ import pytest
 from engine.core.errors import IllegalOrder
 from engine.memoir.legal import pending
 
-from .helpers import at, do, figures, rolls, types
-from .test_battle import ready
-from .test_movement import ordered
+from .helpers import at, do, figures, ordered, ready, rolls, types
 
 KILL3 = rolls("GGG")
 

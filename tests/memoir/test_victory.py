@@ -6,9 +6,7 @@ from engine.memoir.board import label, parse_hex
 from engine.memoir.lookups import with_unit_moved
 from engine.memoir.turn import medals, shown_medals
 
-from .helpers import do, game, rolls, run, scenario, types
-from .test_battle import ready
-from .test_movement import ordered
+from .helpers import do, game, ordered, ready, rolls, run, scenario, types
 
 
 def obj(kind: str, side: str = "allies", hexname: str = "G4") -> list[dict[str, object]]:

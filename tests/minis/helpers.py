@@ -95,6 +95,10 @@ TIGER = make_card("tiger-i", vehicle=True, subtype="Tank", cost=56, speed=3, def
 TEST_CARDS = {c.key: c for c in (SHERMAN, PANZER, PAK38, SIXPDR, GARAND, BAZOOKA, KAR98, MG42, RED_DEVIL,
                                   HAUPTSTURM, COMMISSAR, LIEUTENANT, SERGEANT, TIGER)}
 
+# A Transport (M-15), for the transport and casualty tests; not one of TEST_CARDS.
+JEEP = make_card("jeep", side=ALLIES, vehicle=True, subtype="Car", cost=3, speed=5, defense=(2, 2),
+                 vs_s=(4, 2, None), vs_v=(1, None, None), abilities=["Transport"])
+
 
 def standard() -> Scenario:
     return resolve_scenario(builtin_document("standard"), {"map": 1})

@@ -10,7 +10,7 @@ from engine.minis.scenario import builtin_document, resolve_scenario
 from engine.minis.state import Hit, Phase
 from engine.minis.victory import controller, points_on_map, sides_near
 
-from .helpers import GARAND, KAR98, PANZER, SHERMAN, battle, hx, of_type, open_map, play
+from .helpers import GARAND, JEEP, KAR98, PANZER, SHERMAN, battle, hx, of_type, open_map, play
 
 OBJ = open_map(objectives=["F5"])
 
@@ -89,7 +89,6 @@ def make_rifle() -> object:
 
 
 def test_m4_4_damaged_disrupted_and_aboard_count_destroyed_do_not() -> None:
-    from .test_transport import JEEP
     s = battle(OBJ, [("al1", SHERMAN, "A1"), ("al2", GARAND, "A1"), ("al3", JEEP, "B1"), ("al4", GARAND, "B1"),
                      ("ax1", KAR98, "J9")],
                al1={"damaged": True, "disrupted": True}, al2={"destroyed": True}, al4={"carried_by": "al3"})

@@ -9,10 +9,10 @@ from engine.minis.events import Attacked, Boarded, Casualties, Dismounted, Defen
 from engine.minis.model import ALLIES, AXIS
 from engine.minis.state import Phase
 
-from .helpers import GARAND, KAR98, PAK38, PANZER, battle, hx, make_card, of_type, open_map, play
+from .helpers import GARAND, JEEP, KAR98, PAK38, PANZER, battle, hx, make_card, of_type, open_map, play
 
-JEEP = make_card("jeep", side=ALLIES, vehicle=True, subtype="Car", cost=3, speed=5, defense=(2, 2),
-                 vs_s=(4, 2, None), vs_v=(1, None, None), abilities=["Transport"])
+# JEEP (tests/minis/helpers.py, shared with test_casualty_victory) is these tests' vehicle with
+# the "Transport" ability; test_ability_coverage looks for the name in a test module.
 T34 = make_card("t-34-76", side=ALLIES, vehicle=True, subtype="Tank", cost=28, speed=4, defense=(5, 5),
                 vs_s=(7, 7, 6), vs_v=(13, 11, 10), abilities=["Exposed Transport", ("Superior Armor", 2)], nation="USSR")
 SDKFZ251 = make_card("sd-kfz-251", vehicle=True, subtype="Half-Track", cost=7, speed=4, defense=(2, 2),

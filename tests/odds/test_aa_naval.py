@@ -10,22 +10,10 @@ from fractions import Fraction
 
 import pytest
 
-from engine.odds.aa import AABattle, AAOdds, aa_odds, setup_battle
+from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import OUTCOMES, Tally
 from engine.odds.aa_general import GeneralEngine
-
-
-def _fleet(rng: random.Random, defender: bool) -> str:
-    units = {"sub": rng.randint(0, 5), "des": rng.randint(0, 2), "cru": rng.randint(0, 2),
-             "car": rng.randint(0, 2), "bat": rng.randint(0, 2)}  # fmt: skip
-    units["fig"] = min(rng.randint(0, 4), 2 * units["car"]) if defender else rng.randint(0, 3)
-    if defender:
-        units["tra"] = rng.choice([0, 0, 1, 2])
-    else:
-        units["bom"] = rng.choice([0, 0, 1])
-    if not units["sub"]:
-        units["sub"] = 1  # the general engine's battles: submarines on one side at least
-    return ", ".join(f"{c} {u}" for u, c in units.items() if c)
+from tests.odds.helpers import assert_floats_match_fractions, close, fleet, strike_fleet
 
 
 def _both(battle: AABattle) -> tuple[Tally[float], Tally[float]]:
@@ -36,11 +24,6 @@ def _both(battle: AABattle) -> tuple[Tally[float], Tally[float]]:
     return tallies[0], tallies[1]
 
 
-def _close(a: dict[tuple[int, ...], float], b: dict[tuple[int, ...], float]) -> None:
-    for key in set(a) | set(b):
-        assert a.get(key, 0.0) == pytest.approx(b.get(key, 0.0), abs=1e-12), key
-
-
 def _assert_solves_agree(battle: AABattle) -> None:
     """The numpy solve and the dict solve of ``battle``: every outcome, the takes, the
     expected rounds and both sides' final states, to 1e-12."""
@@ -49,8 +32,8 @@ def _assert_solves_agree(battle: AABattle) -> None:
         assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
     assert new.takes == pytest.approx(old.takes, abs=1e-12)
     assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
-    _close(new.attacker_end, old.attacker_end)
-    _close(new.defender_end, old.defender_end)
+    close(new.attacker_end, old.attacker_end)
+    close(new.defender_end, old.defender_end)
     assert new.dropped < 1e-12
 
 
@@ -66,31 +49,12 @@ def test_numpy_solve_matches_the_dict_solve_on_random_fleets() -> None:
             options["submerge_defender"] = True
         elif pick < 0.55:
             options["retreat_below"] = rng.randint(1, 3)
-        battle = AABattle.parse(_fleet(rng, False), _fleet(rng, True), mode="sea",
+        battle = AABattle.parse(fleet(rng, False), fleet(rng, True), mode="sea",
                                 ool_attacker=rng.choice(["", "fig,sub", "bat,des"]),
                                 ool_defender=rng.choice(["", "fig", "sub,fig"]), **options)  # type: ignore[arg-type]  # fmt: skip
         _assert_solves_agree(battle)
         checked += 1
     assert checked == 60
-
-
-def assert_floats_match_fractions(battle: AABattle) -> AAOdds:
-    """The general engine in floats (the numpy solve or round walk) against exact
-    fractions: every probability, retreat, stalemate, unfinished, expected rounds and
-    survivor counts, to 1e-12; returns the exact answer."""
-    exact = aa_odds(battle, exact=True)
-    floats = aa_odds(battle)
-    assert floats.engine == "general"
-    assert exact.exact is not None
-    assert floats.error_bound < 1e-12
-    for key, value in exact.exact.items():
-        assert getattr(floats, key) == pytest.approx(float(value), abs=1e-12)
-    for key in ("retreat", "stalemate", "unfinished", "expected_rounds"):
-        assert getattr(floats, key) == pytest.approx(getattr(exact, key), abs=1e-12)
-    for side in ("attacker", "defender"):
-        for count, p in exact.survivor_count[side].items():
-            assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
-    return exact
 
 
 @pytest.mark.parametrize(
@@ -221,27 +185,8 @@ def test_numpy_solve_in_small_chunks_gives_the_same_answer(monkeypatch: pytest.M
     for outcome in OUTCOMES:
         assert chunked.outcome[outcome] == pytest.approx(whole.outcome[outcome], abs=1e-14)
         assert chunked.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12)
-    _close(chunked.attacker_end, old.attacker_end)
-    _close(chunked.defender_end, old.defender_end)
-
-
-def _strike_fleet(rng: random.Random, defender: bool, destroyers: bool) -> str:
-    """A fleet for battles where submarines strike round after round: no destroyer on
-    this side unless ``destroyers``; aircraft often (they cannot hit submarines without
-    a destroyer of their own, submarines never hit them, A-10.6)."""
-    units = {"sub": rng.randint(0, 4), "des": rng.randint(1, 2) if destroyers else 0,
-             "cru": rng.randint(0, 2), "car": rng.randint(0, 1), "bat": rng.randint(0, 1)}  # fmt: skip
-    if defender:
-        units["fig"] = min(rng.randint(0, 3), 2 * units["car"])
-        units["tra"] = rng.choice([0, 0, 1, 2])
-    else:
-        units["fig"] = rng.randint(0, 2)
-        units["bom"] = rng.choice([0, 0, 1])
-    if not units["sub"] and rng.random() < 0.7:
-        units["sub"] = rng.randint(1, 3)
-    if sum(units.values()) == units.get("tra", 0):
-        units["sub"] = 1
-    return ", ".join(f"{c} {u}" for u, c in units.items() if c)
+    close(chunked.attacker_end, old.attacker_end)
+    close(chunked.defender_end, old.defender_end)
 
 
 def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round() -> None:
@@ -252,8 +197,8 @@ def test_numpy_solve_matches_the_dict_solve_when_submarines_strike_every_round()
     checked = 0
     for _ in range(50):
         who = rng.choice(["attacker", "defender", "both"])
-        attacker = _strike_fleet(rng, False, destroyers=who == "defender")
-        defender = _strike_fleet(rng, True, destroyers=who == "attacker")
+        attacker = strike_fleet(rng, False, destroyers=who == "defender")
+        defender = strike_fleet(rng, True, destroyers=who == "attacker")
         options: dict[str, object] = {}
         pick = rng.random()
         if pick < 0.2:
@@ -316,7 +261,7 @@ def test_restrictions_that_cannot_bind_are_skipped_exactly() -> None:
     rng = random.Random(1943)
     skipped = 0
     for _ in range(30):
-        battle = AABattle.parse(_strike_fleet(rng, False, rng.random() < 0.5), _strike_fleet(rng, True, rng.random() < 0.5),
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
                                 mode="sea", ool_attacker=rng.choice(["", "sub", "fig,cru", "bom,sub"]),
                                 ool_defender=rng.choice(["", "fig", "sub,fig", "car"]))  # fmt: skip
         setup, _ = setup_battle(battle, 1.0)
@@ -362,7 +307,7 @@ def test_levels_results_dropped_after_them_give_the_same_answer(monkeypatch: pyt
 
     rng = random.Random(1942)
     for _ in range(8):
-        battle = AABattle.parse(_strike_fleet(rng, False, rng.random() < 0.5), _strike_fleet(rng, True, rng.random() < 0.5),
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
                                 mode="sea")  # fmt: skip
         kept = aa_odds(battle)
         with monkeypatch.context() as patch:

@@ -13,7 +13,7 @@ import pytest
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import OUTCOMES, UNFINISHED, Tally
 from engine.odds.aa_general import GeneralEngine
-from tests.odds.test_aa_naval import _close, _fleet, _strike_fleet, assert_floats_match_fractions
+from tests.odds.helpers import assert_floats_match_fractions, close, fleet, strike_fleet
 
 
 def _both(battle: AABattle, rounds: int) -> tuple[Tally[float], Tally[float]]:
@@ -30,8 +30,8 @@ def _agree(battle: AABattle, rounds: int) -> Tally[float]:
         assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, rounds, outcome)
     assert new.takes == pytest.approx(old.takes, abs=1e-12)
     assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
-    _close(new.attacker_end, old.attacker_end)
-    _close(new.defender_end, old.defender_end)
+    close(new.attacker_end, old.attacker_end)
+    close(new.defender_end, old.defender_end)
     assert new.dropped < 1e-12
     return new
 
@@ -54,10 +54,10 @@ def test_round_walk_matches_the_dict_walk_on_random_fleets() -> None:
         rounds = 1 + n % 4
         if n % 2:  # destroyers on one side only or none: strikes round after round
             who = rng.choice(["attacker", "defender", "both"])
-            attacker = _strike_fleet(rng, False, destroyers=who == "defender")
-            defender = _strike_fleet(rng, True, destroyers=who == "attacker")
+            attacker = strike_fleet(rng, False, destroyers=who == "defender")
+            defender = strike_fleet(rng, True, destroyers=who == "attacker")
         else:  # aircraft with or without destroyers, transports, bombers
-            attacker, defender = _fleet(rng, False), _fleet(rng, True)
+            attacker, defender = fleet(rng, False), fleet(rng, True)
         battle = AABattle.parse(attacker, defender, mode="sea", ool_attacker=rng.choice(["", "fig,sub", "bat,des"]),
                                 ool_defender=rng.choice(["", "fig", "sub,fig"]), **_options(rng))  # type: ignore[arg-type]  # fmt: skip
         if not any(u == "submarine" for u in (*battle.attacker, *battle.defender)):

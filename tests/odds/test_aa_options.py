@@ -19,7 +19,7 @@ from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_retreat import retreat_pairs
 from engine.odds.aa_table import TableEngine
 from engine.odds.report import aa_lines
-from tests.odds.test_odds_commands import invoke
+from tests.odds.helpers import invoke
 
 F = Fraction
 

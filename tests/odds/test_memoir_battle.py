@@ -12,7 +12,7 @@ import pytest
 from bot.cli import main
 from engine.core.errors import PlayerError
 from engine.odds.memoir import ARMOR, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle
-from tests.odds.test_odds_commands import invoke
+from tests.odds.helpers import invoke
 
 
 def test_ambush_then_attack_by_hand() -> None:

@@ -20,7 +20,7 @@ from engine.odds.minis_game import live_attack
 from engine.odds.report import minis_extra_attack_line
 from engine.minis.state import Phase
 from tests.minis.helpers import battle, make_card
-from tests.odds.test_minis_live_engine import CARDS, MAP
+from tests.odds.helpers import CARDS, MAP, invoke
 
 HOTGUN = make_card("hotgun", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Overheat"])
 TWIN = make_card("twin", vs_s=(2, 2, 2), vs_v=(2, 2, 2), abilities=["Double Shot"])
@@ -149,8 +149,6 @@ def test_cli_numbers_form(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 async def test_discord_numbers_form_shows_the_new_lines() -> None:
-    from tests.odds.test_odds_commands import invoke
-
     msg = await invoke("odds minis", dice="5", defense="2", heavy_armor=True, overheat=True, double_shot=True)
     assert "Second attack (Double Shot)" in msg.text
     assert "Heavy Armor used up" in msg.text
@@ -159,7 +157,6 @@ async def test_discord_numbers_form_shows_the_new_lines() -> None:
 
 async def test_discord_cannon_is_for_two_units_of_a_game() -> None:
     from engine.core.errors import NotationError
-    from tests.odds.test_odds_commands import invoke
 
     with pytest.raises(NotationError) as err:
         await invoke("odds minis", dice="4", defense="5", cannon=True)

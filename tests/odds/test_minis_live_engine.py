@@ -19,33 +19,8 @@ from engine.minis.events import Attacked
 from engine.minis.state import Hit, MinisState, Phase
 from engine.odds.minis import COUNTERS, minis_odds, summary
 from engine.odds.minis_game import live_attack
-from tests.minis.helpers import ascii_map, battle, make_card
-
-# Small cards so that every outcome can be enumerated (3 or 4 dice).
-POPGUN = make_card("popgun", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Seasoned Crew"])
-MORTARLET = make_card("mortarlet", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=[("Shrapnel", 2), ("Inaccurate", 1)])
-TORCH = make_card("torch", vehicle=True, vs_s=(4, 3, 3), vs_v=(4, 3, 3), abilities=["Hull-Mounted Flamethrower"],
-                  defense=(3, 3))
-PIERCER = make_card("piercer", vehicle=True, vs_s=(3, 3, 3), vs_v=(4, 4, 4), abilities=["Armor-Piercing Rounds"],
-                    defense=(3, 3))
-LOBBER = make_card("lobber", vehicle=True, vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Blast"], defense=(3, 3))
-GUNG_HO = make_card("gung-ho", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Gung Ho"])
-GRUNT = make_card("grunt", side="allies", defense=(2, 2))
-TINCAN = make_card("tincan", side="allies", vehicle=True, defense=(2, 1), abilities=["Highly Flammable"])
-PLATED = make_card("plated", side="allies", vehicle=True, defense=(1, 1), abilities=[("Superior Armor", 1)])
-HIDER = make_card("hider", side="allies", vehicle=True, defense=(2, 2), abilities=["Forest Camouflage"])
-CARDS = (POPGUN, MORTARLET, TORCH, PIERCER, LOBBER, GUNG_HO, GRUNT, TINCAN, PLATED, HIDER)
-
-# C3 forest, C5 town.
-MAP = ascii_map("""
-. . . . . . . .
-. . . . . . . .
-. . F . . . . .
-. . . . . . . .
-. . T . . . . .
-. . . . . . . .
-""")
-
+from tests.minis.helpers import battle, make_card
+from tests.odds.helpers import CARDS, GRUNT, GUNG_HO, HIDER, LOBBER, MAP, MORTARLET, PIERCER, PLATED, POPGUN, TINCAN, TORCH
 
 def assault(placements: list, **kw: object) -> MinisState:  # type: ignore[type-arg]
     return battle(MAP, placements, phase=Phase.ASSAULT, extra_cards=CARDS, **kw)  # type: ignore[arg-type]

@@ -1,49 +1,14 @@
 """``/odds aa|minis|memoir`` through the command registry, with a recording channel
-(a real implementation of :class:`bot.context.Channel`)."""
+(a real implementation of :class:`bot.context.Channel`, in tests/odds/helpers.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from io import BytesIO
 from typing import Any
 
 import pytest
-from PIL import Image
 
-from bot.commands import load_all
-from bot.commands.base import REGISTRY
-from bot.context import Actor, Ctx, Message
 from engine.core.errors import PlayerError
-
-
-@dataclass
-class RecordingChannel:
-    replies: list[Message] = field(default_factory=list)
-    posts: list[tuple[int, Message]] = field(default_factory=list)
-
-    async def reply(self, message: Message) -> None:
-        self.replies.append(message)
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        self.posts.append((channel_id, message))
-
-
-async def invoke(path: str, **options: Any) -> Message:
-    load_all()
-    cmd = REGISTRY[tuple(path.split())]
-    channel = RecordingChannel()
-    ctx = Ctx(app=None, actor=Actor(1, "tester"), channel_id=7, guild_id=None, channel=channel,  # type: ignore[arg-type]
-              default_ephemeral=cmd.ephemeral)  # fmt: skip
-    await cmd.handler(ctx, **cmd.bind(options))
-    assert len(channel.replies) == 1
-    return channel.replies[0]
-
-
-def assert_chart(message: Message) -> None:
-    assert len(message.files) == 1
-    data = message.files[0].data
-    assert message.files[0].filename.endswith(".png") and data[:4] == b"\x89PNG"
-    assert Image.open(BytesIO(data)).width == 550
+from tests.odds.helpers import assert_chart, invoke
 
 
 async def test_odds_aa_answers_publicly_with_numbers_and_chart() -> None:

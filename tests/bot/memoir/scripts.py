@@ -57,6 +57,57 @@ def opening(allies: list[str] | None = None, draws: list[str] | None = None) -> 
             + "bob: /memoir join\n")
 
 
+# Allies hold Attack Left, Probe Right, Assault Centre, Direct from HQ, Recon Left,
+# Counter-Attack; the Axis Probe Centre and Attack Left (AXIS_HAND, ALLIES_HAND above).
+# Played through by test_memoir_play.py; test_memoir_secrecy.py replays it as a twin game.
+GAME = opening() + """\
+alice: /memoir play card:attack-left
+alice: /memoir order units:"C6 C7 D7"
+alice: /memoir move unit:C6 to:D5
+alice: /memoir move unit:D7 to:E5
+alice: /memoir done
+alice: /memoir battle unit:D5 target:D4
+!dice 6
+bob: /memoir decide pass
+bob: /memoir decide ignore flags:1
+bob: /memoir hand
+bob: /memoir play card:probe-centre
+bob: /memoir order units:"D4 E3"
+bob: /memoir done
+!dice 6 5 1
+bob: /memoir battle unit:D4 target:D5
+alice: /memoir decide pass
+alice: /memoir decide retreat to:C6
+bob: /memoir decide take-ground
+!dice 1 2
+bob: /memoir battle unit:E3 target:E5
+alice: /memoir hand
+alice: /memoir play card:recon-left
+alice: /memoir order units:C6
+alice: /memoir done
+!dice 1 1 1
+alice: /memoir battle unit:C6 target:D5
+bob: /memoir decide pass
+alice: /memoir hand
+alice: /memoir decide discard card:2
+bob: /memoir play card:attack-left
+bob: /memoir order units:none
+alice: /memoir play card:direct-from-hq
+alice: /memoir order units:"C6 C7"
+alice: /memoir done
+alice: /memoir battle unit:C6 target:D5
+!dice 1 3 3
+bob: /memoir decide pass
+alice: /memoir decide take-ground
+carol: /memoir status
+"""
+
+
+def pasted(doc: str) -> str:
+    """A JSON scenario as one quoted /memoir new custom: value, as pasted in Discord."""
+    return '"' + doc.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 async def run(script: str, tmp_path: Path, seed: int = 5) -> tuple[int, str]:
     out = io.StringIO()
     code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)

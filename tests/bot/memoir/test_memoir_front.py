@@ -9,8 +9,7 @@ from bot.command_line import tokenize
 from bot.front import option_value
 from bot.memoir.front import FRONT
 from engine.memoir.legal import pending
-from tests.memoir.helpers import do, game, rolls, run, scenario
-from tests.memoir.test_battle import ready
+from tests.memoir.helpers import do, game, ready, rolls, run, scenario
 
 
 @pytest.mark.parametrize(("order", "line"), [

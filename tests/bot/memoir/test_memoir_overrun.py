@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.memoir.scripts import dice_line, public, run
-from tests.bot.memoir.test_memoir_scenarios import pasted
+from tests.bot.memoir.scripts import dice_line, pasted, public, run
 
 TANKS = {
     "name": "Tank Rush", "cards": {"axis": 2, "allies": 2}, "medals": {"axis": 3, "allies": 3},

@@ -7,51 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.memoir.scripts import opening, public, replies_to, run
-
-# Allies hold Attack Left, Probe Right, Assault Centre, Direct from HQ, Recon Left,
-# Counter-Attack; the Axis Probe Centre and Attack Left (tests/bot/memoir/scripts.py).
-GAME = opening() + """\
-alice: /memoir play card:attack-left
-alice: /memoir order units:"C6 C7 D7"
-alice: /memoir move unit:C6 to:D5
-alice: /memoir move unit:D7 to:E5
-alice: /memoir done
-alice: /memoir battle unit:D5 target:D4
-!dice 6
-bob: /memoir decide pass
-bob: /memoir decide ignore flags:1
-bob: /memoir hand
-bob: /memoir play card:probe-centre
-bob: /memoir order units:"D4 E3"
-bob: /memoir done
-!dice 6 5 1
-bob: /memoir battle unit:D4 target:D5
-alice: /memoir decide pass
-alice: /memoir decide retreat to:C6
-bob: /memoir decide take-ground
-!dice 1 2
-bob: /memoir battle unit:E3 target:E5
-alice: /memoir hand
-alice: /memoir play card:recon-left
-alice: /memoir order units:C6
-alice: /memoir done
-!dice 1 1 1
-alice: /memoir battle unit:C6 target:D5
-bob: /memoir decide pass
-alice: /memoir hand
-alice: /memoir decide discard card:2
-bob: /memoir play card:attack-left
-bob: /memoir order units:none
-alice: /memoir play card:direct-from-hq
-alice: /memoir order units:"C6 C7"
-alice: /memoir done
-alice: /memoir battle unit:C6 target:D5
-!dice 1 3 3
-bob: /memoir decide pass
-alice: /memoir decide take-ground
-carol: /memoir status
-"""
+from tests.bot.memoir.scripts import GAME, opening, public, replies_to, run
 
 
 async def test_a_game_of_pegasus_bridge_through_every_decision(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.memoir.scripts import dice_line, public, replies_to, run
+from tests.bot.memoir.scripts import dice_line, pasted, public, replies_to, run
 
 M44 = Path(__file__).resolve().parents[2] / "memoir" / "data" / "orchard-crossroads.m44"
 
@@ -20,10 +20,6 @@ HILL_DUEL = {
               {"hex": "G5", "side": "allies", "type": "infantry", "badge": "special-forces"},
               {"hex": "C8", "side": "allies", "type": "artillery"}],
 }
-
-
-def pasted(doc: str) -> str:
-    return '"' + doc.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 async def test_a_pasted_scenario_played_to_a_medal_victory(tmp_path: Path) -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.memoir.scripts import ALLIES_HAND, blocks, opening, run
-from tests.bot.memoir.test_memoir_play import GAME
+from tests.bot.memoir.scripts import ALLIES_HAND, GAME, blocks, opening, run
 
 TAIL = """\
 carol: /memoir log
