@@ -464,6 +464,10 @@ class MergedTable(TableEngine):
         M = np.zeros((K, self.n0, C)) if self.n0 else None
         block_of = {st: k for k, st in enumerate(self.blocks)}
         pending: dict[tuple[int, int], list[tuple[int, float]]] = {}
+        # Without per-block rows, a round limit or a retreat, a start is mass on its
+        # state's row like any other: the level pass fights its round 1 with the rest
+        # (a start per pair of states, e.g. a second wave's, is not spread on its own).
+        direct = M is None and rounds is None and not self.s_retreat.any() and not self.s_cut.any()
         for start in self.setup.starts:
             if start.attacker not in block_of:  # a block lighter than TINY
                 self.dropped += float(start.weight)
@@ -480,6 +484,9 @@ class MergedTable(TableEngine):
                 if not self.d_alive[j] or (self.d_defenceless[j] and not self.s_quiet[s]):
                     self._record_state(ATTACKER, s, w, self.nD)
                     continue
+            if direct and fj == j:
+                Mm[s, j] += w  # mm_of is every state's own row here
+                continue
             self.rounds += w
             pending.setdefault((j, fj), []).append((k if M is not None else s, w))
         # Round 1 from every start, batched by defender start (the defender firing as it
