@@ -61,6 +61,10 @@
   ``odds-aa-second-wave-aa-gun-ms``: 30 infantry against 60 inf, 20 art, 10 tanks, 9
   fighters and an AA gun, then the 100 units with 20 aircraft of
   ``odds-aa-100v100-aa-gun-ms`` as the second wave (~0.5 s; ~13 s before).
+- ``odds-aa-joined-wave-aa-gun-ms``: 25 inf, 10 art, 5 tanks, 5 fighters and 5 bombers
+  against ``DEFENSE_WAVE`` for 2 rounds, then 15 inf, 5 art, 5 tanks and 5 fighters
+  joined by the first wave's units still fighting, best of three (~76,000 starts, ~1.6 s;
+  ~5 s with a start per force and AA outcome, ~945,000 of them; not yet the 1 s goal).
 - ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
   to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~3 s
   with the work limit; ~9 minutes of work before it).
@@ -143,6 +147,8 @@ SEA_STRIKES_DEFENSE = "40 cru, 20 car, 10 bat, 30 fig"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
+ATTACK_JOINED = "25 inf, 10 art, 5 tank, 5 fig, 5 bom"
+WAVE2_JOINED = "15 inf, 5 art, 5 tank, 5 fig"
 
 
 def _seconds(attacker: str, defender: str, repeat: int = 5, **options: object) -> float:
@@ -217,4 +223,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-retreat-chance-ms", _ms(SEA_100, SEA_100, 3, mode="sea", retreat_chance=40)
     yield "odds-aa-sea-second-wave-100-ms", _ms("20 des", SEA_100, 3, mode="sea", wave2=SEA_100)
     yield "odds-aa-second-wave-aa-gun-ms", _ms("30 inf", DEFENSE_WAVE, 1, wave2=ATTACK_AA)
+    yield "odds-aa-joined-wave-aa-gun-ms", _ms(ATTACK_JOINED, DEFENSE_WAVE, 3, rounds=2, wave2=WAVE2_JOINED)
     yield "odds-aa-discord-refusal-ms", _refusal_ms()

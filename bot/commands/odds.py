@@ -46,7 +46,7 @@ MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
-MAX_STARTS = 500_000  # a second wave joined by the first wave's units: its battle's starts
+MAX_STARTS = 150_000  # a second wave joined by the first wave's units: its battle's starts (~3 s)
 # A&A battles computed at once (each takes a core and, the biggest, up to ~0.65 GB); the
 # others wait their turn.
 ODDS_AT_ONCE = 2

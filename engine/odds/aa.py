@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Mapping, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
@@ -40,6 +40,9 @@ if TYPE_CHECKING:  # numpy: imported for big battles only
     from engine.odds.aa_naval import NumberedSides
 
 MODES = ("land", "sea", "amphibious")
+# A second wave's attacking force and the first battle's final defender states it meets,
+# with their chances (see _second_wave).
+Fight = tuple[dict[str, int], list[tuple[N, State]]]
 EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # Up to this many battle states the pure-Python sequence engine is as fast as the numpy
 # table engine, and a one-shot ``warroom odds`` process skips importing numpy.
@@ -590,23 +593,38 @@ def _second_wave(
         "draw": 0.0,
     }
     dfn = setup.defender
+    held: dict[State, dict[str, int]] = {}
 
     def survivors(st: State) -> dict[str, int]:
-        return dict(Counter(dfn.counts(st)) + Counter(aside))
+        """The defender's units in its final state ``st`` (and those kept aside)."""
+        if st not in held:
+            held[st] = dict(Counter(dfn.counts(st)) + Counter(aside))
+        return held[st]
 
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
-    by_force: dict[State, list[tuple[N, dict[str, int]]]] = {}
+    # The joined forces: the first wave's units in each state it was left in, plus the
+    # second wave (states with the same units, such as a battleship damaged or not, are
+    # one force), each with the defender's states it meets and their chances.
+    force_of: dict[State, tuple[tuple[str, int], ...]] = {}
+    by_force: dict[tuple[tuple[str, int], ...], dict[State, N]] = {}
     for (a, d), mass in (tally.pairs or {}).items():
         alone[d] -= mass
-        by_force.setdefault(a, []).append((mass, survivors(d)))
-    fights = [(dict(battle.wave2), [
-        (mass, survivors(st)) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0
+        if a not in force_of:
+            force_of[a] = tuple(sorted((Counter(setup.attacker.counts(a)) + Counter(battle.wave2)).items()))
+        left = by_force.setdefault(force_of[a], {})
+        left[d] = left.get(d, setup.unit - setup.unit) + mass
+    fights: list[Fight[N]] = [(dict(battle.wave2), [
+        (mass, st) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0
     ])] + [  # fmt: skip
-        (dict(Counter(setup.attacker.counts(a)) + Counter(battle.wave2)), left) for a, left in by_force.items()
+        (dict(force), [(mass, st) for st, mass in left.items()]) for force, left in by_force.items()
     ]
     fights = [(force, left) for force, left in fights if left]
     cap = limits[2].starts if battle.wave2_joins else None
-    if cap is not None and sum(len(left) for _, left in fights) > cap:
+    pairs = sum(len(left) for _, left in fights)
+    # On land every (force, survivors) pair is at least one start of the joined battle
+    # (its outcome "AA fire hits nothing" is that force's own state): refused before the
+    # AA fire is worked out.
+    if cap is not None and battle.mode != "sea" and pairs > cap:
         raise too_many_starts(cap, battle.rounds or 0)
     # At sea forces of submarines alone fight apart: the defender's aircraft may stay out
     # of their battles (A-10.6).
@@ -614,10 +632,14 @@ def _second_wave(
     error = 0.0
     for subs in (False, True):
         group = [f for f, flag in zip(fights, apart) if flag == subs]
-        once = _second_wave_once(battle, group, setup.unit, cat, limits, eps) if one_solve and group else None
+        once = (
+            _second_wave_once(battle, group, survivors, setup.unit, cat, limits, eps) if one_solve and group else None
+        )
+        if once is None and cap is not None and pairs > cap:  # a battle per pair: too many
+            raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else [
-            _shares(float(mass), _run(_wave_battle(battle, force, held), 1.0, "auto", limits, eps))
-            for force, left in group for mass, held in left
+            _shares(float(mass), _run(_wave_battle(battle, force, survivors(st)), 1.0, "auto", limits, eps))
+            for force, left in group for mass, st in left
         ]  # fmt: skip
         for part, part_error in parts:
             error += part_error
@@ -646,24 +668,26 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 
 
 def _second_wave_once(
-    battle: AABattle, forces: list[tuple[dict[str, int], list[tuple[N, dict[str, int]]]]], unit: N,
+    battle: AABattle, forces: list[Fight[N]], survivors: Callable[[State], dict[str, int]], unit: N,
     cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
 ) -> tuple[dict[str, float], float] | None:
     """The second battles, each attacking force of ``forces`` against each final state
-    of the first it meets (its ``left``: the chance and the defender's survivors,
-    battleships repaired, A-10.8), as one battle whose round 1 starts from every one of
-    those pairs with its chance: the engines share their states and casualty
-    distributions, and the caller's work limits apply once.  Each start is a force as a
-    state of the union of the forces, after the AA fire before round 1 at its aircraft
-    (A-10.5), and the survivors as a state of the whole defending army.  At sea the
-    general engine takes it (the survivors need not be on one loss sequence); aircraft
-    of a defender without a destroyer stay out when the attacker is all submarines
-    (A-10.6, as :func:`setup_battle` decides for one battle: the caller keeps forces of
-    submarines alone apart).  On land the table engines take it: the survivors are steps
-    of the defender's loss order, and the AA guns are never casualties.  Returns the
-    chances of the whole attack these battles add (the keys of :func:`_second_wave`)
-    and their error bound, or None where the survivors do not fit one battle (then each
-    is fought on its own)."""
+    of the first it meets (its ``left``: the chance and the defender's final state, whose
+    units are ``survivors(state)``, battleships repaired, A-10.8), as one battle whose
+    round 1 starts from every one of those pairs with its chance: the engines share
+    their states and casualty distributions, and the caller's work limits apply once.
+    Each start is a force as a state of the union of the forces, after the AA fire
+    before round 1 at its aircraft (A-10.5), and the survivors as a state of the whole
+    defending army; forces that AA fire leaves alike, against the same survivors, are
+    one start (a table of chances by attacker and defender state: far fewer starts than
+    forces times AA outcomes).  At sea the general engine takes it (the survivors need
+    not be on one loss sequence); aircraft of a defender without a destroyer stay out
+    when the attacker is all submarines (A-10.6, as :func:`setup_battle` decides for one
+    battle: the caller keeps forces of submarines alone apart).  On land the table
+    engines take it: the survivors are steps of the defender's loss order, and the AA
+    guns are never casualties.  Returns the chances of the whole attack these battles
+    add (the keys of :func:`_second_wave`) and their error bound, or None where the
+    survivors do not fit one battle (then each is fought on its own)."""
     sea = battle.mode == "sea"
     army: dict[str, int] = {}
     for force, _ in forces:
@@ -676,24 +700,53 @@ def _second_wave_once(
     guns = {n: c for n, c in second.defender.items() if prof_d[n].is_aa}
     att, dfn = setup.attacker, setup.defender
     on_sequence = set() if sea else set(dfn.sequence(dfn.start))
-    live = sum((p for _, left in forces for p, _ in left), unit - unit)
-    starts: list[Start[N]] = []
-    cap = limits[2].starts if battle.wave2_joins else None
+
+    def target(st: State) -> State | None:
+        """The second battle's defender state for the first's final state ``st`` (None:
+        off this battle's states)."""
+        held = survivors(st)
+        if subs_only and not any(prof_d[n].destroyer for n in held):
+            held = {n: c for n, c in held.items() if prof_d[n].domain != AIR}
+        if any(held.get(n, 0) != c for n, c in guns.items()) or not set(held) <= set(dfn.army):
+            return None
+        d = dfn.state_of(held)
+        return None if not sea and d not in on_sequence else d
+
+    zero = unit - unit
+    live = sum((p for _, left in forces for p, _ in left), zero)
+    a_ids: dict[State, int] = {}
+    d_ids: dict[State, int] = {}
+    d_of: dict[State, int] = {}
+    parts: list[tuple[list[int], list[N], list[int], list[N]]] = []
     for force, left in forces:
         fired = _aa_fire(second, att, dfn, prof_a, prof_d, unit, not sea, att.state_of(force))
-        for p, survivors in left:
-            if subs_only and not any(prof_d[n].destroyer for n in survivors):
-                survivors = {n: c for n, c in survivors.items() if prof_d[n].domain != AIR}
-            if any(survivors.get(n, 0) != c for n, c in guns.items()) or not set(survivors) <= set(dfn.army):
-                return None
-            d = dfn.state_of(survivors)
-            if not sea and d not in on_sequence:
-                return None
-            starts.extend(Start(p / live * w, a, d, d) for w, a in fired)
-            if cap is not None and len(starts) > cap:
-                raise too_many_starts(cap, battle.rounds or 0)
-    if not starts:
+        shares: dict[int, N] = {}  # by defender start (two final states may be one)
+        for p, st in left:
+            if st not in d_of:
+                d = target(st)
+                if d is None:
+                    return None
+                d_of[st] = d_ids.setdefault(d, len(d_ids))
+            j = d_of[st]
+            shares[j] = shares.get(j, zero) + p / live
+        parts.append(([a_ids.setdefault(a, len(a_ids)) for _, a in fired], [w for w, _ in fired],
+                      list(shares), list(shares.values())))  # fmt: skip
+    import numpy as np  # here, not at the top: small battles never need it
+
+    # W[a, d]: the start's chance (each force's AA outcomes x its defender starts).
+    exact = not isinstance(unit, float)
+    W = np.zeros((len(a_ids), len(d_ids)), dtype=object if exact else float)
+    for ia, wa, jd, sd in parts:
+        W[np.ix_(ia, jd)] += np.outer(np.array(wa, dtype=W.dtype), np.array(sd, dtype=W.dtype))
+    rows, cols = np.nonzero(W)
+    cap = limits[2].starts if battle.wave2_joins else None
+    if cap is not None and len(rows) > cap:
+        raise too_many_starts(cap, battle.rounds or 0)
+    if not len(rows):
         return None
+    a_of, d_at = list(a_ids), list(d_ids)
+    weights = W[rows, cols].tolist()  # floats or fractions, not numpy scalars
+    starts = [Start(w, a_of[i], d_at[j], d_at[j]) for w, i, j in zip(weights, rows.tolist(), cols.tolist())]
     return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))
 
 

@@ -828,6 +828,41 @@ def test_second_wave_joins_the_first_waves_units_still_fighting() -> None:
     assert w["attacker_win"] == pytest.approx(float(alone), abs=1e-15)
 
 
+def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1 fighter against 1 inf and an AA gun for one round, then 1 more fighter.  The AA
+    # gun hits the first fighter 1/6; otherwise a round: only the infantry hits 5/6 *
+    # 1/6, nobody 5/6 * 1/3 (both hit, or only the fighter: the territory is empty).
+    # So the second fighter attacks 1 inf alone with 1/6 + 5/36 = 11/36, and joins the
+    # first against it with 5/18.  The AA gun fires before that battle at each force:
+    # 1 fighter hit 1/6; 2 fighters 0, 1, 2 hit 25/36, 10/36, 1/36.  Two forces left
+    # with the same fighters against the same infantry are one start, chances added
+    # (engine.odds.aa._second_wave_once): 3 starts, not 5.
+    from engine.odds import aa
+
+    seen: list[tuple[AABattle, list[Any]]] = []
+    real = aa._run
+
+    def spy(battle: AABattle, *args: Any, starts: Any = None) -> Any:
+        if starts is not None:
+            seen.append((battle, starts))
+        return real(battle, *args, starts=starts)
+
+    monkeypatch.setattr(aa, "_run", spy)
+    aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig", rounds=1), exact=True)
+    (second, starts), = seen
+    setup, _ = setup_battle(second, F(1))
+    alone, joined = F(11, 36), F(5, 18)
+    live = alone + joined
+    want = {
+        0: (alone * F(1, 6) + joined * F(1, 36)) / live,
+        1: (alone * F(5, 6) + joined * F(10, 36)) / live,
+        2: joined * F(25, 36) / live,
+    }
+    got = {setup.attacker.counts(s.attacker).get("fighter", 0): s.weight for s in starts}
+    assert len(starts) == 3 and got == want
+    assert all(setup.defender.counts(s.defender) == {"infantry": 1, "aa gun": 1} for s in starts)
+
+
 def test_second_wave_joined_says_so() -> None:
     lines = aa_lines(aa_odds(AABattle.parse("3 inf", "3 inf", wave2="2 tank", rounds=1)))
     assert any("joined by the first wave's units still fighting after round 1" in line for line in lines)
@@ -837,7 +872,7 @@ def test_second_wave_joined_says_so() -> None:
 
 async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # Discord caps the starts of the battle the joined forces fight (bot.commands.odds.
-    # MAX_STARTS; ~1.9 million starts take ~5 s): here lowered, so a small battle
+    # MAX_STARTS; ~130,000 starts take ~3 s): here lowered, so a small battle
     # passes it.  The command line has no cap.
     from bot.commands import odds
 
@@ -847,6 +882,6 @@ async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: py
     text = err.value.text()
     assert "too big to compute exactly here" in text and "after round 2" in text
     assert "/odds aa … retreat_after:2 wave2:…" in text
-    monkeypatch.setattr(odds, "MAX_STARTS", 500_000)
+    monkeypatch.setattr(odds, "MAX_STARTS", 150_000)
     msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     assert "joined by the first wave's units still fighting after round 2" in msg.text
