@@ -731,7 +731,7 @@ def _second_wave_once(
             shares[j] = shares.get(j, zero) + p / live
         parts.append(([a_ids.setdefault(a, len(a_ids)) for _, a in fired], [w for w, _ in fired],
                       list(shares), list(shares.values())))  # fmt: skip
-    import numpy as np  # here, not at the top: small battles never need it
+    import numpy as np  # not at the top: a battle without a second wave may not need it
 
     # W[a, d]: the start's chance (each force's AA outcomes x its defender starts).
     exact = not isinstance(unit, float)
