@@ -729,11 +729,15 @@ def _second_wave_once(
                 d_of[st] = d_ids.setdefault(d, len(d_ids))
             j = d_of[st]
             shares[j] = shares.get(j, zero) + p / live
-        parts.append(([a_ids.setdefault(a, len(a_ids)) for _, a in fired], [w for w, _ in fired],
-                      list(shares), list(shares.values())))  # fmt: skip
+        outcomes: dict[int, N] = {}  # by attacker start (summed, should two AA outcomes be one)
+        for w, a in fired:
+            i = a_ids.setdefault(a, len(a_ids))
+            outcomes[i] = outcomes.get(i, zero) + w
+        parts.append((list(outcomes), list(outcomes.values()), list(shares), list(shares.values())))
     import numpy as np  # not at the top: a battle without a second wave may not need it
 
-    # W[a, d]: the start's chance (each force's AA outcomes x its defender starts).
+    # W[a, d]: the start's chance (each force's AA outcomes x its defender starts; the
+    # indices of one force are distinct, so += adds every product).
     exact = not isinstance(unit, float)
     W = np.zeros((len(a_ids), len(d_ids)), dtype=object if exact else float)
     for ia, wa, jd, sd in parts:
