@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
-import re
 from pathlib import Path
 
-from bot.local import run_script
+from tests.bot.local_scripts import run_local
 
 # Two small armies on configuration 3 ("Highland"); Axis deploys west, Allies east.
 # Unit ids follow list order: ax1 Panzer IV, ax2/ax3 Kar 98k, ax4 MG 42, ax5 SS officer;
@@ -58,17 +56,4 @@ bob: /minis move unit:al1 to:J7 face:N
 
 
 async def run(script: str, tmp_path: Path, seed: int = 11) -> tuple[int, str]:
-    out = io.StringIO()
-    code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)
-    return code, out.getvalue()
-
-
-def public(out: str) -> str:
-    """Everything printed to the channel (not the private replies)."""
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith("[#"))
-
-
-def replies_to(out: str, name: str) -> str:
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith(f"[to {name}]"))
+    return await run_local(script, tmp_path, "m.db", seed)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.bot.local_scripts import blocks
 from tests.storage.suite_backend import script_db_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,11 +56,6 @@ def play(out_dir: Path, *extra: str) -> Run:
 def battle(tmp_path_factory: pytest.TempPathFactory) -> Run:
     """The example from a fresh database, with unseeded (operating-system) dice."""
     return play(tmp_path_factory.mktemp("battle") / "images")
-
-
-def blocks(out: str) -> list[str]:
-    """The printed messages: each starts with "[#channel]", "[to NAME]" or "!!"."""
-    return re.split(r"\n(?=\[|!!)", out)
 
 
 def phases_played(out: str) -> set[tuple[int, str, str | None]]:

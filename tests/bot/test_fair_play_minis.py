@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.minis_scripts import OPEN, TO_MOVEMENT, TO_PROMPT, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.minis_scripts import OPEN, TO_MOVEMENT, TO_PROMPT, run
 
 
 async def test_undoing_the_opponents_army_list_never_publishes_it(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.minis_scripts import DEPLOY, OPEN, TO_MOVEMENT, TO_PROMPT, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.minis_scripts import DEPLOY, OPEN, TO_MOVEMENT, TO_PROMPT, run
 
 
 async def test_opening_joining_and_secret_army_lists(tmp_path: Path) -> None:

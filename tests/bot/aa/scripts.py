@@ -5,11 +5,9 @@ Soviet Union and the United Kingdom, carol the United States and China (the Alli
 
 from __future__ import annotations
 
-import io
-import re
 from pathlib import Path
 
-from bot.local import run_script
+from tests.bot.local_scripts import run_local
 
 OPEN = """\
 alice: /aa new setup:1942 side:"Japan, Italy"
@@ -32,16 +30,4 @@ alice: /aa done
 
 
 async def run(script: str, tmp_path: Path, seed: int = 11) -> tuple[int, str]:
-    out = io.StringIO()
-    code = await run_script(script, database=tmp_path / "aa.db", out_dir=tmp_path / "img", seed=seed, out=out)
-    return code, out.getvalue()
-
-
-def public(out: str) -> str:
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith("[#"))
-
-
-def replies_to(out: str, name: str) -> str:
-    blocks = re.split(r"\n(?=\[)", out)
-    return "\n".join(b for b in blocks if b.startswith(f"[to {name}]"))
+    return await run_local(script, tmp_path, "aa.db", seed)

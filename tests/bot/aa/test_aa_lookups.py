@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.aa.scripts import OPEN, public, replies_to, run
+from tests.bot.aa.scripts import OPEN, run
+from tests.bot.local_scripts import public, replies_to
 
 
 async def test_territory_units_and_income(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from engine.core.dice import seeded_dice
 from render.aa.world import MAX_REGION_CELLS, REGIONS, colour, draw_map, overlay_from, positions, tint
 from render.core.canvas import boxes_overlap
 from render.core.legibility import problems, smallest
-from tests.bot.aa.scripts import OPEN, TO_CASUALTIES, public, run
+from tests.bot.aa.scripts import OPEN, TO_CASUALTIES, run
+from tests.bot.local_scripts import public
 
 
 def fresh(setup: str) -> AAState:

@@ -14,7 +14,8 @@ from engine.core.dice import seeded_dice
 from engine.core.errors import IllegalOrder
 from engine.odds.aa import aa_odds
 from tests.aa.helpers import add, empty, turn
-from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, public, replies_to, run
+from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, run
+from tests.bot.local_scripts import public, replies_to
 
 ODDS_HEAD = "2 inf, 1 fig attack 2 inf (land battle)\n"
 

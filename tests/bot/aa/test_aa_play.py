@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.aa.scripts import OPEN, TO_CASUALTIES, TO_COMBAT_MOVE, public, replies_to, run
+from tests.bot.aa.scripts import OPEN, TO_CASUALTIES, TO_COMBAT_MOVE, run
+from tests.bot.local_scripts import public, replies_to
 
 
 async def test_opening_several_powers_per_player_and_the_first_ping(tmp_path: Path) -> None:

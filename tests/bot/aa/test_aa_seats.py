@@ -9,7 +9,8 @@ import pytest
 from bot.lifecycle import seat_list
 from engine.aa.state import POWERS
 from engine.core.errors import UnknownName
-from tests.bot.aa.scripts import replies_to, run
+from tests.bot.aa.scripts import run
+from tests.bot.local_scripts import replies_to
 
 
 def test_seat_list_reads_names_of_several_words() -> None:

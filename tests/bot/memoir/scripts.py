@@ -8,12 +8,10 @@ pile, top first.  A script queues them with ``!dice`` just before ``/memoir new`
 
 from __future__ import annotations
 
-import io
-import re
 from pathlib import Path
 
-from bot.local import run_script
 from engine.memoir.tables import full_deck
+from tests.bot.local_scripts import run_local
 
 
 def stacked(first: list[str]) -> list[str]:
@@ -109,19 +107,4 @@ def pasted(doc: str) -> str:
 
 
 async def run(script: str, tmp_path: Path, seed: int = 5) -> tuple[int, str]:
-    out = io.StringIO()
-    code = await run_script(script, database=tmp_path / "m.db", out_dir=tmp_path / "img", seed=seed, out=out)
-    return code, out.getvalue()
-
-
-def blocks(out: str) -> list[str]:
-    return re.split(r"\n(?=\[|!!)", out)
-
-
-def public(out: str) -> str:
-    """Everything printed to the channel (not the private replies, nor DMs)."""
-    return "\n".join(b for b in blocks(out) if b.startswith("[#"))
-
-
-def replies_to(out: str, name: str) -> str:
-    return "\n".join(b for b in blocks(out) if b.startswith(f"[to {name}]") or b.startswith(f"[dm to {name}]"))
+    return await run_local(script, tmp_path, "m.db", seed)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.memoir.scripts import ALLIES_HAND, AXIS_HAND, DRAWS, dice_line, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.memoir.scripts import ALLIES_HAND, AXIS_HAND, DRAWS, dice_line, run
 
 OPEN = dice_line(AXIS_HAND + ALLIES_HAND + DRAWS)
 TO_ASSAULT = """\

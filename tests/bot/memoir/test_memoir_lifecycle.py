@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.memoir.scripts import opening, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.memoir.scripts import opening, run
 
 
 async def test_standing_pass_and_clearing_wire(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.memoir.scripts import dice_line, pasted, public, run
+from tests.bot.local_scripts import public
+from tests.bot.memoir.scripts import dice_line, pasted, run
 
 TANKS = {
     "name": "Tank Rush", "cards": {"axis": 2, "allies": 2}, "medals": {"axis": 3, "allies": 3},

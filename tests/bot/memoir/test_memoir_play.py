@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.memoir.scripts import GAME, opening, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.memoir.scripts import GAME, opening, run
 
 
 async def test_a_game_of_pegasus_bridge_through_every_decision(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.bot.memoir.scripts import dice_line, pasted, public, replies_to, run
+from tests.bot.local_scripts import public, replies_to
+from tests.bot.memoir.scripts import dice_line, pasted, run
 
 M44 = Path(__file__).resolve().parents[2] / "memoir" / "data" / "orchard-crossroads.m44"
 

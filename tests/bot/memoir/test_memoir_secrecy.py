@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.memoir.scripts import ALLIES_HAND, GAME, blocks, opening, run
+from tests.bot.local_scripts import blocks
+from tests.bot.memoir.scripts import ALLIES_HAND, GAME, opening, run
 
 TAIL = """\
 carol: /memoir log
