@@ -11,8 +11,7 @@ from engine.minis.state import Phase
 
 from .helpers import GARAND, JEEP, KAR98, PAK38, PANZER, battle, hx, make_card, of_type, open_map, play
 
-# JEEP (tests/minis/helpers.py, shared with test_casualty_victory) is these tests' vehicle with
-# the "Transport" ability; test_ability_coverage looks for the name in a test module.
+# JEEP (tests/minis/helpers.py, shared with test_casualty_victory): these tests' transport.
 T34 = make_card("t-34-76", side=ALLIES, vehicle=True, subtype="Tank", cost=28, speed=4, defense=(5, 5),
                 vs_s=(7, 7, 6), vs_v=(13, 11, 10), abilities=["Exposed Transport", ("Superior Armor", 2)], nation="USSR")
 SDKFZ251 = make_card("sd-kfz-251", vehicle=True, subtype="Half-Track", cost=7, speed=4, defense=(2, 2),
