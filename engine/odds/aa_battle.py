@@ -44,6 +44,18 @@ SLACK = 1e-12
 TIE_GAP = 1e-11
 
 
+def win_cut(Ha: int, Hd: int, nA: int, nD: int) -> float:
+    """The smallest dice outcome a float win-chance pass takes (sides that score up to
+    ``Ha`` and ``Hd`` hits, with ``nA`` and ``nD`` hit points): what it leaves out keeps
+    every chance within a hundredth of SLACK.  A state's chance mixes its successors'
+    with the round's outcomes; leaving out outcomes below ``cut`` loses at most ``(Ha +
+    Hd + 2) * cut`` of that mix (each outcome left out weighs less than ``cut`` against
+    the other side's, which sum to 1), divided by the chance that the round moves at all
+    (at least 1/6: a side that can hit rolls at least one die hitting on a 1) and then
+    carried up, not grown, by the mixes above it: at most ``nA + nD`` rounds deep."""
+    return max(CUT, SLACK / (100 * 6 * (Ha + Hd + 2) * (nA + nD + 1)))
+
+
 def retreat_band(threshold: float) -> tuple[float, float, float]:
     """A retreat by win chance's ``threshold`` in decimals: ``(below, at, above)``.  The
     attacker retreats where its chance is below ``at`` (the threshold less ``TIE_GAP``);

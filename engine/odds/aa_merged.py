@@ -31,7 +31,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, win_cut,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
@@ -42,6 +42,7 @@ from engine.odds.dist import low_luck_distribution
 
 MERGE_MIN_CELLS = 2000  # several blocks and more cells than this: the merged engine
 WIN_BAND = 32  # columns per product in the win-chance pass
+U_BAND = 32  # columns per product of _win_ground's U rows
 GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 
@@ -629,6 +630,7 @@ class MergedTable(TableEngine):
         S, C = len(self.states), self.C
         nD = self.nD
         V = np.zeros((S, C))
+        self._win_cuts()
         ground = self._win_ground_applies()
         for level in reversed(self.mm_levels if ground else self.levels):
             level = level[self.s_alive[level]]
@@ -651,6 +653,23 @@ class MergedTable(TableEngine):
             self._win_ground(V)
         return V
 
+    def _win_cuts(self) -> None:
+        """The dice outcomes the win-chance pass takes: those of at least ``w_cut``
+        (:func:`engine.odds.aa_battle.win_cut`, a bound far above CUT in a big battle,
+        which spares the pass most of the binomial tails), per state ``w_lo <= ha <
+        w_hi`` and per ground row ``wg_lo <= hg < wg_hi``; the defender's scores are cut
+        where they are read."""
+        nA = int(self.hp.max())
+        self.w_cut = cut = win_cut(self.Ha, self.Hd, nA, self.nD)
+        sig = self.SF >= cut
+        self.w_lo = np.argmax(sig, axis=1)
+        self.w_hi = self.Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        if self.n0:
+            sig = self.G >= cut
+            Lg = self.G.shape[1]
+            self.wg_lo = np.argmax(sig, axis=1)
+            self.wg_hi = np.where(sig.any(axis=1), Lg - np.argmax(sig[:, ::-1], axis=1), self.wg_lo)
+
     def _win_ground_applies(self) -> bool:
         """Whether :meth:`_win_ground` takes the ground phase's states: the forward pass
         leaves them out (no other state leads to them) and every one fights on."""
@@ -672,22 +691,26 @@ class MergedTable(TableEngine):
         if lim == 0:
             return
         Dh = self.DFT[1 : Hd + 1, :lim]
-        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        hs = np.flatnonzero(Dh.max(axis=1) >= self.w_cut) if Hd else np.zeros(0, dtype=np.int64)
         h0, h1 = (int(hs[0]), int(hs[-1]) + 1) if len(hs) else (0, 0)
         Lg, Lh = self.G.shape[1], self.Hk.shape[1]
         Cu = lim + Lg - 1  # the columns of U that G's matrix reads
         r_hi = min(R, n0 + h1)  # the rows any ground row reads
         # G[i]'s Toeplitz matrices TG[c, j] = G[i][c - j], one per row, contiguous.
-        TG = np.ascontiguousarray(_toeplitz_view(self.G, Cu, lim))
+        # Transposed (TGT[i, j, c] = G[i][c - j]): a band's product is TGT's rows times
+        # U's rows, so its output is by column j, each a matrix (rows, blocks) the
+        # defender's scores then reduce in one small product per column.
+        TGT = np.ascontiguousarray(_toeplitz_view(self.G, Cu, lim).transpose(0, 2, 1))
+        DhT = np.ascontiguousarray(Dh.T)[:, None, :]  # (lim, 1, Hd)
         Lu = Cu + Lh - 1  # the columns of V that U reads
-        # Columns by bands, each with the defender scores (from h0) of at least CUT there.
+        # Columns by bands, each with the defender scores (from h0) of at least w_cut there.
         # For each of its columns, a band of w columns reads w + g1 - g0 - 1 columns of
         # U, w - 1 of them against zeros of G's matrix: narrow bands waste least (below
         # GROUND_BAND the products get too small to run fast).
         bands = []
         for js in range(0, lim, GROUND_BAND):
             je = min(js + GROUND_BAND, lim)
-            sig = np.flatnonzero(Dh[h0:h1, js:je].max(axis=1) >= CUT)
+            sig = np.flatnonzero(Dh[h0:h1, js:je].max(axis=1) >= self.w_cut)
             if len(sig):
                 bands.append((js, je, int(sig[0]), int(sig[-1]) + 1))
         for kc in range(0, K, 128):
@@ -697,29 +720,35 @@ class MergedTable(TableEngine):
 
             # U rows first: a band's rows of every block are one matrix (one product).
             U = np.zeros((r_hi, n, Cu))
-            if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, one product
-                TH = np.ascontiguousarray(_toeplitz_view(Hr, Lu, Cu))
-                U[n0:r_hi] = np.matmul(V[self.rid[ks, n0:r_hi], :Lu], TH).transpose(1, 0, 2)
+            if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, a product per band
+                # of U_BAND columns, which read U_BAND + Lh - 1 columns of V (the whole
+                # matrix would read Lu for each, most against its zeros).
+                wb = min(U_BAND, Cu)
+                TH = np.ascontiguousarray(_toeplitz_view(Hr, wb + Lh - 1, wb))
+                Vr = V[self.rid[ks, n0:r_hi], :Lu]
+                Ut = U[n0:r_hi].transpose(1, 0, 2)
+                for c0 in range(0, Cu, wb):
+                    w = min(wb, Cu - c0)
+                    Ut[:, :, c0 : c0 + w] = np.matmul(Vr[:, :, c0 : c0 + w + Lh - 1], TH[:, : w + Lh - 1, :w])
             for i in range(n0 - 1, -1, -1):
                 ids = self.rid[ks, i]
                 S1 = np.zeros((n, lim))
                 ra, rb = i + 1 + h0, min(i + 1 + h1, r_hi)
-                g0, g1 = int(self.g_lo[i]), int(self.g_hi[i])  # G[i]'s outcomes of at least CUT
+                g0, g1 = int(self.wg_lo[i]), int(self.wg_hi[i])  # G[i]'s outcomes of at least w_cut
                 if rb > ra and g1 > g0:
                     for js, je, hl, hh in bands:
                         hh = min(hh, rb - ra)
                         if hh <= hl:
                             continue
                         ce = min(je + g1 - 1, Cu)
-                        X = U[ra + hl : ra + hh, :, js + g0 : ce]
-                        Z = X.reshape(-1, ce - js - g0) @ TG[i, js + g0 : ce, js:je]
-                        Z = Z.reshape(hh - hl, n, je - js)
-                        S1[:, js:je] = np.einsum("hnj,hj->nj", Z, Dh[h0 + hl : h0 + hh, js:je])
+                        X = U[ra + hl : ra + hh, :, js + g0 : ce].reshape(-1, ce - js - g0)
+                        Z = (TGT[i, js:je, js + g0 : ce] @ X.T).reshape(je - js, hh - hl, n)
+                        S1[:, js:je] = np.matmul(DhT[js:je, :, h0 + hl : h0 + hh], Z)[:, 0, :].T
                 keep = ~self.s_retreat[ids]
                 if keep.any():
                     self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
                 if i:  # U of this row: each block's H slid along
-                    U[i] = np.einsum("nct,nt->nc", sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr)
+                    U[i] = np.vecdot(sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr[:, None, :])
 
     def _nxt_of(self, ids: Arr) -> Arr:
         """``nxt[s, :]`` (the states after 0, 1 … Hd more casualties) of the states ``ids``."""
@@ -737,13 +766,13 @@ class MergedTable(TableEngine):
         A = self.SF[g]  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
         Dh = self.DFT[1 : Hd + 1, :lim]
-        hs = np.flatnonzero(Dh.max(axis=1) >= CUT) if Hd else np.zeros(0, dtype=np.int64)
+        hs = np.flatnonzero(Dh.max(axis=1) >= self.w_cut) if Hd else np.zeros(0, dtype=np.int64)
         if len(hs):
             # corr[n, hd, j] = sum over ha of A[ha] V[nxt(hd), j + ha]: a product with
             # each state's Toeplitz matrix T[c, j] = A[c - j], on the defender scores
-            # and the attacker's outcomes of at least CUT (as the forward pass spreads).
+            # and the attacker's outcomes of at least w_cut (see win_cut).
             h0, h1 = int(hs[0]), int(hs[-1]) + 1
-            a0, a1 = int(self.s_lo[g].min()), int(self.s_hi[g].max())
+            a0, a1 = int(self.w_lo[g].min()), int(self.w_hi[g].max())
             c1 = min(C, lim - 1 + a1)
             Cw = c1 - a0
             Vn = V[self._nxt_of(g)[:, 1 + h0 : 1 + h1], a0:c1]  # (n, h1 - h0, Cw)
@@ -777,14 +806,18 @@ class MergedTable(TableEngine):
             V[g, :lim] = np.where(self.d_quiet[None, :lim], 0.0, b)
             return
         cd = c * d0[None, :]
-        active = np.flatnonzero((cd > 1e-30).any(axis=0))
+        active = np.flatnonzero((cd >= self.w_cut).any(axis=0))
         v = b
         if len(active) and Ha >= 1:
             # v[j] = b[j] + c d0[j] * sum over t >= 1 of A[t] v[j + t], from the right.
-            A1 = A[:, 1:]
+            # One small dot per state and column: np.vecdot (a ufunc) costs the loop less
+            # than einsum's parsing, as does reading cd by rows.
+            A1, cdt, vecdot = A[:, 1:], np.ascontiguousarray(cd.T), np.vecdot
             for j in range(lim - 2, int(active[0]) - 1, -1):
                 m = min(Ha, lim - 1 - j)
-                v[:, j] += cd[:, j] * np.einsum("nt,nt->n", A1[:, :m], v[:, j + 1 : j + 1 + m])
+                t = vecdot(A1[:, :m], v[:, j + 1 : j + 1 + m])
+                t *= cdt[j]
+                v[:, j] += t
         V[g, :lim] = v
 
     def win_chance_cuts(self, threshold: float) -> None:

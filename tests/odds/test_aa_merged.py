@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from engine.odds.aa import AABattle, aa_odds, setup_battle
-from engine.odds.aa_battle import RETREAT, TINY
+from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
@@ -161,3 +161,35 @@ def test_win_chance_by_column_chunks_matches_one_product(monkeypatch: pytest.Mon
     _, got = run_merged(battle)  # chunked
     assert got.outcome[RETREAT] > 0.01
     same_tally(got, want, got.dropped + want.dropped + 1e-12)
+
+
+def test_win_chance_leaves_out_only_outcomes_below_its_cut() -> None:
+    # The win-chance pass takes dice outcomes of at least win_cut (far above CUT in a
+    # battle this size), so its chances may differ from the per-block table engine's
+    # (which takes every outcome down to CUT) by no more than a hundredth of SLACK.
+    battle = AABattle.parse("30 inf, 4 fig, 4 bom", "40 inf, 1 aa", retreat_chance=40)
+    setup, _ = setup_battle(battle, 1.0)
+    merged = MergedTable(setup)
+    assert merged._win_ground_applies()
+    V = merged.win_chance()
+    assert merged.w_cut > 1e6 * CUT
+    # Outcomes the forward pass spreads but the win-chance pass leaves out, on both sides.
+    assert ((merged.w_hi - merged.w_lo) < (merged.s_hi - merged.s_lo)).any()
+    assert (merged.wg_hi - merged.wg_lo < merged.g_hi - merged.g_lo).any()
+    table = TableEngine(setup)
+    W = table.win_chance()
+    lim = merged.jT
+    worst = 0.0
+    compared = 0
+    for k, block in enumerate(table.blocks):
+        if block not in merged.start_id:  # lighter than TINY: the merged engine leaves it out
+            continue
+        s = merged.start_id[block]
+        for i in range(table.n_a[k] + 1):
+            if table.a_alive[k, i] and not table.a_retreat[k, i]:
+                worst = max(worst, float(np.abs(V[s, :lim] - W[k, i, :lim]).max()))
+                compared += 1
+            s = int(merged.next1[s])
+    assert compared > 500
+    assert (V[:, :lim] > 0.1).any() and (V[:, :lim] < 0.9).any()
+    assert worst < SLACK / 100
