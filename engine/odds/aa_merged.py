@@ -831,5 +831,5 @@ class MergedTable(TableEngine):
         ends = self.s_end.copy()
         if self.n0:
             np.add.at(ends, self.rid[:, : self.n0], self.a_end)
-        for s in np.flatnonzero(ends).tolist():
-            tally.attacker_end[self.states[s]] = float(ends[s])
+        at = np.flatnonzero(ends)  # distinct states: one entry each, tuples made in one go
+        tally.attacker_end.update(zip(map(tuple, self.sv[at].tolist()), ends[at].tolist()))
