@@ -39,8 +39,9 @@
   reworked (a fresh process's first run ~0.1-0.6 s more); with 3 rounds ~0.5-0.55 s
   (~1.4 s before);
   ``odds-aa-100v100-mixed-air-retreat-chance-ms``: the same, the attacker retreating when
-  its chance to win falls below 40 % (~1.1-1.2 s, not yet the 1 s goal: its backward pass
-  ~0.7 s, most of it products at ~30 GFLOP/s; ~4 s, then ~2.0-2.2 s, before);
+  its chance to win falls below 40 % (~0.9-1.05 s, at the 1 s goal: its backward pass
+  ~0.5 s, most of it products at ~35 GFLOP/s; ~4 s, then ~2.0-2.2 s, then ~1.1-1.2 s,
+  before);
   ``odds-aa-100v100-fighters-aa-gun-ms``: 100 fighters against 99 infantry and an AA gun
   (~0.9 s before, ~0.06 s after).
 - ``odds-aa-sea-100v100-strafe-2-ms``: the 100-a-side mixed fleets of
