@@ -92,7 +92,7 @@ async def _aa_in_turn(battle: AABattle) -> AAOdds:
            min_value=1, max_value=50),  # fmt: skip
     Option("retreat_left", int, "Attacker retreats when this many units or fewer remain", required=False,
            min_value=1, max_value=MAX_UNITS),  # fmt: skip
-    Option("retreat_chance", int, "The attacker retreats when its chance to win falls below this %",
+    Option("retreat_chance", float, "The attacker retreats when its chance to win falls below this % (e.g. 33.3)",
            required=False, min_value=1, max_value=100),  # fmt: skip
     Option("rules", str, "Unit profiles of this rules set", required=False, default="anniversary",
            choices=RULES_SETS),  # fmt: skip
@@ -115,7 +115,7 @@ async def odds_aa(
     defender_tech: str,
     low_luck: bool = False,
     retreat_after: int | None = None,
-    retreat_chance: int | None = None,
+    retreat_chance: float | None = None,
     rules: str = "anniversary",
     wave2: str = "",
     retreat_left: int | None = None,

@@ -113,6 +113,18 @@ async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.Monkey
     assert all("Attacker wins" in r.text for r in replies)
 
 
+async def test_odds_aa_retreat_chance_takes_decimals() -> None:
+    # 5 inf against 4 inf: a state the attacker can reach wins between 33 % and 33.5 %,
+    # so retreat_chance:33.5 retreats there and retreat_chance:33 does not (a whole-number
+    # option would refuse 33.5; one that rounded it would answer as for 33 or 34).
+    msg = await invoke("odds aa", attacker="5 inf", defender="4 inf", retreat_chance="33.5")
+    assert "falls below 33.5%" in msg.text and "attacker retreats 78.3%" in msg.text
+    msg = await invoke("odds aa", attacker="5 inf", defender="4 inf", retreat_chance="33")
+    assert "falls below 33%" in msg.text and "attacker retreats 76.4%" in msg.text
+    with pytest.raises(PlayerError, match="at least 1"):
+        await invoke("odds aa", attacker="5 inf", defender="4 inf", retreat_chance="0.5")
+
+
 async def test_refusals_speak_slash_command_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="1 bat", defender="1 inf")
