@@ -288,6 +288,12 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     if battle.retreat_after is not None and battle.retreat_after < 1:
         raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
                            legal=["/odds aa … retreat_after:1"])
+    if battle.retreat_after is not None and battle.rounds is not None and battle.retreat_after > battle.rounds:
+        last, strafe = battle.rounds, battle.retreat_after
+        raise IllegalOrder(
+            f"The battle stops after round {last} (its round limit), before the retreat after round {strafe}.",
+            legal=[f"/odds aa … rounds:{last} retreat_after:{last}", f"/odds aa … retreat_after:{strafe}"],
+        )
     if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
         raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
                            legal=["/odds aa … retreat_chance:30"])

@@ -89,6 +89,16 @@ def test_strafe_is_refused_in_an_amphibious_assault_in_slash_syntax() -> None:
     assert "/odds aa … kind:land retreat_after:1" in err.value.text()
 
 
+def test_a_strafe_after_the_round_limit_is_refused_in_slash_syntax() -> None:
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 inf", "1 inf", rounds=1, retreat_after=2))
+    text = err.value.text()
+    assert "stops after round 1" in text and "/odds aa … rounds:1 retreat_after:1" in text
+    # At the round limit itself the strafe still comes: after round 1, a retreat.
+    odds = aa_odds(AABattle.parse("2 inf", "1 inf", rounds=1, retreat_after=1), exact=True)
+    assert odds.exact is not None and odds.retreat > 0 and odds.unfinished == 0
+
+
 def test_rules_set_1942_second_edition_carrier_takes_two_hits() -> None:
     anniversary = aa_odds(AABattle.parse("1 fig", "1 car", mode="sea"), exact=True)
     second = aa_odds(AABattle.parse("1 fig", "1 car", mode="sea", rules="1942se"), exact=True)
@@ -745,7 +755,7 @@ def _random_land_battle(rng: random.Random) -> AABattle:
     if rng.random() < 0.25:
         options["rounds"] = rng.randint(1, 4)
     if rng.random() < 0.15:
-        options["retreat_after"] = rng.randint(1, 3)
+        options["retreat_after"] = rng.randint(1, options.get("rounds", 3))
     if rng.random() < 0.2:
         options["keep_land_unit"] = True
     if rng.random() < 0.2:
