@@ -91,7 +91,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     me.add_argument("--attacker-figures", type=int, help="full battle: the attacker's figures (Ambush)")
     me.add_argument("--attacker-retreat-room", type=int, help="full battle: hexes the attacker can retreat")
     me.add_argument("--overrun-dice", type=int, help="full battle: armor's Overrun dice after taking ground")
-    me.add_argument("--overrun-target", default="infantry", help="full battle: the Overrun target's type")
+    me.add_argument("--overrun-target", help="full battle: the Overrun target's type (default infantry)")
     me.add_argument("--overrun-figures", type=int, help="full battle: the Overrun target's figures")
     me.add_argument("--overrun-retreat-room", type=int, help="full battle: hexes the Overrun target can retreat")
     _common(me)
@@ -266,16 +266,19 @@ def run_memoir(args: argparse.Namespace) -> int:
         )
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
-        if args.attacker or args.ambush_dice or args.overrun_dice:
-            from engine.odds.memoir import close_assault, memoir_battle
+        from engine.odds.memoir import close_assault, memoir_battle
+
+        battle = close_assault(
+            roll, target_type(args.attacker) if args.attacker else None, ambush_dice=args.ambush_dice,
+            attacker_figures=args.attacker_figures, attacker_retreat_room=args.attacker_retreat_room,
+            overrun_dice=args.overrun_dice,
+            overrun_target=target_type(args.overrun_target) if args.overrun_target else None,
+            overrun_figures=args.overrun_figures, overrun_retreat_room=args.overrun_retreat_room,
+        )  # fmt: skip
+        if battle is not None:
             from engine.odds.report import memoir_battle_lines
 
-            whole = memoir_battle(close_assault(
-                roll, target_type(args.attacker) if args.attacker else None, ambush_dice=args.ambush_dice,
-                attacker_figures=args.attacker_figures, attacker_retreat_room=args.attacker_retreat_room,
-                overrun_dice=args.overrun_dice, overrun_target=target_type(args.overrun_target),
-                overrun_figures=args.overrun_figures, overrun_retreat_room=args.overrun_retreat_room,
-            ))  # fmt: skip
+            whole = memoir_battle(battle)
             lines = memoir_battle_lines(whole) + lines
             if args.json:
                 return whole, lines, b""

@@ -338,7 +338,8 @@ async def odds_memoir(
     enemy: str | None = None,
 ) -> None:
     if unit is not None or enemy is not None:
-        numbers = (dice, target, figures, retreat_room, attacker, ambush_dice, overrun_dice)
+        numbers = (dice, target, figures, retreat_room, attacker, ambush_dice, attacker_figures,
+                   attacker_retreat_room, overrun_dice, overrun_target, overrun_figures, overrun_retreat_room)
         if unit is None or enemy is None or any(v is not None for v in numbers):
             raise NotationError("From the game in this channel, name both hexes and nothing else.",
                                 legal=("/odds memoir unit:E4 enemy:F6", "/odds memoir dice:3 target:infantry"))
@@ -356,13 +357,12 @@ async def odds_memoir(
         ignore_flags=ignore_flags,
     )
     odds = memoir_odds(roll)
-    full = attacker is not None or ambush_dice is not None or overrun_dice is not None
-    if full:
-        battle = close_assault(
-            roll, attacker, ambush_dice=ambush_dice, attacker_figures=attacker_figures,
-            attacker_retreat_room=attacker_retreat_room, overrun_dice=overrun_dice, overrun_target=overrun_target,
-            overrun_figures=overrun_figures, overrun_retreat_room=overrun_retreat_room,
-        )  # fmt: skip
+    battle = close_assault(
+        roll, attacker, ambush_dice=ambush_dice, attacker_figures=attacker_figures,
+        attacker_retreat_room=attacker_retreat_room, overrun_dice=overrun_dice, overrun_target=overrun_target,
+        overrun_figures=overrun_figures, overrun_retreat_room=overrun_retreat_room,
+    )  # fmt: skip
+    if battle is not None:
         whole = memoir_battle(battle)
         lines = memoir_battle_lines(whole)
         lines[1] = f"**{lines[1]}**"

@@ -236,9 +236,21 @@ def close_assault(
     overrun_target: str | None = None,
     overrun_figures: int | None = None,
     overrun_retreat_room: int | None = None,
-) -> MemoirBattle:
+) -> MemoirBattle | None:
     """The full battle as ``/odds memoir`` and ``warroom odds memoir`` name it: the
-    Ambush is rolled at the attacker, unit types left out are infantry."""
+    Ambush is rolled at the attacker, unit types left out are infantry.  None when no
+    option of the full battle is given (the dice alone); an option that needs another
+    (the Overrun's target without its dice) is refused, never dropped."""
+    if (attacker, ambush_dice, attacker_figures, attacker_retreat_room, overrun_dice, overrun_target,
+            overrun_figures, overrun_retreat_room) == (None,) * 8:  # fmt: skip
+        return None
+    if ambush_dice is None and (attacker_figures is not None or attacker_retreat_room is not None):
+        raise IllegalOrder("The attacker's figures and retreat room matter only under an Ambush: "
+                           "give the Ambush dice too.",
+                           legal=("/odds memoir … ambush_dice:3 attacker_figures:4",))
+    if overrun_dice is None and (overrun_target, overrun_figures, overrun_retreat_room) != (None, None, None):
+        raise IllegalOrder("The Overrun target's type, figures and retreat room need the Overrun dice too.",
+                           legal=("/odds memoir … attacker:armor overrun_dice:3 overrun_figures:4",))
     kind = attacker or INFANTRY
     ambush = None if ambush_dice is None else MemoirRoll(
         dice=ambush_dice, target=kind, figures=attacker_figures, retreat_room=attacker_retreat_room)

@@ -83,3 +83,29 @@ async def test_discord_full_battle() -> None:
     assert "Ambush first (2 dice at the armor)" in msg.text
     assert "Overrun (3 dice at infantry, 2 figures)" in msg.text
     assert "Expected medals" in msg.text
+
+
+@pytest.mark.parametrize(
+    ("options", "needs"),
+    [
+        ({"overrun_target": "armor"}, "Overrun dice"),
+        ({"overrun_figures": "2"}, "Overrun dice"),
+        ({"overrun_retreat_room": "0", "attacker": "armor"}, "Overrun dice"),
+        ({"attacker_figures": "3"}, "Ambush dice"),
+        ({"attacker_retreat_room": "0", "attacker": "infantry"}, "Ambush dice"),
+    ],
+)
+async def test_an_option_of_the_full_battle_alone_is_refused_not_dropped(options: dict[str, str], needs: str) -> None:
+    # Before, these answered the dice alone (or the battle without them) in silence.
+    with pytest.raises(PlayerError, match=needs):
+        await invoke("odds memoir", dice="3", target="infantry", figures="4", **options)
+    flags = [item for name, value in options.items() for item in (f"--{name.replace('_', '-')}", value)]
+    assert main(["odds", "memoir", "--dice", "3", "--target", "infantry", "--figures", "4", *flags]) == 2
+
+
+def test_cli_dice_alone_is_not_a_full_battle(capsys: pytest.CaptureFixture[str]) -> None:
+    # The command line's Overrun target has no default of its own any more: the dice alone
+    # stay the dice alone.
+    assert main(["odds", "memoir", "--dice", "3", "--target", "infantry", "--figures", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 battle dice vs infantry") and "Close assault" not in out
