@@ -101,6 +101,13 @@ class MinisAttack:
             raise IllegalOrder("The cover roll needs a number from 1 to 7 (usually 4 or 5, M-11.1).")
         if self.shrapnel < 1 or self.superior_armor < 0:
             raise IllegalOrder("Shrapnel is at least 1 and Superior Armor at least 0.")
+        if self.shrapnel > 1 and self.target != SOLDIER:
+            # An option that would change nothing is refused, not dropped in silence.
+            raise IllegalOrder("Shrapnel multiplies successes against Soldiers only.",
+                               legal=("/odds minis … target_type:soldier shrapnel:2",))
+        if self.same_hex and self.cover is None:
+            raise IllegalOrder("Sharing the target's hex only changes its cover roll: give the cover number too.",
+                               legal=("/odds minis … cover:4 same_hex:true",))
         if self.cover_automatic and self.cover is None:
             raise IllegalOrder("An automatic cover roll needs the cover number too.")
         if self.attacks not in (1, 2):

@@ -80,7 +80,11 @@ def test_counters_add_up_to_the_hits() -> None:
 
 def test_shrapnel_doubles_successes_against_soldiers_only() -> None:
     assert hits(dice=1, defense=2, target="soldier", shrapnel=2)[1] == F(1, 2)
-    assert hits(dice=1, defense=2, target="vehicle", shrapnel=2)[1] == 0
+    # Against a Vehicle the successes count once (the hit table) and the option, which
+    # would change nothing, is refused rather than dropped in silence.
+    assert hits_from_successes(MinisAttack(dice=1, defense=2, target="vehicle", shrapnel=2), 1) == 0
+    with pytest.raises(IllegalOrder, match="Soldiers only"):
+        hits(dice=1, defense=2, target="vehicle", shrapnel=2)
 
 
 def test_superior_armor_needs_more_for_the_second_hit() -> None:
@@ -169,7 +173,8 @@ def test_forest_camouflage_cover_succeeds_without_a_die() -> None:
     [dict(dice=0, defense=3), dict(dice=3, defense=0), dict(dice=3, defense=3, target="tank"),
      dict(dice=3, defense=3, target="soldier", target_damaged=True), dict(dice=3, defense=3, cover=9),
      dict(dice=3, defense=3, cover_automatic=True), dict(dice=3, defense=3, prior_counters=("scratched",)),
-     dict(dice=3, defense=3, target="soldier", prior_counters=("disrupted", "damaged"))],
+     dict(dice=3, defense=3, target="soldier", prior_counters=("disrupted", "damaged")),
+     dict(dice=3, defense=3, same_hex=True)],
 )  # fmt: skip
 def test_bad_inputs_are_player_errors(kw: dict[str, object]) -> None:
     with pytest.raises(IllegalOrder):
