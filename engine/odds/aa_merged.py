@@ -719,7 +719,9 @@ class MergedTable(TableEngine):
             Hr = self.Hk[ks]  # (n, Lh)
 
             # U rows first: a band's rows of every block are one matrix (one product).
-            U = np.zeros((r_hi, n, Cu))
+            # Every row is written before it is read (rows from n0 by the products
+            # below, row i once its chances are known; row i reads rows after it).
+            U = np.empty((r_hi, n, Cu))
             if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, a product per band
                 # of U_BAND columns, which read U_BAND + Lh - 1 columns of V (the whole
                 # matrix would read Lu for each, most against its zeros).
