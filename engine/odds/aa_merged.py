@@ -35,8 +35,8 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
-    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor, retreat_columns,
-    shared_ground_rows, side_table,
+    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor, outcome_span,
+    retreat_columns, shared_ground_rows, side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -253,9 +253,7 @@ class MergedTable(TableEngine):
         self.s_retreat: Arr = np.zeros(S, dtype=bool)
         if setup.retreat_below:
             self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
-        sig = self.SF >= CUT
-        self.s_lo = np.argmax(sig, axis=1)
-        self.s_hi = Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        self.s_lo, self.s_hi = outcome_span(self.SF, CUT)
         self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
         self.s_cut = np.zeros(S, dtype=np.int64)
         self.s_open = np.zeros((S, 2), dtype=np.int64)
@@ -660,15 +658,10 @@ class MergedTable(TableEngine):
         w_hi`` and per ground row ``wg_lo <= hg < wg_hi``; the defender's scores are cut
         where they are read."""
         nA = int(self.hp.max())
-        self.w_cut = cut = win_cut(self.Ha, self.Hd, nA, self.nD)
-        sig = self.SF >= cut
-        self.w_lo = np.argmax(sig, axis=1)
-        self.w_hi = self.Ha + 1 - np.argmax(sig[:, ::-1], axis=1)
+        self.w_cut = win_cut(self.Ha, self.Hd, nA, self.nD)
+        self.w_lo, self.w_hi = outcome_span(self.SF, self.w_cut)
         if self.n0:
-            sig = self.G >= cut
-            Lg = self.G.shape[1]
-            self.wg_lo = np.argmax(sig, axis=1)
-            self.wg_hi = np.where(sig.any(axis=1), Lg - np.argmax(sig[:, ::-1], axis=1), self.wg_lo)
+            self.wg_lo, self.wg_hi = outcome_span(self.G, self.w_cut)
 
     def _win_ground_applies(self) -> bool:
         """Whether :meth:`_win_ground` takes the ground phase's states: the forward pass

@@ -243,10 +243,16 @@ def ground_air(att: Side, ground_states: Sequence[State], block_starts: Sequence
     Hk = np.zeros((len(airs), Lh))
     for k, h in enumerate(airs):
         Hk[k, : len(h)] = h
-    sig = G >= CUT
-    g_lo = np.argmax(sig, axis=1)
-    g_hi = Lg - np.argmax(sig[:, ::-1], axis=1)
+    g_lo, g_hi = outcome_span(G, CUT)
     return GroundAir(G, Hk, g_lo, g_hi, (Lg - (g_hi - g_lo)) * CUT)
+
+
+def outcome_span(P: Arr, cut: float) -> tuple[Arr, Arr]:
+    """Per distribution (``P``'s last axis: chance by number of hits): ``lo <= h < hi``,
+    the outcomes from the first to the last of at least ``cut`` (the engines spread or
+    read those; a row with none: all of them)."""
+    sig = P >= cut
+    return np.argmax(sig, axis=-1), P.shape[-1] - np.argmax(sig[..., ::-1], axis=-1)
 
 
 def _one_thread() -> None:
@@ -344,9 +350,7 @@ class TableEngine:
         self.r_cut = np.zeros((K, R), dtype=np.int64)
         self.r_open = np.zeros((K, R, 2), dtype=np.int64)
         # The attacker's dice outcomes worth spreading: a_lo <= ha < a_hi, a_out left out.
-        sig = self.AF >= CUT
-        self.a_lo = np.argmax(sig, axis=2)
-        self.a_hi = Ha + 1 - np.argmax(sig[:, :, ::-1], axis=2)
+        self.a_lo, self.a_hi = outcome_span(self.AF, CUT)
         # Each outcome left out is below CUT: a bound on the probability left out.
         self.a_out = (Ha + 1 - (self.a_hi - self.a_lo)) * CUT
         self._split_init(att, setup.low_luck)
