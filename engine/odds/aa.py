@@ -127,8 +127,9 @@ class AABattle:
 
     @property
     def strafes(self) -> bool:
-        """The attacker retreats after round ``retreat_after`` (within the round limit)."""
-        return self.retreat_after is not None and (self.rounds is None or self.retreat_after <= self.rounds)
+        """The attacker retreats after round ``retreat_after`` (never past the round
+        limit: :func:`validate` refuses that)."""
+        return self.retreat_after is not None
 
     @property
     def wave2_joins(self) -> bool:
@@ -506,9 +507,7 @@ def _run(
     subs = setup.attacker.has(setup.attacker.start, "submarine") or setup.defender.has(
         setup.defender.start, "submarine"
     )
-    limit = battle.rounds
-    if battle.retreat_after is not None:
-        limit = battle.retreat_after if limit is None else min(limit, battle.retreat_after)
+    limit = battle.retreat_after if battle.strafes else battle.rounds  # a strafe comes by the round limit
     # A second wave joined by the first wave's units still fighting: the general engine
     # keeps those pairs of states.
     joins = battle.wave2_joins
