@@ -253,7 +253,7 @@ def run_minis(args: argparse.Namespace) -> int:
 
 def run_memoir(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
-        from engine.odds.memoir import MemoirRoll, memoir_odds, target_type
+        from engine.odds.memoir import MemoirRoll, close_assault, memoir_battle, memoir_odds, target_type
         from engine.odds.report import memoir_lines, memoir_sections, memoir_subtitle
 
         roll = MemoirRoll(
@@ -266,8 +266,6 @@ def run_memoir(args: argparse.Namespace) -> int:
         )
         odds = memoir_odds(roll)
         lines = memoir_lines(odds)
-        from engine.odds.memoir import close_assault, memoir_battle
-
         battle = close_assault(
             roll, target_type(args.attacker) if args.attacker else None, ambush_dice=args.ambush_dice,
             attacker_figures=args.attacker_figures, attacker_retreat_room=args.attacker_retreat_room,

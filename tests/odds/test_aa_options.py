@@ -94,7 +94,7 @@ def test_a_strafe_after_the_round_limit_is_refused_in_slash_syntax() -> None:
         aa_odds(AABattle.parse("2 inf", "1 inf", rounds=1, retreat_after=2))
     text = err.value.text()
     assert "stops after round 1" in text and "/odds aa … rounds:1 retreat_after:1" in text
-    # At the round limit itself the strafe still comes: after round 1, a retreat.
+    # At the round limit itself the strafe still comes: after round 1, a retreat.
     odds = aa_odds(AABattle.parse("2 inf", "1 inf", rounds=1, retreat_after=1), exact=True)
     assert odds.exact is not None and odds.retreat > 0 and odds.unfinished == 0
 
