@@ -35,8 +35,8 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_table import (
-    BLOCKS_TOGETHER, MASS_BIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor, outcome_span,
-    retreat_columns, shared_ground_rows, side_table,
+    BLOCKS_TOGETHER, MASS_BIN, SHARED_MIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor,
+    outcome_span, retreat_columns, shared_ground_rows, shared_spread, side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -418,13 +418,23 @@ class MergedTable(TableEngine):
     def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
         """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
         ``ids`` into ``into`` (rows: ``mm_of``), for every defender score ``hd >= hd_from``."""
-        got = self._weights(x, lo, hd_from, DFT)
+        shared = len(ids) >= SHARED_MIN
+        got = self._weights(x, lo, hd_from, DFT, build=not shared)
         if got is None:
             return
-        _, c_lo, W, per_row, h0, h1 = got
-        c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
-        target = self.nxt_k[self.mm_of[ids], hd_from + h0 : hd_from + h1].ravel()
-        _scatter(into, self.mm_of[target], out.reshape(len(target), -1), c0)
+        xk, c_lo, W, per_row, h0, h1 = got
+        target = self.nxt_k[self.mm_of[ids], hd_from + h0 : hd_from + h1]
+        if shared:
+            a_lo, a_hi = self.s_lo[ids], self.s_hi[ids]
+            a0, a1 = int(a_lo.min()), int(a_hi.max())
+            self.dropped += float((per_row * self.s_out[ids]).sum())
+            c0 = c_lo + a0
+            DT = DFT[hd_from + h0 : hd_from + h1, c_lo : c_lo + xk.shape[1]]
+            out = shared_spread(xk, DT, self.SF[ids, a0:a1], self.nD + 1 - c0)
+            target = target.T
+        else:
+            c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
+        _scatter(into, self.mm_of[target.ravel()], out.reshape(target.size, -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,

@@ -17,7 +17,7 @@ from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
-from engine.odds.aa_table import TableEngine
+from engine.odds.aa_table import TableEngine, shared_spread
 from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
 
@@ -193,3 +193,50 @@ def test_win_chance_leaves_out_only_outcomes_below_its_cut() -> None:
     assert compared > 500
     assert (V[:, :lim] > 0.1).any() and (V[:, :lim] < 0.9).any()
     assert worst < SLACK / 100
+
+
+@pytest.mark.parametrize("keep", [10**6, 1, 7, 40, 59])
+def test_shared_spread_is_the_per_row_toeplitz_product(keep: int) -> None:
+    # out[h, n, c] = sum_j DT[h, j] x[n, j] A[n, c - j], the columns from keep - 1 on
+    # added into column keep - 1 (the defender destroyed), against plain loops.
+    rng = np.random.default_rng(7)
+    K, w, H, La = 5, 23, 4, 37  # La > w: bands whose rows start at 0 and end at w
+    x, DT, A = rng.random((K, w)), rng.random((H, w)), rng.random((K, La))
+    L = w + La - 1
+    full = np.zeros((H, K, L))
+    for n in range(K):
+        for j in range(w):
+            for t in range(La):
+                full[:, n, j + t] += DT[:, j] * x[n, j] * A[n, t]
+    want = full
+    if 1 <= keep < L:
+        want = full[:, :, :keep].copy()
+        want[:, :, keep - 1] += full[:, :, keep:].sum(axis=2)
+    got = shared_spread(x, DT, A, keep)
+    assert got.shape == want.shape
+    assert float(np.abs(got - want).max()) < 1e-12
+
+
+def test_levels_spread_by_shared_products_match_products_per_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A second wave joined by the first wave's units: levels of hundreds of attacker
+    # states, spread by shared_spread (SHARED_MIN rows and more) or row by row.
+    battle = AABattle.parse("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", rounds=1,
+                            wave2="6 inf, 3 tank, 3 fig")
+    calls: list[int] = []
+    spread = aa_merged.shared_spread
+
+    def counted(*args: Any) -> Any:
+        calls.append(len(args[0]))
+        return spread(*args)
+
+    monkeypatch.setattr(aa_merged, "shared_spread", counted)
+    shared = aa_odds(battle)
+    assert calls and max(calls) >= aa_merged.SHARED_MIN
+    monkeypatch.setattr(aa_merged, "SHARED_MIN", 10**9)
+    calls.clear()
+    per_row = aa_odds(battle)
+    assert not calls
+    assert shared.second_wave is not None and per_row.second_wave is not None
+    assert 0.01 < shared.second_wave["attacker_win"] < 0.99
+    for key, value in per_row.second_wave.items():
+        assert shared.second_wave[key] == pytest.approx(value, abs=1e-14), key
