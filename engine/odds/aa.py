@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, Tally, Work, too_many_starts,
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, StartTable, Tally, Work,
+    start_attackers, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -391,17 +392,14 @@ def _aa_fire(
     (from ``start``, a state of the attacker's side: its whole army if None)."""
     start = att.start if start is None else start
     have = att.counts(start)
-    guns = [n for n in dfn.army if prof_d[n].is_aa]
-    aa_value = max((prof_d[n].aa_hit for n in guns), default=0)
-    air = [n for n in att.order if prof_a[n].domain == AIR] if land and aa_value else []
+    aa_value, guns, shots_per_gun, air = _aa_guns(att, dfn, prof_a, prof_d, land)
     if not air:
         return [(unit, start)]
-    shots_per_gun = max(prof_d[n].aa_shots for n in guns)
     if shots_per_gun:
         # 1942 Second Edition: every gun fires, at most ``aa_shots`` dice each and never
         # more dice than aircraft; the attacker picks the aircraft lost (its order of loss).
         planes = sum(have[n] for n in air)
-        shots = min(planes, shots_per_gun * sum(dfn.army[n] for n in guns))
+        shots = min(planes, shots_per_gun * guns)
         dist = fire_distribution([(aa_value, shots)], unit, battle.low_luck)
         out: list[tuple[N, State]] = []
         for k, w in enumerate(dist):
@@ -427,6 +425,73 @@ def _aa_fire(
         if w:
             outcomes.append((w, tuple(st)))
     return outcomes
+
+
+def _aa_guns(
+    att: Side, dfn: Side, prof_a: Mapping[str, UnitProfile], prof_d: Mapping[str, UnitProfile], land: bool
+) -> tuple[int, int, int, list[str]]:
+    """AA fire before round 1 (A-10.5): the guns' hit value, how many guns, their shots
+    each (0: one die per aircraft, the Anniversary rule) and the aircraft types fired
+    at, in the attacker's order of loss (none: no AA fire)."""
+    guns = [n for n in dfn.army if prof_d[n].is_aa]
+    aa_value = max((prof_d[n].aa_hit for n in guns), default=0)
+    air = [n for n in att.order if prof_a[n].domain == AIR] if land and aa_value else []
+    shots_per_gun = max((prof_d[n].aa_shots for n in guns), default=0)
+    return aa_value, sum(dfn.army[n] for n in guns), shots_per_gun, air
+
+
+def _aa_fire_many(
+    battle: AABattle, att: Side, dfn: Side, prof_a: Mapping[str, UnitProfile], prof_d: Mapping[str, UnitProfile],
+    unit: N, land: bool, forces: Any,
+) -> list[tuple[Any, Any, Any]]:
+    """:func:`_aa_fire` for many forces at once: ``forces`` (F, slots), states of
+    ``att``.  Returns, per pattern of AA hits, ``(f, states, w)``: the forces ``f`` it
+    may befall, their states after it and its chances (arrays; the states of one
+    pattern are distinct, as the forces are)."""
+    import numpy as np
+
+    aa_value, guns, shots_per_gun, air = _aa_guns(att, dfn, prof_a, prof_d, land)
+    dtype = float if isinstance(unit, float) else object
+    every = np.arange(len(forces))
+    if not air:
+        return [(every, forces, np.full(len(forces), unit, dtype=dtype))]
+    slots = [att.slot_of(n) for n in air]
+    have = forces[:, slots]  # (F, air types)
+
+    def table(most: int) -> Any:
+        """``P[c, k]``: the chance of ``k`` hits from ``c`` AA dice."""
+        P = np.zeros((most + 1, most + 1), dtype=dtype)
+        for c in range(most + 1):
+            dist = fire_distribution([(aa_value, c)], unit, battle.low_luck)  # low luck: may be shorter
+            P[c, : len(dist)] = dist
+        return P
+
+    out: list[tuple[Any, Any, Any]] = []
+    if shots_per_gun:  # 1942 Second Edition (see _aa_fire): the k hits by order of loss
+        shots = np.minimum(have.sum(axis=1), shots_per_gun * guns)
+        P = table(int(shots.max()))
+        for k in range(int(shots.max()) + 1):
+            f = np.flatnonzero((shots >= k) & (P[shots, k] != 0))
+            st = forces[f].copy()
+            left = np.full(len(f), k)
+            for col, slot in enumerate(slots):
+                lost = np.minimum(left, have[f, col])
+                st[:, slot] -= lost
+                left -= lost
+            out.append((f, st, P[shots[f], k]))
+        return out
+    tables = [table(int(have[:, col].max())) for col in range(len(air))]
+    for shot in product(*(range(len(t)) for t in tables)):
+        ok = (have >= np.array(shot)).all(axis=1)
+        f = np.flatnonzero(ok)
+        w = np.full(len(f), unit, dtype=dtype)
+        st = forces[f].copy()
+        for col, (slot, k) in enumerate(zip(slots, shot)):
+            w = w * tables[col][have[f, col], k]
+            st[:, slot] -= k
+        nz = w != 0
+        out.append((f[nz], st[nz], w[nz]))
+    return out
 
 
 def _starts(
@@ -495,7 +560,7 @@ def aa_odds(
 
 def _run(
     battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
-    starts: list[Start[N]] | None = None,
+    starts: Sequence[Start[N]] | None = None,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
     against every state the first left, :func:`_second_wave_once`)."""
@@ -717,51 +782,56 @@ def _second_wave_once(
         d = dfn.state_of(held)
         return None if not sea and d not in on_sequence else d
 
+    import numpy as np  # not at the top: a battle without a second wave may not need it
+
+    from engine.odds.aa_table import row_ids
+
     zero = unit - unit
     live = sum((p for _, left in forces for p, _ in left), zero)
-    a_ids: dict[State, int] = {}
+    exact = not isinstance(unit, float)
     d_ids: dict[State, int] = {}
     d_of: dict[State, int] = {}
-    parts: list[tuple[list[int], list[N], list[int], list[N]]] = []
-    for force, left in forces:
-        fired = _aa_fire(second, att, dfn, prof_a, prof_d, unit, not sea, att.state_of(force))
-        shares: dict[int, N] = {}  # by defender start (two final states may be one)
+    share_at: list[tuple[int, int, N]] = []  # (force, defender start, chance)
+    for f, (_, left) in enumerate(forces):
         for p, st in left:
             if st not in d_of:
                 d = target(st)
                 if d is None:
                     return None
                 d_of[st] = d_ids.setdefault(d, len(d_ids))
-            j = d_of[st]
-            shares[j] = shares.get(j, zero) + p / live
-        outcomes: dict[int, N] = {}  # by attacker start (summed, should two AA outcomes be one)
-        for w, a in fired:
-            i = a_ids.setdefault(a, len(a_ids))
-            outcomes[i] = outcomes.get(i, zero) + w
-        parts.append((list(outcomes), list(outcomes.values()), list(shares), list(shares.values())))
-    import numpy as np  # not at the top: a battle without a second wave may not need it
-
-    # W[a, d]: the start's chance (each force's AA outcomes x its defender starts; the
-    # indices of one force are distinct, so += adds every product).
-    exact = not isinstance(unit, float)
-    W = np.zeros((len(a_ids), len(d_ids)), dtype=object if exact else float)
-    for ia, wa, jd, sd in parts:
-        W[np.ix_(ia, jd)] += np.outer(np.array(wa, dtype=W.dtype), np.array(sd, dtype=W.dtype))
+            share_at.append((f, d_of[st], p / live))
+    # S[f, d]: force f's chance to meet defender start d (two final states may be one).
+    S = np.zeros((len(forces), len(d_ids)), dtype=object if exact else float)
+    fs, ds, ps = zip(*share_at)
+    np.add.at(S, (np.array(fs), np.array(ds)), np.array(ps, dtype=S.dtype))
+    fired = _aa_fire_many(second, att, dfn, prof_a, prof_d, unit, not sea,
+                          np.array([att.state_of(force) for force, _ in forces], dtype=np.int64))
+    # The attacker starts: every force's states after AA fire, alike ones one start.
+    every = np.concatenate([st for _, st, _ in fired])
+    first, a_at = row_ids(every)
+    states = every[first]
+    # W[a, d]: the start's chance, each force's AA outcomes x its defender starts (within
+    # a pattern of AA hits the states are distinct, so += adds every product).
+    W = np.zeros((len(states), len(d_ids)), dtype=S.dtype)
+    at = 0
+    for f, _, w in fired:
+        W[a_at[at : at + len(f)]] += w[:, None] * S[f]
+        at += len(f)
     rows, cols = np.nonzero(W)
     cap = limits[2].starts if battle.wave2_joins else None
     if cap is not None and len(rows) > cap:
         raise too_many_starts(cap, battle.rounds or 0)
     if not len(rows):
         return None
-    a_of, d_at = list(a_ids), list(d_ids)
-    weights = W[rows, cols].tolist()  # floats or fractions, not numpy scalars
-    starts = [Start(w, a_of[i], d_at[j], d_at[j]) for w, i, j in zip(weights, rows.tolist(), cols.tolist())]
+    table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols])
+    # Arrays for the land table engines; Start objects for the others (sea, fractions).
+    starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))
 
 
 def _table_cells(setup: BattleSetup[Any]) -> int:
     """Cells of the fast engines' table: attacker states (every AA block) x defender's."""
-    blocks = {s.attacker for s in setup.starts}
+    blocks = start_attackers(setup.starts)
     att, dfn = setup.attacker, setup.defender
     return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 

@@ -17,7 +17,7 @@ standing order (A-10.15), and submerges lone submarines when the side asked for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Any, Generic, Iterator, Sequence, cast, overload
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
@@ -124,11 +124,52 @@ class Start(Generic[N]):
     defender_fires_as: State
 
 
+class StartTable(Sequence[Start[N]]):
+    """Round 1's starting points as arrays, for battles with very many of them (a second
+    wave joined by the first wave's units, :func:`engine.odds.aa._second_wave_once`):
+    start ``i`` is ``attackers[a[i]]`` against ``defenders[d[i]]`` (firing as it stands)
+    with weight ``w[i]``.  The merged table engine reads the arrays; every other engine
+    iterates :class:`Start` objects, made when asked."""
+
+    def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any) -> None:
+        self.attackers, self.defenders = attackers, defenders
+        self.a, self.d, self.w = a, d, w  # numpy arrays: int, int, float or Fraction objects
+
+    def __len__(self) -> int:
+        return len(self.w)
+
+    @overload
+    def __getitem__(self, i: int) -> Start[N]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Start[N]]: ...
+    def __getitem__(self, i: int | slice) -> Start[N] | Sequence[Start[N]]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        d, w = self.defenders[int(self.d[i])], self.w[i]
+        return Start(cast(N, float(w) if isinstance(w, float) else w), self.attackers[int(self.a[i])], d, d)
+
+    def __iter__(self) -> Iterator[Start[N]]:
+        ats, dfs = self.attackers, self.defenders
+        for w, i, j in zip(self.w.tolist(), self.a.tolist(), self.d.tolist()):
+            yield Start(w, ats[i], dfs[j], dfs[j])
+
+    def attacker_states(self) -> set[State]:
+        """The attacker states some start begins from."""
+        return {self.attackers[i] for i in set(self.a.tolist())}
+
+
+def start_attackers(starts: Sequence[Start[N]]) -> set[State]:
+    """The attacker states round 1 starts from (the blocks of the table engines)."""
+    if isinstance(starts, StartTable):
+        return starts.attacker_states()
+    return {s.attacker for s in starts}
+
+
 @dataclass
 class BattleSetup(Generic[N]):
     attacker: Side
     defender: Side
-    starts: list[Start[N]]
+    starts: Sequence[Start[N]]
     unit: N
     sea: bool = False
     land: bool = True

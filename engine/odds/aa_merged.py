@@ -31,12 +31,13 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, win_cut,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, StartTable, Tally,
+    start_attackers, win_cut,
 )  # fmt: skip
-from engine.odds.aa_side import Side, State
+from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, SHARED_MIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor,
-    outcome_span, retreat_columns, shared_ground_rows, shared_spread, side_table,
+    outcome_span, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -51,7 +52,7 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
     """The table engine for ``setup``: over distinct attacker states when AA fire splits
     the attacker into several blocks of a big table, else per block."""
     att = setup.attacker
-    blocks = {s.attacker for s in setup.starts}
+    blocks = start_attackers(setup.starts)
     nD = setup.defender.hp(setup.defender.start)
     cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
     if len(blocks) > 1 and cells > MERGE_MIN_CELLS:
@@ -178,7 +179,12 @@ class MergedTable(TableEngine):
         self.setup = setup
         att, dfn = setup.attacker, setup.defender
         weight: dict[State, float] = {}
-        for start in setup.starts:
+        table = setup.starts if isinstance(setup.starts, StartTable) else None
+        if table is not None:
+            for st, w in zip(table.attackers, np.bincount(table.a, table.w, len(table.attackers)).tolist()):
+                if w > 0:
+                    weight[st] = w
+        for start in setup.starts if table is None else ():
             weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
         # Heaviest first, in groups of like weight (contiguous: see mass_groups).
         # A block lighter than TINY spreads nothing: left out (see run).
@@ -196,8 +202,11 @@ class MergedTable(TableEngine):
         self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
-        for start in setup.starts:
-            if start.defender not in self.d_index or start.defender_fires_as not in self.d_index:
+        met = [(s.defender, s.defender_fires_as) for s in setup.starts] if table is None else [
+            (table.defenders[j], table.defenders[j]) for j in set(table.d.tolist())
+        ]  # fmt: skip
+        for d_st, fires_as in met:
+            if d_st not in self.d_index or fires_as not in self.d_index:
                 raise ValueError("table engine: defender start is off its loss sequence")
         self.nD = nD = len(d.states) - 1
         cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
@@ -218,23 +227,32 @@ class MergedTable(TableEngine):
         # phase's states (n0 > 0) from the ground part and each block's aircraft.
         in_ground = np.zeros(S, dtype=bool)
         in_ground[self.rid[:, : self.n0]] = True
-        dists: dict[int, Arr] = {}
-        for s in np.flatnonzero(~in_ground).tolist():
-            subs, air, other = att.dice(states[s])
+        # States rolling the same dice (aircraft's apart: conv(hits(air), hits(rest)), as
+        # the side tables have them) share one distribution.
+        rolled = np.flatnonzero(~in_ground)
+        D = att.dice_counts(sv[rolled])
+        by_dice = np.concatenate([D[CAT_AIR], D[CAT_SUB] + D[CAT_OTHER]], axis=1)
+        first, dist_of = row_ids(by_dice)
+        dists: list[Arr] = []
+        for row in by_dice[first].tolist():
+            air = [(t, c) for t, c in enumerate(row[:7]) if c]
+            rest = [(t, c) for t, c in enumerate(row[7:]) if c]
             if setup.low_luck:
-                dists[s] = np.array(low_luck_distribution(subs + air + other, 1.0))
-            elif air and (subs or other):
-                dists[s] = np.convolve(hits(air), hits(subs + other))
+                dists.append(np.array(low_luck_distribution(air + rest, 1.0)))
+            elif air and rest:
+                dists.append(np.convolve(hits(air), hits(rest)))
             else:
-                dists[s] = hits(subs + air + other)
-        Ha = max(len(x) for x in dists.values()) - 1
+                dists.append(hits(air + rest))
+        Ha = max(len(x) for x in dists) - 1
         if self.n0:
             Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
         self.Ha = Ha
         self.C = nD + Ha + 2
         self.SF = np.zeros((S, Ha + 1))
-        for s, x in dists.items():
-            self.SF[s, : len(x)] = x
+        by_row = np.zeros((len(dists), Ha + 1))
+        for u, x in enumerate(dists):
+            by_row[u, : len(x)] = x
+        self.SF[rolled] = by_row[dist_of]
         if self.n0:
             # Ground phase: G[i] * H[k], every block and row at once.
             n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
@@ -477,7 +495,10 @@ class MergedTable(TableEngine):
         # state's row like any other: the level pass fights its round 1 with the rest
         # (a start per pair of states, e.g. a second wave's, is not spread on its own).
         direct = M is None and rounds is None and not self.s_retreat.any() and not self.s_cut.any()
-        for start in self.setup.starts:
+        table = self.setup.starts if isinstance(self.setup.starts, StartTable) else None
+        if table is not None:
+            self._table_starts(table, block_of, M is not None, Mm if direct else None, pending)
+        for start in self.setup.starts if table is None else ():
             if start.attacker not in block_of:  # a block lighter than TINY
                 self.dropped += float(start.weight)
                 continue
@@ -619,6 +640,36 @@ class MergedTable(TableEngine):
             starts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
             summed = np.add.reduceat(out[kk[order], rr[order]], starts, axis=0)
             Mm[self.mm_of[ts[starts]], lo : lo + L] += summed
+
+    def _table_starts(
+        self, table: StartTable[float], block_of: dict[State, int], per_block: bool, Mm: Arr | None,
+        pending: dict[tuple[int, int], list[tuple[int, float]]],
+    ) -> None:
+        """The starts of ``table`` as :meth:`run`'s loop takes :class:`Start` objects, all
+        at once (the defender fires as it stands): those lighter than TINY left out, an
+        empty attacker or an empty or defenceless defender recorded, the others' mass
+        put on their cells (``Mm``, when given) or in ``pending`` by defender start."""
+        k_of = np.array([block_of.get(st, -1) for st in table.attackers], dtype=np.int64)
+        s_of = np.array([self.start_id.get(st, -1) for st in table.attackers], dtype=np.int64)
+        j_of = np.array([self.d_index[st] for st in table.defenders], dtype=np.int64)
+        k = k_of[table.a]
+        light = k < 0  # a block lighter than TINY
+        self.dropped += float(table.w[light].sum())
+        k, s, j, w = k[~light], s_of[table.a[~light]], j_of[table.d[~light]], table.w[~light]
+        lost = ~self.s_alive[s]
+        ends = ~lost & (~self.d_alive[j] | (self.d_defenceless[j] & ~self.s_quiet[s]))
+        for outcome, sel, at in ((DEFENDER, lost, j), (ATTACKER, ends, np.full(len(j), self.nD))):
+            self.counts[outcome] += float(w[sel].sum())
+            np.add.at(self.s_end, s[sel], w[sel])
+            np.add.at(self.d_end, at[sel], w[sel])
+        self.takes += float(w[ends & self.s_takes[s]].sum())
+        go = ~lost & ~ends
+        if Mm is not None:
+            np.add.at(Mm, (s[go], j[go]), w[go])
+            return
+        self.rounds += float(w[go].sum())
+        for row, col, mass in zip((k if per_block else s)[go].tolist(), j[go].tolist(), w[go].tolist()):
+            pending.setdefault((col, col), []).append((row, mass))
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

@@ -369,6 +369,31 @@ class Side:
             groups.append((value, n * per))
         return subs, air, other
 
+    def dice_counts(self, sv: Any) -> Any:
+        """:meth:`dice` for many states at once, as arrays: ``sv`` (n, slots) count rows;
+        returns ``D[category, n, t]``, the dice rolled at target number ``t`` (0-6,
+        higher values as 6) by submarines, aircraft and everything else
+        (``CAT_SUB``, ``CAT_AIR``, ``CAT_OTHER``)."""
+        import numpy as np  # for big tables only (engine.odds.aa_merged)
+
+        plan = self._dice_plan
+        if plan is None:
+            plan = self._dice_plan = self._make_dice_plan()
+        supporters, units = plan
+        out = np.zeros((3, len(sv), 7), dtype=np.int64)
+        supported = np.zeros(len(sv), dtype=np.int64)
+        for idx, k in supporters:
+            supported += sv[:, list(idx)].sum(axis=1) * k
+        for idx, per, group, value, boosted in units:
+            n = sv[:, list(idx)].sum(axis=1)
+            if boosted:  # infantry supported by artillery, as many as there are supporters
+                s = np.minimum(n, supported)
+                supported -= s
+                out[group, :, min(boosted, 6)] += s * per
+                n = n - s
+            out[group, :, min(value, 6)] += n * per
+        return out
+
     def _make_dice_plan(self) -> tuple[list[tuple[tuple[int, ...], int]], list[tuple[tuple[int, ...], int, int, int, int]]]:
         """Per unit type, once: its ok/damaged slots, dice per unit, who rolls them, its
         value and supported value (artillery support on attack only, A-14.2)."""

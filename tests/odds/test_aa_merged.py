@@ -240,3 +240,25 @@ def test_levels_spread_by_shared_products_match_products_per_row(monkeypatch: py
     assert 0.01 < shared.second_wave["attacker_win"] < 0.99
     for key, value in per_row.second_wave.items():
         assert shared.second_wave[key] == pytest.approx(value, abs=1e-14), key
+
+
+@pytest.mark.parametrize("tech", ["", "heavy bombers"])
+def test_dice_counts_are_the_dice_of_every_state(tech: str) -> None:
+    # Side.dice_counts (the merged engine's dice, all states at once) against Side.dice
+    # state by state: infantry supported by artillery up to one each (A-14.2), heavy
+    # bombers' two dice, aircraft apart, values pooled.
+    battle = AABattle.parse("6 inf, 3 art, 3 tank, 2 fig, 3 bom", "3 inf", **({"tech_attacker": tech} if tech else {}))
+    att = setup_battle(battle, 1.0)[0].attacker
+    rng = np.random.default_rng(3)
+    sv = rng.integers(0, np.array(att.start) + 1, size=(200, len(att.start)))
+    D = att.dice_counts(sv)
+    boosted = 0
+    for n, st in enumerate(sv.tolist()):
+        subs, air, other = att.dice(tuple(st))
+        for cat, groups in enumerate((subs, air, other)):
+            want = np.zeros(7, dtype=np.int64)
+            for value, dice in groups:
+                want[min(value, 6)] += dice
+            assert D[cat, n].tolist() == want.tolist(), (st, cat)
+        boosted += any(v == 2 for v, _ in other) and st[att.slot_of("artillery")] > 0
+    assert boosted > 50

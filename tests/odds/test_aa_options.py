@@ -895,3 +895,36 @@ async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: py
     monkeypatch.setattr(odds, "MAX_STARTS", 150_000)
     msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     assert "joined by the first wave's units still fighting after round 2" in msg.text
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"rules": "1942se"}, {"low_luck": True}],
+    ids=["anniversary", "1942se", "low-luck"],
+)
+def test_a_joined_second_wave_in_the_merged_engine_equals_a_battle_per_pair(
+    monkeypatch: pytest.MonkeyPatch, options: dict[str, object]
+) -> None:
+    # Big enough for the merged table engine, which reads the starts as arrays
+    # (StartTable: AA fire at every force at once, A-10.5, the 1942 Second Edition guns
+    # too): the same odds as a battle per pair of states the first round left.
+    from engine.odds import aa_merged
+
+    battle = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=1,
+                            wave2="4 inf, 2 tank, 2 fig", **options)  # type: ignore[arg-type]
+    read: list[int] = []
+    table_starts = aa_merged.MergedTable._table_starts
+
+    def counted(self: Any, table: Any, *args: Any) -> None:
+        read.append(len(table))
+        table_starts(self, table, *args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(aa_merged.MergedTable, "_table_starts", counted)
+        once = aa_odds(battle).second_wave
+    assert read and read[0] > 40  # starts read as arrays
+    each = _second_wave_each(monkeypatch, battle)
+    assert once is not None and each is not None
+    assert 0.05 < once["attacker_win"] < 0.99
+    for key in each:
+        assert once[key] == pytest.approx(each[key], abs=1e-12), key
