@@ -577,7 +577,11 @@ def _run(
     # keeps those pairs of states.
     joins = battle.wave2_joins
     if joins:
-        engine = "general"
+        # The merged table engine keeps those pairs too (big land battles with AA fire).
+        engine = "merged" if (
+            engine == "auto" and isinstance(unit, float) and not subs and battle.retreat_chance is None
+            and _table_cells(setup) > SMALL_CELLS_ROUNDS and _merges(setup)
+        ) else "general"  # fmt: skip
     if engine == "auto":
         engine = "general" if subs else "fast"
     if engine == "fast" and subs:
@@ -602,7 +606,14 @@ def _run(
         else:
             engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
-    if engine == "fast" and isinstance(unit, float) and (
+    if engine == "merged" and isinstance(unit, float):
+        from engine.odds.aa_merged import MergedTable
+
+        merged = MergedTable(setup, max_cells)
+        merged.pairs = []
+        tally = merged.run(limit)
+        engine = "fast"
+    elif engine == "fast" and isinstance(unit, float) and (
         _table_cells(setup) > small or battle.retreat_chance is not None
     ):
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
@@ -827,6 +838,14 @@ def _second_wave_once(
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))
+
+
+def _merges(setup: BattleSetup[Any]) -> bool:
+    """Whether the table engines take ``setup`` as the merged engine (numpy: imported
+    for big battles only)."""
+    from engine.odds.aa_merged import merges
+
+    return merges(setup)
 
 
 def _table_cells(setup: BattleSetup[Any]) -> int:

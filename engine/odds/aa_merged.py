@@ -51,13 +51,19 @@ GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
     """The table engine for ``setup``: over distinct attacker states when AA fire splits
     the attacker into several blocks of a big table, else per block."""
+    if merges(setup):
+        return MergedTable(setup, max_cells)
+    return TableEngine(setup, max_cells)
+
+
+def merges(setup: BattleSetup[float]) -> bool:
+    """Whether :func:`table_engine` takes the merged engine: AA fire splits the attacker
+    into several blocks of a big table."""
     att = setup.attacker
     blocks = start_attackers(setup.starts)
     nD = setup.defender.hp(setup.defender.start)
     cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
-    if len(blocks) > 1 and cells > MERGE_MIN_CELLS:
-        return MergedTable(setup, max_cells)
-    return TableEngine(setup, max_cells)
+    return len(blocks) > 1 and cells > MERGE_MIN_CELLS
 
 
 def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
@@ -303,6 +309,10 @@ class MergedTable(TableEngine):
         # (every state's, when asked, from _nxt_of).
         self.nxt_k = _after(next1, np.flatnonzero(self.mm_of >= 0), Hd)
         self._nxt_all: Arr = None
+        # With a round limit, the cells still fighting after the last round by attacker
+        # state (kept when a list is put here before run: Tally.pairs, for a second wave
+        # the first wave's units join).
+        self.pairs: list[tuple[Arr, Arr]] | None = None
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -360,7 +370,7 @@ class MergedTable(TableEngine):
         rows' ``lim`` (0: nothing fights on)."""
         lims, per_row = self._settle_many(
             rows, self.s_alive[ids], self.s_quiet[ids], self.s_retreat[ids], self.s_cut[ids], self.s_open[ids],
-            self.s_takes[ids], last,
+            self.s_takes[ids], last, ids,
         )  # fmt: skip
         self.s_end[ids] += per_row
         return lims
@@ -369,16 +379,17 @@ class MergedTable(TableEngine):
         """The same for row ``i < n0`` of every block (``rows`` = ``M[:, i, :]``)."""
         lims, per_row = self._settle_many(
             rows, self.a_alive[:, i], self.a_quiet[:, i], self.a_retreat[:, i], self.r_cut[:, i], self.r_open[:, i],
-            self.a_takes[:, i], last,
+            self.a_takes[:, i], last, self.rid[:, i],
         )  # fmt: skip
         self.a_end[:, i] += per_row
         return lims
 
     def _settle_many(
-        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, r_open: Arr, takes: Arr, last: bool
+        self, rows: Arr, alive: Arr, quiet: Arr, stop: Arr, r_cut: Arr, r_open: Arr, takes: Arr, last: bool,
+        states: Arr,
     ) -> tuple[Arr, Arr]:
         """Settle rows given their flags (see :meth:`_settle_states`): ``(lims, mass
-        recorded per row)``."""
+        recorded per row)``.  ``states``: each row's attacker state (for ``pairs``)."""
         nD, C = self.nD, self.C
         cols = np.arange(C)[None, :]
         lim = np.where(quiet, nD, self.jT)
@@ -420,6 +431,10 @@ class MergedTable(TableEngine):
         record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
         if last:  # the round limit: what did not retreat after the last round is unfinished
             record(UNFINISHED, fights, lambda ids: (cols < lim[ids, None]) & (cols >= cut[ids]))
+            if self.pairs is not None:
+                ids = np.flatnonzero(fights)
+                masses = np.where((cols < lim[ids, None]) & (cols >= cut[ids]), rows[ids], 0.0)
+                self.pairs.append((states[ids], masses))
             return np.zeros(len(rows), dtype=np.int64), per_row
         stale_rows = alive & ~stop & quiet
         stale = np.zeros(rows.shape, dtype=bool)
@@ -670,6 +685,21 @@ class MergedTable(TableEngine):
         self.rounds += float(w[go].sum())
         for row, col, mass in zip((k if per_block else s)[go].tolist(), j[go].tolist(), w[go].tolist()):
             pending.setdefault((col, col), []).append((row, mass))
+
+    def _tally(self) -> Tally[float]:
+        tally = super()._tally()
+        if self.pairs is not None:
+            # The pairs of states still fighting after the round limit (as the general
+            # engine keeps them, GeneralEngine.run(pairs=True)).
+            got: dict[tuple[State, State], float] = {}
+            d_states = self.d_tab.states
+            for states, masses in self.pairs:
+                rows, cols = np.nonzero(masses)
+                for s, j, m in zip(states[rows].tolist(), cols.tolist(), masses[rows, cols].tolist()):
+                    key = (self.states[s], d_states[j])
+                    got[key] = got.get(key, 0.0) + m
+            tally.pairs = got
+        return tally
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

@@ -262,3 +262,29 @@ def test_dice_counts_are_the_dice_of_every_state(tech: str) -> None:
             assert D[cat, n].tolist() == want.tolist(), (st, cat)
         boosted += any(v == 2 for v, _ in other) and st[att.slot_of("artillery")] > 0
     assert boosted > 50
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_the_merged_engine_keeps_the_pairs_still_fighting_as_the_general_engine(rounds: int) -> None:
+    # A round limit with a second wave joining (A-10.5 AA fire before round 1): the
+    # merged engine keeps the pairs of states still fighting after the last round,
+    # each with its chance, as GeneralEngine.run(pairs=True) does; aa_odds takes them.
+    from engine.odds import aa
+    from engine.odds.aa_general import GeneralEngine
+
+    battle = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=rounds)
+    setup, _ = setup_battle(battle, 1.0)
+    assert aa_merged.merges(setup) and aa._table_cells(setup) > aa.SMALL_CELLS_ROUNDS
+    merged = MergedTable(setup)
+    merged.pairs = []
+    got = merged.run(rounds)
+    want = GeneralEngine(setup).run(rounds, pairs=True)
+    assert got.pairs is not None and want.pairs is not None
+    assert sum(want.pairs.values()) == pytest.approx(want.outcome["unfinished"], abs=1e-14)
+    assert 0.2 < sum(got.pairs.values()) < 0.999
+    assert len(want.pairs) > 100
+    for pair in set(got.pairs) | set(want.pairs):
+        assert got.pairs.get(pair, 0.0) == pytest.approx(want.pairs.get(pair, 0.0), abs=1e-15), pair
+    joined = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=rounds,
+                            wave2="4 inf, 2 tank, 2 fig")
+    assert aa_odds(joined).engine == "fast"  # the first wave in the merged engine
