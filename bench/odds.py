@@ -64,8 +64,10 @@
   ``odds-aa-100v100-aa-gun-ms`` as the second wave (~0.5 s; ~13 s before).
 - ``odds-aa-joined-wave-aa-gun-ms``: 25 inf, 10 art, 5 tanks, 5 fighters and 5 bombers
   against ``DEFENSE_WAVE`` for 2 rounds, then 15 inf, 5 art, 5 tanks and 5 fighters
-  joined by the first wave's units still fighting, best of three (~76,000 starts, ~1.6 s;
-  ~5 s with a start per force and AA outcome, ~945,000 of them; not yet the 1 s goal).
+  joined by the first wave's units still fighting, best of three (~76,000 starts, ~0.85 s
+  since the starts are arrays, the levels shared products and the first wave runs in the
+  merged engine; ~1.6 s before; ~5 s with a start per force and AA outcome, ~945,000 of
+  them).
 - ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
   to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~3 s
   with the work limit; ~9 minutes of work before it).
