@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, StartTable, Tally, Work,
-    start_attackers, too_many_starts,
+    table_cells, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -452,9 +452,8 @@ def _aa_fire_many(
 
     aa_value, guns, shots_per_gun, air = _aa_guns(att, dfn, prof_a, prof_d, land)
     dtype = float if isinstance(unit, float) else object
-    every = np.arange(len(forces))
     if not air:
-        return [(every, forces, np.full(len(forces), unit, dtype=dtype))]
+        return [(np.arange(len(forces)), forces, np.full(len(forces), unit, dtype=dtype))]
     slots = [att.slot_of(n) for n in air]
     have = forces[:, slots]  # (F, air types)
 
@@ -580,7 +579,7 @@ def _run(
         # The merged table engine keeps those pairs too (big land battles with AA fire).
         engine = "merged" if (
             engine == "auto" and isinstance(unit, float) and not subs and battle.retreat_chance is None
-            and _table_cells(setup) > SMALL_CELLS_ROUNDS and _merges(setup)
+            and table_cells(setup) > SMALL_CELLS_ROUNDS and _merges(setup)
         ) else "general"  # fmt: skip
     if engine == "auto":
         engine = "general" if subs else "fast"
@@ -614,7 +613,7 @@ def _run(
         tally = merged.run(limit)
         engine = "fast"
     elif engine == "fast" and isinstance(unit, float) and (
-        _table_cells(setup) > small or battle.retreat_chance is not None
+        table_cells(setup) > small or battle.retreat_chance is not None
     ):
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
@@ -846,13 +845,6 @@ def _merges(setup: BattleSetup[Any]) -> bool:
     from engine.odds.aa_merged import merges
 
     return merges(setup)
-
-
-def _table_cells(setup: BattleSetup[Any]) -> int:
-    """Cells of the fast engines' table: attacker states (every AA block) x defender's."""
-    blocks = start_attackers(setup.starts)
-    att, dfn = setup.attacker, setup.defender
-    return sum(att.hp(a) + 1 for a in blocks) * (dfn.hp(dfn.start) + 1)
 
 
 def _state_sums(

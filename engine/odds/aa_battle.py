@@ -153,16 +153,19 @@ class StartTable(Sequence[Start[N]]):
         for w, i, j in zip(self.w.tolist(), self.a.tolist(), self.d.tolist()):
             yield Start(w, ats[i], dfs[j], dfs[j])
 
-    def attacker_states(self) -> set[State]:
-        """The attacker states some start begins from."""
-        return {self.attackers[i] for i in set(self.a.tolist())}
 
 
 def start_attackers(starts: Sequence[Start[N]]) -> set[State]:
     """The attacker states round 1 starts from (the blocks of the table engines)."""
     if isinstance(starts, StartTable):
-        return starts.attacker_states()
+        return {starts.attackers[i] for i in set(starts.a.tolist())}
     return {s.attacker for s in starts}
+
+
+def table_cells(setup: BattleSetup[N]) -> int:
+    """Cells of the table engines' table: attacker states (every AA block) x defender's."""
+    att, dfn = setup.attacker, setup.defender
+    return sum(att.hp(a) + 1 for a in start_attackers(setup.starts)) * (dfn.hp(dfn.start) + 1)
 
 
 @dataclass

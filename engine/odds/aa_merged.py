@@ -32,7 +32,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, StartTable, Tally,
-    start_attackers, win_cut,
+    start_attackers, table_cells, win_cut,
 )  # fmt: skip
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
@@ -59,11 +59,7 @@ def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> Tab
 def merges(setup: BattleSetup[float]) -> bool:
     """Whether :func:`table_engine` takes the merged engine: AA fire splits the attacker
     into several blocks of a big table."""
-    att = setup.attacker
-    blocks = start_attackers(setup.starts)
-    nD = setup.defender.hp(setup.defender.start)
-    cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
-    return len(blocks) > 1 and cells > MERGE_MIN_CELLS
+    return len(start_attackers(setup.starts)) > 1 and table_cells(setup) > MERGE_MIN_CELLS
 
 
 def _catalogue(att: Side, blocks: list[State]) -> tuple[list[State], Arr, Arr]:
@@ -430,11 +426,13 @@ class MergedTable(TableEngine):
         cut = cut1[:, None]
         record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
         if last:  # the round limit: what did not retreat after the last round is unfinished
-            record(UNFINISHED, fights, lambda ids: (cols < lim[ids, None]) & (cols >= cut[ids]))
+            def unfinished(ids: Arr) -> Arr:
+                return (cols < lim[ids, None]) & (cols >= cut[ids])
+
+            record(UNFINISHED, fights, unfinished)
             if self.pairs is not None:
                 ids = np.flatnonzero(fights)
-                masses = np.where((cols < lim[ids, None]) & (cols >= cut[ids]), rows[ids], 0.0)
-                self.pairs.append((states[ids], masses))
+                self.pairs.append((states[ids], np.where(unfinished(ids), rows[ids], 0.0)))
             return np.zeros(len(rows), dtype=np.int64), per_row
         stale_rows = alive & ~stop & quiet
         stale = np.zeros(rows.shape, dtype=bool)

@@ -13,7 +13,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from engine.odds.aa import SMALL_CELLS, AABattle, AAOdds, _result, _table_cells, aa_odds, setup_battle
+from engine.odds.aa import SMALL_CELLS, AABattle, AAOdds, _result, aa_odds, setup_battle
+from engine.odds.aa_battle import table_cells
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_units import catalogue
 from engine.odds.dist import N
@@ -84,7 +85,7 @@ def small_battles(draw: st.DrawFn) -> AABattle:
 @given(small_battles())
 def test_packed_float_solver_matches_exact_fractions(battle: AABattle) -> None:
     setup, _ = setup_battle(battle, 1.0)
-    if _table_cells(setup) > SMALL_CELLS:
+    if table_cells(setup) > SMALL_CELLS:
         return  # the numpy table engine's battle: tested in test_aa_table.py
     floats = aa_odds(battle)
     assert floats.engine == "fast"
@@ -160,7 +161,7 @@ def test_memoised_side_tables_give_the_same_answer_again_and_across_battles() ->
     # must not change anything.
     battle = AABattle.parse("2 inf, 1 fig, 1 bom", "3 inf, 1 art, 1 aa")
     setup, _ = setup_battle(battle, 1.0)
-    assert len({s.attacker for s in setup.starts}) == 4 and _table_cells(setup) <= SMALL_CELLS
+    assert len({s.attacker for s in setup.starts}) == 4 and table_cells(setup) <= SMALL_CELLS
     first = aa_odds(battle)
     assert first.engine == "fast"
     other = AABattle.parse("1 inf, 1 tank, 1 fig, 1 bom", "3 inf, 1 art, 1 aa")

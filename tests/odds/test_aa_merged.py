@@ -269,12 +269,12 @@ def test_the_merged_engine_keeps_the_pairs_still_fighting_as_the_general_engine(
     # A round limit with a second wave joining (A-10.5 AA fire before round 1): the
     # merged engine keeps the pairs of states still fighting after the last round,
     # each with its chance, as GeneralEngine.run(pairs=True) does; aa_odds takes them.
-    from engine.odds import aa
+    from engine.odds import aa, aa_battle
     from engine.odds.aa_general import GeneralEngine
 
     battle = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=rounds)
     setup, _ = setup_battle(battle, 1.0)
-    assert aa_merged.merges(setup) and aa._table_cells(setup) > aa.SMALL_CELLS_ROUNDS
+    assert aa_merged.merges(setup) and aa_battle.table_cells(setup) > aa.SMALL_CELLS_ROUNDS
     merged = MergedTable(setup)
     merged.pairs = []
     got = merged.run(rounds)
