@@ -46,6 +46,7 @@ WIN_BAND = 32  # columns per product in the win-chance pass
 U_BAND = 32  # columns per product of _win_ground's U rows
 GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
+RUNS_APART = 8  # _run_sums: at most this many runs left, each summed on its own
 
 
 def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
@@ -156,9 +157,52 @@ def _toeplitz_view(x: Arr, rows: int, cols: int) -> Arr:
     return as_strided(P[..., cols:], shape=x.shape[:-1] + (rows, cols), strides=strides, writeable=False)
 
 
+def _levels(hp: Arr, next1: Arr) -> list[Arr]:
+    """The states by level (equal hit points), most first, each level ordered so that
+    ``next1`` keeps the order: a state comes before another of its level when its next
+    state comes before theirs in the level below (ties by number).  Then the states
+    ``h`` casualties on from one level's states, in that order, come in runs of equal
+    states (see :func:`_scatter`)."""
+    order = np.argsort(hp, kind="stable")
+    cuts = np.flatnonzero(np.diff(hp[order])) + 1
+    levels = np.split(order, cuts)
+    pos = np.zeros(len(hp), dtype=np.int64)  # a state's place in its level
+    for n, level in enumerate(levels):
+        if n:
+            level = levels[n] = level[np.argsort(pos[next1[level]], kind="stable")]
+        pos[level] = np.arange(len(level))
+    return levels[::-1]
+
+
+def _run_sums(rows: Arr, starts: Arr) -> tuple[Arr, Arr]:
+    """The sums of the runs of ``rows`` that begin at ``starts`` (ascending, the first
+    0), longest runs first, with those runs' starts: ``np.add.reduceat`` over axis 0,
+    but one row-gathering addition per place in a run instead of numpy's row-by-row
+    loop (~3x faster on long tables)."""
+    lens = np.diff(np.append(starts, len(rows)))
+    order = np.argsort(-lens, kind="stable")
+    starts, lens = starts[order], lens[order]
+    acc = rows[starts]
+    for o in range(1, int(lens[0])):
+        n = int(np.searchsorted(-lens, -o, side="left"))  # the runs longer than o
+        if n <= RUNS_APART:  # a few long runs (such as "attacker destroyed"): each apart
+            for r in range(n):
+                acc[r] += rows[starts[r] + o : starts[r] + lens[r]].sum(axis=0)
+            break
+        acc[:n] += rows[starts[:n] + o]
+    return acc, starts
+
+
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
     """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
-    (repeated ones, such as "attacker destroyed", summed first)."""
+    (repeated ones, such as "attacker destroyed", summed first).  Runs of equal targets
+    (a level's states in :func:`_levels` order, ``h`` casualties on) are summed where
+    they stand, the rest sorted."""
+    if len(target) > 1:
+        starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
+        if 2 * len(starts) <= len(target):
+            rows, starts = _run_sums(rows, starts)
+            target = target[starts]
     order = np.argsort(target, kind="stable")
     ts = target[order]
     start = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
@@ -277,10 +321,7 @@ class MergedTable(TableEngine):
         self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
         self.s_cut = np.zeros(S, dtype=np.int64)
         self.s_open = np.zeros((S, 2), dtype=np.int64)
-        # Levels: the states of equal hit points, most first.
-        order = np.argsort(-hp, kind="stable")
-        cuts = np.flatnonzero(np.diff(hp[order])) + 1
-        self.levels = np.split(order, cuts)
+        self.levels = _levels(hp, next1)
         # The forward pass's levels: the states masses can reach outside the per-block
         # rows (see run): the rows past the ground phase and every state after them.
         # The ground phase's other states are left out (a level's rows are read whole).

@@ -16,7 +16,7 @@ from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
-from engine.odds.aa_merged import MergedTable, _catalogue, table_engine
+from engine.odds.aa_merged import MergedTable, _after, _catalogue, _levels, _run_sums, _scatter, table_engine
 from engine.odds.aa_table import TableEngine, shared_spread
 from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
@@ -88,6 +88,53 @@ def test_a_state_follows_the_same_casualties_from_every_block() -> None:
         seq = att.sequence(st)
         assert hp[s] == len(seq) - 1
         assert states[next1[s]] == (seq[1] if len(seq) > 1 else st)
+
+
+def test_a_level_in_order_reaches_each_state_in_one_run() -> None:
+    # _levels orders a level so that its states' states h casualties on come in runs of
+    # equal states, for every h (what lets _scatter sum them where they stand).
+    battle = AABattle.parse("8 inf, 3 art, 2 tank, 4 fig, 4 bom", "12 inf, 1 aa")
+    setup, _ = setup_battle(battle, 1.0)
+    _, hp, next1 = _catalogue(setup.attacker, sorted({s.attacker for s in setup.starts}))
+    levels = _levels(hp, next1)
+    assert sorted(np.concatenate(levels).tolist()) == list(range(len(hp)))
+    assert [int(hp[lv[0]]) for lv in levels] == sorted({int(h) for h in hp}, reverse=True)
+    runs = 0
+    for level in levels:
+        assert len(set(hp[level].tolist())) == 1
+        after = _after(next1, level, int(hp[level[0]]))
+        for h in range(after.shape[1]):
+            col = after[:, h].tolist()
+            starts = [n for n in range(len(col)) if n == 0 or col[n] != col[n - 1]]
+            assert len(starts) == len(set(col)), (h, col)
+            runs += len(col) - len(starts)
+    assert runs > 100  # states do meet: there were runs to keep together
+
+
+def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
+    rng = np.random.default_rng(7)
+    # Runs of every length (one of 40, as "attacker destroyed" makes), then a target
+    # met again after other runs.
+    lens = np.array([1, 3, 40, 2, 1, 5, 12, 1, 2, 7] * 3)
+    target = np.repeat(rng.permutation(60)[: len(lens)], lens)
+    target[-3:] = target[0]
+    rows = rng.random((len(target), 5))
+    starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
+    sums, firsts = _run_sums(rows, starts)
+    assert sorted(firsts.tolist()) == starts.tolist()
+    for got, at in zip(sums, firsts.tolist()):
+        end = starts[np.searchsorted(starts, at) + 1] if at != starts[-1] else len(rows)
+        assert np.allclose(got, rows[at:end].sum(axis=0), rtol=0, atol=1e-13)
+    into = np.zeros((60, 9))
+    _scatter(into, target, rows, 2)
+    want = np.zeros((60, 9))
+    np.add.at(want, (target[:, None], np.arange(2, 7)[None, :]), rows)
+    assert np.abs(into - want).max() < 1e-13
+    # Targets in no runs at all take the sorting path alone.
+    into2 = np.zeros((60, 9))
+    perm = rng.permutation(len(target))
+    _scatter(into2, target[perm], rows[perm], 2)
+    assert np.abs(into2 - want).max() < 1e-13
 
 
 @pytest.mark.parametrize(
