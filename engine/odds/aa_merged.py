@@ -502,6 +502,12 @@ class MergedTable(TableEngine):
             self.dropped += float((per_row * self.s_out[ids]).sum())
             c0 = c_lo + a0
             DT = DFT[hd_from + h0 : hd_from + h1, c_lo : c_lo + xk.shape[1]]
+            # Scores from the states' hit points on leave each state destroyed (its own
+            # last state, whatever the score): one row, their chances summed.
+            live = int(self.hp[ids].max()) - hd_from - h0
+            if 0 <= live < len(DT) - 1:
+                DT = np.concatenate([DT[:live], DT[live:].sum(axis=0, keepdims=True)])
+                target = target[:, : live + 1]
             out = shared_spread(xk, DT, self.SF[ids, a0:a1], self.nD + 1 - c0)
             target = target.T
         else:

@@ -266,7 +266,8 @@ def test_shared_spread_is_the_per_row_toeplitz_product(keep: int) -> None:
 
 def test_levels_spread_by_shared_products_match_products_per_row(monkeypatch: pytest.MonkeyPatch) -> None:
     # A second wave joined by the first wave's units: levels of hundreds of attacker
-    # states, spread by shared_spread (SHARED_MIN rows and more) or row by row.
+    # states, spread by shared_spread (SHARED_MIN rows and more, the defender's scores
+    # that destroy every state of a level summed into one row) or row by row.
     battle = AABattle.parse("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", rounds=1,
                             wave2="6 inf, 3 tank, 3 fig")
     calls: list[int] = []
