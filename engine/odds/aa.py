@@ -559,10 +559,12 @@ def aa_odds(
 
 def _run(
     battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
-    starts: Sequence[Start[N]] | None = None,
+    starts: Sequence[Start[N]] | None = None, report: bool = True,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
-    against every state the first left, :func:`_second_wave_once`)."""
+    against every state the first left, :func:`_second_wave_once`); ``report`` False:
+    the chances only, without the survivors and losses (a second wave's battles, whose
+    survivors nobody reads: summing them by state is most of a big table's report)."""
     max_states, max_cells, work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
@@ -637,7 +639,7 @@ def _run(
         # Strafe: whatever still fights after the last round retreats (A-10.15).
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
-    odds = _result(battle, setup, aside, tally, engine, cat)
+    odds = _result(battle, setup, aside, tally, engine, cat, report)
     if battle.wave2:
         second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
         # The error bound covers the second wave's chances too (its battles' own bounds,
@@ -718,7 +720,7 @@ def _second_wave(
         if once is None and cap is not None and pairs > cap:  # a battle per pair: too many
             raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else [
-            _shares(float(mass), _run(_wave_battle(battle, force, survivors(st)), 1.0, "auto", limits, eps))
+            _shares(float(mass), _run(_wave_battle(battle, force, survivors(st)), 1.0, "auto", limits, eps, report=False))
             for force, left in group for mass, st in left
         ]  # fmt: skip
         for part, part_error in parts:
@@ -836,7 +838,8 @@ def _second_wave_once(
     table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols])
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
-    return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts))
+    return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts,
+                                        report=False))
 
 
 def _merges(setup: BattleSetup[Any]) -> bool:
@@ -894,7 +897,10 @@ def _result(
     tally: Tally[N],
     engine: str,
     cat: Catalogue,
+    report: bool = True,
 ) -> AAOdds:
+    """The odds from ``tally``; without ``report``, no expected survivors, losses or
+    survivor charts (empty)."""
     o = tally.outcome
     won, held, draw = o[ATTACKER], o[DEFENDER] + o[RETREAT] + o[STALEMATE] + o[UNFINISHED], o[DRAW]
     takes = tally.takes if tally.takes is not None else won - won
@@ -907,7 +913,7 @@ def _result(
     loss: dict[str, float] = {}
     survivors: dict[str, tuple[tuple[Mapping[str, int], float], ...]] = {}
     counts: dict[str, dict[int, float]] = {}
-    for who, (side, end, extra) in ends.items():
+    for who, (side, end, extra) in ends.items() if report else ():
         profiles = side.profiles
         if extra:
             army = battle.attacker if who == "attacker" else battle.defender

@@ -137,6 +137,49 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
+def _groups(row: list[int]) -> list[tuple[int, int]]:
+    """A row of dice counts by target number as :func:`hits` takes them."""
+    return [(t, c) for t, c in enumerate(row) if c]
+
+
+def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
+    """The hit distributions of distinct dice ``by_dice[u]`` (the aircraft's dice by
+    target number 0-6, then the other units'), one row each, as wide as the widest:
+    ``hits(aircraft) * hits(rest)`` (convolved, as the side tables have them; the
+    distinct aircraft and other dice each computed once, the convolutions one shifted
+    addition per aircraft hit count for all rows); low luck: its distribution."""
+    if low_luck:
+        dists = [np.array(low_luck_distribution(_groups(row[:7]) + _groups(row[7:]), 1.0)) for row in by_dice.tolist()]
+        out = np.zeros((len(dists), max(len(x) for x in dists)))
+        for u, x in enumerate(dists):
+            out[u, : len(x)] = x
+        return out
+    tables, ofs, lens = [], [], []
+    for cols in (by_dice[:, :7], by_dice[:, 7:]):
+        first, of = row_ids(cols)
+        got = [hits(_groups(row)) for row in cols[first].tolist()]
+        table = np.zeros((len(got), max(len(x) for x in got)))
+        for u, x in enumerate(got):
+            table[u, : len(x)] = x
+        tables.append(table)
+        ofs.append(of)
+        lens.append(np.array([len(x) for x in got])[of])
+    (air, rest), (air_of, rest_of) = tables, ofs
+    La, Lr = air.shape[1], rest.shape[1]
+    out = np.zeros((len(by_dice), La + Lr - 1))
+    order = np.argsort(air_of, kind="stable")
+    cuts = np.flatnonzero(np.diff(air_of[order])) + 1
+    for rows in np.split(order, cuts):
+        # The rows with the same aircraft dice: their other dice's distributions times
+        # the aircraft's as a Toeplitz matrix, T[j, c] = air[c - j].
+        P = np.zeros(2 * Lr + La - 1)
+        P[Lr : Lr + La] = air[air_of[rows[0]]]
+        T = as_strided(P[Lr:], shape=(Lr, La + Lr - 1), strides=(-P.itemsize, P.itemsize))
+        out[rows] = rest[rest_of[rows]] @ T
+    n_air, n_rest = lens
+    return out[:, : int((n_air + n_rest).max()) - 1]  # the rest are zeros
+
+
 def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
     """Per state of ``first``: the states after 0, 1 … ``Hd`` more casualties
     (``next1[s]``: the state after one)."""
@@ -279,26 +322,14 @@ class MergedTable(TableEngine):
         D = att.dice_counts(sv[rolled])
         by_dice = np.concatenate([D[CAT_AIR], D[CAT_SUB] + D[CAT_OTHER]], axis=1)
         first, dist_of = row_ids(by_dice)
-        dists: list[Arr] = []
-        for row in by_dice[first].tolist():
-            air = [(t, c) for t, c in enumerate(row[:7]) if c]
-            rest = [(t, c) for t, c in enumerate(row[7:]) if c]
-            if setup.low_luck:
-                dists.append(np.array(low_luck_distribution(air + rest, 1.0)))
-            elif air and rest:
-                dists.append(np.convolve(hits(air), hits(rest)))
-            else:
-                dists.append(hits(air + rest))
-        Ha = max(len(x) for x in dists) - 1
+        by_row = _dice_dists(by_dice[first], setup.low_luck)
+        Ha = by_row.shape[1] - 1
         if self.n0:
             Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
         self.Ha = Ha
         self.C = nD + Ha + 2
         self.SF = np.zeros((S, Ha + 1))
-        by_row = np.zeros((len(dists), Ha + 1))
-        for u, x in enumerate(dists):
-            by_row[u, : len(x)] = x
-        self.SF[rolled] = by_row[dist_of]
+        self.SF[rolled, : by_row.shape[1]] = by_row[dist_of]
         if self.n0:
             # Ground phase: G[i] * H[k], every block and row at once.
             n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
@@ -736,14 +767,22 @@ class MergedTable(TableEngine):
         if self.pairs is not None:
             # The pairs of states still fighting after the round limit (as the general
             # engine keeps them, GeneralEngine.run(pairs=True)).
-            got: dict[tuple[State, State], float] = {}
+            # Summed by (attacker state, column) in numpy, the tuples made once per state.
             d_states = self.d_tab.states
-            for states, masses in self.pairs:
-                rows, cols = np.nonzero(masses)
-                for s, j, m in zip(states[rows].tolist(), cols.tolist(), masses[rows, cols].tolist()):
-                    key = (self.states[s], d_states[j])
-                    got[key] = got.get(key, 0.0) + m
-            tally.pairs = got
+            C = self.C
+            keys, masses = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
+            for states, rows in self.pairs:
+                r, c = np.nonzero(rows)
+                keys.append(states[r] * C + c)
+                masses.append(rows[r, c])
+            key, at = np.unique(np.concatenate(keys), return_inverse=True)
+            mass = np.bincount(at.ravel(), np.concatenate(masses), len(key))
+            s_of, j_of = np.divmod(key, C)
+            us, u_at = np.unique(s_of, return_inverse=True)
+            a_states = list(map(tuple, self.sv[us].tolist()))
+            tally.pairs = {
+                (a_states[u], d_states[j]): m for u, j, m in zip(u_at.ravel().tolist(), j_of.tolist(), mass.tolist())
+            }
         return tally
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:

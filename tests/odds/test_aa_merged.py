@@ -16,8 +16,11 @@ from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
-from engine.odds.aa_merged import MergedTable, _after, _catalogue, _levels, _run_sums, _scatter, table_engine
-from engine.odds.aa_table import TableEngine, shared_spread
+from engine.odds.aa_merged import (
+    MergedTable, _after, _catalogue, _dice_dists, _levels, _run_sums, _scatter, table_engine,
+)
+from engine.odds.aa_table import TableEngine, hits, shared_spread
+from engine.odds.dist import low_luck_distribution
 from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
 
@@ -109,6 +112,30 @@ def test_a_level_in_order_reaches_each_state_in_one_run() -> None:
             assert len(starts) == len(set(col)), (h, col)
             runs += len(col) - len(starts)
     assert runs > 100  # states do meet: there were runs to keep together
+
+
+@pytest.mark.parametrize("low_luck", [False, True])
+def test_dice_dists_are_each_rows_distribution(low_luck: bool) -> None:
+    # Rows of dice counts by target number (aircraft 0-6, then the rest), some sharing
+    # their aircraft dice, some with none: each row's distribution, zero-padded.
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 4, size=(40, 14))
+    rows[:, [0, 7]] = 0
+    rows[::3, :7] = rows[0, :7]
+    rows[5, :7] = 0
+    rows[6, 7:] = 0
+    rows[1, 1:7], rows[1, 8:] = 6, 0  # the most aircraft dice and the most other dice
+    rows[2, 1:7], rows[2, 8:] = 0, 6  # in different rows
+    got = _dice_dists(rows, low_luck)
+    widest = 0
+    for row, dist in zip(rows.tolist(), got):
+        air = [(t, c) for t, c in enumerate(row[:7]) if c]
+        rest = [(t, c) for t, c in enumerate(row[7:]) if c]
+        want = np.array(low_luck_distribution(air + rest, 1.0)) if low_luck else np.convolve(hits(air), hits(rest))
+        assert np.abs(dist[: len(want)] - want).max() < 1e-15
+        assert not dist[len(want) :].any()
+        widest = max(widest, len(want))
+    assert got.shape[1] == widest
 
 
 def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:

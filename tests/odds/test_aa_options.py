@@ -310,6 +310,36 @@ def test_a_big_second_wave_is_one_battle_not_one_per_state() -> None:
     assert odds.second_wave is not None and 0.5 < odds.second_wave["attacker_win"] < 0.65
 
 
+@pytest.mark.parametrize(("attacker", "defender", "options"), [
+    ("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", {}),
+    ("6 sub, 3 des, 2 fig", "4 sub, 2 cru, 1 car, 2 fig", {"mode": "sea"}),
+])  # fmt: skip
+def test_a_second_waves_battles_skip_the_report_but_not_the_chances(
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    # The second wave's battles are run with report=False: their chances and error bound
+    # are the full run's, their survivors and losses (which nobody reads) not summed.
+    from engine.odds import aa
+
+    battle = AABattle.parse(attacker, defender, **options)
+    full = aa._run(battle, 1.0, "auto", (None, None, aa.Work(None)), 1e-18)
+    bare = aa._run(battle, 1.0, "auto", (None, None, aa.Work(None)), 1e-18, report=False)
+    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "error_bound"):
+        assert getattr(bare, key) == getattr(full, key), key
+    assert full.expected_survivors["attacker"] and full.survivors["defender"]
+    assert not bare.expected_survivors and not bare.survivors and not bare.survivor_count
+    reports: list[bool] = []
+    result = aa._result
+
+    def spy(*args: Any) -> Any:
+        reports.append(args[-1] if len(args) > 6 else True)
+        return result(*args)
+
+    monkeypatch.setattr(aa, "_result", spy)
+    aa_odds(AABattle.parse(attacker, defender, wave2=attacker, **options))
+    assert reports == [True, False]
+
+
 def test_expected_losses_and_tuv_swing() -> None:
     odds = aa_odds(AABattle.parse("1 inf", "1 inf"), exact=True)
     # Attacker infantry dies when the defender wins or draws: 5/8 + 1/8; the defender's
@@ -852,10 +882,10 @@ def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.
     seen: list[tuple[AABattle, list[Any]]] = []
     real = aa._run
 
-    def spy(battle: AABattle, *args: Any, starts: Any = None) -> Any:
+    def spy(battle: AABattle, *args: Any, starts: Any = None, report: bool = True) -> Any:
         if starts is not None:
             seen.append((battle, starts))
-        return real(battle, *args, starts=starts)
+        return real(battle, *args, starts=starts, report=report)
 
     monkeypatch.setattr(aa, "_run", spy)
     aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig", rounds=1), exact=True)
