@@ -520,7 +520,15 @@ class MergedTable(TableEngine):
 
     def _spread_states(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
         """One round from the masses ``x`` (n, w) at columns ``lo..`` of the states
-        ``ids`` into ``into`` (rows: ``mm_of``), for every defender score ``hd >= hd_from``."""
+        ``ids`` into ``into`` (rows: ``mm_of``), for every defender score ``hd >= hd_from``.
+        A state whose every mass is below TINY spreads nothing (counted in ``dropped``):
+        a big table's far states are many, and light."""
+        light = x.max(axis=1) < TINY
+        if light.any():
+            self.dropped += float(x[light].sum())
+            ids, x = ids[~light], x[~light]
+            if not len(ids):
+                return
         shared = len(ids) >= SHARED_MIN
         got = self._weights(x, lo, hd_from, DFT, build=not shared)
         if got is None:

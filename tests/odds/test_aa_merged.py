@@ -188,6 +188,26 @@ def test_merged_engine_matches_the_per_block_table_engine(
     same_tally(got, want, got.dropped + want.dropped + 1e-12)
 
 
+def test_states_lighter_than_tiny_spread_nothing_and_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A big merged table's far states carry masses below TINY: they are left out of the
+    # level's products (counted in dropped), and the answer is the per-block engine's.
+    battle = AABattle.parse("25 fig, 25 bom", "40 inf, 1 aa")
+    light: list[int] = []
+    spread = MergedTable._spread_states
+
+    def counted(self: MergedTable, into: Any, ids: Any, x: Any, *args: Any) -> None:
+        light.append(int((x.max(axis=1) < TINY).sum()))
+        spread(self, into, ids, x, *args)
+
+    monkeypatch.setattr(MergedTable, "_spread_states", counted)
+    _, got = run_merged(battle)
+    assert sum(light) >= 10
+    setup, _ = setup_battle(battle, 1.0)
+    want = TableEngine(setup).run()
+    assert got.dropped < 1e-12
+    same_tally(got, want, got.dropped + want.dropped + 1e-13)
+
+
 def test_groups_of_like_weight_match_fractions_and_the_per_block_engine() -> None:
     # 9 x 9 blocks in two groups of like weight, each spread on its own window while
     # the infantry is lost (n0 rows), then merged.
