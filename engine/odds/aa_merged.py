@@ -46,6 +46,8 @@ WIN_BAND = 32  # columns per product in the win-chance pass
 U_BAND = 32  # columns per product of _win_ground's U rows
 GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
+SPREAD_GROUPS = 6  # _spread_states: a level's rows in at most this many groups by columns,
+SPREAD_GROUP_MIN = 128  # each of at least this many rows
 RUNS_APART = 8  # _run_sums: at most this many runs left, each summed on its own
 
 
@@ -529,6 +531,19 @@ class MergedTable(TableEngine):
             ids, x = ids[~light], x[~light]
             if not len(ids):
                 return
+        groups = min(SPREAD_GROUPS, len(ids) // SPREAD_GROUP_MIN)
+        if groups < 2:
+            self._spread_group(into, ids, x, lo, hd_from, DFT)
+            return
+        # Rows whose masses start in like columns together: each group's products cover
+        # its own columns only.  Each group keeps the level's order (see _levels).
+        first = (x >= TINY).argmax(axis=1)
+        for g in np.array_split(np.argsort(first, kind="stable"), groups):
+            g = np.sort(g)
+            self._spread_group(into, ids[g], x[g], lo, hd_from, DFT)
+
+    def _spread_group(self, into: Arr, ids: Arr, x: Arr, lo: int, hd_from: int, DFT: Arr) -> None:
+        """:meth:`_spread_states` for one group of states."""
         shared = len(ids) >= SHARED_MIN
         got = self._weights(x, lo, hd_from, DFT, build=not shared)
         if got is None:

@@ -337,6 +337,32 @@ def test_levels_spread_by_shared_products_match_products_per_row(monkeypatch: py
         assert shared.second_wave[key] == pytest.approx(value, abs=1e-14), key
 
 
+def test_a_levels_rows_spread_in_groups_by_columns_as_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # _spread_states splits a big level's rows into groups by their first column with
+    # mass (each group's products cover its own columns): the same odds as one group.
+    battle = AABattle.parse("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", rounds=1,
+                            wave2="6 inf, 3 tank, 3 fig")
+    monkeypatch.setattr(aa_merged, "SPREAD_GROUP_MIN", 40)
+    sizes: list[int] = []
+    group = MergedTable._spread_group
+
+    def counted(self: MergedTable, into: Any, ids: Any, *args: Any) -> None:
+        sizes.append(len(ids))
+        group(self, into, ids, *args)
+
+    monkeypatch.setattr(MergedTable, "_spread_group", counted)
+    grouped = aa_odds(battle)
+    calls = len(sizes)
+    monkeypatch.setattr(aa_merged, "SPREAD_GROUPS", 1)
+    sizes.clear()
+    whole = aa_odds(battle)
+    assert calls > len(sizes) + 3  # levels were split
+    assert grouped.second_wave is not None and whole.second_wave is not None
+    assert 0.01 < whole.second_wave["attacker_win"] < 0.99
+    for key, value in whole.second_wave.items():
+        assert grouped.second_wave[key] == pytest.approx(value, abs=1e-14), key
+
+
 @pytest.mark.parametrize("tech", ["", "heavy bombers"])
 def test_dice_counts_are_the_dice_of_every_state(tech: str) -> None:
     # Side.dice_counts (the merged engine's dice, all states at once) against Side.dice
