@@ -22,12 +22,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Start, StartTable, Tally, Work,
-    table_cells, too_many_starts,
+    ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, PairTable, Start, StartTable, Tally,
+    Work, table_cells, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -41,9 +41,6 @@ if TYPE_CHECKING:  # numpy: imported for big battles only
     from engine.odds.aa_naval import NumberedSides
 
 MODES = ("land", "sea", "amphibious")
-# A second wave's attacking force and the first battle's final defender states it meets,
-# with their chances (see _second_wave).
-Fight = tuple[dict[str, int], list[tuple[N, State]]]
 EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # Up to this many battle states the pure-Python sequence engine is as fast as the numpy
 # table engine, and a one-shot ``warroom odds`` process skips importing numpy.
@@ -648,6 +645,35 @@ def _run(
     return replace(odds, error_bound=min(odds.error_bound, 1.0))  # no chance is off by more than 1
 
 
+class Fights(NamedTuple):
+    """A second wave's battles: attacking force ``forces[f[i]]`` against the first
+    battle's final defender state ``defenders[d[i]]``, chance ``w[i]`` (numpy arrays;
+    ``w`` of Fraction objects in exact mode), each pair once."""
+
+    forces: list[dict[str, int]]
+    defenders: list[State]
+    f: Any
+    d: Any
+    w: Any
+
+    def part(self, rows: Any) -> "Fights":
+        return Fights(self.forces, self.defenders, self.f[rows], self.d[rows], self.w[rows])
+
+
+def _sum_by(keys: Any, w: Any, zero: N) -> tuple[Any, Any]:
+    """The distinct ``keys`` (ints, ascending) and the sums of ``w`` over each."""
+    import numpy as np
+
+    if w.dtype != object:
+        u, at = np.unique(keys, return_inverse=True)
+        return u, np.bincount(at.ravel(), w, len(u))
+    acc: dict[int, N] = {}
+    for k, x in zip(keys.tolist(), w.tolist()):
+        acc[k] = acc.get(k, zero) + x
+    u = np.array(sorted(acc), dtype=np.int64)
+    return u, np.array([acc[k] for k in u.tolist()], dtype=object)
+
+
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool = True,
@@ -661,7 +687,10 @@ def _second_wave(
     are one battle with a start per pair (:func:`_second_wave_once`; at sea forces of
     submarines alone make a second) unless ``one_solve`` is False or the states do not
     fit one; the caller's limits apply to it (to each battle otherwise; the work limit
-    to all of them together)."""
+    to all of them together).  The pairs are handled as arrays (a big first wave leaves
+    hundreds of thousands)."""
+    import numpy as np  # a second wave's pairs as arrays
+
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -675,6 +704,8 @@ def _second_wave(
         "draw": 0.0,
     }
     dfn = setup.defender
+    zero = setup.unit - setup.unit
+    exact = not isinstance(setup.unit, float)
     held: dict[State, dict[str, int]] = {}
 
     def survivors(st: State) -> dict[str, int]:
@@ -683,50 +714,66 @@ def _second_wave(
             held[st] = dict(Counter(dfn.counts(st)) + Counter(aside))
         return held[st]
 
+    # The forces: the second wave alone (number 0), and joined by the first wave's units
+    # in each state it was left in (states with the same units, such as a battleship
+    # damaged or not, are one force).
+    forces: list[dict[str, int]] = []
+    force_ids: dict[tuple[tuple[str, int], ...], int] = {}
+
+    def force_id(units: Counter[str]) -> int:
+        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
+        if key not in force_ids:
+            force_ids[key] = len(forces)
+            forces.append(dict(key))
+        return force_ids[key]
+
+    force_id(Counter(battle.wave2))
+    d_ids: dict[State, int] = {}
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
-    # The joined forces: the first wave's units in each state it was left in, plus the
-    # second wave (states with the same units, such as a battleship damaged or not, are
-    # one force), each with the defender's states it meets and their chances.
-    force_of: dict[State, tuple[tuple[str, int], ...]] = {}
-    by_force: dict[tuple[tuple[str, int], ...], dict[State, N]] = {}
-    for (a, d), mass in (tally.pairs or {}).items():
-        alone[d] -= mass
-        if a not in force_of:
-            force_of[a] = tuple(sorted((Counter(setup.attacker.counts(a)) + Counter(battle.wave2)).items()))
-        left = by_force.setdefault(force_of[a], {})
-        left[d] = left.get(d, setup.unit - setup.unit) + mass
-    fights: list[Fight[N]] = [(dict(battle.wave2), [
-        (mass, st) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0
-    ])] + [  # fmt: skip
-        (dict(force), [(mass, st) for st, mass in left.items()]) for force, left in by_force.items()
-    ]
-    fights = [(force, left) for force, left in fights if left]
+    keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=object if exact else float)]
+    if tally.pairs:
+        pairs = PairTable.of(tally.pairs)
+        fid = np.array([force_id(Counter(setup.attacker.counts(a)) + Counter(battle.wave2)) for a in pairs.attackers],
+                       dtype=np.int64)  # fmt: skip
+        dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in pairs.defenders], dtype=np.int64)
+        u, sums = _sum_by(pairs.d, pairs.w, zero)
+        for j, mass in zip(u.tolist(), sums.tolist()):
+            alone[pairs.defenders[j]] -= mass
+        keys.append(fid[pairs.a] * (1 << 32) + dmap[pairs.d])
+        ws.append(pairs.w)
+    left = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0]
+    keys.append(np.array([d_ids.setdefault(st, len(d_ids)) for st, _ in left], dtype=np.int64))
+    ws.append(np.array([mass for _, mass in left], dtype=object if exact else float))
+    key, w = _sum_by(np.concatenate(keys), np.concatenate(ws), zero)
+    fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
     cap = limits[2].starts if battle.wave2_joins else None
-    pairs = sum(len(left) for _, left in fights)
+    pairs_n = len(w)
     # On land every (force, survivors) pair is at least one start of the joined battle
     # (its outcome "AA fire hits nothing" is that force's own state): refused before the
     # AA fire is worked out.
-    if cap is not None and battle.mode != "sea" and pairs > cap:
+    if cap is not None and battle.mode != "sea" and pairs_n > cap:
         raise too_many_starts(cap, battle.rounds or 0)
     # At sea forces of submarines alone fight apart: the defender's aircraft may stay out
     # of their battles (A-10.6).
-    apart = [battle.mode == "sea" and all(prof_w[n].submarine for n in force) for force, _ in fights]
+    apart = np.array([battle.mode == "sea" and all(prof_w[n].submarine for n in force) for force in forces])
     error = 0.0
     for subs in (False, True):
-        group = [f for f, flag in zip(fights, apart) if flag == subs]
-        once = (
-            _second_wave_once(battle, group, survivors, setup.unit, cat, limits, eps) if one_solve and group else None
-        )
-        if once is None and cap is not None and pairs > cap:  # a battle per pair: too many
+        rows = np.flatnonzero(apart[fights.f] == subs)
+        if not len(rows):
+            continue
+        group = fights.part(rows)
+        once = _second_wave_once(battle, group, survivors, setup.unit, cat, limits, eps) if one_solve else None
+        if once is None and cap is not None and pairs_n > cap:  # a battle per pair: too many
             raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else [
-            _shares(float(mass), _run(_wave_battle(battle, force, survivors(st)), 1.0, "auto", limits, eps, report=False))
-            for force, left in group for mass, st in left
+            _shares(float(mass), _run(_wave_battle(battle, forces[f], survivors(group.defenders[j])), 1.0, "auto",
+                                      limits, eps, report=False))
+            for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist())
         ]  # fmt: skip
         for part, part_error in parts:
             error += part_error
-            for key, value in part.items():
-                total[key] += value
+            for k, value in part.items():
+                total[k] += value
     return total, error
 
 
@@ -750,13 +797,13 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 
 
 def _second_wave_once(
-    battle: AABattle, forces: list[Fight[N]], survivors: Callable[[State], dict[str, int]], unit: N,
+    battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N,
     cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
 ) -> tuple[dict[str, float], float] | None:
-    """The second battles, each attacking force of ``forces`` against each final state
-    of the first it meets (its ``left``: the chance and the defender's final state, whose
-    units are ``survivors(state)``, battleships repaired, A-10.8), as one battle whose
-    round 1 starts from every one of those pairs with its chance: the engines share
+    """The second battles, each attacking force of ``fights`` against each final state
+    of the first it meets (with its chance; the state's units are ``survivors(state)``,
+    battleships repaired, A-10.8), as one battle whose round 1 starts from every one of
+    those pairs with its chance: the engines share
     their states and casualty distributions, and the caller's work limits apply once.
     Each start is a force as a state of the union of the forces, after the AA fire
     before round 1 at its aircraft (A-10.5), and the survivors as a state of the whole
@@ -770,9 +817,15 @@ def _second_wave_once(
     guns are never casualties.  Returns the chances of the whole attack these battles
     add (the keys of :func:`_second_wave`) and their error bound, or None where the
     survivors do not fit one battle (then each is fought on its own)."""
+    import numpy as np  # not at the top: a battle without a second wave may not need it
+
+    from engine.odds.aa_table import row_ids
+
     sea = battle.mode == "sea"
+    used, f_at = np.unique(fights.f, return_inverse=True)  # the forces that fight
+    forces = [fights.forces[f] for f in used.tolist()]
     army: dict[str, int] = {}
-    for force, _ in forces:
+    for force in forces:
         for n, c in force.items():
             army[n] = max(army.get(n, 0), c)
     second = _wave_battle(battle, army, battle.defender)
@@ -794,30 +847,22 @@ def _second_wave_once(
         d = dfn.state_of(held)
         return None if not sea and d not in on_sequence else d
 
-    import numpy as np  # not at the top: a battle without a second wave may not need it
-
-    from engine.odds.aa_table import row_ids
-
     zero = unit - unit
-    live = sum((p for _, left in forces for p, _ in left), zero)
+    live = fights.w.sum() if fights.w.dtype != object else sum(fights.w.tolist(), zero)
     exact = not isinstance(unit, float)
     d_ids: dict[State, int] = {}
-    d_of: dict[State, int] = {}
-    share_at: list[tuple[int, int, N]] = []  # (force, defender start, chance)
-    for f, (_, left) in enumerate(forces):
-        for p, st in left:
-            if st not in d_of:
-                d = target(st)
-                if d is None:
-                    return None
-                d_of[st] = d_ids.setdefault(d, len(d_ids))
-            share_at.append((f, d_of[st], p / live))
+    used_d, d_at = np.unique(fights.d, return_inverse=True)
+    d_of = []
+    for j in used_d.tolist():
+        d = target(fights.defenders[j])
+        if d is None:
+            return None
+        d_of.append(d_ids.setdefault(d, len(d_ids)))
     # S[f, d]: force f's chance to meet defender start d (two final states may be one).
     S = np.zeros((len(forces), len(d_ids)), dtype=object if exact else float)
-    fs, ds, ps = zip(*share_at)
-    np.add.at(S, (np.array(fs), np.array(ds)), np.array(ps, dtype=S.dtype))
+    np.add.at(S, (f_at.ravel(), np.array(d_of, dtype=np.int64)[d_at.ravel()]), fights.w / live)
     fired = _aa_fire_many(second, att, dfn, prof_a, prof_d, unit, not sea,
-                          np.array([att.state_of(force) for force, _ in forces], dtype=np.int64))
+                          np.array([att.state_of(force) for force in forces], dtype=np.int64))
     # The attacker starts: every force's states after AA fire, alike ones one start.
     every = np.concatenate([st for _, st, _ in fired])
     first, a_at = row_ids(every)

@@ -17,7 +17,7 @@ standing order (A-10.15), and submerges lone submarines when the side asked for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterator, Sequence, cast, overload
+from typing import Any, Generic, Iterator, Mapping, Sequence, cast, overload
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
@@ -153,6 +153,52 @@ class StartTable(Sequence[Start[N]]):
         for w, i, j in zip(self.w.tolist(), self.a.tolist(), self.d.tolist()):
             yield Start(w, ats[i], dfs[j], dfs[j])
 
+
+
+class PairTable(Mapping[tuple[State, State], N]):
+    """Pairs of states with their chances as arrays: pair ``i`` is ``attackers[a[i]]``
+    against ``defenders[d[i]]``, chance ``w[i]``, each pair once (the pairs still
+    fighting after a round limit, :attr:`Tally.pairs`, as the merged table engine keeps
+    them: hundreds of thousands for a big battle).  :func:`engine.odds.aa._second_wave`
+    reads the arrays; as a mapping (pair -> chance) it is made when asked."""
+
+    def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any) -> None:
+        self.attackers, self.defenders = attackers, defenders
+        self.a, self.d, self.w = a, d, w  # numpy arrays: int, int, float or Fraction objects
+        self._as_dict: dict[tuple[State, State], N] | None = None
+
+    @classmethod
+    def of(cls, pairs: Mapping[tuple[State, State], N]) -> "PairTable[N]":
+        """The table of a mapping (pair -> chance), pairs numbered as they come."""
+        import numpy as np  # not at the top: small battles do without it
+
+        if isinstance(pairs, PairTable):
+            return pairs
+        a_ids: dict[State, int] = {}
+        d_ids: dict[State, int] = {}
+        a = [a_ids.setdefault(st, len(a_ids)) for st, _ in pairs]
+        d = [d_ids.setdefault(st, len(d_ids)) for _, st in pairs]
+        w = list(pairs.values())
+        exact = any(not isinstance(x, float) for x in w)
+        return cls(list(a_ids), list(d_ids), np.array(a, dtype=np.int64), np.array(d, dtype=np.int64),
+                   np.array(w, dtype=object if exact else float))  # fmt: skip
+
+    def _dict(self) -> dict[tuple[State, State], N]:
+        if self._as_dict is None:
+            ats, dfs = self.attackers, self.defenders
+            self._as_dict = {
+                (ats[i], dfs[j]): w for i, j, w in zip(self.a.tolist(), self.d.tolist(), self.w.tolist())
+            }
+        return self._as_dict
+
+    def __getitem__(self, pair: tuple[State, State]) -> N:
+        return self._dict()[pair]
+
+    def __iter__(self) -> Iterator[tuple[State, State]]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self.w)
 
 
 def start_attackers(starts: Sequence[Start[N]]) -> set[State]:
@@ -311,9 +357,10 @@ class Tally(Generic[N]):
     # of every probability reported.
     dropped: float = 0.0
     # The pairs of states still fighting when a round limit stopped the battle, with
-    # their chances (None: not kept).  Only the general engine keeps them, when asked
-    # (a second wave joining the first wave's units still fighting, engine.odds.aa).
-    pairs: dict[tuple[State, State], N] | None = None
+    # their chances (None: not kept), when asked (a second wave joining the first
+    # wave's units still fighting, engine.odds.aa): a dict from the general engine, a
+    # PairTable from the merged table engine.
+    pairs: dict[tuple[State, State], N] | PairTable[N] | None = None
 
     @classmethod
     def empty(cls, unit: N) -> "Tally[N]":
@@ -322,7 +369,7 @@ class Tally(Generic[N]):
 
     def record(self, outcome: str, a: State, d: State, mass: N, takes: bool) -> None:
         self.outcome[outcome] += mass
-        if outcome == UNFINISHED and self.pairs is not None:
+        if outcome == UNFINISHED and isinstance(self.pairs, dict):
             self.pairs[(a, d)] = self.pairs.get((a, d), mass - mass) + mass
         self.attacker_end[a] = self.attacker_end.get(a, mass - mass) + mass
         self.defender_end[d] = self.defender_end.get(d, mass - mass) + mass

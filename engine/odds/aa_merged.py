@@ -31,8 +31,8 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, StartTable, Tally,
-    start_attackers, table_cells, win_cut,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, PairTable, StartTable,
+    Tally, start_attackers, table_cells, win_cut,
 )  # fmt: skip
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
@@ -791,7 +791,6 @@ class MergedTable(TableEngine):
             # The pairs of states still fighting after the round limit (as the general
             # engine keeps them, GeneralEngine.run(pairs=True)).
             # Summed by (attacker state, column) in numpy, the tuples made once per state.
-            d_states = self.d_tab.states
             C = self.C
             keys, masses = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
             for states, rows in self.pairs:
@@ -802,10 +801,7 @@ class MergedTable(TableEngine):
             mass = np.bincount(at.ravel(), np.concatenate(masses), len(key))
             s_of, j_of = np.divmod(key, C)
             us, u_at = np.unique(s_of, return_inverse=True)
-            a_states = list(map(tuple, self.sv[us].tolist()))
-            tally.pairs = {
-                (a_states[u], d_states[j]): m for u, j, m in zip(u_at.ravel().tolist(), j_of.tolist(), mass.tolist())
-            }
+            tally.pairs = PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at.ravel(), j_of, mass)
         return tally
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:

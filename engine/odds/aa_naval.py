@@ -1262,7 +1262,7 @@ class NavalSolver:
         tally.outcome[UNFINISHED] += float(m.sum())
         _add_ends(tally.attacker_end, A.states, ii, m)
         _add_ends(tally.defender_end, D.states, jj, m)
-        if tally.pairs is not None:
+        if isinstance(tally.pairs, dict):
             got = tally.pairs
             for i, j, x in zip(ii.tolist(), jj.tolist(), m.tolist()):
                 key = (A.states[i], D.states[j])

@@ -406,6 +406,13 @@ def test_the_merged_engine_keeps_the_pairs_still_fighting_as_the_general_engine(
     assert len(want.pairs) > 100
     for pair in set(got.pairs) | set(want.pairs):
         assert got.pairs.get(pair, 0.0) == pytest.approx(want.pairs.get(pair, 0.0), abs=1e-15), pair
+    # As arrays (aa._second_wave reads them so), each pair once; and a dict as a table.
+    table = got.pairs
+    assert isinstance(table, aa_battle.PairTable) and len(table) == len(set(table))
+    assert {(table.attackers[i], table.defenders[j]): w for i, j, w in
+            zip(table.a.tolist(), table.d.tolist(), table.w.tolist())} == dict(table)  # fmt: skip
+    again = aa_battle.PairTable.of(dict(want.pairs))
+    assert len(again) == len(want.pairs) and dict(again) == want.pairs and again.w.dtype == float
     joined = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=rounds,
                             wave2="4 inf, 2 tank, 2 fig")
     assert aa_odds(joined).engine == "fast"  # the first wave in the merged engine
