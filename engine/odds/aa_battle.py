@@ -211,7 +211,15 @@ def start_attackers(starts: Sequence[Start[N]]) -> set[State]:
 def table_cells(setup: BattleSetup[N]) -> int:
     """Cells of the table engines' table: attacker states (every AA block) x defender's."""
     att, dfn = setup.attacker, setup.defender
-    return sum(att.hp(a) + 1 for a in start_attackers(setup.starts)) * (dfn.hp(dfn.start) + 1)
+    starts = setup.starts
+    if isinstance(starts, StartTable):  # many starts: their hit points as one product
+        import numpy as np
+
+        rows = np.array([starts.attackers[i] for i in np.unique(starts.a).tolist()], dtype=np.int64)
+        blocks = int((att.hp_counts(rows) + 1).sum()) if len(rows) else 0
+    else:
+        blocks = sum(att.hp(a) + 1 for a in start_attackers(starts))
+    return blocks * (dfn.hp(dfn.start) + 1)
 
 
 @dataclass

@@ -92,6 +92,32 @@ class _States(Sequence[State]):
         return tuple(self.sv[s].tolist())
 
 
+def _chains(att: Side, B: Arr) -> tuple[Arr, Arr]:
+    """Every block's loss sequence (``B[k]``: its first state as counts) without kept
+    land units, all at once from the loss order's runs (Side.step_runs): ``(lens,
+    rows)``, block ``k``'s ``lens[k]`` states one after another in ``rows``."""
+    runs = att.step_runs()
+    K, R = len(B), len(runs)
+    counts = np.stack([B[:, list(slots)].sum(axis=1) for _, slots in runs], axis=1) if R else np.zeros((K, 0), dtype=np.int64)
+    lens = counts.sum(axis=1) + 1
+    first = np.cumsum(lens) - lens  # each block's first row
+    d = np.zeros((int(lens.sum()), B.shape[1]), dtype=np.int64)
+    d[first] = B
+    is_step = np.ones(len(d), dtype=bool)
+    is_step[first] = False
+    rows = np.flatnonzero(is_step)
+    kind = np.repeat(np.tile(np.arange(R), K), counts.ravel())  # every step's run, in order
+    src = np.array([step.source for step, _ in runs], dtype=np.int64)
+    tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
+    d[rows, src[kind]] -= 1  # one step per row
+    t = tgt[kind]
+    d[rows[t >= 0], t[t >= 0]] += 1
+    total = np.cumsum(d, axis=0)
+    before = np.zeros_like(B)  # what the blocks before each one add to the running sum
+    before[1:] = total[first[1:] - 1]
+    return lens, total - np.repeat(before, lens, axis=0)
+
+
 def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, Arr, Arr]:
     """The distinct states of every block's loss sequence: ``(states, hp, next1, sv,
     starts)``, ``next1[s]`` the state after one more casualty (the empty state: itself),
@@ -100,20 +126,23 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     others where they meet (a state's casualties are a function of the state, see
     Side.steps, so they must)."""
     nsl = len(att.slots)
-    chains = []
-    for b in blocks:
-        steps = att.steps(b)
-        n = len(steps)
-        d = np.zeros((n + 1, nsl), dtype=np.int64)
-        d[0] = b
-        if n:
-            rows = np.arange(1, n + 1)
-            d[rows, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
-            tgt = np.fromiter((st.target for st in steps), dtype=np.int64, count=n)
-            d[rows[tgt >= 0], tgt[tgt >= 0]] += 1
-        chains.append(np.cumsum(d, axis=0))
-    lens = np.array([len(c) for c in chains], dtype=np.int64)
-    allst = np.concatenate(chains)
+    if att.keep_land:  # the kept land units move last: each block's steps as they come
+        chains = []
+        for b in blocks:
+            steps = att.steps(b)
+            n = len(steps)
+            d = np.zeros((n + 1, nsl), dtype=np.int64)
+            d[0] = b
+            if n:
+                rows = np.arange(1, n + 1)
+                d[rows, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
+                tgt = np.fromiter((st.target for st in steps), dtype=np.int64, count=n)
+                d[rows[tgt >= 0], tgt[tgt >= 0]] += 1
+            chains.append(np.cumsum(d, axis=0))
+        lens = np.array([len(c) for c in chains], dtype=np.int64)
+        allst = np.concatenate(chains)
+    else:
+        lens, allst = _chains(att, np.array(blocks, dtype=np.int64).reshape(len(blocks), nsl))
     base = allst.max(axis=0) + 1
     if (allst < 0).any() or float(np.prod(base.astype(np.float64))) >= 2.0**62:
         raise ValueError("merged table: a loss sequence leaves its counts")
@@ -300,7 +329,7 @@ class MergedTable(TableEngine):
             if d_st not in self.d_index or fires_as not in self.d_index:
                 raise ValueError("table engine: defender start is off its loss sequence")
         self.nD = nD = len(d.states) - 1
-        cells = sum(att.hp(b) + 1 for b in blocks) * (nD + 1)
+        cells = int((att.hp_counts(np.array(blocks, dtype=np.int64)) + 1).sum()) * (nD + 1)
         if max_cells is not None and cells > max_cells:
             raise PlayerError(
                 f"This battle is too big for a quick answer: {cells} battle states, the "

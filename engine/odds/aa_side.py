@@ -197,6 +197,18 @@ class Side:
         """Hits this side can still absorb (the length of its loss order)."""
         return len(self.steps(st))
 
+    def hp_counts(self, sv: Any) -> Any:
+        """:meth:`hp` of many states at once, ``sv`` (n, slots) count rows: a unit's hit
+        points do not depend on the others (the loss order only orders them), so each
+        slot's, :meth:`hp` of one unit in it, times its count."""
+        import numpy as np  # for big tables only
+
+        per = self.engine_memo.get(("hp-per-slot",))
+        if per is None:
+            one = [tuple(int(i == k) for i in range(len(self.slots))) for k in range(len(self.slots))]
+            per = self.engine_memo[("hp-per-slot",)] = np.array([self.hp(st) for st in one], dtype=np.int64)
+        return sv @ per
+
     # -- casualties -------------------------------------------------------------------------
 
     def steps(self, st: State) -> tuple[Step, ...]:
@@ -204,18 +216,10 @@ class Side:
         if cached is not None:
             return cached
         steps: list[Step] = []
-        for name in self.order:  # A-10.8: intact battleships absorb first
-            ok = self.slot_of(name)
-            if self.profiles[name].hits >= 2 and st[ok]:
-                steps += [Step(self._cat[ok], ok, self.slot_of(name, "damaged"))] * st[ok]
-        for name in self.order:
-            ok = self.slot_of(name)
-            cat = self._cat[ok]
-            if self.profiles[name].hits >= 2:
-                dmg = self.slot_of(name, "damaged")
-                steps += [Step(cat, dmg, -1)] * (st[ok] + st[dmg])
-            else:
-                steps += [Step(cat, ok, -1)] * st[ok]
+        for step, slots in self.step_runs():
+            n = sum(st[i] for i in slots)
+            if n:
+                steps += [step] * n
         if self.keep_land:  # A-10.10: keep the last N land units until nothing else is left
             kept: list[Step] = []
             for k in range(len(steps) - 1, -1, -1):
@@ -227,6 +231,27 @@ class Side:
         result = tuple(steps)
         self._steps_cache[st] = result
         return result
+
+    def step_runs(self) -> tuple[tuple[Step, tuple[int, ...]], ...]:
+        """The loss order before the kept land units move last (:meth:`steps`), as runs
+        (memoised): each run is one casualty taken as many times as there are units in
+        its slots."""
+        got = self.engine_memo.get(("step-runs",))
+        if got is None:
+            runs: list[tuple[Step, tuple[int, ...]]] = []
+            for name in self.order:  # A-10.8: intact battleships absorb first
+                ok = self.slot_of(name)
+                if self.profiles[name].hits >= 2:
+                    runs.append((Step(self._cat[ok], ok, self.slot_of(name, "damaged")), (ok,)))
+            for name in self.order:
+                ok = self.slot_of(name)
+                if self.profiles[name].hits >= 2:
+                    dmg = self.slot_of(name, "damaged")
+                    runs.append((Step(self._cat[ok], dmg, -1), (ok, dmg)))
+                else:
+                    runs.append((Step(self._cat[ok], ok, -1), (ok,)))
+            got = self.engine_memo[("step-runs",)] = tuple(runs)
+        return cast(tuple[tuple[Step, tuple[int, ...]], ...], got)
 
     def sequence(self, st: State) -> tuple[State, ...]:
         """The states after 0, 1, 2 … steps of the loss order from ``st`` (memoised):

@@ -6,6 +6,7 @@ both types, and against the per-block table engine on bigger ones."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -17,7 +18,7 @@ from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import (
-    MergedTable, _after, _catalogue, _dice_dists, _levels, _run_sums, _scatter, table_engine,
+    MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, table_engine,
 )
 from engine.odds.aa_table import TableEngine, hits, shared_spread
 from engine.odds.dist import low_luck_distribution
@@ -162,6 +163,25 @@ def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
     perm = rng.permutation(len(target))
     _scatter(into2, target[perm], rows[perm], 2)
     assert np.abs(into2 - want).max() < 1e-13
+
+
+@pytest.mark.parametrize(("attacker", "defender", "mode"), [
+    ("5 inf, 3 art, 2 tank, 4 fig, 3 bom", "6 inf, 1 aa", "land"),
+    ("3 bat, 2 cru, 2 car, 4 fig, 2 bom", "2 bat, 3 des", "sea"),  # battleships: two runs each
+])  # fmt: skip
+def test_chains_are_every_blocks_loss_sequence(attacker: str, defender: str, mode: str) -> None:
+    # _chains builds every block's sequence at once from the loss order's runs: the
+    # states Side.sequence gives, block after block (damaged battleships included).
+    setup, _ = setup_battle(AABattle.parse(attacker, defender, mode=mode), 1.0)
+    att = setup.attacker
+    rng = random.Random(5)
+    full = att.start
+    blocks = [full] + [tuple(rng.randint(0, n) for n in full) for _ in range(30)] + [tuple(0 for _ in full)]
+    lens, rows = _chains(att, np.array(blocks, dtype=np.int64))
+    want = [st for b in blocks for st in att.sequence(b)]
+    assert lens.tolist() == [len(att.sequence(b)) for b in blocks]
+    assert [tuple(r) for r in rows.tolist()] == want
+    assert any(len(att.sequence(b)) - 1 > sum(b) for b in blocks) == (mode == "sea")
 
 
 @pytest.mark.parametrize(
@@ -383,6 +403,26 @@ def test_dice_counts_are_the_dice_of_every_state(tech: str) -> None:
             assert D[cat, n].tolist() == want.tolist(), (st, cat)
         boosted += any(v == 2 for v, _ in other) and st[att.slot_of("artillery")] > 0
     assert boosted > 50
+
+
+def test_hit_points_of_many_states_and_the_cells_of_a_start_table() -> None:
+    # Side.hp_counts (hit points of count rows at once) against Side.hp, battleships'
+    # two included; table_cells reads a StartTable's attacker states so, as it reads
+    # Start objects one by one.
+    from engine.odds.aa_battle import StartTable, table_cells
+
+    setup, _ = setup_battle(AABattle.parse("3 bat, 2 cru, 4 fig, 1 sub", "2 des", mode="sea"), 1.0)
+    att = setup.attacker
+    rng = np.random.default_rng(4)
+    sv = rng.integers(0, np.array(att.start) + 1, size=(100, len(att.start)))
+    assert att.hp_counts(sv).tolist() == [att.hp(tuple(st)) for st in sv.tolist()]
+    land, _ = setup_battle(AABattle.parse("6 inf, 3 fig, 3 bom", "8 inf, 1 aa"), 1.0)
+    starts = list(land.starts)
+    attackers = sorted({s.attacker for s in starts})
+    table = StartTable(attackers, [starts[0].defender], np.array([attackers.index(s.attacker) for s in starts]),
+                       np.zeros(len(starts), dtype=np.int64), np.array([float(s.weight) for s in starts]))  # fmt: skip
+    assert len(attackers) == 16
+    assert table_cells(replace(land, starts=table)) == table_cells(land) > 16 * 9
 
 
 @pytest.mark.parametrize("rounds", [1, 2])
