@@ -98,24 +98,32 @@ def _chains(att: Side, B: Arr) -> tuple[Arr, Arr]:
     rows)``, block ``k``'s ``lens[k]`` states one after another in ``rows``."""
     runs = att.step_runs()
     K, R = len(B), len(runs)
-    counts = np.stack([B[:, list(slots)].sum(axis=1) for _, slots in runs], axis=1) if R else np.zeros((K, 0), dtype=np.int64)
+    counts = np.zeros((K, R), dtype=np.int64)  # casualties per run
+    for r, (_, slots) in enumerate(runs):
+        counts[:, r] = B[:, list(slots)].sum(axis=1)
     lens = counts.sum(axis=1) + 1
     first = np.cumsum(lens) - lens  # each block's first row
+    src = np.array([step.source for step, _ in runs], dtype=np.int64)
+    tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
+    # A run's change to the counts per casualty; each block's last state (what the
+    # runs leave: units that are never casualties, such as AA guns).
+    change = np.zeros((R, B.shape[1]), dtype=np.int64)
+    change[np.arange(R), src] -= 1
+    change[np.flatnonzero(tgt >= 0), tgt[tgt >= 0]] += 1
+    last = B + counts @ change
+    # Rows of changes whose running sum is every state: a block's first row starts from
+    # the block before's last state.
     d = np.zeros((int(lens.sum()), B.shape[1]), dtype=np.int64)
     d[first] = B
+    d[first[1:]] -= last[:-1]
     is_step = np.ones(len(d), dtype=bool)
     is_step[first] = False
     rows = np.flatnonzero(is_step)
     kind = np.repeat(np.tile(np.arange(R), K), counts.ravel())  # every step's run, in order
-    src = np.array([step.source for step, _ in runs], dtype=np.int64)
-    tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
     d[rows, src[kind]] -= 1  # one step per row
     t = tgt[kind]
     d[rows[t >= 0], t[t >= 0]] += 1
-    total = np.cumsum(d, axis=0)
-    before = np.zeros_like(B)  # what the blocks before each one add to the running sum
-    before[1:] = total[first[1:] - 1]
-    return lens, total - np.repeat(before, lens, axis=0)
+    return lens, np.cumsum(d, axis=0)
 
 
 def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, Arr, Arr]:
@@ -360,7 +368,9 @@ class MergedTable(TableEngine):
         self.Ha = Ha
         self.C = nD + Ha + 2
         self.SF = np.zeros((S, Ha + 1))
-        self.SF[rolled, : by_row.shape[1]] = by_row[dist_of]
+        padded = np.zeros((len(by_row), Ha + 1))
+        padded[:, : by_row.shape[1]] = by_row
+        self.SF[rolled] = padded[dist_of]  # whole rows: numpy's fast path
         if self.n0:
             # Ground phase: G[i] * H[k], every block and row at once.
             n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
