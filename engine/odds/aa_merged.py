@@ -277,28 +277,30 @@ def _run_sums(rows: Arr, starts: Arr) -> tuple[Arr, Arr]:
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
     """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
-    (repeated ones, such as "attacker destroyed", summed first).  Runs of equal targets
-    (a level's states in :func:`_levels` order, ``h`` casualties on) are summed where
-    they stand, the rest sorted."""
+    (``rows`` may be changed).  Runs of equal targets (a level's states in
+    :func:`_levels` order, ``h`` casualties on) are summed where they stand; targets
+    still repeated after that (such as "attacker destroyed", once per score) are summed
+    apart, their rows zeroed, and everything is added in one go."""
+    L = rows.shape[1]
     if len(target) > 1:
         starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
-        if 2 * len(starts) <= len(target):
+        if 10 * len(starts) <= 9 * len(target):
             rows, starts = _run_sums(rows, starts)
             target = target[starts]
-    order = np.argsort(target, kind="stable")
-    ts = target[order]
-    start = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
-    L = rows.shape[1]
-    if len(start) == len(ts):
+    ts = np.sort(target)
+    twice = ts[1:] == ts[:-1]
+    if twice.any():
+        sel = np.flatnonzero(np.isin(target, ts[1:][twice]))
+        order = sel[np.argsort(target[sel], kind="stable")]
+        ts = target[order]
+        firsts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
+        sums = np.add.reduceat(rows[order], firsts, axis=0)
+        # Every write to a repeated target then puts back what was there: no add lost.
+        rows[sel] = 0.0
         into[target, c0 : c0 + L] += rows
+        into[ts[firsts], c0 : c0 + L] += sums
         return
-    count = np.diff(np.append(start, len(ts)))
-    one = start[count == 1]
-    into[ts[one], c0 : c0 + L] += rows[order[one]]
-    many = count > 1
-    pos = order[np.repeat(many, count)]
-    firsts = np.concatenate([[0], np.cumsum(count[many])[:-1]])
-    into[ts[start[many]], c0 : c0 + L] += np.add.reduceat(rows[pos], firsts, axis=0)
+    into[target, c0 : c0 + L] += rows
 
 
 class MergedTable(TableEngine):
