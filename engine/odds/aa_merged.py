@@ -46,7 +46,7 @@ WIN_BAND = 32  # columns per product in the win-chance pass
 U_BAND = 32  # columns per product of _win_ground's U rows
 GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
-SPREAD_GROUPS = 6  # _spread_states: a level's rows in at most this many groups by columns,
+SPREAD_GROUPS = 6  # _spread_states: a big level's rows in at most this many groups by first column,
 SPREAD_GROUP_MIN = 128  # each of at least this many rows
 RUNS_APART = 8  # _run_sums: at most this many runs left, each summed on its own
 
