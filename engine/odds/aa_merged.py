@@ -185,8 +185,8 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
     """The hit distributions of distinct dice ``by_dice[u]`` (the aircraft's dice by
     target number 0-6, then the other units'), one row each, as wide as the widest:
     ``hits(aircraft) * hits(rest)`` (convolved, as the side tables have them; the
-    distinct aircraft and other dice each computed once, the convolutions one shifted
-    addition per aircraft hit count for all rows); low luck: its distribution."""
+    distinct aircraft and other dice each computed once, the convolutions one matrix
+    product per distinct aircraft dice); low luck: its distribution."""
     if low_luck:
         dists = [np.array(low_luck_distribution(_groups(row[:7]) + _groups(row[7:]), 1.0)) for row in by_dice.tolist()]
         out = np.zeros((len(dists), max(len(x) for x in dists)))
