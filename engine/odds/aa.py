@@ -660,20 +660,6 @@ class Fights(NamedTuple):
         return Fights(self.forces, self.defenders, self.f[rows], self.d[rows], self.w[rows])
 
 
-def _sum_by(keys: Any, w: Any, zero: N) -> tuple[Any, Any]:
-    """The distinct ``keys`` (ints, ascending) and the sums of ``w`` over each."""
-    import numpy as np
-
-    if w.dtype != object:
-        u, at = np.unique(keys, return_inverse=True)
-        return u, np.bincount(at.ravel(), w, len(u))
-    acc: dict[int, N] = {}
-    for k, x in zip(keys.tolist(), w.tolist()):
-        acc[k] = acc.get(k, zero) + x
-    u = np.array(sorted(acc), dtype=np.int64)
-    return u, np.array([acc[k] for k in u.tolist()], dtype=object)
-
-
 def _second_wave(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool = True,
@@ -691,6 +677,8 @@ def _second_wave(
     hundreds of thousands)."""
     import numpy as np  # a second wave's pairs as arrays
 
+    from engine.odds.aa_table import sum_by
+
     prof_w = battle.profiles("attacker", cat)
     wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
     o = tally.outcome
@@ -705,7 +693,7 @@ def _second_wave(
     }
     dfn = setup.defender
     zero = setup.unit - setup.unit
-    exact = not isinstance(setup.unit, float)
+    dtype = float if isinstance(setup.unit, float) else object  # exact: Fraction objects
     held: dict[State, dict[str, int]] = {}
 
     def survivors(st: State) -> dict[str, int]:
@@ -730,21 +718,21 @@ def _second_wave(
     force_id(Counter(battle.wave2))
     d_ids: dict[State, int] = {}
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
-    keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=object if exact else float)]
+    keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
     if tally.pairs:
         pairs = PairTable.of(tally.pairs)
         fid = np.array([force_id(Counter(setup.attacker.counts(a)) + Counter(battle.wave2)) for a in pairs.attackers],
                        dtype=np.int64)  # fmt: skip
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in pairs.defenders], dtype=np.int64)
-        u, sums = _sum_by(pairs.d, pairs.w, zero)
+        u, sums = sum_by(pairs.d, pairs.w, zero)
         for j, mass in zip(u.tolist(), sums.tolist()):
             alone[pairs.defenders[j]] -= mass
         keys.append(fid[pairs.a] * (1 << 32) + dmap[pairs.d])
         ws.append(pairs.w)
     left = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0]
     keys.append(np.array([d_ids.setdefault(st, len(d_ids)) for st, _ in left], dtype=np.int64))
-    ws.append(np.array([mass for _, mass in left], dtype=object if exact else float))
-    key, w = _sum_by(np.concatenate(keys), np.concatenate(ws), zero)
+    ws.append(np.array([mass for _, mass in left], dtype=dtype))
+    key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)
     fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
     cap = limits[2].starts if battle.wave2_joins else None
     pairs_n = len(w)
@@ -803,8 +791,8 @@ def _second_wave_once(
     """The second battles, each attacking force of ``fights`` against each final state
     of the first it meets (with its chance; the state's units are ``survivors(state)``,
     battleships repaired, A-10.8), as one battle whose round 1 starts from every one of
-    those pairs with its chance: the engines share
-    their states and casualty distributions, and the caller's work limits apply once.
+    those pairs with its chance: the engines share their states and casualty
+    distributions, and the caller's work limits apply once.
     Each start is a force as a state of the union of the forces, after the AA fire
     before round 1 at its aircraft (A-10.5), and the survivors as a state of the whole
     defending army; forces that AA fire leaves alike, against the same survivors, are

@@ -124,19 +124,26 @@ class Start(Generic[N]):
     defender_fires_as: State
 
 
-class StartTable(Sequence[Start[N]]):
+class StateArrays:
+    """Pairs of states with a chance each, as arrays: pair ``i`` is ``attackers[a[i]]``
+    against ``defenders[d[i]]`` with chance ``w[i]`` (numpy arrays: int, int, float or
+    Fraction objects).  For the many pairs of a second wave joined by the first wave's
+    units (:class:`StartTable`, :class:`PairTable`)."""
+
+    def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any) -> None:
+        self.attackers, self.defenders = attackers, defenders
+        self.a, self.d, self.w = a, d, w
+
+    def __len__(self) -> int:
+        return len(self.w)
+
+
+class StartTable(StateArrays, Sequence[Start[N]]):
     """Round 1's starting points as arrays, for battles with very many of them (a second
     wave joined by the first wave's units, :func:`engine.odds.aa._second_wave_once`):
     start ``i`` is ``attackers[a[i]]`` against ``defenders[d[i]]`` (firing as it stands)
     with weight ``w[i]``.  The merged table engine reads the arrays; every other engine
     iterates :class:`Start` objects, made when asked."""
-
-    def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any) -> None:
-        self.attackers, self.defenders = attackers, defenders
-        self.a, self.d, self.w = a, d, w  # numpy arrays: int, int, float or Fraction objects
-
-    def __len__(self) -> int:
-        return len(self.w)
 
     @overload
     def __getitem__(self, i: int) -> Start[N]: ...
@@ -154,8 +161,7 @@ class StartTable(Sequence[Start[N]]):
             yield Start(w, ats[i], dfs[j], dfs[j])
 
 
-
-class PairTable(Mapping[tuple[State, State], N]):
+class PairTable(StateArrays, Mapping[tuple[State, State], N]):
     """Pairs of states with their chances as arrays: pair ``i`` is ``attackers[a[i]]``
     against ``defenders[d[i]]``, chance ``w[i]``, each pair once (the pairs still
     fighting after a round limit, :attr:`Tally.pairs`, as the merged table engine keeps
@@ -163,8 +169,7 @@ class PairTable(Mapping[tuple[State, State], N]):
     reads the arrays; as a mapping (pair -> chance) it is made when asked."""
 
     def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any) -> None:
-        self.attackers, self.defenders = attackers, defenders
-        self.a, self.d, self.w = a, d, w  # numpy arrays: int, int, float or Fraction objects
+        super().__init__(attackers, defenders, a, d, w)
         self._as_dict: dict[tuple[State, State], N] | None = None
 
     @classmethod
@@ -196,9 +201,6 @@ class PairTable(Mapping[tuple[State, State], N]):
 
     def __iter__(self) -> Iterator[tuple[State, State]]:
         return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self.w)
 
 
 def start_attackers(starts: Sequence[Start[N]]) -> set[State]:

@@ -37,7 +37,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, SHARED_MIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor,
-    outcome_span, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table,
+    outcome_span, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table, sum_by,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -788,13 +788,8 @@ class MergedTable(TableEngine):
             )
             out = np.matmul(X, T)  # (n, rb - ra, L)
             kk, rr = np.nonzero(sel[:, ra:rb])
-            # To the attacker states: rows sorted by state, one sum per state.
-            target = self.rid[ks[kk], self.n0 + ra + rr]
-            order = np.argsort(target, kind="stable")
-            ts = target[order]
-            starts = np.flatnonzero(np.concatenate([[True], ts[1:] != ts[:-1]]))
-            summed = np.add.reduceat(out[kk[order], rr[order]], starts, axis=0)
-            Mm[self.mm_of[ts[starts]], lo : lo + L] += summed
+            # To the attacker states, one sum per state.
+            _scatter(Mm, self.mm_of[self.rid[ks[kk], self.n0 + ra + rr]], out[kk, rr], lo)
 
     def _table_starts(
         self, table: StartTable[float], block_of: dict[State, int], per_block: bool, Mm: Arr | None,
@@ -838,8 +833,7 @@ class MergedTable(TableEngine):
                 r, c = np.nonzero(rows)
                 keys.append(states[r] * C + c)
                 masses.append(rows[r, c])
-            key, at = np.unique(np.concatenate(keys), return_inverse=True)
-            mass = np.bincount(at.ravel(), np.concatenate(masses), len(key))
+            key, mass = sum_by(np.concatenate(keys), np.concatenate(masses))
             s_of, j_of = np.divmod(key, C)
             us, u_at = np.unique(s_of, return_inverse=True)
             tally.pairs = PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at.ravel(), j_of, mass)

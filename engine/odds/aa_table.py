@@ -166,6 +166,19 @@ def row_ids(rows: Arr) -> tuple[Arr, Arr]:
     return first, ids.ravel()
 
 
+def sum_by(keys: Arr, w: Arr, zero: Any = 0.0) -> tuple[Arr, Arr]:
+    """The distinct ``keys`` (ints, ascending) and the sums of ``w`` over each (``w`` of
+    Fraction objects summed exactly, from ``zero``)."""
+    if w.dtype != object:
+        u, at = np.unique(keys, return_inverse=True)
+        return u, np.bincount(at.ravel(), w, len(u))
+    acc: dict[int, Any] = {}
+    for k, x in zip(keys.tolist(), w.tolist()):
+        acc[k] = acc.get(k, zero) + x
+    u = np.array(sorted(acc), dtype=np.int64)
+    return u, np.array([acc[k] for k in u.tolist()], dtype=object)
+
+
 def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
     """A spreading matrix ``T`` (last axis: target columns from ``c0``) with every target
     column past ``nD`` (the defender destroyed, however many hits were left over) added

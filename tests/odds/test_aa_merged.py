@@ -171,7 +171,8 @@ def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
 ])  # fmt: skip
 def test_chains_are_every_blocks_loss_sequence(attacker: str, defender: str, mode: str) -> None:
     # _chains builds every block's sequence at once from the loss order's runs: the
-    # states Side.sequence gives, block after block (damaged battleships included).
+    # states Side.sequence gives, block after block (A-10.8: an intact battleship's
+    # first hit only damages it, so battleships are two runs).
     setup, _ = setup_battle(AABattle.parse(attacker, defender, mode=mode), 1.0)
     att = setup.attacker
     rng = random.Random(5)
@@ -407,7 +408,7 @@ def test_dice_counts_are_the_dice_of_every_state(tech: str) -> None:
 
 def test_hit_points_of_many_states_and_the_cells_of_a_start_table() -> None:
     # Side.hp_counts (hit points of count rows at once) against Side.hp, battleships'
-    # two included; table_cells reads a StartTable's attacker states so, as it reads
+    # two included (A-10.8); table_cells reads a StartTable's attacker states so, as it reads
     # Start objects one by one.
     from engine.odds.aa_battle import StartTable, table_cells
 
