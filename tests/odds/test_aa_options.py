@@ -4,6 +4,7 @@ fractions worked out by hand), the CLI and ``/odds aa``."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import warnings
@@ -330,10 +331,14 @@ def test_a_second_waves_battles_skip_the_report_but_not_the_chances(
     assert not bare.expected_survivors and not bare.survivors and not bare.survivor_count
     reports: list[bool] = []
     result = aa._result
+    signature = inspect.signature(result)
 
-    def spy(*args: Any) -> Any:
-        reports.append(args[-1] if len(args) > 6 else True)
-        return result(*args)
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        # ``report`` by name, whether it was passed by position, by keyword or left out.
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        reports.append(bound.arguments["report"])
+        return result(*args, **kwargs)
 
     monkeypatch.setattr(aa, "_result", spy)
     aa_odds(AABattle.parse(attacker, defender, wave2=attacker, **options))
