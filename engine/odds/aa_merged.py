@@ -37,7 +37,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, SHARED_MIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor,
-    outcome_span, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table, sum_by,
+    outcome_span, padded_rows, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table, sum_by,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -188,19 +188,14 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
     distinct aircraft and other dice each computed once, the convolutions one matrix
     product per distinct aircraft dice); low luck: its distribution."""
     if low_luck:
-        dists = [np.array(low_luck_distribution(_groups(row[:7]) + _groups(row[7:]), 1.0)) for row in by_dice.tolist()]
-        out = np.zeros((len(dists), max(len(x) for x in dists)))
-        for u, x in enumerate(dists):
-            out[u, : len(x)] = x
-        return out
+        return padded_rows(
+            [np.array(low_luck_distribution(_groups(row[:7]) + _groups(row[7:]), 1.0)) for row in by_dice.tolist()]
+        )
     tables, ofs, lens = [], [], []
     for cols in (by_dice[:, :7], by_dice[:, 7:]):
         first, of = row_ids(cols)
         got = [hits(_groups(row)) for row in cols[first].tolist()]
-        table = np.zeros((len(got), max(len(x) for x in got)))
-        for u, x in enumerate(got):
-            table[u, : len(x)] = x
-        tables.append(table)
+        tables.append(padded_rows(got))
         ofs.append(of)
         lens.append(np.array([len(x) for x in got])[of])
     (air, rest), (air_of, rest_of) = tables, ofs

@@ -137,10 +137,7 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
             dists.append(np.convolve(hits(air), hits(subs + other)))
         else:
             dists.append(hits(subs + air + other))
-    width = max(len(d) for d in dists)
-    fire = np.zeros((len(states), width))
-    for s, d in enumerate(dists):
-        fire[s, : len(d)] = d
+    fire = padded_rows(dists)
     alive = np.array([side.alive(st) > 0 for st in states])
     quiet = np.array([len(d) == 1 for d in dists])
     takes = np.array([side.has_land(st) for st in states])
@@ -150,6 +147,15 @@ def side_table(side: Side, start: State, low_luck: bool = False) -> SideTable:
         _TABLES.clear()
     _TABLES[key] = got
     return got
+
+
+def padded_rows(rows: Sequence[Arr]) -> Arr:
+    """Distributions of different lengths as the rows of one array, each zero-padded
+    to the longest."""
+    out = np.zeros((len(rows), max(len(x) for x in rows)))
+    for i, x in enumerate(rows):
+        out[i, : len(x)] = x
+    return out
 
 
 def row_ids(rows: Arr) -> tuple[Arr, Arr]:
@@ -305,16 +311,9 @@ def ground_air(att: Side, ground_states: Sequence[State], block_starts: Sequence
         subs, _, other = att.dice(st)
         ground.append(hits(subs + other))
     airs = [hits(att.dice(b)[1]) for b in block_starts]
-    Lg = max(len(g) for g in ground)
-    Lh = max(len(h) for h in airs)
-    G = np.zeros((len(ground), Lg))
-    for r, g in enumerate(ground):
-        G[r, : len(g)] = g
-    Hk = np.zeros((len(airs), Lh))
-    for k, h in enumerate(airs):
-        Hk[k, : len(h)] = h
+    G, Hk = padded_rows(ground), padded_rows(airs)
     g_lo, g_hi = outcome_span(G, CUT)
-    return GroundAir(G, Hk, g_lo, g_hi, (Lg - (g_hi - g_lo)) * CUT)
+    return GroundAir(G, Hk, g_lo, g_hi, (G.shape[1] - (g_hi - g_lo)) * CUT)
 
 
 def outcome_span(P: Arr, cut: float) -> tuple[Arr, Arr]:
