@@ -9,13 +9,17 @@ computation (``MAX_UNITS``, and ``MAX_STARTS`` for a second wave joined by the f
 wave's units) or as soon as it passes a work limit (``MAX_STATES``, ``MAX_WORK``), so
 every answer comes within seconds: nearly all well under one, the
 slowest accepted (100 a side at sea, submarines striking every round) ~10-12 s, and the
-biggest refused after ~3 s instead of minutes of work.
+biggest refused after ~3 s instead of minutes of work.  A few battles are computed at
+once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
+battle again gets the reply remembered (``ODDS_REMEMBERED``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from collections import OrderedDict
+from dataclasses import dataclass, field
 
 from bot.commands.base import Option, command
 from bot.context import Attachment, Ctx
@@ -24,7 +28,7 @@ from bot.minis.front import KIND as MINIS
 from bot.minis.front import find_unit, minis_state
 from bot.present import clip
 from bot.session import NoGame
-from engine.core.errors import NotationError
+from engine.core.errors import NotationError, PlayerError
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
@@ -48,9 +52,29 @@ MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
 MAX_STARTS = 150_000  # a second wave joined by the first wave's units: its battle's starts (~3 s)
 # A&A battles computed at once (each takes a core and, the biggest, up to ~0.65 GB); the
-# others wait their turn.
+# others wait their turn.  One asker's battles take their turns one after another, so
+# nobody holds more than one of them: whatever one member asks, the others still get
+# theirs.
 ODDS_AT_ONCE = 2
-_turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = weakref.WeakKeyDictionary()
+# Replies remembered (per event loop; each its text and chart, a few dozen KB): the same
+# asker asking the same battle again under the same limits gets the same reply at once,
+# a refusal included.  Per asker, as a plan asked about in private (a battle of the
+# game) must not be told apart by how fast someone else's answer comes.
+ODDS_REMEMBERED = 256
+
+
+@dataclass
+class _Turns:
+    """One event loop's odds turns: the shared ones, each asker's own, the replies
+    remembered (oldest first)."""
+
+    at_once: asyncio.Semaphore
+    askers: dict[int, asyncio.Lock] = field(default_factory=dict)
+    waiting: dict[int, int] = field(default_factory=dict)  # per asker: asks not yet done
+    replies: "OrderedDict[tuple[object, ...], tuple[str, bytes] | PlayerError]" = field(default_factory=OrderedDict)
+
+
+_turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" = weakref.WeakKeyDictionary()
 
 
 def _aa(battle: AABattle) -> AAOdds:
@@ -58,14 +82,48 @@ def _aa(battle: AABattle) -> AAOdds:
                    max_starts=MAX_STARTS)
 
 
-async def _aa_in_turn(battle: AABattle) -> AAOdds:
-    """:func:`_aa` in a worker thread, at most ``ODDS_AT_ONCE`` at a time (per event loop)."""
+def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
+    """The reply's text and chart (run in a worker thread: the chart is drawn there too)."""
+    odds = _aa(battle)
+    lines = aa_lines(odds)
+    text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
+    png = bar_chart(
+        "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
+    )
+    return text, png
+
+
+async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
+    """The reply to ``battle`` for ``asker``: remembered (see ODDS_REMEMBERED), or
+    :func:`_aa` in a worker thread in turn: after the asker's earlier asks, at most
+    ``ODDS_AT_ONCE`` at a time (per event loop).  A refusal (PlayerError) is raised."""
     loop = asyncio.get_running_loop()
-    turn = _turns.get(loop)
-    if turn is None:
-        turn = _turns[loop] = asyncio.Semaphore(ODDS_AT_ONCE)
-    async with turn:
-        return await asyncio.to_thread(_aa, battle)
+    turns = _turns.get(loop)
+    if turns is None:
+        turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
+    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS)
+    own = turns.askers.setdefault(asker, asyncio.Lock())
+    turns.waiting[asker] = turns.waiting.get(asker, 0) + 1
+    try:
+        async with own:  # the asker's earlier asks first (the same one again: remembered by then)
+            got = turns.replies.get(key)
+            if got is None:
+                async with turns.at_once:
+                    try:
+                        got = await asyncio.to_thread(_aa_reply, battle)
+                    except PlayerError as refused:
+                        got = refused
+                turns.replies[key] = got
+                while len(turns.replies) > ODDS_REMEMBERED:
+                    turns.replies.popitem(last=False)
+            turns.replies.move_to_end(key)
+    finally:
+        turns.waiting[asker] -= 1
+        if not turns.waiting[asker]:  # nobody else of this asker waits: its lock goes
+            del turns.waiting[asker], turns.askers[asker]
+    if isinstance(got, PlayerError):
+        raise got.with_traceback(None)  # the same refusal, without the earlier raises' frames
+    return got
 
 
 @command(
@@ -145,12 +203,7 @@ async def odds_aa(
         wave2=wave2,
         retreat_left=retreat_left,
     )
-    odds = await _aa_in_turn(battle)
-    lines = aa_lines(odds)
-    text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
-    png = bar_chart(
-        "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
-    )
+    text, png = await _aa_in_turn(battle, ctx.actor.id)
     # Public for numbers; a battle read from a live game is the asker's plan (bot/aa/odds_link.py
     # makes the reply private, as the Minis and Memoir live forms are).
     await ctx.reply(text, ephemeral=ctx.default_ephemeral, files=[Attachment("odds-aa.png", png)])

@@ -18,7 +18,7 @@ Modelling choices the rules leave open are listed in ``docs/odds.md``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
@@ -138,6 +138,14 @@ class AABattle:
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender
         return sum(army.values())
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable key, equal for two battles exactly when they are the same question
+        (every field; an army's units in any order, as typed in any order)."""
+        return tuple(
+            tuple(sorted(value.items())) if isinstance(value, Mapping) else value
+            for value in (getattr(self, f.name) for f in fields(self))
+        )
 
     def profiles(self, side: str, cat: Catalogue | None = None) -> Mapping[str, UnitProfile]:
         """Unit profiles of a side: the rules set, then its technologies (memoised for

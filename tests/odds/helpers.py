@@ -35,11 +35,12 @@ class RecordingChannel:
         self.posts.append((channel_id, message))
 
 
-async def invoke(path: str, **options: Any) -> Message:
+async def invoke(path: str, *, asker: int = 1, **options: Any) -> Message:
+    """``/path`` with ``options``, asked by user ``asker``: its one reply."""
     load_all()
     cmd = REGISTRY[tuple(path.split())]
     channel = RecordingChannel()
-    ctx = Ctx(app=None, actor=Actor(1, "tester"), channel_id=7, guild_id=None, channel=channel,  # type: ignore[arg-type]
+    ctx = Ctx(app=None, actor=Actor(asker, f"tester {asker}"), channel_id=7, guild_id=None, channel=channel,  # type: ignore[arg-type]
               default_ephemeral=cmd.ephemeral)  # fmt: skip
     await cmd.handler(ctx, **cmd.bind(options))
     assert len(channel.replies) == 1

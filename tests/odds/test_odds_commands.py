@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import PlayerError
+from engine.odds.aa_units import format_army
 from tests.odds.helpers import assert_chart, invoke
 
 
@@ -75,8 +76,9 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
 @pytest.mark.parametrize("at_once", [1, 2])
 async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.MonkeyPatch, at_once: int) -> None:
     # A server's cores and memory: at most ODDS_AT_ONCE battles are computed together,
-    # the other requests wait their turn and are answered after.  The computations are
-    # held until the test lets them go, so "that many at once" does not hang on timing.
+    # the other requests (four askers, one battle each) wait their turn and are answered
+    # after.  The computations are held until the test lets them go, so "that many at
+    # once" does not hang on timing.
     import asyncio
     import threading
     import weakref
@@ -100,7 +102,7 @@ async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.Monkey
     monkeypatch.setattr(odds, "_aa", held)
     monkeypatch.setattr(odds, "ODDS_AT_ONCE", at_once)
     monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
-    asks = asyncio.gather(*(invoke("odds aa", attacker=f"{n} inf", defender="2 inf") for n in (1, 2, 3, 4)))
+    asks = asyncio.gather(*(invoke("odds aa", asker=n, attacker=f"{n} inf", defender="2 inf") for n in (1, 2, 3, 4)))
     for _ in range(3000):  # up to 30 s for the first ones to start
         if running[0] >= at_once:
             break
@@ -111,6 +113,99 @@ async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.Monkey
     replies = await asks
     assert running == [0, at_once]
     assert all("Attacker wins" in r.text for r in replies)
+
+
+async def test_odds_aa_one_askers_battles_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One member asking many battles holds one of the ODDS_AT_ONCE turns, never both:
+    # asker 1's three battles run one after another, asker 2's alongside the first.
+    import asyncio
+    import threading
+    import weakref
+
+    from bot.commands import odds
+
+    running: list[int] = []  # attacking infantry of the battles running now
+    seen: list[list[int]] = []  # every set of battles that ran together
+    lock = threading.Lock()
+    release = [threading.Event() for _ in range(5)]
+    real = odds._aa
+
+    def held(battle: Any) -> Any:
+        n = battle.attacker["infantry"]
+        with lock:
+            running.append(n)
+            seen.append(sorted(running))
+        assert release[n].wait(30), "the test never let the computation go"
+        with lock:
+            running.remove(n)
+        return real(battle)
+
+    async def until(test: Any) -> None:
+        for _ in range(3000):  # up to 30 s
+            with lock:
+                if test():
+                    return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"still waiting; running {running}")
+
+    monkeypatch.setattr(odds, "_aa", held)
+    monkeypatch.setattr(odds, "ODDS_AT_ONCE", 2)
+    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    first = [asyncio.ensure_future(invoke("odds aa", asker=1, attacker=f"{n} inf", defender="2 inf")) for n in (1, 2, 3)]
+    await until(lambda: running == [1])
+    other = asyncio.ensure_future(invoke("odds aa", asker=2, attacker="4 inf", defender="2 inf"))
+    await until(lambda: sorted(running) == [1, 4])  # the second turn goes to asker 2, not to 2 inf
+    await asyncio.sleep(0.1)
+    assert sorted(running) == [1, 4]
+    release[4].set()
+    assert "Attacker wins" in (await other).text
+    await asyncio.sleep(0.1)
+    assert running == [1]  # a turn is free, but asker 1's next battle waits for its first
+    for n in (1, 2, 3):
+        release[n].set()
+    replies = await asyncio.gather(*first)
+    assert [r.text.splitlines()[0] for r in replies] == [f"{n} inf attack 2 inf (land battle)" for n in (1, 2, 3)]
+    assert all(sorted(s) in ([1], [2], [3], [4], [1, 4]) for s in seen), seen
+
+
+async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same asker, the same battle (armies typed in any order), the same limits: the
+    # reply remembered, computed once.  Another battle, another asker (a plan must not be
+    # told apart by a quick answer) or other limits: computed.  Refusals too.
+    import weakref
+
+    from bot.commands import odds
+
+    computed: list[str] = []
+    real = odds._aa
+
+    def counted(battle: Any) -> Any:
+        computed.append(format_army(battle.attacker))
+        return real(battle)
+
+    monkeypatch.setattr(odds, "_aa", counted)
+    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    one = await invoke("odds aa", attacker="3 inf, 1 tank", defender="2 inf, 1 art")
+    again = await invoke("odds aa", attacker="1 armor, 3 infantry", defender="1 art, 2 inf")
+    assert computed == ["3 inf, 1 tank"]
+    assert again.text == one.text and again.files[0].data == one.files[0].data
+    await invoke("odds aa", attacker="3 inf, 1 tank", defender="2 inf, 1 art", low_luck=True)
+    await invoke("odds aa", asker=2, attacker="3 inf, 1 tank", defender="2 inf, 1 art")
+    assert len(computed) == 3
+    monkeypatch.setattr(odds, "MAX_WORK", 500)
+    for _ in range(2):
+        with pytest.raises(PlayerError) as err:
+            await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
+        assert "too big to compute exactly here" in err.value.text()
+    assert len(computed) == 4
+    monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
+    msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
+    assert "Attacker wins" in msg.text and len(computed) == 5
+    # The oldest replies are forgotten past ODDS_REMEMBERED.
+    monkeypatch.setattr(odds, "ODDS_REMEMBERED", 2)
+    for n in (1, 2, 3, 1):
+        await invoke("odds aa", attacker=f"{n} inf", defender="2 inf")
+    assert computed[5:] == ["1 inf", "2 inf", "3 inf", "1 inf"]
 
 
 async def test_odds_aa_retreat_chance_takes_decimals() -> None:
