@@ -48,7 +48,7 @@ GROUND_BAND = 8  # the same in its ground phase (see _win_ground)
 GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 SPREAD_GROUPS = 6  # _spread_states: a big level's rows in at most this many groups by first column,
 SPREAD_GROUP_MIN = 128  # each of at least this many rows
-RUNS_APART = 8  # _run_sums: at most this many runs left, each summed on its own
+RUNS_APART = 64  # _run_sums: at most this many runs left, their rest summed in one reduceat
 
 
 def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
@@ -217,11 +217,11 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
 def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
     """Per state of ``first``: the states after 0, 1 … ``Hd`` more casualties
     (``next1[s]``: the state after one)."""
-    out = np.empty((len(first), Hd + 1), dtype=np.int64)
-    out[:, 0] = first
+    out = np.empty((Hd + 1, len(first)), dtype=np.int64)  # by score first: contiguous gathers
+    out[0] = first
     for h in range(1, Hd + 1):
-        out[:, h] = next1[out[:, h - 1]]
-    return out
+        np.take(next1, out[h - 1], out=out[h])
+    return np.ascontiguousarray(out.T)
 
 
 def _toeplitz_view(x: Arr, rows: int, cols: int) -> Arr:
@@ -254,17 +254,24 @@ def _levels(hp: Arr, next1: Arr) -> list[Arr]:
 def _run_sums(rows: Arr, starts: Arr) -> tuple[Arr, Arr]:
     """The sums of the runs of ``rows`` that begin at ``starts`` (ascending, the first
     0), longest runs first, with those runs' starts: ``np.add.reduceat`` over axis 0,
-    but one row-gathering addition per place in a run instead of numpy's row-by-row
-    loop (~3x faster on long tables)."""
+    but one row-gathering addition per place in a run while many runs are that long
+    instead of numpy's row-by-row loop (~3x faster on long tables); the few runs longer
+    than that (such as "attacker destroyed"), their rest summed in one reduceat."""
     lens = np.diff(np.append(starts, len(rows)))
     order = np.argsort(-lens, kind="stable")
     starts, lens = starts[order], lens[order]
     acc = rows[starts]
+    longer = np.searchsorted(-lens, -np.arange(int(lens[0])), side="left")  # [o]: the runs longer than o
     for o in range(1, int(lens[0])):
-        n = int(np.searchsorted(-lens, -o, side="left"))  # the runs longer than o
-        if n <= RUNS_APART:  # a few long runs (such as "attacker destroyed"): each apart
-            for r in range(n):
-                acc[r] += rows[starts[r] + o : starts[r] + lens[r]].sum(axis=0)
+        n = int(longer[o])
+        if n <= RUNS_APART:
+            # Their rest [start + o, end) as every other segment of one reduceat, by
+            # place in rows (the last one ends with rows, or it has an end of its own).
+            by = np.argsort(starts[:n])
+            cuts = np.stack([starts[:n][by] + o, starts[:n][by] + lens[:n][by]], axis=1).ravel()
+            if cuts[-1] == len(rows):
+                cuts = cuts[:-1]
+            acc[by] += np.add.reduceat(rows, cuts, axis=0)[::2]
             break
         acc[:n] += rows[starts[:n] + o]
     return acc, starts

@@ -18,7 +18,7 @@ from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import (
-    MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, table_engine,
+    RUNS_APART, MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, table_engine,
 )
 from engine.odds.aa_table import TableEngine, hits, shared_spread
 from engine.odds.dist import low_luck_distribution
@@ -107,6 +107,10 @@ def test_a_level_in_order_reaches_each_state_in_one_run() -> None:
     for level in levels:
         assert len(set(hp[level].tolist())) == 1
         after = _after(next1, level, int(hp[level[0]]))
+        for n, s in enumerate(level.tolist()):  # state s after h more casualties, one by one
+            for h in range(after.shape[1]):
+                assert after[n, h] == s
+                s = int(next1[s])
         for h in range(after.shape[1]):
             col = after[:, h].tolist()
             starts = [n for n in range(len(col)) if n == 0 or col[n] != col[n - 1]]
@@ -139,6 +143,25 @@ def test_dice_dists_are_each_rows_distribution(low_luck: bool) -> None:
     assert got.shape[1] == widest
 
 
+def _assert_run_sums(rows: Any, starts: Any) -> None:
+    sums, firsts = _run_sums(rows.copy(), starts)
+    assert sorted(firsts.tolist()) == starts.tolist()
+    for got, at in zip(sums, firsts.tolist()):
+        end = starts[np.searchsorted(starts, at) + 1] if at != starts[-1] else len(rows)
+        assert np.allclose(got, rows[at:end].sum(axis=0), rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("last", [1, 30])  # the longest run last or not
+def test_run_sums_with_more_long_runs_than_are_summed_apart(last: int) -> None:
+    # More runs longer than RUNS_APART at first (row-gathering additions), then their
+    # rest, the runs longest first, in one reduceat.
+    rng = np.random.default_rng(3)
+    lens = np.concatenate([rng.integers(1, 25, 4 * RUNS_APART), [last]])
+    assert (lens > 2).sum() > RUNS_APART
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    _assert_run_sums(rng.random((int(lens.sum()), 4)), starts)
+
+
 def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
     rng = np.random.default_rng(7)
     # Runs of every length (one of 40, as "attacker destroyed" makes), then a target
@@ -148,11 +171,7 @@ def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
     target[-3:] = target[0]
     rows = rng.random((len(target), 5))
     starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))
-    sums, firsts = _run_sums(rows, starts)
-    assert sorted(firsts.tolist()) == starts.tolist()
-    for got, at in zip(sums, firsts.tolist()):
-        end = starts[np.searchsorted(starts, at) + 1] if at != starts[-1] else len(rows)
-        assert np.allclose(got, rows[at:end].sum(axis=0), rtol=0, atol=1e-13)
+    _assert_run_sums(rows, starts)
     into = np.zeros((60, 9))
     _scatter(into, target, rows, 2)
     want = np.zeros((60, 9))
