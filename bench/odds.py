@@ -30,6 +30,10 @@
   the 1 s goal).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
+- ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
+  machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
+  to read the other figures by: machines of one class differ from day to day (on
+  2026-11-24 every odds figure came ~1.25-1.6x the README's, the slowest the most).
 - ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
   9 tanks and an AA gun (51 x 51 = 2,601 AA outcomes, which share their attacker states:
   ``engine.odds.aa_merged``; ~19 s before it, ~0.3 s after, goal < 1 s);
@@ -181,6 +185,32 @@ def _ms(attacker: str, defender: str, repeat: int = 5, **options: object) -> flo
     return round(_seconds(attacker, defender, repeat, **options) * 1000, 3)
 
 
+def _machine() -> tuple[float, float]:
+    """How fast this machine is at what the odds engines do, to read their figures by
+    (machines of one class differ by tens of percent from day to day): one core's
+    double-precision matrix products (GFLOP/s, best of five 600 x 600 products) and a
+    plain Python loop (nanoseconds per turn, best of five million-turn loops)."""
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    a = np.random.default_rng(1).random((600, 600))
+    with threadpool_limits(1):
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            a @ a
+            best = min(best, time.perf_counter() - start)
+    gflops = 2 * 600**3 / best / 1e9
+    best_loop = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i & 7
+        best_loop = min(best_loop, time.perf_counter() - start)
+    return round(gflops, 1), round(best_loop * 1000, 1)
+
+
 def _refusal_ms() -> float:
     """How long Discord's limits take to refuse the biggest battle there is (100 a side
     with submarines, aircraft on both sides, no destroyer: ~9 minutes in full)."""
@@ -207,6 +237,9 @@ def _cli_ms(repeat: int = 5) -> float:
 
 
 def figures() -> Iterable[tuple[str, object]]:
+    gflops, loop_ns = _machine()
+    yield "odds-machine-gemm-gflops-1-core", gflops
+    yield "odds-machine-python-loop-ns", loop_ns
     exact_40 = _seconds(ATTACK_40, DEFENSE_40, 10)
     exact_100 = _seconds(ATTACK_100, DEFENSE_100)
     yield "odds-aa-10v10-ms", _ms(ATTACK_10, DEFENSE_10, 20)
