@@ -476,3 +476,50 @@ def test_the_merged_engine_keeps_the_pairs_still_fighting_as_the_general_engine(
     joined = AABattle.parse("6 inf, 2 art, 3 fig, 2 bom", "10 inf, 3 art, 2 fig, 1 aa", rounds=rounds,
                             wave2="4 inf, 2 tank, 2 fig")
     assert aa_odds(joined).engine == "fast"  # the first wave in the merged engine
+
+
+def _random_army(rng: random.Random, kinds: list[str], total: int) -> str:
+    counts: dict[str, int] = {}
+    for _ in range(total):
+        kind = rng.choice(kinds)
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items())
+
+
+def test_random_battles_with_options_agree_with_the_general_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Land battles against an AA gun with many aircraft, each with one of the
+    # options players use (a round limit, retreats after N rounds, with K units left or
+    # below a win chance, keeping a land unit, a joined second wave): the merged engine
+    # (as "auto" takes it) against the general engine, a walk over pairs of states with
+    # its own backward pass, within both error bounds.
+    made = []
+    real_init = MergedTable.__init__
+
+    def counted(self: MergedTable, *args: Any, **kwargs: Any) -> None:
+        made.append(1)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(MergedTable, "__init__", counted)
+    rng = random.Random(5)
+    options = [{}, {"rounds": 2}, {"retreat_left": 3}, {"retreat_after": 2}, {"keep_land_unit": 1},
+               {"retreat_chance": 35}, {"rounds": 1, "wave2": "3 inf, 2 fig"}]  # fmt: skip
+    keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "stalemate", "unfinished")
+    merged = 0
+    for n in range(28):
+        attacker = _random_army(rng, ["inf", "art", "tank", "fig", "fig", "bom"], rng.randint(10, 22))
+        defender = _random_army(rng, ["inf", "inf", "art", "tank", "fig"], rng.randint(10, 22)) + ", 1 aa"
+        battle = AABattle.parse(attacker, defender, **options[n % len(options)])
+        before = len(made)
+        got = aa_odds(battle)
+        merged += len(made) > before
+        want = aa_odds(battle, engine="general")
+        bound = got.error_bound + want.error_bound + 1e-14
+        for key in keys:
+            assert abs(getattr(got, key) - getattr(want, key)) <= bound, (battle, key)
+        if battle.wave2:
+            assert got.second_wave is not None and want.second_wave is not None
+            for key, value in want.second_wave.items():
+                assert abs(got.second_wave[key] - value) <= bound, (battle, key)
+        for side in ("attacker", "defender"):
+            assert abs(got.expected_ipc_loss[side] - want.expected_ipc_loss[side]) <= 1e-9
+    assert merged >= 16  # the merged engine took most of them (19 of 28)
