@@ -5,8 +5,9 @@ takes two units of the A&A Miniatures game in the channel (``attacker``, ``targe
 and reads every number off the game (:mod:`engine.odds.minis_game`); only units the
 asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
-computation (``MAX_UNITS``, and ``MAX_STARTS`` for a second wave joined by the first
-wave's units) or as soon as it passes a work limit (``MAX_STATES``, ``MAX_WORK``), so
+computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wave
+joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
+``MAX_WORK``), so
 every answer comes within seconds: nearly all well under one, the
 slowest accepted (100 a side at sea, submarines striking every round) ~10-12 s, and the
 biggest refused after ~3 s instead of minutes of work.  A few battles are computed at
@@ -50,8 +51,16 @@ MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
-MAX_STARTS = 150_000  # a second wave joined by the first wave's units: its battle's starts (~3 s)
-# A&A battles computed at once (each takes a core and, the biggest, up to ~0.65 GB); the
+# A second wave joined by the first wave's units: its battle's starts and its table
+# (attacker states x columns, what its time and memory grow with).  100 attackers with
+# 20 aircraft against an AA gun for 1 round, then 30 more (875,000 starts, 15 million
+# cells): ~2-3 s and ~0.55 GB; 100 joined by 100 more with 20 aircraft against 60
+# infantry and an AA gun (1.4 million starts, 20 million cells) ~3 s and ~0.9 GB; the
+# same against a stronger defender (3 million starts, 154 million cells: ~23 s and
+# 3.5 GB in full) is refused after ~2 s, a battle of 5.9 million starts after ~4 s.
+MAX_STARTS = 1_500_000
+MAX_TABLE = 22_000_000
+# A&A battles computed at once (each takes a core and, the biggest, up to ~0.9 GB); the
 # others wait their turn.  One asker's battles take their turns one after another, so
 # nobody holds more than one of them: whatever one member asks, the others still get
 # theirs.
@@ -79,7 +88,7 @@ _turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" = weakref
 
 def _aa(battle: AABattle) -> AAOdds:
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
-                   max_starts=MAX_STARTS)
+                   max_starts=MAX_STARTS, max_table=MAX_TABLE)
 
 
 def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
@@ -101,7 +110,7 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
     turns = _turns.get(loop)
     if turns is None:
         turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
-    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS)
+    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_TABLE)
     own = turns.askers.setdefault(asker, asyncio.Lock())
     turns.waiting[asker] = turns.waiting.get(asker, 0) + 1
     try:

@@ -534,6 +534,7 @@ def aa_odds(
     eps: float = 1e-18,
     max_work: int | None = None,
     max_starts: int | None = None,
+    max_table: int | None = None,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
@@ -541,17 +542,19 @@ def aa_odds(
     ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
     table, checked before any work), ``max_states`` (states the general engine
     processes), ``max_work`` (outer product terms and casualty cells of its numpy
-    solves, all of them together, checked before each batch) and ``max_starts``
+    solves, all of them together, checked before each batch), ``max_starts``
     (starting points of the battle a second wave fights joined by the first wave's
-    units still fighting, :attr:`AABattle.wave2_joins`) cap the work and raise a
-    :class:`PlayerError` beyond; ``None`` means no cap."""
+    units still fighting, :attr:`AABattle.wave2_joins`) and ``max_table`` (that
+    battle's table in the merged engine: attacker states times columns, checked before
+    it is fought) cap the work and raise a :class:`PlayerError` beyond; ``None`` means
+    no cap."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
                  "second wave": sum(battle.wave2.values())}
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
-    limits = (max_states, max_cells, Work(max_work, starts=max_starts))
+    limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
@@ -564,12 +567,14 @@ def aa_odds(
 
 def _run(
     battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
-    starts: Sequence[Start[N]] | None = None, report: bool = True,
+    starts: Sequence[Start[N]] | None = None, report: bool = True, max_table: int | None = None,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
     against every state the first left, :func:`_second_wave_once`); ``report`` False:
     the chances only, without the survivors and losses (a second wave's battles, whose
-    survivors nobody reads: summing them by state is most of a big table's report)."""
+    survivors nobody reads: summing them by state is most of a big table's report);
+    ``max_table``: the merged table engine's cap on its table (the battle a second wave
+    joined by the first wave's units fights, :attr:`Work.table`)."""
     max_states, max_cells, work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
@@ -624,7 +629,7 @@ def _run(
     ):
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
-        table = table_engine(setup, max_cells)
+        table = table_engine(setup, max_cells, max_table)
         if battle.retreat_chance is not None:
             table.win_chance_cuts(battle.retreat_chance / 100)
         tally = table.run(limit)
@@ -879,8 +884,9 @@ def _second_wave_once(
     table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols])
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
+    table_cap = limits[2].table if battle.wave2_joins else None
     return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts,
-                                        report=False))
+                                        report=False, max_table=table_cap))
 
 
 def _merges(setup: BattleSetup[Any]) -> bool:

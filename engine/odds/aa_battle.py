@@ -81,12 +81,28 @@ class Work:
     # The most starting points (pairs of states, after AA fire) the second battles of a
     # second wave joined by the first wave's units may have together (None: no limit).
     starts: int | None = None
+    # The most cells (attacker states x columns) the merged table engine's table of such
+    # a battle may have (None: no limit): what its time and memory grow with.
+    table: int | None = None
 
     def add(self, n: int) -> None:
         """Count ``n`` more; refuse the battle once past the limit."""
         self.done += n
         if self.limit is not None and self.done > self.limit:
             raise too_much_work(self.limit)
+
+
+def too_big_table(cells: int, max_table: int) -> PlayerError:
+    """The battle a second wave joined by the first wave's units fights has a bigger
+    table than ``max_table`` cells: refused before it is fought."""
+    return PlayerError(
+        f"This second wave is too big to compute exactly here: the battle the joined forces fight"
+        f" has {cells:,} cells (attacker states times defender states and hits), the limit here"
+        f" is {max_table:,}. Try fewer rounds, fewer aircraft facing AA guns, a strafe (the first"
+        " wave retreats, the second attacks alone), or the command line (warroom odds aa), which"
+        " has no limit.",
+        legal=["/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…"],
+    )
 
 
 def too_many_starts(max_starts: int, rounds: int) -> PlayerError:

@@ -32,7 +32,7 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, PairTable, StartTable,
-    Tally, start_attackers, table_cells, win_cut,
+    Tally, start_attackers, table_cells, too_big_table, win_cut,
 )  # fmt: skip
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
@@ -51,11 +51,12 @@ SPREAD_GROUP_MIN = 128  # each of at least this many rows
 RUNS_APART = 64  # _run_sums: at most this many runs left, their rest summed in one reduceat
 
 
-def table_engine(setup: BattleSetup[float], max_cells: int | None = None) -> TableEngine:
+def table_engine(setup: BattleSetup[float], max_cells: int | None = None, max_table: int | None = None) -> TableEngine:
     """The table engine for ``setup``: over distinct attacker states when AA fire splits
-    the attacker into several blocks of a big table, else per block."""
+    the attacker into several blocks of a big table, else per block.  ``max_table``:
+    the merged engine's cap on its table (see MergedTable)."""
     if merges(setup):
-        return MergedTable(setup, max_cells)
+        return MergedTable(setup, max_cells, max_table)
     return TableEngine(setup, max_cells)
 
 
@@ -306,7 +307,11 @@ def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
 
 
 class MergedTable(TableEngine):
-    def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
+    def __init__(self, setup: BattleSetup[float], max_cells: int | None = None, max_table: int | None = None) -> None:
+        """``max_cells``: the table engine's cap, on every block's loss sequence, checked
+        first; ``max_table``: a cap on this engine's own table (distinct attacker states
+        times columns, what its time and memory grow with), checked once the states are
+        known, before any battle work (a PlayerError beyond either; None: no cap)."""
         _one_thread()
         self.setup = setup
         att, dfn = setup.attacker, setup.defender
@@ -371,6 +376,8 @@ class MergedTable(TableEngine):
             Ha = max(Ha, self.G.shape[1] + self.Hk.shape[1] - 2)
         self.Ha = Ha
         self.C = nD + Ha + 2
+        if max_table is not None and S * self.C > max_table:
+            raise too_big_table(S * self.C, max_table)
         self.SF = np.zeros((S, Ha + 1))
         padded = np.zeros((len(by_row), Ha + 1))
         padded[:, : by_row.shape[1]] = by_row

@@ -887,10 +887,10 @@ def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.
     seen: list[tuple[AABattle, list[Any]]] = []
     real = aa._run
 
-    def spy(battle: AABattle, *args: Any, starts: Any = None, report: bool = True) -> Any:
+    def spy(battle: AABattle, *args: Any, starts: Any = None, **kwargs: Any) -> Any:
         if starts is not None:
             seen.append((battle, starts))
-        return real(battle, *args, starts=starts, report=report)
+        return real(battle, *args, starts=starts, **kwargs)
 
     monkeypatch.setattr(aa, "_run", spy)
     aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig", rounds=1), exact=True)
@@ -917,19 +917,51 @@ def test_second_wave_joined_says_so() -> None:
 
 async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # Discord caps the starts of the battle the joined forces fight (bot.commands.odds.
-    # MAX_STARTS; ~130,000 starts take ~3 s): here lowered, so a small battle
+    # MAX_STARTS; 1,400,000 starts take ~3 s): here lowered, so a small battle
     # passes it.  The command line has no cap.
     from bot.commands import odds
 
+    real = odds.MAX_STARTS
     monkeypatch.setattr(odds, "MAX_STARTS", 5)
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     text = err.value.text()
     assert "too big to compute exactly here" in text and "after round 2" in text
     assert "/odds aa … retreat_after:2 wave2:…" in text
-    monkeypatch.setattr(odds, "MAX_STARTS", 150_000)
+    monkeypatch.setattr(odds, "MAX_STARTS", real)
     msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     assert "joined by the first wave's units still fighting after round 2" in msg.text
+
+
+async def test_joined_second_wave_whose_table_passes_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # And the merged engine's table for that battle (attacker states x columns,
+    # bot.commands.odds.MAX_TABLE; 22 million cells: ~4 s and ~1 GB at most), checked
+    # before it is fought: here lowered below this battle's 16,380 cells.
+    from bot.commands import odds
+
+    battle = {"attacker": "8 inf, 4 fig, 4 bom", "defender": "12 inf, 1 aa", "rounds": 1, "wave2": "4 inf, 2 fig"}
+    real = odds.MAX_TABLE
+    monkeypatch.setattr(odds, "MAX_TABLE", 16_379)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", **battle)
+    text = err.value.text()
+    assert "too big to compute exactly here" in text and "16,380 cells" in text and "16,379" in text
+    assert "/odds aa … retreat_after:2 wave2:…" in text and "--" not in text
+    monkeypatch.setattr(odds, "MAX_TABLE", 16_380)  # at the limit: fought
+    msg = await invoke("odds aa", **battle)
+    assert "joined by the first wave's units still fighting after round 1" in msg.text
+    assert real >= 20_000_000  # 100 attackers with 20 aircraft joined by 100 more are taken
+
+
+async def test_discord_answers_a_joined_wave_of_a_hundred_attackers() -> None:
+    # No cap below 100 units a side (issue 19): 100 attackers in all, 20 of them aircraft
+    # facing an AA gun, the first 70 fighting 1 round before 30 more join (the bench's
+    # odds-aa-joined-wave-100-ms: 875,000 starts, 15 million cells, ~2-3 s).
+    msg = await invoke("odds aa", attacker="30 inf, 10 art, 10 tank, 10 fig, 10 bom",
+                       defender="60 inf, 15 art, 10 tank, 5 fig, 1 aa", rounds=1,
+                       wave2="10 inf, 5 art, 5 tank, 5 fig, 5 bom")  # fmt: skip
+    assert "joined by the first wave's units still fighting after round 1" in msg.text
+    assert "attacker wins 50.5%" in msg.text
 
 
 @pytest.mark.parametrize(
