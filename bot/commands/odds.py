@@ -122,10 +122,11 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
                         got = await asyncio.to_thread(_aa_reply, battle)
                     except PlayerError as refused:
                         got = refused
-                turns.replies[key] = got
-                while len(turns.replies) > ODDS_REMEMBERED:
-                    turns.replies.popitem(last=False)
-            turns.replies.move_to_end(key)
+                turns.replies[key] = got  # the newest last
+            else:
+                turns.replies.move_to_end(key)
+            while len(turns.replies) > ODDS_REMEMBERED:
+                turns.replies.popitem(last=False)
     finally:
         turns.waiting[asker] -= 1
         if not turns.waiting[asker]:  # nobody else of this asker waits: its lock goes

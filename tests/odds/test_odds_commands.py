@@ -201,11 +201,16 @@ async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypat
     monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
     msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     assert "Attacker wins" in msg.text and len(computed) == 5
-    # The oldest replies are forgotten past ODDS_REMEMBERED.
+    # The oldest replies are forgotten past ODDS_REMEMBERED (one asked again is the
+    # newest again); none are kept with 0.
     monkeypatch.setattr(odds, "ODDS_REMEMBERED", 2)
-    for n in (1, 2, 3, 1):
+    for n in (1, 2, 1, 3, 1, 2):
         await invoke("odds aa", attacker=f"{n} inf", defender="2 inf")
-    assert computed[5:] == ["1 inf", "2 inf", "3 inf", "1 inf"]
+    assert computed[5:] == ["1 inf", "2 inf", "3 inf", "2 inf"]
+    monkeypatch.setattr(odds, "ODDS_REMEMBERED", 0)
+    for _ in range(2):
+        await invoke("odds aa", attacker="5 inf", defender="2 inf")
+    assert computed[9:] == ["5 inf", "5 inf"]
 
 
 async def test_odds_aa_retreat_chance_takes_decimals() -> None:
