@@ -882,6 +882,7 @@ def _second_wave_once(
     if not len(rows):
         return None
     table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols])
+    del fired, every, first, a_at, W, S  # the battle's table needs their memory (up to GBs)
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     table_cap = limits[2].table if battle.wave2_joins else None
