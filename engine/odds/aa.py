@@ -862,8 +862,10 @@ def _second_wave_once(
     # S[f, d]: force f's chance to meet defender start d (two final states may be one).
     S = np.zeros((len(forces), len(d_ids)), dtype=object if exact else float)
     np.add.at(S, (f_at.ravel(), np.array(d_of, dtype=np.int64)[d_at.ravel()]), fights.w / live)
-    fired = _aa_fire_many(second, att, dfn, prof_a, prof_d, unit, not sea,
-                          np.array([att.state_of(force) for force in forces], dtype=np.int64))
+    force_states = np.array([att.state_of(force) for force in forces], dtype=np.int64)
+    if force_states.max(initial=0) < 2**14:  # their AA outcomes in a quarter of the memory
+        force_states = force_states.astype(np.int16)
+    fired = _aa_fire_many(second, att, dfn, prof_a, prof_d, unit, not sea, force_states)
     # The attacker starts: every force's states after AA fire, alike ones one start.
     every = np.concatenate([st for _, st, _ in fired])
     first, a_at = row_ids(every)
