@@ -78,8 +78,8 @@ class _Turns:
     remembered (oldest first)."""
 
     at_once: asyncio.Semaphore
-    askers: dict[int, asyncio.Lock] = field(default_factory=dict)
-    waiting: dict[int, int] = field(default_factory=dict)  # per asker: asks not yet done
+    # Per asker, while some ask of theirs holds it (then it goes by itself).
+    askers: "weakref.WeakValueDictionary[int, asyncio.Lock]" = field(default_factory=weakref.WeakValueDictionary)
     replies: "OrderedDict[tuple[object, ...], tuple[str, bytes] | PlayerError]" = field(default_factory=OrderedDict)
 
 
@@ -111,26 +111,22 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
     if turns is None:
         turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
     key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_TABLE)
-    own = turns.askers.setdefault(asker, asyncio.Lock())
-    turns.waiting[asker] = turns.waiting.get(asker, 0) + 1
-    try:
-        async with own:  # the asker's earlier asks first (the same one again: remembered by then)
-            got = turns.replies.get(key)
-            if got is None:
-                async with turns.at_once:
-                    try:
-                        got = await asyncio.to_thread(_aa_reply, battle)
-                    except PlayerError as refused:
-                        got = refused
-                turns.replies[key] = got  # the newest last
-            else:
-                turns.replies.move_to_end(key)
-            while len(turns.replies) > ODDS_REMEMBERED:
-                turns.replies.popitem(last=False)
-    finally:
-        turns.waiting[asker] -= 1
-        if not turns.waiting[asker]:  # nobody else of this asker waits: its lock goes
-            del turns.waiting[asker], turns.askers[asker]
+    own = turns.askers.get(asker)
+    if own is None:
+        own = turns.askers[asker] = asyncio.Lock()
+    async with own:  # the asker's earlier asks first (the same one again: remembered by then)
+        got = turns.replies.get(key)
+        if got is None:
+            async with turns.at_once:
+                try:
+                    got = await asyncio.to_thread(_aa_reply, battle)
+                except PlayerError as refused:
+                    got = refused
+            turns.replies[key] = got  # the newest last
+        else:
+            turns.replies.move_to_end(key)
+        while len(turns.replies) > ODDS_REMEMBERED:
+            turns.replies.popitem(last=False)
     if isinstance(got, PlayerError):
         raise got.with_traceback(None)  # the same refusal, without the earlier raises' frames
     return got

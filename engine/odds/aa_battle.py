@@ -92,29 +92,32 @@ class Work:
             raise too_much_work(self.limit)
 
 
+def _second_wave_too_big(what: str) -> PlayerError:
+    """A second wave joined by the first wave's units refused for ``what`` it leaves the
+    battle they join, with the ways to a smaller one."""
+    return PlayerError(
+        f"This second wave is too big to compute exactly here: {what}. Try fewer rounds, fewer"
+        " aircraft facing AA guns, a strafe (the first wave retreats, the second attacks alone),"
+        " or the command line (warroom odds aa), which has no limit.",
+        legal=["/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…"],
+    )
+
+
 def too_big_table(cells: int, max_table: int) -> PlayerError:
     """The battle a second wave joined by the first wave's units fights has a bigger
     table than ``max_table`` cells: refused before it is fought."""
-    return PlayerError(
-        f"This second wave is too big to compute exactly here: the battle the joined forces fight"
-        f" has {cells:,} cells (attacker states times defender states and hits), the limit here"
-        f" is {max_table:,}. Try fewer rounds, fewer aircraft facing AA guns, a strafe (the first"
-        " wave retreats, the second attacks alone), or the command line (warroom odds aa), which"
-        " has no limit.",
-        legal=["/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…"],
+    return _second_wave_too_big(
+        f"the battle the joined forces fight has {cells:,} cells (attacker states times defender"
+        f" states and hits), the limit here is {max_table:,}"
     )
 
 
 def too_many_starts(max_starts: int, rounds: int) -> PlayerError:
     """The first wave's units still fighting after the round limit, joined by the second
     wave, leave more starting points than ``max_starts``: refused before the battle."""
-    return PlayerError(
-        f"This second wave is too big to compute exactly here: the first wave's units still fighting"
-        f" after round {rounds} leave more than {max_starts:,} starting points (pairs of states) for"
-        " the battle they join. Try fewer rounds, fewer aircraft facing AA guns, a strafe (the"
-        " first wave retreats, the second attacks alone), or the command line (warroom odds aa),"
-        " which has no limit.",
-        legal=["/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…"],
+    return _second_wave_too_big(
+        f"the first wave's units still fighting after round {rounds} leave more than {max_starts:,}"
+        " starting points (pairs of states) for the battle they join"
     )
 
 

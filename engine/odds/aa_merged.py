@@ -269,7 +269,8 @@ def _run_sums(rows: Arr, starts: Arr) -> tuple[Arr, Arr]:
             # Their rest [start + o, end) as every other segment of one reduceat, by
             # place in rows (the last one ends with rows, or it has an end of its own).
             by = np.argsort(starts[:n])
-            cuts = np.stack([starts[:n][by] + o, starts[:n][by] + lens[:n][by]], axis=1).ravel()
+            first, end = starts[:n][by], starts[:n][by] + lens[:n][by]
+            cuts = np.stack([first + o, end], axis=1).ravel()
             if cuts[-1] == len(rows):
                 cuts = cuts[:-1]
             acc[by] += np.add.reduceat(rows, cuts, axis=0)[::2]

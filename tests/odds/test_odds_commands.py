@@ -166,6 +166,9 @@ async def test_odds_aa_one_askers_battles_take_turns(monkeypatch: pytest.MonkeyP
     replies = await asyncio.gather(*first)
     assert [r.text.splitlines()[0] for r in replies] == [f"{n} inf attack 2 inf (land battle)" for n in (1, 2, 3)]
     assert all(sorted(s) in ([1], [2], [3], [4], [1, 4]) for s in seen), seen
+    # An asker's turn is kept only while an ask of theirs holds it.
+    turns = odds._turns[asyncio.get_running_loop()]
+    assert not dict(turns.askers)
 
 
 async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypatch: pytest.MonkeyPatch) -> None:
