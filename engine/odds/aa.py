@@ -48,6 +48,8 @@ EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # faster one there (measured: 441 cells 0.9 vs 1.2 ms, 10v10 with an AA gun 0.3 vs
 # 1.3 ms); with a round limit its round-by-round walk is slower past ~150 cells.
 SMALL_CELLS = 500
+# Armies for the examples of a refusal that has none of its own to show.
+LAND_EXAMPLE, SEA_EXAMPLE = "3 inf, 1 tank", "2 des, 1 cru"
 SMALL_CELLS_ROUNDS = 150
 
 
@@ -242,56 +244,119 @@ class AAOdds:
         return out
 
 
+def _armies_example(cat: Catalogue, *options: str, **armies: Mapping[str, int] | str) -> str:
+    """A "what would be legal" example: the command with these options and armies (or
+    army texts)."""
+    shown = (army if isinstance(army, str) else format_army(army, cat, empty="") for army in armies.values())
+    return " ".join(["/odds aa …", *options, *(f'{side}:"{text}"' for side, text in zip(armies, shown))])
+
+
+def _without(army: Mapping[str, int], drop: Callable[[str], bool]) -> dict[str, int]:
+    return {n: c for n, c in army.items() if c > 0 and not drop(n)}
+
+
+def _at_sea(army: Mapping[str, int], units: Mapping[str, UnitProfile], defending: bool) -> dict[str, int]:
+    """What of ``army`` can fight at sea: its ships and aircraft; a defender's only
+    fighters, as many as its carriers hold (A-14.1)."""
+    out = _without(army, lambda n: units[n].domain == LAND or (defending and units[n].domain == AIR))
+    if defending:
+        room = sum(units[n].carrier_capacity * c for n, c in out.items())
+        if room and army.get("fighter"):
+            out["fighter"] = min(army["fighter"], room)
+    return out
+
+
+def _ships_ashore(
+    battle: AABattle, att: Mapping[str, UnitProfile], dfn: Mapping[str, UnitProfile], cat: Catalogue
+) -> list[str]:
+    """Legal examples for a land battle with ships in it: the battle at sea, the
+    attacker's ships bombarding an amphibious assault, and the land battle without them."""
+    legal = []
+    sea_a, sea_d = _at_sea(battle.attacker, att, False), _at_sea(battle.defender, dfn, True)
+    if sea_a or sea_d:
+        legal.append(_armies_example(cat, "kind:sea", attacker=sea_a or SEA_EXAMPLE, defender=sea_d))
+    ashore_a = _without(battle.attacker, lambda n: att[n].domain == SEA)
+    ashore_d = _without(battle.defender, lambda n: dfn[n].domain == SEA)
+    ships_a = _without(battle.attacker, lambda n: att[n].domain != SEA)
+    landing = any(att[n].domain == LAND for n in ashore_a)
+    if landing and ships_a and all(att[n].bombard for n in ships_a) and not any(p.domain == SEA for p in dfn.values()):
+        legal.append(_armies_example(cat, "kind:amphibious", attacker=ashore_a, bombard=ships_a))
+    if ashore_a:
+        legal.append(_armies_example(cat, attacker=ashore_a, defender=ashore_d))
+    return legal
+
+
 def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
-    """Refuse battles the rules do not allow, with a message saying what would work."""
+    """Refuse battles the rules do not allow, with a message saying what is wrong and
+    examples of what would be legal (slash syntax; the command line shows them as
+    flags)."""
     cat = cat or catalogue()
     mode = battle.mode
     if mode not in MODES:
-        raise IllegalOrder(f"Unknown battle kind '{mode}'.", legal=MODES)
+        raise IllegalOrder(f"Unknown battle kind '{mode}'.", legal=[f"/odds aa … kind:{m}" for m in MODES])
     if sum(battle.attacker.values()) <= 0:
-        raise IllegalOrder("The attacker has no units.")
+        raise IllegalOrder("The attacker has no units.",
+                           legal=[_armies_example(cat, attacker=SEA_EXAMPLE if mode == "sea" else LAND_EXAMPLE)])
     prof_a, prof_d = battle.profiles("attacker", cat), battle.profiles("defender", cat)
     att = {n: prof_a[n] for n, c in battle.attacker.items() if c > 0}
     dfn = {n: prof_d[n] for n, c in battle.defender.items() if c > 0}
-    if any(p.is_aa for p in att.values()):
-        raise IllegalOrder("AA guns never attack (A-14): list them with the defender.")
+    guns = [n for n, p in att.items() if p.is_aa]
+    if guns:
+        moved = dict(battle.defender)
+        for n in guns if mode != "sea" else ():  # an AA gun is a land unit: none at sea
+            moved[n] = moved.get(n, 0) + battle.attacker[n]
+        rest = _without(battle.attacker, guns.__contains__)
+        raise IllegalOrder(
+            "AA guns never attack (A-14): list them with the defender.",
+            legal=[_armies_example(cat, attacker=rest or LAND_EXAMPLE, defender=moved)],
+        )
     if mode in ("land", "amphibious"):
-        for who, units in (("attacker", att), ("defender", dfn)):
-            ships = [p.short for p in units.values() if p.domain == SEA]
-            if ships:
-                raise IllegalOrder(
-                    f"Ships ({', '.join(ships)}) cannot fight in a land battle (A-14.1).",
-                    legal=["/odds aa … kind:sea for a sea battle",
-                           '/odds aa … kind:amphibious bombard:"1 battleship" for shore bombardment'],
-                )
+        ships = [p.short for units in (att, dfn) for p in units.values() if p.domain == SEA]
+        if ships:
+            raise IllegalOrder(f"Ships ({', '.join(dict.fromkeys(ships))}) cannot fight in a land battle (A-14.1).",
+                               legal=_ships_ashore(battle, att, dfn, cat))
     else:
-        for who, units in (("attacker", att), ("defender", dfn)):
-            land = [p.short for p in units.values() if p.domain == LAND]
-            if land:
-                raise IllegalOrder(
-                    f"Land units ({', '.join(land)}) never fight at sea: cargo is not in the "
-                    f"battle (A-10.4)."
-                )
-        if "bomber" in dfn:
-            raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).")
+        land = [p.short for units in (att, dfn) for p in units.values() if p.domain == LAND]
+        if land:
+            # Both sides at once, so that the example is legal on its own.
+            on_land = {n for units in (att, dfn) for n, p in units.items() if p.domain == LAND}
+            rest_a, rest_d = _without(battle.attacker, on_land.__contains__), _without(battle.defender, on_land.__contains__)
+            legal: list[str] = []
+            if any(p.domain == SEA for units in (att, dfn) for p in units.values()):
+                legal.append(_armies_example(cat, attacker=rest_a or SEA_EXAMPLE, defender=rest_d))
+            else:  # nothing of it fights at sea
+                legal.append("/odds aa … kind:land")
+            raise IllegalOrder(
+                f"Land units ({', '.join(dict.fromkeys(land))}) never fight at sea: cargo is not in "
+                f"the battle (A-10.4).", legal=legal,
+            )
         fighters = battle.defender.get("fighter", 0)
         room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
+        # The defender with only the fighters its carriers hold (and no bombers).
+        fitting = _without({**battle.defender, "fighter": min(fighters, room)}, "bomber".__eq__)
+        if "bomber" in dfn:
+            raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).",
+                               legal=[_armies_example(cat, defender=fitting)])
         if fighters > room:
+            per = prof_d["carrier"].carrier_capacity
+            more = {**battle.defender, "carrier": battle.defender.get("carrier", 0) + -(-(fighters - room) // per)}
+            need = "1 defending fighter needs" if fighters == 1 else f"{fighters} defending fighters need"
             raise IllegalOrder(
-                f"{fighters} defending fighters need carriers with room for them: "
-                f"{room} fighter places here (2 per carrier, A-14)."
+                f"{need} carriers with room for them: {room} fighter places here ({per} per carrier, "
+                f"A-14).", legal=[_armies_example(cat, defender=d) for d in (more, fitting) if d],
             )
     if battle.bombard and mode != "amphibious":
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
                            legal=["/odds aa … kind:amphibious"])
     for n in battle.bombard:
         if not cat.profile(n).bombard:
+            bombarding = _without(battle.bombard, lambda u: not cat.profile(u).bombard)
             raise IllegalOrder(
-                f"A {n} cannot bombard; only battleships and cruisers do (A-14.5).",
-                legal=["battleship", "cruiser"],
+                f"'{cat.profile(n).short}' cannot bombard: only battleships and cruisers do (A-14.5).",
+                legal=[f'/odds aa … kind:amphibious bombard:"{format_army(bombarding, cat, empty="1 bat")}"'],
             )
     if battle.rounds is not None and battle.rounds < 1:
-        raise IllegalOrder("The number of rounds must be at least 1.")
+        raise IllegalOrder("The number of rounds must be at least 1.", legal=["/odds aa … rounds:1"])
     if battle.retreat_after is not None and battle.retreat_after < 1:
         raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
                            legal=["/odds aa … retreat_after:1"])
@@ -299,7 +364,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         last, strafe = battle.rounds, battle.retreat_after
         raise IllegalOrder(
             f"The battle stops after round {last} (its round limit), before the retreat after round {strafe}.",
-            legal=[f"/odds aa … rounds:{last} retreat_after:{last}", f"/odds aa … retreat_after:{strafe}"],
+            legal=[f"/odds aa … rounds:{last} retreat_after:{last}", f"/odds aa … rounds:{strafe} retreat_after:{strafe}"],
         )
     if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
         raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
@@ -311,16 +376,17 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         raise IllegalOrder("Land units from the sea never retreat (A-10.3): no strafing "
                            "in an amphibious assault.", legal=["/odds aa … kind:land retreat_after:1"])
     if battle.retreat_below < 0:
-        raise IllegalOrder("The retreat threshold cannot be negative.")
+        raise IllegalOrder("The retreat threshold cannot be negative.", legal=["/odds aa … retreat_below:2"])
     if battle.retreat_below and mode == "amphibious":
         raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat rule "
-                           "in an amphibious assault.")
+                           "in an amphibious assault.", legal=[f"/odds aa … kind:land retreat_below:{battle.retreat_below}"])
     if battle.keep_land_unit and mode == "sea":
-        raise IllegalOrder("Keeping a land unit alive only matters in a land battle.")
+        raise IllegalOrder("Keeping a land unit alive only matters in a land battle: a sea battle has "
+                           "none to keep, so leave keep_land out.")
     if battle.keep_land_unit < 0:
         raise IllegalOrder("The land units to keep cannot be negative.", legal=["/odds aa … keep_land_units:2"])
     if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
-        raise IllegalOrder("Submarines submerge only in sea battles (A-10.6).")
+        raise IllegalOrder("Submarines submerge only in sea battles (A-10.6): leave submerge out of this one.")
 
 
 def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tuple[BattleSetup[N], dict[str, int]]:

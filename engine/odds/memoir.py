@@ -18,6 +18,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from engine.core.errors import IllegalOrder, UnknownName
@@ -32,6 +33,17 @@ TARGET_NAMES = {
     "art": ARTILLERY, "arty": ARTILLERY, "artillery": ARTILLERY,
 }  # fmt: skip
 MAX_DICE = 12
+# The slash options of a roll's fields (/odds memoir), for what would be legal: the main
+# roll's, the defender's Ambush at the attacker and armor's Overrun after taking ground.
+MAIN_ROLL: Mapping[str, str] = MappingProxyType(
+    {"dice": "dice", "target": "target", "figures": "figures", "retreat_room": "retreat_room",
+     "ignore_flags": "ignore_flags"})  # fmt: skip
+AMBUSH_ROLL: Mapping[str, str] = MappingProxyType(
+    {"dice": "ambush_dice", "target": "attacker", "figures": "attacker_figures",
+     "retreat_room": "attacker_retreat_room", "ignore_flags": "ignore_flags"})  # fmt: skip
+OVERRUN_ROLL: Mapping[str, str] = MappingProxyType(
+    {"dice": "overrun_dice", "target": "overrun_target", "figures": "overrun_figures",
+     "retreat_room": "overrun_retreat_room", "ignore_flags": "ignore_flags"})  # fmt: skip
 
 
 def target_type(word: str) -> str:
@@ -50,17 +62,25 @@ class MemoirRoll:
     retreat_room: int | None = None  # hexes the unit can still retreat (None: enough)
     ignore_flags: int = 0  # flags the unit may ignore (terrain, E-14.6), used when it helps
 
-    def validate(self) -> None:
+    def validate(self, options: Mapping[str, str] = MAIN_ROLL) -> None:
+        """Refuse a roll that cannot be; ``options`` names its slash options (the main
+        roll's, :data:`AMBUSH_ROLL` or :data:`OVERRUN_ROLL`) for the legal examples."""
+
+        def example(name: str, value: object) -> str:
+            return f"/odds memoir … {options[name]}:{value}"
+
         if not 1 <= self.dice <= MAX_DICE:
-            raise IllegalOrder(f"Roll between 1 and {MAX_DICE} dice.")
+            raise IllegalOrder(f"Roll between 1 and {MAX_DICE} dice.",
+                               legal=(example("dice", min(max(self.dice, 1), MAX_DICE)),))
         if self.target not in HIT_FACES:
-            raise UnknownName(f"Unknown target '{self.target}'.", legal=tuple(HIT_FACES))
+            raise UnknownName(f"Unknown target '{self.target}'.", legal=tuple(example("target", t) for t in HIT_FACES))
         if self.figures is not None and not 1 <= self.figures <= 6:
-            raise IllegalOrder("A unit has between 1 and 6 figures.")
+            raise IllegalOrder("A unit has between 1 and 6 figures.",
+                               legal=(example("figures", min(max(self.figures, 1), 6)),))
         if self.retreat_room is not None and self.retreat_room < 0:
-            raise IllegalOrder("Retreat room cannot be negative.")
+            raise IllegalOrder("Retreat room cannot be negative.", legal=(example("retreat_room", 0),))
         if self.ignore_flags < 0:
-            raise IllegalOrder("Ignored flags cannot be negative.")
+            raise IllegalOrder("Ignored flags cannot be negative.", legal=(example("ignore_flags", 0),))
 
     @property
     def room(self) -> int | None:
@@ -170,22 +190,27 @@ class MemoirBattle:
             raise IllegalOrder("The full battle needs the target's figures.",
                                legal=("/odds memoir dice:3 target:infantry figures:4",))
         if self.attacker not in HIT_FACES:
-            raise UnknownName(f"Unknown attacker type '{self.attacker}'.", legal=tuple(HIT_FACES))
+            # Those the rest of the battle allows: no Ambush of artillery, Overrun by armor.
+            fit = [t for t in HIT_FACES if (self.ambush is None or t != ARTILLERY) and (self.overrun is None or t == ARMOR)]
+            raise UnknownName(f"Unknown attacker type '{self.attacker}'.",
+                              legal=tuple(f"/odds memoir … attacker:{t}" for t in fit))
         if self.ambush is not None:
-            self.ambush.validate()
+            self.ambush.validate(AMBUSH_ROLL)
             if self.ambush.figures is None:
                 raise IllegalOrder("An Ambush needs the attacker's figures (attacker_figures).",
                                    legal=("/odds memoir … ambush_dice:3 attacker_figures:4",))
             if self.attacker == ARTILLERY:
                 raise IllegalOrder("Ambush answers a close assault; artillery never close-assaults "
-                                   "here (E-6.4).")
+                                   "here (E-6.4): leave ambush_dice out for artillery.",
+                                   legal=(f"/odds memoir … attacker:infantry ambush_dice:{self.ambush.dice}",))
         if self.overrun is not None:
-            self.overrun.validate()
+            self.overrun.validate(OVERRUN_ROLL)
             if self.attacker != ARMOR:
                 raise IllegalOrder("Only armor makes an Overrun (E-16).",
                                    legal=("/odds memoir … attacker:armor overrun_dice:3",))
             if self.overrun.figures is None:
-                raise IllegalOrder("The Overrun battle needs its target's figures (overrun_figures).")
+                raise IllegalOrder("The Overrun battle needs its target's figures (overrun_figures).",
+                                   legal=(f"/odds memoir … overrun_dice:{self.overrun.dice} overrun_figures:4",))
 
 
 @dataclass(frozen=True)

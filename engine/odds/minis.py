@@ -90,17 +90,23 @@ class MinisAttack:
 
     def validate(self) -> None:
         if not 1 <= self.dice <= MAX_DICE:
-            raise IllegalOrder(f"Dice must be between 1 and {MAX_DICE} (0 dice cannot attack, M-7.2).")
+            raise IllegalOrder(f"Dice must be between 1 and {MAX_DICE} (0 dice cannot attack, M-7.2).",
+                               legal=(f"/odds minis … dice:{min(max(self.dice, 1), MAX_DICE)}",))
         if self.defense < 1:
-            raise IllegalOrder("Defense must be at least 1.")
+            raise IllegalOrder("Defense must be at least 1.", legal=("/odds minis … defense:1",))
         if self.target not in (SOLDIER, VEHICLE):
-            raise IllegalOrder(f"Unknown target type '{self.target}'.", legal=(SOLDIER, VEHICLE))
+            raise IllegalOrder(f"Unknown target type '{self.target}'.",
+                               legal=tuple(f"/odds minis … target_type:{t}" for t in (SOLDIER, VEHICLE)))
         if self.target_damaged and self.target != VEHICLE:
-            raise IllegalOrder("Soldiers are never damaged (M-8.4).")
+            raise IllegalOrder("Soldiers are never damaged (M-8.4).",
+                               legal=("/odds minis … target_type:vehicle target_damaged:true",))
         if self.cover is not None and not 1 <= self.cover <= 7:
-            raise IllegalOrder("The cover roll needs a number from 1 to 7 (usually 4 or 5, M-11.1).")
-        if self.shrapnel < 1 or self.superior_armor < 0:
-            raise IllegalOrder("Shrapnel is at least 1 and Superior Armor at least 0.")
+            raise IllegalOrder("The cover roll needs a number from 1 to 7 (usually 4 or 5, M-11.1).",
+                               legal=("/odds minis … cover:4", "/odds minis … cover:5"))
+        if self.shrapnel < 1:
+            raise IllegalOrder("Shrapnel is at least 1.", legal=("/odds minis … shrapnel:1",))
+        if self.superior_armor < 0:
+            raise IllegalOrder("Superior Armor is at least 0.", legal=("/odds minis … superior_armor:1",))
         if self.shrapnel > 1 and self.target != SOLDIER:
             # An option that would change nothing is refused, not dropped in silence.
             raise IllegalOrder("Shrapnel multiplies successes against Soldiers only.",
@@ -111,9 +117,10 @@ class MinisAttack:
         if self.cover_automatic and self.cover is None:
             raise IllegalOrder("An automatic cover roll needs the cover number too.")
         if self.attacks not in (1, 2):
-            raise IllegalOrder("A unit attacks once, or twice with Double Shot.", legal=("attacks:1", "attacks:2"))
+            raise IllegalOrder("A unit attacks once, or twice with Double Shot.", legal=("/odds minis … double_shot:true",))
         if self.heavy_armor and self.target != VEHICLE:
-            raise IllegalOrder("Heavy Armor is a Vehicle ability: Soldiers never get Damaged counters (M-9.1).")
+            raise IllegalOrder("Heavy Armor is a Vehicle ability: Soldiers never get Damaged counters (M-9.1).",
+                               legal=("/odds minis … target_type:vehicle heavy_armor:true",))
         for c in self.prior_counters:
             if c not in FACE_DOWN:
                 raise IllegalOrder(f"Unknown counter '{c}'.", legal=FACE_DOWN)

@@ -122,8 +122,10 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
     # shows them as the flags it takes.
     code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 cru")
     assert code == 2 and "(A-14.1)" in err
-    assert "warroom odds aa … --sea for a sea battle" in err
-    assert 'warroom odds aa … --amphibious --bombard "1 battleship" for shore bombardment' in err
+    assert 'warroom odds aa … --sea --attacker "2 des, 1 cru" --defender "1 cru"' in err
+    assert 'warroom odds aa … --attacker "1 inf" --defender ""' in err
+    code, _, err = run(capsys, "aa", "--attacker", "3 inf, 1 bat", "--defender", "3 inf")
+    assert code == 2 and 'warroom odds aa … --amphibious --attacker "3 inf" --bombard "1 bat"' in err
     assert "/odds" not in err and "kind:" not in err
     code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-left", "2",
                        "--retreat-below", "2")  # fmt: skip

@@ -1,0 +1,177 @@
+"""A refused /odds question says what would be legal, and what it offers *is* legal:
+each example, applied to the refused question, gets an answer.  The examples are in the
+slash syntax players type (``/odds aa … kind:sea``); the command line shows them as its
+flags (``tests/odds/test_odds_cli.py``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import pytest
+
+from engine.core.errors import PlayerError
+from engine.odds.aa import AABattle, aa_odds
+from engine.odds.memoir import MemoirRoll, close_assault, memoir_battle, memoir_odds
+from engine.odds.minis import MinisAttack, minis_odds
+
+_OPTION = re.compile(r'([a-z_]+):("[^"]*"|\S+)')
+
+
+def _options(example: str, game: str) -> dict[str, Any]:
+    """The options an example sets: ``/odds aa … kind:sea defender:"1 car, 2 fig"``."""
+    assert example.startswith(f"/odds {game} "), example
+    out: dict[str, Any] = {}
+    for name, raw in _OPTION.findall(example):
+        value: Any = raw.strip('"')
+        if value in ("true", "false"):
+            value = value == "true"
+        elif re.fullmatch(r"-?\d+", value):
+            value = int(value)
+        out[name] = value
+    assert out, example
+    return out
+
+
+def _examples(ask: Callable[[], object]) -> tuple[str, ...]:
+    with pytest.raises(PlayerError) as err:
+        ask()
+    assert err.value.legal, f"no example of what would be legal: {err.value.message}"
+    return err.value.legal
+
+
+# ------------------------------------------------------------------ /odds aa
+
+# The slash options of /odds aa as AABattle.parse takes them.
+_AA = {"kind": "mode", "keep_land": "keep_land_unit", "keep_land_units": "keep_land_unit"}
+
+
+def _aa(question: dict[str, Any]) -> object:
+    return aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in question.items()}))
+
+
+AA_REFUSED: list[dict[str, Any]] = [
+    dict(attacker="", defender="2 inf"),  # no attacker
+    dict(attacker="1 aa, 2 inf", defender="2 inf"),  # AA guns never attack (A-14)
+    dict(attacker="1 aa", defender="2 inf"),
+    dict(attacker="1 aa, 1 des", defender="1 des", kind="sea"),
+    dict(attacker="2 inf", defender="1 des", kind="sea"),  # land units at sea (A-10.4)
+    dict(attacker="2 des, 1 inf", defender="1 des, 1 tank", kind="sea"),
+    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="sea"),
+    dict(attacker="1 des", defender="1 bom, 1 des", kind="sea"),  # bombers never defend at sea (A-14.1)
+    dict(attacker="1 des", defender="1 bom, 2 fig, 1 car", kind="sea"),
+    dict(attacker="1 des", defender="1 car, 3 fig", kind="sea"),  # fighters need carrier room (A-14)
+    dict(attacker="1 des", defender="1 fig, 1 sub", kind="sea"),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="1 des, 1 bat"),  # A-14.5
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="1 tra"),
+    dict(attacker="3 inf", defender="3 inf", bombard="1 bat"),  # bombardment only in an amphibious assault
+    dict(attacker="3 inf", defender="3 inf", rounds=0),
+    dict(attacker="3 inf", defender="3 inf", retreat_below=-1),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_below=2),  # A-10.3
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_chance=30),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_after=1),
+    dict(attacker="3 inf", defender="3 inf", retreat_after=0),
+    dict(attacker="3 inf", defender="3 inf", rounds=1, retreat_after=2),
+    dict(attacker="3 inf", defender="3 inf", retreat_chance=0),
+    dict(attacker="3 inf", defender="3 inf", retreat_left=2, retreat_below=2),
+    dict(attacker="1 bat", defender="3 inf"),  # ships in a land battle (A-14.1)
+    dict(attacker="3 inf, 1 bat, 1 cru", defender="3 inf"),
+    dict(attacker="3 inf, 1 fig", defender="2 inf, 1 car, 3 fig, 1 bom"),
+    dict(attacker="3 inf, 1 des", defender="3 inf", kind="amphibious"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("question", AA_REFUSED, ids=[str(i) for i in range(len(AA_REFUSED))])
+def test_aa_refusals_offer_examples_that_are_answered(question: dict[str, Any]) -> None:
+    for example in _examples(lambda: _aa(question)):
+        fixed = {**question, **_options(example, "aa")}
+        if "retreat_below" in _options(example, "aa"):
+            fixed.pop("retreat_left", None)
+        if "retreat_left" in _options(example, "aa"):
+            fixed.pop("retreat_below", None)
+        assert _aa(fixed) is not None, example
+
+
+def test_aa_refusal_examples_fit_the_battle() -> None:
+    # Computed from the question, not canned: the fighters that fit, the carriers they need.
+    assert _examples(lambda: _aa(dict(attacker="1 des", defender="1 car, 5 fig", kind="sea"))) == (
+        '/odds aa … defender:"5 fig, 3 car"', '/odds aa … defender:"2 fig, 1 car"')
+    assert _examples(lambda: _aa(dict(attacker="3 inf, 1 bat", defender="3 inf"))) == (
+        '/odds aa … kind:sea attacker:"1 bat" defender:""',
+        '/odds aa … kind:amphibious attacker:"3 inf" bombard:"1 bat"',
+        '/odds aa … attacker:"3 inf" defender:"3 inf"')
+    assert _examples(lambda: _aa(dict(attacker="3 inf", defender="3 inf", kind="air"))) == tuple(
+        f"/odds aa … kind:{kind}" for kind in ("land", "sea", "amphibious"))
+    assert _examples(lambda: _aa(dict(attacker="2 fig, 1 aa", defender="3 inf"))) == (
+        '/odds aa … attacker:"2 fig" defender:"3 inf, 1 aa"',)
+    with pytest.raises(PlayerError) as err:
+        _aa(dict(attacker="1 des", defender="1 fig", kind="sea"))
+    assert err.value.message.startswith("1 defending fighter needs carriers")
+    with pytest.raises(PlayerError) as err:
+        _aa(dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="2 inf"))
+    assert err.value.message.startswith("'inf' cannot bombard")
+    assert err.value.legal == ('/odds aa … kind:amphibious bombard:"1 bat"',)
+
+
+# ------------------------------------------------------------------ /odds minis
+
+_MINIS = {"target_type": "target", "double_shot": "attacks"}
+
+
+def _minis(question: dict[str, Any]) -> object:
+    fields = {_MINIS.get(k, k): v for k, v in question.items()}
+    if "attacks" in fields and isinstance(fields["attacks"], bool):
+        fields["attacks"] = 2 if fields["attacks"] else 1
+    return minis_odds(MinisAttack(**fields))
+
+
+MINIS_REFUSED: list[dict[str, Any]] = [
+    dict(dice=0, defense=4), dict(dice=61, defense=4), dict(dice=4, defense=0),
+    dict(dice=4, defense=4, target="tank"), dict(dice=4, defense=4, target="soldier", target_damaged=True),
+    dict(dice=4, defense=4, cover=9), dict(dice=4, defense=4, target="soldier", shrapnel=0), dict(dice=4, defense=4, shrapnel=0),
+    dict(dice=4, defense=4, superior_armor=-1), dict(dice=4, defense=4, attacks=3),
+    dict(dice=4, defense=4, target="soldier", heavy_armor=True),
+    dict(dice=4, defense=4, shrapnel=2),  # Shrapnel against a Vehicle changes nothing
+    dict(dice=4, defense=4, same_hex=True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("question", MINIS_REFUSED, ids=[str(i) for i in range(len(MINIS_REFUSED))])
+def test_minis_refusals_offer_examples_that_are_answered(question: dict[str, Any]) -> None:
+    for example in _examples(lambda: _minis(question)):
+        assert _minis({**question, **_options(example, "minis")}) is not None, example
+
+
+# ------------------------------------------------------------------ /odds memoir
+
+_ROLL = ("dice", "target", "figures", "retreat_room", "ignore_flags", "blocked")
+
+
+def _memoir(question: dict[str, Any]) -> object:
+    roll = MemoirRoll(**{k: v for k, v in question.items() if k in _ROLL})
+    battle = close_assault(roll, **{k: v for k, v in question.items() if k not in _ROLL})
+    return memoir_odds(roll) if battle is None else memoir_battle(battle)
+
+
+MEMOIR_REFUSED: list[dict[str, Any]] = [
+    dict(dice=0, target="infantry"), dict(dice=13, target="infantry"), dict(dice=2, target="tank"),
+    dict(dice=2, target="infantry", figures=7), dict(dice=2, target="infantry", retreat_room=-1),
+    dict(dice=2, target="infantry", ignore_flags=-1),
+    dict(dice=2, target="infantry", figures=4, ambush_dice=14, attacker_figures=3),
+    dict(dice=2, target="infantry", figures=4, ambush_dice=2, attacker_figures=9),
+    dict(dice=2, target="infantry", figures=4, ambush_dice=2, attacker_figures=3, attacker_retreat_room=-2),
+    dict(dice=2, target="infantry", figures=4, ambush_dice=2, attacker_figures=3, attacker="artillery"),
+    dict(dice=2, target="infantry", figures=4, attacker="armor", overrun_dice=0, overrun_figures=3),
+    dict(dice=2, target="infantry", figures=4, attacker="armor", overrun_dice=3, overrun_target="boat",
+         overrun_figures=3),
+    dict(dice=2, target="infantry", figures=4, attacker="armor", overrun_dice=3),
+    dict(dice=2, target="infantry", figures=4, attacker="infantry", overrun_dice=3, overrun_figures=3),
+    dict(dice=2, target="infantry", figures=4, ambush_dice=2),
+    dict(dice=2, target="infantry", figures=4, attacker="tank", ambush_dice=2, attacker_figures=3),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("question", MEMOIR_REFUSED, ids=[str(i) for i in range(len(MEMOIR_REFUSED))])
+def test_memoir_refusals_offer_examples_that_are_answered(question: dict[str, Any]) -> None:
+    for example in _examples(lambda: _memoir(question)):
+        assert _memoir({**question, **_options(example, "memoir")}) is not None, example
