@@ -319,10 +319,9 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         land = [p.short for units in (att, dfn) for p in units.values() if p.domain == LAND]
         if land:
             # Both sides at once, so that the example is legal on its own.
-            on_land = {n for units in (att, dfn) for n, p in units.items() if p.domain == LAND}
-            rest_a, rest_d = _without(battle.attacker, on_land.__contains__), _without(battle.defender, on_land.__contains__)
             legal: list[str] = []
             if any(p.domain == SEA for units in (att, dfn) for p in units.values()):
+                rest_a, rest_d = _at_sea(battle.attacker, att, False), _at_sea(battle.defender, dfn, True)
                 legal.append(_armies_example(cat, attacker=rest_a or SEA_EXAMPLE, defender=rest_d))
             else:  # nothing of it fights at sea
                 legal.append("/odds aa … kind:land")

@@ -58,6 +58,7 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 inf", defender="1 des", kind="sea"),  # land units at sea
     dict(attacker="2 des, 1 inf", defender="1 des, 1 tank", kind="sea"),
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="sea"),
+    dict(attacker="2 des, 1 inf", defender="1 car, 5 fig, 1 bom", kind="sea"),
     dict(attacker="1 des", defender="1 bom, 1 des", kind="sea"),  # bombers never defend at sea
     dict(attacker="1 des", defender="1 bom, 2 fig, 1 car", kind="sea"),
     dict(attacker="1 des", defender="1 car, 3 fig", kind="sea"),  # fighters need carrier room
