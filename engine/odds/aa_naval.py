@@ -110,6 +110,9 @@ class _Numbered:
         self._rseq_meta = np.full((256, 2), -1, dtype=np.int64)
         self._firsts_arr = np.full((256, 3), -1, dtype=np.int64)
         self.dstore = _Store(np.float64)
+        # Beside each distribution in ``dstore``, its tail sums (at offset + h: the chance
+        # of h hits or more), so that hits past a chain's or table's end are one cell.
+        self.dtail = _Store(np.float64)
         self._doff: dict[int, int] = {}
         self.chains = _Store(np.int64)
         self._coff: dict[int, int] = {}
@@ -580,6 +583,7 @@ class _Numbered:
         got = self._doff.get(id(d))
         if got is None:
             got = self._doff[id(d)] = self.dstore.put(d)
+            self.dtail.put(np.cumsum(d[::-1])[::-1])
             self._dkeep.append(d)  # keeps id(d) from being reused
         return got
 
@@ -611,12 +615,19 @@ def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n
     of distributions) on ``chain[h]`` (``n_c[k]`` states from ``c_off[k]`` in the store
     of chains; hits past the chain's end stay at its last state).  Table columns are
     ``state * col + shift``."""
-    kk = np.repeat(np.arange(len(ts)), n_d)
+    # Hits past the chain's end all stop at its last state: one cell each, with the
+    # distribution's tail sum.
+    n = np.minimum(n_d, n_c)
+    kk = np.repeat(np.arange(len(ts)), n)
     target.cells += len(kk)
-    h = np.arange(int(n_d.sum())) - (np.cumsum(n_d) - n_d)[kk]
+    first = np.cumsum(n) - n
+    h = np.arange(int(n.sum())) - first[kk]
+    w = target.dstore.data[d_off[kk] + h]
+    last = first + n - 1
+    w[last] = target.dtail.data[d_off + n - 1]
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
-    pl = np.bincount(off[kk] + np.minimum(h, (n_c - 1)[kk]), target.dstore.data[d_off[kk] + h], minlength=span)
+    pl = np.bincount(off[kk] + h, w, minlength=span)
     stays = pl[off]  # no hit: the chain's first state, t
     nz = np.flatnonzero(pl)
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))
@@ -711,21 +722,21 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     d = target.dstore.data
     row_cell = tbase[rk] + hs * s1[rk] + ha * s2[rk]
     row_w = d[so[rk] + hs] * d[ao[rk] + ha]
-    row_len = n_y[rk]
+    # Hits past the table's last step all end there: one cell, with the tail sum of
+    # the unrestricted hits' distribution.
+    row_len = np.minimum(n_y, height)[rk]
     off = np.cumsum(count) - count
     # Per cell: row values repeated along the row plus its position (``ramp`` minus
-    # the row's start); hits past the table's last step end there.
+    # the row's start).
     row_start = np.cumsum(row_len) - row_len
     ramp = np.arange(int(row_len.sum()))
     target.cells += len(ramp)
-    cap = height[rk] - 1
-    if (row_len - 1 <= cap).all():
-        cell = np.repeat(row_cell - row_start, row_len) + ramp
-    else:
-        hy = ramp - np.repeat(row_start, row_len)
-        cell = np.repeat(row_cell, row_len) + np.minimum(hy, np.repeat(cap, row_len))
+    cell = np.repeat(row_cell - row_start, row_len) + ramp
     keys = target._tstore.data[cell] + np.repeat(off[rk], row_len)
-    w = d[np.repeat(yo[rk] - row_start, row_len) + ramp]
+    y_at = yo[rk] - row_start
+    w = d[np.repeat(y_at, row_len) + ramp]
+    row_last = row_start + row_len - 1
+    w[row_last] = target.dtail.data[y_at + row_last]
     w *= np.repeat(row_w, row_len)
     span = int(count.sum())
     pl = np.bincount(keys, w, minlength=span)
