@@ -82,9 +82,11 @@ class Option:
         if self.choices:
             value = next(c for c in self.choices if c.lower() == str(value).lower())
         if self.min_value is not None and value < self.min_value:
-            raise NotationError(f"Option '{self.name}' must be at least {_num(self.min_value)}.")
+            raise NotationError(f"Option '{self.name}' must be at least {_num(self.min_value)}.",
+                                legal=[f"{self.name}:{_num(self.min_value)}"])
         if self.max_value is not None and value > self.max_value:
-            raise NotationError(f"Option '{self.name}' must be at most {_num(self.max_value)}.")
+            raise NotationError(f"Option '{self.name}' must be at most {_num(self.max_value)}.",
+                                legal=[f"{self.name}:{_num(self.max_value)}"])
         return value
 
 

@@ -54,6 +54,9 @@ async def ask(tmp_path: Path, path: str, options: dict[str, Any], *, before: str
     ("minis log", {"page": "inf"}, "must be a whole number"),
     ("minis log", {"page": 2**63}, "must be at most"),
     ("odds minis", {"dice": "nan", "defense": 4}, "whole number"),
+    # Out of range: the nearest value that is in range, as the option is typed.
+    ("odds memoir", {"dice": 20, "target": "infantry"}, "must be at most 12. Write it like: dice:12."),
+    ("odds aa", {"attacker": "1 inf", "defender": "1 inf", "rounds": 0}, "must be at least 1. Write it like: rounds:1."),
     # A NUL in a name reached PostgreSQL (which cannot store one) as a bug.
     ("league history", {"name": "\x00"}, "contains a control character"),
 ])
