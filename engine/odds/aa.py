@@ -48,9 +48,9 @@ EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
 # faster one there (measured: 441 cells 0.9 vs 1.2 ms, 10v10 with an AA gun 0.3 vs
 # 1.3 ms); with a round limit its round-by-round walk is slower past ~150 cells.
 SMALL_CELLS = 500
+SMALL_CELLS_ROUNDS = 150
 # Armies for the examples of a refusal that has none of its own to show.
 LAND_EXAMPLE, SEA_EXAMPLE = "3 inf, 1 tank", "2 des, 1 cru"
-SMALL_CELLS_ROUNDS = 150
 
 
 _PROFILES: dict[tuple[frozenset[str], str], Mapping[str, UnitProfile]] = {}
@@ -286,6 +286,41 @@ def _ships_ashore(
     return legal
 
 
+def _check_fleets(
+    battle: AABattle, att: Mapping[str, UnitProfile], dfn: Mapping[str, UnitProfile], cat: Catalogue
+) -> None:
+    """A sea battle's refusals (:func:`validate`): land units, defending bombers,
+    fighters without carrier room; the examples are the fleets as they can fight."""
+    land = [p.short for units in (att, dfn) for p in units.values() if p.domain == LAND]
+    if land:
+        # Both sides at once, so that the example is legal on its own.
+        legal: list[str] = []
+        if any(p.domain == SEA for units in (att, dfn) for p in units.values()):
+            rest_a, rest_d = _at_sea(battle.attacker, att, False), _at_sea(battle.defender, dfn, True)
+            legal.append(_armies_example(cat, attacker=rest_a or SEA_EXAMPLE, defender=rest_d))
+        else:  # nothing of it fights at sea
+            legal.append("/odds aa … kind:land")
+        raise IllegalOrder(
+            f"Land units ({', '.join(dict.fromkeys(land))}) never fight at sea: cargo is not in "
+            f"the battle (A-10.4).", legal=legal,
+        )
+    fighters = battle.defender.get("fighter", 0)
+    room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
+    # The defender with only the fighters its carriers hold (and no bombers).
+    fitting = _without({**battle.defender, "fighter": min(fighters, room)}, "bomber".__eq__)
+    if "bomber" in dfn:
+        raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).",
+                           legal=[_armies_example(cat, defender=fitting)])
+    if fighters > room:
+        per = battle.profiles("defender", cat)["carrier"].carrier_capacity
+        more = {**battle.defender, "carrier": battle.defender.get("carrier", 0) + -(-(fighters - room) // per)}
+        need = "1 defending fighter needs" if fighters == 1 else f"{fighters} defending fighters need"
+        raise IllegalOrder(
+            f"{need} carriers with room for them: {room} fighter places here ({per} per carrier, "
+            f"A-14).", legal=[_armies_example(cat, defender=d) for d in (more, fitting) if d],
+        )
+
+
 def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     """Refuse battles the rules do not allow, with a message saying what is wrong and
     examples of what would be legal (slash syntax; the command line shows them as
@@ -316,34 +351,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             raise IllegalOrder(f"Ships ({', '.join(dict.fromkeys(ships))}) cannot fight in a land battle (A-14.1).",
                                legal=_ships_ashore(battle, att, dfn, cat))
     else:
-        land = [p.short for units in (att, dfn) for p in units.values() if p.domain == LAND]
-        if land:
-            # Both sides at once, so that the example is legal on its own.
-            legal: list[str] = []
-            if any(p.domain == SEA for units in (att, dfn) for p in units.values()):
-                rest_a, rest_d = _at_sea(battle.attacker, att, False), _at_sea(battle.defender, dfn, True)
-                legal.append(_armies_example(cat, attacker=rest_a or SEA_EXAMPLE, defender=rest_d))
-            else:  # nothing of it fights at sea
-                legal.append("/odds aa … kind:land")
-            raise IllegalOrder(
-                f"Land units ({', '.join(dict.fromkeys(land))}) never fight at sea: cargo is not in "
-                f"the battle (A-10.4).", legal=legal,
-            )
-        fighters = battle.defender.get("fighter", 0)
-        room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
-        # The defender with only the fighters its carriers hold (and no bombers).
-        fitting = _without({**battle.defender, "fighter": min(fighters, room)}, "bomber".__eq__)
-        if "bomber" in dfn:
-            raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).",
-                               legal=[_armies_example(cat, defender=fitting)])
-        if fighters > room:
-            per = prof_d["carrier"].carrier_capacity
-            more = {**battle.defender, "carrier": battle.defender.get("carrier", 0) + -(-(fighters - room) // per)}
-            need = "1 defending fighter needs" if fighters == 1 else f"{fighters} defending fighters need"
-            raise IllegalOrder(
-                f"{need} carriers with room for them: {room} fighter places here ({per} per carrier, "
-                f"A-14).", legal=[_armies_example(cat, defender=d) for d in (more, fitting) if d],
-            )
+        _check_fleets(battle, att, dfn, cat)
     if battle.bombard and mode != "amphibious":
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
                            legal=["/odds aa … kind:amphibious"])
