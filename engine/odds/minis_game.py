@@ -104,7 +104,8 @@ def live_attack(state: MinisState, attacker_id: str, target_id: str, *, defensiv
         _check_defensive(state, attacker, target)
     plan = plan_attack(state, attacker, target, kind=kind)
     if isinstance(plan, str):
-        raise IllegalOrder(f"{attacker.id} cannot attack {target.id}: {plan}.")
+        raise IllegalOrder(f"{attacker.id} cannot attack {target.id}: {plan}.",
+                           legal=() if defensive else _attackable(state, attacker, kind))
     if armor_piercing:
         _check_armor_piercing(state, attacker, target, kind)
     main = _describe(state, attacker, target, plan, armor_piercing=armor_piercing, where=where)
@@ -116,6 +117,16 @@ def live_attack(state: MinisState, attacker_id: str, target_id: str, *, defensiv
         if p is not None:
             extra.append(_describe(state, attacker, victim, p, armor_piercing=False, where=None))
     return replace(main, blast=tuple(extra))
+
+
+def _attackable(state: MinisState, attacker: UnitState, kind: str) -> list[str]:
+    """The odds of ``attacker``'s attacks (``kind``: normal or cannon) that it could make
+    from where it stands, one per enemy unit in reach (M-7: range, line of sight, arc),
+    as the command that asks them; whether this phase still allows the attack is not
+    asked, as for every odds question."""
+    flag = " cannon:true" if kind == "cannon" else ""
+    return [f"/odds minis attacker:{attacker.id} target:{t.id}{flag}" for t in state.units
+            if t.side != attacker.side and t.on_map and not isinstance(plan_attack(state, attacker, t, kind=kind), str)]
 
 
 # --------------------------------------------------------------------------- checks

@@ -248,6 +248,21 @@ def test_m7_impossible_attacks_are_refused_with_the_rules_reason(
     assert reason in info.value.message
 
 
+def test_an_impossible_attack_offers_the_attacks_the_unit_could_make() -> None:
+    # M-7: al2 is out of the Kar 98k's line of sight behind F5's block; al1 in range and
+    # in sight.  The refusal offers al1 (each offer is an attack the odds answer).
+    s = assault([("ax1", KAR98, "F7"), ("al1", GARAND, "F6"), ("al2", GARAND, "F3"), ("ax2", KAR98, "A1")])
+    with pytest.raises(IllegalOrder, match="cannot attack") as info:
+        live_attack(s, "ax1", "al2")
+    assert info.value.legal == ("/odds minis attacker:ax1 target:al1",)
+    assert live_attack(s, "ax1", "al1").attack.dice > 0
+    # Nothing in reach: no offers.
+    lonely = assault([("ax1", KAR98, "F7"), ("al2", GARAND, "F3")])
+    with pytest.raises(IllegalOrder) as info:
+        live_attack(lonely, "ax1", "al2")
+    assert info.value.legal == ()
+
+
 def test_an_unknown_unit_is_a_player_error() -> None:
     s = assault([("ax1", KAR98, "D4"), ("al1", GARAND, "D5")])
     with pytest.raises(UnknownName):
