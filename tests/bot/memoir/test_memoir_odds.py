@@ -41,10 +41,17 @@ def test_a_blocked_retreat_is_read_from_the_position() -> None:
 
 def test_impossible_battles_say_what_is_legal() -> None:
     s = pegasus_with_c6_on("D5")
-    with pytest.raises(PlayerError, match="There is no unit on G5"):
+    with pytest.raises(PlayerError, match="There is no unit on G5") as err:
         live_roll(s, "G5", "D4")
-    with pytest.raises(PlayerError, match="There is no enemy of D5 on C7"):
+    assert "/odds memoir unit:D5 enemy:D4" in err.value.legal
+    with pytest.raises(PlayerError, match="There is no enemy of D5 on C7") as err:
         live_roll(s, "D5", "C7")
+    assert "/odds memoir unit:D5 enemy:D4" in err.value.legal
     with pytest.raises(PlayerError, match="D5 cannot battle A1") as err:
         live_roll(s, "D5", "A1")
-    assert err.value.legal == ("target:D4",)  # adjacent to an enemy: only adjacent targets
+    # Adjacent to an enemy: only adjacent targets; the slash command's own options
+    # (unit: and enemy:, not target:, which names a unit type in /odds memoir).
+    assert err.value.legal == ("/odds memoir unit:D5 enemy:D4",)
+    for example in err.value.legal:
+        unit, enemy = (part.split(":")[1] for part in example.split()[2:])
+        assert live_roll(s, unit, enemy).dice >= 1
