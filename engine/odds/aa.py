@@ -626,7 +626,8 @@ def aa_odds(
                  "second wave": sum(battle.wave2.values())}
         for side, size in sizes.items():
             if size > max_units:
-                raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}).")
+                raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
+                                   " command line (warroom odds aa) has no limit.")
     limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(

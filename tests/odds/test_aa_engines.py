@@ -215,8 +215,9 @@ def test_limits_refuse_big_battles_with_a_player_error() -> None:
     with pytest.raises(PlayerError) as err:
         aa_odds(big, max_cells=10_000)
     assert "too big" in err.value.message
-    with pytest.raises(IllegalOrder):
+    with pytest.raises(IllegalOrder) as err:
         aa_odds(AABattle.parse("130 inf", "1 inf"), max_units=120)
+    assert "the attacker has 130" in err.value.message and "warroom odds aa" in err.value.message
     subs = AABattle.parse("8 sub, 4 des, 2 bat", "6 sub, 4 des, 3 cru, 3 car, 6 fig", mode="sea")
     with pytest.raises(PlayerError):
         aa_odds(subs, max_states=200)
