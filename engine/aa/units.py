@@ -39,8 +39,10 @@ for _name, _aliases in _DATA["tech_aliases"].items():
 # Technology names as the calculator knows them (the others act only in the game).
 _CALC_TECHS = frozenset(t.name for t in catalogue().technologies)
 
-KINDS: tuple[str, ...] = catalogue().order + (FACTORY,)
-SHORT: dict[str, str] = {u.name: u.short for u in catalogue().units} | {FACTORY: "factory"}
+# The game is Anniversary's: the calculator's units of other rules sets only (the
+# Global-1940 house rules' Sherman, T-34, Tiger) are not among its kinds.
+KINDS: tuple[str, ...] = tuple(u.name for u in catalogue().units if not u.rules) + (FACTORY,)
+SHORT: dict[str, str] = {u.name: u.short for u in catalogue().units if not u.rules} | {FACTORY: "factory"}
 _FACTORY_WORDS = {"factory", "factories", "ic", "complex", "industrialcomplex", "industrialcomplexes"}
 
 
@@ -96,9 +98,12 @@ def resolve_kind(word: str) -> str:
     if k in _FACTORY_WORDS:
         return FACTORY
     try:
-        return catalogue().resolve(word)
+        kind = catalogue().resolve(word)
     except UnknownName:
-        raise UnknownName(f"Unknown unit '{word.strip()}'.", legal=[SHORT[n] for n in KINDS]) from None
+        kind = ""
+    if kind not in KINDS:
+        raise UnknownName(f"Unknown unit '{word.strip()}'.", legal=[SHORT[n] for n in KINDS])
+    return kind
 
 
 _ITEM = re.compile(r"^\s*(\d+)?\s*(?:[x×]\s*)?([a-z][a-z .'\-_]*?)\s*$", re.IGNORECASE)

@@ -32,7 +32,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
-    AIR, LAND, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
+    AIR, LAND, RULES_NAMES, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
     parse_unit_list,
 )  # fmt: skip
 from engine.odds.dist import N, fire_distribution
@@ -329,6 +329,15 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     mode = battle.mode
     if mode not in MODES:
         raise IllegalOrder(f"Unknown battle kind '{mode}'.", legal=[f"/odds aa … kind:{m}" for m in MODES])
+    for army in (battle.attacker, battle.defender, battle.wave2):
+        for n in army:
+            sets = cat.profile(n).rules
+            if sets and battle.rules not in sets:
+                raise IllegalOrder(
+                    f"The {n} fights only under the {' or '.join(RULES_NAMES[r] for r in sets)} (spec G-7), "
+                    f"not under {RULES_NAMES.get(battle.rules, battle.rules)}.",
+                    legal=[f"/odds aa … rules:{r}" for r in sets],
+                )
     if sum(battle.attacker.values()) <= 0:
         raise IllegalOrder("The attacker has no units.",
                            legal=[_armies_example(cat, attacker=SEA_EXAMPLE if mode == "sea" else LAND_EXAMPLE)])

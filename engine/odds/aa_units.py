@@ -43,6 +43,7 @@ class UnitProfile:
     transport: bool = False
     carrier_capacity: int = 0
     takes_territory: bool = False
+    rules: tuple[str, ...] = ()  # the rules sets it exists in (empty: every one)
 
     @property
     def is_aa(self) -> bool:
@@ -172,6 +173,7 @@ def _profile_from(raw: Mapping[str, Any]) -> UnitProfile:
             "defense": int(raw["defense"]),
             "domain": str(raw["domain"]),
             "aliases": tuple(str(a) for a in raw.get("aliases", ())),
+            "rules": tuple(str(r) for r in raw.get("rules", ())),
         }
         for f in _INT_FIELDS - set(kwargs):
             if f in raw:
@@ -183,6 +185,8 @@ def _profile_from(raw: Mapping[str, Any]) -> UnitProfile:
         raise DataError(f"Bad unit profile {raw!r}: {err}") from None
     if kwargs["domain"] not in (LAND, AIR, SEA):
         raise DataError(f"Unit {kwargs['name']}: domain must be land, air or sea.")
+    if set(kwargs["rules"]) - set(RULES_SETS):
+        raise DataError(f"Unit {kwargs['name']}: rules must name rules sets of {', '.join(RULES_SETS)}.")
     return UnitProfile(**kwargs)
 
 
@@ -221,6 +225,17 @@ _ITEM = re.compile(
 )
 
 
+_COUNTED = re.compile(r"^\s*(?:(?P<n>\d+)\s*(?:[x*×]\s*)?)?(?P<name>[a-z].*?)\s*$", re.IGNORECASE)
+
+
+def _known(cat: Catalogue, name: str) -> bool:
+    try:
+        cat.resolve(name)
+    except UnknownName:
+        return False
+    return True
+
+
 def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
     """``"3 inf, 1 art, 2 tanks"`` → ``{"infantry": 3, "artillery": 1, "tank": 2}``.
 
@@ -233,14 +248,18 @@ def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
     for item in re.split(r"[,;+]", text):
         if not item.strip():
             continue
-        m = _ITEM.match(item)
-        if m is None or (m.group("n1") and m.group("n2")):
-            raise NotationError(
-                f"Cannot read '{item.strip()}' as a number of units.",
-                legal=["3 inf", "2 tank", "fighter", "1 aa"],
-            )
-        count = int(m.group("n1") or m.group("n2") or 1)
-        name = cat.resolve(m.group("name"))
+        whole = _COUNTED.match(item)  # a count, then a name that may hold digits ("2 t-34")
+        if whole is not None and _known(cat, whole.group("name")):
+            count, name = int(whole.group("n") or 1), cat.resolve(whole.group("name"))
+        else:
+            m = _ITEM.match(item)
+            if m is None or (m.group("n1") and m.group("n2")):
+                raise NotationError(
+                    f"Cannot read '{item.strip()}' as a number of units.",
+                    legal=["3 inf", "2 tank", "fighter", "1 aa"],
+                )
+            count = int(m.group("n1") or m.group("n2") or 1)
+            name = cat.resolve(m.group("name"))
         if count:
             army[name] = army.get(name, 0) + count
     return {n: army[n] for n in cat.order if n in army}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from engine.aa.units import KINDS, MOVE, format_counts, move_of, parse_counts, profiles
+import pytest
+
+from engine.aa.units import KINDS, MOVE, format_counts, move_of, parse_counts, profiles, resolve_kind
+from engine.core.errors import UnknownName
 from engine.odds.aa_units import catalogue
 
 
@@ -10,7 +13,14 @@ def test_a14_combat_values_and_costs_are_the_calculators_own_profiles() -> None:
     cat = catalogue()
     for unit in cat.units:
         assert profiles()[unit.name] is unit  # the very objects, not a copy
-    assert KINDS == cat.order + ("factory",)
+    # The game is Anniversary's: the calculator's Global-1940 tanks (G-7) are not its kinds.
+    assert KINDS == tuple(n for n in cat.order if n not in ("sherman", "t-34", "tiger")) + ("factory",)
+    assert len(KINDS) == 13
+    for word in ("tiger", "sherman", "t-34"):
+        with pytest.raises(UnknownName):
+            resolve_kind(word)
+    with pytest.raises(UnknownName):
+        parse_counts("2 tiger")
 
 
 def test_a14_movement_values() -> None:

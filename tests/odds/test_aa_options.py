@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from engine.core.errors import PlayerError
+from engine.core.errors import IllegalOrder, PlayerError
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_retreat import retreat_pairs
@@ -155,6 +155,34 @@ def test_rules_set_global_1940_costs_and_values() -> None:
     # G-7: submarine attacks at 3, transport defends at 1 and fights like any ship; the
     # sub strikes first (A-10.6), a transport it hits never fires back.
     assert subs.exact["attacker_win"] == F(1, 2) / (1 - F(1, 2) * F(5, 6))
+
+
+def test_rules_set_global_1940_tanks_of_g7() -> None:
+    # G-7: Tiger and T-34 attack at 5 and defend at 4 (8 PP), Sherman 4/3 (7 PP).
+    tiger = aa_odds(AABattle.parse("1 tiger", "1 inf", rules="global1940"), exact=True)
+    assert tiger.exact is not None
+    # Tiger hits on 5 or less, infantry defends on 2 or less: each round that decides
+    # anything is won, traded or lost in the ratio 5/6 * 2/3 : 5/6 * 1/3 : 1/6 * 1/3.
+    assert (tiger.exact["attacker_win"], tiger.exact["draw"], tiger.exact["defender_win"]) == (
+        F(5, 8), F(5, 16), F(1, 16))
+    assert tiger.expected_ipc_loss["attacker"] == pytest.approx(8 * (F(5, 16) + F(1, 16)))
+    t34 = aa_odds(AABattle.parse("2 t-34", "2 inf", rules="global1940"), exact=True)
+    same = aa_odds(AABattle.parse("2 tiger", "2 inf", rules="global1940"), exact=True)
+    assert t34.exact == same.exact
+    sherman = aa_odds(AABattle.parse("1 inf", "1 sherman", rules="global1940"), exact=True)
+    assert sherman.exact is not None
+    assert sherman.exact["attacker_win"] == F(1, 6) * F(1, 2) / (1 - F(5, 6) * F(1, 2))
+    assert AABattle.parse("1 t34, 2 shermans", "1 inf").attacker == {"sherman": 2, "t-34": 1}
+
+
+def test_g7_tanks_only_under_the_global_1940_house_rules() -> None:
+    for rules in ("anniversary", "1942se"):
+        with pytest.raises(IllegalOrder) as err:
+            aa_odds(AABattle.parse("3 inf", "1 tiger", rules=rules))
+        assert "The tiger fights only under the Global-1940 house rules" in err.value.message
+        assert err.value.legal == ("/odds aa … rules:global1940",)
+    with pytest.raises(IllegalOrder):
+        aa_odds(AABattle.parse("3 inf", "1 inf", wave2="1 sherman"))
 
 
 def test_unknown_rules_set_names_the_legal_ones_in_slash_syntax() -> None:

@@ -52,6 +52,8 @@ def _aa(question: dict[str, Any]) -> object:
 
 AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="", defender="2 inf"),  # no attacker
+    dict(attacker="1 tiger, 2 inf", defender="2 inf"),  # the Global-1940 house rules' tanks (G-7)
+    dict(attacker="2 inf", defender="1 sherman", rules="1942se"),
     dict(attacker="1 aa, 2 inf", defender="2 inf"),  # AA guns never attack (A-14)
     dict(attacker="1 aa", defender="2 inf"),
     dict(attacker="1 aa, 1 des", defender="1 des", kind="sea"),
