@@ -1,8 +1,10 @@
 """A small horizontal bar chart of outcome probabilities, as PNG bytes (Pillow only).
 
 Made for Discord's ~550 px wide image previews: a title, optional subtitle, then
-sections, each a heading and one bar per outcome with its label and percentage.  No
-font is shipped: Pillow's scalable default font is used."""
+sections, each a heading and one bar per outcome with its label and percentage.  Drawn
+in the shipped DejaVu Sans (:mod:`render.core.fonts`): Pillow's own default font has no
+em dash, multiplication sign or accented letters, and drew a box for each (the
+subtitle of every battle with an option: "… — attacker retreats when …")."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Sequence
 
 from engine.odds.report import percent
 from PIL import Image, ImageDraw, ImageFont
+from render.core.fonts import Face, font as face_font
 
 Color = tuple[int, int, int]
 Bar = tuple[str, float]
@@ -24,8 +27,8 @@ ATTACKER, DEFENDER = (67, 110, 238), (219, 68, 55)
 PALETTE: list[Color] = [(67, 110, 238), (219, 68, 55), (120, 124, 130), (15, 157, 88), (244, 160, 0), (142, 68, 173)]
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def _font(size: int, face: Face = Face.SANS) -> ImageFont.FreeTypeFont:
+    return face_font(face, size)
 
 
 def bar_chart(
@@ -41,7 +44,7 @@ def bar_chart(
     takes it from ``section_colors`` (same position); otherwise its bars go through the
     palette (blue, red, grey, green, …)."""
     pad, row, gap = 16, 24, 10
-    title_font, head_font, font = _font(20), _font(15), _font(14)
+    title_font, head_font, font = _font(20, Face.BOLD), _font(15), _font(14)
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     labels = [label for _, bars in sections for label, _ in bars]
     label_w = max([probe.textlength(t, font=font) for t in labels] + [40.0])

@@ -39,3 +39,26 @@ def test_bar_length_follows_the_value() -> None:
 def test_long_labels_are_cut_not_overflowing() -> None:
     png = bar_chart("t", [("s", [("a very long label " * 10, 0.5)])])
     assert Image.open(BytesIO(png)).width == 550
+
+
+def test_every_character_of_the_reports_has_a_glyph_in_the_chart_font() -> None:
+    # Pillow's default font drew a box for the em dash of every subtitle with an option
+    # ("… — attacker retreats when …"), for × and for accented letters.
+    from engine.odds.aa import AABattle, aa_odds
+    from engine.odds.memoir import MemoirRoll, memoir_odds
+    from engine.odds.minis import MinisAttack, minis_odds
+    from engine.odds.report import aa_lines, memoir_lines, minis_lines
+    from render.chart import _font
+
+    texts = aa_lines(aa_odds(AABattle.parse("6 inf, 2 tank, 1 fig", "5 inf, 1 aa", retreat_chance=30, low_luck=True,
+                                            rules="1942se", wave2="2 tank")))
+    texts += aa_lines(aa_odds(AABattle.parse("2 sub, 1 des", "1 cru, 1 car, 2 fig", mode="sea", retreat_after=1)))
+    texts += minis_lines(minis_odds(MinisAttack(dice=5, defense=2, heavy_armor=True, overheat=True, attacks=2)))
+    texts += memoir_lines(memoir_odds(MemoirRoll(dice=3, target="infantry", figures=4, retreat_room=1)))
+    chars = {c for text in texts for c in text if not c.isspace()} | set("×üé")
+    assert "—" in chars
+    for size in (14, 15, 20):
+        font = _font(size)
+        box = bytes(font.getmask("\U0010ffff"))  # what a missing glyph draws
+        missing = sorted(c for c in chars if bytes(font.getmask(c)) == box)
+        assert not missing, f"no glyph at {size} px for {missing}"
