@@ -13,7 +13,7 @@ from typing import Sequence
 
 from engine.odds.report import percent
 from PIL import Image, ImageDraw, ImageFont
-from render.core.fonts import Face, font as face_font
+from render.core.fonts import Face, font as face_font, wrap_text
 
 Color = tuple[int, int, int]
 Bar = tuple[str, float]
@@ -50,7 +50,8 @@ def bar_chart(
     label_w = max([probe.textlength(t, font=font) for t in labels] + [40.0])
     label_w = min(label_w, width * 0.4)
     value_w = probe.textlength("100.0%", font=font) + 8
-    height = pad + 26 + (20 if subtitle else 0)
+    sub_lines = _subtitle_lines(probe, subtitle, 14, width - 2 * pad)
+    height = pad + 26 + 20 * len(sub_lines)
     for _, bars in sections:
         height += 22 + row * len(bars) + gap
     height += pad - gap
@@ -59,8 +60,8 @@ def bar_chart(
     y = pad
     draw.text((pad, y), title, font=title_font, fill=TEXT)
     y += 26
-    if subtitle:
-        draw.text((pad, y), _fit(draw, subtitle, font, width - 2 * pad), font=font, fill=MUTED)
+    for line in sub_lines:
+        draw.text((pad, y), line, font=font, fill=MUTED)
         y += 20
     x0 = pad + label_w + 8
     x1 = width - pad - value_w
@@ -81,6 +82,19 @@ def bar_chart(
     out = BytesIO()
     img.save(out, format="PNG", optimize=False)
     return out.getvalue()
+
+
+SUBTITLE_LINES = 3  # a longer subtitle is cut at the end of the last line
+
+
+def _subtitle_lines(draw: ImageDraw.ImageDraw, text: str, size: int, room: float) -> list[str]:
+    """The subtitle word-wrapped to ``room`` pixels: the battle and every option it was
+    asked with stay readable at a phone's preview width, not cut after the first line."""
+    font = _font(size)
+    lines = wrap_text(text, Face.SANS, size, room)
+    if len(lines) > SUBTITLE_LINES:
+        lines = lines[: SUBTITLE_LINES - 1] + [" ".join(lines[SUBTITLE_LINES - 1 :])]
+    return [_fit(draw, line, font, room) for line in lines]
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: float) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from io import BytesIO
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from render.chart import ATTACKER, bar_chart
 
@@ -62,3 +62,20 @@ def test_every_character_of_the_reports_has_a_glyph_in_the_chart_font() -> None:
         box = bytes(font.getmask("\U0010ffff"))  # what a missing glyph draws
         missing = sorted(c for c in chars if bytes(font.getmask(c)) == box)
         assert not missing, f"no glyph at {size} px for {missing}"
+
+
+def test_a_long_subtitle_wraps_instead_of_losing_the_options() -> None:
+    from render.chart import SUBTITLE_LINES, _subtitle_lines
+
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    battle = "6 inf, 2 tiger attack 8 inf, 1 sherman, 1 t-34 (land battle)"
+    options = " — Global-1940 house rules profiles — attacker retreats when its chance to win falls below 30%"
+    lines = _subtitle_lines(probe, battle + options, 14, 518)
+    assert len(lines) == 3 and " ".join(lines) == battle + options  # every word kept, in order
+    assert _subtitle_lines(probe, battle, 14, 518) == [battle]
+    one = Image.open(BytesIO(bar_chart("t", [("s", [("x", 0.5)])], subtitle=battle)))
+    two = Image.open(BytesIO(bar_chart("t", [("s", [("x", 0.5)])], subtitle=battle + options)))
+    assert two.height == one.height + 2 * 20
+    # Past SUBTITLE_LINES lines the last is cut, never the image made taller.
+    many = _subtitle_lines(probe, (battle + options) * 4, 14, 518)
+    assert len(many) == SUBTITLE_LINES and many[-1].endswith("...")
