@@ -273,14 +273,19 @@ def run_memoir(args: argparse.Namespace) -> int:
             overrun_target=target_type(args.overrun_target) if args.overrun_target else None,
             overrun_figures=args.overrun_figures, overrun_retreat_room=args.overrun_retreat_room,
         )  # fmt: skip
+        png = b""
         if battle is not None:
-            from engine.odds.report import memoir_battle_lines
+            from engine.odds.report import memoir_battle_lines, memoir_battle_sections
 
             whole = memoir_battle(battle)
             lines = memoir_battle_lines(whole) + lines
             if args.json:
                 return whole, lines, b""
-        png = b""
+            if args.chart:
+                from render.chart import bar_chart
+
+                png = bar_chart("Memoir '44 close assault", memoir_battle_sections(whole, odds), subtitle=lines[0])
+            return whole, lines, png
         if args.chart:
             from render.chart import bar_chart
 

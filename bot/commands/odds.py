@@ -36,8 +36,9 @@ from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_ass
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_lines, memoir_sections, memoir_subtitle, minis_blast_line, minis_extra_attack_line, minis_lines,
-    minis_live_lines, minis_sections, minis_subtitle,
+    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_battle_sections, memoir_lines, memoir_sections,
+    memoir_subtitle, minis_blast_line, minis_extra_attack_line, minis_lines, minis_live_lines, minis_sections,
+    minis_subtitle,
 )  # fmt: skip
 from render.chart import ATTACKER, DEFENDER, bar_chart
 
@@ -426,7 +427,7 @@ async def odds_memoir(
         lines = memoir_battle_lines(whole)
         lines[1] = f"**{lines[1]}**"
         lines += memoir_lines(odds)
-        png = bar_chart("Memoir '44 close assault", memoir_sections(odds), subtitle=memoir_subtitle(odds))
+        png = bar_chart("Memoir '44 close assault", memoir_battle_sections(whole, odds), subtitle=lines[0])
         await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
         return
     lines = memoir_lines(odds)

@@ -324,6 +324,19 @@ def memoir_sections(odds: MemoirOdds) -> list[Section]:
     return sections
 
 
+def memoir_battle_sections(whole: MemoirBattleOdds, dice: MemoirOdds) -> list[Section]:
+    """The chart of a whole close assault: what the Ambush, the battle and the Overrun
+    come to, then the battle dice (:func:`memoir_sections`)."""
+    b = whole.battle
+    bars: list[tuple[str, float]] = []
+    if whole.ambush is not None and b.ambush is not None:
+        bars.append(("Ambush cancels it", float(whole.cancelled)))
+    bars += [("Target eliminated", float(whole.target_eliminated)), ("Ground can be taken", float(whole.success))]
+    if whole.overrun is not None and b.overrun is not None:
+        bars += [("Overrun made", float(whole.overrun_made)), ("Overrun eliminates", float(whole.overrun_eliminated))]
+    return [("Close assault", bars), *memoir_sections(dice)]
+
+
 def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
     """The whole close assault: Ambush, the battle, Take Ground and Overrun."""
     b = odds.battle

@@ -109,3 +109,24 @@ def test_cli_dice_alone_is_not_a_full_battle(capsys: pytest.CaptureFixture[str])
     assert main(["odds", "memoir", "--dice", "3", "--target", "infantry", "--figures", "4"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 battle dice vs infantry") and "Close assault" not in out
+
+
+def test_the_chart_of_a_whole_close_assault_shows_its_steps_then_the_dice() -> None:
+    from engine.odds.memoir import memoir_odds
+    from engine.odds.report import memoir_battle_sections, memoir_sections
+
+    roll = MemoirRoll(dice=3, target=INFANTRY, figures=4)
+    battle = MemoirBattle(attack=roll, attacker=ARMOR, ambush=MemoirRoll(dice=2, target=ARMOR, figures=3),
+                          overrun=MemoirRoll(dice=3, target=INFANTRY, figures=2))  # fmt: skip
+    whole, dice = memoir_battle(battle), memoir_odds(roll)
+    sections = memoir_battle_sections(whole, dice)
+    assert sections[0] == ("Close assault", [
+        ("Ambush cancels it", float(whole.cancelled)), ("Target eliminated", float(whole.target_eliminated)),
+        ("Ground can be taken", float(whole.success)), ("Overrun made", float(whole.overrun_made)),
+        ("Overrun eliminates", float(whole.overrun_eliminated))])  # fmt: skip
+    assert sections[1:] == memoir_sections(dice)
+    assert 0 < whole.cancelled < 1 and 0 < whole.overrun_made <= whole.success
+    # Without an Ambush or an Overrun their bars are left out.
+    plain = memoir_battle(MemoirBattle(attack=roll, attacker=INFANTRY))
+    assert [label for label, _ in memoir_battle_sections(plain, dice)[0][1]] == [
+        "Target eliminated", "Ground can be taken"]
