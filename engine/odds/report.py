@@ -214,15 +214,31 @@ def minis_subtitle(odds: MinisOdds) -> str:
         parts.append(f"cover {a.cover}+" + (" same hex" if a.same_hex else ""))
     if a.defensive_fire:
         parts.append("defensive fire")
+    parts += [name for name, on in (("Double Shot", a.attacks == 2), ("Heavy Armor", a.heavy_armor),
+                                    ("Overheat", a.overheat)) if on]  # fmt: skip
     return ", ".join(parts)
 
 
 def minis_sections(odds: MinisOdds) -> list[Section]:
+    """Hits, then the second attack's (Double Shot), the result after every attack, and
+    the chances of Heavy Armor being used up and of Overheat (issue 19)."""
     a = odds.attack
-    hits = [(f"{h} hit" + ("" if h == 1 else "s"), float(p)) for h, p in odds.hits.items()
-            if not (a.defensive_fire and h >= 2)]  # fmt: skip
+
+    def hit_bars(dist: Mapping[int, Fraction]) -> list[tuple[str, float]]:
+        return [(f"{h} hit" + ("" if h == 1 else "s"), float(p)) for h, p in dist.items()
+                if not (a.defensive_fire and h >= 2)]  # fmt: skip
+
     counters = [(_COUNTER_NAMES[c], float(p)) for c, p in odds.counters.items() if p or c == "none"]
-    return [("Hits", hits), ("Result", counters)]
+    if odds.second_hits is None:
+        sections: list[Section] = [("Hits", hit_bars(odds.hits))]
+    else:
+        sections = [("Hits, first attack", hit_bars(odds.hits)), ("Hits, second attack", hit_bars(odds.second_hits))]
+    sections.append(("Result" if odds.second_hits is None else "Result after both", counters))
+    extra = [(label, float(p)) for label, p in (("Heavy Armor used up", odds.heavy_armor_chance),
+                                                ("Overheat: attacker disrupted", odds.overheat_chance)) if p is not None]
+    if extra:
+        sections.append(("Abilities", extra))
+    return sections
 
 
 def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:

@@ -179,3 +179,19 @@ def test_forest_camouflage_cover_succeeds_without_a_die() -> None:
 def test_bad_inputs_are_player_errors(kw: dict[str, object]) -> None:
     with pytest.raises(IllegalOrder):
         minis_odds(MinisAttack(**kw))  # type: ignore[arg-type]
+
+
+def test_the_chart_shows_double_shot_heavy_armor_and_overheat() -> None:
+    from engine.odds.report import minis_sections, minis_subtitle
+
+    odds = minis_odds(MinisAttack(dice=5, defense=2, heavy_armor=True, overheat=True, attacks=2))
+    assert odds.second_hits is not None and odds.heavy_armor_chance is not None and odds.overheat_chance is not None
+    sections = dict(minis_sections(odds))
+    assert list(sections) == ["Hits, first attack", "Hits, second attack", "Result after both", "Abilities"]
+    assert sections["Hits, second attack"] == [(f"{h} hit" + ("" if h == 1 else "s"), float(p))
+                                               for h, p in odds.second_hits.items()]  # fmt: skip
+    assert sections["Abilities"] == [("Heavy Armor used up", float(odds.heavy_armor_chance)),
+                                     ("Overheat: attacker disrupted", float(odds.overheat_chance))]  # fmt: skip
+    assert minis_subtitle(odds) == "5 dice vs defense 2 vehicle, Double Shot, Heavy Armor, Overheat"
+    plain = minis_odds(MinisAttack(dice=5, defense=2))
+    assert [name for name, _ in minis_sections(plain)] == ["Hits", "Result"]
