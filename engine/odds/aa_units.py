@@ -228,19 +228,20 @@ _ITEM = re.compile(
 _COUNTED = re.compile(r"^\s*(?:(?P<n>\d+)\s*(?:[x*×]\s*)?)?(?P<name>[a-z].*?)\s*$", re.IGNORECASE)
 
 
-def _known(cat: Catalogue, name: str) -> bool:
+def _resolved(cat: Catalogue, word: str) -> str | None:
+    """The unit ``word`` names, or None when it names none."""
     try:
-        cat.resolve(name)
+        return cat.resolve(word)
     except UnknownName:
-        return False
-    return True
+        return None
 
 
 def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
     """``"3 inf, 1 art, 2 tanks"`` → ``{"infantry": 3, "artillery": 1, "tank": 2}``.
 
     Items are separated by commas, ``+`` or ``;``; a repeated unit adds up; zero counts are
-    dropped.  An empty text (or ``nothing``, ``none``, ``-``) is an empty army."""
+    dropped; a name may hold digits (``"2 t-34"``) when a count comes first or none does.
+    An empty text (or ``nothing``, ``none``, ``-``) is an empty army."""
     cat = cat or catalogue()
     army: dict[str, int] = {}
     if text.strip().lower() in _EMPTY:
@@ -249,8 +250,9 @@ def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
         if not item.strip():
             continue
         whole = _COUNTED.match(item)  # a count, then a name that may hold digits ("2 t-34")
-        if whole is not None and _known(cat, whole.group("name")):
-            count, name = int(whole.group("n") or 1), cat.resolve(whole.group("name"))
+        named = _resolved(cat, whole.group("name")) if whole is not None else None
+        if whole is not None and named is not None:
+            count, name = int(whole.group("n") or 1), named
         else:
             m = _ITEM.match(item)
             if m is None or (m.group("n1") and m.group("n2")):
