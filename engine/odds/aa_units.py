@@ -111,8 +111,9 @@ class Catalogue:
             return names[k]
         if k.endswith("s") and k[:-1] in names:
             return names[k[:-1]]
+        # The units of one rules set only (the Global-1940 house rules' tanks) come last.
         raise UnknownName(
-            f"Unknown unit '{word.strip()}'.", legal=[u.short for u in self.units]
+            f"Unknown unit '{word.strip()}'.", legal=[u.short for u in sorted(self.units, key=lambda u: bool(u.rules))]
         )
 
     def resolve_tech(self, word: str) -> str:

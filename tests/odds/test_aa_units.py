@@ -26,6 +26,20 @@ def test_issue_aliases_all_resolve() -> None:
         assert cat.resolve(word.upper()) == name
 
 
+def test_abbreviations_players_write_resolve() -> None:
+    assert parse_army("3 ftr, 2 bmr, 1 bomb, 3 ss, 1 trans, 1 aaa, 2 dd, 1 cv, 1 bb, 1 arty") == {
+        "artillery": 1, "aa gun": 1, "fighter": 3, "bomber": 3, "submarine": 3, "transport": 1, "destroyer": 2,
+        "carrier": 1, "battleship": 1}  # fmt: skip
+
+
+def test_an_unknown_unit_lists_the_units_of_every_rules_set_first() -> None:
+    with pytest.raises(UnknownName) as err:
+        parse_army("2 mech")
+    legal = list(err.value.legal)
+    assert legal[:12] == ["inf", "art", "tank", "aa", "fig", "bom", "sub", "tra", "des", "cru", "car", "bat"]
+    assert legal[12:] == ["sherman", "t-34", "tiger"]  # the Global-1940 house rules' own (G-7)
+
+
 def test_profiles_match_a_14() -> None:
     cat = catalogue()
     table = {  # cost, attack, defence
