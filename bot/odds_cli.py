@@ -178,7 +178,7 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
 def run_aa(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
         from engine.odds.aa import AABattle, aa_odds
-        from engine.odds.report import aa_lines, aa_sections
+        from engine.odds.report import aa_lines
 
         battle = AABattle.parse(
             args.attacker,
@@ -205,11 +205,9 @@ def run_aa(args: argparse.Namespace) -> int:
         lines = aa_lines(odds)
         if not args.chart:
             return odds, lines, b""
-        from render.chart import ATTACKER, DEFENDER, bar_chart
+        from render.odds_chart import aa_chart
 
-        png = bar_chart("A&A battle odds", aa_sections(odds), subtitle=lines[0],
-                        section_colors=(None, ATTACKER, DEFENDER))  # fmt: skip
-        return odds, lines, png
+        return odds, lines, aa_chart(odds, lines[0])
 
     return _run(args, compute)
 
@@ -217,7 +215,7 @@ def run_aa(args: argparse.Namespace) -> int:
 def run_minis(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
         from engine.odds.minis import MinisAttack, minis_odds
-        from engine.odds.report import minis_lines, minis_sections, minis_subtitle
+        from engine.odds.report import minis_lines
 
         odds = minis_odds(
             MinisAttack(
@@ -243,9 +241,9 @@ def run_minis(args: argparse.Namespace) -> int:
         lines = minis_lines(odds)
         png = b""
         if args.chart:
-            from render.chart import bar_chart
+            from render.odds_chart import minis_chart
 
-            png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
+            png = minis_chart(odds)
         return odds, lines, png
 
     return _run(args, compute)
@@ -254,7 +252,7 @@ def run_minis(args: argparse.Namespace) -> int:
 def run_memoir(args: argparse.Namespace) -> int:
     def compute() -> tuple[Any, list[str], bytes]:
         from engine.odds.memoir import MemoirRoll, close_assault, memoir_battle, memoir_odds, target_type
-        from engine.odds.report import memoir_lines, memoir_sections, memoir_subtitle
+        from engine.odds.report import memoir_lines
 
         roll = MemoirRoll(
             dice=args.dice,
@@ -273,23 +271,16 @@ def run_memoir(args: argparse.Namespace) -> int:
             overrun_target=target_type(args.overrun_target) if args.overrun_target else None,
             overrun_figures=args.overrun_figures, overrun_retreat_room=args.overrun_retreat_room,
         )  # fmt: skip
-        png = b""
-        if battle is not None:
-            from engine.odds.report import memoir_battle_lines, memoir_battle_sections
+        whole = memoir_battle(battle) if battle is not None else None
+        if whole is not None:
+            from engine.odds.report import memoir_battle_lines
 
-            whole = memoir_battle(battle)
             lines = memoir_battle_lines(whole) + lines
-            if args.json:
-                return whole, lines, b""
-            if args.chart:
-                from render.chart import bar_chart
-
-                png = bar_chart("Memoir '44 close assault", memoir_battle_sections(whole, odds), subtitle=lines[0])
-            return whole, lines, png
+        png = b""
         if args.chart:
-            from render.chart import bar_chart
+            from render.odds_chart import memoir_chart
 
-            png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
-        return odds, lines, png
+            png = memoir_chart(odds, whole)
+        return (odds if whole is None else whole), lines, png
 
     return _run(args, compute)

@@ -36,11 +36,10 @@ from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_ass
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
-    aa_headline, aa_lines, aa_sections, memoir_battle_lines, memoir_battle_sections, memoir_lines, memoir_sections,
-    memoir_subtitle, minis_blast_line, minis_extra_attack_line, minis_lines, minis_live_lines, minis_sections,
-    minis_subtitle,
+    aa_headline, aa_lines, memoir_battle_lines, memoir_lines, minis_blast_line, minis_extra_attack_line, minis_lines,
+    minis_live_lines,
 )  # fmt: skip
-from render.chart import ATTACKER, DEFENDER, bar_chart
+from render.odds_chart import aa_chart, memoir_chart, minis_chart
 
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
@@ -97,10 +96,7 @@ def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
     odds = _aa(battle)
     lines = aa_lines(odds)
     text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
-    png = bar_chart(
-        "A&A battle odds", aa_sections(odds), subtitle=lines[0], section_colors=(None, ATTACKER, DEFENDER)
-    )
-    return text, png
+    return text, aa_chart(odds, lines[0])
 
 
 async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
@@ -318,8 +314,7 @@ async def odds_minis(
     )
     lines = minis_lines(odds)
     lines[1] = f"**{lines[1]}**"
-    png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=minis_subtitle(odds))
-    await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-minis.png", png)])
+    await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-minis.png", minis_chart(odds))])
 
 
 async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *, defensive: bool, ap: bool,
@@ -344,8 +339,7 @@ async def _odds_minis_live(ctx: Ctx, attacker: str | None, target: str | None, *
     lines += [minis_blast_line(b, minis_odds(b.attack)) for b in live.blast]
     if live.extra_attack is not None:
         lines.append(minis_extra_attack_line(minis_odds(live.extra_attack)))
-    subtitle = f"{live.attacker} vs {live.target}: {minis_subtitle(odds)}"
-    png = bar_chart("A&A Miniatures attack", minis_sections(odds), subtitle=subtitle)
+    png = minis_chart(odds, f"{live.attacker} vs {live.target}")
     # Odds from a live game tell what the asker plans: only they see them.
     await ctx.reply(clip(lines), ephemeral=True, files=[Attachment("odds-minis.png", png)])
 
@@ -427,16 +421,14 @@ async def odds_memoir(
         lines = memoir_battle_lines(whole)
         lines[1] = f"**{lines[1]}**"
         lines += memoir_lines(odds)
-        png = bar_chart("Memoir '44 close assault", memoir_battle_sections(whole, odds), subtitle=lines[0])
-        await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+        await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", memoir_chart(odds, whole))])
         return
     lines = memoir_lines(odds)
     if len(lines) > 2:
         lines[2] = f"**{lines[2]}**"
     else:
         lines[1] = f"**{lines[1]}**"
-    png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
-    await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", png)])
+    await ctx.reply("\n".join(lines), ephemeral=False, files=[Attachment("odds-memoir.png", memoir_chart(odds))])
 
 
 async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
@@ -448,8 +440,7 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
     # The asker's seats' view (the public one for someone not seated).
     roll, odds = live_odds(loaded.seen_by(ctx.actor.id), unit, enemy)
     lines = [f"{unit.upper()} battles {enemy.upper()}: {roll.dice} dice at {roll.target}", *memoir_lines(odds)]
-    png = bar_chart("Memoir '44 battle dice", memoir_sections(odds), subtitle=memoir_subtitle(odds))
-    await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", png)])
+    await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", memoir_chart(odds))])
 
 
 # ── A&A game battles (issue 16, owned by bot/aa/): `/odds aa battle:<space>` reads a battle

@@ -82,6 +82,16 @@ def test_memoir_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["eliminate"] == pytest.approx(2 / 3) and data["exact"]["eliminate"] == "2/3"
 
 
+def test_memoir_close_assault_chart_with_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # --json and --chart together: the JSON of the whole close assault and its chart (the
+    # chart file used to be written empty for a close assault asked with --json).
+    chart = tmp_path / "assault.png"
+    code, out, _ = run(capsys, "memoir", "--dice", "3", "--target", "infantry", "--figures", "4", "--attacker",
+                       "armor", "--overrun-dice", "3", "--overrun-figures", "2", "--json", "--chart", str(chart))  # fmt: skip
+    assert code == 0 and "overrun_made" in json.loads(out)
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_memoir_bad_target(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "memoir", "--dice", "2", "--target", "cavalry")
     assert code == 2 and "cavalry" in err
