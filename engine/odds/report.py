@@ -170,9 +170,8 @@ def minis_lines(odds: MinisOdds) -> list[str]:
         head += f"; cover roll succeeds {percent(odds.cover_chance)}"
     if odds.flame_chance is not None:
         head += f"; three 6s (flamethrower) {percent(odds.flame_chance)}"
-    names = {0: "0 hits", 1: "1 hit", 2: "2 hits", 3: "3 hits"}
     shown = [h for h in odds.hits if not (a.defensive_fire and h >= 2)]
-    hits = " · ".join(f"{names[h]} {percent(odds.hits[h])}" for h in shown)
+    hits = " · ".join(f"{_hits(h)} {percent(odds.hits[h])}" for h in shown)
     counters = " · ".join(
         f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
     )
@@ -186,14 +185,17 @@ def _minis_extras(odds: MinisOdds) -> list[str]:
     """Lines for a second attack, Heavy Armor and Overheat (issue 19)."""
     out = []
     if odds.second_hits is not None:
-        names = {0: "0 hits", 1: "1 hit", 2: "2 hits", 3: "3 hits"}
-        second = " · ".join(f"{names[h]} {percent(p)}" for h, p in odds.second_hits.items() if p or h == 0)
+        second = " · ".join(f"{_hits(h)} {percent(p)}" for h, p in odds.second_hits.items() if p or h == 0)
         out.append(f"Second attack (Double Shot): {second}; the result is after both")
     if odds.heavy_armor_chance is not None:
         out.append(f"Heavy Armor used up (a Damaged counter ignored): {percent(odds.heavy_armor_chance)}")
     if odds.overheat_chance is not None:
         out.append(f"Overheat (three natural 1s disrupt the attacker): {percent(odds.overheat_chance)}")
     return out
+
+
+def _hits(n: int) -> str:
+    return "1 hit" if n == 1 else f"{n} hits"
 
 
 _COUNTER_NAMES = {
@@ -225,7 +227,7 @@ def minis_sections(odds: MinisOdds) -> list[Section]:
     a = odds.attack
 
     def hit_bars(dist: Mapping[int, Fraction]) -> list[tuple[str, float]]:
-        return [(f"{h} hit" + ("" if h == 1 else "s"), float(p)) for h, p in dist.items()
+        return [(_hits(h), float(p)) for h, p in dist.items()
                 if not (a.defensive_fire and h >= 2)]  # fmt: skip
 
     counters = [(_COUNTER_NAMES[c], float(p)) for c, p in odds.counters.items() if p or c == "none"]
