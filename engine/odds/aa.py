@@ -306,8 +306,7 @@ def _check_fleets(
         )
     fighters = battle.defender.get("fighter", 0)
     room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
-    # The defender with only the fighters its carriers hold (and no bombers).
-    fitting = _without({**battle.defender, "fighter": min(fighters, room)}, "bomber".__eq__)
+    fitting = _at_sea(battle.defender, dfn, True)  # only the fighters its carriers hold, no bombers
     if "bomber" in dfn:
         raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).",
                            legal=[_armies_example(cat, defender=fitting)])
