@@ -63,6 +63,8 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 des, 1 inf", defender="1 car, 5 fig, 1 bom", kind="sea"),
     dict(attacker="1 des", defender="1 bom, 1 des", kind="sea"),  # bombers never defend at sea
     dict(attacker="1 des", defender="1 bom, 2 fig, 1 car", kind="sea"),
+    dict(attacker="1 des", defender="1 fig, 1 bom", kind="sea"),
+    dict(attacker="1 des", defender="2 bom", kind="sea"),
     dict(attacker="1 des", defender="1 car, 3 fig", kind="sea"),  # fighters need carrier room
     dict(attacker="1 des", defender="1 fig, 1 sub", kind="sea"),
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="1 des, 1 bat"),
@@ -107,6 +109,13 @@ def test_aa_refusal_examples_fit_the_battle() -> None:
         f"/odds aa … kind:{kind}" for kind in ("land", "sea", "amphibious"))
     assert _examples(lambda: _aa(dict(attacker="2 fig, 1 aa", defender="3 inf"))) == (
         '/odds aa … attacker:"2 fig" defender:"3 inf, 1 aa"',)
+    # Bombers dropped: the fighters the carriers hold, or all of them with the
+    # carriers they need.
+    assert _examples(lambda: _aa(dict(attacker="1 des", defender="1 fig, 1 bom", kind="sea"))) == (
+        '/odds aa … defender:""', '/odds aa … defender:"1 fig, 1 car"')
+    assert _examples(lambda: _aa(dict(attacker="1 des", defender="3 fig, 1 car, 1 bom", kind="sea"))) == (
+        '/odds aa … defender:"2 fig, 1 car"', '/odds aa … defender:"3 fig, 2 car"')
+    assert _examples(lambda: _aa(dict(attacker="1 des", defender="2 bom", kind="sea"))) == ('/odds aa … defender:""',)
     with pytest.raises(PlayerError) as err:
         _aa(dict(attacker="1 des", defender="1 fig", kind="sea"))
     assert err.value.message.startswith("1 defending fighter needs carriers")
