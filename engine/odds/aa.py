@@ -742,7 +742,9 @@ def _run(
         # The error bound covers the second wave's chances too (its battles' own bounds,
         # weighted; what the first left out already bounds how far its states may be off).
         odds = replace(odds, second_wave=second, error_bound=odds.error_bound + error)
-    return replace(odds, error_bound=min(odds.error_bound, 1.0))  # no chance is off by more than 1
+    if odds.error_bound > 1.0:  # no chance is off by more than 1
+        odds = replace(odds, error_bound=1.0)
+    return odds
 
 
 class Fights(NamedTuple):
