@@ -46,13 +46,16 @@ Arr = Any  # numpy arrays
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 ONE = np.ones(1)
 # The arrays of _Numbered indexed by state, -1 where not known yet (its flags aside).
-PER_STATE = ("fkeys", "skeys", "ident", "slot_of", "_seq_meta", "_rseq_meta", "_firsts_arr", "tmeta")
+PER_STATE = ("fkeys", "skeys", "ident", "slot_of", "_seq_meta", "_rseq_meta", "_firsts_arr", "tmeta", "hp_arr")
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
 TRANSIENT_AFTER = 20_000
 TRANSIENT_SHARE = 0.7
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
+ROW_BITS = 24  # a held-back entry's key (_Deferred): distribution << ROW_BITS | table row
+ROW_MASK = (1 << ROW_BITS) - 1
+HOLD_BACK = True  # general fire held back and merged where submarines strike from the start (_Deferred)
 
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
@@ -118,8 +121,11 @@ class _Numbered:
         self._coff: dict[int, int] = {}
         self._dkeep: list[Arr] = []
         # Per table: its offset in the store, strides of hs and ha, length of hy, the
-        # offset and count of its numbers, where t itself is.
-        self.tmeta = np.full((256, 9), -1, dtype=np.int64)  # and its sizes ns, na
+        # offset and count of its numbers, where t itself is, its sizes ns and na, and
+        # the offset of its states' counts by hits (``_pstore``: how many of its states
+        # are at most h hits from t, h = 0 … hp).
+        self.tmeta = np.full((256, 10), -1, dtype=np.int64)
+        self._pstore = _Store(np.int64)
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self.by_key: list[Fire] = []  # fires by key
         self._strike_dist: dict[int, tuple[int, Arr]] = {}
@@ -166,6 +172,7 @@ class _Numbered:
         # Table slots: only states that may receive mass (those in a stored result or
         # put directly) get a row (attacker) or two columns (defender).
         self.slot_of = np.full(256, -1, dtype=np.int64)
+        self.hp_arr = np.full(256, -1, dtype=np.int64)  # hp, as an array
         self.slot_state: list[int] = []
         self._quiet = setup.quiet
         self._calm = setup.calm
@@ -193,6 +200,7 @@ class _Numbered:
                 setattr(self, name, _longer(getattr(self, name), 2 * n, -1))
         calm = plain or self._calm(st, self._attacker)
         self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm)
+        self.hp_arr[n] = hp
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
@@ -494,12 +502,20 @@ class _Numbered:
         pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
         out = np.concatenate(seqs)[pos]
         numbers, local = _marked(out, len(self.states))
+        # Numbered fewest hits from t first: the states a fire of at most h hits reaches
+        # are the first ones (a batch's items then use only their table's first states).
+        lost = hp - self.hp_arr[numbers]
+        order = np.argsort(lost, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        numbers, local = numbers[order], rank[local]
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())
         nbase = self._nstore.put(numbers)
+        pbase = self._pstore.put(np.searchsorted(lost[order], np.arange(hp + 1), side="right"))
         self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase,
-                         len(numbers), int(local[0, 0, 0]), ns, na)  # fmt: skip
+                         len(numbers), int(local[0, 0, 0]), ns, na, pbase)  # fmt: skip
         return got
 
     def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
@@ -711,7 +727,7 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     bincount adds them, each item in its own range of the result."""
     so, ao, yo, n_s, n_a, n_y = (fmeta[:, k] for k in range(6))
     meta = target.tables_for(ts, n_s, n_a)
-    tbase, s1, s2, height, nbase, count, origin = (meta[:, k] for k in range(7))
+    tbase, s1, s2, height, nbase, _, origin = (meta[:, k] for k in range(7))
     # Rows (item, hs, ha) first, then their hy cells (a run of the table).
     row_n = n_s * n_a
     rk = np.repeat(np.arange(len(ts)), row_n)
@@ -725,6 +741,10 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     # Hits past the table's last step all end there: one cell, with the tail sum of
     # the unrestricted hits' distribution.
     row_len = np.minimum(n_y, height)[rk]
+    # An item reaches only its table's states at most this many hits from t: the first
+    # ``count`` of them (the tables number fewest hits first).
+    most = np.minimum((n_s - 1) + (n_a - 1) + np.minimum(n_y, height) - 1, height - 1)
+    count = target._pstore.data[meta[:, 9] + most]
     off = np.cumsum(count) - count
     # Per cell: row values repeated along the row plus its position (``ramp`` minus
     # the row's start).
@@ -770,6 +790,106 @@ def _fit(memo: Arr, rows: int, cols: int) -> Arr:
     out = np.full((max(r, rows + rows // 2), max(c, cols + cols // 2)), -1, dtype=memo.dtype)
     out[:r, :c] = memo
     return out
+
+
+class _Deferred:
+    """General fire's products held back to be merged.  One side's casualties from a
+    node are spread at once into entries (a table row of the attacker's, or a column
+    of the defender's, with the node's casualty distribution of the *other* side), and
+    each entry is spread over that distribution only when no node left can add to it.
+    Nodes with the same distribution for that other side (the same state of it, the
+    same dice against it: the striking side's submarines struck, so its states that
+    differ only in submarines roll alike) share entries, so a product is made once per
+    entry instead of once per node.  Rows are held where the attacker's submarines
+    struck (entries: attacker rows, defender distributions), columns where only the
+    defender's did.
+
+    An entry (row r, distribution of defender state j) is added to by nodes (i, j)
+    whose casualties reach r: at levels above hp(r) + hp(j), or at that level when
+    i = r (no attacker loss); columns likewise.  So it is spread at the start of level
+    hp(r) + hp(j) (before that level's masses are read: its products with no loss on
+    the other side land on that level) and again after the level's nodes (their own
+    rows or columns)."""
+
+    def __init__(self, A: _Numbered, D: _Numbered) -> None:
+        self.A, self.D = A, D
+        # Per orientation (0: rows, 1: columns), per level due: (keys, masses), a key
+        # being distribution << ROW_BITS | row or column.
+        self.pending: tuple[dict[int, list[tuple[Arr, Arr]]], ...] = ({}, {})
+        # Rows are held only where the attacker has submarines, columns where the
+        # defender has: the distributions entries may name, whose numbers must last.
+        self._named = (
+            D if A.side.has(A.side.start, "submarine") else None,
+            A if D.side.has(D.side.start, "submarine") else None,
+        )
+
+    def names(self, side: _Numbered) -> bool:
+        """Whether entries may name ``side``'s stored distributions (kept, then)."""
+        return side is self._named[0] or side is self._named[1]
+
+    def _hp(self, side: _Numbered, slots: bool) -> Arr:
+        """Hit points per state number (or per slot) of ``side``."""
+        hp = np.array(side.hp, dtype=np.int64)
+        return hp[side.slot_state] if slots else hp
+
+    def add(self, g: Arr, ca: Arr, cd: Arr, ii: Arr, jj: Arr, cols: bool) -> float:
+        """Hold back general fire from nodes (ii, jj) with G masses ``g`` and stored
+        casualty distributions ``ca``, ``cd``: the attacker's casualties spread now
+        (rows) or, with ``cols``, the defender's.  Returns the mass left out (entries
+        below TINY: each of their products would be)."""
+        near, far = (self.D, self.A) if cols else (self.A, self.D)
+        idx, p, ln = near.gather(cd if cols else ca)
+        vals = p * np.repeat(g, ln)
+        keep = vals >= TINY
+        lost = float(vals[~keep].sum())
+        if not keep.any():
+            return lost
+        pos, vals = idx[keep], vals[keep]
+        # The level due: the entry's state (a slot; a column is slot * 2 + phase) plus
+        # the other side's state of the node.
+        own = self._hp(near, True)[pos >> 1 if cols else pos]
+        fin = own + np.repeat(self._hp(far, False)[ii if cols else jj], ln)[keep]
+        key = (np.repeat(ca if cols else cd, ln)[keep] << ROW_BITS) | pos
+        # By level due (a small range: a radix sort), one array of its own per level
+        # (not views: each level's are freed once spread).
+        low = int(fin.min())
+        due = (fin - low).astype(np.int16)
+        order = np.argsort(due, kind="stable")
+        counts = np.bincount(due)
+        ends = np.cumsum(counts)
+        pending = self.pending[cols]
+        for k in np.flatnonzero(counts).tolist():
+            hi = int(ends[k])
+            sel = order[hi - int(counts[k]) : hi]
+            pending.setdefault(low + k, []).append((key[sel], vals[sel]))
+        return lost
+
+    def flush(self, table: Arr, level: int) -> float:
+        """Spread the entries due at ``level``, merged; returns the mass left out (the
+        work was counted when they were held back)."""
+        lost = 0.0
+        for cols, pending in enumerate(self.pending):
+            held = pending.pop(level, None)
+            if not held:
+                continue
+            key = np.concatenate([h[0] for h in held])
+            vals = np.concatenate([h[1] for h in held])
+            order = np.argsort(key)
+            key = key[order]
+            firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+            vals = np.add.reduceat(vals[order], firsts)
+            key = key[firsts]
+            dist = key >> ROW_BITS
+            pos = key & ROW_MASK
+            starts = np.flatnonzero(np.r_[True, dist[1:] != dist[:-1]])
+            n_pos = np.diff(np.r_[starts, len(dist)])
+            if cols:  # the attacker's distributions (chances) by the held columns (masses)
+                a_idx, a_p, la = self.A.gather(dist[starts])
+                lost += _spread_flat(table, a_idx, a_p, la, pos, vals, n_pos)
+            else:
+                d_idx, d_p, ld = self.D.gather(dist[starts])
+                lost += _spread_flat(table, pos, vals, n_pos, d_idx, d_p, ld)
+        return lost
 
 
 class NavalSolver:
@@ -823,6 +943,15 @@ class NavalSolver:
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
         self.trace: list[_Level] | None = None
         self.dropped = 0.0  # the mass :meth:`solve` left out
+        # General fire held back and merged (_Deferred; untraced solves): where a
+        # side's submarines strike from the start (no enemy destroyer), its many states
+        # that differ only in submarines roll the same general fire.  Where they strike
+        # only late (the enemy's destroyers lost), merging costs more than it saves.
+        att, dfn = setup.attacker, setup.defender
+        self.merge = HOLD_BACK and (
+            (att.has(att.start, "submarine") and not dfn.has(dfn.start, "destroyer"))
+            or (dfn.has(dfn.start, "submarine") and not att.has(att.start, "destroyer"))
+        )
 
     def _charge(self, products: int) -> None:
         """Count ``products`` more terms, and the casualty cells enumerated since the
@@ -865,7 +994,7 @@ class NavalSolver:
 
     def _nodes(
         self, ii: Arr, jj: Arr, ms: Arr, mg: Arr, end: Callable[[int, int, float], bool], tally: Tally[float],
-        parts: _Parts, dropped: float, rounds: float,
+        parts: _Parts, dropped: float, rounds: float, defer: _Deferred | None = None,
     ) -> tuple[float, float]:
         """One level's nodes, all at once: the end-of-round rules where they may act
         (one by one), then each node's phases from the stored results of both sides,
@@ -911,6 +1040,18 @@ class NavalSolver:
         s_part = np.flatnonzero(live & (p0 != 1.0))
         g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
+        if defer is not None:
+            # Held back and merged where the attacker's submarines struck (its dice the
+            # same whatever submarines it has left).
+            fa, fd = self._striking(ii[g_part], jj[g_part])
+            for cols, held in ((False, fa), (True, fd & ~fa)):
+                h = g_part[held]
+                if len(h):
+                    # Counted as the products they stand for: the work limit means the
+                    # same battles held back or not (only reached sooner).
+                    self._charge(int(A.res_len[ca[h]] @ D.res_len[cd[h]]))
+                    dropped += defer.add(g_total[h], ca[h], cd[h], ii[h], jj[h], cols)
+            g_part = g_part[~(fa | fd)]
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
             self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total)))
@@ -960,7 +1101,11 @@ class NavalSolver:
         dropped = 0.0
         rounds = 0.0
         parts = _Parts(A, D)
+        defer = _Deferred(A, D) if self.trace is None and self.merge else None
         for level in range(top, -1, -1):
+            if defer is not None:
+                grow()
+                dropped += defer.flush(table, level)
             got = self._level(table, level)
             if got is None:
                 continue
@@ -970,17 +1115,24 @@ class NavalSolver:
             for side in (A, D):
                 if side.transient:
                     side.keep_from()
-            dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds)
+            dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds, defer)
             if parts:
                 flat = parts.flat()
                 self._charge(int(flat[2] @ flat[5]))
                 grow()
                 dropped += _spread_flat(table, *flat)
+            if defer is not None:
+                grow()
+                dropped += defer.flush(table, level)
             for side in (A, D):
                 side.release()
                 # Nearly every casualty distribution new (and no trace that keeps their
-                # numbers): drop each level's after it from now on.
-                side.transient = self.trace is None and side.lookups > TRANSIENT_AFTER and side.misses > TRANSIENT_SHARE * side.lookups
+                # numbers): drop each level's after it from now on.  Not a side whose
+                # distributions general fire held back may name (_Deferred).
+                side.transient = (
+                    self.trace is None and side.lookups > TRANSIENT_AFTER and side.misses > TRANSIENT_SHARE * side.lookups
+                    and not (defer is not None and defer.names(side))
+                )  # fmt: skip
             # The loops' shares went back to this level's cells: summed in closed form
             # (or settled, above).
             flat = si * table.shape[1] + 2 * sj

@@ -6,6 +6,7 @@ A-10.15 retreat, submerging), only computed differently."""
 from __future__ import annotations
 
 import random
+from typing import Any
 from fractions import Fraction
 
 import pytest
@@ -320,3 +321,83 @@ def test_levels_results_dropped_after_them_give_the_same_answer(monkeypatch: pyt
             assert dropped.survivor_count[side].keys() == kept.survivor_count[side].keys()
             for n, p in kept.survivor_count[side].items():
                 assert dropped.survivor_count[side][n] == pytest.approx(p, abs=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig"),  # the attacker's submarines strike
+        ("8 cru, 4 car, 2 bat, 6 fig", "12 sub, 4 cru, 2 bat, 1 car, 2 fig"),  # the defender's
+        ("8 sub, 4 cru, 2 bat, 6 fig", "8 sub, 4 car, 2 bat, 6 fig"),  # both (A-10.6)
+    ],
+)
+def test_general_fire_held_back_is_merged_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str
+) -> None:
+    """Where a side's submarines strike every round, its states that differ only in
+    submarines roll the same general fire: held back (engine.odds.aa_naval._Deferred),
+    their products are made once per merged entry.  The answer is the same to 1e-13,
+    survivors included, for a fraction of the products; the work counted against
+    Discord's limit is the same (the products they stand for), so the limit takes and
+    refuses the same battles."""
+    import engine.odds.aa_naval as naval
+
+    battle = AABattle.parse(attacker, defender, mode="sea")
+    spread = naval._spread
+    made = [0]
+
+    def counted(table: object, a_idx: object, a_val: object, la: Any, d_idx: object, d_val: object, ld: Any) -> None:
+        made[0] += int(la @ ld)
+        spread(table, a_idx, a_val, la, d_idx, d_val, ld)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(naval, "_spread", counted)
+    answers, work, products = [], [], []
+    for hold in (False, True):
+        monkeypatch.setattr(naval, "HOLD_BACK", hold)
+        seen = _work_seen(monkeypatch)
+        made[0] = 0
+        answers.append(aa_odds(battle))
+        work.append(max(seen))
+        products.append(made[0])
+    plain, merged = answers
+    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds"):
+        assert getattr(merged, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
+    assert merged.error_bound < 1e-13
+    for side in ("attacker", "defender"):
+        assert merged.survivor_count[side].keys() == plain.survivor_count[side].keys()
+        for n, p in plain.survivor_count[side].items():
+            assert merged.survivor_count[side][n] == pytest.approx(p, abs=1e-13)
+        assert merged.expected_ipc_loss[side] == pytest.approx(plain.expected_ipc_loss[side], abs=1e-11)
+    assert products[1] < 0.6 * products[0], products
+    assert work[1] == pytest.approx(work[0], rel=1e-3)  # the nodes kept may differ by a few
+
+
+def test_tables_number_states_fewest_hits_first() -> None:
+    """A target's table of where hits land numbers its states fewest hits from the
+    target first, with how many are within h hits (what a batch of casualty
+    distributions reads: engine.odds.aa_naval._restricted_casualties)."""
+    import numpy as np
+
+    from engine.odds.aa_naval import _Numbered
+
+    rng = random.Random(1944)
+    checked = 0
+    for _ in range(20):
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea")  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            target = _Numbered(side, setup, attacking)
+            st = side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
+            t = target.number(st)
+            numbers, local = target.table(t, rng.randint(1, 4), rng.randint(1, 4))
+            lost = target.hp[t] - np.array([target.hp[n] for n in numbers.tolist()])
+            assert lost[0] == 0 and numbers[0] == t and (np.diff(lost) >= 0).all()
+            meta = target.tmeta[t]
+            within = target._pstore.data[meta[9] : meta[9] + target.hp[t] + 1]
+            assert within.tolist() == [int((lost <= h).sum()) for h in range(target.hp[t] + 1)]
+            # Every cell's state is at most its hits from t.
+            hs, ha, hy = np.indices(local.shape)
+            assert (lost[local] <= hs + ha + hy).all()
+            checked += 1
+    assert checked == 40
