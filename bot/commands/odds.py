@@ -9,8 +9,8 @@ computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wa
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``), so
 every answer comes within seconds: nearly all well under one, the
-slowest accepted (100 a side at sea, submarines striking every round) ~10-12 s, and the
-biggest refused after ~3 s instead of minutes of work.  A few battles are computed at
+slowest accepted (100 a side at sea, submarines striking every round) ~12 s, and the
+biggest refused after ~0.6 s instead of minutes of work.  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).
 """
@@ -43,10 +43,11 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
-# cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~9
-# minutes of work in full) is refused when it does, after a few seconds.  The slowest
+# cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~2.3
+# minutes of work in full) is refused when it does, in under a second.  The slowest
 # battle accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30
-# fig: ~10-12 s) needs ~2.6e9.
+# fig: ~12 s, ~0.8 GB) needs ~2.6e9 (general fire held back and merged counts as the
+# products it stands for).
 MAX_UNITS = 120  # per side
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
