@@ -864,6 +864,13 @@ class _Deferred:
             pending.setdefault(low + k, []).append((key[sel], vals[sel]))
         return lost
 
+    def left(self) -> float:
+        """The mass of entries still held (none once every level is done), dropped."""
+        mass = sum(float(v.sum()) for pending in self.pending for held in pending.values() for _, v in held)
+        for pending in self.pending:
+            pending.clear()
+        return mass
+
     def flush(self, table: Arr, level: int) -> float:
         """Spread the entries due at ``level``, merged; returns the mass left out (the
         work was counted when they were held back)."""
@@ -1138,6 +1145,8 @@ class NavalSolver:
             flat = si * table.shape[1] + 2 * sj
             table.reshape(-1)[flat] = 0.0
             table.reshape(-1)[flat + 1] = 0.0
+        if defer is not None:
+            dropped += defer.left()  # nothing: every entry is due at a level >= 0
         assert tally.rounds is not None
         tally.rounds += rounds
         tally.dropped += dropped
