@@ -829,8 +829,7 @@ class _Deferred:
 
     def _hp(self, side: _Numbered, slots: bool) -> Arr:
         """Hit points per state number (or per slot) of ``side``."""
-        hp = np.array(side.hp, dtype=np.int64)
-        return hp[side.slot_state] if slots else hp
+        return side.hp_arr[np.array(side.slot_state, dtype=np.int64)] if slots else side.hp_arr
 
     def add(self, g: Arr, ca: Arr, cd: Arr, ii: Arr, jj: Arr, cols: bool) -> float:
         """Hold back general fire from nodes (ii, jj) with G masses ``g`` and stored
@@ -1048,8 +1047,9 @@ class NavalSolver:
         g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
         if defer is not None:
-            # Held back and merged where the attacker's submarines struck (its dice the
-            # same whatever submarines it has left).
+            # Held back and merged where a side's submarines struck (its dice the same
+            # whatever submarines it has left): rows where the attacker's did, columns
+            # where only the defender's did.
             fa, fd = self._striking(ii[g_part], jj[g_part])
             for cols, held in ((False, fa), (True, fd & ~fa)):
                 h = g_part[held]
@@ -1109,6 +1109,9 @@ class NavalSolver:
         rounds = 0.0
         parts = _Parts(A, D)
         defer = _Deferred(A, D) if self.trace is None and self.merge else None
+        for side in (A, D):
+            if defer is not None and defer.names(side):
+                side.transient = False  # (sides handed over from another solve)
         for level in range(top, -1, -1):
             if defer is not None:
                 grow()
