@@ -121,10 +121,10 @@ class _Numbered:
         self._coff: dict[int, int] = {}
         self._dkeep: list[Arr] = []
         # Per table: its offset in the store, strides of hs and ha, length of hy, the
-        # offset and count of its numbers, where t itself is, its sizes ns and na, and
-        # the offset of its states' counts by hits (``_pstore``: how many of its states
-        # are at most h hits from t, h = 0 … hp).
-        self.tmeta = np.full((256, 10), -1, dtype=np.int64)
+        # offset of its numbers, the offset of its states' counts by hits (``_pstore``:
+        # how many of its states are at most h hits from t, h = 0 … hp), its sizes ns
+        # and na.  Its states are numbered fewest hits from t first: t itself is 0.
+        self.tmeta = np.full((256, 8), -1, dtype=np.int64)
         self._pstore = _Store(np.int64)
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self.by_key: list[Fire] = []  # fires by key
@@ -173,6 +173,7 @@ class _Numbered:
         # put directly) get a row (attacker) or two columns (defender).
         self.slot_of = np.full(256, -1, dtype=np.int64)
         self.hp_arr = np.full(256, -1, dtype=np.int64)  # hp, as an array
+        self._slot_hp = np.zeros(0, dtype=np.int64)
         self.slot_state: list[int] = []
         self._quiet = setup.quiet
         self._calm = setup.calm
@@ -309,11 +310,18 @@ class _Numbered:
     def slot(self, n: int) -> int:
         return int(self.slots(np.array([n], dtype=np.int64))[0])
 
+    def slot_hp(self) -> Arr:
+        """Hit points of each slot's state (remade when slots were added)."""
+        if len(self._slot_hp) != len(self.slot_state):
+            self._slot_hp = self.hp_arr[np.array(self.slot_state, dtype=np.int64)]
+            self._sorted = None
+        return self._slot_hp
+
     def by_hp_sorted(self) -> tuple[Arr, Arr]:
         """The slots sorted by their states' hit points, and those."""
+        hp = self.slot_hp()
         got = self._sorted
-        if got is None or len(got[0]) != len(self.slot_state):
-            hp = np.array(self.hp, dtype=np.int64)[self.slot_state]
+        if got is None:
             order = np.argsort(hp, kind="stable")
             got = self._sorted = (order, hp[order])
         return got
@@ -514,15 +522,14 @@ class _Numbered:
         tbase = self._tstore.put(local.ravel())
         nbase = self._nstore.put(numbers)
         pbase = self._pstore.put(np.searchsorted(lost[order], np.arange(hp + 1), side="right"))
-        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase,
-                         len(numbers), int(local[0, 0, 0]), ns, na, pbase)  # fmt: skip
+        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase, pbase, ns, na)
         return got
 
     def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
         """The tables' facts (``tmeta``) of targets ``ts``, each table made or widened
         first where it is smaller than ``ns`` x ``na``."""
         meta = self.tmeta[ts]
-        short = np.flatnonzero((meta[:, 7] < ns) | (meta[:, 8] < na))
+        short = np.flatnonzero((meta[:, 6] < ns) | (meta[:, 7] < na))
         if len(short):
             need: dict[int, tuple[int, int]] = {}
             for t, a, b in zip(ts[short].tolist(), ns[short].tolist(), na[short].tolist()):
@@ -727,7 +734,7 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     bincount adds them, each item in its own range of the result."""
     so, ao, yo, n_s, n_a, n_y = (fmeta[:, k] for k in range(6))
     meta = target.tables_for(ts, n_s, n_a)
-    tbase, s1, s2, height, nbase, _, origin = (meta[:, k] for k in range(7))
+    tbase, s1, s2, height, nbase, pbase = (meta[:, k] for k in range(6))
     # Rows (item, hs, ha) first, then their hy cells (a run of the table).
     row_n = n_s * n_a
     rk = np.repeat(np.arange(len(ts)), row_n)
@@ -744,7 +751,7 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     # An item reaches only its table's states at most this many hits from t: the first
     # ``count`` of them (the tables number fewest hits first).
     most = np.minimum((n_s - 1) + (n_a - 1) + np.minimum(n_y, height) - 1, height - 1)
-    count = target._pstore.data[meta[:, 9] + most]
+    count = target._pstore.data[pbase + most]
     off = np.cumsum(count) - count
     # Per cell: row values repeated along the row plus its position (``ramp`` minus
     # the row's start).
@@ -760,7 +767,7 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     w *= np.repeat(row_w, row_len)
     span = int(count.sum())
     pl = np.bincount(keys, w, minlength=span)
-    stays = pl[off + origin]  # no hit at all: t itself
+    stays = pl[off]  # no hit at all: t itself, numbered first
     nz = np.flatnonzero(pl)
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))
     states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
@@ -830,7 +837,7 @@ class _Deferred:
             return lost
         rows, vals = rows[keep], vals[keep]
         # The level due: the row's state's hit points plus the defender state's.
-        fin = A.hp_arr[np.array(A.slot_state, dtype=np.int64)[rows]] + np.repeat(D.hp_arr[jj], la)[keep]
+        fin = A.slot_hp()[rows] + np.repeat(D.hp_arr[jj], la)[keep]
         key = (np.repeat(cd, la)[keep] << ROW_BITS) | rows
         # By level due (a small range: a radix sort), one array of its own per level
         # (not views: each level's are freed once spread).

@@ -399,7 +399,7 @@ def test_tables_number_states_fewest_hits_first() -> None:
             lost = target.hp[t] - np.array([target.hp[n] for n in numbers.tolist()])
             assert lost[0] == 0 and numbers[0] == t and (np.diff(lost) >= 0).all()
             meta = target.tmeta[t]
-            within = target._pstore.data[meta[9] : meta[9] + target.hp[t] + 1]
+            within = target._pstore.data[meta[5] : meta[5] + target.hp[t] + 1]
             assert within.tolist() == [int((lost <= h).sum()) for h in range(target.hp[t] + 1)]
             # Every cell's state is at most its hits from t.
             hs, ha, hy = np.indices(local.shape)
