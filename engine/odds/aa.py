@@ -308,12 +308,14 @@ def _check_fleets(
     room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
     fitting = _at_sea(battle.defender, dfn, True)  # only the fighters its carriers hold, no bombers
     per = battle.profiles("defender", cat)["carrier"].carrier_capacity
-    # The fighters kept, with the carriers they need.
-    more = {**battle.defender, "carrier": battle.defender.get("carrier", 0) + -(-(fighters - room) // per)}
+    # Every fighter kept, with the carriers they need.
+    more = dict(battle.defender)
+    if fighters > room:
+        more["carrier"] = more.get("carrier", 0) + -(-(fighters - room) // per)
     if "bomber" in dfn:
         # Without the bombers: the fighters its carriers hold, or all of them with the
         # carriers they need (nothing left: the sea zone is undefended).
-        without = _without(more if fighters > room else battle.defender, lambda n: n == "bomber")
+        without = _without(more, lambda n: n == "bomber")
         shown = dict.fromkeys(format_army(d, cat, empty="") for d in (fitting, without))
         raise IllegalOrder("Bombers never defend at sea; only fighters on carriers do (A-14.1).",
                            legal=[_armies_example(cat, defender=d) for d in shown])
