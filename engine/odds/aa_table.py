@@ -62,8 +62,8 @@ MASS_BIN = 2  # powers of ten: blocks of like mass spread together (mass_groups)
 BAND = 32  # columns per product in _band_matmul
 SHARED_BAND = 16  # columns per product in shared_spread
 SHARED_MIN = 32  # rows from which shared_spread beats a product per row
-SOURCE = 1e-30
-H_CHUNK = 8  # defender scores per product in _ground_spread  # in-row moves start from columns whose d0 x reaches this
+SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
+H_CHUNK = 8  # defender scores per product in _ground_spread
 
 
 # -- one side: its loss sequence and the dice of every state on it --------------------------
