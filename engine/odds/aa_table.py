@@ -52,7 +52,7 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
-from engine.odds.dist import low_luck_distribution
+from engine.odds.dist import binomial_from_mode, low_luck_distribution
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
@@ -90,8 +90,11 @@ def _binomial(n: int, p: float) -> Arr:
         out[n] = 1.0
         return out
     q = 1.0 - p
+    first = q**n
+    if first < 1e-280:  # it underflows from a few thousand dice on: built from the mode
+        return np.array(binomial_from_mode(n, p))
     ratio = np.empty(n + 1)
-    ratio[0] = q**n
+    ratio[0] = first
     ratio[1:] = (n - k[:-1]) / (k[1:]) * (p / q)
     return np.cumprod(ratio)
 

@@ -220,6 +220,10 @@ def catalogue() -> Catalogue:
 
 
 _EMPTY = ("", "nothing", "none", "-")
+# The most units of one kind a force may hold: far more than any board (or the command
+# line, which has no other cap) can fight, and low enough that a count such as
+# "99999999999999999999 inf" is refused as a typo instead of running out of memory.
+MOST_OF_A_KIND = 9999
 _ITEM = re.compile(
     r"^\s*(?:(?P<n1>\d+)\s*(?:[x*×]\s*)?)?(?P<name>[a-z][a-z .'\-_]*?)\s*(?:[x*×:]?\s*(?P<n2>\d+))?\s*$",
     re.IGNORECASE,
@@ -265,6 +269,12 @@ def parse_army(text: str, cat: Catalogue | None = None) -> dict[str, int]:
             name = cat.resolve(m.group("name"))
         if count:
             army[name] = army.get(name, 0) + count
+            if army[name] > MOST_OF_A_KIND:
+                short = cat.profile(name).short
+                raise NotationError(
+                    f"Cannot take {army[name]} {short}: at most {MOST_OF_A_KIND} units of a kind in one force.",
+                    legal=[f"{MOST_OF_A_KIND} {short}"],
+                )
     return {n: army[n] for n in cat.order if n in army}
 
 

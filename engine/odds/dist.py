@@ -23,10 +23,41 @@ def die_chance(target: int, unit: N, sides: int = 6) -> N:
     return unit * hits / sides
 
 
+# Tries beyond which a float binomial is built from its mode (binomial_from_mode): the
+# plain formula's ``comb(n, k)`` passes the largest float from ~1,030 tries on.
+PLAIN_MOST = 1000
+
+
 def binomial(n: int, p: N) -> list[N]:
     """Distribution of the number of successes among ``n`` independent tries of chance ``p``."""
+    if isinstance(p, float) and n > PLAIN_MOST:
+        return binomial_from_mode(n, p)
     q = 1 - p
     return [math.comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+
+
+def binomial_from_mode(n: int, p: float) -> list[float]:
+    """:func:`binomial` in floats for any number of tries: 1 at the mode, each
+    neighbour from the one nearer it by the ratio of consecutive terms, then divided by
+    the sum.  Nothing overflows (every term is at most the mode's) and the terms that
+    matter never underflow, where ``q ** n`` (the first term) does from a few thousand
+    dice on; the far tails fall to 0, as they should."""
+    if p <= 0.0 or p >= 1.0:
+        return [1.0 if k == (n if p >= 1.0 else 0) else 0.0 for k in range(n + 1)]
+    q = 1.0 - p
+    mode = min(n, int((n + 1) * p))
+    out = [0.0] * (n + 1)
+    out[mode] = 1.0
+    for k in range(mode, n):  # upward: P(k + 1) / P(k) = (n - k) p / ((k + 1) q)
+        out[k + 1] = out[k] * (n - k) * p / ((k + 1) * q)
+        if out[k + 1] == 0.0:
+            break
+    for k in range(mode, 0, -1):  # downward: P(k - 1) / P(k) = k q / ((n - k + 1) p)
+        out[k - 1] = out[k] * k * q / ((n - k + 1) * p)
+        if out[k - 1] == 0.0:
+            break
+    total = math.fsum(out)
+    return [x / total for x in out]
 
 
 def convolve(a: Sequence[N], b: Sequence[N]) -> list[N]:

@@ -18,6 +18,11 @@ Bars = list[tuple[str, float]]
 Section = tuple[str, Bars]
 
 
+# An error bound above this could move a printed chance (tenths of a percent): the
+# report then says the answer is not exact instead of "computed exactly".
+NOT_EXACT = 1e-6
+
+
 def percent(p: float | Fraction) -> str:
     """``0.6321`` → ``"63.2%"``; tiny but possible values never print as 0% or 100%."""
     x = float(p) * 100
@@ -97,8 +102,14 @@ def aa_lines(odds: AAOdds) -> list[str]:
             f"Most likely attacker survivors: {format_army(best[0])} ({percent(best[1])}); "
             f"average battle {odds.expected_rounds:.1f} rounds"
         )
-    exact = "exact fractions" if odds.exact is not None else f"error below {max(odds.error_bound, 1e-15):.0e}"
-    lines.append(f"Computed exactly ({exact}), no simulation.")
+    if odds.exact is None and odds.error_bound > NOT_EXACT:
+        # Never "exactly" when the bound could move a printed chance.
+        x = min(odds.error_bound, 1.0) * 100
+        points = f"{x:.0f}" if x >= 1 else f"{x:.2g}"
+        lines.append(f"Not exact: every chance may be off by up to {points} percentage points, no simulation.")
+    else:
+        exact = "exact fractions" if odds.exact is not None else f"error below {max(odds.error_bound, 1e-15):.0e}"
+        lines.append(f"Computed exactly ({exact}), no simulation.")
     return lines
 
 
