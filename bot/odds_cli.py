@@ -36,7 +36,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--bombard", default="", help='ships bombarding an amphibious assault, e.g. "1 battleship, 1 cruiser"')
     aa.add_argument("--ool-attacker", default="", help='attacker order of loss, first lost first: "inf,art,tank,fighter"')
     aa.add_argument("--ool-defender", default="", help="defender order of loss")
-    aa.add_argument("--rounds", type=int, help="fight this many rounds only")
+    aa.add_argument("--rounds", type=int, help="fight this many rounds only (at most 100)")
     aa.add_argument("--retreat-below", type=int, default=0, metavar="K",
                     help="the attacker retreats after a round that leaves it fewer than K units")  # fmt: skip
     aa.add_argument("--retreat-left", type=int, metavar="K",
@@ -48,7 +48,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--attacker-tech", default="", help='e.g. "jets, heavy bombers"')
     aa.add_argument("--defender-tech", default="", help='e.g. "radar"')
     aa.add_argument("--low-luck", action="store_true", help="low-luck dice: total value / 6 sure hits, one die for the rest")
-    aa.add_argument("--retreat-after", type=int, metavar="N", help="strafe: the attacker retreats after round N")
+    aa.add_argument("--retreat-after", type=int, metavar="N", help="strafe: the attacker retreats after round N (at most 100)")
     aa.add_argument("--retreat-chance", type=float, metavar="X",
                     help="the attacker retreats when fighting on would win less than X %%")  # fmt: skip
     aa.add_argument("--rules", default="anniversary", choices=("anniversary", "1942se", "global1940"),

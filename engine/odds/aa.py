@@ -42,6 +42,10 @@ if TYPE_CHECKING:  # numpy: imported for big battles only
 
 MODES = ("land", "sea", "amphibious")
 EXACT_MAX_UNITS = 20  # fractions grow to thousands of digits beyond this
+# The most rounds a round limit or a strafe may name (Discord offers up to 50). A battle
+# still fighting after 100 rounds holds next to nothing; a limit of 10**20 rounds looped
+# over every round in several engines, and in exact fractions it never ends.
+MAX_ROUNDS = 100
 # Up to this many battle states the pure-Python sequence engine is as fast as the numpy
 # table engine, and a one-shot ``warroom odds`` process skips importing numpy.
 # Tables up to this many cells go to the pure-Python engine (no numpy import): it is the
@@ -379,9 +383,15 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             )
     if battle.rounds is not None and battle.rounds < 1:
         raise IllegalOrder("The number of rounds must be at least 1.", legal=["/odds aa … rounds:1"])
+    if battle.rounds is not None and battle.rounds > MAX_ROUNDS:
+        raise IllegalOrder(f"At most {MAX_ROUNDS} rounds (or no round limit: a battle fought to the end).",
+                           legal=[f"/odds aa … rounds:{MAX_ROUNDS}"])
     if battle.retreat_after is not None and battle.retreat_after < 1:
         raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
                            legal=["/odds aa … retreat_after:1"])
+    if battle.retreat_after is not None and battle.retreat_after > MAX_ROUNDS:
+        raise IllegalOrder(f"The attacker can retreat after round {MAX_ROUNDS} at the latest (or not at all:"
+                           " a battle fought to the end).", legal=[f"/odds aa … retreat_after:{MAX_ROUNDS}"])
     if battle.retreat_after is not None and battle.rounds is not None and battle.retreat_after > battle.rounds:
         last, strafe = battle.rounds, battle.retreat_after
         raise IllegalOrder(

@@ -4,7 +4,8 @@ unit cap, so these reach the engines there).
 Before: a binomial's first term ``q ** n`` underflowed from a few thousand dice on, so
 every chance came out 0 (with an error bound of 1 printed as "computed exactly"), and
 the pure-Python binomial overflowed (``comb(n, k)`` as a float) from ~1,030 dice on, a
-traceback; a count such as ``99999999999999999999 inf`` ran out of memory or crashed."""
+traceback; a count such as ``99999999999999999999 inf`` ran out of memory or crashed,
+and a round limit of ``10**20`` hung."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import numpy as np
 import pytest
 
 from bot.cli import main
-from engine.core.errors import NotationError
-from engine.odds.aa import AABattle, aa_odds
+from engine.core.errors import IllegalOrder, NotationError
+from engine.odds.aa import MAX_ROUNDS, AABattle, aa_odds
 from engine.odds.aa_table import hits
 from engine.odds.aa_units import MOST_OF_A_KIND, parse_army
 from engine.odds.dist import binomial
@@ -90,3 +91,16 @@ def test_an_answer_whose_bound_could_move_a_printed_chance_is_not_called_exact()
     assert aa_lines(replace(odds, error_bound=0.004))[-1] == (
         "Not exact: every chance may be off by up to 0.4 percentage points, no simulation.")
     assert "up to 100 percentage points" in aa_lines(replace(odds, error_bound=1.0))[-1]
+
+
+@pytest.mark.parametrize("option", ["rounds", "retreat_after"])
+def test_a_round_limit_past_100_is_refused_not_looped_over(option: str) -> None:
+    # 10**20 rounds looped over every round (empty ones too) in the table, fast and
+    # exact engines: the command line hung.  100 is answered, 101 refused.
+    battle = AABattle.parse("3 inf", "3 inf", **{option: MAX_ROUNDS})
+    assert aa_odds(battle).attacker_win == pytest.approx(aa_odds(AABattle.parse("3 inf", "3 inf")).attacker_win,
+                                                         abs=1e-12)  # fmt: skip
+    for too_many in (MAX_ROUNDS + 1, 10**20):
+        with pytest.raises(IllegalOrder) as err:
+            aa_odds(AABattle.parse("3 inf", "3 inf", **{option: too_many}))
+        assert err.value.legal == (f"/odds aa … {option}:{MAX_ROUNDS}",)
