@@ -166,6 +166,12 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
         shown.legal = tuple(as_flags(example) for example in err.legal)
         print(f"warroom odds {args.game}: {shown.text()}", file=sys.stderr)
         return 2
+    except MemoryError:
+        # The command line has no size cap: a battle of thousands of units may need more
+        # memory than the machine has.  Said plainly, not as a traceback.
+        print(f"warroom odds {args.game}: This battle needs more memory than this machine has; try fewer units"
+              " (Discord answers up to 120 a side).", file=sys.stderr)
+        return 2
     if args.chart:
         args.chart.write_bytes(png)
     if args.json:

@@ -10,8 +10,11 @@ and a round limit of ``10**20`` hung."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -104,3 +107,19 @@ def test_a_round_limit_past_100_is_refused_not_looped_over(option: str) -> None:
         with pytest.raises(IllegalOrder) as err:
             aa_odds(AABattle.parse("3 inf", "3 inf", **{option: too_many}))
         assert err.value.legal == (f"/odds aa … {option}:{MAX_ROUNDS}",)
+
+
+def test_a_battle_too_big_for_the_memory_is_said_plainly() -> None:
+    # A real process with its address space capped: the naval engine's chains of 9,999
+    # ships outgrow 700 MB within ~2 s.  Before: a numpy traceback.
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (700_000_000, 700_000_000))\n"
+        "from bot.cli import main\n"
+        "sys.exit(main(['odds', 'aa', '--attacker', '9999 sub', '--defender', '9999 des', '--sea']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])  # fmt: skip
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "needs more memory than this machine has; try fewer units" in done.stderr
+    assert "Traceback" not in done.stderr
