@@ -52,7 +52,7 @@ from engine.odds.aa_battle import (
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
-from engine.odds.dist import binomial_from_mode, low_luck_distribution
+from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays (float64 / bool); numpy's own stubs are too loose to help here
 
@@ -92,11 +92,26 @@ def _binomial(n: int, p: float) -> Arr:
     q = 1.0 - p
     first = q**n
     if first < 1e-280:  # it underflows from a few thousand dice on: built from the mode
-        return np.array(binomial_from_mode(n, p))
+        return _binomial_from_mode(n, p)
     ratio = np.empty(n + 1)
     ratio[0] = first
     ratio[1:] = (n - k[:-1]) / (k[1:]) * (p / q)
     return np.cumprod(ratio)
+
+
+def _binomial_from_mode(n: int, p: float) -> Arr:
+    """:func:`engine.odds.dist.binomial_from_mode` in numpy (a side of thousands of units
+    has thousands of states, each with its dice): the ratios of consecutive terms
+    multiplied out from the mode both ways (each at most 1, so nothing overflows; the far
+    tails underflow to 0), then divided by the sum."""
+    q = 1.0 - p
+    mode = min(n, int((n + 1) * p))
+    k = np.arange(n + 1, dtype=np.float64)
+    out = np.empty(n + 1)
+    out[mode] = 1.0
+    out[mode + 1 :] = np.cumprod((n - k[mode:n]) * p / ((k[mode:n] + 1) * q))
+    out[:mode] = np.cumprod((k[mode:0:-1] * q / ((n - k[mode:0:-1] + 1) * p)))[::-1]
+    return out / out.sum()
 
 
 def hits(groups: Sequence[tuple[int, int]], sides: int = 6) -> Arr:

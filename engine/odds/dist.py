@@ -41,23 +41,30 @@ def binomial_from_mode(n: int, p: float) -> list[float]:
     neighbour from the one nearer it by the ratio of consecutive terms, then divided by
     the sum.  Nothing overflows (every term is at most the mode's) and the terms that
     matter never underflow, where ``q ** n`` (the first term) does from a few thousand
-    dice on; the far tails fall to 0, as they should."""
+    dice on; the far tails are 0, as they should be (only the terms down to the smallest
+    float are worked out, so thousands of dice cost a few hundred steps)."""
     if p <= 0.0 or p >= 1.0:
         return [1.0 if k == (n if p >= 1.0 else 0) else 0.0 for k in range(n + 1)]
     q = 1.0 - p
     mode = min(n, int((n + 1) * p))
+    up = [1.0]  # P(mode), P(mode + 1) ...: P(k + 1) / P(k) = (n - k) p / ((k + 1) q)
+    for k in range(mode, n):
+        x = up[-1] * (n - k) * p / ((k + 1) * q)
+        if x == 0.0:
+            break
+        up.append(x)
+    down: list[float] = []  # P(mode - 1), P(mode - 2) ...: P(k - 1) / P(k) = k q / ((n - k + 1) p)
+    x = 1.0
+    for k in range(mode, 0, -1):
+        x = x * k * q / ((n - k + 1) * p)
+        if x == 0.0:
+            break
+        down.append(x)
+    total = math.fsum(down) + math.fsum(up)
     out = [0.0] * (n + 1)
-    out[mode] = 1.0
-    for k in range(mode, n):  # upward: P(k + 1) / P(k) = (n - k) p / ((k + 1) q)
-        out[k + 1] = out[k] * (n - k) * p / ((k + 1) * q)
-        if out[k + 1] == 0.0:
-            break
-    for k in range(mode, 0, -1):  # downward: P(k - 1) / P(k) = k q / ((n - k + 1) p)
-        out[k - 1] = out[k] * k * q / ((n - k + 1) * p)
-        if out[k - 1] == 0.0:
-            break
-    total = math.fsum(out)
-    return [x / total for x in out]
+    lo = mode - len(down)
+    out[lo : mode + len(up)] = [x / total for x in (*reversed(down), *up)]
+    return out
 
 
 def convolve(a: Sequence[N], b: Sequence[N]) -> list[N]:
