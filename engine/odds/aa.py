@@ -32,7 +32,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
-    AIR, LAND, RULES_NAMES, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
+    AIR, LAND, MOST_OF_A_KIND, RULES_NAMES, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
     parse_unit_list,
 )  # fmt: skip
 from engine.odds.dist import N, fire_distribution
@@ -652,7 +652,7 @@ def aa_odds(
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
-                                   " command line (warroom odds aa) has no limit.")
+                                   f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.")
     limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(

@@ -43,7 +43,7 @@ async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(mon
     monkeypatch.setattr(aa, "_run", counted)
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="130 inf", defender="60 inf, 1 aa")
-    assert "At most 120 units per side" in err.value.message
+    assert "At most 120 units per side" in err.value.message and "takes up to 9999 of each kind" in err.value.message
     assert runs == []
     await invoke("odds aa", attacker="120 inf", defender="60 inf, 1 aa")
     assert len(runs) == 1
