@@ -11,7 +11,7 @@ from engine.odds.aa_units import RULES_NAMES, catalogue, format_army
 if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
     from engine.odds.aa import AAOdds
     from engine.odds.memoir import MemoirBattleOdds, MemoirOdds
-    from engine.odds.minis import MinisOdds
+    from engine.odds.minis import MinisAttack, MinisOdds
     from engine.odds.minis_game import LiveAttack
 
 Bars = list[tuple[str, float]]
@@ -181,11 +181,8 @@ def minis_lines(odds: MinisOdds) -> list[str]:
         head += f"; cover roll succeeds {percent(odds.cover_chance)}"
     if odds.flame_chance is not None:
         head += f"; three 6s (flamethrower) {percent(odds.flame_chance)}"
-    shown = [h for h in odds.hits if not (a.defensive_fire and h >= 2)]
-    hits = " · ".join(f"{_hits(h)} {percent(odds.hits[h])}" for h in shown)
-    counters = " · ".join(
-        f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
-    )
+    hits = " · ".join(f"{_hits(h)} {percent(p)}" for h, p in _hit_rows(a, odds.hits))
+    counters = " · ".join(f"{name} {percent(p)}" for name, p in _counter_rows(odds))
     lines = [head, hits]
     lines += _minis_extras(odds)
     lines += [f"Result: {counters}", f"Expected hits {float(odds.expected_hits):.2f} (exact)."]
@@ -207,6 +204,17 @@ def _minis_extras(odds: MinisOdds) -> list[str]:
 
 def _hits(n: int) -> str:
     return "1 hit" if n == 1 else f"{n} hits"
+
+
+def _hit_rows(a: MinisAttack, dist: Mapping[int, Fraction]) -> list[tuple[int, Fraction]]:
+    """The hit counts a report shows: defensive fire only disrupts (M-12.4), so it shows
+    0 and 1 hit, never 2 or more; the same in the text and the chart."""
+    return [(h, p) for h, p in dist.items() if not (a.defensive_fire and h >= 2)]
+
+
+def _counter_rows(odds: MinisOdds) -> list[tuple[str, Fraction]]:
+    """The results a report shows: each counter that can come, and "no effect" always."""
+    return [(_COUNTER_NAMES[c], p) for c, p in odds.counters.items() if p or c == "none"]
 
 
 _COUNTER_NAMES = {
@@ -238,10 +246,9 @@ def minis_sections(odds: MinisOdds) -> list[Section]:
     a = odds.attack
 
     def hit_bars(dist: Mapping[int, Fraction]) -> list[tuple[str, float]]:
-        return [(_hits(h), float(p)) for h, p in dist.items()
-                if not (a.defensive_fire and h >= 2)]  # fmt: skip
+        return [(_hits(h), float(p)) for h, p in _hit_rows(a, dist)]
 
-    counters = [(_COUNTER_NAMES[c], float(p)) for c, p in odds.counters.items() if p or c == "none"]
+    counters = [(name, float(p)) for name, p in _counter_rows(odds)]
     if odds.second_hits is None:
         sections: list[Section] = [("Hits", hit_bars(odds.hits))]
     else:

@@ -29,3 +29,19 @@ def test_aa_text_names_each_part_of_defender_holds() -> None:
     assert "attacker retreats" in text and "still fighting after 1 round(s)" in text
     assert [name for name, _ in aa_sections(odds)] == [
         "Outcome", "Surviving attacker units", "Surviving defender units"]  # fmt: skip
+
+
+def test_defensive_fire_shows_0_and_1_hit_in_the_text_and_the_chart_alike() -> None:
+    # M-12.4: defensive fire that reaches the defense disrupts; 2 or 3 hits mean nothing
+    # more, so neither the text nor the chart shows them (one rule for both).
+    from engine.odds.minis import MinisAttack, minis_odds
+    from engine.odds.report import minis_lines, minis_sections
+
+    odds = minis_odds(MinisAttack(dice=6, defense=4, defensive_fire=True))
+    assert max(odds.hits) >= 2  # the dice can make more; the report leaves them out
+    hits = dict(minis_sections(odds))["Hits"]
+    assert [label for label, _ in hits] == ["0 hits", "1 hit"]
+    text = minis_lines(odds)[1]
+    assert text == " · ".join(f"{label} {percent(p)}" for label, p in hits)
+    attack = minis_odds(MinisAttack(dice=6, defense=4))
+    assert [label for label, _ in dict(minis_sections(attack))["Hits"]][2:] == ["2 hits", "3 hits"]
