@@ -203,6 +203,14 @@ def sum_by(keys: Arr, w: Arr, zero: Any = 0.0) -> tuple[Arr, Arr]:
     return u, np.array([acc[k] for k in u.tolist()], dtype=object)
 
 
+def _strided(base: Arr, at: int, shape: tuple[int, ...], strides: tuple[int, ...]) -> Arr:
+    """A view of the contiguous array ``base`` from its flat element ``at``, with
+    ``shape`` and ``strides`` (in bytes): what ``as_strided(base.reshape(-1)[at:], …)``
+    makes, built by the ndarray constructor, which checks that the view stays inside
+    ``base``, for a quarter of the cost (~0.7 vs ~2.8 µs: it is made once per row)."""
+    return np.ndarray(shape, base.dtype, buffer=base, offset=at * base.itemsize, strides=strides)
+
+
 def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
     """A spreading matrix ``T`` (last axis: target columns from ``c0``) with every target
     column past ``nD`` (the defender destroyed, however many hits were left over) added
@@ -592,11 +600,12 @@ class TableEngine:
     def _span(self, x: Arr) -> tuple[int, int] | None:
         """The span ``lo, hi`` of ``x`` (1-D) that holds every mass of at least TINY; the
         masses outside it are left out (added to ``dropped``).  None if there is none."""
-        keep = np.flatnonzero(x >= TINY)
-        if not len(keep):
+        keep = x >= TINY
+        lo = int(keep.argmax())  # the first True (argmax: fewer calls than flatnonzero)
+        if not keep[lo]:
             self.dropped += float(x.sum())
             return None
-        lo, hi = int(keep[0]), int(keep[-1]) + 1
+        hi = len(x) - int(keep[::-1].argmax())
         if lo > 0 or hi < len(x):
             self.dropped += float(x[:lo].sum() + x[hi:].sum())
         return lo, hi
@@ -625,7 +634,7 @@ class TableEngine:
         # Toeplitz T[j, m] = A[m - j]: rows are windows of A padded with zeros.
         P = np.zeros(2 * w + La - 1)
         P[w : w + La] = self.AF[k, i, a0:a1]
-        T = as_strided(P[w:], shape=(w, L), strides=(-P.itemsize, P.itemsize))
+        T = _strided(P, w, (w, L), (-P.itemsize, P.itemsize))
         c0 = lo + l + a0
         T, L = _fold(T, c0, self.nD)
         out = W @ T
@@ -721,7 +730,7 @@ class TableEngine:
             L = wk + Lg - 1
             P = np.zeros(2 * wk + Lg - 1)
             P[wk : wk + Lg] = self.G[i, g0:g1]
-            T = as_strided(P[wk:], shape=(wk, L), strides=(-P.itemsize, P.itemsize))
+            T = _strided(P, wk, (wk, L), (-P.itemsize, P.itemsize))
             c0 = c_lo + g0
             T, L = _fold(T, c0, self.nD)
             r0 = i + hd_from + h0
@@ -872,10 +881,11 @@ class TableEngine:
         n = min(len(A), ws)
         P[ws + 1 : ws + n] = A[1:n]
         # Toe[j, j'] = A[j - j'] for j > j' (row j read backwards from P[ws + j]).
-        Toe = as_strided(P[ws:], shape=(ws, ws), strides=(P.itemsize, -P.itemsize))
+        Toe = _strided(P, ws, (ws, ws), (P.itemsize, -P.itemsize))
         cs, ds = c[js:], d0[js:]
-        B = (cs[:, None] * Toe) * ds[None, :]
-        system = np.eye(ws) - B
+        system = (cs[:, None] * Toe) * ds[None, :]
+        np.subtract(0.0, system, out=system)  # -B, its zeros +0.0 as in I - B
+        system.reshape(-1)[:: ws + 1] = 1.0  # I - B (B's diagonal is 0), without np.eye
         xs = np.linalg.solve(system, cs * r[js:])
         x[js:] = xs
         ys = ds * xs
@@ -1059,7 +1069,7 @@ class TableEngine:
                     n = min(len(A), ws)
                     P[ws + 1 : ws + n] = A[1:n]
                     # U[j, j'] = A[j' - j] for j' > j (read forwards from P[ws - j])
-                    U = as_strided(P[ws:], shape=(ws, ws), strides=(-P.itemsize, P.itemsize))
+                    U = _strided(P, ws, (ws, ws), (-P.itemsize, P.itemsize))
                     system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
                     V[i, js:lim] = np.linalg.solve(system, b[js:])
                     V[i, :js] = b[:js]
