@@ -600,6 +600,8 @@ class TableEngine:
     def _span(self, x: Arr) -> tuple[int, int] | None:
         """The span ``lo, hi`` of ``x`` (1-D) that holds every mass of at least TINY; the
         masses outside it are left out (added to ``dropped``).  None if there is none."""
+        if not len(x):
+            return None
         keep = x >= TINY
         lo = int(keep.argmax())  # the first True (argmax: fewer calls than flatnonzero)
         if not keep[lo]:

@@ -121,3 +121,22 @@ def test_sides_memoised_across_battles_keep_rules_and_technologies_apart() -> No
     exact = aa_odds(AABattle.parse("4 inf, 2 fig", "5 inf, 1 aa"), exact=True)
     assert exact.exact is not None
     assert plain.attacker_win == pytest.approx(float(exact.exact["attacker_win"]), abs=1e-13)
+
+
+def test_a_span_holds_every_mass_of_at_least_tiny_and_drops_the_rest() -> None:
+    """TableEngine._span: the first and last cells of at least TINY (1e-19) bound the
+    span; what lies outside it is added to the mass left out; an empty or all-tiny
+    array has no span (its mass left out)."""
+    import numpy as np
+
+    setup, _ = setup_battle(AABattle.parse("2 inf", "2 inf"), 1.0)
+    engine = TableEngine(setup)
+    engine.dropped = 0.0
+    assert engine._span(np.zeros(0)) is None and engine.dropped == 0.0
+    assert engine._span(np.array([0.0, 1e-20, 5e-21])) is None
+    assert engine.dropped == pytest.approx(1.5e-20, rel=1e-12)
+    engine.dropped = 0.0
+    assert engine._span(np.array([3e-20, 0.25, 0.0, 0.5, 1e-19, 2e-20])) == (1, 5)
+    assert engine.dropped == pytest.approx(5e-20, rel=1e-12)
+    engine.dropped = 0.0
+    assert engine._span(np.array([0.5])) == (0, 1) and engine.dropped == 0.0
