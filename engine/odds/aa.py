@@ -310,6 +310,8 @@ def _check_fleets(
         )
     fighters = battle.defender.get("fighter", 0)
     room = sum(p.carrier_capacity * battle.defender[n] for n, p in dfn.items())
+    if "bomber" not in dfn and fighters <= room:
+        return  # a fleet as it can fight: no example to build
     fitting = _at_sea(battle.defender, dfn, True)  # only the fighters its carriers hold, no bombers
     per = battle.profiles("defender", cat)["carrier"].carrier_capacity
     # Every fighter kept, with the carriers they need.
