@@ -88,7 +88,6 @@ class _Numbered:
         self.low_luck = setup.low_luck
         self.idx: dict[State, int] = {}
         self.states: list[State] = []
-        self.hp: list[int] = []
         self.sub: list[bool] = []  # submarines still fighting
         self.des: list[bool] = []  # a destroyer still fighting
         self.air: list[bool] = []  # aircraft among the fighting units
@@ -172,7 +171,7 @@ class _Numbered:
         # Table slots: only states that may receive mass (those in a stored result or
         # put directly) get a row (attacker) or two columns (defender).
         self.slot_of = np.full(256, -1, dtype=np.int64)
-        self.hp_arr = np.full(256, -1, dtype=np.int64)  # hp, as an array
+        self.hp_arr = np.full(256, -1, dtype=np.int64)  # hit points
         self._slot_hp = np.zeros(0, dtype=np.int64)
         self.slot_state: list[int] = []
         self._quiet = setup.quiet
@@ -187,7 +186,6 @@ class _Numbered:
         n = self.idx[st] = len(self.states)
         self.states.append(st)
         hp = side.hp(st)
-        self.hp.append(hp)
         self.sub.append(side.has(st, "submarine"))
         self.des.append(side.has(st, "destroyer"))
         cats = side.fighting_categories(st)
@@ -483,7 +481,7 @@ class _Numbered:
             return got
         if got is not None:
             ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
-        hp = self.hp[t]
+        hp = int(self.hp_arr[t])
         hy = np.arange(hp + 1)
         air_only = self.restricted_seq(t, CAT_SUB)
         bases = np.empty((ns, na), dtype=np.int64)
@@ -1079,7 +1077,7 @@ class NavalSolver:
             else:
                 i, j = A.number(a3), D.number(d3)
                 put_one(i, j, m)
-                top = max(top, A.hp[i] + D.hp[j])
+                top = max(top, int(A.hp_arr[i] + D.hp_arr[j]))
         dropped = 0.0
         rounds = 0.0
         parts = _Parts(A, D)

@@ -396,11 +396,11 @@ def test_tables_number_states_fewest_hits_first() -> None:
             st = side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
             t = target.number(st)
             numbers, local = target.table(t, rng.randint(1, 4), rng.randint(1, 4))
-            lost = target.hp[t] - np.array([target.hp[n] for n in numbers.tolist()])
+            lost = target.hp_arr[t] - target.hp_arr[numbers]
             assert lost[0] == 0 and numbers[0] == t and (np.diff(lost) >= 0).all()
             meta = target.tmeta[t]
-            within = target._pstore.data[meta[5] : meta[5] + target.hp[t] + 1]
-            assert within.tolist() == [int((lost <= h).sum()) for h in range(target.hp[t] + 1)]
+            within = target._pstore.data[meta[5] : meta[5] + target.hp_arr[t] + 1]
+            assert within.tolist() == [int((lost <= h).sum()) for h in range(int(target.hp_arr[t]) + 1)]
             # Every cell's state is at most its hits from t.
             hs, ha, hy = np.indices(local.shape)
             assert (lost[local] <= hs + ha + hy).all()
