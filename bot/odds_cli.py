@@ -169,7 +169,10 @@ def _run(args: argparse.Namespace, compute: Callable[[], tuple[Any, list[str], b
         return 2
     except MemoryError:
         # The command line has no size cap: a battle of thousands of units may need more
-        # memory than the machine has.  Said plainly, not as a traceback.
+        # memory than the machine has.  Said plainly, not as a traceback.  Discord's cap
+        # (bot.commands.odds.MAX_UNITS) is written out: importing it here, out of memory,
+        # fails (and importing it up front would load the bot's renderer into every
+        # one-shot process).
         print(f"warroom odds {args.game}: This battle needs more memory than this machine has; try fewer units"
               " (Discord answers up to 120 a side).", file=sys.stderr)
         return 2
