@@ -123,3 +123,6 @@ def test_a_battle_too_big_for_the_memory_is_said_plainly() -> None:
     assert done.returncode == 2, done.stderr[-2000:]
     assert "needs more memory than this machine has; try fewer units" in done.stderr
     assert "Traceback" not in done.stderr
+    from bot.commands.odds import MAX_UNITS
+
+    assert f"(Discord answers up to {MAX_UNITS} a side)" in done.stderr  # the cap it writes out is Discord's
