@@ -49,6 +49,9 @@ GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 SPREAD_GROUPS = 6  # _spread_states: a big level's rows in at most this many groups by first column,
 SPREAD_GROUP_MIN = 128  # each of at least this many rows
 RUNS_APART = 64  # _run_sums: at most this many runs left, their rest summed in one reduceat
+# _win_ground: the lightest blocks, at most this much start weight in all, have no win
+# chances in their ground phase; they fight on there, their weight in the error bound.
+WIN_LIGHT = 1e-15
 
 
 def table_engine(setup: BattleSetup[float], max_cells: int | None = None, max_table: int | None = None) -> TableEngine:
@@ -338,6 +341,9 @@ class MergedTable(TableEngine):
             edges.pop()
         edges.append(len(blocks))
         self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
+        self.block_w: Arr = np.array([weight[b] for b in blocks])
+        # Blocks from win_from on (the lightest) skip _win_ground; win_light: their weight.
+        self.win_from, self.win_light = len(blocks), 0.0
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
         met = [(s.defender, s.defender_fires_as) for s in setup.starts] if table is None else [
@@ -833,6 +839,7 @@ class MergedTable(TableEngine):
 
     def _tally(self) -> Tally[float]:
         tally = super()._tally()
+        tally.dropped += self.win_light  # decisions _win_ground did not compute
         if self.pairs is not None:
             # The pairs of states still fighting after the round limit (as the general
             # engine keeps them, GeneralEngine.run(pairs=True)).
@@ -863,7 +870,8 @@ class MergedTable(TableEngine):
         column ``j`` after a round if it fights on: the table engine's backward pass
         (:meth:`TableEngine.win_chance`) over the distinct states from the fewest hit
         points up, a level at a time (states that stay in their row: back substitution,
-        all states of the level at once)."""
+        all states of the level at once).  The ground states of the lightest blocks
+        that no other block reaches are left at 0 (see :meth:`_win_ground`)."""
         S, C = len(self.states), self.C
         nD = self.nD
         V = np.zeros((S, C))
@@ -922,6 +930,17 @@ class MergedTable(TableEngine):
         V[self.rid[:, :n0], lim:] = 1.0
         if lim == 0:
             return
+        # The lightest blocks (heaviest first, so the last ones), at most WIN_LIGHT of
+        # start weight in all, are left out: whatever they decide at the ground states
+        # no other block reaches moves no answer by more than their weight, which goes
+        # into the error bound, and they fight on there (win_chance_cuts). Their states
+        # that other blocks reach have their chances from the level pass. At 60
+        # aircraft against an AA gun: 91 of 663 blocks, ~8 % of the whole answer.
+        tail = np.cumsum(self.block_w[::-1])[::-1]  # tail[k]: the weight of blocks k and after
+        light = np.flatnonzero(tail <= WIN_LIGHT)
+        if len(light) and light[0] > 0:
+            self.win_from, self.win_light = int(light[0]), float(tail[light[0]])
+            K = self.win_from
         Dh = self.DFT[1 : Hd + 1, :lim]
         hs = np.flatnonzero(Dh.max(axis=1) >= self.w_cut) if Hd else np.zeros(0, dtype=np.int64)
         h0, h1 = (int(hs[0]), int(hs[-1]) + 1) if len(hs) else (0, 0)
@@ -1059,6 +1078,14 @@ class MergedTable(TableEngine):
         self.s_cut, self.s_open = retreat_columns(
             self.win_chance(), threshold, self.s_alive, self.s_quiet, self.nD, self.jT
         )
+        if self.win_from < len(self.blocks):  # blocks _win_ground left out: they fight on
+            left = self.rid[self.win_from :, : self.n0].ravel()
+            # Only the states no other block reaches (the rest is in the forward pass's
+            # table, mm_of, with chances from the level pass: the last ground row is a
+            # state the later rows of other blocks reach).
+            left = left[self.mm_of[left] < 0]
+            self.s_cut[left] = 0
+            self.s_open[left] = 0
         if self.n0:
             self.r_cut, self.r_open = self.s_cut[self.rid], self.s_open[self.rid]
 

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.odds.aa import AABattle, setup_battle
+from engine.odds import aa_merged
+from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import Tally
 from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_merged import MergedTable, _catalogue_rows
@@ -144,3 +145,41 @@ def test_win_chance_of_the_ground_rows_matches_the_state_by_state_pass(
     ground = engine.rid[:, : engine.n0]
     assert (split[ground] > 0.05).any() and (split[ground] < 0.95).any()
     assert float(np.abs(split - whole).max()) < 1e-13
+
+
+def test_the_lightest_blocks_ground_rows_fight_on_within_the_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The backward pass leaves out the ground rows of the lightest blocks (at most
+    # WIN_LIGHT of start weight in all: here 7 of 195 AA outcomes): they fight on there
+    # and their weight goes into the error bound. The states other blocks reach (the
+    # last ground row, no infantry left: every block keeps an aircraft) keep their
+    # decisions, retreats among them; the answers stay within the bound of those of the
+    # pass over every block.
+    battle = AABattle.parse("10 inf, 13 fig, 13 bom", "36 inf, 4 tank, 1 aa", retreat_chance=40)
+    engines: list[MergedTable] = []
+    cuts = MergedTable.win_chance_cuts
+
+    def kept(self: MergedTable, threshold: float) -> None:
+        cuts(self, threshold)
+        engines.append(self)
+
+    monkeypatch.setattr(MergedTable, "win_chance_cuts", kept)
+    skipped = aa_odds(battle)
+    light = engines[-1]
+    assert light.win_from < len(light.blocks) and 0 < light.win_light <= aa_merged.WIN_LIGHT
+    monkeypatch.setattr(aa_merged, "WIN_LIGHT", 0.0)
+    whole = aa_odds(battle)
+    assert engines[-1].win_from == len(engines[-1].blocks)
+    assert 0.3 < whole.retreat < 0.9
+    for name in ("attacker_win", "defender_win", "draw", "retreat", "attacker_takes"):
+        assert abs(getattr(skipped, name) - getattr(whole, name)) <= skipped.error_bound
+    assert skipped.error_bound >= whole.error_bound + light.win_light - 1e-16
+    # Decisions: only the left-out states (no other block reaches them) change.
+    full = engines[-1]
+    left = np.zeros(len(full.states), dtype=bool)
+    left[light.rid[light.win_from :, : light.n0]] = True
+    reached = left & (light.mm_of >= 0)
+    left &= light.mm_of < 0
+    assert (full.s_cut[reached] > 0).any()
+    assert (light.s_cut[left] == 0).all() and (full.s_cut[left] > 0).any()
+    assert (light.s_cut[~left] == full.s_cut[~left]).all()
+    assert (light.s_open[~left] == full.s_open[~left]).all()
