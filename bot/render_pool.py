@@ -90,14 +90,10 @@ _drawn = 0
 
 def _trim() -> None:
     """Give freed memory back to the system (glibc keeps the many-megabyte image buffers
-    a report frees as fragmented heap: ~40 MB a worker).  ~6 ms, so only now and then;
-    nothing where the C library has no ``malloc_trim``."""
-    try:
-        import ctypes
+    a report frees as fragmented heap: ~40 MB a worker).  ~6 ms, so only now and then."""
+    from bot.memory import give_back
 
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    give_back()
 
 
 def draw_report(kind: str, snapshot: Mapping[str, Any], events: Sequence[EventDict], over: bool) -> Report:

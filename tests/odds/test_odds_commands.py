@@ -275,3 +275,25 @@ async def test_odds_memoir() -> None:
 async def test_odds_memoir_option_checks() -> None:
     with pytest.raises(PlayerError):
         await invoke("odds memoir", dice="20", target="infantry")
+
+
+async def test_odds_aa_gives_a_long_battles_memory_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bot's process lives long: after a battle of TRIM_AFTER seconds or more (or a
+    # refusal that came after that much work: the biggest battles are refused once
+    # they pass a work limit) the freed memory goes back to the system; a quicker one
+    # does not pay for it (bot.memory.give_back: malloc_trim).
+    from bot.commands import odds
+
+    calls: list[int] = []
+    monkeypatch.setattr(odds, "give_back", lambda: calls.append(1))
+    monkeypatch.setattr(odds, "TRIM_AFTER", 0.0)
+    msg = await invoke("odds aa", attacker="3 inf", defender="2 inf")
+    assert "Attacker wins" in msg.text and calls == [1]
+    with pytest.raises(PlayerError):
+        await invoke("odds aa", attacker="121 inf", defender="2 inf")
+    assert calls == [1, 1]
+    monkeypatch.setattr(odds, "TRIM_AFTER", 3600.0)
+    await invoke("odds aa", attacker="4 inf", defender="2 inf")
+    with pytest.raises(PlayerError):
+        await invoke("odds aa", attacker="122 inf", defender="2 inf")
+    assert calls == [1, 1]
