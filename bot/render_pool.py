@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Mapping, Sequence
 
 from bot.front import EventDict, Report
+from bot.memory import give_back
 
 log = logging.getLogger("warroom.render")
 
@@ -91,8 +92,6 @@ _drawn = 0
 def _trim() -> None:
     """Give freed memory back to the system (glibc keeps the many-megabyte image buffers
     a report frees as fragmented heap: ~40 MB a worker).  ~6 ms, so only now and then."""
-    from bot.memory import give_back
-
     give_back()
 
 

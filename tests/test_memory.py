@@ -25,6 +25,6 @@ def test_give_back_returns_the_heap_a_big_computation_freed() -> None:
     kept = _resident_mb()
     give_back()
     after = _resident_mb()
+    del last  # alive until now: it kept the freed blocks below the heap's top
     assert kept > before - 10  # freeing alone gave little back
     assert after < kept - 20
-    assert len(last) == 100_000
