@@ -185,3 +185,15 @@ def test_every_slash_option_has_the_flag_it_is_written_as(game: str) -> None:
                 pytest.fail(f"{option.name}:{value} -> {flags}")
             checked += 1
     assert checked >= 10
+
+
+def test_aa_help_names_the_round_cap_the_engine_has(capsys: pytest.CaptureFixture[str]) -> None:
+    # The command line builds its options without importing the engine (start-up time),
+    # so the cap on --rounds and --retreat-after is written out in their help: it must
+    # be engine.odds.aa.MAX_ROUNDS.
+    from engine.odds.aa import MAX_ROUNDS
+
+    with pytest.raises(SystemExit):
+        main(["odds", "aa", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert text.count(f"(at most {MAX_ROUNDS})") == 2
