@@ -46,7 +46,10 @@ Arr = Any  # numpy arrays
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 ONE = np.ones(1)
 # The arrays of _Numbered indexed by state, -1 where not known yet (its flags aside).
-PER_STATE = ("fkeys", "skeys", "ident", "slot_of", "_seq_meta", "_rseq_meta", "_firsts_arr", "tmeta", "hp_arr")
+PER_STATE = (
+    "fkeys", "skeys", "ident", "slot_of", "_seq_meta", "_rseq_meta", "_aseq_meta", "_firsts_arr", "_subs_lead", "tmeta",
+    "hp_arr",
+)  # fmt: skip
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
@@ -56,6 +59,10 @@ NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice ke
 ROW_BITS = 24  # a held-back entry's key (_Deferred): distribution << ROW_BITS | table row
 ROW_MASK = (1 << ROW_BITS) - 1
 HOLD_BACK = True  # general fire held back and merged where submarines strike from the start (_Deferred)
+# Held-back general fire on a side whose submarines lead its loss order, under fire with
+# no submarine dice: its casualties in two steps (the unrestricted hits, then the
+# aircraft's), merged in between (_Deferred.add_split), instead of stored distributions.
+SPLIT = True
 
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
@@ -110,7 +117,9 @@ class _Numbered:
         # without aircraft) in the store of chains; (loss-order firsts, :meth:`firsts`).
         self._seq_meta = np.full((256, 2), -1, dtype=np.int64)
         self._rseq_meta = np.full((256, 2), -1, dtype=np.int64)
+        self._aseq_meta = np.full((256, 2), -1, dtype=np.int64)  # restricted_seq without submarines
         self._firsts_arr = np.full((256, 3), -1, dtype=np.int64)
+        self._subs_lead = np.full((256, 1), -1, dtype=np.int64)  # subs_lead, as 0 / 1
         self.dstore = _Store(np.float64)
         # Beside each distribution in ``dstore``, its tail sums (at offset + h: the chance
         # of h hits or more), so that hits past a chain's or table's end are one cell.
@@ -565,9 +574,32 @@ class _Numbered:
         got = self._rows("_rseq_meta" if strike else "_seq_meta", ts, where)
         return got[:, 0], got[:, 1]
 
+    def air_hits_meta(self, ts: Arr) -> tuple[Arr, Arr]:
+        """Offsets and lengths in the store of chains of the chains of aircraft hits
+        that may not land on submarines from ``ts`` (:meth:`restricted_seq` without
+        submarines)."""
+
+        def where(t: int) -> tuple[int, int]:
+            c = self.restricted_seq(t, CAT_SUB)
+            return self.chain_offset(c), len(c)
+
+        got = self._rows("_aseq_meta", ts, where)
+        return got[:, 0], got[:, 1]
+
     def firsts_of(self, ts: Arr) -> Arr:
         """:meth:`firsts` of states ``ts`` as rows of an array."""
         return self._rows("_firsts_arr", ts, self.firsts)
+
+    def subs_lead(self, ts: Arr) -> Arr:
+        """Per state of ``ts``: whether every submarine step of its loss order comes
+        before every other step (and it has submarines)."""
+
+        def lead(t: int) -> tuple[int]:
+            cats = [step.category == CAT_SUB for step in self.side.steps(self.states[t])]
+            n = sum(cats)
+            return (int(n > 0 and all(cats[:n])),)
+
+        return self._rows("_subs_lead", ts, lead)[:, 0].astype(bool)
 
     def fire_meta(self, shooter: _Numbered, fks: Arr) -> Arr:
         """Per fire key of ``shooter``: offsets of its submarine, aircraft and other hit
@@ -630,22 +662,27 @@ def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     return ~free & binds
 
 
-def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n_d: Arr, shift: int) -> Arr:
-    """Hits along chains, for many items at once, stored; their numbers.  Item k puts
-    the chance ``d[h]`` of ``h`` hits (``n_d[k]`` chances from ``d_off[k]`` in the store
-    of distributions) on ``chain[h]`` (``n_c[k]`` states from ``c_off[k]`` in the store
-    of chains; hits past the chain's end stay at its last state).  Table columns are
-    ``state * col + shift``."""
-    # Hits past the chain's end all stop at its last state: one cell each, with the
-    # distribution's tail sum.
+def _along(target: _Numbered, n_c: Arr, d_off: Arr, n_d: Arr) -> tuple[Arr, Arr, Arr]:
+    """Hits along chains, many items at once: item k puts the chance ``d[h]`` of ``h``
+    hits (``n_d[k]`` chances from ``d_off[k]`` in the store of distributions) on the
+    ``h``-th state of a chain of ``n_c[k]`` states; hits past the chain's end all stop
+    at its last state, one cell with the distribution's tail sum.  Per cell: its item,
+    ``h`` and the chance."""
     n = np.minimum(n_d, n_c)
-    kk = np.repeat(np.arange(len(ts)), n)
+    kk = np.repeat(np.arange(len(n)), n)
     target.cells += len(kk)
     first = np.cumsum(n) - n
     h = np.arange(int(n.sum())) - first[kk]
     w = target.dstore.data[d_off[kk] + h]
-    last = first + n - 1
-    w[last] = target.dtail.data[d_off + n - 1]
+    w[first + n - 1] = target.dtail.data[d_off + n - 1]
+    return kk, h, w
+
+
+def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n_d: Arr, shift: int) -> Arr:
+    """Hits along chains (:func:`_along`), for many items at once, stored; their
+    numbers.  Item k's chain is ``n_c[k]`` states from ``c_off[k]`` in the store of
+    chains.  Table columns are ``state * col + shift``."""
+    kk, h, w = _along(target, n_c, d_off, n_d)
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
     pl = np.bincount(off[kk] + h, w, minlength=span)
@@ -797,6 +834,21 @@ def _fit(memo: Arr, rows: int, cols: int) -> Arr:
     return out
 
 
+def _by_level(into: dict[int, list[Any]], due: Arr, *columns: Arr) -> None:
+    """Append the items (``columns``, one array each) to ``into`` by the level they are
+    due at, one array of its own per level (not views: each level's are freed once
+    spread); the levels due are a small range (a radix sort)."""
+    low = int(due.min())
+    due = (due - low).astype(np.int16)
+    order = np.argsort(due, kind="stable")
+    counts = np.bincount(due)
+    ends = np.cumsum(counts)
+    for k in np.flatnonzero(counts).tolist():
+        hi = int(ends[k])
+        sel = order[hi - int(counts[k]) : hi]
+        into.setdefault(low + k, []).append(tuple(column[sel] for column in columns))
+
+
 class _Deferred:
     """General fire's products held back to be merged, where the attacker's submarines
     struck.  A node's attacker casualties are spread at once into entries (attacker
@@ -812,6 +864,16 @@ class _Deferred:
     (before that level's masses are read: its products with no defender loss land on
     that level) and again after the level's nodes (their own rows).
 
+    Where the attacker's submarines lead its loss order and the defender's general fire
+    has no submarine dice (:meth:`add_split`), its casualties are not a stored
+    distribution per node (~110 states each at 100 a side: two kinds of hits, two
+    directions) but two steps: the unrestricted hits now, into states between (the
+    defender's distribution, the attacker's state they leave), and the aircraft's hits
+    from those once complete, by the same rule in time: due at hp(state) + hp(j), merged
+    and spread into entries at the start of that level and again after its nodes,
+    before the entries due there.  Nodes whose unrestricted hits leave the same state
+    (their submarines differ) share its aircraft's hits.
+
     Where only the defender's submarines strike, the same with columns was measured:
     ~13 % faster (63 -> 55 s at 100 a side) for twice the memory (the attacker's
     distributions kept, 1.35 -> 2.75 GB), so those battles are left as they were."""
@@ -820,6 +882,10 @@ class _Deferred:
         self.A, self.D = A, D
         # Per level due: (keys, masses), a key being distribution << ROW_BITS | row.
         self.pending: dict[int, list[tuple[Arr, Arr]]] = {}
+        # Per level due, for add_split: (keys, masses, where the aircraft's hits are in
+        # A's store of distributions and their lengths), a key being the defender's
+        # distribution << ROW_BITS | the attacker's state once the other hits are taken.
+        self.between: dict[int, list[tuple[Arr, Arr, Arr, Arr]]] = {}
 
     def add(self, g: Arr, ca: Arr, cd: Arr, jj: Arr) -> float:
         """Hold back general fire from nodes with defender states ``jj``, G masses ``g``
@@ -833,27 +899,72 @@ class _Deferred:
         lost = float(vals[~keep].sum())
         if not keep.any():
             return lost
-        rows, vals = rows[keep], vals[keep]
         # The level due: the row's state's hit points plus the defender state's.
-        fin = A.slot_hp()[rows] + np.repeat(D.hp_arr[jj], la)[keep]
-        key = (np.repeat(cd, la)[keep] << ROW_BITS) | rows
-        # By level due (a small range: a radix sort), one array of its own per level
-        # (not views: each level's are freed once spread).
-        low = int(fin.min())
-        due = (fin - low).astype(np.int16)
-        order = np.argsort(due, kind="stable")
-        counts = np.bincount(due)
-        ends = np.cumsum(counts)
-        for k in np.flatnonzero(counts).tolist():
-            hi = int(ends[k])
-            sel = order[hi - int(counts[k]) : hi]
-            self.pending.setdefault(low + k, []).append((key[sel], vals[sel]))
+        fin = A.slot_hp()[rows[keep]] + np.repeat(D.hp_arr[jj], la)[keep]
+        _by_level(self.pending, fin, (np.repeat(cd, la)[keep] << ROW_BITS) | rows[keep], vals[keep])
+        return lost
+
+    def add_split(self, g: Arr, ii: Arr, jj: Arr, cd: Arr, fmeta: Arr) -> float:
+        """:meth:`add` for nodes (``ii``, ``jj``) whose attacker's submarines lead its
+        loss order, under fire of facts ``fmeta`` (:meth:`_Numbered.fire_meta`) with no
+        submarine dice: the attacker's casualties in two steps, its unrestricted hits now
+        (they take its submarines first, then the steps after them), its aircraft's
+        hits (that take the first steps that are not submarines) when the states they
+        leave are complete (:meth:`flush_split`).  The same casualties as its stored
+        distribution's (the aircraft's hits first, then the others, A-10.14): with the
+        submarines first, either way the unrestricted hits take the first submarines
+        and, past them, the same steps the aircraft's hits would take next.  Nodes with
+        the same defender distribution whose unrestricted hits leave the same state
+        (its submarines differ) then share the aircraft's hits."""
+        A, D = self.A, self.D
+        c_off, n_c = A.seq_meta(ii, False)
+        kk, h, vals = _along(A, n_c, fmeta[:, 2], fmeta[:, 5])
+        vals *= g[kk]
+        keep = vals >= TINY
+        lost = float(vals[~keep].sum())
+        if not keep.any():
+            return lost
+        kk, vals = kk[keep], vals[keep]
+        states = A.chains.data[c_off[kk] + h[keep]]
+        fin = A.hp_arr[states] + D.hp_arr[jj[kk]]
+        _by_level(self.between, fin, (cd[kk] << ROW_BITS) | states, vals, fmeta[kk, 1], fmeta[kk, 4])
+        return lost
+
+    def flush_split(self, level: int) -> float:
+        """The aircraft's hits of :meth:`add_split` on the states due at ``level`` (the
+        unrestricted hits' states plus the defender state's hit points: no node left
+        can add to them), merged, into entries; returns the mass left out."""
+        held = self.between.pop(level, None)
+        if not held:
+            return 0.0
+        A = self.A
+        key, vals, a_off, n_a = (np.concatenate(column) for column in zip(*held))
+        order = np.argsort(key)
+        key = key[order]
+        firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        vals = np.add.reduceat(vals[order], firsts)
+        key, a_off, n_a = key[firsts], a_off[order[firsts]], n_a[order[firsts]]
+        states = key & ROW_MASK
+        hp_d = level - A.hp_arr[states]
+        c_off, n_c = A.air_hits_meta(states)
+        kk, h, w = _along(A, n_c, a_off, n_a)
+        w *= vals[kk]
+        keep = w >= TINY
+        lost = float(w[~keep].sum())
+        if not keep.any():
+            return lost
+        kk, w = kk[keep], w[keep]
+        after = A.chains.data[c_off[kk] + h[keep]]
+        rows = A.slots(after) * A.col
+        _by_level(self.pending, A.hp_arr[after] + hp_d[kk], ((key[kk] >> ROW_BITS) << ROW_BITS) | rows, w)
         return lost
 
     def left(self) -> float:
         """The mass of entries still held (none once every level is done), dropped."""
         mass = sum(float(v.sum()) for held in self.pending.values() for _, v in held)
+        mass += sum(float(item[1].sum()) for held in self.between.values() for item in held)
         self.pending.clear()
+        self.between.clear()
         return mass
 
     def flush(self, table: Arr, level: int) -> float:
@@ -1002,9 +1113,16 @@ class NavalSolver:
         self.seen += len(ii)
         if self.max_states is not None and self.seen > self.max_states:
             raise too_many_states(self.max_states)
-        ca, cd = self._general(ii, jj)
+        if defer is not None and SPLIT:
+            ca, cd, split, fmeta = self._general_held(ii, jj)
+        else:
+            ca, cd = self._general(ii, jj)
+            split = fmeta = None
         sa, sd = self._strikes(ii, jj)
-        g0 = A.stay[ca] * D.stay[cd]
+        a_stay, a_still = A.stay[ca], A.still[ca]
+        if split is not None and split.any():
+            a_stay[split], a_still[split], a_len = self._split_facts(ii[split], fmeta[split])
+        g0 = a_stay * D.stay[cd]
         p0 = A.stay[sa] * D.stay[sd]
         loop = g0 * p0
         stale = stays & (loop >= 1.0)  # nothing can change any more
@@ -1019,7 +1137,7 @@ class NavalSolver:
         g_total = np.where(stays, mg + p0 * s_total, mg)
         rounds += float(s_total.sum())
         s_part = np.flatnonzero(live & (p0 != 1.0))
-        g_part = np.flatnonzero(~stale & ~(A.still[ca] & D.still[cd]) & (g_total != 0.0))
+        g_part = np.flatnonzero(~stale & ~(a_still & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
         if defer is not None:
             # Held back and merged where the attacker's submarines struck (its dice the
@@ -1028,9 +1146,18 @@ class NavalSolver:
             h = g_part[held]
             if len(h):
                 # Counted as the products they stand for: the work limit means the same
-                # battles held back or not (only reached sooner).
-                self._charge(int(A.res_len[ca[h]] @ D.res_len[cd[h]]))
-                dropped += defer.add(g_total[h], ca[h], cd[h], jj[h])
+                # battles held back or not (only reached sooner), split or not.
+                a_lens = A.res_len[ca]
+                if split is not None and split.any():
+                    a_lens[split] = a_len
+                self._charge(int(a_lens[h] @ D.res_len[cd[h]]))
+                two = split[h] if split is not None else np.zeros(len(h), dtype=bool)
+                h2, h1 = h[two], h[~two]
+                if len(h1):
+                    dropped += defer.add(g_total[h1], ca[h1], cd[h1], jj[h1])
+                if len(h2):
+                    assert fmeta is not None
+                    dropped += defer.add_split(g_total[h2], ii[h2], jj[h2], cd[h2], fmeta[h2])
             g_part = g_part[~held]
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
@@ -1086,6 +1213,7 @@ class NavalSolver:
             D.transient = False  # its distributions are named by held entries (sides handed over too)
         for level in range(top, -1, -1):
             if defer is not None:
+                dropped += defer.flush_split(level)
                 grow()
                 dropped += defer.flush(table, level)
             got = self._level(table, level)
@@ -1104,6 +1232,7 @@ class NavalSolver:
                 grow()
                 dropped += _spread_flat(table, *flat)
             if defer is not None:
+                dropped += defer.flush_split(level)
                 grow()
                 dropped += defer.flush(table, level)
             for side in (A, D):
@@ -1225,6 +1354,47 @@ class NavalSolver:
         if fa.any():
             sd[fa] = _strike_ids(D, jj[fa], A, ii[fa])
         return sa, sd
+
+    def _general_held(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr, Arr, Arr]:
+        """:meth:`_general` where general fire is held back (:class:`_Deferred`): the
+        pairs whose attacker's casualties are split (:meth:`_Deferred.add_split`: its
+        submarines struck and lead its loss order, the defender's fire has no submarine
+        dice) get no stored distribution (-1).  Returns ``(ca, cd, split, fmeta)``, with
+        the facts of the defender's fire on the attacker (:meth:`_Numbered.fire_meta`)."""
+        A, D = self.A, self.D
+        fa, fd = self._striking(ii, jj)
+        v_d = (~fd) * 2 + (D.flags[jj, 1] | ~A.flags[ii, 2])
+        v_a = (~fa) * 2 + (A.flags[ii, 1] | ~D.flags[jj, 2])
+        fks = D.fire_keys(jj, v_d)
+        fmeta = A.fire_meta(D, fks)
+        split = fa & (fmeta[:, 3] == 1)
+        split[split] = A.subs_lead(ii[split])
+        ca = np.full(len(ii), -1, dtype=np.int64)
+        rest = ~split
+        if rest.any():
+            ca[rest] = _cas_ids(A, ii[rest], fks[rest], D)
+        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
+        return ca, cd, split, fmeta
+
+    def _split_facts(self, ii: Arr, fmeta: Arr) -> tuple[Arr, Arr, Arr]:
+        """For attacker states ``ii`` whose casualties are split (``fmeta``: the facts
+        of the fire on them): the chance that general fire leaves them as they are (no
+        unrestricted hit, no aircraft hit on a step it may take), whether that is sure,
+        and how many states their casualties reach (what a stored distribution would
+        hold: the work it stands for)."""
+        A = self.A
+        d = A.dstore.data
+        n_c = A.seq_meta(ii, False)[1]
+        n_ac = A.air_hits_meta(ii)[1]
+        n_a, n_y = fmeta[:, 4], fmeta[:, 5]
+        n1, n2 = np.minimum(n_y, n_c), np.minimum(n_a, n_ac)
+        # One cell: sure (hits past the chain's end stay at its state, here t itself).
+        stay = np.where(n1 == 1, 1.0, d[fmeta[:, 2]]) * np.where(n2 == 1, 1.0, d[fmeta[:, 1]])
+        # Submarines first: the unrestricted hits' rows with submarines left reach the
+        # aircraft's n2 states each; the rows past them, one run of states.
+        subs, other = n_c - n_ac, n_ac - 1
+        lens = np.minimum(subs, n1) * n2 + np.where(n1 > subs, np.minimum(other, n1 - 1 - subs + n_a - 1) + 1, 0)
+        return stay, (n1 == 1) & (n2 == 1), lens
 
     def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Stored casualty distributions of general fire at the pairs (ii, jj), the

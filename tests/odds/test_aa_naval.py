@@ -338,43 +338,130 @@ def test_general_fire_held_back_is_merged_and_changes_nothing(
     """Where the attacker's submarines strike every round (no defending destroyer, A-10.6),
     its states that differ only in submarines roll the same general fire: held back
     (engine.odds.aa_naval._Deferred), their products are made once per merged entry.
-    The answer is the same to 1e-13, survivors included, for a fraction of the
-    products; the work counted against Discord's limit is the same (the products they
-    stand for), so the limit takes and refuses the same battles.  Other battles are
+    Its casualties are then split (_Deferred.add_split: its submarines lead its loss
+    order, the defender's general fire has no submarine dice): the unrestricted hits
+    first, the aircraft's hits (which may not take submarines, A-10.14) from the states
+    they leave, merged, instead of a stored distribution per pair of states.  The
+    answer is the same to 1e-13, survivors included, for a fraction of the products;
+    the products counted against Discord's limit are the same (the products the held
+    entries stand for), so the limit takes and refuses the same battles (the split
+    counts the casualty cells it enumerates: fewer where nearly every distribution was
+    new, more where they were reused).  Other battles are
     solved as they were."""
     import engine.odds.aa_naval as naval
 
     battle = AABattle.parse(attacker, defender, mode="sea")
     spread = naval._spread
     made = [0]
+    charged = [0]
+    splits = [0]
 
     def counted(table: object, a_idx: object, a_val: object, la: Any, d_idx: object, d_val: object, ld: Any) -> None:
         made[0] += int(la @ ld)
         spread(table, a_idx, a_val, la, d_idx, d_val, ld)  # type: ignore[arg-type]
 
+    charge = naval.NavalSolver._charge
+
+    def charging(self: naval.NavalSolver, products: int) -> None:
+        charged[0] += products
+        charge(self, products)
+
+    add_split = naval._Deferred.add_split
+
+    def splitting(self: naval._Deferred, *args: Any) -> float:
+        splits[0] += 1
+        return add_split(self, *args)
+
     monkeypatch.setattr(naval, "_spread", counted)
-    answers, work, products = [], [], []
-    for hold in (False, True):
+    monkeypatch.setattr(naval.NavalSolver, "_charge", charging)
+    monkeypatch.setattr(naval._Deferred, "add_split", splitting)
+    answers, work, products, products_charged, split_calls = [], [], [], [], []
+    for hold, split in ((False, True), (True, False), (True, True)):
         monkeypatch.setattr(naval, "HOLD_BACK", hold)
+        monkeypatch.setattr(naval, "SPLIT", split)
         seen = _work_seen(monkeypatch)
-        made[0] = 0
+        made[0] = charged[0] = splits[0] = 0
         answers.append(aa_odds(battle))
         work.append(max(seen))
         products.append(made[0])
-    plain, merged = answers
-    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds"):
-        assert getattr(merged, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
-    assert merged.error_bound < 1e-13
-    for side in ("attacker", "defender"):
-        assert merged.survivor_count[side].keys() == plain.survivor_count[side].keys()
-        for n, p in plain.survivor_count[side].items():
-            assert merged.survivor_count[side][n] == pytest.approx(p, abs=1e-13)
-        assert merged.expected_ipc_loss[side] == pytest.approx(plain.expected_ipc_loss[side], abs=1e-11)
+        products_charged.append(charged[0])
+        split_calls.append(splits[0])
+    plain = answers[0]
+    for merged in answers[1:]:
+        for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds"):
+            assert getattr(merged, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
+        assert merged.error_bound < 1e-13
+        for side in ("attacker", "defender"):
+            assert merged.survivor_count[side].keys() == plain.survivor_count[side].keys()
+            for n, p in plain.survivor_count[side].items():
+                assert merged.survivor_count[side][n] == pytest.approx(p, abs=1e-13)
+            assert merged.expected_ipc_loss[side] == pytest.approx(plain.expected_ipc_loss[side], abs=1e-11)
     if held:
         assert products[1] < 0.6 * products[0], products
+        assert products[2] < 0.6 * products[0], products
         assert work[1] == pytest.approx(work[0], rel=1e-3)  # the nodes kept may differ by a few
+        assert products_charged[2] == pytest.approx(products_charged[1], rel=1e-3)
+        assert split_calls[1] == 0 < split_calls[2]
+        # What else is counted is the casualty cells enumerated: here up to a tenth of
+        # the work (products grow faster than cells with the battle).
+        assert work[2] == pytest.approx(work[1], rel=0.15)
     else:
-        assert products[1] == products[0] and work[1] == work[0]
+        assert products[1] == products[2] == products[0] and work[1] == work[2] == work[0]
+        assert split_calls == [0, 0, 0]
+
+
+def test_split_casualties_are_the_stored_distributions() -> None:
+    """Held-back general fire on an attacker whose submarines lead its loss order, under
+    fire with no submarine dice, takes its casualties in two steps
+    (engine.odds.aa_naval._Deferred.add_split): the unrestricted hits along its loss
+    order, then the aircraft's hits, which may not take submarines (A-10.14), along the
+    steps that are not submarines.  Computed here that way by hand, it is the stored
+    distribution of the table of where hits land (the aircraft's hits first, then the
+    others); and NavalSolver._split_facts gives that distribution's chance of no change
+    and its number of states."""
+    import numpy as np
+
+    from engine.odds.aa_naval import NavalSolver, _cas_ids
+    from engine.odds.aa_side import CAT_SUB
+
+    rng = random.Random(1942)
+    checked = 0
+    for _ in range(40):
+        attacker = strike_fleet(rng, False, False)
+        if "sub" not in attacker:
+            attacker += ", 2 sub"
+        battle = AABattle.parse(attacker, strike_fleet(rng, True, False) + ", 2 fig, 1 car", mode="sea")
+        setup, _ = setup_battle(battle, 1.0)
+        solver = NavalSolver(setup)
+        A, D = solver.A, solver.D
+        for _ in range(6):
+            st = setup.attacker.take_hits(setup.attacker.start, rng.randint(0, 2), 0, rng.randint(0, 2))
+            i = A.number(st)
+            if not A.sub[i] or not A.subs_lead(np.array([i]))[0]:
+                continue
+            j = D.number(setup.defender.take_hits(setup.defender.start, rng.randint(0, 1), 0, rng.randint(0, 2)))
+            fk, sub_d, air_d, any_d = D.fire(j, False, rng.random() < 0.3)
+            assert len(sub_d) == 1
+            ca = _cas_ids(A, np.array([i]), np.array([fk]), D)
+            rows, p, _ = A.gather(ca)
+            stored = {A.slot_state[r]: float(q) for r, q in zip(rows.tolist(), p.tolist())}
+            by_hand: dict[int, float] = {}
+            plain = A.seq(i)
+            for hy, py in enumerate(any_d.tolist()):
+                c = int(plain[min(hy, len(plain) - 1)])
+                chain = A.restricted_seq(c, CAT_SUB)
+                for ha, pa in enumerate(air_d.tolist()):
+                    r = int(chain[min(ha, len(chain) - 1)])
+                    by_hand[r] = by_hand.get(r, 0.0) + py * pa
+            assert stored.keys() == by_hand.keys()
+            for r, q in stored.items():
+                assert q == pytest.approx(by_hand[r], abs=1e-15)
+            fmeta = A.fire_meta(D, np.array([fk]))
+            stay, sure, lens = solver._split_facts(np.array([i]), fmeta)
+            assert stay[0] == pytest.approx(A.stay[ca[0]], abs=1e-15) and lens[0] == A.res_len[ca[0]]
+            assert sure[0] == A.still[ca[0]]
+            checked += 1
+    assert checked >= 60
 
 
 def test_tables_number_states_fewest_hits_first() -> None:
