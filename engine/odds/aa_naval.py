@@ -51,6 +51,7 @@ PER_STATE = (
     "hp_arr",
 )  # fmt: skip
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
+CELLS_AT_ONCE = 1 << 23  # casualty cells under restricted hits enumerated at once at most (~0.3 GB)
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
 TRANSIENT_AFTER = 20_000
@@ -727,8 +728,15 @@ def _cas_ids(target: _Numbered, ts: Arr, fks: Arr, shooter: _Numbered) -> Arr:
         fmeta = target.fire_meta(shooter, mf)
         tight = _restricted(target, mt, fmeta)
         if tight.any():
-            memo[mt[tight], mf[tight]] = _restricted_casualties(target, mt[tight], fmeta[tight])
-            target.wrote("cas_memo", mt[tight], mf[tight])
+            mt_, mf_, fm_ = mt[tight], mf[tight], fmeta[tight]
+            # In batches of at most CELLS_AT_ONCE cells (bounded by the three hit
+            # distributions' lengths): the temporaries take ~40 bytes a cell.
+            cells = np.cumsum(fm_[:, 3] * fm_[:, 4] * fm_[:, 5])
+            cuts = np.searchsorted(cells, np.arange(CELLS_AT_ONCE, int(cells[-1]), CELLS_AT_ONCE), side="right")
+            for part in np.split(np.arange(len(mt_)), np.unique(cuts)):
+                if len(part):
+                    memo[mt_[part], mf_[part]] = _restricted_casualties(target, mt_[part], fm_[part])
+            target.wrote("cas_memo", mt_, mf_)
         free = ~tight
         if free.any():  # no restriction can bind: the hits are taken in plain loss order
             t_free, f_free = mt[free], mf[free]

@@ -464,6 +464,41 @@ def test_split_casualties_are_the_stored_distributions() -> None:
     assert checked >= 60
 
 
+@pytest.mark.parametrize("options", [{}, {"retreat_after": 2}])
+def test_restricted_casualties_in_batches_change_nothing(monkeypatch: pytest.MonkeyPatch, options: dict[str, Any]) -> None:
+    """The casualty distributions under restricted hits (A-10.14: aircraft that may not
+    hit submarines) that a step needs are computed in batches of at most CELLS_AT_ONCE
+    cells, so a round walk's big last round (a strafe after 2 rounds of 100 a side with
+    submarines striking every round: ~1.7e8 cells at once, a peak of 4.8 GB) stays
+    within a fraction of that memory.  Batches of a few items give the same answer (the
+    states' table slots are numbered in another order: sums may differ in the last
+    bit).  The split of held-back fire (SPLIT) is off here: it needs none of them."""
+    import engine.odds.aa_naval as naval
+
+    battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig", mode="sea", **options)
+    calls = [0]
+    restricted = naval._restricted_casualties
+
+    def counting(*args: Any) -> Any:
+        calls[0] += 1
+        return restricted(*args)
+
+    monkeypatch.setattr(naval, "_restricted_casualties", counting)
+    monkeypatch.setattr(naval, "SPLIT", False)
+    whole = aa_odds(battle)
+    once = calls[0]
+    monkeypatch.setattr(naval, "CELLS_AT_ONCE", 200)
+    calls[0] = 0
+    batched = aa_odds(battle)
+    assert calls[0] > 3 * once > 0
+    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds", "error_bound"):
+        assert getattr(batched, key) == pytest.approx(getattr(whole, key), abs=1e-15), key
+    for side in ("attacker", "defender"):
+        assert batched.survivor_count[side].keys() == whole.survivor_count[side].keys()
+        for n, p in whole.survivor_count[side].items():
+            assert batched.survivor_count[side][n] == pytest.approx(p, abs=1e-15)
+
+
 def test_tables_number_states_fewest_hits_first() -> None:
     """A target's table of where hits land numbers its states fewest hits from the
     target first, with how many are within h hits (what a batch of casualty
