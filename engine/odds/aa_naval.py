@@ -52,6 +52,7 @@ PER_STATE = (
 )  # fmt: skip
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 CELLS_AT_ONCE = 1 << 23  # casualty cells under restricted hits enumerated at once at most (~0.3 GB)
+WALK_PAIRS = 8192  # pairs of states whose general fire a round walk spreads at once at most
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
 TRANSIENT_AFTER = 20_000
@@ -1493,19 +1494,28 @@ class NavalSolver:
             moving = np.flatnonzero(live & ~still)
             parts.add(ms[moving], sa[moving], sd[moving])
             dropped += spread(parts)
-            # General fire, once per pair the strikes left.
+            # General fire, once per pair the strikes left; by batches of pairs, a side
+            # whose distributions are nearly all new dropping each batch's once spread
+            # (as the solve does per level: a round's are all at once here).
             ii, jj, mg, lost = prune(*cells(1))
             dropped += lost
-            if len(ii):
-                ca, cd = self._general(ii, jj)
+            for b in range(0, len(ii), WALK_PAIRS):
+                bi, bj, bm = ii[b : b + WALK_PAIRS], jj[b : b + WALK_PAIRS], mg[b : b + WALK_PAIRS]
+                for side in (A, D):
+                    if side.transient:
+                        side.keep_from()
+                ca, cd = self._general(bi, bj)
                 still = A.still[ca] & D.still[cd]
-                put(ii[still], jj[still], mg[still], 0)
+                put(bi[still], bj[still], bm[still], 0)
                 moving = np.flatnonzero(~still)
-                parts.add(mg[moving], ca[moving], cd[moving])
+                parts.add(bm[moving], ca[moving], cd[moving])
                 if r < rounds - 1 or tally.pairs is not None:  # pairs kept: no shortcut
                     dropped += spread(parts)
                 elif len(moving):
                     dropped += self._last_fire(parts.flat(), spread_flat, tally)
+                for side in (A, D):
+                    side.release()
+                    side.transient = side.lookups > TRANSIENT_AFTER and side.misses > TRANSIENT_SHARE * side.lookups
             # The end-of-round rules where they may act.
             ii, jj, m = cells(0)
             self._round_end(ii, jj, m, r == rounds - 1, put, tally)

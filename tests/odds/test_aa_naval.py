@@ -499,6 +499,40 @@ def test_restricted_casualties_in_batches_change_nothing(monkeypatch: pytest.Mon
             assert batched.survivor_count[side][n] == pytest.approx(p, abs=1e-15)
 
 
+@pytest.mark.parametrize("options", [{"retreat_after": 2}, {"rounds": 3}])
+def test_round_walk_in_batches_of_pairs_changes_nothing(monkeypatch: pytest.MonkeyPatch, options: dict[str, Any]) -> None:
+    """A round walk (a round limit, a strafe) spreads a round's general fire by batches
+    of at most WALK_PAIRS pairs of states, a side whose casualty distributions are
+    nearly all new dropping each batch's once spread (engine.odds.aa_naval._Numbered
+    .release), so the distributions of a big round are never all in memory (a strafe
+    after 2 rounds of 100 a side with submarines striking every round: 3 GB -> 0.6 GB).
+    Batches of a few pairs, dropped every time, give the same answer."""
+    import engine.odds.aa_naval as naval
+
+    battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig, 1 sub", mode="sea", **options)
+    released = [0]
+    release = naval._Numbered.release
+
+    def counting(self: naval._Numbered) -> None:
+        released[0] += self._written is not None
+        release(self)
+
+    monkeypatch.setattr(naval._Numbered, "release", counting)
+    whole = aa_odds(battle)
+    assert released[0] == 0
+    monkeypatch.setattr(naval, "WALK_PAIRS", 7)
+    monkeypatch.setattr(naval, "TRANSIENT_AFTER", 10)
+    batched = aa_odds(battle)
+    assert released[0] > 10
+    keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "unfinished", "expected_rounds")
+    for key in (*keys, "error_bound"):
+        assert getattr(batched, key) == pytest.approx(getattr(whole, key), abs=1e-15), key
+    for side in ("attacker", "defender"):
+        assert batched.survivor_count[side].keys() == whole.survivor_count[side].keys()
+        for n, p in whole.survivor_count[side].items():
+            assert batched.survivor_count[side][n] == pytest.approx(p, abs=1e-15)
+
+
 def test_tables_number_states_fewest_hits_first() -> None:
     """A target's table of where hits land numbers its states fewest hits from the
     target first, with how many are within h hits (what a batch of casualty
