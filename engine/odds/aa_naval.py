@@ -1171,6 +1171,10 @@ class NavalSolver:
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
             self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total)))
+            # The backward pass (win_chances) mixes these nodes' general fire: counted
+            # now, so a battle whose two passes pass the work limit is refused during the
+            # first, not after it (the same total, the same battles refused, sooner).
+            self._charge(int(A.res_len[ca] @ D.res_len[cd]))
         return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
@@ -1318,7 +1322,7 @@ class NavalSolver:
             for table in (values, omitted):  # the loops: summed in closed form
                 table[si[stays], sj[stays]] = 0
                 table[si, sj + 1] = 0
-            self._charge(int(A.res_len[ca] @ D.res_len[cd]))
+            # Its work was counted when the traced solve met these nodes (_nodes).
             b, b_o = _bilinear(A, D, ca, cd, g_total, values, omitted)
             live = stays & ~stale
             x_s = np.zeros(len(ii))

@@ -120,6 +120,37 @@ def test_work_limit_refuses_as_soon_as_it_is_passed(monkeypatch: pytest.MonkeyPa
     assert len(seen) < batches and seen[-1] > whole // 3 >= seen[-2]
 
 
+def test_backward_pass_work_is_counted_by_the_traced_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A retreat by win chance: the backward pass (NavalSolver.win_chances) mixes the
+    # general fire of every node the traced solve kept; that work is counted as the
+    # traced solve meets them, so a battle whose two passes pass the limit is refused
+    # during the first (the 100-a-side strike battle at 40 %: after ~11 s instead of
+    # ~28 s), and the backward pass counts nothing more.
+    from engine.core.errors import PlayerError
+    from engine.odds import aa_naval
+
+    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", retreat_chance=40)
+    seen = _work_seen(monkeypatch)
+    at: list[tuple[int, int]] = []
+    chances = aa_naval.NavalSolver.win_chances
+
+    def recorded(self: aa_naval.NavalSolver) -> Any:
+        before = self.work.done
+        got = chances(self)
+        at.append((before, self.work.done))
+        return got
+
+    monkeypatch.setattr(aa_naval.NavalSolver, "win_chances", recorded)
+    free = aa_odds(battle)
+    (before, after), whole = at[0], max(seen)
+    assert before == after and 0 < before < whole
+    assert aa_odds(battle, max_work=whole) == free
+    at.clear()
+    with pytest.raises(PlayerError, match="too big"):
+        aa_odds(battle, max_work=before - 1)
+    assert not at  # refused before the backward pass began
+
+
 def test_work_limit_holds_every_solve_of_an_answer_together(monkeypatch: pytest.MonkeyPatch) -> None:
     # A retreat by win chance solves the battle twice (and goes back once), a second
     # wave adds a battle: one answer's solves count against one limit.
