@@ -25,9 +25,11 @@
   round two surprise strikes and nothing else; ~0.15 s, ~9 s before the strike phase).
 - ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
   (submarines strike every round, aircraft on both sides cannot hit submarines), one
-  run (~12 s and 0.8 GB at the peak on the slower machine of 2026-11-24, ~16.5 s and
-  0.6 GB there before general fire was held back and merged; ~24 s and 2.1 GB before
-  the flat stores, well over 60 s before the strike phase; far from the 1 s goal).
+  run (~3.5 s and 0.18 GB at the peak on the slower machine of 2026-11-25 since the
+  attacker's casualties are split in two steps, ~13.6 s and 0.76 GB there before; ~12 s
+  on 2026-11-24's once general fire was held back and merged, ~16.5 s and 0.6 GB before
+  that; ~24 s and 2.1 GB before the flat stores, well over 60 s before the strike phase;
+  the 1 s goal not met).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
@@ -80,9 +82,10 @@
   attack wins ~50 %), best of two (~1.6-2.1 s: not met; ~74,000 attacker states, each
   level's products and their scatter into the next levels most of it).
 - ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
-  to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~0.6 s
-  with the work limit, ~3 s before general fire was held back; ~2.3 minutes of work in
-  full, ~9 minutes before).
+  to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~0.35 s
+  with the work limit since the attacker's casualties are split, ~0.6 s before, ~3 s
+  before general fire was held back; ~81 s and 1.5 GB of work in full, ~2.3 minutes and
+  5 GB before the split, ~9 minutes before that).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
 
@@ -214,7 +217,7 @@ def _machine() -> tuple[float, float]:
 
 def _refusal_ms() -> float:
     """How long Discord's limits take to refuse the biggest battle there is (100 a side
-    with submarines, aircraft on both sides, no destroyer: ~2.3 minutes in full)."""
+    with submarines, aircraft on both sides, no destroyer: ~81 s in full)."""
     from bot.commands.odds import MAX_STATES, MAX_UNITS, MAX_WORK
     from engine.core.errors import PlayerError
 

@@ -9,8 +9,9 @@ computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wa
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``), so
 every answer comes within seconds: nearly all well under one, the
-slowest accepted (100 a side at sea, submarines striking every round) ~12 s, and the
-biggest refused after ~0.6 s instead of minutes of work.  A few battles are computed at
+slowest accepted (100 a side at sea, submarines striking every round) ~3.5 s, ~7 s with
+a strafe after 2 rounds, and the biggest refused after ~0.35 s instead of a minute or
+more of work (with a retreat by win chance, the strike battle after ~11 s).  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).  A battle of ``TRIM_AFTER``
 seconds or more gives the memory it freed back to the system (:mod:`bot.memory`).
@@ -46,11 +47,11 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
-# cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~2.3
-# minutes of work in full) is refused when it does, in under a second.  The slowest
-# battle accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30
-# fig: ~12 s, ~0.8 GB) needs ~2.6e9 (general fire held back and merged counts as the
-# products it stands for).
+# cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~81 s
+# of work in full) is refused when it does, in under a second.  The slowest battle
+# accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30 fig:
+# ~3.5 s, ~0.2 GB; ~7 s and ~0.6 GB with a strafe after 2 rounds) needs ~2.5e9 (general
+# fire held back and merged counts as the products it stands for).
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
 MAX_CELLS: int | None = None  # the table engines have no cap
