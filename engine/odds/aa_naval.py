@@ -68,6 +68,8 @@ SPLIT = True
 
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
+# Spreads flat parts (_Parts.flat) somewhere; returns the mass left out.
+Spreader = Callable[[tuple[Arr, Arr, Arr, Arr, Arr, Arr]], float]
 
 
 class _Store:
@@ -968,6 +970,18 @@ class _Deferred:
         _by_level(self.pending, A.hp_arr[after] + hp_d[kk], ((key[kk] >> ROW_BITS) << ROW_BITS) | rows, w)
         return lost
 
+    def flush_all(self, table: Callable[[], Arr], spread: Spreader | None = None) -> float:
+        """Everything held spread, from the highest level due down (nothing more to come:
+        a round walk's one round); ``table()``: the mass table, made big enough for
+        the slots given so far; ``spread``: as :meth:`flush`.  Returns the mass left
+        out."""
+        lost = 0.0
+        while self.between or self.pending:
+            level = max(max(self.between, default=-1), max(self.pending, default=-1))
+            lost += self.flush_split(level)
+            lost += self.flush(table(), level, spread)
+        return lost
+
     def left(self) -> float:
         """The mass of entries still held (none once every level is done), dropped."""
         mass = sum(float(v.sum()) for held in self.pending.values() for _, v in held)
@@ -976,9 +990,10 @@ class _Deferred:
         self.between.clear()
         return mass
 
-    def flush(self, table: Arr, level: int) -> float:
+    def flush(self, table: Arr, level: int, spread: Spreader | None = None) -> float:
         """Spread the entries due at ``level``, merged; returns the mass left out (the
-        work was counted when they were held back)."""
+        work was counted when they were held back).  ``spread``: how to spread them
+        instead (flat parts, one per defender distribution, :meth:`_Parts.flat`)."""
         held = self.pending.pop(level, None)
         if not held:
             return 0.0
@@ -992,7 +1007,8 @@ class _Deferred:
         dist = key >> ROW_BITS
         starts = np.flatnonzero(np.r_[True, dist[1:] != dist[:-1]])
         d_idx, d_p, ld = self.D.gather(dist[starts])
-        return _spread_flat(table, key & ROW_MASK, vals, np.diff(np.r_[starts, len(dist)]), d_idx, d_p, ld)
+        flat = (key & ROW_MASK, vals, np.diff(np.r_[starts, len(dist)]), d_idx, d_p, ld)
+        return _spread_flat(table, *flat) if spread is None else spread(flat)
 
 
 class NavalSolver:
@@ -1508,12 +1524,39 @@ class NavalSolver:
                 for side in (A, D):
                     if side.transient:
                         side.keep_from()
-                ca, cd = self._general(bi, bj)
-                still = A.still[ca] & D.still[cd]
+                if SPLIT and self.merge:
+                    ca, cd, split, fmeta = self._general_held(bi, bj)
+                else:
+                    ca, cd = self._general(bi, bj)
+                    split = np.zeros(len(bi), dtype=bool)
+                a_still = A.still[ca]
+                a_lens = A.res_len[ca]
+                if split.any():
+                    _, a_still[split], a_lens[split] = self._split_facts(bi[split], fmeta[split])
+                still = a_still & D.still[cd]
                 put(bi[still], bj[still], bm[still], 0)
                 moving = np.flatnonzero(~still)
+                two = moving[split[moving]]
+                last = not (r < rounds - 1 or tally.pairs is not None)  # pairs kept: no shortcut
+                if len(two):
+                    # Split casualties (_Deferred.add_split): this round's, all due now;
+                    # counted as the products they stand for, or in the last round as
+                    # what its shortcut spreads of their merged entries (below).
+                    held = _Deferred(A, D)
+                    dropped += held.add_split(bm[two], bi[two], bj[two], cd[two], fmeta[two])
+
+                    def grown() -> Arr:
+                        grow()
+                        return table
+
+                    if last:
+                        dropped += held.flush_all(grown, lambda flat: self._last_fire(flat, spread_flat, tally))
+                    else:
+                        self._charge(int(a_lens[two] @ D.res_len[cd[two]]))
+                        dropped += held.flush_all(grown)
+                    moving = moving[~split[moving]]
                 parts.add(bm[moving], ca[moving], cd[moving])
-                if r < rounds - 1 or tally.pairs is not None:  # pairs kept: no shortcut
+                if not last:
                     dropped += spread(parts)
                 elif len(moving):
                     dropped += self._last_fire(parts.flat(), spread_flat, tally)
