@@ -9,8 +9,8 @@ computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wa
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``), so
 every answer comes within seconds: nearly all well under one, the
-slowest accepted (100 a side at sea, submarines striking every round) ~3.5 s, ~7 s with
-a strafe after 2 rounds, and the biggest refused after ~0.35 s instead of a minute or
+slowest accepted (100 a side at sea, submarines striking every round) ~3.5 s, ~5.4 s
+with a strafe after 3 rounds, and the biggest refused after ~0.35 s instead of a minute or
 more of work (with a retreat by win chance, the strike battle after ~11 s).  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).  A battle of ``TRIM_AFTER``
@@ -50,7 +50,7 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~81 s
 # of work in full) is refused when it does, in under a second.  The slowest battle
 # accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30 fig:
-# ~3.5 s, ~0.2 GB; ~7 s and ~0.6 GB with a strafe after 2 rounds) needs ~2.5e9 (general
+# ~3.5 s, ~0.2 GB; ~5.4 s and ~0.35 GB with a strafe after 3 rounds) needs ~2.5e9 (general
 # fire held back and merged counts as the products it stands for).
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
