@@ -1391,19 +1391,15 @@ class NavalSolver:
         dice) get no stored distribution (-1).  Returns ``(ca, cd, split, fmeta)``, with
         the facts of the defender's fire on the attacker (:meth:`_Numbered.fire_meta`)."""
         A, D = self.A, self.D
-        fa, fd = self._striking(ii, jj)
-        v_d = (~fd) * 2 + (D.flags[jj, 1] | ~A.flags[ii, 2])
-        v_a = (~fa) * 2 + (A.flags[ii, 1] | ~D.flags[jj, 2])
-        fks = D.fire_keys(jj, v_d)
-        fmeta = A.fire_meta(D, fks)
+        fa, on_a, on_d = self._fires(ii, jj)
+        fmeta = A.fire_meta(D, on_a)
         split = fa & (fmeta[:, 3] == 1)
         split[split] = A.subs_lead(ii[split])
         ca = np.full(len(ii), -1, dtype=np.int64)
         rest = ~split
         if rest.any():
-            ca[rest] = _cas_ids(A, ii[rest], fks[rest], D)
-        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
-        return ca, cd, split, fmeta
+            ca[rest] = _cas_ids(A, ii[rest], on_a[rest], D)
+        return ca, _cas_ids(D, jj, on_d, A), split, fmeta
 
     def _split_facts(self, ii: Arr, fmeta: Arr) -> tuple[Arr, Arr, Arr]:
         """For attacker states ``ii`` whose casualties are split (``fmeta``: the facts
@@ -1425,9 +1421,10 @@ class NavalSolver:
         lens = np.minimum(subs, n1) * n2 + np.where(n1 > subs, np.minimum(other, n1 - 1 - subs + n_a - 1) + 1, 0)
         return stay, (n1 == 1) & (n2 == 1), lens
 
-    def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
-        """Stored casualty distributions of general fire at the pairs (ii, jj), the
-        strikes done: which submarines still fire and where aircraft hits may land
+    def _fires(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr, Arr]:
+        """General fire at the pairs (ii, jj), the strikes done: whether the attacker's
+        submarines struck, the defender's fire keys on the attacker and the attacker's
+        on the defender.  Which submarines still fire and where aircraft hits may land
         follow from the pair alone (see the class docstring)."""
         A, D = self.A, self.D
         fa, fd = self._striking(ii, jj)
@@ -1436,9 +1433,13 @@ class NavalSolver:
         # submarine among its fighting units (A-10.14).
         v_d = (~fd) * 2 + (D.flags[jj, 1] | ~A.flags[ii, 2])
         v_a = (~fa) * 2 + (A.flags[ii, 1] | ~D.flags[jj, 2])
-        ca = _cas_ids(A, ii, D.fire_keys(jj, v_d), D)
-        cd = _cas_ids(D, jj, A.fire_keys(ii, v_a), A)
-        return ca, cd
+        return fa, D.fire_keys(jj, v_d), A.fire_keys(ii, v_a)
+
+    def _general(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Stored casualty distributions of general fire at the pairs (ii, jj)."""
+        A, D = self.A, self.D
+        _, on_a, on_d = self._fires(ii, jj)
+        return _cas_ids(A, ii, on_a, D), _cas_ids(D, jj, on_d, A)
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> None:
         """``rounds`` rounds from the pairs ``initial`` (the end-of-round rules already
