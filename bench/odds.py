@@ -30,6 +30,10 @@
   on 2026-11-24's once general fire was held back and merged, ~16.5 s and 0.6 GB before
   that; ~24 s and 2.1 GB before the flat stores, well over 60 s before the strike phase;
   the 1 s goal not met).
+- ``odds-aa-sea-100v100-strikes-strafe-2-ms``: the same battle, the attacker retreating
+  after round 2 (a strafe: a round walk), one run (~1.2-1.4 s and 0.14 GB since its
+  casualties are split too; ~7 s and 0.63 GB with its rounds batched, ~17 s and 4.8 GB
+  before).
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
@@ -274,9 +278,9 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-second-wave-aa-gun-ms", _ms("30 inf", DEFENSE_WAVE, 1, wave2=ATTACK_AA)
     yield "odds-aa-joined-wave-aa-gun-ms", _ms(ATTACK_JOINED, DEFENSE_WAVE, 3, rounds=2, wave2=WAVE2_JOINED)
     yield "odds-aa-joined-wave-100-ms", _ms(ATTACK_JOINED_100, DEFENSE_JOINED_100, 2, rounds=1, wave2=WAVE2_JOINED_100)
-    # The biggest battles last: after the strikes battle's ~0.6 GB the process's heap
-    # slows the figures measured after it by ~10-20 % (the mixed-air retreat: ~0.95 s
-    # before it, ~1.0-1.1 s after), an aftermath no real answer has (Discord refuses
-    # that battle within its work limit; each CLI call is a process of its own).
+    # The biggest battles last: a process that ran them is slower at the others for a
+    # while (the mixed-air retreat ~10-20 % after the strike battle's 0.76 GB before its
+    # casualties were split; docs/odds.md), which would blur the figures measured after.
     yield "odds-aa-discord-refusal-ms", _refusal_ms()
     yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea")
+    yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea", retreat_after=2)
