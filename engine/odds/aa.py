@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, SupportsFloat, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
@@ -878,7 +878,7 @@ def _second_wave(
             error += part_error
             for k, value in part.items():
                 total[k] += value
-    return total, error
+    return {k: _chance(v) for k, v in total.items()}, error
 
 
 def _wave_battle(battle: AABattle, attacker: Mapping[str, int], defender: Mapping[str, int]) -> AABattle:
@@ -1043,6 +1043,13 @@ def _army_cost(side: Side) -> tuple[tuple[str, ...], int]:
     return cast(tuple[tuple[str, ...], int], got)
 
 
+def _chance(p: SupportsFloat) -> float:
+    """A chance as reported: a float within [0, 1] (a sure outcome summed in decimals may
+    drift past 1 by its rounding, ~1e-16, which the error bound covers: no chance of
+    1.0000000000000002 in the JSON)."""
+    return min(max(float(p), 0.0), 1.0)
+
+
 def _result(
     battle: AABattle,
     setup: BattleSetup[N],
@@ -1085,21 +1092,28 @@ def _result(
                 (dict(k), float(p)) for k, p in sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0]))
             )
             counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
+            if max(counts[who].values(), default=0.0) > 1.0:  # all the mass, drifted past 1
+                survivors[who] = tuple((k, _chance(p)) for k, p in survivors[who])
+                counts[who] = {k: _chance(p) for k, p in counts[who].items()}
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
         loss[who] = float(start_cost - cost - missing * start_cost)
     exact = None
     if isinstance(won, Fraction):
         exact = {"attacker_win": won, "defender_win": held, "draw": draw, "attacker_takes": takes}
         exact = {k: Fraction(v) for k, v in exact.items()}
+    chances = [float(won), float(held), float(draw), float(takes), float(o[RETREAT]), float(o[STALEMATE]),
+               float(o[UNFINISHED])]  # fmt: skip
+    if max(chances) > 1.0:  # sums of masses, never negative
+        chances = [_chance(p) for p in chances]
     return AAOdds(
         battle=battle,
-        attacker_win=float(won),
-        defender_win=float(held),
-        draw=float(draw),
-        attacker_takes=float(takes),
-        retreat=float(o[RETREAT]),
-        stalemate=float(o[STALEMATE]),
-        unfinished=float(o[UNFINISHED]),
+        attacker_win=chances[0],
+        defender_win=chances[1],
+        draw=chances[2],
+        attacker_takes=chances[3],
+        retreat=chances[4],
+        stalemate=chances[5],
+        unfinished=chances[6],
         expected_rounds=float(tally.rounds if tally.rounds is not None else 0),
         expected_survivors=expected,
         expected_ipc_loss=loss,

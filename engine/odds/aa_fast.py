@@ -130,6 +130,9 @@ class LineTally(Tally[N]):
         survivors = tuple((armies[t].copy(), float(masses[t])) for t in ranked)
         ks = rep.ks
         by_count = {ks[t]: float(masses[t]) for t in rep.by_k if masses[t]}
+        if survivors and survivors[0][1] > 1.0:  # all the mass, drifted past 1 (engine.odds.aa._chance)
+            survivors = tuple((a, min(p, 1.0)) for a, p in survivors)
+            by_count = {k: min(p, 1.0) for k, p in by_count.items()}
         return exp, cost, total, survivors, by_count
 
 

@@ -36,6 +36,23 @@ def test_low_luck_two_tanks_against_one_infantry() -> None:
     assert odds.expected_survivors["attacker"]["tank"] == pytest.approx(5 / 3)
 
 
+def test_chances_reported_never_pass_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """A sure outcome summed in decimals may drift past 1 by its rounding (this low-luck
+    fleet battle's attacker win summed to 1.0000000000000002): every chance reported,
+    in the JSON too, is within [0, 1], the drift being within the error bound."""
+    battle = AABattle.parse("14 sub, 4 cru, 2 bat, 4 bom", "6 cru, 3 car, 2 bat, 5 fig", mode="sea", low_luck=True)
+    odds = aa_odds(battle)
+    assert odds.attacker_win == odds.attacker_takes == 1.0 and odds.error_bound < 1e-14
+    chances = [odds.attacker_win, odds.defender_win, odds.draw, odds.attacker_takes, odds.retreat, odds.stalemate]
+    for side in ("attacker", "defender"):
+        chances += [p for _, p in odds.survivors[side]] + list(odds.survivor_count[side].values())
+    assert all(0.0 <= p <= 1.0 for p in chances)
+    assert main(["odds", "aa", "--attacker", "14 sub, 4 cru, 2 bat, 4 bom", "--defender", "6 cru, 3 car, 2 bat, 5 fig",
+                 "--sea", "--low-luck", "--json"]) == 0  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert data["attacker_win"] == 1.0 and data["attacker_takes"] == 1.0
+
+
 def test_low_luck_remainder_die() -> None:
     # 1 inf + 1 tank attack: 1 + 3 = 4 points, no sure hit, one die hitting on 4 or less
     # (2/3); 1 inf defends at 2 (1/3).  Hit first: win (even if the infantry is lost).
