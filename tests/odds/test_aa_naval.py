@@ -615,6 +615,46 @@ def test_round_walk_splits_casualties_where_submarines_strike(
     assert 0 < charged[1] <= charged[0] * (1 + 1e-3)
 
 
+def test_split_casualties_on_random_strike_battles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random fleets whose submarines strike (A-10.6) against aircraft that cannot hit
+    them (A-10.14), with round limits, strafes, retreats by win chance and low luck:
+    the split casualties (engine.odds.aa_naval.SPLIT) give every chance and the
+    survivors as a stored distribution per pair does, within the two answers' error
+    bounds (and the rounding of a few sums)."""
+    import engine.odds.aa_naval as naval
+
+    splits = [0]
+    add_split = naval._Deferred.add_split
+
+    def splitting(self: naval._Deferred, *args: Any) -> float:
+        splits[0] += 1
+        return add_split(self, *args)
+
+    monkeypatch.setattr(naval._Deferred, "add_split", splitting)
+    rng = random.Random(1943)
+    choices: list[dict[str, Any]] = [{}, {}, {"rounds": 2}, {"retreat_after": 3}, {"retreat_chance": 50}, {"low_luck": True}]
+    split_battles = 0
+    for _ in range(30):
+        attacker = strike_fleet(rng, False, False) + f", {rng.randint(2, 8)} sub"
+        defender = strike_fleet(rng, True, rng.random() < 0.2) + f", {rng.randint(1, 4)} fig, 2 car"
+        battle = AABattle.parse(attacker, defender, mode="sea", **rng.choice(choices))
+        monkeypatch.setattr(naval, "SPLIT", False)
+        plain = aa_odds(battle)
+        monkeypatch.setattr(naval, "SPLIT", True)
+        splits[0] = 0
+        split = aa_odds(battle)
+        split_battles += splits[0] > 0
+        tol = plain.error_bound + split.error_bound + 1e-14
+        keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "unfinished", "expected_rounds")
+        for key in keys:
+            assert getattr(split, key) == pytest.approx(getattr(plain, key), abs=tol), (attacker, defender, key)
+        for side in ("attacker", "defender"):
+            for n in set(plain.survivor_count[side]) | set(split.survivor_count[side]):
+                got, want = split.survivor_count[side].get(n, 0.0), plain.survivor_count[side].get(n, 0.0)
+                assert got == pytest.approx(want, abs=tol), (attacker, defender, side, n)
+    assert split_battles >= 15
+
+
 def test_tables_number_states_fewest_hits_first() -> None:
     """A target's table of where hits land numbers its states fewest hits from the
     target first, with how many are within h hits (what a batch of casualty
