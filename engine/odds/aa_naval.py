@@ -31,12 +31,12 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 
 from engine.odds.aa_battle import (
-    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_many_states,
+    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
@@ -53,6 +53,7 @@ PER_STATE = (
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
 CELLS_AT_ONCE = 1 << 23  # casualty cells under restricted hits enumerated at once at most (~0.3 GB)
 WALK_PAIRS = 8192  # pairs of states whose general fire a round walk spreads at once at most
+LAST_AT_ONCE = 1 << 20  # entries a round walk's last-round shortcut takes at once (split casualties)
 # A side whose casualty distributions were asked for more than TRANSIENT_AFTER times,
 # more than TRANSIENT_SHARE of them new, drops each level's after it (_Numbered.release).
 TRANSIENT_AFTER = 20_000
@@ -68,8 +69,9 @@ SPLIT = True
 
 # A shooter's fire: its key (shared by equal dice), submarine, aircraft and other hits.
 Fire = tuple[int, Arr, Arr, Arr]
-# Spreads flat parts (_Parts.flat) somewhere; returns the mass left out.
-Spreader = Callable[[tuple[Arr, Arr, Arr, Arr, Arr, Arr]], float]
+# Flat parts (_Parts.flat), and what spreads them somewhere (returns the mass left out).
+Flat = tuple[Arr, Arr, Arr, Arr, Arr, Arr]
+Spreader = Callable[[Flat], float]
 
 
 class _Store:
@@ -1205,7 +1207,7 @@ class NavalSolver:
 
         def grow() -> None:
             nonlocal table
-            table = _grown(table, A, D)
+            table = _grown(table, A, D, self.work.naval_table)
 
         def put_one(i: int, j: int, m: float) -> None:
             si, sj = A.slot(i), D.slot(j)
@@ -1454,7 +1456,7 @@ class NavalSolver:
 
         def grow() -> None:
             nonlocal table
-            table = _grown(table, A, D)
+            table = _grown(table, A, D, self.work.naval_table)
 
         def cells(phase: int) -> tuple[Arr, Arr, Arr]:
             """The pairs holding mass in phase ``phase`` (0: S, 1: G), taken out."""
@@ -1513,8 +1515,10 @@ class NavalSolver:
             direct = live & still
             put(ii[direct], jj[direct], ms[direct], 1)
             moving = np.flatnonzero(live & ~still)
-            parts.add(ms[moving], sa[moving], sd[moving])
-            dropped += spread(parts)
+            for b in range(0, len(moving), WALK_PAIRS):  # batches: their entries at once are GBs
+                mv = moving[b : b + WALK_PAIRS]
+                parts.add(ms[mv], sa[mv], sd[mv])
+                dropped += spread(parts)
             # General fire, once per pair the strikes left; by batches of pairs, a side
             # whose distributions are nearly all new dropping each batch's once spread
             # (as the solve does per level: a round's are all at once here).
@@ -1540,9 +1544,10 @@ class NavalSolver:
                 two = moving[split[moving]]
                 last = not (r < rounds - 1 or tally.pairs is not None)  # pairs kept: no shortcut
                 if len(two):
-                    # Split casualties (_Deferred.add_split): this round's, all due now;
-                    # counted as the products they stand for, or in the last round as
-                    # what its shortcut spreads of their merged entries (below).
+                    # Split casualties (_Deferred.add_split): this round's, all due now,
+                    # counted as the products they stand for (in the last round too,
+                    # whose shortcut below spreads fewer: what it reads grows with them).
+                    self._charge(int(a_lens[two] @ D.res_len[cd[two]]))
                     held = _Deferred(A, D)
                     dropped += held.add_split(bm[two], bi[two], bj[two], cd[two], fmeta[two])
 
@@ -1551,9 +1556,24 @@ class NavalSolver:
                         return table
 
                     if last:
-                        dropped += held.flush_all(grown, lambda flat: self._last_fire(flat, spread_flat, tally))
+                        # The levels' merged entries through the shortcut, a few levels
+                        # at once (it has a cost per call; ~75 levels a batch at 100 a side).
+                        flats: list[Flat] = []
+
+                        def shortcut(flat: Flat | None = None) -> float:
+                            if flat is not None:
+                                flats.append(flat)
+                                if sum(len(f[0]) + len(f[3]) for f in flats) < LAST_AT_ONCE:
+                                    return 0.0
+                            if not flats:
+                                return 0.0
+                            whole = cast(Flat, tuple(np.concatenate(column) for column in zip(*flats)))
+                            flats.clear()
+                            return self._last_fire(whole, spread_flat, tally)
+
+                        dropped += held.flush_all(grown, shortcut)
+                        dropped += shortcut()
                     else:
-                        self._charge(int(a_lens[two] @ D.res_len[cd[two]]))
                         dropped += held.flush_all(grown)
                     moving = moving[~split[moving]]
                 parts.add(bm[moving], ca[moving], cd[moving])
@@ -1687,14 +1707,20 @@ def _add_ends(ends: dict[State, float], states: list[State], nums: Arr, m: Arr) 
         ends[st] = ends.get(st, 0.0) + float(sums[n])
 
 
-def _grown(table: Arr, A: _Numbered, D: _Numbered) -> Arr:
+def _grown(table: Arr, A: _Numbered, D: _Numbered, cap: int | None = None) -> Arr:
     """The mass table (attacker slot x 2 defender slot + phase), grown by half when
-    slots were added since (the masses copied over)."""
+    slots were added since (the masses copied over); refused when it would pass ``cap``
+    cells (as grown just enough, then, if that fits)."""
     ra, rd = table.shape
     na, nd = len(A.slot_state), 2 * len(D.slot_state)
     if na <= ra and nd <= rd:
         return table
-    bigger = np.zeros((max(ra, na + na // 2), max(rd, nd + nd // 2)))
+    shape = (max(ra, na + na // 2), max(rd, nd + nd // 2))
+    if cap is not None and shape[0] * shape[1] > cap:
+        shape = (max(ra, na), max(rd, nd))
+        if shape[0] * shape[1] > cap:
+            raise too_big_naval_table(shape[0] * shape[1], cap)
+    bigger = np.zeros(shape)
     bigger[:ra, :rd] = table
     return bigger
 
