@@ -66,6 +66,13 @@ MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty ce
 # 3.5 GB in full) is refused after ~2 s, a battle of 5.9 million starts after ~4 s.
 MAX_STARTS = 1_500_000
 MAX_TABLE = 22_000_000
+# The submarine solves' mass table (attacker states x 2 defender states, 8 bytes a cell):
+# the battles answered need up to ~4.4 million cells (100 a side with submarines
+# striking every round, ~35 MB); with submarines striking on both sides and aircraft
+# that cannot hit them it passed 140 million (a strafe after 2 rounds of 40 sub, 20
+# cru, 10 bat, 30 fig a side: 2.4 GB at the peak before its work limit refused it
+# after ~12 s), now refused when it would pass this, before it grows.
+MAX_NAVAL_TABLE = 32_000_000
 # A&A battles computed at once (each takes a core and, the biggest, up to ~0.9 GB); the
 # others wait their turn.  One asker's battles take their turns one after another, so
 # nobody holds more than one of them: whatever one member asks, the others still get
@@ -94,7 +101,7 @@ _turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" = weakref
 
 def _aa(battle: AABattle) -> AAOdds:
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
-                   max_starts=MAX_STARTS, max_table=MAX_TABLE)
+                   max_starts=MAX_STARTS, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)
 
 
 def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
@@ -121,7 +128,7 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
     turns = _turns.get(loop)
     if turns is None:
         turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
-    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_TABLE)
+    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_TABLE, MAX_NAVAL_TABLE)
     own = turns.askers.get(asker)
     if own is None:
         own = turns.askers[asker] = asyncio.Lock()

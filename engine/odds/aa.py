@@ -635,6 +635,7 @@ def aa_odds(
     max_work: int | None = None,
     max_starts: int | None = None,
     max_table: int | None = None,
+    max_naval_table: int | None = None,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
@@ -646,8 +647,9 @@ def aa_odds(
     (starting points of the battle a second wave fights joined by the first wave's
     units still fighting, :attr:`AABattle.wave2_joins`) and ``max_table`` (that
     battle's table in the merged engine: attacker states times columns, checked before
-    it is fought) cap the work and raise a :class:`PlayerError` beyond; ``None`` means
-    no cap."""
+    it is fought) and ``max_naval_table`` (the cells of the submarine solves' mass table,
+    its memory, checked before it grows) cap the work and raise a :class:`PlayerError`
+    beyond; ``None`` means no cap."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
                  "second wave": sum(battle.wave2.values())}
@@ -655,7 +657,7 @@ def aa_odds(
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
                                    f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.")
-    limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table))
+    limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "

@@ -84,6 +84,9 @@ class Work:
     # The most cells (attacker states x columns) the merged table engine's table of such
     # a battle may have (None: no limit): what its time and memory grow with.
     table: int | None = None
+    # The most cells the submarine solves' mass table may have (attacker states x 2
+    # defender states, 8 bytes each; None: no limit), checked before it grows.
+    naval_table: int | None = None
 
     def add(self, n: int) -> None:
         """Count ``n`` more; refuse the battle once past the limit."""
@@ -118,6 +121,18 @@ def too_many_starts(max_starts: int, rounds: int) -> PlayerError:
     return _second_wave_too_big(
         f"the first wave's units still fighting after round {rounds} leave more than {max_starts:,}"
         " starting points (pairs of states) for the battle they join"
+    )
+
+
+def too_big_naval_table(cells: int, max_cells: int) -> PlayerError:
+    """The mass table of a submarine battle would pass ``max_cells`` cells (its memory):
+    refused before it grows."""
+    return PlayerError(
+        f"This battle is too big to compute exactly here: its table of states would have {cells:,} cells,"
+        f" the limit here is {max_cells:,} (submarines striking on both sides, and aircraft that cannot hit"
+        " them, make the states of both fleets multiply). Try fewer units, fewer rounds, or a destroyer on"
+        " either side; the command line (warroom odds aa) has no limit.",
+        legal=["/odds aa attacker:… defender:… kind:sea with fewer units"],
     )
 
 

@@ -998,6 +998,53 @@ async def test_joined_second_wave_whose_table_passes_discords_limit_is_refused(m
     assert real >= 20_000_000  # 100 attackers with 20 aircraft joined by 100 more are taken
 
 
+async def test_submarine_battle_whose_table_passes_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The submarine solves' mass table (attacker states x 2 defender states, 8 bytes a
+    # cell; bot.commands.odds.MAX_NAVAL_TABLE, 32 million cells), checked before it
+    # grows: the battles answered need up to ~4.4 million, submarines striking on both
+    # sides against aircraft that cannot hit them can need far more.  Lowered here.
+    from bot.commands import odds
+
+    battle = {"attacker": "12 sub, 4 cru, 2 bat, 2 bom", "defender": "8 cru, 4 car, 2 bat, 6 fig", "kind": "sea"}
+    real = odds.MAX_NAVAL_TABLE
+    monkeypatch.setattr(odds, "MAX_NAVAL_TABLE", 9000)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", **battle)
+    text = err.value.text()
+    assert "too big to compute exactly here" in text and "the limit here is 9,000" in text
+    assert "/odds aa attacker:… defender:… kind:sea" in text and "--" not in text
+    monkeypatch.setattr(odds, "MAX_NAVAL_TABLE", real)
+    msg = await invoke("odds aa", **battle)
+    assert "sea battle" in msg.text and "Computed exactly" in msg.text
+    assert real >= 7 * 4_400_000  # the 100-a-side strike battle's table, with room
+
+
+def test_naval_table_limit_allows_exactly_what_the_table_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cap (aa_odds max_naval_table) takes a battle whose table fits it, grown by half
+    # where that fits and just enough where not, and refuses one that would pass it
+    # before the table grows past it.
+    from engine.odds import aa_naval
+
+    battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig", mode="sea")
+    sizes: list[int] = []
+    grown = aa_naval._grown
+
+    def recorded(table: Any, A: Any, D: Any, cap: int | None = None) -> Any:
+        got = grown(table, A, D, cap)
+        sizes.append(got.size)
+        return got
+
+    monkeypatch.setattr(aa_naval, "_grown", recorded)
+    free = aa_odds(battle)
+    need = max(sizes)
+    assert need > 8192  # past the first table (64 x 128)
+    assert aa_odds(battle, max_naval_table=need) == free
+    sizes.clear()
+    with pytest.raises(PlayerError, match="too big"):
+        aa_odds(battle, max_naval_table=8193)  # the first table (64 x 128) and not a cell more
+    assert max(sizes) == 8192
+
+
 async def test_discord_answers_a_joined_wave_of_a_hundred_attackers() -> None:
     # No cap below 100 units a side (issue 19): 100 attackers in all, 20 of them aircraft
     # facing an AA gun, the first 70 fighting 1 round before 30 more join (the bench's
