@@ -7,7 +7,7 @@ asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
 computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wave
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
-``MAX_WORK``), so
+``MAX_WORK``, ``MAX_NAVAL_TABLE``), so
 every answer comes within seconds: nearly all well under one, the
 slowest accepted (100 a side at sea, submarines striking every round) ~3.5 s, ~5.4 s
 with a strafe after 3 rounds, and the biggest refused after ~0.35 s instead of a minute or
