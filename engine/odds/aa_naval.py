@@ -847,6 +847,29 @@ def _fit(memo: Arr, rows: int, cols: int) -> Arr:
     return out
 
 
+def _placed(target: _Numbered, chains: tuple[Arr, Arr], d_off: Arr, n_d: Arr, scale: Arr) -> tuple[Arr, Arr, Arr, float]:
+    """Hits along chains (:func:`_along`; item k's chain: ``chains`` as offsets and
+    lengths in the store of chains), each item's chances times ``scale[k]``, the cells
+    below TINY left out.  Returns per cell kept its item, state and mass, and the mass
+    left out."""
+    c_off, n_c = chains
+    kk, h, vals = _along(target, n_c, d_off, n_d)
+    vals *= scale[kk]
+    keep = vals >= TINY
+    lost = float(vals[~keep].sum())
+    kk = kk[keep]
+    return kk, target.chains.data[c_off[kk] + h[keep]], vals[keep], lost
+
+
+def _merged(key: Arr, vals: Arr) -> tuple[Arr, Arr, Arr]:
+    """Items with equal keys as one: the distinct keys (ascending), their masses summed,
+    and for each the index of one of its items (to read what is the same for all)."""
+    order = np.argsort(key)
+    key = key[order]
+    firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    return key[firsts], np.add.reduceat(vals[order], firsts), order[firsts]
+
+
 def _by_level(into: dict[int, list[Any]], due: Arr, *columns: Arr) -> None:
     """Append the items (``columns``, one array each) to ``into`` by the level they are
     due at, one array of its own per level (not views: each level's are freed once
@@ -930,17 +953,10 @@ class _Deferred:
         the same defender distribution whose unrestricted hits leave the same state
         (its submarines differ) then share the aircraft's hits."""
         A, D = self.A, self.D
-        c_off, n_c = A.seq_meta(ii, False)
-        kk, h, vals = _along(A, n_c, fmeta[:, 2], fmeta[:, 5])
-        vals *= g[kk]
-        keep = vals >= TINY
-        lost = float(vals[~keep].sum())
-        if not keep.any():
-            return lost
-        kk, vals = kk[keep], vals[keep]
-        states = A.chains.data[c_off[kk] + h[keep]]
-        fin = A.hp_arr[states] + D.hp_arr[jj[kk]]
-        _by_level(self.between, fin, (cd[kk] << ROW_BITS) | states, vals, fmeta[kk, 1], fmeta[kk, 4])
+        kk, states, vals, lost = _placed(A, A.seq_meta(ii, False), fmeta[:, 2], fmeta[:, 5], g)
+        if len(kk):
+            fin = A.hp_arr[states] + D.hp_arr[jj[kk]]
+            _by_level(self.between, fin, (cd[kk] << ROW_BITS) | states, vals, fmeta[kk, 1], fmeta[kk, 4])
         return lost
 
     def flush_split(self, level: int) -> float:
@@ -952,24 +968,13 @@ class _Deferred:
             return 0.0
         A = self.A
         key, vals, a_off, n_a = (np.concatenate(column) for column in zip(*held))
-        order = np.argsort(key)
-        key = key[order]
-        firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        vals = np.add.reduceat(vals[order], firsts)
-        key, a_off, n_a = key[firsts], a_off[order[firsts]], n_a[order[firsts]]
+        key, vals, first = _merged(key, vals)
+        a_off, n_a = a_off[first], n_a[first]  # the same for every item of a key
         states = key & ROW_MASK
-        hp_d = level - A.hp_arr[states]
-        c_off, n_c = A.air_hits_meta(states)
-        kk, h, w = _along(A, n_c, a_off, n_a)
-        w *= vals[kk]
-        keep = w >= TINY
-        lost = float(w[~keep].sum())
-        if not keep.any():
-            return lost
-        kk, w = kk[keep], w[keep]
-        after = A.chains.data[c_off[kk] + h[keep]]
-        rows = A.slots(after) * A.col
-        _by_level(self.pending, A.hp_arr[after] + hp_d[kk], ((key[kk] >> ROW_BITS) << ROW_BITS) | rows, w)
+        kk, after, w, lost = _placed(A, A.air_hits_meta(states), a_off, n_a, vals)
+        if len(kk):
+            due = A.hp_arr[after] + (level - A.hp_arr[states])[kk]  # the defender's hit points kept
+            _by_level(self.pending, due, ((key[kk] >> ROW_BITS) << ROW_BITS) | (A.slots(after) * A.col), w)
         return lost
 
     def flush_all(self, table: Callable[[], Arr], spread: Spreader | None = None) -> float:
@@ -999,13 +1004,7 @@ class _Deferred:
         held = self.pending.pop(level, None)
         if not held:
             return 0.0
-        key = np.concatenate([h[0] for h in held])
-        vals = np.concatenate([h[1] for h in held])
-        order = np.argsort(key)
-        key = key[order]
-        firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        vals = np.add.reduceat(vals[order], firsts)
-        key = key[firsts]
+        key, vals, _ = _merged(np.concatenate([h[0] for h in held]), np.concatenate([h[1] for h in held]))
         dist = key >> ROW_BITS
         starts = np.flatnonzero(np.r_[True, dist[1:] != dist[:-1]])
         d_idx, d_p, ld = self.D.gather(dist[starts])
