@@ -22,12 +22,12 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, SupportsFloat, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
 
 from engine.core.errors import IllegalOrder
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, PairTable, Start, StartTable, Tally,
-    Work, table_cells, too_many_starts,
+    Work, chance, table_cells, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -880,7 +880,7 @@ def _second_wave(
             error += part_error
             for k, value in part.items():
                 total[k] += value
-    return {k: _chance(v) for k, v in total.items()}, error
+    return {k: chance(v) for k, v in total.items()}, error
 
 
 def _wave_battle(battle: AABattle, attacker: Mapping[str, int], defender: Mapping[str, int]) -> AABattle:
@@ -1045,13 +1045,6 @@ def _army_cost(side: Side) -> tuple[tuple[str, ...], int]:
     return cast(tuple[tuple[str, ...], int], got)
 
 
-def _chance(p: SupportsFloat) -> float:
-    """A chance as reported: a float within [0, 1] (a sure outcome summed in decimals may
-    drift past 1 by its rounding, ~1e-16, which the error bound covers: no chance of
-    1.0000000000000002 in the JSON)."""
-    return min(max(float(p), 0.0), 1.0)
-
-
 def _result(
     battle: AABattle,
     setup: BattleSetup[N],
@@ -1095,8 +1088,8 @@ def _result(
             )
             counts[who] = {k: float(p) for k, p in sorted(by_count.items())}
             if max(counts[who].values(), default=0.0) > 1.0:  # all the mass, drifted past 1
-                survivors[who] = tuple((k, _chance(p)) for k, p in survivors[who])
-                counts[who] = {k: _chance(p) for k, p in counts[who].items()}
+                survivors[who] = tuple((k, chance(p)) for k, p in survivors[who])
+                counts[who] = {k: chance(p) for k, p in counts[who].items()}
         missing = 1 - total  # pruned mass (float mode): counted as if nothing changed
         loss[who] = float(start_cost - cost - missing * start_cost)
     exact = None
@@ -1106,7 +1099,7 @@ def _result(
     chances = [float(won), float(held), float(draw), float(takes), float(o[RETREAT]), float(o[STALEMATE]),
                float(o[UNFINISHED])]  # fmt: skip
     if max(chances) > 1.0:  # sums of masses, never negative
-        chances = [_chance(p) for p in chances]
+        chances = [chance(p) for p in chances]
     return AAOdds(
         battle=battle,
         attacker_win=chances[0],

@@ -17,7 +17,7 @@ standing order (A-10.15), and submerges lone submarines when the side asked for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterator, Mapping, Sequence, cast, overload
+from typing import Any, Generic, Iterator, Mapping, Sequence, SupportsFloat, cast, overload
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
@@ -122,6 +122,13 @@ def too_many_starts(max_starts: int, rounds: int) -> PlayerError:
         f"the first wave's units still fighting after round {rounds} leave more than {max_starts:,}"
         " starting points (pairs of states) for the battle they join"
     )
+
+
+def chance(p: SupportsFloat) -> float:
+    """A chance as reported: a float within [0, 1] (a sure outcome summed in decimals may
+    drift past 1 by its rounding, ~1e-16, which the error bound covers: no chance of
+    1.0000000000000002 in the JSON)."""
+    return min(max(float(p), 0.0), 1.0)
 
 
 def too_big_naval_table(cells: int, max_cells: int) -> PlayerError:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Generic, Sequence, cast
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally,
+    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally, chance,
 )  # fmt: skip
 from engine.odds.aa_battle import CUT as _CUT
 from engine.odds.aa_battle import TINY as _TINY
@@ -130,9 +130,9 @@ class LineTally(Tally[N]):
         survivors = tuple((armies[t].copy(), float(masses[t])) for t in ranked)
         ks = rep.ks
         by_count = {ks[t]: float(masses[t]) for t in rep.by_k if masses[t]}
-        if survivors and survivors[0][1] > 1.0:  # all the mass, drifted past 1 (engine.odds.aa._chance)
-            survivors = tuple((a, min(p, 1.0)) for a, p in survivors)
-            by_count = {k: min(p, 1.0) for k, p in by_count.items()}
+        if survivors and survivors[0][1] > 1.0:  # all the mass, drifted past 1 (aa_battle.chance)
+            survivors = tuple((a, chance(p)) for a, p in survivors)
+            by_count = {k: chance(p) for k, p in by_count.items()}
         return exp, cost, total, survivors, by_count
 
 
