@@ -211,6 +211,14 @@ def _strided(base: Arr, at: int, shape: tuple[int, ...], strides: tuple[int, ...
     return np.ndarray(shape, base.dtype, buffer=base, offset=at * base.itemsize, strides=strides)
 
 
+def _identity_minus(B: Arr) -> Arr:
+    """``I - B`` in place, for a new square array ``B`` whose diagonal is 0 (an in-row
+    system): no ``np.eye`` to make and subtract from, the same numbers (its zeros +0.0)."""
+    np.subtract(0.0, B, out=B)
+    B.reshape(-1)[:: B.shape[0] + 1] = 1.0
+    return B
+
+
 def _fold(T: Arr, c0: int, nD: int) -> tuple[Arr, int]:
     """A spreading matrix ``T`` (last axis: target columns from ``c0``) with every target
     column past ``nD`` (the defender destroyed, however many hits were left over) added
@@ -885,9 +893,7 @@ class TableEngine:
         # Toe[j, j'] = A[j - j'] for j > j' (row j read backwards from P[ws + j]).
         Toe = _strided(P, ws, (ws, ws), (P.itemsize, -P.itemsize))
         cs, ds = c[js:], d0[js:]
-        system = (cs[:, None] * Toe) * ds[None, :]
-        np.subtract(0.0, system, out=system)  # -B, its zeros +0.0 as in I - B
-        system.reshape(-1)[:: ws + 1] = 1.0  # I - B (B's diagonal is 0), without np.eye
+        system = _identity_minus((cs[:, None] * Toe) * ds[None, :])
         xs = np.linalg.solve(system, cs * r[js:])
         x[js:] = xs
         ys = ds * xs
@@ -1072,7 +1078,7 @@ class TableEngine:
                     P[ws + 1 : ws + n] = A[1:n]
                     # U[j, j'] = A[j' - j] for j' > j (read forwards from P[ws - j])
                     U = _strided(P, ws, (ws, ws), (-P.itemsize, P.itemsize))
-                    system = np.eye(ws) - (c[js:] * d0[js:])[:, None] * U
+                    system = _identity_minus((c[js:] * d0[js:])[:, None] * U)
                     V[i, js:lim] = np.linalg.solve(system, b[js:])
                     V[i, :js] = b[:js]
                 else:
