@@ -119,6 +119,26 @@ def strike_fleet(rng: random.Random, defender: bool, destroyers: bool) -> str:
     return ", ".join(f"{c} {u}" for u, c in units.items() if c)
 
 
+ODDS_KEYS = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "stalemate", "unfinished",
+             "expected_rounds")  # fmt: skip
+
+
+def assert_same_odds(got: AAOdds, want: AAOdds, tol: float, *, keys: tuple[str, ...] = ODDS_KEYS,
+                     same_states: bool = True, note: object = None) -> None:  # fmt: skip
+    """Two answers to one battle (computed two ways) agree to ``tol``: every chance in
+    ``keys`` and the chance of each number of survivors on both sides, which end in the
+    same numbers of survivors unless not ``same_states`` (a mass left out one way may
+    leave a number out)."""
+    for key in keys:
+        assert getattr(got, key) == pytest.approx(getattr(want, key), abs=tol), (note, key)
+    for side in ("attacker", "defender"):
+        mine, theirs = got.survivor_count[side], want.survivor_count[side]
+        if same_states:
+            assert mine.keys() == theirs.keys(), (note, side)
+        for n in set(mine) | set(theirs):
+            assert mine.get(n, 0.0) == pytest.approx(theirs.get(n, 0.0), abs=tol), (note, side, n)
+
+
 def close(a: dict[tuple[int, ...], float], b: dict[tuple[int, ...], float]) -> None:
     for key in set(a) | set(b):
         assert a.get(key, 0.0) == pytest.approx(b.get(key, 0.0), abs=1e-12), key

@@ -14,7 +14,7 @@ import pytest
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_battle import OUTCOMES, Tally
 from engine.odds.aa_general import GeneralEngine
-from tests.odds.helpers import assert_floats_match_fractions, close, fleet, strike_fleet
+from tests.odds.helpers import ODDS_KEYS, assert_floats_match_fractions, assert_same_odds, close, fleet, strike_fleet
 
 
 def _both(battle: AABattle) -> tuple[Tally[float], Tally[float]]:
@@ -346,12 +346,7 @@ def test_levels_results_dropped_after_them_give_the_same_answer(monkeypatch: pyt
             patch.setattr(naval, "TRANSIENT_AFTER", 0)
             patch.setattr(naval, "TRANSIENT_SHARE", 0.0)
             dropped = aa_odds(battle)
-        for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds", "error_bound"):
-            assert getattr(dropped, key) == pytest.approx(getattr(kept, key), abs=1e-14), (battle, key)
-        for side in ("attacker", "defender"):
-            assert dropped.survivor_count[side].keys() == kept.survivor_count[side].keys()
-            for n, p in kept.survivor_count[side].items():
-                assert dropped.survivor_count[side][n] == pytest.approx(p, abs=1e-14)
+        assert_same_odds(dropped, kept, 1e-14, keys=(*ODDS_KEYS, "error_bound"), note=battle)
 
 
 @pytest.mark.parametrize(
@@ -419,13 +414,9 @@ def test_general_fire_held_back_is_merged_and_changes_nothing(
         split_calls.append(splits[0])
     plain = answers[0]
     for merged in answers[1:]:
-        for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds"):
-            assert getattr(merged, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
+        assert_same_odds(merged, plain, 1e-13)
         assert merged.error_bound < 1e-13
         for side in ("attacker", "defender"):
-            assert merged.survivor_count[side].keys() == plain.survivor_count[side].keys()
-            for n, p in plain.survivor_count[side].items():
-                assert merged.survivor_count[side][n] == pytest.approx(p, abs=1e-13)
             assert merged.expected_ipc_loss[side] == pytest.approx(plain.expected_ipc_loss[side], abs=1e-11)
     if held:
         assert products[1] < 0.6 * products[0], products
@@ -522,12 +513,7 @@ def test_restricted_casualties_in_batches_change_nothing(monkeypatch: pytest.Mon
     calls[0] = 0
     batched = aa_odds(battle)
     assert calls[0] > 3 * once > 0
-    for key in ("attacker_win", "defender_win", "draw", "attacker_takes", "expected_rounds", "error_bound"):
-        assert getattr(batched, key) == pytest.approx(getattr(whole, key), abs=1e-15), key
-    for side in ("attacker", "defender"):
-        assert batched.survivor_count[side].keys() == whole.survivor_count[side].keys()
-        for n, p in whole.survivor_count[side].items():
-            assert batched.survivor_count[side][n] == pytest.approx(p, abs=1e-15)
+    assert_same_odds(batched, whole, 1e-15, keys=(*ODDS_KEYS, "error_bound"))
 
 
 @pytest.mark.parametrize("options", [{"retreat_after": 2}, {"rounds": 3}])
@@ -555,13 +541,7 @@ def test_round_walk_in_batches_of_pairs_changes_nothing(monkeypatch: pytest.Monk
     monkeypatch.setattr(naval, "TRANSIENT_AFTER", 10)
     batched = aa_odds(battle)
     assert released[0] > 10
-    keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "unfinished", "expected_rounds")
-    for key in (*keys, "error_bound"):
-        assert getattr(batched, key) == pytest.approx(getattr(whole, key), abs=1e-15), key
-    for side in ("attacker", "defender"):
-        assert batched.survivor_count[side].keys() == whole.survivor_count[side].keys()
-        for n, p in whole.survivor_count[side].items():
-            assert batched.survivor_count[side][n] == pytest.approx(p, abs=1e-15)
+    assert_same_odds(batched, whole, 1e-15, keys=(*ODDS_KEYS, "error_bound"))
 
 
 @pytest.mark.parametrize("options", [{"retreat_after": 2}, {"rounds": 3}])
@@ -601,14 +581,8 @@ def test_round_walk_splits_casualties_where_submarines_strike(
         charged.append(products[0])
         assert (splits[0] > 0) == split
     plain, merged = answers
-    keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "unfinished", "expected_rounds")
-    for key in keys:
-        assert getattr(merged, key) == pytest.approx(getattr(plain, key), abs=1e-14), key
+    assert_same_odds(merged, plain, 1e-14)
     assert merged.error_bound < 1e-13
-    for side in ("attacker", "defender"):
-        assert merged.survivor_count[side].keys() == plain.survivor_count[side].keys()
-        for n, p in plain.survivor_count[side].items():
-            assert merged.survivor_count[side][n] == pytest.approx(p, abs=1e-14)
     # Counted: the products a round's split casualties stand for, in the last round too,
     # where the shortcut (each side's share where both are left alone) spread fewer of a
     # distribution per pair and counted only those: never less.
@@ -645,13 +619,7 @@ def test_split_casualties_on_random_strike_battles(monkeypatch: pytest.MonkeyPat
         split = aa_odds(battle)
         split_battles += splits[0] > 0
         tol = plain.error_bound + split.error_bound + 1e-14
-        keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "unfinished", "expected_rounds")
-        for key in keys:
-            assert getattr(split, key) == pytest.approx(getattr(plain, key), abs=tol), (attacker, defender, key)
-        for side in ("attacker", "defender"):
-            for n in set(plain.survivor_count[side]) | set(split.survivor_count[side]):
-                got, want = split.survivor_count[side].get(n, 0.0), plain.survivor_count[side].get(n, 0.0)
-                assert got == pytest.approx(want, abs=tol), (attacker, defender, side, n)
+        assert_same_odds(split, plain, tol, same_states=False, note=(attacker, defender))
     assert split_battles >= 15
 
 
