@@ -1457,6 +1457,10 @@ class NavalSolver:
             nonlocal table
             table = _grown(table, A, D, self.work.naval_table)
 
+        def grown() -> Arr:
+            grow()
+            return table
+
         def cells(phase: int) -> tuple[Arr, Arr, Arr]:
             """The pairs holding mass in phase ``phase`` (0: S, 1: G), taken out."""
             sub = table[: len(A.slot_state), phase : 2 * len(D.slot_state) : 2]
@@ -1481,6 +1485,10 @@ class NavalSolver:
             self._charge(int(la @ ld))
             grow()
             return _spread_flat(table, a_idx, a_val, la, d_idx, d_val, ld)
+
+        def last_fire(flat: Flat) -> float:
+            """The last round's general fire, by its shortcut (:meth:`_last_fire`)."""
+            return self._last_fire(flat, spread_flat, tally)
 
         def prune(ii: Arr, jj: Arr, m: Arr) -> tuple[Arr, Arr, Arr, float]:
             keep = m >= TINY
@@ -1542,44 +1550,17 @@ class NavalSolver:
                 moving = np.flatnonzero(~still)
                 two = moving[split[moving]]
                 last = not (r < rounds - 1 or tally.pairs is not None)  # pairs kept: no shortcut
-                if len(two):
-                    # Split casualties (_Deferred.add_split): this round's, all due now,
-                    # counted as the products they stand for (in the last round too,
-                    # whose shortcut below spreads fewer: what it reads grows with them).
+                if len(two):  # split casualties (_walk_flush)
                     self._charge(int(a_lens[two] @ D.res_len[cd[two]]))
                     held = _Deferred(A, D)
                     dropped += held.add_split(bm[two], bi[two], bj[two], cd[two], fmeta[two])
-
-                    def grown() -> Arr:
-                        grow()
-                        return table
-
-                    if last:
-                        # The levels' merged entries through the shortcut, a few levels
-                        # at once (it has a cost per call; ~75 levels a batch at 100 a side).
-                        flats: list[Flat] = []
-
-                        def shortcut(flat: Flat | None = None) -> float:
-                            if flat is not None:
-                                flats.append(flat)
-                                if sum(len(f[0]) + len(f[3]) for f in flats) < LAST_AT_ONCE:
-                                    return 0.0
-                            if not flats:
-                                return 0.0
-                            whole = cast(Flat, tuple(np.concatenate(column) for column in zip(*flats)))
-                            flats.clear()
-                            return self._last_fire(whole, spread_flat, tally)
-
-                        dropped += held.flush_all(grown, shortcut)
-                        dropped += shortcut()
-                    else:
-                        dropped += held.flush_all(grown)
+                    dropped += self._walk_flush(held, grown, last_fire if last else None)
                     moving = moving[~split[moving]]
                 parts.add(bm[moving], ca[moving], cd[moving])
                 if not last:
                     dropped += spread(parts)
                 elif len(moving):
-                    dropped += self._last_fire(parts.flat(), spread_flat, tally)
+                    dropped += last_fire(parts.flat())
                 for side in (A, D):
                     side.release()
                     side.transient = side.lookups > TRANSIENT_AFTER and side.misses > TRANSIENT_SHARE * side.lookups
@@ -1592,6 +1573,31 @@ class NavalSolver:
         assert tally.rounds is not None
         tally.rounds += done
         tally.dropped += dropped
+
+    @staticmethod
+    def _walk_flush(held: _Deferred, table: Callable[[], Arr], last: Spreader | None) -> float:
+        """A round walk's split casualties (:meth:`_Deferred.add_split`): this round's,
+        all due now, spread (their work counted as the products they stand for, in the
+        last round too, whose shortcut spreads fewer: what it reads grows with them).
+        In the last round (``last``: its shortcut) the levels' merged entries go to it a
+        few levels at once (it has a cost per call: ~75 levels a batch at 100 a side).
+        Returns the mass left out."""
+        if last is None:
+            return held.flush_all(table)
+        flats: list[Flat] = []
+
+        def shortcut(flat: Flat | None = None) -> float:
+            if flat is not None:
+                flats.append(flat)
+                if sum(len(f[0]) + len(f[3]) for f in flats) < LAST_AT_ONCE:
+                    return 0.0
+            if not flats:
+                return 0.0
+            whole = cast(Flat, tuple(np.concatenate(column) for column in zip(*flats)))
+            flats.clear()
+            return last(whole)
+
+        return held.flush_all(table, shortcut) + shortcut()
 
     def _last_fire(
         self, flat: tuple[Arr, Arr, Arr, Arr, Arr, Arr], spread_flat: Callable[..., float], tally: Tally[float]
