@@ -1313,9 +1313,11 @@ class NavalSolver:
         visits(P)`` too: the smaller of the two is used."""
         assert self.trace is not None
         A, D = self.A, self.D
-        values = np.zeros((len(A.slot_state), 2 * len(D.slot_state)))
-        # The chance of ever taking a step the solve left out (a cell never kept: 1).
-        omitted = np.ones_like(values)
+        # Both tables at once, as one complex table: the real part is the chance to win,
+        # the imaginary part the chance of ever taking a step the solve left out (a cell
+        # never kept: 1).  Every step below mixes them with the same real weights, so
+        # each gather and sum serves both.
+        both = np.full((len(A.slot_state), 2 * len(D.slot_state)), 1j)
         won = ATTACKER
         out: list[tuple[Arr, Arr, Arr, Arr, Arr]] = []
         for level in reversed(self.trace):
@@ -1325,39 +1327,28 @@ class NavalSolver:
                 outcome, i3, j3 = self._settle(i, j)
                 cell = (A.slot_of[i], 2 * D.slot_of[j])
                 if outcome is not None:
-                    values[cell] = 1.0 if outcome == won else 0.0
-                    omitted[cell] = 0.0
+                    both[cell] = 1.0 if outcome == won else 0.0
                 elif (i3, j3) != (i, j):
                     s3, t3 = A.slot_of[i3], D.slot_of[j3]
-                    known = s3 >= 0 and t3 >= 0
-                    values[cell] = values[s3, 2 * t3] if known else 0.0
-                    omitted[cell] = omitted[s3, 2 * t3] if known else 1.0
+                    both[cell] = both[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
             if level.kept is None:
                 continue
             ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total = level.kept
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
-            for table in (values, omitted):  # the loops: summed in closed form
-                table[si[stays], sj[stays]] = 0
-                table[si, sj + 1] = 0
+            both[si[stays], sj[stays]] = 0  # the loops: summed in closed form
+            both[si, sj + 1] = 0
             # Its work was counted when the traced solve met these nodes (_nodes).
-            b, b_o = _bilinear(A, D, ca, cd, g_total, values, omitted)
+            b = _bilinear(A, D, ca, cd, g_total, both)
             live = stays & ~stale
-            x_s = np.zeros(len(ii))
-            o_s = np.zeros(len(ii))
+            x_s = np.zeros(len(ii), dtype=complex)
             if live.any():
-                a, a_o = _bilinear(A, D, sa[live], sd[live], s_total[live], values, omitted)
-                loop = 1.0 - p0[live] * g0[live]
-                x_s[live] = (a + p0[live] * b[live]) / loop
-                o_s[live] = (a_o + p0[live] * b_o[live]) / loop
+                a = _bilinear(A, D, sa[live], sd[live], s_total[live], both)
+                x_s[live] = (a + p0[live] * b[live]) / (1.0 - p0[live] * g0[live])
             x_g = np.where(stays, g0 * x_s, 0) + b
-            o_g = np.where(stays, g0 * o_s, 0) + b_o
             x_g[stale] = 0
-            o_g[stale] = 0
-            values[si[stays], sj[stays]] = x_s[stays]
-            values[si, sj + 1] = x_g
-            omitted[si[stays], sj[stays]] = o_s[stays]
-            omitted[si, sj + 1] = o_g
-            out.append((ii[stays], jj[stays], x_s[stays], o_s[stays], s_total[stays]))
+            both[si[stays], sj[stays]] = x_s[stays]
+            both[si, sj + 1] = x_g
+            out.append((ii[stays], jj[stays], x_s[stays].real, x_s[stays].imag, s_total[stays]))
         if not out:
             none = np.zeros(0, dtype=np.int64)
             return none, none, np.zeros(0), np.zeros(0), np.zeros(0)
@@ -1828,15 +1819,13 @@ def _chunks(la: Arr, ld: Arr) -> Iterator[tuple[slice, slice, slice]]:
         first = last
 
 
-def _bilinear(
-    A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, values: Arr, omitted: Arr
-) -> tuple[Arr, Arr]:
+def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, both: Arr) -> Arr:
     """Per pair of stored results (``a_ids[k]``, ``d_ids[k]``) spread with mass
-    ``scale[k]``: the sum over their entries of both chances times ``values`` at that
-    cell (a table shaped as the mass table), over the products the spreading keeps
-    (:func:`_pruned`): what the outer product would spread, weighted by the cells.  And
-    the same sum over ``omitted`` (a second such table) plus the chance of the products
-    not kept: the chance of a step left out, from the next cell on."""
+    ``scale[k]``: the sum over their entries of both chances times ``both`` at that
+    cell (a complex table shaped as the mass table), over the products the spreading
+    keeps (:func:`_pruned`): what the outer product would spread, weighted by the cells.
+    The imaginary part also gets the chance of the products not kept (with ``both``'s
+    imaginary part the chance of a step left out from a cell on, that from the pair)."""
     a_idx, a_p, la = A.gather(a_ids)
     d_idx, d_p, ld = D.gather(d_ids)
     a_idx, _, la, d_idx, d_p, ld, kept, _ = _pruned(a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld)
@@ -1851,11 +1840,10 @@ def _bilinear(
     # The kept products of a part are every kept attacker entry with every kept defender one.
     a_sum = np.bincount(np.repeat(np.arange(n), la), a_p, minlength=n)
     d_sum = np.bincount(np.repeat(np.arange(n), ld), d_p, minlength=n)
-    flat = values.reshape(-1)
-    flat_o = omitted.reshape(-1)
-    C = values.shape[1]
-    out = np.zeros(n, dtype=values.dtype)
-    out_o = np.maximum(1.0 - a_sum * d_sum, 0.0)
+    flat = both.reshape(-1)
+    C = both.shape[1]
+    out = np.zeros(n, dtype=both.dtype)
+    out.imag = np.maximum(1.0 - a_sum * d_sum, 0.0)
     for parts, a, d in _chunks(la, ld):
         la_ = la[parts]
         full = la_ > 0
@@ -1863,14 +1851,11 @@ def _bilinear(
             continue
         reps, out_start, gd = _expand(la_, ld[parts])
         cell = np.repeat(a_idx[a] * C, reps) + d_idx[d][gd]
-        dp = d_p[d][gd]
-        starts = (np.cumsum(la_) - la_)[full]
-        for table, into in ((flat, out), (flat_o, out_o)):
-            per_entry = np.add.reduceat(table[cell] * dp, out_start) * a_p[a]
-            got = into[parts]
-            got[full] += np.add.reduceat(per_entry, starts)
-            into[parts] = got
-    return out, out_o
+        per_entry = np.add.reduceat(flat[cell] * d_p[d][gd], out_start) * a_p[a]
+        got = out[parts]
+        got[full] += np.add.reduceat(per_entry, (np.cumsum(la_) - la_)[full])
+        out[parts] = got
+    return out
 
 
 def _expand(la: Arr, ld: Arr) -> tuple[Arr, Arr, Arr]:
