@@ -23,7 +23,7 @@ the dict-based one here serves exact fractions and checks it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Generic
+from typing import TYPE_CHECKING, Any, Callable, Generic
 
 from engine.odds.aa_battle import (
     CUT, DEFENDER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_many_states,
@@ -214,14 +214,14 @@ class GeneralEngine(Generic[N]):
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             after = self.plain_pairs(tally)
+            if rounds is None and self.sides is None and self._strike_solve(after, tally):
+                return self._balanced(tally)
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
             else:
                 solver.walk(after, rounds, tally)
-            recorded = float(sum(tally.outcome.values()))
-            tally.dropped += abs(1.0 - recorded - tally.dropped)
-            return tally
+            return self._balanced(tally)
         for start in setup.starts:
             a, d = start.attacker, start.defender
             # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
@@ -321,6 +321,27 @@ class GeneralEngine(Generic[N]):
                         outcome, a3, d3 = setup.settle(a2, d2)
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
+
+    def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any]) -> bool:
+        """Solve from ``after`` in one compiled pass (:mod:`engine.odds.aa_strike`) when
+        the battle is one where a side's submarines strike every round (float mode);
+        False (nothing recorded) otherwise."""
+        from engine.odds import aa_strike  # numpy; its kernel numba, compiled on first use
+
+        setup: Any = self.setup
+        if not aa_strike.ENABLED or not aa_strike.applies(setup):
+            return False
+        seen = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work).solve(after, tally)
+        if seen is None:
+            return False
+        self.seen = seen
+        return True
+
+    def _balanced(self, tally: Tally[N]) -> Tally[N]:
+        """``tally`` with the rounding drift of its total added to its error bound."""
+        recorded = float(sum(tally.outcome.values()))
+        tally.dropped += abs(1.0 - recorded - tally.dropped)
+        return tally
 
     def plain_pairs(self, tally: Tally[N]) -> dict[Pair, N]:
         """Where round 1 starts when it is like any other (:meth:`plain_starts`): the

@@ -17,6 +17,16 @@ from engine.odds.aa_general import GeneralEngine
 from tests.odds.helpers import ODDS_KEYS, assert_floats_match_fractions, assert_same_odds, close, fleet, strike_fleet
 
 
+@pytest.fixture(autouse=True)
+def _naval_solve_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # This file tests engine.odds.aa_naval.  Battles where one side's submarines strike
+    # every round go to the compiled pass of engine.odds.aa_strike unless it is off
+    # (tests/odds/test_aa_strike.py checks that one against these solves).
+    from engine.odds import aa_strike
+
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+
+
 def _both(battle: AABattle) -> tuple[Tally[float], Tally[float]]:
     tallies = []
     for vectorised in (True, False):

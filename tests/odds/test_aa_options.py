@@ -1023,8 +1023,11 @@ def test_naval_table_limit_allows_exactly_what_the_table_needs(monkeypatch: pyte
     # The cap (aa_odds max_naval_table) takes a battle whose table fits it, grown by half
     # where that fits and just enough where not, and refuses one that would pass it
     # before the table grows past it.
-    from engine.odds import aa_naval
+    from engine.odds import aa_naval, aa_strike
 
+    # The numpy solve's table (the compiled pass of engine.odds.aa_strike, which takes
+    # this battle otherwise, checks the cap once: tests/odds/test_aa_strike.py).
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
     battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig", mode="sea")
     sizes: list[int] = []
     grown = aa_naval._grown

@@ -1,0 +1,259 @@
+"""Sea battles where one side's submarines strike every round, solved in one compiled
+pass (float mode, no round limit).
+
+The battles: one side (X) has submarines and no destroyer, the other (Y) neither
+submarines nor destroyers, and neither has transports or submarines that may submerge
+(the end-of-round rules then only tell who is left, A-10.6, A-10.7).  Then X's
+submarines strike at the start of every round and never fire in general fire, Y's
+aircraft never hit them (A-10.14), X's hits on Y are never restricted but for the
+strike's (never on aircraft), and the sides' states have a simple shape:
+
+* X at (s, p): ``s`` submarines left, and the first ``p`` of its other steps taken
+  (battleships' first hits, then its other units by the order of loss: Y's aircraft
+  hits take those in order, A-10.14, and the unrestricted hits the submarines first
+  once the steps before them are gone);
+* Y at (i, k): its first ``i`` steps that are not aircraft taken and its first ``k``
+  aircraft steps (the strikes take only the former, general fire both in loss order).
+
+X's general dice depend on p alone, its strike on s alone, Y's ships' dice on i alone
+and its aircraft's on k alone.  So a round splits into four moves of one side each
+(:mod:`engine.odds.aa_strike_kernel`), and every pair of states costs a few dozen
+products instead of an outer product of two casualty distributions (~128 x ~40 for
+100 a side in :mod:`engine.odds.aa_naval`, which solves every other battle with
+submarines).  The answer is the same chain's (checked against it and against exact
+fractions in ``tests/odds/test_aa_strike.py``); masses below ``TINY`` and dice outcomes
+below ``CUT`` are left out and counted in the error bound, as there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.odds.aa_battle import (
+    ATTACKER, CUT, DEFENDER, DRAW, STALEMATE, TINY, BattleSetup, Tally, Work, too_big_naval_table,
+    too_many_states,
+)
+from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
+from engine.odds.dist import fire_distribution
+
+Arr = Any  # numpy arrays
+
+OUTCOME_ROWS = (ATTACKER, DEFENDER, DRAW, STALEMATE)  # the kernel's outcome codes 0-3
+ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests compare the two)
+
+
+def _has(side: Side, flag: str) -> bool:
+    return any(getattr(side.profiles[n], flag) for n in side.army)
+
+
+def applies(setup: BattleSetup[float]) -> bool:
+    """Whether :class:`StrikeSolver` solves this battle (see the module's text)."""
+    if not setup.sea or setup.low_luck or setup.retreat_below or setup.retreat_at is not None:
+        return False
+    att, dfn = setup.attacker, setup.defender
+    if _has(att, "submarine") == _has(dfn, "submarine"):
+        return False
+    x, y = (att, dfn) if _has(att, "submarine") else (dfn, att)
+    for side in (x, y):
+        if side.submerge or side.keep_land or _has(side, "transport") or _has(side, "is_aa"):
+            return False
+    if _has(x, "destroyer") or _has(y, "destroyer"):
+        return False
+    cats = [st.category for st in x.steps(x.start)]
+    subs = [k for k, c in enumerate(cats) if c == CAT_SUB]
+    return subs == list(range(subs[0], subs[0] + len(subs)))
+
+
+def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr]:
+    """Distributions as a padded table, each with its first and last index kept and the
+    chance cut from it (outcomes below ``CUT``)."""
+    width = max(len(x) for x in dists)
+    table = np.zeros((len(dists), width))
+    for n, x in enumerate(dists):
+        table[n, : len(x)] = x
+    small = table < CUT
+    cut = np.where(small, table, 0.0).sum(axis=1)
+    table[small] = 0.0
+    nz = table > 0.0
+    anyv = nz.any(axis=1)
+    lo = np.where(anyv, nz.argmax(axis=1), 0)
+    hi = np.where(anyv, width - 1 - nz[:, ::-1].argmax(axis=1), 0)
+    return table, lo.astype(np.int64), hi.astype(np.int64), cut
+
+
+def _deltas(side: Side, steps: list[Step]) -> Arr:
+    """Cumulative state changes of taking ``steps`` in turn: row n after the first n."""
+    out = np.zeros((len(steps) + 1, len(side.slots)), dtype=np.int64)
+    for n, step in enumerate(steps):
+        out[n + 1] = out[n]
+        out[n + 1, step.source] -= 1
+        if step.target >= 0:
+            out[n + 1, step.target] += 1
+    return out
+
+
+class StrikeSolver:
+    """The battles of :func:`applies`, with ``solve`` as :class:`engine.odds.aa_naval.
+    NavalSolver`'s (same tally, same limits)."""
+
+    def __init__(self, setup: BattleSetup[float], max_states: int | None = None, seen: int = 0,
+                 *, work: Work | None = None) -> None:
+        self.setup = setup
+        self.max_states = max_states
+        self.seen = seen
+        self.work = work if work is not None else Work()
+        att, dfn = setup.attacker, setup.defender
+        self.x_attacks = _has(att, "submarine")
+        x, y = (att, dfn) if self.x_attacks else (dfn, att)
+        self.x, self.y = x, y
+        dist = _memo_dist()
+
+        # X: rows (s, p).
+        steps = list(x.steps(x.start))
+        subs = [st for st in steps if st.category == CAT_SUB]
+        others = [st for st in steps if st.category != CAT_SUB]
+        self.S, self.P = len(subs), len(others)
+        self.q = next(k for k, st in enumerate(steps) if st.category == CAT_SUB)
+        S, P, W = self.S, self.P, self.P + 1
+        base = np.array(x.start, dtype=np.int64)
+        by_p, by_sub = _deltas(x, others), _deltas(x, subs)
+        rows = base + by_sub[S - np.repeat(np.arange(S, -1, -1), W)] + np.tile(by_p, (S + 1, 1))
+        self.x_states: list[State] = [tuple(v) for v in rows.tolist()]
+        self.x_index = {st: n for n, st in enumerate(self.x_states)}
+        alive_p = np.array([x.alive(self.x_states[S * W + p]) > 0 for p in range(W)])
+        self.alive_x = np.repeat(np.arange(S, -1, -1) > 0, W) | np.tile(alive_p, S + 1)
+        general = [x.dice(self.x_states[S * W + p]) for p in range(W)]  # rows of s = 0
+        self.a = _dist_table([dist(g[1] + g[2]) for g in general])
+        self.b = _dist_table([dist(x.dice(self.x_states[(S - s) * W + P])[0]) for s in range(S + 1)])
+
+        # Y: columns (i, k), from the most hit points to the fewest.
+        ysteps = list(y.steps(y.start))
+        ship_at = [k for k, st in enumerate(ysteps) if st.category != CAT_AIR]
+        air_at = [k for k, st in enumerate(ysteps) if st.category == CAT_AIR]
+        n_i, n_k = len(ship_at), len(air_at)
+        self.n_i = n_i
+
+        def fired(i: int, k: int) -> tuple[int, int]:
+            """One unrestricted hit on Y at (i, k): its next step in loss order."""
+            if i < n_i and (k >= n_k or ship_at[i] < air_at[k]):
+                return i + 1, k
+            if k < n_k:
+                return i, k + 1
+            return i, k
+
+        seen_ik = {(0, 0)}
+        todo = [(0, 0)]
+        while todo:
+            i, k = todo.pop()
+            for nxt in ((min(n_i, i + 1), k), fired(i, k)):
+                if nxt not in seen_ik:
+                    seen_ik.add(nxt)
+                    todo.append(nxt)
+        cols = sorted(seen_ik, key=lambda ik: (ik[0] + ik[1], ik[0]))
+        col_of = {ik: n for n, ik in enumerate(cols)}
+        self.yi = np.array([i for i, _ in cols], dtype=np.int64)
+        self.yk = np.array([k for _, k in cols], dtype=np.int64)
+        ybase = np.array(y.start, dtype=np.int64)
+        by_i = _deltas(y, [ysteps[k] for k in ship_at])
+        by_k = _deltas(y, [ysteps[k] for k in air_at])
+        yrows = ybase + by_i[self.yi] + by_k[self.yk]
+        self.y_states: list[State] = [tuple(v) for v in yrows.tolist()]
+        self.y_index = {st: n for n, st in enumerate(self.y_states)}
+        self.alive_y = np.array([y.alive(st) > 0 for st in self.y_states])
+        self.u = _dist_table([dist(y.dice(tuple((ybase + by_i[i]).tolist()))[2]) for i in range(n_i + 1)])
+        self.f = _dist_table([dist(y.dice(tuple((ybase + by_k[k]).tolist()))[1]) for k in range(n_k + 1)])
+        J, H = self.b[0].shape[1], self.a[0].shape[1]
+        nd = len(cols)
+        self.nxt_strike = np.array([[col_of[(min(n_i, i + j), k)] for j in range(J)] for i, k in cols],
+                                   dtype=np.int64).reshape(nd, J)  # fmt: skip
+        self.nxt_fire = np.zeros((nd, H), dtype=np.int64)
+        self.air_lost = np.zeros((nd, H), dtype=np.int64)
+        for d, (i, k) in enumerate(cols):
+            ii, kk = i, k
+            for h in range(H):
+                self.nxt_fire[d, h] = col_of[(ii, kk)]
+                self.air_lost[d, h] = kk - k
+                ii, kk = fired(ii, kk)
+
+    def cells(self) -> int:
+        """Pairs of states: the size of the kernel's mass tables."""
+        return (self.S + 1) * (self.P + 1) * len(self.y_states)
+
+    def work_bound(self) -> int:
+        """The products the kernel may make at most (each pair's four moves; the rows
+        before X's submarines move by both of Y's kinds of hits and X's fire at once)."""
+        widths = [int((t[2] - t[1]).max()) + 1 for t in (self.b, self.u, self.a, self.f)]
+        joint = self.q * len(self.y_states) * widths[1] * widths[2] * widths[3]
+        return self.cells() * (sum(widths) + widths[3] * int(self.air_lost.max())) + joint
+
+    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int | None:
+        """Spread ``initial`` (round-start masses, before the end-of-round rules) to the
+        end, recording into ``tally``; the pairs processed, or None (nothing recorded)
+        when a starting state is not one of this battle's shape (a second wave's)."""
+        setup = self.setup
+        nd = len(self.y_states)
+        ps = np.zeros((nd, (self.S + 1) * (self.P + 1)))
+        settled: list[tuple[str, State, State, float]] = []
+        for (a, d), m in initial.items():
+            outcome, a3, d3 = setup.settle(a, d)
+            if outcome is not None:
+                settled.append((outcome, a3, d3, m))
+                continue
+            xs, ys = (a3, d3) if self.x_attacks else (d3, a3)
+            r, c = self.x_index.get(xs), self.y_index.get(ys)
+            if r is None or c is None:
+                return None
+            ps[c, r] += m
+        cap = self.work.naval_table
+        if cap is not None and 2 * self.cells() > cap:
+            raise too_big_naval_table(2 * self.cells(), cap)
+        self.work.add(self.work_bound())
+        for outcome, a3, d3, m in settled:
+            tally.record(outcome, a3, d3, m, setup.takes(a3))
+        from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
+
+        left = -1 if self.max_states is None else max(self.max_states - self.seen, 0)
+        ends_x, ends_y, rounds, dropped, seen = solve(
+            self.S, self.P, self.q, self.x_attacks, setup.defender_fought,
+            self.alive_x, self.alive_y, self.yi, self.yk, self.n_i,
+            self.nxt_strike, self.nxt_fire, self.air_lost,
+            *self.b, *self.a, *self.u, *self.f,
+            ps, TINY, left if left >= 0 else 1 << 62,
+        )  # fmt: skip
+        if seen < 0:
+            assert self.max_states is not None
+            raise too_many_states(self.max_states)
+        self.seen += seen
+        att_ends, dfn_ends = (ends_x, ends_y) if self.x_attacks else (ends_y, ends_x)
+        att_states, dfn_states = (self.x_states, self.y_states) if self.x_attacks else (self.y_states, self.x_states)
+        for o, outcome in enumerate(OUTCOME_ROWS):
+            tally.outcome[outcome] += float(ends_x[o].sum())
+            if outcome == ATTACKER and tally.takes is not None:
+                for n in np.flatnonzero(att_ends[o]).tolist():
+                    if setup.takes(att_states[n]):
+                        tally.takes += float(att_ends[o, n])
+        for ends, states, into in ((att_ends, att_states, tally.attacker_end),
+                                   (dfn_ends, dfn_states, tally.defender_end)):  # fmt: skip
+            sums = ends.sum(axis=0)
+            for n in np.flatnonzero(sums).tolist():
+                st = states[n]
+                into[st] = into.get(st, 0.0) + float(sums[n])
+        assert tally.rounds is not None
+        tally.rounds += rounds
+        tally.dropped += dropped
+        return self.seen
+
+
+def _memo_dist() -> Any:
+    memo: dict[tuple[tuple[int, int], ...], list[float]] = {}
+
+    def dist(groups: list[tuple[int, int]]) -> list[float]:
+        key = tuple(groups)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = fire_distribution(groups, 1.0)
+        return got
+
+    return dist

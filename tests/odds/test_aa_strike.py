@@ -1,0 +1,239 @@
+"""The compiled pass of sea battles where one side's submarines strike every round
+(engine.odds.aa_strike, issue 19 speed): the same chain as the general engine's (A-10.6
+surprise strikes, A-10.14 aircraft that cannot hit submarines and submarines that
+cannot hit aircraft, A-10.8 battleships' first hits), only computed differently; checked
+against the dict-based solve, exact fractions and the numpy solve it replaces here."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.core.errors import PlayerError
+from engine.odds import aa_strike
+from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa_battle import OUTCOMES, Tally
+from engine.odds.aa_general import GeneralEngine
+from engine.odds.aa_strike_kernel import aircraft, land, unrestricted
+from tests.odds.helpers import ODDS_KEYS, assert_floats_match_fractions, assert_same_odds, close
+
+
+@pytest.fixture
+def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many battles the compiled pass solved (pairs processed, one per solve)."""
+    got: list[int] = []
+    solve = aa_strike.StrikeSolver.solve
+
+    def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any) -> int | None:
+        seen = solve(self, initial, tally)
+        if seen is not None:
+            got.append(seen)
+        return seen
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "solve", counted)
+    return got
+
+
+def _fleet(rng: random.Random, *, subs: bool, defender: bool) -> str:
+    """A random fleet of the compiled pass's battles: the striking side has submarines
+    (and no destroyer), the other none, neither side destroyers or transports; a
+    defender's fighters fit on its carriers."""
+    units = {"sub": rng.randint(1, 4) if subs else 0, "cru": rng.randint(0, 2), "car": rng.randint(0, 2),
+             "bat": rng.randint(0, 2)}  # fmt: skip
+    units["fig"] = min(rng.randint(0, 3), 2 * units["car"]) if defender else rng.randint(0, 2)
+    if not defender:
+        units["bom"] = rng.choice([0, 0, 1])
+    if not subs and not any(units.values()):
+        units["cru"] = 1
+    return ", ".join(f"{c} {u}" for u, c in units.items() if c)
+
+
+def _tallies(battle: AABattle, monkeypatch: pytest.MonkeyPatch) -> tuple[Tally[float], ...]:
+    """The battle through GeneralEngine.run (the compiled pass), the numpy solve and the
+    dict solve."""
+    out = []
+    for vectorised, compiled in ((True, True), (True, False), (False, False)):
+        monkeypatch.setattr(aa_strike, "ENABLED", compiled)
+        setup, _ = setup_battle(battle, 1.0)
+        out.append(GeneralEngine(setup, vectorised=vectorised).run())
+    monkeypatch.setattr(aa_strike, "ENABLED", True)
+    return tuple(out)
+
+
+def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    rng = random.Random(19)
+    for n in range(60):
+        striker_attacks = n % 2 == 0
+        attacker = _fleet(rng, subs=striker_attacks, defender=False)
+        defender = _fleet(rng, subs=not striker_attacks, defender=True)
+        battle = AABattle.parse(attacker, defender, mode="sea")
+        setup, _ = setup_battle(battle, 1.0)
+        assert aa_strike.applies(setup), battle
+        before = len(passes)
+        new, numpy_solve, old = _tallies(battle, monkeypatch)
+        assert len(passes) == before + 1, battle
+        for outcome in OUTCOMES:
+            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+        assert new.takes == pytest.approx(old.takes, abs=1e-12)
+        # Rounds as the numpy solve counts them: the dict solve counts a first round
+        # where nothing can ever be hit (a stalemate from the start), the solves none.
+        assert new.rounds == pytest.approx(numpy_solve.rounds, rel=1e-12)
+        if old.outcome["stalemate"] < 1.0 - 1e-9:
+            assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+        close(new.attacker_end, old.attacker_end)
+        close(new.defender_end, old.defender_end)
+        assert new.dropped < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        # Battleships' first hits come before the submarines in the loss order (A-10.8):
+        # the defender's aircraft hits take them, then the cruiser, never a submarine.
+        ("3 sub, 2 bat, 1 bom", "2 cru, 1 car, 2 fig"),
+        # The defender's submarines strike; the attacker's aircraft cannot hit them.
+        ("2 cru, 1 bat, 2 fig, 1 bom", "3 sub, 1 cru"),
+        # A stalemate: aircraft left against submarines left (A-10.6, A-10.14).
+        ("2 fig", "3 sub, 1 cru"),
+        # Both sides can be destroyed in the same round: a draw.
+        ("2 sub, 1 cru", "2 cru"),
+    ],
+)
+def test_compiled_pass_matches_exact_fractions(attacker: str, defender: str, passes: list[int]) -> None:
+    exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea"))
+    assert passes
+    if attacker == "2 fig":
+        assert exact.stalemate > 0.5
+    if attacker == "2 sub, 1 cru":
+        assert exact.draw > 0.01
+
+
+def test_compiled_pass_agrees_with_the_numpy_solve_within_both_error_bounds(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # The battle of the bench's strike figure, a fifth of the size: every chance and the
+    # survivors within the two answers' error bounds (masses below 1e-19 left out).
+    battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig", mode="sea")
+    new = aa_odds(battle)
+    assert passes
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert len(passes) == 1
+    assert 0.0 < new.error_bound < 1e-13
+    keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
+    assert_same_odds(new, old, new.error_bound + old.error_bound, keys=keys, same_states=False)
+    assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
+
+
+def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
+    setup, _ = setup_battle(battle, 1.0)
+    assert aa_strike.applies(setup)
+    return aa_strike.StrikeSolver(setup)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "options"),
+    [
+        ("4 sub, 2 bat, 1 cru, 1 fig, 1 bom", {}),
+        # Cruisers before the submarines: more steps before them.
+        ("3 sub, 1 bat, 2 cru, 1 bom", {"ool_attacker": "cru, sub, bom, bat"}),
+        ("3 sub, 2 cru", {}),
+    ],
+)
+def test_hits_land_on_the_striking_side_as_take_hits_places_them(attacker: str, options: dict[str, Any]) -> None:
+    # A-10.14: the aircraft's hits take the first steps that are not submarines, the
+    # unrestricted hits the first steps left; the kernel's land (and, past the steps
+    # before the submarines, its two moves in either order) against Side.take_hits.
+    solver = _numbered(AABattle.parse(attacker, "2 cru, 1 car, 2 fig", mode="sea", **options))
+    x, S, P, q = solver.x, solver.S, solver.P, solver.q
+    if "ool_attacker" in options:
+        assert q == 3  # the battleship's first hit and two cruisers, then submarines
+    checked = 0
+    for s in range(S + 1):
+        for p in range(P + 1):
+            if s < S and p < q:
+                continue  # not a state: the submarines come after those steps
+            st = solver.x_states[(S - s) * (P + 1) + p]
+            for u in range(S + P + 2):
+                for f in range(P + 2):
+                    s2, p2 = land(S, P, q, s, p, u, f)
+                    assert solver.x_states[(S - s2) * (P + 1) + p2] == x.take_hits(st, 0, f, u), (s, p, u, f)
+                    if p >= q:
+                        s3, p3 = unrestricted(P, s, p, u)
+                        assert (s3, aircraft(P, p3, f)) == (s2, p2)
+                        assert unrestricted(P, s, aircraft(P, p, f), u) == (s2, p2)
+                    checked += 1
+    assert checked > 200
+
+
+def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
+    # Submarine hits never land on aircraft (A-10.6); general fire takes the loss order.
+    solver = _numbered(AABattle.parse("5 sub, 1 cru", "1 bat, 2 cru, 2 car, 4 fig", mode="sea",
+                                      ool_defender="cru, fig, car, bat"))  # fmt: skip
+    y = solver.y
+    assert solver.y_index[y.start] == 0
+    for d, st in enumerate(solver.y_states):
+        for j in range(solver.nxt_strike.shape[1]):
+            assert solver.y_states[solver.nxt_strike[d, j]] == y.take_hits(st, j, 0, 0)
+        for h in range(solver.nxt_fire.shape[1]):
+            after = solver.y_states[solver.nxt_fire[d, h]]
+            assert after == y.take(st, h)
+            lost = y.count(st, "fighter") - y.count(after, "fighter")
+            assert solver.air_lost[d, h] == lost
+    # Some states have lost fighters and kept ships: the states are two-dimensional.
+    assert any(k and i < solver.n_i for i, k in zip(solver.yi.tolist(), solver.yk.tolist()))
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options", "taken"),
+    [
+        ("3 sub, 1 cru, 1 bom", "2 cru, 1 car, 2 fig", {}, True),
+        ("2 cru, 2 fig", "3 sub, 1 bat", {}, True),
+        ("3 sub", "1 des, 1 cru", {}, False),  # a destroyer: strikes cancelled (A-10.6)
+        ("3 sub, 1 des", "2 cru", {}, False),  # the defender's aircraft could hit submarines
+        ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides
+        ("3 sub", "1 cru, 1 tra", {}, False),  # transports (A-10.7)
+        ("3 sub, 1 cru", "2 cru", {"low_luck": True}, False),
+        ("3 sub, 1 cru", "2 cru", {"submerge_attacker": True}, False),
+        ("3 sub, 1 cru", "2 cru", {"retreat_below": 2}, False),
+    ],
+)
+def test_which_battles_take_the_compiled_pass(attacker: str, defender: str, options: dict[str, Any], taken: bool) -> None:
+    setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **options), 1.0)
+    assert aa_strike.applies(setup) is taken
+
+
+def test_a_start_not_of_the_battles_shape_is_left_to_the_numpy_solve() -> None:
+    setup, _ = setup_battle(AABattle.parse("3 sub, 1 cru", "2 cru, 1 car, 1 fig", mode="sea"), 1.0)
+    solver = aa_strike.StrikeSolver(setup)
+    a, d = setup.attacker.start, setup.defender.start
+    odd = tuple(n + 1 for n in a)  # more units than the battle's attacker has
+    tally: Tally[float] = Tally.empty(1.0)
+    assert solver.solve({(a, d): 0.5, (odd, d): 0.5}, tally) is None
+    assert tally == Tally.empty(1.0)
+    assert solver.solve({(a, d): 1.0}, tally) is not None
+    assert sum(tally.outcome.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_limits_are_checked_before_the_compiled_pass(passes: list[int]) -> None:
+    # Discord's limits (bot.commands.odds): pairs of states processed, the work bound
+    # (every product the pass may make) and the mass tables' cells, each refused in
+    # slash-command syntax, and the battle answered at exactly the limit.
+    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea")
+    free = aa_odds(battle)
+    assert len(passes) == 1
+    seen = passes[0]
+    setup, _ = setup_battle(battle, 1.0)
+    solver = aa_strike.StrikeSolver(setup)
+    bound, cells = solver.work_bound(), 2 * solver.cells()
+    assert aa_odds(battle, max_states=seen) == free
+    assert aa_odds(battle, max_work=bound) == free
+    assert aa_odds(battle, max_naval_table=cells) == free
+    for limits in ({"max_states": seen - 1}, {"max_work": bound - 1}, {"max_naval_table": cells - 1}):
+        with pytest.raises(PlayerError, match="too big") as err:
+            aa_odds(battle, **limits)  # type: ignore[arg-type]
+        assert "/odds" in err.value.text() or "fewer units" in err.value.text()
