@@ -18,6 +18,10 @@ COPY render ./render
 RUN pip install --no-cache-dir . && rm -rf /root/.cache
 
 USER warroom
+# The compiled pass of sea battles where submarines strike every round (numba,
+# engine/odds/aa_strike_kernel.py) is compiled once, here, into the image's cache.
+ENV NUMBA_CACHE_DIR=/home/warroom/.cache/numba
+RUN cd / && python -c 'from bot.commands.odds import warm; warm()'
 # The SQLite file (games, order logs) lives on this volume and survives upgrades.
 VOLUME ["/data"]
 ENTRYPOINT ["warroom", "run"]

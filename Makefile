@@ -23,9 +23,14 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # and CI sandboxes) every process would compile the modules it loads again: ~40 of the
 # ~95 ms of a one-shot `warroom odds` there.  Up-to-date files are skipped (~0.1 s).
 BYTECODE := $(BIN)/python -m compileall -q -j 0 bot engine render bench
+# The compiled pass of sea battles where submarines strike every round (numba), compiled
+# into numba's cache ahead (~5 s the first time, ~1 s once cached), so the first such
+# battle asked does not wait for it.
+KERNELS := $(BIN)/python -c 'from bot.commands.odds import warm; warm()'
 
 run: $(VENV)/.installed
 	$(BYTECODE)
+	$(KERNELS)
 	$(BIN)/warroom run
 
 # The tests start their own PostgreSQL server (tests/storage/pg_server.py) from Debian's
@@ -53,6 +58,7 @@ test: $(VENV)/.installed-dev postgres-server
 
 bench: $(VENV)/.installed-dev
 	$(BYTECODE)
+	$(KERNELS)
 	$(BIN)/python -m bench
 
 typecheck: $(VENV)/.installed-dev

@@ -327,6 +327,7 @@ class WarroomBot(discord.Client):
         self._app = app
         self._sync = sync
         self._scheduler: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None  # the odds kernels compiled ahead (odds.warm)
         self._late_defers: set[asyncio.Task[None]] = set()
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self)
         from bot.commands import load_all
@@ -354,8 +355,10 @@ class WarroomBot(discord.Client):
             else:
                 await self.tree.sync()
         from bot import render_pool
+        from bot.commands import odds
 
         await render_pool.warm()
+        self._warming = asyncio.create_task(asyncio.to_thread(odds.warm))
         self._scheduler = asyncio.create_task(self._schedule())
 
     async def close(self) -> None:

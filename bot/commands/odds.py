@@ -99,6 +99,14 @@ class _Turns:
 _turns: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Turns]" = weakref.WeakKeyDictionary()
 
 
+def warm() -> None:
+    """Compile (or load from numba's cache) the compiled pass of sea battles where
+    submarines strike every round (engine.odds.aa_strike) with the smallest such battle:
+    the bot does it in a worker thread as it starts, so nobody's first such battle waits
+    for it (~1 s from the cache, ~5 s compiling)."""
+    aa_odds(AABattle.parse("1 sub", "1 cru", mode="sea"))
+
+
 def _aa(battle: AABattle) -> AAOdds:
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
                    max_starts=MAX_STARTS, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)

@@ -66,9 +66,10 @@ def applies(setup: BattleSetup[float]) -> bool:
     return subs == list(range(subs[0], subs[0] + len(subs)))
 
 
-def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr]:
-    """Distributions as a padded table, each with its first and last index kept and the
-    chance cut from it (outcomes below ``CUT``)."""
+def _dist_table(dists: list[list[float]]) -> tuple[Arr, ...]:
+    """Distributions as a padded table, each with what the kernel reads of it: its first
+    and last index, the chance cut from it (outcomes below ``CUT``), its mode, and its
+    cumulative chances (``cum[n, x]``: the chance below ``x``)."""
     width = max(len(x) for x in dists)
     table = np.zeros((len(dists), width))
     for n, x in enumerate(dists):
@@ -80,7 +81,9 @@ def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr]:
     anyv = nz.any(axis=1)
     lo = np.where(anyv, nz.argmax(axis=1), 0)
     hi = np.where(anyv, width - 1 - nz[:, ::-1].argmax(axis=1), 0)
-    return table, lo.astype(np.int64), hi.astype(np.int64), cut
+    cum = np.zeros((len(dists), width + 1))
+    np.cumsum(table, axis=1, out=cum[:, 1:])
+    return (table, lo.astype(np.int64), hi.astype(np.int64), cut, table.argmax(axis=1).astype(np.int64), cum)
 
 
 def _deltas(side: Side, steps: list[Step]) -> Arr:
@@ -130,31 +133,24 @@ class StrikeSolver:
 
         # Y: columns (i, k), from the most hit points to the fewest.
         ysteps = list(y.steps(y.start))
-        ship_at = [k for k, st in enumerate(ysteps) if st.category != CAT_AIR]
-        air_at = [k for k, st in enumerate(ysteps) if st.category == CAT_AIR]
+        is_air = np.array([st.category == CAT_AIR for st in ysteps] + [False])
+        ship_at, air_at = np.flatnonzero(~is_air[:-1]), np.flatnonzero(is_air[:-1])
         n_i, n_k = len(ship_at), len(air_at)
         self.n_i = n_i
-
-        def fired(i: int, k: int) -> tuple[int, int]:
-            """One unrestricted hit on Y at (i, k): its next step in loss order."""
-            if i < n_i and (k >= n_k or ship_at[i] < air_at[k]):
-                return i + 1, k
-            if k < n_k:
-                return i, k + 1
-            return i, k
-
-        seen_ik = {(0, 0)}
-        todo = [(0, 0)]
-        while todo:
-            i, k = todo.pop()
-            for nxt in ((min(n_i, i + 1), k), fired(i, k)):
-                if nxt not in seen_ik:
-                    seen_ik.add(nxt)
-                    todo.append(nxt)
-        cols = sorted(seen_ik, key=lambda ik: (ik[0] + ik[1], ik[0]))
-        col_of = {ik: n for n, ik in enumerate(cols)}
-        self.yi = np.array([i for i, _ in cols], dtype=np.int64)
-        self.yk = np.array([k for _, k in cols], dtype=np.int64)
+        # Ship and aircraft steps before each place in the loss order.
+        ships_before = np.concatenate([[0], np.cumsum(~is_air[:-1])])
+        air_before = np.concatenate([[0], np.cumsum(is_air[:-1])])
+        # (i, k) is a state when its aircraft steps were taken by general fire, which takes
+        # an aircraft step only once every step before it is gone: i at least the ship
+        # steps before its k-th aircraft step (strikes take ship steps only).
+        ii, kk = np.meshgrid(np.arange(n_i + 1), np.arange(n_k + 1), indexing="ij")
+        need = np.concatenate([[0], ships_before[air_at]])
+        ok = ii >= need[kk]
+        order = np.lexsort((ii[ok], ii[ok] + kk[ok]))  # by hit points lost, then ship steps
+        self.yi, self.yk = ii[ok][order], kk[ok][order]
+        nd = len(self.yi)
+        col_of = np.full((n_i + 1, n_k + 1), -1, dtype=np.int64)
+        col_of[self.yi, self.yk] = np.arange(nd)
         ybase = np.array(y.start, dtype=np.int64)
         by_i = _deltas(y, [ysteps[k] for k in ship_at])
         by_k = _deltas(y, [ysteps[k] for k in air_at])
@@ -165,17 +161,19 @@ class StrikeSolver:
         self.u = _dist_table([dist(y.dice(tuple((ybase + by_i[i]).tolist()))[2]) for i in range(n_i + 1)])
         self.f = _dist_table([dist(y.dice(tuple((ybase + by_k[k]).tolist()))[1]) for k in range(n_k + 1)])
         J, H = self.b[0].shape[1], self.a[0].shape[1]
-        nd = len(cols)
-        self.nxt_strike = np.array([[col_of[(min(n_i, i + j), k)] for j in range(J)] for i, k in cols],
-                                   dtype=np.int64).reshape(nd, J)  # fmt: skip
-        self.nxt_fire = np.zeros((nd, H), dtype=np.int64)
-        self.air_lost = np.zeros((nd, H), dtype=np.int64)
-        for d, (i, k) in enumerate(cols):
-            ii, kk = i, k
-            for h in range(H):
-                self.nxt_fire[d, h] = col_of[(ii, kk)]
-                self.air_lost[d, h] = kk - k
-                ii, kk = fired(ii, kk)
+        # Strikes take ship steps only (A-10.6: never aircraft).
+        self.nxt_strike = col_of[np.minimum(self.yi[:, None] + np.arange(J)[None, :], n_i), self.yk[:, None]]
+        # General fire takes the steps left in loss order: h hits end at the first place
+        # x of the order with h steps left before it (ship steps from i on, aircraft
+        # steps from k on), the state then holding those before x taken.
+        left = (np.maximum(ships_before[None, :] - self.yi[:, None], 0)
+                + np.maximum(air_before[None, :] - self.yk[:, None], 0))  # fmt: skip
+        at = np.minimum((left[:, :, None] < np.arange(H)[None, None, :]).sum(axis=1), len(ysteps))
+        i2 = np.maximum(self.yi[:, None], ships_before[at])
+        k2 = np.maximum(self.yk[:, None], air_before[at])
+        self.nxt_fire = col_of[i2, k2]
+        self.air_lost = k2 - self.yk[:, None]
+        assert (self.nxt_strike >= 0).all() and (self.nxt_fire >= 0).all()
 
     def cells(self) -> int:
         """Pairs of states: the size of the kernel's mass tables."""

@@ -55,6 +55,26 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 
 @_compiled
+def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tuple[int, int, float]:
+    """The outcomes from 1 on of distribution ``dist[row]`` whose products with a mass
+    ``m`` are at least ``tiny``, ``(first, last, chance of the others from 1 on)``:
+    found from the row's mode outwards (every distribution here is a convolution of
+    binomials: unimodal); ``cum[row, x]`` is the chance below ``x``.  Index 0 (nothing
+    hit) is a stay, read apart."""
+    end = dist.shape[1]
+    c = max(mode[row], 1)
+    if c >= end or m * dist[row, c] < tiny:
+        return 1, 0, cum[row, end] - cum[row, 1]
+    hi = c
+    while hi + 1 < end and m * dist[row, hi + 1] >= tiny:
+        hi += 1
+    lo = c
+    while lo > 1 and m * dist[row, lo - 1] >= tiny:
+        lo -= 1
+    return lo, hi, max(0.0, (cum[row, lo] - cum[row, 1]) + (cum[row, end] - cum[row, hi + 1]))
+
+
+@_compiled
 def land(S: int, P: int, q: int, s: int, p: int, u: int, f: int) -> tuple[int, int]:
     """Where ``u`` unrestricted hits and ``f`` aircraft hits take X at (s, p) (A-10.14,
     :meth:`engine.odds.aa_side.Side.take_hits`): the aircraft's hits take X's first
@@ -90,10 +110,10 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any,
-    b: Any, b_lo: Any, b_hi: Any, b_cut: Any,
-    a: Any, a_lo: Any, a_hi: Any, a_cut: Any,
-    u_d: Any, u_lo: Any, u_hi: Any, u_cut: Any,
-    f_d: Any, f_lo: Any, f_hi: Any, f_cut: Any,
+    b: Any, b_lo: Any, b_hi: Any, b_cut: Any, b_md: Any, b_cum: Any,
+    a: Any, a_lo: Any, a_hi: Any, a_cut: Any, a_md: Any, a_cum: Any,
+    u_d: Any, u_lo: Any, u_hi: Any, u_cut: Any, u_md: Any, u_cum: Any,
+    f_d: Any, f_lo: Any, f_hi: Any, f_cut: Any, f_md: Any, f_cum: Any,
     ps: Any, tiny: float, max_seen: int,
 ) -> tuple[Any, Any, float, float, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed in place) to the
@@ -218,13 +238,10 @@ def solve(
                 if live:
                     # 1. X's strike.
                     if s > 0 and i < n_i:
-                        dropped += sv * b_cut[s]
-                        for j in range(max(1, b_lo[s]), b_hi[s] + 1):
-                            w = sv * b[s, j]
-                            if w < tiny:
-                                dropped += w
-                                continue
-                            g_row[nxt_strike[d, j]] += w
+                        lo, hi, out = _span(b, b_md, b_cum, s, sv, tiny)
+                        dropped += sv * (b_cut[s] + out)
+                        for j in range(lo, hi + 1):
+                            g_row[nxt_strike[d, j]] += sv * b[s, j]
                     if joint:
                         # Y's hits of both kinds at once, then X's general fire.
                         dropped += gv * (u_cut[i] + f_cut[k] + a_cut[p])
@@ -250,12 +267,10 @@ def solve(
                                     ps[nxt_fire[d, h], r2] += w
                         continue
                     # 2. Y's unrestricted hits: submarines first, then X's other steps.
-                    dropped += gv * u_cut[i]
-                    for u in range(max(1, u_lo[i]), u_hi[i] + 1):
+                    lo, hi, out = _span(u_d, u_md, u_cum, i, gv, tiny)
+                    dropped += gv * (u_cut[i] + out)
+                    for u in range(lo, hi + 1):
                         w = gv * u_d[i, u]
-                        if w < tiny:
-                            dropped += w
-                            continue
                         s2, pm = unrestricted(P, s, p, u)
                         if pm == p:
                             x1[d, (S - s2) * W + p] += w
@@ -269,9 +284,8 @@ def solve(
                         lo = 1
                         hi = HM - 1
                     else:
-                        dropped += x1t * a_cut[p]
-                        lo = max(1, a_lo[p])
-                        hi = a_hi[p]
+                        lo, hi, out = _span(a, a_md, a_cum, p, x1t, tiny)
+                        dropped += x1t * (a_cut[p] + out)
                     for h in range(lo, hi + 1):
                         w = x1t * a[p, h]
                         if e_tot > 0.0:
@@ -299,9 +313,8 @@ def solve(
                         if m == 0.0:
                             continue
                         kk = k - t
-                        dropped += m * f_cut[kk]
-                        f0 = max(1, f_lo[kk])
-                        f1 = f_hi[kk]
+                        f0, f1, out = _span(f_d, f_md, f_cum, kk, m, tiny)
+                        dropped += m * (f_cut[kk] + out)
                         for f in range(f0, f1 + 1):
                             fb[f] += m * f_d[kk, f]
                         lo = min(lo, f0)
