@@ -66,7 +66,7 @@ def applies(setup: BattleSetup[float]) -> bool:
     return subs == list(range(subs[0], subs[0] + len(subs)))
 
 
-def _dist_table(dists: list[list[float]]) -> tuple[Arr, ...]:
+def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
     """Distributions as a padded table, each with what the kernel reads of it: its first
     and last index, the chance cut from it (outcomes below ``CUT``), its mode, and its
     cumulative chances (``cum[n, x]``: the chance below ``x``)."""
