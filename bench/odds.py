@@ -24,16 +24,23 @@
 - ``odds-aa-sea-100-subs-vs-100-subs-ms``: 100 submarines against 100 submarines (every
   round two surprise strikes and nothing else; ~0.15 s, ~9 s before the strike phase).
 - ``odds-aa-sea-100v100-strikes-ms``: 100 vs 100 at sea with no defending destroyer
-  (submarines strike every round, aircraft on both sides cannot hit submarines), one
-  run (~3.5 s and 0.18 GB at the peak on the slower machine of 2026-11-25 since the
-  attacker's casualties are split in two steps, ~13.6 s and 0.76 GB there before; ~12 s
-  on 2026-11-24's once general fire was held back and merged, ~16.5 s and 0.6 GB before
-  that; ~24 s and 2.1 GB before the flat stores, well over 60 s before the strike phase;
-  the 1 s goal not met).
-- ``odds-aa-sea-100v100-strikes-strafe-2-ms``: the same battle, the attacker retreating
-  after round 2 (a strafe: a round walk), one run (~1.2-1.4 s and 0.14 GB since its
-  casualties are split too; ~7 s and 0.63 GB with its rounds batched, ~17 s and 4.8 GB
-  before).
+  (submarines strike every round, aircraft on both sides cannot hit them), best of three
+  in-process runs: the compiled pass of ``engine.odds.aa_strike`` (~0.45-0.6 s on the
+  slow machine of 2026-12-01, 33-35 GFLOP/s and 43-71 ns a loop turn, where the numpy
+  solve took ~5.6-5.9 s; that solve took ~3.5 s and 0.18 GB on 2026-11-25's machine,
+  ~13.6 s before its casualties were split, well over 60 s before the strike phase).
+- ``odds-aa-sea-100v100-defender-strikes-ms``: the defender's submarines strike instead:
+  60 cru, 20 car, 10 bat, 30 fig against 60 sub, 20 cru, 10 bat, 5 car, 10 fig (the
+  attacker's aircraft cannot hit them; 2,231 attacker states, 1.2 million pairs of
+  states met), best of three (~1.2-1.8 s on 2026-12-01's slow machine; ~55-63 s in the
+  numpy solve).
+- ``odds-aa-sea-100v100-strikes-strafe-2-ms``: the strike battle, the attacker retreating
+  after round 2 (a strafe: a round walk of the numpy solve), one run (~1.2-1.4 s and
+  0.14 GB since its casualties are split too; ~7 s and 0.63 GB with its rounds batched,
+  ~17 s and 4.8 GB before).
+- ``odds-cli-strikes-process-ms``: a whole ``warroom odds aa --sea`` process of the strike
+  battle: start-up, numba's import (~0.4-0.5 s) and its compiled pass loaded from
+  numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
@@ -166,6 +173,8 @@ SEA_40 = "14 sub, 8 des, 8 cru, 3 car, 2 bat, 5 fig"
 SEA_100 = "35 sub, 20 des, 20 cru, 7 car, 5 bat, 13 fig"
 SEA_STRIKES_ATTACK = "60 sub, 20 cru, 10 bat, 10 bom"
 SEA_STRIKES_DEFENSE = "40 cru, 20 car, 10 bat, 30 fig"
+SEA_STRUCK_ATTACK = "60 cru, 20 car, 10 bat, 30 fig"
+SEA_STRUCK_DEFENSE = "60 sub, 20 cru, 10 bat, 5 car, 10 fig"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
@@ -234,8 +243,8 @@ def _refusal_ms() -> float:
     raise AssertionError("the biggest battle was answered within Discord's limits")
 
 
-def _cli_ms(repeat: int = 5) -> float:
-    cmd = [sys.executable, "-m", "bot.cli", "odds", "aa", "--attacker", ATTACK_10, "--defender", DEFENSE_10]
+def _cli_ms(repeat: int = 5, *args: str) -> float:
+    cmd = [sys.executable, "-m", "bot.cli", "odds", "aa", *(args or ("--attacker", ATTACK_10, "--defender", DEFENSE_10))]
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -282,5 +291,7 @@ def figures() -> Iterable[tuple[str, object]]:
     # while (the mixed-air retreat ~10-20 % after the strike battle's 0.76 GB before its
     # casualties were split; docs/odds.md), which would blur the figures measured after.
     yield "odds-aa-discord-refusal-ms", _refusal_ms()
-    yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea")
+    yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-defender-strikes-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 3, mode="sea")
+    yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
     yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea", retreat_after=2)

@@ -49,9 +49,10 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
 # cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~81 s
 # of work in full) is refused when it does, in under a second.  The slowest battle
-# accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30 fig:
-# ~3.5 s, ~0.2 GB; ~5.4 s and ~0.35 GB with a strafe after 3 rounds) needs ~2.5e9 (general
-# fire held back and merged counts as the products it stands for).
+# accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30 fig with
+# a strafe after 3 rounds: ~5.4 s and ~0.35 GB) needs ~2.5e9 (general fire held back and
+# merged counts as the products it stands for); without the strafe the strike pass
+# (engine.odds.aa_strike, ~0.5 s) counts the products it may make at most, ~1.8e9.
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
 MAX_CELLS: int | None = None  # the table engines have no cap
