@@ -214,7 +214,7 @@ class GeneralEngine(Generic[N]):
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             after = self.plain_pairs(tally)
-            if rounds is None and self.sides is None and self._strike_solve(after, tally):
+            if self.sides is None and self._strike_solve(after, tally, rounds):
                 return self._balanced(tally)
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
@@ -322,16 +322,19 @@ class GeneralEngine(Generic[N]):
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
 
-    def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any]) -> bool:
-        """Solve from ``after`` in one compiled pass (:mod:`engine.odds.aa_strike`) when
-        the battle is one where a side's submarines strike every round (float mode);
-        False (nothing recorded) otherwise."""
+    def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any], rounds: int | None) -> bool:
+        """Solve from ``after`` (or walk ``rounds`` rounds) in the compiled pass of
+        :mod:`engine.odds.aa_strike` when the battle is one where a side's submarines
+        strike every round (float mode); False (nothing recorded) otherwise."""
         from engine.odds import aa_strike  # numpy; its kernel numba, compiled on first use
 
         setup: Any = self.setup
         if not aa_strike.ENABLED or not aa_strike.applies(setup):
             return False
-        seen = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work).solve(after, tally)
+        solver = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work)
+        if rounds is not None:
+            return solver.walk(after, rounds, tally)
+        seen = solver.solve(after, tally)
         if seen is None:
             return False
         self.seen = seen

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, STALEMATE, TINY, BattleSetup, Tally, Work, too_big_naval_table,
+    ATTACKER, CUT, DEFENDER, DRAW, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table,
     too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -179,20 +179,65 @@ class StrikeSolver:
         """Pairs of states: the size of the kernel's mass tables."""
         return (self.S + 1) * (self.P + 1) * len(self.y_states)
 
-    def work_bound(self) -> int:
-        """The products the kernel may make at most (each pair's four moves; the rows
-        before X's submarines move by both of Y's kinds of hits and X's fire at once)."""
-        widths = [int((t[2] - t[1]).max()) + 1 for t in (self.b, self.u, self.a, self.f)]
-        joint = self.q * len(self.y_states) * widths[1] * widths[2] * widths[3]
-        return self.cells() * (sum(widths) + widths[3] * int(self.air_lost.max())) + joint
-
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int | None:
         """Spread ``initial`` (round-start masses, before the end-of-round rules) to the
         end, recording into ``tally``; the pairs processed, or None (nothing recorded)
         when a starting state is not one of this battle's shape (a second wave's)."""
+        ps = self._place(initial, tally, tables=3)
+        if ps is None:
+            return None
+        from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
+
+        left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
+        ends_x, ends_y, rounds, dropped, seen, work = solve(*self._args(), ps, TINY, left, self._budget())
+        self.work.add(work)  # refused here past the limit
+        if seen < 0:
+            assert self.max_states is not None
+            raise too_many_states(self.max_states)
+        self.seen += seen
+        self._record(ends_x, ends_y, tally)
+        assert tally.rounds is not None
+        tally.rounds += rounds
+        tally.dropped += dropped
+        return self.seen
+
+    def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> bool:
+        """``rounds`` rounds from ``initial`` (as :meth:`solve`), recording into ``tally``;
+        whatever still fights after the last one is unfinished (with its pairs when
+        ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
+        when a starting state is not one of this battle's shape."""
+        ps = self._place(initial, tally, tables=4)
+        if ps is None:
+            return False
+        from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
+
+        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, rounds, TINY, self._budget())
+        self.work.add(work)
+        self._record(ends_x, ends_y, tally)
+        # What still fights after the last round: unfinished.
+        cols, rows = np.nonzero(ps)
+        m = ps[cols, rows]
+        tally.outcome[UNFINISHED] += float(m.sum())
+        x_sums = np.bincount(rows, m, minlength=ps.shape[1])
+        y_sums = np.bincount(cols, m, minlength=ps.shape[0])
+        att, dfn = (x_sums, y_sums) if self.x_attacks else (y_sums, x_sums)
+        self._add_ends(att, dfn, tally)
+        if isinstance(tally.pairs, dict):
+            for c, r, w in zip(cols.tolist(), rows.tolist(), m.tolist()):
+                pair = (self.x_states[r], self.y_states[c]) if self.x_attacks else (self.y_states[c], self.x_states[r])
+                tally.pairs[pair] = tally.pairs.get(pair, 0.0) + w
+        assert tally.rounds is not None
+        tally.rounds += fought
+        tally.dropped += dropped
+        return True
+
+    def _place(self, initial: dict[tuple[State, State], float], tally: Tally[float], tables: int) -> Arr | None:
+        """The round-start mass table (columns x rows) of ``initial`` once the end-of-round
+        rules acted (the pairs they settle recorded into ``tally``), or None (nothing
+        recorded) when a state is not one of this battle's shape.  Checked first: the
+        limit on the kernel's ``tables`` mass tables of that size (8 bytes a cell)."""
         setup = self.setup
-        nd = len(self.y_states)
-        ps = np.zeros((nd, (self.S + 1) * (self.P + 1)))
+        ps = np.zeros((len(self.y_states), (self.S + 1) * (self.P + 1)))
         settled: list[tuple[str, State, State, float]] = []
         for (a, d), m in initial.items():
             outcome, a3, d3 = setup.settle(a, d)
@@ -205,43 +250,45 @@ class StrikeSolver:
                 return None
             ps[c, r] += m
         cap = self.work.naval_table
-        if cap is not None and 2 * self.cells() > cap:
-            raise too_big_naval_table(2 * self.cells(), cap)
-        self.work.add(self.work_bound())
+        if cap is not None and tables * self.cells() > cap:
+            raise too_big_naval_table(tables * self.cells(), cap)
         for outcome, a3, d3, m in settled:
             tally.record(outcome, a3, d3, m, setup.takes(a3))
-        from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
+        return ps
 
-        left = -1 if self.max_states is None else max(self.max_states - self.seen, 0)
-        ends_x, ends_y, rounds, dropped, seen = solve(
-            self.S, self.P, self.q, self.x_attacks, setup.defender_fought,
-            self.alive_x, self.alive_y, self.yi, self.yk, self.n_i,
-            self.nxt_strike, self.nxt_fire, self.air_lost,
-            *self.b, *self.a, *self.u, *self.f,
-            ps, TINY, left if left >= 0 else 1 << 62,
-        )  # fmt: skip
-        if seen < 0:
-            assert self.max_states is not None
-            raise too_many_states(self.max_states)
-        self.seen += seen
+    def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
+        """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the
+        shapes, the states' flags and positions, where hits take Y, the distributions."""
+        return (self.S, self.P, self.q, self.x_attacks, self.setup.defender_fought, self.alive_x, self.alive_y,
+                self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire, self.air_lost,
+                self.b, self.a, self.u, self.f)  # fmt: skip
+
+    def _budget(self) -> int:
+        """The products the kernel may make before the work limit refuses the battle."""
+        w = self.work
+        return (1 << 62) if w.limit is None else max(w.limit - w.done, 0)
+
+    def _record(self, ends_x: Arr, ends_y: Arr, tally: Tally[float]) -> None:
+        """The kernel's final masses (by outcome, and X row or Y column) into ``tally``."""
+        setup = self.setup
         att_ends, dfn_ends = (ends_x, ends_y) if self.x_attacks else (ends_y, ends_x)
-        att_states, dfn_states = (self.x_states, self.y_states) if self.x_attacks else (self.y_states, self.x_states)
+        att_states = self.x_states if self.x_attacks else self.y_states
         for o, outcome in enumerate(OUTCOME_ROWS):
             tally.outcome[outcome] += float(ends_x[o].sum())
             if outcome == ATTACKER and tally.takes is not None:
                 for n in np.flatnonzero(att_ends[o]).tolist():
                     if setup.takes(att_states[n]):
                         tally.takes += float(att_ends[o, n])
-        for ends, states, into in ((att_ends, att_states, tally.attacker_end),
-                                   (dfn_ends, dfn_states, tally.defender_end)):  # fmt: skip
-            sums = ends.sum(axis=0)
+        self._add_ends(att_ends.sum(axis=0), dfn_ends.sum(axis=0), tally)
+
+    def _add_ends(self, att_sums: Arr, dfn_sums: Arr, tally: Tally[float]) -> None:
+        """Final masses by attacker state and by defender state into ``tally``."""
+        att_states, dfn_states = (self.x_states, self.y_states) if self.x_attacks else (self.y_states, self.x_states)
+        for sums, states, into in ((att_sums, att_states, tally.attacker_end),
+                                   (dfn_sums, dfn_states, tally.defender_end)):  # fmt: skip
             for n in np.flatnonzero(sums).tolist():
                 st = states[n]
                 into[st] = into.get(st, 0.0) + float(sums[n])
-        assert tally.rounds is not None
-        tally.rounds += rounds
-        tally.dropped += dropped
-        return self.seen
 
 
 def _memo_dist() -> Any:

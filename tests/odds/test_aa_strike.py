@@ -129,6 +129,66 @@ def test_compiled_pass_agrees_with_the_numpy_solve_within_both_error_bounds(
     assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
 
 
+def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # A round limit (and so a strafe, A-10.15: what still fights after it retreats):
+    # every pair each round, what still fights after the last one unfinished.
+    walks: list[int] = []
+    walk = aa_strike.StrikeSolver.walk
+
+    def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any) -> bool:
+        walks.append(rounds)
+        return walk(self, initial, rounds, tally)
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
+    rng = random.Random(1942)
+    for n in range(40):
+        striker_attacks = n % 2 == 0
+        attacker = _fleet(rng, subs=striker_attacks, defender=False)
+        defender = _fleet(rng, subs=not striker_attacks, defender=True)
+        rounds = 1 + n % 3
+        setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea"), 1.0)
+        got = []
+        for vectorised in (True, False):
+            got.append(GeneralEngine(setup, vectorised=vectorised).run(rounds))
+        new, old = got
+        assert walks[-1] == rounds and len(walks) == n + 1, (attacker, defender)
+        for outcome in OUTCOMES:
+            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (attacker, defender, outcome)
+        assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
+        close(new.attacker_end, old.attacker_end)
+        close(new.defender_end, old.defender_end)
+    assert not passes
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("3 sub, 2 bat, 1 bom", "2 cru, 1 car, 2 fig", {"rounds": 2}),
+        ("2 cru, 1 bat, 2 fig, 1 bom", "3 sub, 1 cru", {"retreat_after": 1}),
+        ("4 sub, 1 cru", "2 cru, 1 car, 2 fig", {"rounds": 3}),
+    ],
+)
+def test_compiled_rounds_match_exact_fractions(attacker: str, defender: str, options: dict[str, Any]) -> None:
+    exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))
+    assert exact.unfinished > 0 or exact.retreat > 0
+
+
+def test_units_still_fighting_join_the_second_wave_from_the_compiled_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # After rounds:N without a strafe the first wave's units still fighting join the
+    # second wave: the pairs the compiled walk leaves are those of the numpy walk.
+    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", rounds=2, wave2="2 sub, 1 bat")
+    new = aa_odds(battle)
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert new.second_wave is not None and old.second_wave is not None
+    for key, value in old.second_wave.items():
+        if isinstance(value, float):
+            assert new.second_wave[key] == pytest.approx(value, abs=1e-12), key
+    assert_same_odds(new, old, 1e-12)
+
+
 def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
     setup, _ = setup_battle(battle, 1.0)
     assert aa_strike.applies(setup)
@@ -219,21 +279,23 @@ def test_a_start_not_of_the_battles_shape_is_left_to_the_numpy_solve() -> None:
     assert sum(tally.outcome.values()) == pytest.approx(1.0, abs=1e-12)
 
 
-def test_limits_are_checked_before_the_compiled_pass(passes: list[int]) -> None:
-    # Discord's limits (bot.commands.odds): pairs of states processed, the work bound
-    # (every product the pass may make) and the mass tables' cells, each refused in
-    # slash-command syntax, and the battle answered at exactly the limit.
+def test_limits_are_checked_by_the_compiled_pass(passes: list[int]) -> None:
+    # Discord's limits (bot.commands.odds): pairs of states processed, products made
+    # (counted as the pass goes, refused once past the limit) and the mass tables'
+    # cells (checked before they are made), each refused in the player's terms, and the
+    # battle answered at exactly the limit.
     battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea")
     free = aa_odds(battle)
     assert len(passes) == 1
     seen = passes[0]
     setup, _ = setup_battle(battle, 1.0)
     solver = aa_strike.StrikeSolver(setup)
-    bound, cells = solver.work_bound(), 2 * solver.cells()
+    solver.solve(GeneralEngine(setup).plain_pairs(Tally.empty(1.0)), Tally.empty(1.0))
+    work, cells = solver.work.done, 3 * solver.cells()
+    assert work > 10 * seen
     assert aa_odds(battle, max_states=seen) == free
-    assert aa_odds(battle, max_work=bound) == free
+    assert aa_odds(battle, max_work=work) == free
     assert aa_odds(battle, max_naval_table=cells) == free
-    for limits in ({"max_states": seen - 1}, {"max_work": bound - 1}, {"max_naval_table": cells - 1}):
-        with pytest.raises(PlayerError, match="too big") as err:
+    for limits in ({"max_states": seen - 1}, {"max_work": work - 1}, {"max_naval_table": cells - 1}):
+        with pytest.raises(PlayerError, match="too big"):
             aa_odds(battle, **limits)  # type: ignore[arg-type]
-        assert "/odds" in err.value.text() or "fewer units" in err.value.text()
