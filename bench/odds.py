@@ -34,10 +34,12 @@
   attacker's aircraft cannot hit them; 2,231 attacker states, 1.2 million pairs of
   states met), best of three (~1.2-1.8 s on 2026-12-01's slow machine; ~55-63 s in the
   numpy solve).
-- ``odds-aa-sea-100v100-strikes-strafe-2-ms``: the strike battle, the attacker retreating
-  after round 2 (a strafe: a round walk of the numpy solve), one run (~1.2-1.4 s and
-  0.14 GB since its casualties are split too; ~7 s and 0.63 GB with its rounds batched,
-  ~17 s and 4.8 GB before).
+- ``odds-aa-sea-100v100-strikes-strafe-2-ms``, ``odds-aa-sea-100v100-strikes-strafe-3-ms``:
+  the strike battle, the attacker retreating after round 2 or 3 (a strafe: the strike
+  pass's round walk, every pair each round), best of three (~0.42 and ~1.0 s on
+  2026-12-01's slow machine, where the numpy walk took ~2.3 and ~13.4 s; that walk ~1.2-1.4
+  s and ~5.4 s on 2026-11-25's machine once its casualties were split, ~17 s and 4.8 GB
+  for 2 rounds before its rounds were batched).
 - ``odds-cli-strikes-process-ms``: a whole ``warroom odds aa --sea`` process of the strike
   battle: start-up, numba's import (~0.4-0.5 s) and its compiled pass loaded from
   numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
@@ -294,4 +296,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-defender-strikes-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 3, mode="sea")
     yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
-    yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1, mode="sea", retreat_after=2)
+    yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=2)
+    yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)

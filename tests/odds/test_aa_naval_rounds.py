@@ -16,6 +16,16 @@ from engine.odds.aa_general import GeneralEngine
 from tests.odds.helpers import assert_floats_match_fractions, close, fleet, strike_fleet
 
 
+@pytest.fixture(autouse=True)
+def _numpy_walk_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # This file tests NavalSolver.walk.  Battles where one side's submarines strike
+    # every round go to the compiled walk of engine.odds.aa_strike unless it is off
+    # (tests/odds/test_aa_strike.py checks that one against the dict walk).
+    from engine.odds import aa_strike
+
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+
+
 def _both(battle: AABattle, rounds: int) -> tuple[Tally[float], Tally[float]]:
     tallies = []
     for vectorised in (True, False):
