@@ -62,6 +62,15 @@ def _tallies(battle: AABattle, monkeypatch: pytest.MonkeyPatch) -> tuple[Tally[f
     return tuple(out)
 
 
+# Rules sets and technologies whose unit profiles change these battles: two-hit carriers
+# (1942 Second Edition), two-dice battleships and stronger submarines (Global 1940),
+# super submarines, jet fighters and heavy bombers.
+OPTIONS: list[dict[str, Any]] = [
+    {}, {"rules": "1942se"}, {"rules": "global1940"}, {"tech_attacker": "super subs, heavy bombers"},
+    {"tech_defender": "jets, super subs", "rules": "1942se"},
+]
+
+
 def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
     monkeypatch: pytest.MonkeyPatch, passes: list[int]
 ) -> None:
@@ -70,7 +79,7 @@ def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
         striker_attacks = n % 2 == 0
         attacker = _fleet(rng, subs=striker_attacks, defender=False)
         defender = _fleet(rng, subs=not striker_attacks, defender=True)
-        battle = AABattle.parse(attacker, defender, mode="sea")
+        battle = AABattle.parse(attacker, defender, mode="sea", **OPTIONS[n % len(OPTIONS)])
         setup, _ = setup_battle(battle, 1.0)
         assert aa_strike.applies(setup), battle
         before = len(passes)
@@ -148,7 +157,7 @@ def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
         attacker = _fleet(rng, subs=striker_attacks, defender=False)
         defender = _fleet(rng, subs=not striker_attacks, defender=True)
         rounds = 1 + n % 3
-        setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea"), 1.0)
+        setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **OPTIONS[n % len(OPTIONS)]), 1.0)
         got = []
         for vectorised in (True, False):
             got.append(GeneralEngine(setup, vectorised=vectorised).run(rounds))
