@@ -214,7 +214,7 @@ class GeneralEngine(Generic[N]):
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             after = self.plain_pairs(tally)
-            if self.sides is None and self._strike_solve(after, tally, rounds):
+            if self._strike_solve(after, tally, rounds):
                 return self._balanced(tally)
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
@@ -240,8 +240,9 @@ class GeneralEngine(Generic[N]):
         if rounds is None and isinstance(self.unit, float) and self.vectorised:
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-            solver = NavalSolver(setup, self.max_states, self.seen, work=self.work)
-            self.seen = solver.solve(after, tally)
+            if not self._strike_solve(after, tally, None):
+                solver = NavalSolver(setup, self.max_states, self.seen, work=self.work)
+                self.seen = solver.solve(after, tally)
         elif rounds is None:
             self._solve(after, tally)
         elif isinstance(self.unit, float) and self.vectorised:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table,
     too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -40,7 +40,7 @@ from engine.odds.dist import fire_distribution
 
 Arr = Any  # numpy arrays
 
-OUTCOME_ROWS = (ATTACKER, DEFENDER, DRAW, STALEMATE)  # the kernel's outcome codes 0-3
+OUTCOME_ROWS = (ATTACKER, DEFENDER, DRAW, STALEMATE, RETREAT)  # the kernel's outcome codes 0-4
 ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests compare the two)
 
 
@@ -50,7 +50,7 @@ def _has(side: Side, flag: str) -> bool:
 
 def applies(setup: BattleSetup[float]) -> bool:
     """Whether :class:`StrikeSolver` solves this battle (see the module's text)."""
-    if not setup.sea or setup.low_luck or setup.retreat_below or setup.retreat_at is not None:
+    if not setup.sea or setup.low_luck:
         return False
     att, dfn = setup.attacker, setup.defender
     if _has(att, "submarine") == _has(dfn, "submarine"):
@@ -184,12 +184,14 @@ class StrikeSolver:
         end, recording into ``tally``; the pairs processed, or None (nothing recorded)
         when a starting state is not one of this battle's shape (a second wave's)."""
         ps = self._place(initial, tally, tables=3)
-        if ps is None:
+        back = self._back()
+        if ps is None or back is None:
             return None
         from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
 
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
-        ends_x, ends_y, rounds, dropped, seen, work = solve(*self._args(), ps, TINY, left, self._budget())
+        first = ps.copy() if back.size else back
+        ends_x, ends_y, rounds, dropped, seen, work = solve(*self._args(), ps, back, first, TINY, left, self._budget())
         self.work.add(work)  # refused here past the limit
         if seen < 0:
             assert self.max_states is not None
@@ -207,11 +209,12 @@ class StrikeSolver:
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
         ps = self._place(initial, tally, tables=4)
-        if ps is None:
+        back = self._back()
+        if ps is None or back is None:
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
-        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, rounds, TINY, self._budget())
+        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget())
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.
@@ -255,6 +258,30 @@ class StrikeSolver:
         for outcome, a3, d3, m in settled:
             tally.record(outcome, a3, d3, m, setup.takes(a3))
         return ps
+
+    def _back(self) -> Arr | None:
+        """Where the attacker retreats after a round (A-10.15), as a table (columns x
+        rows; empty when it never does): fewer than ``retreat_below`` units left, or a
+        pair of ``retreat_at`` (a retreat by win chance).  None when such a pair is not
+        one of this battle's shape."""
+        setup = self.setup
+        if not setup.retreat_below and not setup.retreat_at:
+            return np.zeros((0, 0), dtype=np.bool_)
+        back = np.zeros((len(self.y_states), (self.S + 1) * (self.P + 1)), dtype=np.bool_)
+        if setup.retreat_below:
+            x_alive = np.array([self.x.alive(st) for st in self.x_states])
+            y_alive = np.array([self.y.alive(st) for st in self.y_states])
+            if self.x_attacks:
+                back |= (x_alive < setup.retreat_below)[None, :]
+            else:
+                back |= (y_alive < setup.retreat_below)[:, None]
+        for a, d in setup.retreat_at or ():
+            xs, ys = (a, d) if self.x_attacks else (d, a)
+            r, c = self.x_index.get(xs), self.y_index.get(ys)
+            if r is None or c is None:
+                return None
+            back[c, r] = True
+        return back
 
     def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
         """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the

@@ -47,7 +47,7 @@ import numpy as np
 Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 # Outcome rows of the end tables.
-ATT, DEF, DRAW, STALE = 0, 1, 2, 3
+ATT, DEF, DRAW, STALE, BACK = 0, 1, 2, 3, 4  # BACK: the attacker retreated
 
 
 def _compiled(fn: Fn) -> Fn:
@@ -297,21 +297,24 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, tiny: float, max_seen: int, budget: int,
+    ps: Any, back: Any, first: Any, tiny: float, max_seen: int, budget: int,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
     X row, by outcome and Y column, the rounds fought (expected), the mass left out, the
     pairs processed (-1 once past ``max_seen``) and the products made (checked against
-    ``budget`` after each row; past it, the pass stops and nothing else is complete)."""
+    ``budget`` after each row; past it, the pass stops and nothing else is complete).
+    Where ``back`` (columns x rows, or empty for none) is true, the attacker retreats
+    after a round (A-10.15): whatever arrives there ends as a retreat, and only the
+    masses there before round 1 (``first``) fight from it."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
     x1 = np.zeros((ND, R))
     x1e = np.zeros((W, ND, W))
-    ends_x = np.zeros((4, R))
-    ends_y = np.zeros((4, ND))
+    ends_x = np.zeros((5, R))
+    ends_y = np.zeros((5, ND))
     g_row = np.zeros(ND)
     x2 = np.zeros((ND, _tags(air_lost)))
     tags = np.zeros(ND, dtype=np.int64)  # a column's tags in x2 are below this
@@ -321,6 +324,7 @@ def solve(
     dropped = 0.0
     seen = 0
     work = 0
+    flagged = back.shape[0] > 0
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -374,16 +378,31 @@ def solve(
                 own = u0 * a0 * f00
                 if live:
                     loop = sig0 * own
-                    if loop >= 1.0:  # nothing can change any more
+                    stays = loop < 1.0
+                    if flagged and back[d, r]:
+                        # What a round brings here retreats; the masses there before
+                        # round 1 fight it (a stalemate: they stay).
+                        m0 = first[d, r]
+                        gv = gx + (m0 * sig0 if stays else 0.0)
+                        m = s_in - m0 + gv * own
+                        ends_x[BACK, r] += m
+                        ends_y[BACK, d] += m
+                        if not stays:
+                            ends_x[STALE, r] += m0
+                            ends_y[STALE, d] += m0
+                            continue
+                        sv = m0
+                    elif not stays:  # nothing can change any more
                         m = s_in + gx
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                         continue
+                    else:
+                        sv = (s_in + gx * own) / (1.0 - loop)
+                        gv = gx + sv * sig0
                     seen += 1
                     if seen > max_seen:
                         return ends_x, ends_y, rounds, dropped, -1, work
-                    sv = (s_in + gx * own) / (1.0 - loop)
-                    gv = gx + sv * sig0
                     rounds += sv
                     work += 1
                     if s > 0 and i < n_i:
@@ -421,7 +440,7 @@ def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, rounds: int, tiny: float, budget: int,
+    ps: Any, back: Any, rounds: int, tiny: float, budget: int,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
@@ -429,7 +448,8 @@ def walk(
     made (checked against ``budget`` after each phase of a round).  A round takes every
     pair at once: the strikes (a pair nothing can change is a stalemate), Y's
     unrestricted hits, then row by row X's fire and Y's aircraft hits, then the
-    end-of-round rules (a side destroyed)."""
+    end-of-round rules (a side destroyed; the attacker retreating where ``back``, as in
+    :func:`solve`)."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
@@ -438,8 +458,8 @@ def walk(
     x1 = np.zeros((ND, R))
     x1e = np.zeros((W, ND, W))
     nxt = np.zeros((ND, R))
-    ends_x = np.zeros((4, R))
-    ends_y = np.zeros((4, ND))
+    ends_x = np.zeros((5, R))
+    ends_y = np.zeros((5, ND))
     x2 = np.zeros((ND, _tags(air_lost)))
     tags = np.zeros(ND, dtype=np.int64)
     hb = np.zeros(HM)
@@ -447,6 +467,7 @@ def walk(
     fought = 0.0
     dropped = 0.0
     work = 0
+    flagged = back.shape[0] > 0
     for _ in range(rounds):
         # Step 1, and the pairs nothing can change any more.
         for r in range(R):
@@ -551,7 +572,10 @@ def walk(
                     continue
                 nxt[d, r] = 0.0
                 ay = alive_y[d]
-                if ax and ay:
+                if ax and ay and flagged and back[d, r]:
+                    ends_x[BACK, r] += m
+                    ends_y[BACK, d] += m
+                elif ax and ay:
                     ps[d, r] = m
                 else:
                     o = _outcome(ax, ay, x_attacks, defender_fought)

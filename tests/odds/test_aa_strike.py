@@ -50,14 +50,14 @@ def _fleet(rng: random.Random, *, subs: bool, defender: bool) -> str:
     return ", ".join(f"{c} {u}" for u, c in units.items() if c)
 
 
-def _tallies(battle: AABattle, monkeypatch: pytest.MonkeyPatch) -> tuple[Tally[float], ...]:
-    """The battle through GeneralEngine.run (the compiled pass), the numpy solve and the
-    dict solve."""
+def _tallies(battle: AABattle, monkeypatch: pytest.MonkeyPatch, rounds: int | None = None) -> tuple[Tally[float], ...]:
+    """The battle (or its first ``rounds``) through GeneralEngine.run (the compiled
+    pass), the numpy solve and the dict solve."""
     out = []
     for vectorised, compiled in ((True, True), (True, False), (False, False)):
         monkeypatch.setattr(aa_strike, "ENABLED", compiled)
         setup, _ = setup_battle(battle, 1.0)
-        out.append(GeneralEngine(setup, vectorised=vectorised).run())
+        out.append(GeneralEngine(setup, vectorised=vectorised).run(rounds))
     monkeypatch.setattr(aa_strike, "ENABLED", True)
     return tuple(out)
 
@@ -198,6 +198,42 @@ def test_units_still_fighting_join_the_second_wave_from_the_compiled_rounds(monk
     assert_same_odds(new, old, 1e-12)
 
 
+@pytest.mark.parametrize("rounds", [None, 2])
+def test_retreats_in_the_compiled_pass_match_the_dict_solve(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], rounds: int | None
+) -> None:
+    # A-10.15: the attacker retreats after a round that leaves it fewer than K units
+    # (retreat_left), from either side's strikes; what arrives at such a pair retreats,
+    # what was there before round 1 fights it.
+    rng = random.Random(15)
+    for n in range(24):
+        striker_attacks = n % 2 == 0
+        attacker = _fleet(rng, subs=striker_attacks, defender=False)
+        defender = _fleet(rng, subs=not striker_attacks, defender=True)
+        size = sum(int(part.split()[0]) for part in attacker.split(", "))
+        battle = AABattle.parse(attacker, defender, mode="sea", retreat_below=max(2, size - 1))
+        setup, _ = setup_battle(battle, 1.0)
+        assert aa_strike.applies(setup)
+        new, _, old = _tallies(battle, monkeypatch, rounds)
+        for outcome in OUTCOMES:
+            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+        close(new.attacker_end, old.attacker_end)
+        close(new.defender_end, old.defender_end)
+        if old.outcome["retreat"] > 0:
+            assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+
+
+def test_retreat_by_win_chance_solves_with_the_compiled_pass(monkeypatch: pytest.MonkeyPatch, passes: list[int]) -> None:
+    # The pairs the numpy passes pick (engine.odds.aa_retreat) are where the compiled
+    # pass retreats: the same answer as the numpy solve with them.
+    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", retreat_chance=45)
+    new = aa_odds(battle)
+    assert passes and new.retreat > 0.05
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-13)
+
+
 def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
     setup, _ = setup_battle(battle, 1.0)
     assert aa_strike.applies(setup)
@@ -268,7 +304,7 @@ def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
         ("3 sub", "1 cru, 1 tra", {}, False),  # transports (A-10.7)
         ("3 sub, 1 cru", "2 cru", {"low_luck": True}, False),
         ("3 sub, 1 cru", "2 cru", {"submerge_attacker": True}, False),
-        ("3 sub, 1 cru", "2 cru", {"retreat_below": 2}, False),
+        ("3 sub, 1 cru", "2 cru", {"retreat_below": 2}, True),  # retreats: flagged pairs
     ],
 )
 def test_which_battles_take_the_compiled_pass(attacker: str, defender: str, options: dict[str, Any], taken: bool) -> None:
