@@ -703,13 +703,20 @@ def _run(
     tally: Tally[N]
     unsure = 0.0  # what decisions of a retreat by win chance left open could move
     sides: NumberedSides | None = None
+    done: Any = None  # a whole battle already answered (the strike pass's retreat by win chance)
     if battle.retreat_chance is not None:
         if not isinstance(unit, float):
             raise IllegalOrder(
                 "Retreating by win chance is computed in decimals (not exact fractions).",
                 legal=["/odds aa … retreat_chance:30", "/odds aa … retreat_left:2"],
             )
-        if subs or engine == "general":  # its own backward pass (the table engine has one)
+        if subs and limit is None and not joins:
+            from engine.odds.aa_strike import retreat_by_chance
+
+            done = retreat_by_chance(setup, battle.retreat_chance / 100, max_states, work)
+        if done is not None:
+            pass
+        elif subs or engine == "general":  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
             found: list[NumberedSides] = []
@@ -720,7 +727,10 @@ def _run(
         else:
             engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
-    if engine == "merged" and isinstance(unit, float):
+    if done is not None:
+        tally = done
+        engine = "general"
+    elif engine == "merged" and isinstance(unit, float):
         from engine.odds.aa_merged import MergedTable
 
         merged = MergedTable(setup, max_cells)

@@ -179,19 +179,25 @@ class StrikeSolver:
         """Pairs of states: the size of the kernel's mass tables."""
         return (self.S + 1) * (self.P + 1) * len(self.y_states)
 
-    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int | None:
+    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr | None = None) -> int | None:
         """Spread ``initial`` (round-start masses, before the end-of-round rules) to the
         end, recording into ``tally``; the pairs processed, or None (nothing recorded)
-        when a starting state is not one of this battle's shape (a second wave's)."""
+        when a starting state is not one of this battle's shape (a second wave's).
+        ``back``: where the attacker retreats after a round, as a table (columns x rows),
+        instead of the battle's own rules."""
         ps = self._place(initial, tally, tables=3)
-        back = self._back()
+        if back is None:
+            back = self._back()
         if ps is None or back is None:
             return None
         from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
 
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         first = ps.copy() if back.size else back
-        ends_x, ends_y, rounds, dropped, seen, work = solve(*self._args(), ps, back, first, TINY, left, self._budget())
+        none = np.zeros((0, 0))
+        ends_x, ends_y, rounds, dropped, seen, work = solve(
+            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget()
+        )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
             assert self.max_states is not None
@@ -202,6 +208,42 @@ class StrikeSolver:
         tally.rounds += rounds
         tally.dropped += dropped
         return self.seen
+
+    def retreat_by_chance(self, initial: dict[tuple[State, State], float], threshold: float, tally: Tally[float]) -> bool:
+        """The battle from ``initial`` where the attacker retreats after a round once its
+        chance to win by fighting on falls below ``threshold`` (A-10.15; the ruling of
+        :mod:`engine.odds.aa_retreat`: the chance of fighting on to the end, decided as
+        there from an interval), recording into ``tally``: a traced solve (each pair's
+        round starts), the chances backward (:func:`engine.odds.aa_strike_kernel.chances`),
+        the decisions, then the solve with them; the visits of pairs whose interval
+        straddles the threshold go into the error bound.  False (nothing recorded) when a
+        starting state is not one of this battle's shape."""
+        from engine.odds.aa_retreat import _verdicts
+        from engine.odds.aa_strike_kernel import chances, solve
+
+        ps = self._place(initial, Tally.empty(1.0), tables=4)
+        if ps is None:
+            return False
+        visits = np.zeros_like(ps)
+        tagb = np.zeros(ps.shape, dtype=np.int64)
+        none = np.zeros((0, 0), dtype=np.bool_)
+        left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
+        gvis = np.zeros((max(self.q, 1), ps.shape[0]))
+        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget())
+        self.work.add(work)
+        if seen < 0:
+            assert self.max_states is not None
+            raise too_many_states(self.max_states)
+        low, high, work = chances(*self._args(), visits, tagb, gvis, TINY, self._budget())
+        self.work.add(work)
+        kept = visits > 0.0
+        retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
+        back = np.zeros(ps.shape, dtype=np.bool_)
+        back[kept] = retreat
+        if self.solve(initial, tally, back) is None:
+            return False
+        tally.dropped += float(unsure.sum())
+        return True
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> bool:
         """``rounds`` rounds from ``initial`` (as :meth:`solve`), recording into ``tally``;
@@ -316,6 +358,28 @@ class StrikeSolver:
             for n in np.flatnonzero(sums).tolist():
                 st = states[n]
                 into[st] = into.get(st, 0.0) + float(sums[n])
+
+
+def retreat_by_chance(
+    setup: BattleSetup[float], threshold: float, max_states: int | None = None, work: Work | None = None
+) -> Tally[float] | None:
+    """The whole battle with a retreat by win chance (:meth:`StrikeSolver.
+    retreat_by_chance`) when it is one of this module's, fought to the end with round 1
+    like any other; None otherwise."""
+    from engine.odds.aa_general import GeneralEngine
+
+    if not ENABLED or not applies(setup):
+        return None
+    engine = GeneralEngine(setup)
+    if not engine.plain_starts():
+        return None
+    tally: Tally[float] = Tally.empty(1.0)
+    after = engine.plain_pairs(tally)
+    if not StrikeSolver(setup, max_states, work=work).retreat_by_chance(after, threshold, tally):
+        return None
+    recorded = float(sum(tally.outcome.values()))
+    tally.dropped += abs(1.0 - recorded - tally.dropped)
+    return tally
 
 
 def _memo_dist() -> Any:

@@ -297,7 +297,7 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, back: Any, first: Any, tiny: float, max_seen: int, budget: int,
+    ps: Any, back: Any, first: Any, visits: Any, tagb: Any, gvis: Any, tiny: float, max_seen: int, budget: int,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -306,7 +306,11 @@ def solve(
     ``budget`` after each row; past it, the pass stops and nothing else is complete).
     Where ``back`` (columns x rows, or empty for none) is true, the attacker retreats
     after a round (A-10.15): whatever arrives there ends as a retreat, and only the
-    masses there before round 1 (``first``) fight from it."""
+    masses there before round 1 (``first``) fight from it.  Where ``visits`` and
+    ``tagb`` (columns x rows) are not empty, each live pair's round starts are written
+    to the first, to the second how many of step 3's tags reached it, and to ``gvis``
+    (``[p, column]``) the mass after the strike at the rows before X's submarines (for
+    :func:`chances`)."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
@@ -325,6 +329,7 @@ def solve(
     seen = 0
     work = 0
     flagged = back.shape[0] > 0
+    traced = visits.shape[0] > 0
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -352,6 +357,8 @@ def solve(
                 if total < tiny:
                     dropped += total
                     continue
+                if traced:
+                    tagb[d, r] = nt
                 i = yi[d]
                 k = yk[d]
                 ay = alive_y[d]
@@ -396,6 +403,8 @@ def solve(
                         m = s_in + gx
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
+                        if traced:  # a pair where a round starts too (it never wins)
+                            visits[d, r] = m
                         continue
                     else:
                         sv = (s_in + gx * own) / (1.0 - loop)
@@ -404,12 +413,16 @@ def solve(
                     if seen > max_seen:
                         return ends_x, ends_y, rounds, dropped, -1, work
                     rounds += sv
+                    if traced:
+                        visits[d, r] = sv
                     work += 1
                     if s > 0 and i < n_i:
                         lost, n = _strike(sv, s, d, g_row, b, nxt_strike, tiny)
                         dropped += lost
                         work += n
                     if p < q:
+                        if traced:
+                            gvis[p, d] = gv
                         lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, u, f, a, nxt_fire, tiny)
                         dropped += lost
                         work += n
@@ -582,3 +595,209 @@ def walk(
                     ends_x[o, r] += m
                     ends_y[o, d] += m
     return ends_x, ends_y, fought, dropped, work
+
+
+@_compiled
+def chances(
+    S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
+    alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
+    nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
+    visits: Any, tagb: Any, gvis: Any, tiny: float, budget: int,
+) -> tuple[Any, Any, int]:
+    """The attacker's chance to win by fighting on to the end from each pair where a
+    round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
+    made, checked against ``budget`` after each row: past it, nothing is complete).
+
+    The same chain as :func:`solve`'s, backward: rows from the last to the first,
+    columns from the last to the first, each pair's chance the mix of what its four
+    steps lead to (all later but the pair itself: its loop in closed form), with the
+    values each step leaves at the pair (after the strike, after Y's unrestricted hits,
+    after X's fire by aircraft lost) kept for the pairs before it.  ``visits`` and
+    ``tagb`` (and ``gvis``) are a traced :func:`solve`'s: the value after X's fire is
+    worked out only for the tags the solve met at a pair, and the rows before X's
+    submarines only at pairs whose strikes it met, their products below ``tiny`` over
+    that mass left out; whatever is left out
+    (and the dice outcomes cut) counts as a loss in ``low`` and a win in ``high``."""
+    W = P + 1
+    R = (S + 1) * W
+    ND = alive_y.shape[0]
+    bt, b_lo, b_hi, b_cut, _, _ = b
+    at, a_lo, a_hi, a_cut, _, _ = a
+    ut, u_lo, u_hi, u_cut, _, _ = u
+    ft, f_lo, f_hi, f_cut, _, _ = f
+    KT = _tags(air_lost)
+    lo_s = np.zeros((ND, R))
+    hi_s = np.zeros((ND, R))
+    qo_lo = np.zeros((ND, R))  # after Y's unrestricted hits (X's dice those of the row)
+    qo_hi = np.zeros((ND, R))
+    qt_lo = np.zeros((W, ND, W))  # the same at rows (0, p) with X's dice those at src
+    qt_hi = np.zeros((W, ND, W))
+    vg_lo = np.zeros(ND)  # after the strike (this row)
+    vg_hi = np.zeros(ND)
+    z_lo = np.zeros((ND, KT))  # after X's fire, by aircraft lost (this row)
+    z_hi = np.zeros((ND, KT))
+    zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
+    work = 0
+    for r in range(R - 1, -1, -1):
+        if work > budget:
+            return lo_s, hi_s, work
+        s = S - r // W
+        p = r % W
+        ax = alive_x[r]
+        f_stay = p == P
+        joint = p < q
+        for d in range(ND - 1, -1, -1):
+            i = yi[d]
+            k = yk[d]
+            ay = alive_y[d]
+            y_dead = not ay
+            live = ax and ay
+            # Step 4 from the pair after X's fire (tag 0), to later rows.
+            zl0 = 0.0
+            zh0 = 0.0
+            if not f_stay:
+                for nf in range(max(1, f_lo[k]), f_hi[k] + 1):
+                    c = ft[k, nf]
+                    rr = r + aircraft(P, p, nf) - p
+                    zl0 += c * lo_s[d, rr]
+                    zh0 += c * hi_s[d, rr]
+                zh0 += f_cut[k]
+                work += f_hi[k] + 1
+            # Step 3 from the pair after Y's unrestricted hits, to later columns.
+            ql = 0.0
+            qh = 0.0
+            if not y_dead:
+                for h in range(max(1, a_lo[p]), a_hi[p] + 1):
+                    c = at[p, h]
+                    d2 = nxt_fire[d, h]
+                    t = air_lost[d, h]
+                    if t < zn[d2]:
+                        ql += c * z_lo[d2, t]
+                        qh += c * z_hi[d2, t]
+                    else:
+                        qh += c
+                qh += a_cut[p]
+                work += a_hi[p] + 1
+            # Step 2 from the pair after the strike, to later rows.
+            gl = 0.0
+            gh = 0.0
+            if ax and not joint:
+                for nu in range(max(1, u_lo[i]), u_hi[i] + 1):
+                    c = ut[i, nu]
+                    s2, pm = unrestricted(P, s, p, nu)
+                    if pm == p:
+                        rr = (S - s2) * W + p
+                        gl += c * qo_lo[d, rr]
+                        gh += c * qo_hi[d, rr]
+                    else:
+                        gl += c * qt_lo[pm, d, p]
+                        gh += c * qt_hi[pm, d, p]
+                gh += u_cut[i]
+                work += u_hi[i] + 1
+            sig0 = 1.0 if (i >= n_i or s == 0) else bt[s, 0]
+            u0 = 1.0 if not ax else ut[i, 0]
+            a0 = 1.0 if y_dead else at[p, 0]
+            f00 = 1.0 if f_stay else ft[k, 0]
+            own = u0 * a0 * f00
+            gel = u0 * (a0 * zl0 + ql) + gl  # after the strike, but for this pair's own loop
+            geh = u0 * (a0 * zh0 + qh) + gh
+            if joint and live:
+                gel = 0.0
+                geh = 0.0
+                m = gvis[p, d]
+                if m == 0.0:  # never met: anything
+                    geh = 1.0
+                else:
+                    cut = tiny / m
+                    geh += u_cut[i] + f_cut[k] + a_cut[p]
+                    for nu in range(u_lo[i], u_hi[i] + 1):
+                        cu = ut[i, nu]
+                        for nf in range(f_lo[k], f_hi[k] + 1):
+                            cuf = cu * ft[k, nf]
+                            if cuf < cut:
+                                geh += cuf
+                                continue
+                            s2, p2 = land(S, P, q, s, p, nu, nf)
+                            rr = (S - s2) * W + p2
+                            for h in range(a_lo[p], a_hi[p] + 1):
+                                if nu == 0 and nf == 0 and h == 0:
+                                    continue
+                                c = cuf * at[p, h]
+                                d2 = nxt_fire[d, h]
+                                gel += c * lo_s[d2, rr]
+                                geh += c * hi_s[d2, rr]
+                            work += a_hi[p] - a_lo[p] + 1
+            if live:
+                loop = sig0 * own
+                if loop >= 1.0:  # a stalemate never wins
+                    xl = 0.0
+                    xh = 0.0
+                else:
+                    sl = 0.0
+                    sh = 0.0
+                    if s > 0 and i < n_i:
+                        for j in range(max(1, b_lo[s]), b_hi[s] + 1):
+                            c = bt[s, j]
+                            d2 = nxt_strike[d, j]
+                            sl += c * vg_lo[d2]
+                            sh += c * vg_hi[d2]
+                        sh += b_cut[s]
+                        work += b_hi[s] + 1
+                    xl = (sig0 * gel + sl) / (1.0 - loop)
+                    xh = min(1.0, (sig0 * geh + sh) / (1.0 - loop))
+            else:
+                xl = 1.0 if _outcome(ax, ay, x_attacks, defender_fought) == ATT else 0.0
+                xh = xl
+            lo_s[d, r] = xl
+            hi_s[d, r] = xh
+            vg_lo[d] = own * xl + gel
+            vg_hi[d] = min(1.0, own * xh + geh)
+            if joint:
+                continue  # nothing pulls this row's later steps but itself
+            # The values after Y's unrestricted hits and after X's fire, kept.
+            z0l = f00 * xl + zl0
+            z0h = f00 * xh + zh0
+            qo_lo[d, r] = a0 * z0l + ql
+            qo_hi[d, r] = min(1.0, a0 * z0h + qh)
+            z_lo[d, 0] = z0l
+            z_hi[d, 0] = min(1.0, z0h)
+            nt = max(tagb[d, r], 1)
+            for t in range(1, nt):
+                kk = k - t
+                if f_stay:
+                    z_lo[d, t] = xl
+                    z_hi[d, t] = xh
+                    continue
+                zl = ft[kk, 0] * xl
+                zh = ft[kk, 0] * xh + f_cut[kk]
+                for nf in range(max(1, f_lo[kk]), f_hi[kk] + 1):
+                    c = ft[kk, nf]
+                    rr = r + aircraft(P, p, nf) - p
+                    zl += c * lo_s[d, rr]
+                    zh += c * hi_s[d, rr]
+                z_lo[d, t] = zl
+                z_hi[d, t] = min(1.0, zh)
+                work += f_hi[kk] + 1
+            zn[d] = nt
+            if s == 0:
+                for src in range(p):
+                    if y_dead:
+                        qt_lo[p, d, src] = z0l
+                        qt_hi[p, d, src] = z0h
+                        continue
+                    tl = 0.0
+                    th = a_cut[src]
+                    for h in range(a_lo[src], a_hi[src] + 1):
+                        c = at[src, h]
+                        d2 = nxt_fire[d, h]
+                        t = air_lost[d, h]
+                        if t < zn[d2]:
+                            tl += c * z_lo[d2, t]
+                            th += c * z_hi[d2, t]
+                        else:
+                            th += c
+                    qt_lo[p, d, src] = tl
+                    qt_hi[p, d, src] = min(1.0, th)
+                    work += a_hi[src] + 1
+        zn[:] = 0
+    return lo_s, hi_s, work

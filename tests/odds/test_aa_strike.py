@@ -26,8 +26,8 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     got: list[int] = []
     solve = aa_strike.StrikeSolver.solve
 
-    def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any) -> int | None:
-        seen = solve(self, initial, tally)
+    def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None) -> int | None:
+        seen = solve(self, initial, tally, back)
         if seen is not None:
             got.append(seen)
         return seen
@@ -223,15 +223,66 @@ def test_retreats_in_the_compiled_pass_match_the_dict_solve(
             assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
 
 
-def test_retreat_by_win_chance_solves_with_the_compiled_pass(monkeypatch: pytest.MonkeyPatch, passes: list[int]) -> None:
-    # The pairs the numpy passes pick (engine.odds.aa_retreat) are where the compiled
-    # pass retreats: the same answer as the numpy solve with them.
-    battle = AABattle.parse("6 sub, 2 cru, 1 bom", "4 cru, 2 car, 3 fig", mode="sea", retreat_chance=45)
-    new = aa_odds(battle)
-    assert passes and new.retreat > 0.05
-    monkeypatch.setattr(aa_strike, "ENABLED", False)
-    old = aa_odds(battle)
-    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-13)
+def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # A-10.15, the ruling of engine.odds.aa_retreat (the chance of fighting on to the
+    # end, decided from an interval): the compiled pass's chances backward and the numpy
+    # passes' give the same answer, within both error bounds (a decision an interval
+    # leaves open counts there), on random battles of both kinds.
+    rng = random.Random(40)
+    retreated = 0
+    for n in range(16):
+        striker_attacks = n % 2 == 0
+        attacker = _fleet(rng, subs=striker_attacks, defender=False)
+        defender = _fleet(rng, subs=not striker_attacks, defender=True)
+        battle = AABattle.parse(attacker, defender, mode="sea", retreat_chance=(30, 45, 60)[n % 3],
+                                **OPTIONS[n % len(OPTIONS)])  # fmt: skip
+        monkeypatch.setattr(aa_strike, "ENABLED", True)
+        before = len(passes)
+        new = aa_odds(battle)
+        assert len(passes) == before + 1, battle
+        monkeypatch.setattr(aa_strike, "ENABLED", False)
+        old = aa_odds(battle)
+        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
+        retreated += new.retreat > 0.01
+    assert retreated >= 4
+
+
+def test_win_chances_backward_are_the_exact_chances() -> None:
+    # Every pair's chance to win by fighting on, from the backward pass, against the
+    # battle solved exactly (fractions) from that pair: inside its interval, which is
+    # narrow where the forward pass met the pair.
+    from fractions import Fraction
+
+    from engine.odds.aa_strike_kernel import chances, solve
+
+    battle = AABattle.parse("4 sub, 1 bat, 1 bom", "2 cru, 1 car, 2 fig", mode="sea")
+    setup, _ = setup_battle(battle, 1.0)
+    solver = aa_strike.StrikeSolver(setup)
+    initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
+    ps = solver._place(initial, Tally.empty(1.0), tables=3)
+    assert ps is not None
+    visits = ps * 0.0
+    tagb = (ps * 0).astype("int64")
+    none = (ps[:0, :0] > 0)
+    gvis = visits[:max(solver.q, 1)] * 0.0
+    solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62)
+    low, high, _ = chances(*solver._args(), visits, tagb, gvis, 1e-19, 1 << 62)
+    exact_setup, _ = setup_battle(battle, Fraction(1))
+    met = list(zip(*visits.nonzero()))
+    assert len(met) > 20
+    for c, r in met[:: max(1, len(met) // 40)]:
+        xs, ys = solver.x_states[r], solver.y_states[c]
+        a, d = (xs, ys) if solver.x_attacks else (ys, xs)
+        from dataclasses import replace
+
+        from engine.odds.aa_battle import Start
+
+        one = replace(exact_setup, starts=[Start(Fraction(1), a, d, d)])
+        win = float(GeneralEngine(one).run().outcome["attacker"])
+        assert low[c, r] - 1e-12 <= win <= high[c, r] + 1e-12, (a, d)
+        assert high[c, r] - low[c, r] < 1e-9
 
 
 def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
