@@ -40,6 +40,10 @@
   2026-12-01's slow machine, where the numpy walk took ~2.3 and ~13.4 s; that walk ~1.2-1.4
   s and ~5.4 s on 2026-11-25's machine once its casualties were split, ~17 s and 4.8 GB
   for 2 rounds before its rounds were batched).
+- ``odds-aa-sea-100v100-strikes-retreat-chance-ms``: the strike battle, the attacker
+  retreating when its chance to win falls below 40 % (the strike pass traced, its
+  chances backward, the solve with the retreats), best of three (~3.6 s on 2026-12-01's
+  slow machine; ~36 s in the numpy passes).
 - ``odds-cli-strikes-process-ms``: a whole ``warroom odds aa --sea`` process of the strike
   battle: start-up, numba's import (~0.4-0.5 s) and its compiled pass loaded from
   numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
@@ -298,3 +302,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
     yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=2)
     yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)
+    yield "odds-aa-sea-100v100-strikes-retreat-chance-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea",
+                                                             retreat_chance=40)  # fmt: skip
