@@ -48,11 +48,12 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
 # cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~81 s
-# of work in full) is refused when it does, in under a second.  The slowest battle
-# accepted (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car, 10 bat, 30 fig with
-# a strafe after 3 rounds: ~5.4 s and ~0.35 GB) needs ~2.5e9 (general fire held back and
-# merged counts as the products it stands for); without the strafe the strike pass
-# (engine.odds.aa_strike, ~0.5 s) counts the products it may make at most, ~1.8e9.
+# of work in full) is refused when it does, in under a second.  Where one side's
+# submarines strike every round (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car,
+# 10 bat, 30 fig) the strike pass (engine.odds.aa_strike) counts the products it makes:
+# ~1e8 (~0.5 s), ~6.5e8 with a retreat by win chance (~3.6 s, the slowest submarine
+# battle answered); the numpy solve counts outer product terms and casualty cells
+# (general fire held back and merged as the products it stands for).
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
 MAX_CELLS: int | None = None  # the table engines have no cap
