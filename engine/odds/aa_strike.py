@@ -1,5 +1,8 @@
 """Sea battles where one side's submarines strike every round, solved in one compiled
-pass (float mode, no round limit).
+pass (float mode): fought to the end (:meth:`StrikeSolver.solve`), for a number of
+rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule says
+(A-10.15), or where its chance to win falls below a threshold
+(:meth:`StrikeSolver.retreat_by_chance`).
 
 The battles: one side (X) has submarines and no destroyer, the other (Y) neither
 submarines nor destroyers, and neither has transports or submarines that may submerge
