@@ -158,39 +158,64 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
 
 
 @_compiled
-def _joint(m: float, s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int, into: Any,
-           u: Any, f: Any, a: Any, nxt_fire: Any, tiny: float) -> tuple[float, int]:
-    """Steps 2-4 at once from mass ``m`` at a row before X's submarines (``p < q``): Y's
-    hits of both kinds (:func:`land`) and X's general fire, into ``into`` (columns x
-    rows), nothing hit at all left out (a stay); ``(dropped, products)``."""
+def _joint_moves(s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int, u: Any, f: Any, a: Any,
+                 nxt_fire: Any, cut: float, chance: Any, rows: Any, cols: Any) -> tuple[int, float]:
+    """Steps 2-4 at once from a pair of a row before X's submarines (``p < q``): Y's
+    hits of both kinds (:func:`land`) and X's general fire, as moves (chance, row,
+    column) into the buffers, nothing hit at all left out (a stay), and the moves of a
+    chance below ``cut`` too: ``(moves, their chance left out with the dice cut)``."""
     ut, u_lo, u_hi, u_cut, _, _ = u
     ft, f_lo, f_hi, f_cut, _, _ = f
     at, a_lo, a_hi, a_cut, _, _ = a
     W = P + 1
-    dropped = m * (u_cut[i] + f_cut[k] + a_cut[p])
+    left = u_cut[i] + f_cut[k] + a_cut[p]
     n = 0
     for nu in range(u_lo[i], u_hi[i] + 1):
-        wu = m * ut[i, nu]
-        if wu < tiny:
-            dropped += wu
+        cu = ut[i, nu]
+        if cu < cut:
+            left += cu
             continue
         for nf in range(f_lo[k], f_hi[k] + 1):
-            wuf = wu * ft[k, nf]
-            if wuf < tiny:
-                dropped += wuf
+            cuf = cu * ft[k, nf]
+            if cuf < cut:
+                left += cuf
                 continue
             s2, p2 = land(S, P, q, s, p, nu, nf)
             r2 = (S - s2) * W + p2
             for h in range(a_lo[p], a_hi[p] + 1):
                 if nu == 0 and nf == 0 and h == 0:
                     continue
-                w = wuf * at[p, h]
-                n += 1
-                if w < tiny:
-                    dropped += w
+                c = cuf * at[p, h]
+                if c < cut:
+                    left += c
                     continue
-                into[nxt_fire[d, h], r2] += w
-    return dropped, n
+                chance[n] = c
+                rows[n] = r2
+                cols[n] = nxt_fire[d, h]
+                n += 1
+    return n, left
+
+
+@_compiled
+def _joint(m: float, s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int, into: Any,
+           u: Any, f: Any, a: Any, nxt_fire: Any, tiny: float, buf: Any) -> tuple[float, int]:
+    """Steps 2-4 at once from mass ``m`` at a row before X's submarines
+    (:func:`_joint_moves`, ``buf`` its buffers), into ``into`` (columns x rows);
+    ``(dropped, products)``."""
+    if m == 0.0:
+        return 0.0, 0
+    chance, rows, cols = buf
+    n, left = _joint_moves(s, p, d, i, k, S, P, q, u, f, a, nxt_fire, tiny / m, chance, rows, cols)
+    for x in range(n):
+        into[cols[x], rows[x]] += m * chance[x]
+    return m * left, n
+
+
+@_compiled
+def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
+    """Buffers for :func:`_joint_moves`: room for every move."""
+    n = u[0].shape[1] * f[0].shape[1] * a[0].shape[1]
+    return np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
 
 
 @_compiled
@@ -285,6 +310,17 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
 
 
 @_compiled
+def _take(table: Any, d: int, r: int, tiny: float) -> tuple[float, float]:
+    """The mass at ``table[d, r]``, taken out: ``(mass to spread, mass left out)`` (one
+    below ``tiny`` is left out)."""
+    m = table[d, r]
+    table[d, r] = 0.0
+    if m < tiny:
+        return 0.0, m
+    return m, 0.0
+
+
+@_compiled
 def _clear(x2: Any, tags: Any) -> None:
     for d in range(tags.shape[0]):
         for t in range(tags[d]):
@@ -324,6 +360,7 @@ def solve(
     tags = np.zeros(ND, dtype=np.int64)  # a column's tags in x2 are below this
     hb = np.zeros(HM)
     fb = np.zeros(f[0].shape[1])
+    buf = _joint_buffers(u, f, a)
     rounds = 0.0
     dropped = 0.0
     seen = 0
@@ -423,7 +460,7 @@ def solve(
                     if p < q:
                         if traced:
                             gvis[p, d] = gv
-                        lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, u, f, a, nxt_fire, tiny)
+                        lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, u, f, a, nxt_fire, tiny, buf)
                         dropped += lost
                         work += n
                         continue
@@ -477,6 +514,7 @@ def walk(
     tags = np.zeros(ND, dtype=np.int64)
     hb = np.zeros(HM)
     fb = np.zeros(f[0].shape[1])
+    buf = _joint_buffers(u, f, a)
     fought = 0.0
     dropped = 0.0
     work = 0
@@ -487,12 +525,9 @@ def walk(
             s = S - r // W
             p = r % W
             for d in range(ND):
-                m = ps[d, r]
+                m, lost = _take(ps, d, r, tiny)
+                dropped += lost
                 if m == 0.0:
-                    continue
-                ps[d, r] = 0.0
-                if m < tiny:
-                    dropped += m
                     continue
                 i = yi[d]
                 k = yk[d]
@@ -515,18 +550,15 @@ def walk(
             s = S - r // W
             p = r % W
             for d in range(ND):
-                m = g[d, r]
+                m, lost = _take(g, d, r, tiny)
+                dropped += lost
                 if m == 0.0:
-                    continue
-                g[d, r] = 0.0
-                if m < tiny:
-                    dropped += m
                     continue
                 i = yi[d]
                 k = yk[d]
                 if p < q:
                     nxt[d, r] += m * u[0][i, 0] * f[0][k, 0] * a[0][p, 0]
-                    lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, u, f, a, nxt_fire, tiny)
+                    lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, u, f, a, nxt_fire, tiny, buf)
                 else:
                     x1[d, r] += m * u[0][i, 0]
                     lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, u, tiny)
@@ -637,6 +669,7 @@ def chances(
     z_lo = np.zeros((ND, KT))  # after X's fire, by aircraft lost (this row)
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
+    buf = _joint_buffers(u, f, a)
     work = 0
     for r in range(R - 1, -1, -1):
         if work > budget:
@@ -708,25 +741,13 @@ def chances(
                 if m == 0.0:  # never met: anything
                     geh = 1.0
                 else:
-                    cut = tiny / m
-                    geh += u_cut[i] + f_cut[k] + a_cut[p]
-                    for nu in range(u_lo[i], u_hi[i] + 1):
-                        cu = ut[i, nu]
-                        for nf in range(f_lo[k], f_hi[k] + 1):
-                            cuf = cu * ft[k, nf]
-                            if cuf < cut:
-                                geh += cuf
-                                continue
-                            s2, p2 = land(S, P, q, s, p, nu, nf)
-                            rr = (S - s2) * W + p2
-                            for h in range(a_lo[p], a_hi[p] + 1):
-                                if nu == 0 and nf == 0 and h == 0:
-                                    continue
-                                c = cuf * at[p, h]
-                                d2 = nxt_fire[d, h]
-                                gel += c * lo_s[d2, rr]
-                                geh += c * hi_s[d2, rr]
-                            work += a_hi[p] - a_lo[p] + 1
+                    n, left = _joint_moves(s, p, d, i, k, S, P, q, u, f, a, nxt_fire, tiny / m, *buf)
+                    geh = left
+                    for x in range(n):
+                        c = buf[0][x]
+                        gel += c * lo_s[buf[2][x], buf[1][x]]
+                        geh += c * hi_s[buf[2][x], buf[1][x]]
+                    work += n
             if live:
                 loop = sig0 * own
                 if loop >= 1.0:  # a stalemate never wins

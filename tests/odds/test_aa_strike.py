@@ -7,6 +7,7 @@ against the dict-based solve, exact fractions and the numpy solve it replaces he
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -71,30 +72,43 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
-) -> None:
-    rng = random.Random(19)
-    for n in range(60):
+def _battles(seed: int, count: int, **options: Any) -> list[AABattle]:
+    """Random battles of the compiled pass, the striking side the attacker in every
+    other one, under the rules sets and technologies of ``OPTIONS`` in turn."""
+    rng = random.Random(seed)
+    out = []
+    for n in range(count):
         striker_attacks = n % 2 == 0
         attacker = _fleet(rng, subs=striker_attacks, defender=False)
         defender = _fleet(rng, subs=not striker_attacks, defender=True)
-        battle = AABattle.parse(attacker, defender, mode="sea", **OPTIONS[n % len(OPTIONS)])
-        setup, _ = setup_battle(battle, 1.0)
-        assert aa_strike.applies(setup), battle
+        battle = AABattle.parse(attacker, defender, mode="sea", **{**OPTIONS[n % len(OPTIONS)], **options})
+        assert aa_strike.applies(setup_battle(battle, 1.0)[0]), battle
+        out.append(battle)
+    return out
+
+
+def _assert_agree(new: Tally[float], old: Tally[float], note: object) -> None:
+    """Every outcome and both sides' final states, to 1e-12."""
+    for outcome in OUTCOMES:
+        assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (note, outcome)
+    close(new.attacker_end, old.attacker_end)
+    close(new.defender_end, old.defender_end)
+
+
+def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    for battle in _battles(19, 60):
         before = len(passes)
         new, numpy_solve, old = _tallies(battle, monkeypatch)
         assert len(passes) == before + 1, battle
-        for outcome in OUTCOMES:
-            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
+        _assert_agree(new, old, battle)
         assert new.takes == pytest.approx(old.takes, abs=1e-12)
         # Rounds as the numpy solve counts them: the dict solve counts a first round
         # where nothing can ever be hit (a stalemate from the start), the solves none.
         assert new.rounds == pytest.approx(numpy_solve.rounds, rel=1e-12)
         if old.outcome["stalemate"] < 1.0 - 1e-9:
             assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
-        close(new.attacker_end, old.attacker_end)
-        close(new.defender_end, old.defender_end)
         assert new.dropped < 1e-12
 
 
@@ -151,23 +165,12 @@ def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
         return walk(self, initial, rounds, tally)
 
     monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
-    rng = random.Random(1942)
-    for n in range(40):
-        striker_attacks = n % 2 == 0
-        attacker = _fleet(rng, subs=striker_attacks, defender=False)
-        defender = _fleet(rng, subs=not striker_attacks, defender=True)
+    for n, battle in enumerate(_battles(1942, 40)):
         rounds = 1 + n % 3
-        setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **OPTIONS[n % len(OPTIONS)]), 1.0)
-        got = []
-        for vectorised in (True, False):
-            got.append(GeneralEngine(setup, vectorised=vectorised).run(rounds))
-        new, old = got
-        assert walks[-1] == rounds and len(walks) == n + 1, (attacker, defender)
-        for outcome in OUTCOMES:
-            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (attacker, defender, outcome)
+        new, _, old = _tallies(battle, monkeypatch, rounds)
+        assert walks[-1] == rounds and len(walks) == n + 1, battle
+        _assert_agree(new, old, battle)
         assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
-        close(new.attacker_end, old.attacker_end)
-        close(new.defender_end, old.defender_end)
     assert not passes
 
 
@@ -205,20 +208,11 @@ def test_retreats_in_the_compiled_pass_match_the_dict_solve(
     # A-10.15: the attacker retreats after a round that leaves it fewer than K units
     # (retreat_left), from either side's strikes; what arrives at such a pair retreats,
     # what was there before round 1 fights it.
-    rng = random.Random(15)
-    for n in range(24):
-        striker_attacks = n % 2 == 0
-        attacker = _fleet(rng, subs=striker_attacks, defender=False)
-        defender = _fleet(rng, subs=not striker_attacks, defender=True)
-        size = sum(int(part.split()[0]) for part in attacker.split(", "))
-        battle = AABattle.parse(attacker, defender, mode="sea", retreat_below=max(2, size - 1))
-        setup, _ = setup_battle(battle, 1.0)
-        assert aa_strike.applies(setup)
+    for battle in _battles(15, 24):
+        size = sum(battle.attacker.values())
+        battle = replace(battle, retreat_below=max(2, size - 1))
         new, _, old = _tallies(battle, monkeypatch, rounds)
-        for outcome in OUTCOMES:
-            assert new.outcome[outcome] == pytest.approx(old.outcome[outcome], abs=1e-12), (battle, outcome)
-        close(new.attacker_end, old.attacker_end)
-        close(new.defender_end, old.defender_end)
+        _assert_agree(new, old, battle)
         if old.outcome["retreat"] > 0:
             assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
 
@@ -230,14 +224,9 @@ def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
     # end, decided from an interval): the compiled pass's chances backward and the numpy
     # passes' give the same answer, within both error bounds (a decision an interval
     # leaves open counts there), on random battles of both kinds.
-    rng = random.Random(40)
     retreated = 0
-    for n in range(16):
-        striker_attacks = n % 2 == 0
-        attacker = _fleet(rng, subs=striker_attacks, defender=False)
-        defender = _fleet(rng, subs=not striker_attacks, defender=True)
-        battle = AABattle.parse(attacker, defender, mode="sea", retreat_chance=(30, 45, 60)[n % 3],
-                                **OPTIONS[n % len(OPTIONS)])  # fmt: skip
+    for n, battle in enumerate(_battles(40, 16)):
+        battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
         monkeypatch.setattr(aa_strike, "ENABLED", True)
         before = len(passes)
         new = aa_odds(battle)
@@ -275,8 +264,6 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
     for c, r in met[:: max(1, len(met) // 40)]:
         xs, ys = solver.x_states[r], solver.y_states[c]
         a, d = (xs, ys) if solver.x_attacks else (ys, xs)
-        from dataclasses import replace
-
         from engine.odds.aa_battle import Start
 
         one = replace(exact_setup, starts=[Start(Fraction(1), a, d, d)])
