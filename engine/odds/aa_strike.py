@@ -4,9 +4,11 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (A-10.15), or where its chance to win falls below a threshold
 (:meth:`StrikeSolver.retreat_by_chance`).
 
-The battles: one side (X) has submarines and no destroyer, the other (Y) neither
-submarines nor destroyers, and neither has transports or submarines that may submerge
-(the end-of-round rules then only tell who is left, A-10.6, A-10.7).  Then X's
+The battles: one side (X) has submarines, the other (Y) neither submarines nor
+destroyers, and neither has transports or submarines that may submerge (the
+end-of-round rules then only tell who is left, A-10.6, A-10.7).  X's destroyers change
+nothing there: a destroyer cancels the enemy's strike and lets its own side's aircraft
+hit submarines (A-10.6, A-10.14), and Y has no submarine.  Then X's
 submarines strike at the start of every round and never fire in general fire, Y's
 aircraft never hit them (A-10.14), X's hits on Y are never restricted but for the
 strike's (never on aircraft), and the sides' states have a simple shape:
@@ -62,7 +64,7 @@ def applies(setup: BattleSetup[float]) -> bool:
     for side in (x, y):
         if side.submerge or side.keep_land or _has(side, "transport") or _has(side, "is_aa"):
             return False
-    if _has(x, "destroyer") or _has(y, "destroyer"):
+    if _has(y, "destroyer"):  # X's strike cancelled, Y's aircraft able to hit X's submarines
         return False
     cats = [st.category for st in x.steps(x.start)]
     subs = [k for k, c in enumerate(cats) if c == CAT_SUB]

@@ -39,10 +39,10 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def _fleet(rng: random.Random, *, subs: bool, defender: bool) -> str:
     """A random fleet of the compiled pass's battles: the striking side has submarines
-    (and no destroyer), the other none, neither side destroyers or transports; a
-    defender's fighters fit on its carriers."""
-    units = {"sub": rng.randint(1, 4) if subs else 0, "cru": rng.randint(0, 2), "car": rng.randint(0, 2),
-             "bat": rng.randint(0, 2)}  # fmt: skip
+    (and sometimes a destroyer), the other neither submarines nor destroyers, neither
+    side transports; a defender's fighters fit on its carriers."""
+    units = {"sub": rng.randint(1, 4) if subs else 0, "des": rng.choice([0, 0, 1]) if subs else 0,
+             "cru": rng.randint(0, 2), "car": rng.randint(0, 2), "bat": rng.randint(0, 2)}  # fmt: skip
     units["fig"] = min(rng.randint(0, 3), 2 * units["car"]) if defender else rng.randint(0, 2)
     if not defender:
         units["bom"] = rng.choice([0, 0, 1])
@@ -337,7 +337,8 @@ def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
         ("3 sub, 1 cru, 1 bom", "2 cru, 1 car, 2 fig", {}, True),
         ("2 cru, 2 fig", "3 sub, 1 bat", {}, True),
         ("3 sub", "1 des, 1 cru", {}, False),  # a destroyer: strikes cancelled (A-10.6)
-        ("3 sub, 1 des", "2 cru", {}, False),  # the defender's aircraft could hit submarines
+        ("3 sub, 1 des", "2 cru, 1 car, 1 fig", {}, True),  # the striker's own destroyer changes nothing
+        ("3 sub, 1 cru", "1 des, 1 car, 1 fig", {}, False),  # the other's: no strike, its aircraft hit them
         ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides
         ("3 sub", "1 cru, 1 tra", {}, False),  # transports (A-10.7)
         ("3 sub, 1 cru", "2 cru", {"low_luck": True}, False),
