@@ -5,8 +5,9 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (:meth:`StrikeSolver.retreat_by_chance`).
 
 The battles: one side (X) has submarines, the other (Y) neither submarines nor
-destroyers, and neither has transports or submarines that may submerge (the
-end-of-round rules then only tell who is left, A-10.6, A-10.7).  X's destroyers change
+destroyers, neither has submarines that may submerge, and X has no transports when it
+defends (the end-of-round rules then only tell who is left, and take a defending Y's
+lone transports, A-10.6, A-10.7).  X's destroyers change
 nothing there: a destroyer cancels the enemy's strike and lets its own side's aircraft
 hit submarines (A-10.6, A-10.14), and Y has no submarine.  Then X's
 submarines strike at the start of every round and never fire in general fire, Y's
@@ -62,8 +63,10 @@ def applies(setup: BattleSetup[float]) -> bool:
         return False
     x, y = (att, dfn) if _has(att, "submarine") else (dfn, att)
     for side in (x, y):
-        if side.submerge or side.keep_land or _has(side, "transport") or _has(side, "is_aa"):
+        if side.submerge or side.keep_land or _has(side, "is_aa"):
             return False
+    if _has(x, "transport") and x is dfn:  # A-10.7's defenceless transports beside submarines
+        return False
     if _has(y, "destroyer"):  # X's strike cancelled, Y's aircraft able to hit X's submarines
         return False
     cats = [st.category for st in x.steps(x.start)]
@@ -135,6 +138,8 @@ class StrikeSolver:
         general = [x.dice(self.x_states[S * W + p]) for p in range(W)]  # rows of s = 0
         self.a = _dist_table([dist(g[1] + g[2]) for g in general])
         self.b = _dist_table([dist(x.dice(self.x_states[(S - s) * W + P])[0]) for s in range(S + 1)])
+        # Whether X can fire at all (A-10.7): its submarines or its other dice.
+        self.fire_x = np.repeat(self.b[2][::-1] > 0, W) | np.tile(self.a[2] > 0, S + 1)
 
         # Y: columns (i, k), from the most hit points to the fewest.
         ysteps = list(y.steps(y.start))
@@ -163,6 +168,9 @@ class StrikeSolver:
         self.y_states: list[State] = [tuple(v) for v in yrows.tolist()]
         self.y_index = {st: n for n, st in enumerate(self.y_states)}
         self.alive_y = np.array([y.alive(st) > 0 for st in self.y_states])
+        # A-10.7: a defending Y left with only transports loses them, if X can fire.
+        lone = [self.x_attacks and y.alive(st) > 0 and y.only(st, ("transport",)) for st in self.y_states]
+        self.gone = np.where(np.array(lone, dtype=np.bool_), col_of[n_i, n_k], -1).astype(np.int64)
         self.u = _dist_table([dist(y.dice(tuple((ybase + by_i[i]).tolist()))[2]) for i in range(n_i + 1)])
         self.f = _dist_table([dist(y.dice(tuple((ybase + by_k[k]).tolist()))[1]) for k in range(n_k + 1)])
         J, H = self.b[0].shape[1], self.a[0].shape[1]
@@ -330,11 +338,12 @@ class StrikeSolver:
             back[c, r] = True
         return back
 
-    def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
+    def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr, Arr,
+                             Arr, Arr]:
         """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the
         shapes, the states' flags and positions, where hits take Y, the distributions."""
         return (self.S, self.P, self.q, self.x_attacks, self.setup.defender_fought, self.alive_x, self.alive_y,
-                self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire, self.air_lost,
+                self.fire_x, self.gone, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire, self.air_lost,
                 self.b, self.a, self.u, self.f)  # fmt: skip
 
     def _budget(self) -> int:

@@ -66,6 +66,17 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 
 @_compiled
+def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any) -> tuple[bool, bool, int]:
+    """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
+    Y is still there, the column its end is recorded at)``.  A-10.7: a defender left
+    with only transports loses them when the attacker can still fire (``gone[d]``: the
+    column without them, -1 where the rule cannot act; ``fire_x[r]``: X can fire)."""
+    if ay and gone[d] >= 0 and fire_x[r]:
+        return False, False, gone[d]
+    return ax and ay, ay, d
+
+
+@_compiled
 def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tuple[int, int, float]:
     """The outcomes from 1 on of distribution ``dist[row]`` whose products with a mass
     ``m`` are at least ``tiny``, ``(first, last, chance of the others from 1 on)``:
@@ -331,7 +342,7 @@ def _clear(x2: Any, tags: Any) -> None:
 @_compiled
 def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, gvis: Any, tiny: float, max_seen: int, budget: int,
 ) -> tuple[Any, Any, float, float, int, int]:
@@ -400,7 +411,7 @@ def solve(
                 k = yk[d]
                 ay = alive_y[d]
                 y_dead = not ay
-                live = ax and ay
+                live, y_end, d_end = _fights(ax, ay, r, d, fire_x, gone)
                 hstay = 0.0  # the tagged fire that leaves Y as it is
                 if e_tot > 0.0:
                     if y_dead:
@@ -470,9 +481,9 @@ def solve(
                 else:
                     sv = s_in + gx * own
                     gv = gx
-                    o = _outcome(ax, ay, x_attacks, defender_fought)
+                    o = _outcome(ax, y_end, x_attacks, defender_fought)
                     ends_x[o, r] += sv
-                    ends_y[o, d] += sv
+                    ends_y[o, d_end] += sv
                 x1t = xu + gv * u0
                 if not y_dead:
                     lost, n = _fire(x1t, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
@@ -488,7 +499,7 @@ def solve(
 @_compiled
 def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int,
 ) -> tuple[Any, Any, float, float, int]:
@@ -616,23 +627,23 @@ def walk(
                 if m == 0.0:
                     continue
                 nxt[d, r] = 0.0
-                ay = alive_y[d]
-                if ax and ay and flagged and back[d, r]:
+                live, y_end, d_end = _fights(ax, alive_y[d], r, d, fire_x, gone)
+                if live and flagged and back[d, r]:
                     ends_x[BACK, r] += m
                     ends_y[BACK, d] += m
-                elif ax and ay:
+                elif live:
                     ps[d, r] = m
                 else:
-                    o = _outcome(ax, ay, x_attacks, defender_fought)
+                    o = _outcome(ax, y_end, x_attacks, defender_fought)
                     ends_x[o, r] += m
-                    ends_y[o, d] += m
+                    ends_y[o, d_end] += m
     return ends_x, ends_y, fought, dropped, work
 
 
 @_compiled
 def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     visits: Any, tagb: Any, gvis: Any, tiny: float, budget: int,
 ) -> tuple[Any, Any, int]:
@@ -684,7 +695,7 @@ def chances(
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live = ax and ay
+            live, y_end, _ = _fights(ax, ay, r, d, fire_x, gone)
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
@@ -767,7 +778,7 @@ def chances(
                     xl = (sig0 * gel + sl) / (1.0 - loop)
                     xh = min(1.0, (sig0 * geh + sh) / (1.0 - loop))
             else:
-                xl = 1.0 if _outcome(ax, ay, x_attacks, defender_fought) == ATT else 0.0
+                xl = 1.0 if _outcome(ax, y_end, x_attacks, defender_fought) == ATT else 0.0
                 xh = xl
             lo_s[d, r] = xl
             hi_s[d, r] = xh
