@@ -1,5 +1,7 @@
-"""The compiled loop of :mod:`engine.odds.aa_strike` (numba): one pass over every pair
-of states of a sea battle where one side's submarines strike every round.
+"""The compiled loops of :mod:`engine.odds.aa_strike` (numba), over every pair of states
+of a sea battle where one side's submarines strike every round: the battle fought to
+the end (:func:`solve`), for a number of rounds (:func:`walk`), and the attacker's
+chance to win from each pair, backward (:func:`chances`).
 
 Only arrays and numbers come in and go out; what they mean is set out in
 :mod:`engine.odds.aa_strike`.  The loop is compiled once per machine (numba's cache,
