@@ -24,7 +24,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # ~95 ms of a one-shot `warroom odds` there.  Up-to-date files are skipped (~0.1 s).
 BYTECODE := $(BIN)/python -m compileall -q -j 0 bot engine render bench
 # The compiled pass of sea battles where submarines strike every round (numba), compiled
-# into numba's cache ahead (~5 s the first time, ~1 s once cached), so the first such
+# into numba's cache ahead (its three loops: ~10-30 s the first time, ~2 s once cached), so the first such
 # battle asked does not wait for it.
 KERNELS := $(BIN)/python -c 'from bot.commands.odds import warm; warm()'
 
