@@ -342,6 +342,20 @@ def _clear(x2: Any, tags: Any) -> None:
 
 
 @_compiled
+def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> tuple[Any, ...]:
+    """What :func:`solve` and :func:`walk` work in: step 2's results (``x1`` by column
+    and row; ``x1e[p', column, p]`` past X's submarines), the final masses by outcome
+    (X rows, Y columns), and for one row at a time step 1's results, step 3's (by column
+    and aircraft lost, with each column's bound on those), the tagged fire by hits, the
+    aircraft hits summed, and :func:`_joint_moves`' buffers."""
+    W = P + 1
+    R = (S + 1) * W
+    return (np.zeros((ND, R)), np.zeros((W, ND, W)), np.zeros((5, R)), np.zeros((5, ND)), np.zeros(ND),
+            np.zeros((ND, _tags(air_lost))), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
+            np.zeros(f[0].shape[1]), _joint_buffers(u, f, a))
+
+
+@_compiled
 def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
@@ -361,19 +375,9 @@ def solve(
     (``[p, column]``) the mass after the strike at the rows before X's submarines (for
     :func:`chances`)."""
     W = P + 1
-    R = (S + 1) * W
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
-    x1 = np.zeros((ND, R))
-    x1e = np.zeros((W, ND, W))
-    ends_x = np.zeros((5, R))
-    ends_y = np.zeros((5, ND))
-    g_row = np.zeros(ND)
-    x2 = np.zeros((ND, _tags(air_lost)))
-    tags = np.zeros(ND, dtype=np.int64)  # a column's tags in x2 are below this
-    hb = np.zeros(HM)
-    fb = np.zeros(f[0].shape[1])
-    buf = _joint_buffers(u, f, a)
+    x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     rounds = 0.0
     dropped = 0.0
     seen = 0
@@ -508,83 +512,64 @@ def walk(
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
     dropped, work)`` as :func:`solve`'s, the rounds fought (expected) and the products
-    made (checked against ``budget`` after each phase of a round).  A round takes every
-    pair at once: the strikes (a pair nothing can change is a stalemate), Y's
-    unrestricted hits, then row by row X's fire and Y's aircraft hits, then the
-    end-of-round rules (a side destroyed; the attacker retreating where ``back``, as in
-    :func:`solve`)."""
+    made (checked against ``budget`` after each round).  A round is one sweep, as
+    :func:`solve`'s, every move of the round going to a later row or column; "nothing
+    hit" goes to the next round with the rest (no loop to close).  A pair nothing can
+    change is a stalemate; at the end of the round the end-of-round rules act (a side
+    destroyed, A-10.7's lone transports; the attacker retreating where ``back``)."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
-    g = np.zeros((ND, R))
-    x1 = np.zeros((ND, R))
-    x1e = np.zeros((W, ND, W))
-    nxt = np.zeros((ND, R))
-    ends_x = np.zeros((5, R))
-    ends_y = np.zeros((5, ND))
-    x2 = np.zeros((ND, _tags(air_lost)))
-    tags = np.zeros(ND, dtype=np.int64)
-    hb = np.zeros(HM)
-    fb = np.zeros(f[0].shape[1])
-    buf = _joint_buffers(u, f, a)
+    x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    nxt = np.zeros((ND, R))  # the next round's starts
     fought = 0.0
     dropped = 0.0
     work = 0
     flagged = back.shape[0] > 0
     for _ in range(rounds):
-        # Step 1, and the pairs nothing can change any more.
-        for r in range(R):
-            s = S - r // W
-            p = r % W
-            for d in range(ND):
-                m, lost = _take(ps, d, r, tiny)
-                dropped += lost
-                if m == 0.0:
-                    continue
-                i = yi[d]
-                k = yk[d]
-                sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
-                f00 = 1.0 if p == P else f[0][k, 0]
-                if sig0 * u[0][i, 0] * a[0][p, 0] * f00 >= 1.0:
-                    ends_x[STALE, r] += m
-                    ends_y[STALE, d] += m
-                    continue
-                fought += m
-                g[d, r] += m * sig0
-                if sig0 < 1.0:
-                    lost, n = _strike(m, s, d, g[:, r], b, nxt_strike, tiny)
-                    dropped += lost
-                    work += n
         if work > budget:
             break
-        # Step 2 (the rows before X's submarines: steps 2-4 at once).
         for r in range(R):
             s = S - r // W
             p = r % W
-            for d in range(ND):
-                m, lost = _take(g, d, r, tiny)
-                dropped += lost
-                if m == 0.0:
-                    continue
-                i = yi[d]
-                k = yk[d]
-                if p < q:
-                    nxt[d, r] += m * u[0][i, 0] * f[0][k, 0] * a[0][p, 0]
-                    lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, u, f, a, nxt_fire, tiny, buf)
-                else:
-                    x1[d, r] += m * u[0][i, 0]
-                    lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, u, tiny)
-                dropped += lost
-                work += n
-        if work > budget:
-            break
-        # Steps 3 and 4, row by row (step 3 stays in the row, at later columns).
-        for r in range(R):
-            s = S - r // W
-            p = r % W
+            g_row[:] = 0.0
             _clear(x2, tags)
             for d in range(ND):
+                i = yi[d]
+                k = yk[d]
+                # Step 1 (and a pair nothing can change any more).
+                m, lost = _take(ps, d, r, tiny)
+                dropped += lost
+                if m != 0.0:
+                    sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
+                    f00 = 1.0 if p == P else f[0][k, 0]
+                    if sig0 * u[0][i, 0] * a[0][p, 0] * f00 >= 1.0:
+                        ends_x[STALE, r] += m
+                        ends_y[STALE, d] += m
+                    else:
+                        fought += m
+                        g_row[d] += m * sig0
+                        if sig0 < 1.0:
+                            lost, n = _strike(m, s, d, g_row, b, nxt_strike, tiny)
+                            dropped += lost
+                            work += n
+                # Step 2 (the rows before X's submarines: steps 2-4 at once).
+                m = g_row[d]
+                if m != 0.0:
+                    if m < tiny:
+                        dropped += m
+                    elif p < q:
+                        nxt[d, r] += m * u[0][i, 0] * f[0][k, 0] * a[0][p, 0]
+                        lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, u, f, a, nxt_fire, tiny, buf)
+                        dropped += lost
+                        work += n
+                    else:
+                        x1[d, r] += m * u[0][i, 0]
+                        lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, u, tiny)
+                        dropped += lost
+                        work += n
+                # Step 3 (to later columns of the row), then step 4 (to later rows).
                 m = x1[d, r]
                 x1[d, r] = 0.0
                 e_tot = 0.0
@@ -594,8 +579,6 @@ def walk(
                 if m != 0.0 or e_tot != 0.0:
                     if alive_y[d]:
                         x2[d, 0] += m * a[0][p, 0] + (hb[0] if e_tot > 0.0 else 0.0)
-                        if tags[d] == 0:
-                            tags[d] = 1
                         lost, n = _fire(m, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
                         dropped += lost
                         work += n
@@ -604,12 +587,11 @@ def walk(
                         if e_tot > 0.0:
                             for h in range(HM):
                                 x2[d, 0] += hb[h]
-                        if tags[d] == 0:
-                            tags[d] = 1
+                    if tags[d] == 0:
+                        tags[d] = 1
                 nt = tags[d]
                 if nt == 0:
                     continue
-                k = yk[d]
                 if p == P:  # Y's aircraft hits land nowhere
                     for t in range(nt):
                         nxt[d, r] += x2[d, t]
@@ -619,9 +601,7 @@ def walk(
                 lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, tiny)
                 dropped += lost
                 work += n
-        if work > budget:
-            break
-        # The end of the round: a side destroyed ends the battle.
+        # The end of the round.
         for r in range(R):
             ax = alive_x[r]
             for d in range(ND):
@@ -640,6 +620,29 @@ def walk(
                     ends_x[o, r] += m
                     ends_y[o, d_end] += m
     return ends_x, ends_y, fought, dropped, work
+
+
+@_compiled
+def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any, zn: Any, z_lo: Any,
+               z_hi: Any) -> tuple[float, float, int]:
+    """Step 3 backward: the value of X's general fire (its dice at p, outcomes from
+    ``first`` on) from column d, as an interval: the mix of the values after it kept
+    for this row (``z_lo``, ``z_hi`` by column and aircraft lost; ``zn`` the tags kept
+    per column: the others, and the dice outcomes cut, anything); ``(low, high,
+    products)``."""
+    at, a_lo, a_hi, a_cut, _, _ = a
+    low = 0.0
+    high = a_cut[p]
+    for h in range(max(first, a_lo[p]), a_hi[p] + 1):
+        c = at[p, h]
+        d2 = nxt_fire[d, h]
+        t = air_lost[d, h]
+        if t < zn[d2]:
+            low += c * z_lo[d2, t]
+            high += c * z_hi[d2, t]
+        else:
+            high += c
+    return low, high, a_hi[p] + 1
 
 
 @_compiled
@@ -713,17 +716,8 @@ def chances(
             ql = 0.0
             qh = 0.0
             if not y_dead:
-                for h in range(max(1, a_lo[p]), a_hi[p] + 1):
-                    c = at[p, h]
-                    d2 = nxt_fire[d, h]
-                    t = air_lost[d, h]
-                    if t < zn[d2]:
-                        ql += c * z_lo[d2, t]
-                        qh += c * z_hi[d2, t]
-                    else:
-                        qh += c
-                qh += a_cut[p]
-                work += a_hi[p] + 1
+                ql, qh, n = _fire_pull(a, p, 1, d, nxt_fire, air_lost, zn, z_lo, z_hi)
+                work += n
             # Step 2 from the pair after the strike, to later rows.
             gl = 0.0
             gh = 0.0
@@ -819,19 +813,9 @@ def chances(
                         qt_lo[p, d, src] = z0l
                         qt_hi[p, d, src] = z0h
                         continue
-                    tl = 0.0
-                    th = a_cut[src]
-                    for h in range(a_lo[src], a_hi[src] + 1):
-                        c = at[src, h]
-                        d2 = nxt_fire[d, h]
-                        t = air_lost[d, h]
-                        if t < zn[d2]:
-                            tl += c * z_lo[d2, t]
-                            th += c * z_hi[d2, t]
-                        else:
-                            th += c
+                    tl, th, n = _fire_pull(a, src, 0, d, nxt_fire, air_lost, zn, z_lo, z_hi)
                     qt_lo[p, d, src] = tl
                     qt_hi[p, d, src] = min(1.0, th)
-                    work += a_hi[src] + 1
+                    work += n
         zn[:] = 0
     return lo_s, hi_s, work
