@@ -5,9 +5,9 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (:meth:`StrikeSolver.retreat_by_chance`).
 
 The battles: one side (X) has submarines, the other (Y) neither submarines nor
-destroyers, neither has submarines that may submerge, and X has no transports when it
-defends (the end-of-round rules then only tell who is left, and take a defending Y's
-lone transports, A-10.6, A-10.7).  X's destroyers change
+destroyers, and X has no transports when it defends (the end-of-round rules then only
+tell who is left, take a defending Y's lone transports, A-10.7, and submerge X's
+submarines when they are all it has left and it asked so, A-10.6).  X's destroyers change
 nothing there: a destroyer cancels the enemy's strike and lets its own side's aircraft
 hit submarines (A-10.6, A-10.14), and Y has no submarine.  Then X's
 submarines strike at the start of every round and never fire in general fire, Y's
@@ -47,6 +47,7 @@ from engine.odds.dist import fire_distribution
 Arr = Any  # numpy arrays
 
 OUTCOME_ROWS = (ATTACKER, DEFENDER, DRAW, STALEMATE, RETREAT)  # the kernel's outcome codes 0-4
+DIVE = 5  # the kernel's code for X's submarines submerged (A-10.6): a retreat when X attacks, else lost
 ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests compare the two)
 
 
@@ -63,7 +64,7 @@ def applies(setup: BattleSetup[float]) -> bool:
         return False
     x, y = (att, dfn) if _has(att, "submarine") else (dfn, att)
     for side in (x, y):
-        if side.submerge or side.keep_land or _has(side, "is_aa"):
+        if side.keep_land or _has(side, "is_aa"):
             return False
     if _has(x, "transport") and x is dfn:  # A-10.7's defenceless transports beside submarines
         return False
@@ -138,6 +139,9 @@ class StrikeSolver:
         general = [x.dice(self.x_states[S * W + p]) for p in range(W)]  # rows of s = 0
         self.a = _dist_table([dist(g[1] + g[2]) for g in general])
         self.b = _dist_table([dist(x.dice(self.x_states[(S - s) * W + P])[0]) for s in range(S + 1)])
+        # X's submarines submerge where they are all it has left, if it asked (A-10.6: Y
+        # never has a destroyer); recorded as that state with them submerged.
+        self.dive = np.repeat(np.arange(S, -1, -1) > 0, W) & np.tile(~alive_p, S + 1) & bool(x.submerge)
         # Whether X can fire at all (A-10.7): its submarines or its other dice.
         self.fire_x = np.repeat(self.b[2][::-1] > 0, W) | np.tile(self.a[2] > 0, S + 1)
 
@@ -338,12 +342,13 @@ class StrikeSolver:
             back[c, r] = True
         return back
 
-    def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr, Arr,
-                             Arr, Arr]:
+    def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr,
+                             Arr, Arr, Arr]:
         """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the
         shapes, the states' flags and positions, where hits take Y, the distributions."""
         return (self.S, self.P, self.q, self.x_attacks, self.setup.defender_fought, self.alive_x, self.alive_y,
-                self.fire_x, self.gone, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire, self.air_lost,
+                self.fire_x, self.gone, self.dive, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire,
+                self.air_lost,
                 self.b, self.a, self.u, self.f)  # fmt: skip
 
     def _budget(self) -> int:
@@ -352,17 +357,27 @@ class StrikeSolver:
         return (1 << 62) if w.limit is None else max(w.limit - w.done, 0)
 
     def _record(self, ends_x: Arr, ends_y: Arr, tally: Tally[float]) -> None:
-        """The kernel's final masses (by outcome, and X row or Y column) into ``tally``."""
+        """The kernel's final masses (by outcome, and X row or Y column) into ``tally``;
+        X's submarines submerged (A-10.6) are a retreat when X attacks, else X lost, its
+        state recorded with them submerged."""
         setup = self.setup
+        dived = ATTACKER if not self.x_attacks else RETREAT
+        for o, outcome in enumerate((*OUTCOME_ROWS, dived)):
+            tally.outcome[outcome] += float(ends_x[o].sum())
         att_ends, dfn_ends = (ends_x, ends_y) if self.x_attacks else (ends_y, ends_x)
         att_states = self.x_states if self.x_attacks else self.y_states
-        for o, outcome in enumerate(OUTCOME_ROWS):
-            tally.outcome[outcome] += float(ends_x[o].sum())
-            if outcome == ATTACKER and tally.takes is not None:
-                for n in np.flatnonzero(att_ends[o]).tolist():
-                    if setup.takes(att_states[n]):
-                        tally.takes += float(att_ends[o, n])
-        self._add_ends(att_ends.sum(axis=0), dfn_ends.sum(axis=0), tally)
+        won = att_ends[OUTCOME_ROWS.index(ATTACKER)] + (0.0 if self.x_attacks else att_ends[DIVE])
+        if tally.takes is not None:
+            for n in np.flatnonzero(won).tolist():
+                if setup.takes(att_states[n]):
+                    tally.takes += float(won[n])
+        x_rest, x_dived = ends_x[:DIVE].sum(axis=0), ends_x[DIVE]
+        y_sums = ends_y.sum(axis=0)
+        self._add_ends(*((x_rest, y_sums) if self.x_attacks else (y_sums, x_rest)), tally)
+        into = tally.attacker_end if self.x_attacks else tally.defender_end
+        for n in np.flatnonzero(x_dived).tolist():
+            st = self.x.submerge_all(self.x_states[n])
+            into[st] = into.get(st, 0.0) + float(x_dived[n])
 
     def _add_ends(self, att_sums: Arr, dfn_sums: Arr, tally: Tally[float]) -> None:
         """Final masses by attacker state and by defender state into ``tally``."""

@@ -49,7 +49,7 @@ import numpy as np
 Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 # Outcome rows of the end tables.
-ATT, DEF, DRAW, STALE, BACK = 0, 1, 2, 3, 4  # BACK: the attacker retreated
+ATT, DEF, DRAW, STALE, BACK, DIVE = 0, 1, 2, 3, 4, 5  # the attacker retreated; X's submarines submerged
 
 
 def _compiled(fn: Fn) -> Fn:
@@ -68,14 +68,21 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 
 @_compiled
-def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any) -> tuple[bool, bool, int]:
+def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any,
+            back: Any) -> tuple[bool, bool, int, bool]:
     """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
-    Y is still there, the column its end is recorded at)``.  A-10.7: a defender left
-    with only transports loses them when the attacker can still fire (``gone[d]``: the
-    column without them, -1 where the rule cannot act; ``fire_x[r]``: X can fire)."""
+    Y is still there, the column its end is recorded at, whether X's submarines
+    submerged)``, in the order of :meth:`engine.odds.aa_battle.BattleSetup.settle`: a
+    side destroyed; A-10.7, a defender left with only transports loses them when the
+    attacker can still fire (``gone[d]``: the column without them, -1 where the rule
+    cannot act; ``fire_x[r]``: X can fire); A-10.15, a retreat rule (``back``, empty for
+    none); A-10.6, X's submarines alone submerge when asked (``dive[r]``)."""
     if ay and gone[d] >= 0 and fire_x[r]:
-        return False, False, gone[d]
-    return ax and ay, ay, d
+        return False, False, gone[d], False
+    live = ax and ay
+    if live and dive[r] and not (back.shape[0] > 0 and back[d, r]):
+        return False, ay, d, True
+    return live, ay, d, False
 
 
 @_compiled
@@ -350,7 +357,7 @@ def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> t
     aircraft hits summed, and :func:`_joint_moves`' buffers."""
     W = P + 1
     R = (S + 1) * W
-    return (np.zeros((ND, R)), np.zeros((W, ND, W)), np.zeros((5, R)), np.zeros((5, ND)), np.zeros(ND),
+    return (np.zeros((ND, R)), np.zeros((W, ND, W)), np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
             np.zeros((ND, _tags(air_lost))), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
             np.zeros(f[0].shape[1]), _joint_buffers(u, f, a))
 
@@ -358,7 +365,7 @@ def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> t
 @_compiled
 def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, gvis: Any, tiny: float, max_seen: int, budget: int,
 ) -> tuple[Any, Any, float, float, int, int]:
@@ -417,7 +424,8 @@ def solve(
                 k = yk[d]
                 ay = alive_y[d]
                 y_dead = not ay
-                live, y_end, d_end = _fights(ax, ay, r, d, fire_x, gone)
+                live, y_end, d_end, dived = _fights(ax, ay, r, d, fire_x, gone, dive, back)
+                ended = not live  # by the end-of-round rules (a stalemate is decided below)
                 hstay = 0.0  # the tagged fire that leaves Y as it is
                 if e_tot > 0.0:
                     if y_dead:
@@ -451,18 +459,21 @@ def solve(
                         if not stays:
                             ends_x[STALE, r] += m0
                             ends_y[STALE, d] += m0
-                            continue
                         sv = m0
-                    elif not stays:  # nothing can change any more
+                    elif not stays:  # nothing can change any more from a round's start
                         m = s_in + gx
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                         if traced:  # a pair where a round starts too (it never wins)
                             visits[d, r] = m
-                        continue
+                        gv = gx
                     else:
                         sv = (s_in + gx * own) / (1.0 - loop)
                         gv = gx + sv * sig0
+                    # A stalemate's round only ends the moves of rounds begun elsewhere
+                    # (fire of states already left: steps 3 and 4 below).
+                    live = stays
+                if live:
                     seen += 1
                     if seen > max_seen:
                         return ends_x, ends_y, rounds, dropped, -1, work
@@ -484,10 +495,10 @@ def solve(
                     lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, u, tiny)
                     dropped += lost
                     work += n
-                else:
+                elif ended:
                     sv = s_in + gx * own
                     gv = gx
-                    o = _outcome(ax, y_end, x_attacks, defender_fought)
+                    o = DIVE if dived else _outcome(ax, y_end, x_attacks, defender_fought)
                     ends_x[o, r] += sv
                     ends_y[o, d_end] += sv
                 x1t = xu + gv * u0
@@ -505,7 +516,7 @@ def solve(
 @_compiled
 def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int,
 ) -> tuple[Any, Any, float, float, int]:
@@ -609,14 +620,14 @@ def walk(
                 if m == 0.0:
                     continue
                 nxt[d, r] = 0.0
-                live, y_end, d_end = _fights(ax, alive_y[d], r, d, fire_x, gone)
+                live, y_end, d_end, dived = _fights(ax, alive_y[d], r, d, fire_x, gone, dive, back)
                 if live and flagged and back[d, r]:
                     ends_x[BACK, r] += m
                     ends_y[BACK, d] += m
                 elif live:
                     ps[d, r] = m
                 else:
-                    o = _outcome(ax, y_end, x_attacks, defender_fought)
+                    o = DIVE if dived else _outcome(ax, y_end, x_attacks, defender_fought)
                     ends_x[o, r] += m
                     ends_y[o, d_end] += m
     return ends_x, ends_y, fought, dropped, work
@@ -648,7 +659,7 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
 @_compiled
 def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
-    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, yi: Any, yk: Any, n_i: int,
+    alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     visits: Any, tagb: Any, gvis: Any, tiny: float, budget: int,
 ) -> tuple[Any, Any, int]:
@@ -700,7 +711,7 @@ def chances(
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live, y_end, _ = _fights(ax, ay, r, d, fire_x, gone)
+            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, visits[:0, :0] > 0.0)
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
@@ -774,7 +785,10 @@ def chances(
                     xl = (sig0 * gel + sl) / (1.0 - loop)
                     xh = min(1.0, (sig0 * geh + sh) / (1.0 - loop))
             else:
-                xl = 1.0 if _outcome(ax, y_end, x_attacks, defender_fought) == ATT else 0.0
+                if dived:  # the attacker's submarines left (a retreat), or the defender's
+                    xl = 0.0 if x_attacks else 1.0
+                else:
+                    xl = 1.0 if _outcome(ax, y_end, x_attacks, defender_fought) == ATT else 0.0
                 xh = xl
             lo_s[d, r] = xl
             hi_s[d, r] = xh
