@@ -714,9 +714,7 @@ def _run(
             from engine.odds.aa_strike import retreat_by_chance
 
             done = retreat_by_chance(setup, battle.retreat_chance / 100, max_states, work)
-        if done is not None:
-            pass
-        elif subs or engine == "general":  # its own backward pass (the table engine has one)
+        if done is None and (subs or engine == "general"):  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
             found: list[NumberedSides] = []
@@ -724,7 +722,7 @@ def _run(
                                           work=work)
             setup = replace(setup, retreat_at=pairs)
             sides = found[0] if found else None
-        else:
+        elif done is None:
             engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:

@@ -418,6 +418,13 @@ class Tally(Generic[N]):
         zero = unit - unit
         return cls({o: zero for o in OUTCOMES}, takes=zero, rounds=zero)
 
+    def add_drift(self) -> "Tally[N]":
+        """Add the rounding drift of the total (``|1 - recorded - left out|``, float mode)
+        to the mass left out, so that the error bound covers it; returns the tally."""
+        recorded = float(sum(self.outcome.values()))
+        self.dropped += abs(1.0 - recorded - self.dropped)
+        return self
+
     def record(self, outcome: str, a: State, d: State, mass: N, takes: bool) -> None:
         self.outcome[outcome] += mass
         if outcome == UNFINISHED and isinstance(self.pairs, dict):

@@ -215,13 +215,13 @@ class GeneralEngine(Generic[N]):
 
             after = self.plain_pairs(tally)
             if self._strike_solve(after, tally, rounds):
-                return self._balanced(tally)
+                return tally.add_drift()
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
                 self.seen = solver.solve(after, tally)
             else:
                 solver.walk(after, rounds, tally)
-            return self._balanced(tally)
+            return tally.add_drift()
         for start in setup.starts:
             a, d = start.attacker, start.defender
             # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
@@ -285,8 +285,7 @@ class GeneralEngine(Generic[N]):
             for (a, d), m in after.items():
                 tally.record(UNFINISHED, a, d, m, False)
         if isinstance(self.unit, float):  # and what the cut hit combinations left out
-            recorded = float(sum(tally.outcome.values()))
-            tally.dropped += abs(1.0 - recorded - tally.dropped)
+            tally.add_drift()
         return tally
 
     def _last_round(self, tally: Tally[N], mix: list[tuple[N, Dist[N], Dist[N]]], m: N) -> None:
@@ -340,12 +339,6 @@ class GeneralEngine(Generic[N]):
             return False
         self.seen = seen
         return True
-
-    def _balanced(self, tally: Tally[N]) -> Tally[N]:
-        """``tally`` with the rounding drift of its total added to its error bound."""
-        recorded = float(sum(tally.outcome.values()))
-        tally.dropped += abs(1.0 - recorded - tally.dropped)
-        return tally
 
     def plain_pairs(self, tally: Tally[N]) -> dict[Pair, N]:
         """Where round 1 starts when it is like any other (:meth:`plain_starts`): the

@@ -41,8 +41,8 @@ from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table,
     too_many_states,
 )
+from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
-from engine.odds.dist import fire_distribution
 
 Arr = Any  # numpy arrays
 
@@ -68,11 +68,9 @@ def applies(setup: BattleSetup[float]) -> bool:
             return False
     if _has(x, "transport") and x is dfn:  # A-10.7's defenceless transports beside submarines
         return False
-    if _has(y, "destroyer"):  # X's strike cancelled, Y's aircraft able to hit X's submarines
-        return False
-    cats = [st.category for st in x.steps(x.start)]
-    subs = [k for k, c in enumerate(cats) if c == CAT_SUB]
-    return subs == list(range(subs[0], subs[0] + len(subs)))
+    # Y's destroyer would cancel X's strike and let Y's aircraft hit X's submarines.  (X's
+    # submarine steps are always one run of its loss order: one unit type, A-10.8.)
+    return not _has(y, "destroyer")
 
 
 def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
@@ -120,7 +118,10 @@ class StrikeSolver:
         self.x_attacks = _has(att, "submarine")
         x, y = (att, dfn) if self.x_attacks else (dfn, att)
         self.x, self.y = x, y
-        dist = _memo_dist()
+        # Dice as the general engine rolls them (memoised): X's submarines strike,
+        # its aircraft and other units fire together (Y has no submarine to spare);
+        # Y's ships and aircraft fire apart (its aircraft may not hit X's submarines).
+        fire = GeneralEngine(setup).fire
 
         # X: rows (s, p).
         steps = list(x.steps(x.start))
@@ -136,9 +137,8 @@ class StrikeSolver:
         self.x_index = {st: n for n, st in enumerate(self.x_states)}
         alive_p = np.array([x.alive(self.x_states[S * W + p]) > 0 for p in range(W)])
         self.alive_x = np.repeat(np.arange(S, -1, -1) > 0, W) | np.tile(alive_p, S + 1)
-        general = [x.dice(self.x_states[S * W + p]) for p in range(W)]  # rows of s = 0
-        self.a = _dist_table([dist(g[1] + g[2]) for g in general])
-        self.b = _dist_table([dist(x.dice(self.x_states[(S - s) * W + P])[0]) for s in range(S + 1)])
+        self.a = _dist_table([fire(x, self.x_states[S * W + p], False, True)[2] for p in range(W)])  # rows of s = 0
+        self.b = _dist_table([fire(x, self.x_states[(S - s) * W + P], True, True)[0] for s in range(S + 1)])
         # X's submarines submerge where they are all it has left, if it asked (A-10.6: Y
         # never has a destroyer); recorded as that state with them submerged.
         self.dive = np.repeat(np.arange(S, -1, -1) > 0, W) & np.tile(~alive_p, S + 1) & bool(x.submerge)
@@ -175,8 +175,8 @@ class StrikeSolver:
         # A-10.7: a defending Y left with only transports loses them, if X can fire.
         lone = [self.x_attacks and y.alive(st) > 0 and y.only(st, ("transport",)) for st in self.y_states]
         self.gone = np.where(np.array(lone, dtype=np.bool_), col_of[n_i, n_k], -1).astype(np.int64)
-        self.u = _dist_table([dist(y.dice(tuple((ybase + by_i[i]).tolist()))[2]) for i in range(n_i + 1)])
-        self.f = _dist_table([dist(y.dice(tuple((ybase + by_k[k]).tolist()))[1]) for k in range(n_k + 1)])
+        self.u = _dist_table([fire(y, tuple((ybase + by_i[i]).tolist()), False, False)[2] for i in range(n_i + 1)])
+        self.f = _dist_table([fire(y, tuple((ybase + by_k[k]).tolist()), False, False)[1] for k in range(n_k + 1)])
         J, H = self.b[0].shape[1], self.a[0].shape[1]
         # Strikes take ship steps only (A-10.6: never aircraft).
         self.nxt_strike = col_of[np.minimum(self.yi[:, None] + np.arange(J)[None, :], n_i), self.yk[:, None]]
@@ -395,8 +395,6 @@ def retreat_by_chance(
     """The whole battle with a retreat by win chance (:meth:`StrikeSolver.
     retreat_by_chance`) when it is one of this module's, fought to the end with round 1
     like any other; None otherwise."""
-    from engine.odds.aa_general import GeneralEngine
-
     if not ENABLED or not applies(setup):
         return None
     engine = GeneralEngine(setup)
@@ -406,19 +404,4 @@ def retreat_by_chance(
     after = engine.plain_pairs(tally)
     if not StrikeSolver(setup, max_states, work=work).retreat_by_chance(after, threshold, tally):
         return None
-    recorded = float(sum(tally.outcome.values()))
-    tally.dropped += abs(1.0 - recorded - tally.dropped)
-    return tally
-
-
-def _memo_dist() -> Any:
-    memo: dict[tuple[tuple[int, int], ...], list[float]] = {}
-
-    def dist(groups: list[tuple[int, int]]) -> list[float]:
-        key = tuple(groups)
-        got = memo.get(key)
-        if got is None:
-            got = memo[key] = fire_distribution(groups, 1.0)
-        return got
-
-    return dist
+    return tally.add_drift()
