@@ -106,6 +106,20 @@ def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tu
 
 
 @_compiled
+def _stays(s: int, p: int, i: int, k: int, ax: bool, ay: bool, n_i: int, P: int, b: Any, a: Any, u: Any,
+           f: Any) -> tuple[float, float, float, float]:
+    """The chances that each of a round's four steps leaves the pair (row of (s, p),
+    column of (i, k)) as it is: X's strike (none with no submarine, or no ship of Y's
+    to hit), Y's unrestricted hits (none on a side destroyed), X's fire (none on a side
+    destroyed) and Y's aircraft hits (none with none of X's other steps left)."""
+    sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
+    u0 = 1.0 if not ax else u[0][i, 0]
+    a0 = 1.0 if not ay else a[0][p, 0]
+    f00 = 1.0 if p == P else f[0][k, 0]
+    return sig0, u0, a0, f00
+
+
+@_compiled
 def land(S: int, P: int, q: int, s: int, p: int, u: int, f: int) -> tuple[int, int]:
     """Where ``u`` unrestricted hits and ``f`` aircraft hits take X at (s, p) (A-10.14,
     :meth:`engine.odds.aa_side.Side.take_hits`): the aircraft's hits take X's first
@@ -134,17 +148,6 @@ def aircraft(P: int, p: int, f: int) -> int:
     the steps before the submarines, ``land(s, p, u, f)`` is ``unrestricted`` then
     ``aircraft`` (either order)."""
     return min(P, p + f)
-
-
-@_compiled
-def _tags(air_lost: Any) -> int:
-    """How many tags step 3 may give a column: the most aircraft one general fire takes,
-    plus one."""
-    kt = 1
-    for d in range(air_lost.shape[0]):
-        for h in range(air_lost.shape[1]):
-            kt = max(kt, air_lost[d, h] + 1)
-    return kt
 
 
 @_compiled
@@ -358,7 +361,7 @@ def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> t
     W = P + 1
     R = (S + 1) * W
     return (np.zeros((ND, R)), np.zeros((W, ND, W)), np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
-            np.zeros((ND, _tags(air_lost))), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
+            np.zeros((ND, air_lost.max() + 1)), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
             np.zeros(f[0].shape[1]), _joint_buffers(u, f, a))
 
 
@@ -433,11 +436,7 @@ def solve(
                             hstay += hb[h]
                     else:
                         hstay = hb[0]
-                # The chances that each phase leaves the pair as it is.
-                sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
-                u0 = 1.0 if not ax else u[0][i, 0]
-                a0 = 1.0 if y_dead else a[0][p, 0]
-                f00 = 1.0 if f_stay else f[0][k, 0]
+                sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
                 s_in = sx
                 for t in range(nt):
                     m = x2[d, t]
@@ -491,6 +490,9 @@ def solve(
                         lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, u, f, a, nxt_fire, tiny, buf)
                         dropped += lost
                         work += n
+                        # Nothing waits at steps 3-4 here: a row before X's submarines is
+                        # reached only by pushes to its round starts (no step 2 lands in
+                        # it), and its own steps 2-4 are the joint moves just made.
                         continue
                     lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, u, tiny)
                     dropped += lost
@@ -553,9 +555,8 @@ def walk(
                 m, lost = _take(ps, d, r, tiny)
                 dropped += lost
                 if m != 0.0:
-                    sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
-                    f00 = 1.0 if p == P else f[0][k, 0]
-                    if sig0 * u[0][i, 0] * a[0][p, 0] * f00 >= 1.0:
+                    sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, u, f)
+                    if sig0 * u0 * a0 * f00 >= 1.0:
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                     else:
@@ -644,7 +645,8 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
     at, a_lo, a_hi, a_cut, _, _ = a
     low = 0.0
     high = a_cut[p]
-    for h in range(max(first, a_lo[p]), a_hi[p] + 1):
+    first = max(first, a_lo[p])
+    for h in range(first, a_hi[p] + 1):
         c = at[p, h]
         d2 = nxt_fire[d, h]
         t = air_lost[d, h]
@@ -653,7 +655,24 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
             high += c * z_hi[d2, t]
         else:
             high += c
-    return low, high, a_hi[p] + 1
+    return low, high, a_hi[p] - first + 1
+
+
+@_compiled
+def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any) -> tuple[float, float, int]:
+    """Step 4 backward: the value of Y's aircraft fire (its aircraft at k, at least one
+    hit) at (row r, column d), as an interval over the later rows' values (the dice
+    outcomes cut: anything); ``(low, high, products)``."""
+    table, f_lo, f_hi, cut, _, _ = f
+    low = 0.0
+    high = cut[k]
+    first = max(1, f_lo[k])
+    for nf in range(first, f_hi[k] + 1):
+        c = table[k, nf]
+        rr = r + aircraft(P, p, nf) - p
+        low += c * lo_s[d, rr]
+        high += c * hi_s[d, rr]
+    return low, high, f_hi[k] - first + 1
 
 
 @_compiled
@@ -681,10 +700,9 @@ def chances(
     R = (S + 1) * W
     ND = alive_y.shape[0]
     bt, b_lo, b_hi, b_cut, _, _ = b
-    at, a_lo, a_hi, a_cut, _, _ = a
     ut, u_lo, u_hi, u_cut, _, _ = u
-    ft, f_lo, f_hi, f_cut, _, _ = f
-    KT = _tags(air_lost)
+    ft = f[0]
+    KT = air_lost.max() + 1  # tags: the most aircraft one general fire takes, plus one
     lo_s = np.zeros((ND, R))
     hi_s = np.zeros((ND, R))
     qo_lo = np.zeros((ND, R))  # after Y's unrestricted hits (X's dice those of the row)
@@ -716,13 +734,8 @@ def chances(
             zl0 = 0.0
             zh0 = 0.0
             if not f_stay:
-                for nf in range(max(1, f_lo[k]), f_hi[k] + 1):
-                    c = ft[k, nf]
-                    rr = r + aircraft(P, p, nf) - p
-                    zl0 += c * lo_s[d, rr]
-                    zh0 += c * hi_s[d, rr]
-                zh0 += f_cut[k]
-                work += f_hi[k] + 1
+                zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s)
+                work += n
             # Step 3 from the pair after Y's unrestricted hits, to later columns.
             ql = 0.0
             qh = 0.0
@@ -745,10 +758,7 @@ def chances(
                         gh += c * qt_hi[pm, d, p]
                 gh += u_cut[i]
                 work += u_hi[i] + 1
-            sig0 = 1.0 if (i >= n_i or s == 0) else bt[s, 0]
-            u0 = 1.0 if not ax else ut[i, 0]
-            a0 = 1.0 if y_dead else at[p, 0]
-            f00 = 1.0 if f_stay else ft[k, 0]
+            sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
             own = u0 * a0 * f00
             gel = u0 * (a0 * zl0 + ql) + gl  # after the strike, but for this pair's own loop
             geh = u0 * (a0 * zh0 + qh) + gh
@@ -810,16 +820,10 @@ def chances(
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
                     continue
-                zl = ft[kk, 0] * xl
-                zh = ft[kk, 0] * xh + f_cut[kk]
-                for nf in range(max(1, f_lo[kk]), f_hi[kk] + 1):
-                    c = ft[kk, nf]
-                    rr = r + aircraft(P, p, nf) - p
-                    zl += c * lo_s[d, rr]
-                    zh += c * hi_s[d, rr]
-                z_lo[d, t] = zl
-                z_hi[d, t] = min(1.0, zh)
-                work += f_hi[kk] + 1
+                zl, zh, n = _aircraft_pull(f, kk, r, p, P, d, lo_s, hi_s)
+                z_lo[d, t] = ft[kk, 0] * xl + zl
+                z_hi[d, t] = min(1.0, ft[kk, 0] * xh + zh)
+                work += n
             zn[d] = nt
             if s == 0:
                 for src in range(p):
