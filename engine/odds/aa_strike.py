@@ -129,6 +129,7 @@ class StrikeSolver:
         others = [st for st in steps if st.category != CAT_SUB]
         self.S, self.P = len(subs), len(others)
         self.q = next(k for k, st in enumerate(steps) if st.category == CAT_SUB)
+        assert all(st.category == CAT_SUB for st in steps[self.q : self.q + len(subs)])  # one run
         S, P, W = self.S, self.P, self.P + 1
         base = np.array(x.start, dtype=np.int64)
         by_p, by_sub = _deltas(x, others), _deltas(x, subs)
