@@ -203,9 +203,9 @@ class StrikeSolver:
         when a starting state is not one of this battle's shape (a second wave's).
         ``back``: where the attacker retreats after a round, as a table (columns x rows),
         instead of the battle's own rules."""
-        ps = self._place(initial, tally, tables=3)
         if back is None:
             back = self._back()
+        ps = None if back is None else self._place(initial, tally, tables=3)  # records nothing if None
         if ps is None or back is None:
             return None
         from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
@@ -268,8 +268,8 @@ class StrikeSolver:
         whatever still fights after the last one is unfinished (with its pairs when
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
-        ps = self._place(initial, tally, tables=4)
         back = self._back()
+        ps = None if back is None else self._place(initial, tally, tables=4)  # records nothing if None
         if ps is None or back is None:
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use

@@ -389,6 +389,13 @@ def test_a_start_not_of_the_battles_shape_is_left_to_the_numpy_solve() -> None:
     assert tally == Tally.empty(1.0)
     assert solver.solve({(a, d): 1.0}, tally) is not None
     assert sum(tally.outcome.values()) == pytest.approx(1.0, abs=1e-12)
+    # A retreat pair not of the battle's shape: nothing recorded either, not even a
+    # start that the end-of-round rules settle at once (the numpy solve records it).
+    odd_retreat = aa_strike.StrikeSolver(replace(setup, retreat_at=frozenset({(odd, d)})))
+    won = (a, tuple(0 for _ in d))
+    for fought in (odd_retreat.solve({won: 1.0}, tally), odd_retreat.walk({won: 1.0}, 2, tally)):
+        assert not fought
+        assert sum(tally.outcome.values()) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_limits_are_checked_by_the_compiled_pass(passes: list[int]) -> None:
