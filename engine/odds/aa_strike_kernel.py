@@ -381,7 +381,8 @@ def solve(
     after a round (A-10.15): whatever arrives there ends as a retreat, and only the
     masses there before round 1 (``first``) fight from it.  Where ``visits`` and
     ``tagb`` (columns x rows) are not empty, each live pair's round starts are written
-    to the first, to the second how many of step 3's tags reached it, and to ``gvis``
+    to the first, to the second one more than how many of step 3's tags reached it at
+    every pair processed (0: no mass of it ever reached ``tiny``), and to ``gvis``
     (``[p, column]``) the mass after the strike at the rows before X's submarines (for
     :func:`chances`)."""
     W = P + 1
@@ -422,7 +423,7 @@ def solve(
                     dropped += total
                     continue
                 if traced:
-                    tagb[d, r] = nt
+                    tagb[d, r] = nt + 1
                 i = yi[d]
                 k = yk[d]
                 ay = alive_y[d]
@@ -694,8 +695,10 @@ def chances(
     ``tagb`` (and ``gvis``) are a traced :func:`solve`'s: the value after X's fire is
     worked out only for the tags the solve met at a pair, and the rows before X's
     submarines only at pairs whose strikes it met, their products below ``tiny`` over
-    that mass left out; whatever is left out
-    (and the dice outcomes cut) counts as a loss in ``low`` and a win in ``high``."""
+    that mass left out, and nothing at the pairs it never processed (``tagb`` 0: no
+    product that reached them from a pair it met was ``tiny``; ~5/6 of the pairs of the
+    defender's submarines striking at 100 a side); whatever is left out (and the dice
+    outcomes cut) counts as a loss in ``low`` and a win in ``high``."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
@@ -703,18 +706,24 @@ def chances(
     ut, u_lo, u_hi, u_cut, _, _ = u
     ft = f[0]
     KT = air_lost.max() + 1  # tags: the most aircraft one general fire takes, plus one
+    # Every value starts as [0, 1] (anything): the pairs never processed keep it.
     lo_s = np.zeros((ND, R))
-    hi_s = np.zeros((ND, R))
-    qo_lo = np.zeros((ND, R))  # after Y's unrestricted hits (X's dice those of the row)
-    qo_hi = np.zeros((ND, R))
-    qt_lo = np.zeros((W, ND, W))  # the same at rows (0, p) with X's dice those at src
-    qt_hi = np.zeros((W, ND, W))
+    hi_s = np.ones((ND, R))
+    # After Y's unrestricted hits (X's dice those of the row), by [p, column, s]; the
+    # same at rows (0, p) with X's dice those at src, by [column, src, p]: step 2 reads a
+    # pair's along one run of memory (~1/3 off the pass where it meets few pairs).
+    qo_lo = np.zeros((W, ND, S + 1))
+    qo_hi = np.ones((W, ND, S + 1))
+    qt_lo = np.zeros((ND, W, W))
+    qt_hi = np.ones((ND, W, W))
     vg_lo = np.zeros(ND)  # after the strike (this row)
     vg_hi = np.zeros(ND)
     z_lo = np.zeros((ND, KT))  # after X's fire, by aircraft lost (this row)
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
     buf = _joint_buffers(u, f, a)
+    no_back = np.zeros((0, 0), dtype=np.bool_)  # no retreat rule here: the chance of fighting on
+    met = np.ascontiguousarray(tagb.T)  # rows x columns: read along a row
     work = 0
     for r in range(R - 1, -1, -1):
         if work > budget:
@@ -725,11 +734,16 @@ def chances(
         f_stay = p == P
         joint = p < q
         for d in range(ND - 1, -1, -1):
+            tb = met[r, d]
+            if tb == 0:  # never processed: anything (its other values are so already)
+                vg_lo[d] = 0.0
+                vg_hi[d] = 1.0
+                continue
             i = yi[d]
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, visits[:0, :0] > 0.0)
+            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, no_back)
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
@@ -750,12 +764,11 @@ def chances(
                     c = ut[i, nu]
                     s2, pm = unrestricted(P, s, p, nu)
                     if pm == p:
-                        rr = (S - s2) * W + p
-                        gl += c * qo_lo[d, rr]
-                        gh += c * qo_hi[d, rr]
+                        gl += c * qo_lo[p, d, s2]
+                        gh += c * qo_hi[p, d, s2]
                     else:
-                        gl += c * qt_lo[pm, d, p]
-                        gh += c * qt_hi[pm, d, p]
+                        gl += c * qt_lo[d, p, pm]
+                        gh += c * qt_hi[d, p, pm]
                 gh += u_cut[i]
                 work += u_hi[i] + 1
             sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
@@ -809,11 +822,11 @@ def chances(
             # The values after Y's unrestricted hits and after X's fire, kept.
             z0l = f00 * xl + zl0
             z0h = f00 * xh + zh0
-            qo_lo[d, r] = a0 * z0l + ql
-            qo_hi[d, r] = min(1.0, a0 * z0h + qh)
+            qo_lo[p, d, s] = a0 * z0l + ql
+            qo_hi[p, d, s] = min(1.0, a0 * z0h + qh)
             z_lo[d, 0] = z0l
             z_hi[d, 0] = min(1.0, z0h)
-            nt = max(tagb[d, r], 1)
+            nt = max(tb - 1, 1)
             for t in range(1, nt):
                 kk = k - t
                 if f_stay:
@@ -828,12 +841,12 @@ def chances(
             if s == 0:
                 for src in range(p):
                     if y_dead:
-                        qt_lo[p, d, src] = z0l
-                        qt_hi[p, d, src] = z0h
+                        qt_lo[d, src, p] = z0l
+                        qt_hi[d, src, p] = z0h
                         continue
                     tl, th, n = _fire_pull(a, src, 0, d, nxt_fire, air_lost, zn, z_lo, z_hi)
-                    qt_lo[p, d, src] = tl
-                    qt_hi[p, d, src] = min(1.0, th)
+                    qt_lo[d, src, p] = tl
+                    qt_hi[d, src, p] = min(1.0, th)
                     work += n
         zn[:] = 0
     return lo_s, hi_s, work
