@@ -44,6 +44,11 @@
   retreating when its chance to win falls below 40 % (the strike pass traced, its
   chances backward, the solve with the retreats), best of three (~3.6 s on 2026-12-01's
   slow machine; ~36 s in the numpy passes).
+- ``odds-aa-sea-100v100-defender-strikes-retreat-chance-ms``: the same retreat where the
+  defender's submarines strike (the battle of ``odds-aa-sea-100v100-defender-strikes-ms``),
+  one run: ~9-13 s on 2026-12-02's slow machine (~3 times that battle without the retreat
+  in the same run), ~29 s (~15 times) before the chances backward skipped
+  the pairs its traced pass never processed (~5/6 of 7.6 million; ~20-30 s of it).
 - ``odds-cli-strikes-process-ms``: a whole ``warroom odds aa --sea`` process of the strike
   battle: start-up, numba's import (~0.4-0.5 s) and its compiled pass loaded from
   numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
@@ -304,3 +309,5 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)
     yield "odds-aa-sea-100v100-strikes-retreat-chance-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea",
                                                              retreat_chance=40)  # fmt: skip
+    yield "odds-aa-sea-100v100-defender-strikes-retreat-chance-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 1,
+                                                                      mode="sea", retreat_chance=40)  # fmt: skip

@@ -696,7 +696,7 @@ def chances(
     worked out only for the tags the solve met at a pair, and the rows before X's
     submarines only at pairs whose strikes it met, their products below ``tiny`` over
     that mass left out, and nothing at the pairs it never processed (``tagb`` 0: no
-    product that reached them from a pair it met was ``tiny``; ~5/6 of the pairs of the
+    product of ``tiny`` or more reached them; ~5/6 of the pairs of the
     defender's submarines striking at 100 a side); whatever is left out (and the dice
     outcomes cut) counts as a loss in ``low`` and a win in ``high``."""
     W = P + 1
