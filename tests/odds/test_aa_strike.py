@@ -296,6 +296,9 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
         win = float(GeneralEngine(one).run().outcome["attacker"])
         assert low[c, r] - 1e-12 <= win <= high[c, r] + 1e-12, (a, d)
         assert high[c, r] - low[c, r] < 1e-9
+    # The pairs the traced solve never processed are not worked out: anything.
+    never = tagb == 0
+    assert never.any() and (low[never] == 0.0).all() and (high[never] == 1.0).all()
 
 
 def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
