@@ -49,6 +49,10 @@
   one run: ~9-13 s on 2026-12-02's slow machine (~3 times that battle without the retreat
   in the same run), ~29 s (~15 times) before the chances backward skipped
   the pairs its traced pass never processed (~5/6 of 7.6 million; ~20-30 s of it).
+- ``odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms``: the strike battle, the
+  attacker retreating after round 3 or once its chance to win falls below 40 %, one run:
+  the strike pass's decisions, then its round walk (~4-6.5 s on 2026-12-02's slow
+  machine; Discord refused it after ~22 s of work in the numpy passes before).
 - ``odds-cli-strikes-process-ms``: a whole ``warroom odds aa --sea`` process of the strike
   battle: start-up, numba's import (~0.4-0.5 s) and its compiled pass loaded from
   numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
@@ -311,3 +315,6 @@ def figures() -> Iterable[tuple[str, object]]:
                                                              retreat_chance=40)  # fmt: skip
     yield "odds-aa-sea-100v100-defender-strikes-retreat-chance-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 1,
                                                                       mode="sea", retreat_chance=40)  # fmt: skip
+    yield "odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1,
+                                                                      mode="sea", retreat_after=3,
+                                                                      retreat_chance=40)  # fmt: skip

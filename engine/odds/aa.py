@@ -710,11 +710,22 @@ def _run(
                 "Retreating by win chance is computed in decimals (not exact fractions).",
                 legal=["/odds aa … retreat_chance:30", "/odds aa … retreat_left:2"],
             )
+        # The strike pass (numba), where one side's submarines strike every round: the
+        # whole battle, or with a round limit the pairs to retreat from (its round walk
+        # then takes the battle).
+        struck: tuple[frozenset[tuple[State, State]], float] | None = None
         if subs and limit is None and not joins:
             from engine.odds.aa_strike import retreat_by_chance
 
             done = retreat_by_chance(setup, battle.retreat_chance / 100, max_states, work)
-        if done is None and (subs or engine == "general"):  # its own backward pass (the table engine has one)
+        elif subs and not joins:
+            from engine.odds.aa_strike import retreat_pairs as strike_retreat_pairs
+
+            struck = strike_retreat_pairs(setup, battle.retreat_chance / 100, max_states, work)
+        if struck is not None:
+            setup = replace(setup, retreat_at=struck[0])
+            unsure = struck[1]
+        elif done is None and (subs or engine == "general"):  # its own backward pass (the table engine has one)
             from engine.odds.aa_retreat import retreat_pairs
 
             found: list[NumberedSides] = []

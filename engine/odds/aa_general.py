@@ -222,6 +222,15 @@ class GeneralEngine(Generic[N]):
             else:
                 solver.walk(after, rounds, tally)
             return tally.add_drift()
+        if isinstance(self.unit, float) and self.vectorised and self.plain_starts(by_chance=False):
+            # A start where a retreat by win chance acts (after round 1 only): the strike
+            # pass fights round 1 from it like any other, where it takes the battle.
+            trial: Tally[N] = Tally.empty(self.unit)
+            if pairs:
+                trial.pairs = {}
+            begun = self.plain_pairs(trial)
+            if self._strike_solve(begun, trial, rounds, starts=True):
+                return trial.add_drift()
         for start in setup.starts:
             a, d = start.attacker, start.defender
             # Bombarded defenders still fire in round 1 (A-10.3): no early end then.
@@ -322,10 +331,13 @@ class GeneralEngine(Generic[N]):
                         tally.record(UNFINISHED if outcome is None else outcome, a3, d3, mw * qa * qd,
                                      setup.takes(a3))  # fmt: skip
 
-    def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any], rounds: int | None) -> bool:
+    def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any], rounds: int | None,
+                      starts: bool = False) -> bool:
         """Solve from ``after`` (or walk ``rounds`` rounds) in the compiled pass of
         :mod:`engine.odds.aa_strike` when the battle is one where a side's submarines
-        strike every round (float mode); False (nothing recorded) otherwise."""
+        strike every round (float mode); False (nothing recorded) otherwise.
+        ``starts``: ``after`` are round 1's starts, where a retreat by win chance
+        (``retreat_at``) does not act yet."""
         from engine.odds import aa_strike  # numpy; its kernel numba, compiled on first use
 
         setup: Any = self.setup
@@ -333,8 +345,8 @@ class GeneralEngine(Generic[N]):
             return False
         solver = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work)
         if rounds is not None:
-            return solver.walk(after, rounds, tally)
-        seen = solver.solve(after, tally)
+            return solver.walk(after, rounds, tally, starts=starts)
+        seen = solver.solve(after, tally, starts=starts)
         if seen is None:
             return False
         self.seen = seen
@@ -354,17 +366,18 @@ class GeneralEngine(Generic[N]):
                 pairs[(a, d)] = pairs.get((a, d), self.zero) + start.weight
         return pairs
 
-    def plain_starts(self) -> bool:
+    def plain_starts(self, by_chance: bool = True) -> bool:
         """Whether round 1 is an ordinary round from every start: no bombarded defender
         firing back (A-10.3), and no standing retreat order the starting pair already
-        meets (it only applies after a round, A-10.15)."""
+        meets (it only applies after a round, A-10.15); with ``by_chance`` False, a
+        retreat by win chance (``retreat_at``) from a start is allowed."""
         setup = self.setup
         for start in setup.starts:
             if start.defender_fires_as != start.defender:
                 return False
             if setup.retreat_below and setup.attacker.alive(start.attacker) < setup.retreat_below:
                 return False
-            if setup.retreat_at and (start.attacker, start.defender) in setup.retreat_at:
+            if by_chance and setup.retreat_at and (start.attacker, start.defender) in setup.retreat_at:
                 return False  # a retreat by win chance from the start: after round 1 only
         return True
 

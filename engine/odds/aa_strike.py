@@ -197,15 +197,17 @@ class StrikeSolver:
         """Pairs of states: the size of the kernel's mass tables."""
         return (self.S + 1) * (self.P + 1) * len(self.y_states)
 
-    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr | None = None) -> int | None:
+    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr | None = None,
+              *, starts: bool = False) -> int | None:
         """Spread ``initial`` (round-start masses, before the end-of-round rules) to the
         end, recording into ``tally``; the pairs processed, or None (nothing recorded)
         when a starting state is not one of this battle's shape (a second wave's).
         ``back``: where the attacker retreats after a round, as a table (columns x rows),
-        instead of the battle's own rules."""
+        instead of the battle's own rules.  ``starts``: ``initial`` are round 1's starts
+        (a retreat by win chance acts after a round only, :meth:`_place`)."""
         if back is None:
             back = self._back()
-        ps = None if back is None else self._place(initial, tally, tables=3)  # records nothing if None
+        ps = None if back is None else self._place(initial, tally, tables=3, starts=starts)  # None: nothing recorded
         if ps is None or back is None:
             return None
         from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
@@ -230,18 +232,33 @@ class StrikeSolver:
     def retreat_by_chance(self, initial: dict[tuple[State, State], float], threshold: float, tally: Tally[float]) -> bool:
         """The battle from ``initial`` where the attacker retreats after a round once its
         chance to win by fighting on falls below ``threshold`` (A-10.15; the ruling of
-        :mod:`engine.odds.aa_retreat`: the chance of fighting on to the end, decided as
-        there from an interval), recording into ``tally``: a traced solve (each pair's
-        round starts), the chances backward (:func:`engine.odds.aa_strike_kernel.chances`),
-        the decisions, then the solve with them; the visits of pairs whose interval
+        :mod:`engine.odds.aa_retreat`), recording into ``tally``: the decisions
+        (:meth:`decide`), then the solve with them; the visits of pairs whose interval
         straddles the threshold go into the error bound.  False (nothing recorded) when a
         starting state is not one of this battle's shape."""
+        got = self.decide(initial, threshold)
+        if got is None:
+            return False
+        back, unsure = got
+        if self.solve(initial, tally, back) is None:
+            return False
+        tally.dropped += unsure
+        return True
+
+    def decide(self, initial: dict[tuple[State, State], float], threshold: float) -> tuple[Arr, float] | None:
+        """Where the attacker retreats once its chance to win by fighting on to the end
+        falls below ``threshold``, from the round-start masses ``initial`` (the ruling of
+        :mod:`engine.odds.aa_retreat`, decided as there from an interval): a traced solve
+        (each pair's round starts), the chances backward (:func:`engine.odds.
+        aa_strike_kernel.chances`), the decisions.  ``(the retreat table (columns x
+        rows), the visits of the pairs whose interval straddles the threshold)``, or None
+        when a starting state is not one of this battle's shape."""
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
         ps = self._place(initial, Tally.empty(1.0), tables=4)
         if ps is None:
-            return False
+            return None
         visits = np.zeros_like(ps)
         tagb = np.zeros(ps.shape, dtype=np.int64)
         none = np.zeros((0, 0), dtype=np.bool_)
@@ -258,18 +275,16 @@ class StrikeSolver:
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
         back = np.zeros(ps.shape, dtype=np.bool_)
         back[kept] = retreat
-        if self.solve(initial, tally, back) is None:
-            return False
-        tally.dropped += float(unsure.sum())
-        return True
+        return back, float(unsure.sum())
 
-    def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float]) -> bool:
+    def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,
+             starts: bool = False) -> bool:
         """``rounds`` rounds from ``initial`` (as :meth:`solve`), recording into ``tally``;
         whatever still fights after the last one is unfinished (with its pairs when
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
         back = self._back()
-        ps = None if back is None else self._place(initial, tally, tables=4)  # records nothing if None
+        ps = None if back is None else self._place(initial, tally, tables=4, starts=starts)  # None: nothing recorded
         if ps is None or back is None:
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
@@ -294,16 +309,18 @@ class StrikeSolver:
         tally.dropped += dropped
         return True
 
-    def _place(self, initial: dict[tuple[State, State], float], tally: Tally[float], tables: int) -> Arr | None:
+    def _place(self, initial: dict[tuple[State, State], float], tally: Tally[float], tables: int,
+               starts: bool = False) -> Arr | None:
         """The round-start mass table (columns x rows) of ``initial`` once the end-of-round
-        rules acted (the pairs they settle recorded into ``tally``), or None (nothing
-        recorded) when a state is not one of this battle's shape.  Checked first: the
+        rules acted (the pairs they settle recorded into ``tally``; for round 1's
+        ``starts`` the rules before a round: no retreat), or None (nothing recorded) when a
+        state is not one of this battle's shape.  Checked first: the
         limit on the kernel's ``tables`` mass tables of that size (8 bytes a cell)."""
         setup = self.setup
         ps = np.zeros((len(self.y_states), (self.S + 1) * (self.P + 1)))
         settled: list[tuple[str, State, State, float]] = []
         for (a, d), m in initial.items():
-            outcome, a3, d3 = setup.settle(a, d)
+            outcome, a3, d3 = setup.settle(a, d, after_round=not starts)
             if outcome is not None:
                 settled.append((outcome, a3, d3, m))
                 continue
@@ -388,6 +405,32 @@ class StrikeSolver:
             for n in np.flatnonzero(sums).tolist():
                 st = states[n]
                 into[st] = into.get(st, 0.0) + float(sums[n])
+
+
+def retreat_pairs(
+    setup: BattleSetup[float], threshold: float, max_states: int | None = None, work: Work | None = None
+) -> tuple[frozenset[tuple[State, State]], float] | None:
+    """The pairs (attacker state, defender state) after a round from which the attacker
+    retreats by win chance (:meth:`StrikeSolver.decide`, from round 1 like any other),
+    and the bound on what the decisions left open could change, when the battle is one
+    of this module's; None otherwise.  For a battle with a round limit: the rule then
+    acts through :attr:`BattleSetup.retreat_at` (as :func:`engine.odds.aa_retreat.
+    retreat_pairs`' do), and the round walk takes it."""
+    if not ENABLED or not applies(setup):
+        return None
+    engine = GeneralEngine(setup)
+    if not engine.plain_starts():
+        return None
+    after = engine.plain_pairs(Tally.empty(1.0))
+    solver = StrikeSolver(setup, max_states, work=work)
+    got = solver.decide(after, threshold)
+    if got is None:
+        return None
+    back, unsure = got
+    cols, rows = np.nonzero(back)
+    xs, ys = solver.x_states, solver.y_states
+    pairs = [(xs[r], ys[c]) if solver.x_attacks else (ys[c], xs[r]) for c, r in zip(cols.tolist(), rows.tolist())]
+    return frozenset(pairs), unsure
 
 
 def retreat_by_chance(

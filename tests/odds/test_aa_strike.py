@@ -27,8 +27,8 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     got: list[int] = []
     solve = aa_strike.StrikeSolver.solve
 
-    def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None) -> int | None:
-        seen = solve(self, initial, tally, back)
+    def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None, **kw: Any) -> int | None:
+        seen = solve(self, initial, tally, back, **kw)
         if seen is not None:
             got.append(seen)
         return seen
@@ -186,9 +186,9 @@ def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
     walks: list[int] = []
     walk = aa_strike.StrikeSolver.walk
 
-    def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any) -> bool:
+    def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any, **kw: Any) -> bool:
         walks.append(rounds)
-        return walk(self, initial, rounds, tally)
+        return walk(self, initial, rounds, tally, **kw)
 
     monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
     for n, battle in enumerate(_battles(1942, 40)):
@@ -262,6 +262,44 @@ def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
         assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
         retreated += new.retreat > 0.01
     assert retreated >= 4
+
+
+@pytest.mark.parametrize("limit", [{"rounds": 2}, {"retreat_after": 3}])
+def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_the_numpy_passes(
+    monkeypatch: pytest.MonkeyPatch, limit: dict[str, int]
+) -> None:
+    # with a round limit or a strafe: the compiled pass decides where the
+    # attacker retreats (the chance of fighting on to the end, as without a limit) and
+    # its round walk takes the battle, a start it retreats from included (the rule acts
+    # after round 1 only); the numpy passes and walk give the same answer, within both
+    # error bounds.
+    used: list[str] = []
+    for name in ("decide", "walk"):
+        method = getattr(aa_strike.StrikeSolver, name)
+
+        def counted(self: Any, *args: Any, _method: Any = method, _name: str = name, **kw: Any) -> Any:
+            got = _method(self, *args, **kw)
+            if got:
+                used.append(_name)
+            return got
+
+        monkeypatch.setattr(aa_strike.StrikeSolver, name, counted)
+    retreated = from_start = 0
+    for n, battle in enumerate(_battles(41, 12, **limit)):
+        battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
+        monkeypatch.setattr(aa_strike, "ENABLED", True)
+        used.clear()
+        new = aa_odds(battle)
+        assert used == ["decide", "walk"], battle
+        setup, _ = setup_battle(battle, 1.0)
+        pairs = aa_strike.retreat_pairs(setup, battle.retreat_chance / 100)
+        assert pairs is not None
+        from_start += (setup.attacker.start, setup.defender.start) in pairs[0]
+        monkeypatch.setattr(aa_strike, "ENABLED", False)
+        old = aa_odds(battle)
+        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
+        retreated += new.retreat > 0.01
+    assert retreated >= 4 and from_start >= 1
 
 
 def test_win_chances_backward_are_the_exact_chances() -> None:
