@@ -5,7 +5,7 @@ takes two units of the A&A Miniatures game in the channel (``attacker``, ``targe
 and reads every number off the game (:mod:`engine.odds.minis_game`); only units the
 asker may see can be named (M-2.5).  The maths is in
 :mod:`engine.odds`; big A&A battles are refused with a clear message before any long
-computation (``MAX_UNITS``, and ``MAX_STARTS`` and ``MAX_TABLE`` for a second wave
+computation (``MAX_UNITS``, and ``MAX_STARTS`` (``MAX_SEA_STARTS`` at sea) and ``MAX_TABLE`` for a second wave
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``, ``MAX_NAVAL_TABLE``), so
 every answer comes within seconds: nearly all well under one, the
@@ -67,6 +67,13 @@ MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty ce
 # same against a stronger defender (3 million starts, 154 million cells: ~23 s and
 # 3.5 GB in full) is refused after ~2 s, a battle of 5.9 million starts after ~4 s.
 MAX_STARTS = 1_500_000
+# At sea those starts go through the submarine solves one by one in Python (~80 us each,
+# before any dice: the strike battle of 60 sub, 20 cru, 10 bat, 10 bom against 40 cru,
+# 20 car, 10 bat, 30 fig with 10 destroyers and 10 fighters joining after round 2 leaves
+# 665,000 and was refused by MAX_WORK only after ~52 s); joined fleets answered have
+# ~5,000-25,000 (100 mixed ships a side, 10 destroyers and 10 fighters after round 2:
+# 24,000, ~6 s).  Past this the battle is refused before it is fought.
+MAX_SEA_STARTS = 200_000
 MAX_TABLE = 22_000_000
 # The submarine solves' mass table (attacker states x 2 defender states, 8 bytes a cell):
 # the battles answered need up to ~4.4 million cells (100 a side with submarines
@@ -112,8 +119,9 @@ def warm() -> None:
 
 
 def _aa(battle: AABattle) -> AAOdds:
+    starts = MAX_SEA_STARTS if battle.mode == "sea" else MAX_STARTS
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
-                   max_starts=MAX_STARTS, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)
+                   max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)
 
 
 def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
@@ -140,7 +148,8 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
     turns = _turns.get(loop)
     if turns is None:
         turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
-    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_TABLE, MAX_NAVAL_TABLE)
+    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_SEA_STARTS, MAX_TABLE,
+           MAX_NAVAL_TABLE)  # fmt: skip
     own = turns.askers.get(asker)
     if own is None:
         own = turns.askers[asker] = asyncio.Lock()

@@ -978,6 +978,26 @@ async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: py
     assert "joined by the first wave's units still fighting after round 2" in msg.text
 
 
+async def test_joined_second_wave_at_sea_past_discords_sea_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At sea the joined battle's starts go through the submarine solves one by one
+    # (bot.commands.odds.MAX_SEA_STARTS, below MAX_STARTS: 665,000 of them took ~52 s
+    # before the work limit refused the battle): here lowered, so a small fleet passes it;
+    # a land battle keeps MAX_STARTS.
+    from bot.commands import odds
+
+    fleet = {"attacker": "3 sub, 1 des", "defender": "2 des, 1 cru", "kind": "sea", "rounds": 1, "wave2": "1 des"}
+    monkeypatch.setattr(odds, "MAX_SEA_STARTS", 1)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", **fleet)
+    text = err.value.text()
+    assert "too big to compute exactly here" in text and "more than 1 starting points" in text
+    msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
+    assert "joined by the first wave's units still fighting after round 2" in msg.text
+    monkeypatch.setattr(odds, "MAX_SEA_STARTS", 5_000)
+    msg = await invoke("odds aa", **fleet)
+    assert "joined by the first wave's units still fighting after round 1" in msg.text
+
+
 async def test_joined_second_wave_whose_table_passes_discords_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # And the merged engine's table for that battle (attacker states x columns,
     # bot.commands.odds.MAX_TABLE; 22 million cells: ~4 s and ~1 GB at most), checked
