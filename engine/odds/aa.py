@@ -712,13 +712,13 @@ def _run(
             )
         # The strike pass (numba), where one side's submarines strike every round: the
         # whole battle, or with a round limit the pairs to retreat from (its round walk
-        # then takes the battle).
+        # then takes the battle, and keeps the pairs a joined second wave meets).
         struck: tuple[frozenset[tuple[State, State]], float] | None = None
         if subs and limit is None and not joins:
             from engine.odds.aa_strike import retreat_by_chance
 
             done = retreat_by_chance(setup, battle.retreat_chance / 100, max_states, work)
-        elif subs and not joins:
+        elif subs:  # a round limit (a joined second wave has one too)
             from engine.odds.aa_strike import retreat_pairs as strike_retreat_pairs
 
             struck = strike_retreat_pairs(setup, battle.retreat_chance / 100, max_states, work)

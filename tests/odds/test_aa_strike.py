@@ -264,15 +264,15 @@ def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
     assert retreated >= 4
 
 
-@pytest.mark.parametrize("limit", [{"rounds": 2}, {"retreat_after": 3}])
+@pytest.mark.parametrize("limit", [{"rounds": 2}, {"retreat_after": 3}, {"rounds": 1, "wave2": "1 des, 1 fig"}])
 def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_the_numpy_passes(
     monkeypatch: pytest.MonkeyPatch, limit: dict[str, int]
 ) -> None:
     # with a round limit or a strafe: the compiled pass decides where the
     # attacker retreats (the chance of fighting on to the end, as without a limit) and
     # its round walk takes the battle, a start it retreats from included (the rule acts
-    # after round 1 only); the numpy passes and walk give the same answer, within both
-    # error bounds.
+    # after round 1 only), and keeps the pairs a joined second wave meets; the numpy
+    # passes and walk give the same answer, within both error bounds.
     used: list[str] = []
     for name in ("decide", "walk"):
         method = getattr(aa_strike.StrikeSolver, name)
@@ -297,7 +297,11 @@ def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_t
         from_start += (setup.attacker.start, setup.defender.start) in pairs[0]
         monkeypatch.setattr(aa_strike, "ENABLED", False)
         old = aa_odds(battle)
-        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
+        tol = new.error_bound + old.error_bound + 1e-12
+        assert_same_odds(new, old, tol, same_states=False, note=battle)
+        assert (new.second_wave is None) == (old.second_wave is None) == (not battle.wave2)
+        for key, value in (old.second_wave or {}).items():
+            assert new.second_wave is not None and new.second_wave[key] == pytest.approx(value, abs=tol), (battle, key)
         retreated += new.retreat > 0.01
     assert retreated >= 4 and from_start >= 1
 
