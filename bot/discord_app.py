@@ -41,6 +41,13 @@ from bot.storage.repository import GameRecord
 
 log = logging.getLogger("warroom.discord")
 
+
+def _warmed(task: "asyncio.Task[None]") -> None:
+    """The odds kernels compiled ahead (odds.warm), or why not: the first battle that
+    needs them then compiles them itself."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("odds kernels not compiled ahead", exc_info=task.exception())
+
 BUTTON_PREFIX = "wr:"
 CUSTOM_ID_MAX = 100
 SCHEDULER_PERIOD_S = 60.0
@@ -359,11 +366,13 @@ class WarroomBot(discord.Client):
 
         await render_pool.warm()
         self._warming = asyncio.create_task(asyncio.to_thread(odds.warm))
+        self._warming.add_done_callback(_warmed)
         self._scheduler = asyncio.create_task(self._schedule())
 
     async def close(self) -> None:
-        if self._scheduler:
-            self._scheduler.cancel()
+        for task in (self._scheduler, self._warming):
+            if task:
+                task.cancel()
         await super().close()
         if self._app is not None:
             await self._app.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+import pytest
 
 from bot.discord_app import WarroomBot
 from tests.discord_harness import (
@@ -104,3 +104,28 @@ async def test_deferred_command_can_answer_privately(bot: WarroomBot, rec: Recor
     assert kinds == ["defer", "delete-original", "followup", "followup"]
     assert calls[2].ephemeral and calls[2].content == "secret"
     assert not calls[3].ephemeral and calls[3].content == "for all"
+
+
+async def test_odds_kernels_failing_to_compile_ahead_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    # The bot compiles the odds kernels in a worker thread as it starts (odds.warm); if
+    # that fails (an unwritable numba cache, say) the reason is logged, not lost with
+    # the task, and the first battle needing them compiles them itself.
+    import asyncio
+    import logging
+
+    from bot.discord_app import _warmed
+
+    def broken() -> None:
+        raise OSError("numba cache not writable")
+
+    task = asyncio.create_task(asyncio.to_thread(broken))
+    with pytest.raises(OSError):
+        await task
+    with caplog.at_level(logging.WARNING, logger="warroom.discord"):
+        _warmed(task)
+    assert "odds kernels not compiled ahead" in caplog.text and "numba cache not writable" in caplog.text
+    caplog.clear()
+    ok = asyncio.create_task(asyncio.sleep(0))
+    await ok
+    _warmed(ok)
+    assert not caplog.text
