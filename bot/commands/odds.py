@@ -9,9 +9,10 @@ computation (``MAX_UNITS``, and ``MAX_STARTS`` (``MAX_SEA_STARTS`` at sea) and `
 joined by the first wave's units) or as soon as it passes a work limit (``MAX_STATES``,
 ``MAX_WORK``, ``MAX_NAVAL_TABLE``), so
 every answer comes within seconds: nearly all well under one, the
-slowest accepted (100 a side at sea, submarines striking every round) ~3.5 s, ~5.4 s
-with a strafe after 3 rounds, and the biggest refused after ~0.35 s instead of a minute or
-more of work (with a retreat by win chance, the strike battle after ~11 s).  A few battles are computed at
+slowest accepted (100 a side at sea, submarines striking every round, with a retreat by
+win chance) ~3.6 s, ~4-6.5 s with a strafe after 3 rounds as well, ~9-13 s where the
+defender's submarines strike (on the slow machines of 2026-12-01/02), and the biggest
+refused after ~0.35 s instead of a minute or more of work.  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).  A battle of ``TRIM_AFTER``
 seconds or more gives the memory it freed back to the system (:mod:`bot.memory`).
@@ -51,8 +52,9 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # of work in full) is refused when it does, in under a second.  Where one side's
 # submarines strike every round (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car,
 # 10 bat, 30 fig) the strike pass (engine.odds.aa_strike) counts the products it makes:
-# ~1e8 (~0.5 s), ~6.5e8 with a retreat by win chance (~3.6 s, the slowest submarine
-# battle answered); the numpy solve counts outer product terms and casualty cells
+# ~1e8 (~0.5 s), ~6.5e8 with a retreat by win chance (~3.6 s; where the defender's
+# submarines strike ~9-13 s, the slowest submarine battle answered); the numpy solve
+# counts outer product terms and casualty cells
 # (general fire held back and merged as the products it stands for).
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
