@@ -295,6 +295,11 @@ def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_t
         pairs = aa_strike.retreat_pairs(setup, battle.retreat_chance / 100)
         assert pairs is not None
         from_start += (setup.attacker.start, setup.defender.start) in pairs[0]
+        # The walk reads the decisions' own table: the same as numbering the pairs again.
+        assert isinstance(pairs[0], aa_strike.Decided)
+        table = aa_strike.StrikeSolver(replace(setup, retreat_at=pairs[0]))._back()
+        numbered = aa_strike.StrikeSolver(replace(setup, retreat_at=frozenset(pairs[0])))._back()
+        assert table is not None and numbered is not None and (table == numbered).all()
         monkeypatch.setattr(aa_strike, "ENABLED", False)
         old = aa_odds(battle)
         tol = new.error_bound + old.error_bound + 1e-12
