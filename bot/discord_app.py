@@ -41,18 +41,18 @@ from bot.storage.repository import GameRecord
 
 log = logging.getLogger("warroom.discord")
 
+BUTTON_PREFIX = "wr:"
+CUSTOM_ID_MAX = 100
+SCHEDULER_PERIOD_S = 60.0
+DEFER_AFTER_S = 1.5  # answer "thinking…" if the command has not replied by then
+MAX_CHOICES = 25
+
 
 def _warmed(task: "asyncio.Task[None]") -> None:
     """The odds kernels compiled ahead (odds.warm), or why not: the first battle that
     needs them then compiles them itself."""
     if not task.cancelled() and task.exception() is not None:
         log.warning("odds kernels not compiled ahead", exc_info=task.exception())
-
-BUTTON_PREFIX = "wr:"
-CUSTOM_ID_MAX = 100
-SCHEDULER_PERIOD_S = 60.0
-DEFER_AFTER_S = 1.5  # answer "thinking…" if the command has not replied by then
-MAX_CHOICES = 25
 
 
 # --------------------------------------------------------------------------- building

@@ -722,19 +722,20 @@ def _run(
             from engine.odds.aa_strike import retreat_pairs as strike_retreat_pairs
 
             struck = strike_retreat_pairs(setup, battle.retreat_chance / 100, max_states, work)
-        if struck is not None:
-            setup = replace(setup, retreat_at=struck[0])
-            unsure = struck[1]
-        elif done is None and (subs or engine == "general"):  # its own backward pass (the table engine has one)
-            from engine.odds.aa_retreat import retreat_pairs
+        if done is None:  # the pairs to retreat from, then the battle below
+            if struck is not None:
+                setup = replace(setup, retreat_at=struck[0])
+                unsure = struck[1]
+            elif subs or engine == "general":  # its own backward pass (the table engine has one)
+                from engine.odds.aa_retreat import retreat_pairs
 
-            found: list[NumberedSides] = []
-            pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
-                                          work=work)
-            setup = replace(setup, retreat_at=pairs)
-            sides = found[0] if found else None
-        elif done is None:
-            engine = "fast"
+                found: list[NumberedSides] = []
+                pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
+                                              work=work)
+                setup = replace(setup, retreat_at=pairs)
+                sides = found[0] if found else None
+            else:
+                engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:
         tally = done

@@ -285,7 +285,7 @@ class StrikeSolver:
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
-        low, high, work = chances(*self._args(), visits, tagb, gvis, TINY, self._budget())
+        low, high, work = chances(*self._args(), tagb, gvis, TINY, self._budget())
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
@@ -427,6 +427,16 @@ class StrikeSolver:
                 into[st] = into.get(st, 0.0) + float(sums[n])
 
 
+def _round_1(setup: BattleSetup[float], tally: Tally[float]) -> dict[tuple[State, State], float] | None:
+    """Where round 1 starts (the starts the end-of-round rules settle at once recorded
+    into ``tally``) when the battle is one of this module's and round 1 is like any
+    other (:meth:`GeneralEngine.plain_starts`); None otherwise (nothing recorded)."""
+    if not ENABLED or not applies(setup):
+        return None
+    engine = GeneralEngine(setup)
+    return engine.plain_pairs(tally) if engine.plain_starts() else None
+
+
 def retreat_pairs(
     setup: BattleSetup[float], threshold: float, max_states: int | None = None, work: Work | None = None
 ) -> tuple[frozenset[tuple[State, State]], float] | None:
@@ -436,12 +446,9 @@ def retreat_pairs(
     of this module's; None otherwise.  For a battle with a round limit: the rule then
     acts through :attr:`BattleSetup.retreat_at` (as :func:`engine.odds.aa_retreat.
     retreat_pairs`' do), and the round walk takes it."""
-    if not ENABLED or not applies(setup):
+    after = _round_1(setup, Tally.empty(1.0))
+    if after is None:
         return None
-    engine = GeneralEngine(setup)
-    if not engine.plain_starts():
-        return None
-    after = engine.plain_pairs(Tally.empty(1.0))
     solver = StrikeSolver(setup, max_states, work=work)
     got = solver.decide(after, threshold)
     if got is None:
@@ -459,13 +466,8 @@ def retreat_by_chance(
     """The whole battle with a retreat by win chance (:meth:`StrikeSolver.
     retreat_by_chance`) when it is one of this module's, fought to the end with round 1
     like any other; None otherwise."""
-    if not ENABLED or not applies(setup):
-        return None
-    engine = GeneralEngine(setup)
-    if not engine.plain_starts():
-        return None
     tally: Tally[float] = Tally.empty(1.0)
-    after = engine.plain_pairs(tally)
-    if not StrikeSolver(setup, max_states, work=work).retreat_by_chance(after, threshold, tally):
+    after = _round_1(setup, tally)
+    if after is None or not StrikeSolver(setup, max_states, work=work).retreat_by_chance(after, threshold, tally):
         return None
     return tally.add_drift()

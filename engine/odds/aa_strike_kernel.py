@@ -681,7 +681,7 @@ def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    visits: Any, tagb: Any, gvis: Any, tiny: float, budget: int,
+    tagb: Any, gvis: Any, tiny: float, budget: int,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -691,8 +691,8 @@ def chances(
     columns from the last to the first, each pair's chance the mix of what its four
     steps lead to (all later but the pair itself: its loop in closed form), with the
     values each step leaves at the pair (after the strike, after Y's unrestricted hits,
-    after X's fire by aircraft lost) kept for the pairs before it.  ``visits`` and
-    ``tagb`` (and ``gvis``) are a traced :func:`solve`'s: the value after X's fire is
+    after X's fire by aircraft lost) kept for the pairs before it.  ``tagb`` and
+    ``gvis`` are a traced :func:`solve`'s: the value after X's fire is
     worked out only for the tags the solve met at a pair, and the rows before X's
     submarines only at pairs whose strikes it met, their products below ``tiny`` over
     that mass left out, and nothing at the pairs it never processed (``tagb`` 0: no

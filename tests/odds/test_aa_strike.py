@@ -330,7 +330,7 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
     solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62)
-    low, high, _ = chances(*solver._args(), visits, tagb, gvis, 1e-19, 1 << 62)
+    low, high, _ = chances(*solver._args(), tagb, gvis, 1e-19, 1 << 62)
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
     assert len(met) > 20
