@@ -49,6 +49,11 @@ GROUP_MIN = 24  # blocks: smallest group of like weight spread on its own window
 SPREAD_GROUPS = 6  # _spread_states: a big level's rows in at most this many groups by first column,
 SPREAD_GROUP_MIN = 128  # each of at least this many rows
 RUNS_APART = 64  # _run_sums: at most this many runs left, their rest summed in one reduceat
+# _scatter into a table of at least this many cells: the compiled loop
+# (engine.odds.aa_merged_kernel), ~1 s less on the bench's joined wave of 100 (15 million
+# cells) on a slow machine; only battles that big pay its first call in a process (numba's
+# import and dispatch, ~0.5-1 s there; the bot pays it as it starts, bot.commands.odds.warm).
+COMPILED_TABLE = 8_000_000
 # _win_ground: the lightest blocks, at most this much start weight in all, have no win
 # chances in their ground phase; they fight on there, their weight in the error bound.
 WIN_LIGHT = 1e-15
@@ -284,10 +289,16 @@ def _run_sums(rows: Arr, starts: Arr) -> tuple[Arr, Arr]:
 
 def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
     """``into[target[n], c0 ..] += rows[n]`` for every ``n``, targets repeated or not
-    (``rows`` may be changed).  Runs of equal targets (a level's states in
-    :func:`_levels` order, ``h`` casualties on) are summed where they stand; targets
-    still repeated after that (such as "attacker destroyed", once per score) are summed
-    apart, their rows zeroed, and everything is added in one go."""
+    (``rows`` may be changed).  Into a big table (COMPILED_TABLE): one compiled loop.
+    Else runs of equal targets (a level's states in :func:`_levels` order, ``h``
+    casualties on) are summed where they stand; targets still repeated after that (such
+    as "attacker destroyed", once per score) are summed apart, their rows zeroed, and
+    everything is added in one go."""
+    if into.size >= COMPILED_TABLE:
+        from engine.odds.aa_merged_kernel import scatter_add  # numba: compiled on first use
+
+        scatter_add(into, target, rows, c0)
+        return
     L = rows.shape[1]
     if len(target) > 1:
         starts = np.flatnonzero(np.concatenate([[True], target[1:] != target[:-1]]))

@@ -184,6 +184,61 @@ def test_run_sums_and_scatter_add_every_row_to_its_target() -> None:
     assert np.abs(into2 - want).max() < 1e-13
 
 
+@pytest.mark.parametrize("strided", [False, True])
+def test_the_compiled_loop_adds_every_row_to_its_target(strided: bool) -> None:
+    # Runs of equal targets, a target met again after others, rows contiguous or every
+    # other row of a bigger array (as the level pass passes them).
+    from engine.odds.aa_merged_kernel import scatter_add
+
+    rng = np.random.default_rng(11)
+    lens = np.array([1, 3, 40, 2, 1, 5, 12, 1, 2, 7] * 3)
+    target = np.repeat(rng.permutation(60)[: len(lens)], lens)
+    target[-3:] = target[0]
+    big = rng.random((len(target), 2, 5))
+    rows = big[:, 1] if strided else np.ascontiguousarray(big[:, 1])
+    assert rows.flags.c_contiguous != strided
+    into = rng.random((60, 9))
+    want = into.copy()
+    np.add.at(want, (target[:, None], np.arange(2, 7)[None, :]), rows)
+    scatter_add(into, target, rows, 2)
+    assert np.abs(into - want).max() < 1e-13
+
+
+def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A joined second wave (levels of hundreds of states): every addition through the
+    # compiled loop (the threshold lowered to every table) or none, the same answer.
+    from engine.odds import aa_merged_kernel
+
+    battle = AABattle.parse("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", rounds=1,
+                            wave2="6 inf, 3 tank, 3 fig")  # fmt: skip
+    calls: list[int] = []
+    loop = aa_merged_kernel.scatter_add
+
+    def counted(into: Any, target: Any, rows: Any, c0: int) -> None:
+        calls.append(rows.size)
+        loop(into, target, rows, c0)
+
+    monkeypatch.setattr(aa_merged_kernel, "scatter_add", counted)
+    monkeypatch.setattr(aa_merged, "COMPILED_TABLE", 10**12)
+    numpy_sums = aa_odds(battle)
+    assert not calls
+    monkeypatch.setattr(aa_merged, "COMPILED_TABLE", 0)
+    compiled = aa_odds(battle)
+    assert len(calls) > 20 and sum(calls) > 10_000, (len(calls), sum(calls))
+    assert compiled.second_wave is not None and numpy_sums.second_wave is not None
+    assert 0.01 < compiled.second_wave["attacker_win"] < 0.99
+    for key, value in numpy_sums.second_wave.items():
+        assert compiled.second_wave[key] == pytest.approx(value, abs=1e-14), key
+    assert compiled.attacker_win == pytest.approx(numpy_sums.attacker_win, abs=1e-14)
+
+
+def test_warm_compiles_the_loop_for_both_layouts() -> None:
+    from engine.odds import aa_merged_kernel
+
+    aa_merged_kernel.warm()
+    assert len(aa_merged_kernel.scatter_add.signatures) >= 2  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("attacker", "defender", "mode"), [
     ("5 inf, 3 art, 2 tank, 4 fig, 3 bom", "6 inf, 1 aa", "land"),
     ("3 bat, 2 cru, 2 car, 4 fig, 2 bom", "2 bat, 3 des", "sea"),  # battleships: two runs each
