@@ -29,6 +29,14 @@ products instead of an outer product of two casualty distributions (~128 x ~40 f
 submarines).  The answer is the same chain's (checked against it and against exact
 fractions in ``tests/odds/test_aa_strike.py``); masses below ``TINY`` and dice outcomes
 below ``CUT`` are left out and counted in the error bound, as there.
+
+Fought to the end with no retreat, the pass also takes battles where both sides have
+submarines and neither a destroyer, one side aircraft (Y) and the other none (X), and
+neither side submerges (:func:`applies` with ``both``): Y's submarines strike too, from
+the state at the start of the round (A-10.6).  The kernel takes Y's strike first (X has
+no aircraft, so it may hit any of X's steps) and lets the submarines of X it sinks
+strike back at once; X's submarines left strike as before.  Both are X's strike from the
+submarines it had, since hits of one kind land where they would land together.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from engine.odds.aa_battle import (
 )
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
+from engine.odds.aa_units import AIR
 
 Arr = Any  # numpy arrays
 
@@ -55,14 +64,44 @@ def _has(side: Side, flag: str) -> bool:
     return any(getattr(side.profiles[n], flag) for n in side.army)
 
 
-def applies(setup: BattleSetup[float]) -> bool:
-    """Whether :class:`StrikeSolver` solves this battle (see the module's text)."""
+def _air(side: Side) -> bool:
+    return any(side.profiles[n].domain == AIR for n in side.army)
+
+
+def _x_and_y(setup: BattleSetup[float]) -> tuple[Side, Side] | None:
+    """The battle's X and Y (see the module's text): the side with submarines and the
+    other; where both have submarines, the side without aircraft and the side with
+    them (None where that is not one side each)."""
+    att, dfn = setup.attacker, setup.defender
+    if not _has(att, "submarine") or not _has(dfn, "submarine"):
+        return (att, dfn) if _has(att, "submarine") else (dfn, att)
+    if _air(att) == _air(dfn):
+        return None
+    return (dfn, att) if _air(att) else (att, dfn)
+
+
+def applies(setup: BattleSetup[float], both: bool = False) -> bool:
+    """Whether :class:`StrikeSolver` solves this battle (see the module's text).  With
+    ``both``, also a battle fought to the end without a retreat where both sides'
+    submarines strike, X with no aircraft, neither side submerging (:meth:`StrikeSolver.
+    solve` only: its round walk and the chances backward do not take them)."""
     if not setup.sea or setup.low_luck:
         return False
     att, dfn = setup.attacker, setup.defender
-    if _has(att, "submarine") == _has(dfn, "submarine"):
+    a_sub, d_sub = _has(att, "submarine"), _has(dfn, "submarine")
+    if not a_sub and not d_sub:
         return False
-    x, y = (att, dfn) if _has(att, "submarine") else (dfn, att)
+    sides = _x_and_y(setup)
+    if sides is None:
+        return False
+    x, y = sides
+    if a_sub and d_sub:
+        # Y's strike hits any of X's steps (X has no aircraft) and X's destroyer would
+        # cancel it; submerging and retreats would end a round between its steps.
+        if not both or _has(x, "destroyer") or x.submerge or y.submerge:
+            return False
+        if setup.retreat_below or setup.retreat_at:
+            return False
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
             return False
@@ -130,10 +169,12 @@ class StrikeSolver:
         self.max_states = max_states
         self.seen = seen
         self.work = work if work is not None else Work()
-        att, dfn = setup.attacker, setup.defender
-        self.x_attacks = _has(att, "submarine")
-        x, y = (att, dfn) if self.x_attacks else (dfn, att)
+        sides = _x_and_y(setup)
+        assert sides is not None
+        x, y = sides
+        self.x_attacks = x is setup.attacker
         self.x, self.y = x, y
+        self.ys = _has(y, "submarine")  # both sides strike (applies with both)
         # Dice as the general engine rolls them (memoised): X's submarines strike,
         # its aircraft and other units fire together (Y has no submarine to spare);
         # Y's ships and aircraft fire apart (its aircraft may not hit X's submarines).
@@ -194,6 +235,9 @@ class StrikeSolver:
         self.gone = np.where(np.array(lone, dtype=np.bool_), col_of[n_i, n_k], -1).astype(np.int64)
         self.u = _dist_table([fire(y, tuple((ybase + by_i[i]).tolist()), False, False)[2] for i in range(n_i + 1)])
         self.f = _dist_table([fire(y, tuple((ybase + by_k[k]).tolist()), False, False)[1] for k in range(n_k + 1)])
+        # Y's strike by i (its submarines are ship steps), when it has submarines.
+        self.yb = self.b if not self.ys else _dist_table(
+            [fire(y, tuple((ybase + by_i[i]).tolist()), True, False)[0] for i in range(n_i + 1)])
         J, H = self.b[0].shape[1], self.a[0].shape[1]
         # Strikes take ship steps only (A-10.6: never aircraft).
         self.nxt_strike = col_of[np.minimum(self.yi[:, None] + np.arange(J)[None, :], n_i), self.yk[:, None]]
@@ -223,7 +267,10 @@ class StrikeSolver:
         (a retreat by win chance acts after a round only, :meth:`_place`)."""
         if back is None:
             back = self._back()
-        ps = None if back is None else self._place(initial, tally, tables=3, starts=starts)  # None: nothing recorded
+        if back is not None and back.size and self.ys:
+            return None
+        tables = 4 if self.ys else 3
+        ps = None if back is None else self._place(initial, tally, tables=tables, starts=starts)  # None: nothing recorded
         if ps is None or back is None:
             return None
         from engine.odds.aa_strike_kernel import solve  # numba: compiled on first use
@@ -231,8 +278,9 @@ class StrikeSolver:
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         first = ps.copy() if back.size else back
         none = np.zeros((0, 0))
+        z0 = np.zeros(ps.shape) if self.ys else none
         ends_x, ends_y, rounds, dropped, seen, work = solve(
-            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget()
+            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget(), self.yb, z0
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -272,6 +320,8 @@ class StrikeSolver:
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
+        if self.ys:  # the chances backward has no step 0
+            return None
         ps = self._place(initial, Tally.empty(1.0), tables=4)
         if ps is None:
             return None
@@ -280,7 +330,8 @@ class StrikeSolver:
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
-        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget())
+        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget(), self.yb,
+                               np.zeros((0, 0)))  # fmt: skip
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
@@ -300,6 +351,8 @@ class StrikeSolver:
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
         back = self._back()
+        if self.ys:  # the round walk has no step 0
+            return False
         ps = None if back is None else self._place(initial, tally, tables=4, starts=starts)  # None: nothing recorded
         if ps is None or back is None:
             return False

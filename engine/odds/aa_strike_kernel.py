@@ -162,6 +162,40 @@ def _strike(m: float, s: int, d: int, into: Any, b: Any, nxt_strike: Any, tiny: 
 
 
 @_compiled
+def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, z0: Any, yb: Any, b: Any,
+              nxt_strike: Any, tiny: float) -> tuple[float, int]:
+    """Step 0 from mass ``m`` (both sides strike, see :func:`solve`): Y's strike hits (at
+    least one, its submarines by ``i``) move X along its steps, and the submarines of X
+    they take strike back at once (``b`` by their number), moving Y along its
+    non-aircraft steps; into ``z0`` (columns x rows); ``(dropped, products)``."""
+    table, _, _, cut, mode, cum = yb
+    bt, _, _, bcut, bmode, bcum = b
+    W = P + 1
+    lo, hi, out = _span(table, mode, cum, i, m, tiny)
+    dropped = m * (cut[i] + out)
+    n = 0
+    for h in range(lo, hi + 1):
+        w = m * table[i, h]
+        s2, p2 = land(S, P, q, s, p, h, 0)
+        r2 = (S - s2) * W + p2
+        lost = s - s2
+        n += 1
+        w0 = w * bt[lost, 0]
+        if w0 >= tiny:
+            z0[d, r2] += w0
+        else:
+            dropped += w0
+        if lost == 0:
+            continue
+        jlo, jhi, jout = _span(bt, bmode, bcum, lost, w, tiny)
+        dropped += w * (bcut[lost] + jout)
+        for j in range(jlo, jhi + 1):
+            z0[nxt_strike[d, j], r2] += w * bt[lost, j]
+        n += jhi - jlo + 1
+    return dropped, n
+
+
+@_compiled
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
                   tiny: float) -> tuple[float, int]:
     """Step 2 from mass ``m``: Y's unrestricted hits (at least one) move X from (s, p)
@@ -371,6 +405,7 @@ def solve(
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, gvis: Any, tiny: float, max_seen: int, budget: int,
+    yb: Any, z0: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -384,10 +419,20 @@ def solve(
     to the first, to the second one more than how many of step 3's tags reached it at
     every pair processed (0: no mass of it ever reached ``tiny``), and to ``gvis``
     (``[p, column]``) the mass after the strike at the rows before X's submarines (for
-    :func:`chances`)."""
+    :func:`chances`).
+
+    Where ``z0`` (columns x rows) is not empty, Y has submarines that strike too (``yb``,
+    by ``i``; X has neither aircraft nor destroyers, Y no destroyer, neither side submerges
+    and no retreat acts): each round begins with step 0, Y's strike on X, where the
+    submarines of X it takes strike back at once (:func:`_y_strike`, into ``z0``); X's
+    submarines left strike in step 1.  Both together are X's strike from the
+    submarines it had (hits of one kind land where they would land together), so the
+    round is the chain's (A-10.6)."""
     W = P + 1
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
+    ys = z0.shape[0] > 0
+    yt = yb[0]
     x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     rounds = 0.0
     dropped = 0.0
@@ -408,8 +453,9 @@ def solve(
                 sx = ps[d, r]
                 gx = g_row[d]
                 xu = x1[d, r]
+                zx = z0[d, r] if ys else 0.0
                 nt = tags[d]
-                total = sx + gx + xu
+                total = sx + gx + xu + zx
                 for t in range(nt):
                     total += x2[d, t]
                 e_tot = 0.0
@@ -438,6 +484,7 @@ def solve(
                     else:
                         hstay = hb[0]
                 sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
+                y0 = yt[i, 0] if ys and ax else 1.0  # Y's strike leaves X as it is
                 s_in = sx
                 for t in range(nt):
                     m = x2[d, t]
@@ -445,8 +492,9 @@ def solve(
                         s_in += m * (1.0 if f_stay else f[0][k - t, 0])
                 s_in += (xu * a0 + hstay) * f00
                 own = u0 * a0 * f00
+                zv = zx  # the masses step 1 starts from
                 if live:
-                    loop = sig0 * own
+                    loop = y0 * sig0 * own
                     stays = loop < 1.0
                     if flagged and back[d, r]:
                         # What a round brings here retreats; the masses there before
@@ -461,15 +509,16 @@ def solve(
                             ends_y[STALE, d] += m0
                         sv = m0
                     elif not stays:  # nothing can change any more from a round's start
-                        m = s_in + gx
+                        m = s_in + gx + zx
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                         if traced:  # a pair where a round starts too (it never wins)
                             visits[d, r] = m
-                        gv = gx
+                        gv = gx + zx
                     else:
-                        sv = (s_in + gx * own) / (1.0 - loop)
-                        gv = gx + sv * sig0
+                        sv = (s_in + own * (gx + sig0 * zx)) / (1.0 - loop)
+                        zv = zx + y0 * sv
+                        gv = gx + sig0 * zv
                     # A stalemate's round only ends the moves of rounds begun elsewhere
                     # (fire of states already left: steps 3 and 4 below).
                     live = stays
@@ -481,8 +530,12 @@ def solve(
                     if traced:
                         visits[d, r] = sv
                     work += 1
+                    if ys and ax and y0 < 1.0:
+                        lost, n = _y_strike(sv, s, p, d, i, S, P, q, z0, yb, b, nxt_strike, tiny)
+                        dropped += lost
+                        work += n
                     if s > 0 and i < n_i:
-                        lost, n = _strike(sv, s, d, g_row, b, nxt_strike, tiny)
+                        lost, n = _strike(zv, s, d, g_row, b, nxt_strike, tiny)
                         dropped += lost
                         work += n
                     if p < q:
@@ -499,8 +552,12 @@ def solve(
                     dropped += lost
                     work += n
                 elif ended:
-                    sv = s_in + gx * own
-                    gv = gx
+                    if zx > 0.0 and s > 0 and i < n_i:  # a round begun here goes on (step 1)
+                        lost, n = _strike(zx, s, d, g_row, b, nxt_strike, tiny)
+                        dropped += lost
+                        work += n
+                    gv = gx + sig0 * zx
+                    sv = s_in + gv * own
                     o = DIVE if dived else _outcome(ax, y_end, x_attacks, defender_fought)
                     ends_x[o, r] += sv
                     ends_y[o, d_end] += sv

@@ -329,7 +329,7 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
     tagb = (ps * 0).astype("int64")
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
-    solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62)
+    solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62, solver.yb, visits[:0, :0])
     low, high, _ = chances(*solver._args(), tagb, gvis, 1e-19, 1 << 62)
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
@@ -468,3 +468,115 @@ def test_limits_are_checked_by_the_compiled_pass(passes: list[int]) -> None:
     for limits in ({"max_states": seen - 1}, {"max_work": work - 1}, {"max_naval_table": cells - 1}):
         with pytest.raises(PlayerError, match="too big"):
             aa_odds(battle, **limits)  # type: ignore[arg-type]
+
+
+# -- both sides' submarines strike (applies with both: the side without aircraft is X) ---------------
+
+
+def _both_fleets(rng: random.Random, x_attacks: bool) -> tuple[str, str]:
+    """A random battle where both sides have submarines and no destroyer, one side
+    (Y) aircraft too (a defender's fighters on its carriers), the other (X) none (and
+    more than submarines when it attacks)."""
+    x = {"sub": rng.randint(1, 4), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1), "car": rng.randint(0, 1)}
+    if x_attacks:  # not submarines alone: a defender's aircraft would stay out (A-10.6)
+        x["cru"] = max(x["cru"], 1)
+        x["tra"] = rng.choice([0, 0, 1])
+    y = {"sub": rng.randint(1, 3), "cru": rng.randint(0, 2), "bat": rng.choice([0, 0, 1]), "car": rng.randint(1, 2)}
+    y["fig"] = rng.randint(1, 2 * y["car"]) if x_attacks else rng.randint(1, 3)
+    if not x_attacks:
+        y["bom"] = rng.choice([0, 0, 1])
+        y["tra"] = rng.choice([0, 0, 1])
+    text = [", ".join(f"{c} {u}" for u, c in side.items() if c) for side in (x, y)]
+    return (text[0], text[1]) if x_attacks else (text[1], text[0])
+
+
+BOTH_OPTIONS: list[dict[str, Any]] = [
+    {}, {"rules": "1942se"}, {"rules": "global1940"}, {"tech_attacker": "super subs, heavy bombers"},
+    {"tech_defender": "jets, super subs", "rules": "1942se"},
+]
+
+
+def test_both_sides_striking_match_the_dict_solve_on_random_battles(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # A-10.6: both sides' submarines strike from the state at the start of the round;
+    # the compiled pass takes Y's strike first and lets the submarines of X it sinks
+    # strike back at once.
+    rng = random.Random(44)
+    for n in range(40):
+        attacker, defender = _both_fleets(rng, x_attacks=n % 2 == 0)
+        battle = AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)])
+        setup, _ = setup_battle(battle, 1.0)
+        assert aa_strike.applies(setup, both=True) and not aa_strike.applies(setup), battle
+        before = len(passes)
+        new, numpy_solve, old = _tallies(battle, monkeypatch)
+        assert len(passes) == before + 1, battle
+        _assert_agree(new, old, battle)
+        _assert_agree(new, numpy_solve, battle)
+        assert new.takes == pytest.approx(old.takes, abs=1e-12)
+        assert new.rounds == pytest.approx(numpy_solve.rounds, rel=1e-12)
+        assert new.dropped < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        # The defender's aircraft: the attacker's submarines strike, the defender's too.
+        ("3 sub, 1 bat", "2 sub, 1 car, 2 fig"),
+        # The attacker's aircraft; the defender's battleship's first hit before its
+        # submarines (A-10.8): the attacker's strike takes it first.
+        ("2 sub, 1 fig, 1 bom", "2 sub, 1 bat, 1 cru"),
+        # Aircraft left against submarines left: a stalemate (A-10.6, A-10.14) unless
+        # the submarines strike each other out first.
+        ("1 sub, 2 fig", "2 sub"),
+    ],
+)
+def test_both_sides_striking_match_exact_fractions(attacker: str, defender: str, passes: list[int]) -> None:
+    exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea"))
+    assert passes
+    if attacker == "1 sub, 2 fig":
+        assert 0.01 < exact.stalemate < 0.99
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options", "taken"),
+    [
+        ("3 sub, 1 cru, 2 fig", "2 sub, 1 cru", {}, True),
+        ("2 sub, 1 cru", "2 sub, 1 car, 2 fig", {}, True),
+        ("3 sub, 1 cru", "2 sub, 1 cru", {}, False),  # no aircraft: which side would be X
+        ("3 sub, 2 fig", "2 sub, 1 car, 2 fig", {}, False),  # aircraft on both sides
+        ("3 sub, 1 des, 2 fig", "2 sub, 1 cru", {}, False),  # a destroyer: no strike
+        ("3 sub, 2 fig", "2 sub, 1 des", {}, False),
+        ("3 sub, 2 fig", "2 sub, 1 cru", {"submerge_defender": True}, False),
+        ("3 sub, 2 fig", "2 sub, 1 cru", {"retreat_below": 2}, False),
+    ],
+)
+def test_which_battles_with_both_sides_striking_take_the_compiled_pass(
+    attacker: str, defender: str, options: dict[str, Any], taken: bool
+) -> None:
+    setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **options), 1.0)
+    assert aa_strike.applies(setup, both=True) is taken
+    assert not aa_strike.applies(setup)  # the round walk and the chances backward: not these
+
+
+def test_both_sides_striking_agree_with_the_numpy_solve_within_both_error_bounds(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # The battle Discord refused after ~24 s of the numpy solve, a fifth of the size.
+    battle = AABattle.parse("8 sub, 4 cru, 2 bat, 6 fig", "12 sub, 6 cru, 2 bat", mode="sea")
+    new = aa_odds(battle)
+    assert passes
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert len(passes) == 1
+    assert 0.0 < new.error_bound < 1e-13
+    keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
+    assert_same_odds(new, old, new.error_bound + old.error_bound, keys=keys, same_states=False)
+    assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
+
+
+def test_round_limits_and_retreats_with_both_sides_striking_stay_with_the_numpy_passes(passes: list[int]) -> None:
+    for options in ({"rounds": 2}, {"retreat_chance": 40}, {"retreat_below": 3}):
+        got = aa_odds(AABattle.parse("3 sub, 1 cru, 2 fig", "3 sub, 1 cru", mode="sea", **options))
+        assert 0.0 < got.attacker_win < 1.0
+    assert not passes
