@@ -49,6 +49,10 @@
   one run: ~9-13 s on 2026-12-02's slow machine (~3 times that battle without the retreat
   in the same run), ~29 s (~15 times) before the chances backward skipped
   the pairs its traced pass never processed (~5/6 of 7.6 million; ~20-30 s of it).
+- ``odds-aa-sea-100v100-both-strike-ms``: submarines on both sides, aircraft on the
+  attacker's only, no destroyer (40 sub, 20 cru, 10 bat, 30 fig against 60 sub, 30 cru,
+  10 bat), best of three: the strike pass with Y's strike as a move of its own (~4-5.3 s on
+  2026-12-02's slow machine; Discord refused the numpy solve after ~24 s before).
 - ``odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms``: the strike battle, the
   attacker retreating after round 3 or once its chance to win falls below 40 %, one run:
   the strike pass's decisions, then its round walk (~4-6.5 s on 2026-12-02's slow
@@ -191,6 +195,8 @@ SEA_STRIKES_ATTACK = "60 sub, 20 cru, 10 bat, 10 bom"
 SEA_STRIKES_DEFENSE = "40 cru, 20 car, 10 bat, 30 fig"
 SEA_STRUCK_ATTACK = "60 cru, 20 car, 10 bat, 30 fig"
 SEA_STRUCK_DEFENSE = "60 sub, 20 cru, 10 bat, 5 car, 10 fig"
+SEA_BOTH_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
+SEA_BOTH_DEFENSE = "60 sub, 30 cru, 10 bat"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
@@ -309,6 +315,7 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-discord-refusal-ms", _refusal_ms()
     yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-defender-strikes-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-both-strike-ms", _ms(SEA_BOTH_ATTACK, SEA_BOTH_DEFENSE, 3, mode="sea")
     yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
     yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=2)
     yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)
