@@ -30,13 +30,14 @@ submarines).  The answer is the same chain's (checked against it and against exa
 fractions in ``tests/odds/test_aa_strike.py``); masses below ``TINY`` and dice outcomes
 below ``CUT`` are left out and counted in the error bound, as there.
 
-Fought to the end with no retreat, the pass also takes battles where both sides have
-submarines and neither a destroyer, one side aircraft (Y) and the other none (X), and
-neither side submerges (:func:`applies` with ``both``): Y's submarines strike too, from
+The pass also takes battles where both sides have submarines and neither a
+destroyer, one side aircraft (Y) and the other none (X), and neither side submerges (:func:`applies` with ``both``): Y's submarines strike too, from
 the state at the start of the round (A-10.6).  The kernel takes Y's strike first (X has
 no aircraft, so it may hit any of X's steps) and lets the submarines of X it sinks
 strike back at once; X's submarines left strike as before.  Both are X's strike from the
 submarines it had, since hits of one kind land where they would land together.
+The round walk takes them too; the chances backward of a retreat by win chance does
+not (its decisions come from the numpy passes, then this pass solves with them).
 """
 
 from __future__ import annotations
@@ -82,9 +83,9 @@ def _x_and_y(setup: BattleSetup[float]) -> tuple[Side, Side] | None:
 
 def applies(setup: BattleSetup[float], both: bool = False) -> bool:
     """Whether :class:`StrikeSolver` solves this battle (see the module's text).  With
-    ``both``, also a battle fought to the end without a retreat where both sides'
-    submarines strike, X with no aircraft, neither side submerging (:meth:`StrikeSolver.
-    solve` only: its round walk and the chances backward do not take them)."""
+    ``both``, also a battle where both sides' submarines strike, X with no aircraft,
+    neither side submerging (its solve and round walk: the chances backward of a
+    retreat by win chance does not take them, :meth:`StrikeSolver.decide`)."""
     if not setup.sea or setup.low_luck:
         return False
     att, dfn = setup.attacker, setup.defender
@@ -99,8 +100,6 @@ def applies(setup: BattleSetup[float], both: bool = False) -> bool:
         # Y's strike hits any of X's steps (X has no aircraft) and X's destroyer would
         # cancel it; submerging and retreats would end a round between its steps.
         if not both or _has(x, "destroyer") or x.submerge or y.submerge:
-            return False
-        if setup.retreat_below or setup.retreat_at:
             return False
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
@@ -267,8 +266,6 @@ class StrikeSolver:
         (a retreat by win chance acts after a round only, :meth:`_place`)."""
         if back is None:
             back = self._back()
-        if back is not None and back.size and self.ys:
-            return None
         tables = 4 if self.ys else 3
         ps = None if back is None else self._place(initial, tally, tables=tables, starts=starts)  # None: nothing recorded
         if ps is None or back is None:
@@ -351,14 +348,13 @@ class StrikeSolver:
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
         back = self._back()
-        if self.ys:  # the round walk has no step 0
-            return False
-        ps = None if back is None else self._place(initial, tally, tables=4, starts=starts)  # None: nothing recorded
-        if ps is None or back is None:
+        ps = None if back is None else self._place(initial, tally, tables=5 if self.ys else 4, starts=starts)
+        if ps is None or back is None:  # nothing recorded
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
-        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget())
+        z0 = np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
+        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb, z0)
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.

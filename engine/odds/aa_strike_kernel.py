@@ -500,7 +500,8 @@ def solve(
                         # What a round brings here retreats; the masses there before
                         # round 1 fight it (a stalemate: they stay).
                         m0 = first[d, r]
-                        gv = gx + (m0 * sig0 if stays else 0.0)
+                        zv = zx + (m0 * y0 if stays else 0.0)
+                        gv = gx + sig0 * zv
                         m = s_in - m0 + gv * own
                         ends_x[BACK, r] += m
                         ends_y[BACK, d] += m
@@ -578,7 +579,7 @@ def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, back: Any, rounds: int, tiny: float, budget: int,
+    ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
@@ -587,11 +588,14 @@ def walk(
     :func:`solve`'s, every move of the round going to a later row or column; "nothing
     hit" goes to the next round with the rest (no loop to close).  A pair nothing can
     change is a stalemate; at the end of the round the end-of-round rules act (a side
-    destroyed, A-10.7's lone transports; the attacker retreating where ``back``)."""
+    destroyed, A-10.7's lone transports; the attacker retreating where ``back``).  Where
+    ``z0`` is not empty, both sides strike, as in :func:`solve`."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
+    ys = z0.shape[0] > 0
+    yt = yb[0]
     x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     nxt = np.zeros((ND, R))  # the next round's starts
     fought = 0.0
@@ -609,21 +613,33 @@ def walk(
             for d in range(ND):
                 i = yi[d]
                 k = yk[d]
-                # Step 1 (and a pair nothing can change any more).
+                # Steps 0 and 1 (and a pair nothing can change any more).
                 m, lost = _take(ps, d, r, tiny)
                 dropped += lost
+                mz = 0.0  # the masses step 1 starts from
+                if ys:
+                    mz, lost = _take(z0, d, r, tiny)
+                    dropped += lost
+                sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
                 if m != 0.0:
                     sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, u, f)
-                    if sig0 * u0 * a0 * f00 >= 1.0:
+                    y0 = yt[i, 0] if ys else 1.0
+                    if y0 * sig0 * u0 * a0 * f00 >= 1.0:
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                     else:
                         fought += m
-                        g_row[d] += m * sig0
-                        if sig0 < 1.0:
-                            lost, n = _strike(m, s, d, g_row, b, nxt_strike, tiny)
+                        mz += m * y0
+                        if y0 < 1.0:
+                            lost, n = _y_strike(m, s, p, d, i, S, P, q, z0, yb, b, nxt_strike, tiny)
                             dropped += lost
                             work += n
+                if mz != 0.0:
+                    g_row[d] += mz * sig0
+                    if sig0 < 1.0:
+                        lost, n = _strike(mz, s, d, g_row, b, nxt_strike, tiny)
+                        dropped += lost
+                        work += n
                 # Step 2 (the rows before X's submarines: steps 2-4 at once).
                 m = g_row[d]
                 if m != 0.0:

@@ -542,13 +542,13 @@ def test_both_sides_striking_match_exact_fractions(attacker: str, defender: str,
     ("attacker", "defender", "options", "taken"),
     [
         ("3 sub, 1 cru, 2 fig", "2 sub, 1 cru", {}, True),
+        ("3 sub, 2 fig", "2 sub, 1 cru", {"retreat_below": 2}, True),  # retreats: flagged pairs
         ("2 sub, 1 cru", "2 sub, 1 car, 2 fig", {}, True),
         ("3 sub, 1 cru", "2 sub, 1 cru", {}, False),  # no aircraft: which side would be X
         ("3 sub, 2 fig", "2 sub, 1 car, 2 fig", {}, False),  # aircraft on both sides
         ("3 sub, 1 des, 2 fig", "2 sub, 1 cru", {}, False),  # a destroyer: no strike
         ("3 sub, 2 fig", "2 sub, 1 des", {}, False),
         ("3 sub, 2 fig", "2 sub, 1 cru", {"submerge_defender": True}, False),
-        ("3 sub, 2 fig", "2 sub, 1 cru", {"retreat_below": 2}, False),
     ],
 )
 def test_which_battles_with_both_sides_striking_take_the_compiled_pass(
@@ -556,7 +556,7 @@ def test_which_battles_with_both_sides_striking_take_the_compiled_pass(
 ) -> None:
     setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **options), 1.0)
     assert aa_strike.applies(setup, both=True) is taken
-    assert not aa_strike.applies(setup)  # the round walk and the chances backward: not these
+    assert not aa_strike.applies(setup)  # not the chances backward of a retreat by win chance
 
 
 def test_both_sides_striking_agree_with_the_numpy_solve_within_both_error_bounds(
@@ -575,8 +575,81 @@ def test_both_sides_striking_agree_with_the_numpy_solve_within_both_error_bounds
     assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
 
 
-def test_round_limits_and_retreats_with_both_sides_striking_stay_with_the_numpy_passes(passes: list[int]) -> None:
-    for options in ({"rounds": 2}, {"retreat_chance": 40}, {"retreat_below": 3}):
-        got = aa_odds(AABattle.parse("3 sub, 1 cru, 2 fig", "3 sub, 1 cru", mode="sea", **options))
-        assert 0.0 < got.attacker_win < 1.0
+def _both_battles(seed: int, count: int) -> list[AABattle]:
+    rng = random.Random(seed)
+    out = []
+    for n in range(count):
+        attacker, defender = _both_fleets(rng, x_attacks=n % 2 == 0)
+        out.append(AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)]))
+    return out
+
+
+def test_both_sides_striking_for_some_rounds_match_the_dict_walk(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # A round limit (a strafe: what still fights after it retreats) in the round walk,
+    # with step 0 every round.
+    walks: list[bool] = []
+    walk = aa_strike.StrikeSolver.walk
+
+    def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any, **kw: Any) -> bool:
+        done = walk(self, initial, rounds, tally, **kw)
+        walks.append(done and self.ys)
+        return done
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
+    for n, battle in enumerate(_both_battles(7, 24)):
+        rounds = 1 + n % 3
+        new, numpy_walk, old = _tallies(battle, monkeypatch, rounds)
+        assert walks[-1] and len(walks) == n + 1, battle
+        _assert_agree(new, old, battle)
+        _assert_agree(new, numpy_walk, battle)
+        assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
     assert not passes
+
+
+@pytest.mark.parametrize("rounds", [None, 2])
+def test_both_sides_striking_with_retreats_match_the_dict_solve(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], rounds: int | None
+) -> None:
+    # the attacker retreats after a round that leaves it fewer than K units;
+    # what was there before round 1 fights it, step 0 included.
+    for battle in _both_battles(8, 20):
+        size = sum(battle.attacker.values())
+        battle = replace(battle, retreat_below=max(2, size - 1))
+        new, _, old = _tallies(battle, monkeypatch, rounds)
+        _assert_agree(new, old, battle)
+        if old.outcome["retreat"] > 0:
+            assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
+    assert passes or rounds is not None
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("3 sub, 1 bat", "2 sub, 1 car, 2 fig", {"rounds": 2}),
+        ("2 sub, 1 fig, 1 bom", "2 sub, 1 bat, 1 cru", {"retreat_after": 1}),
+        ("3 sub, 2 cru, 1 tra", "2 sub, 1 car, 2 fig", {"retreat_below": 4}),
+    ],
+)
+def test_both_sides_striking_with_options_match_exact_fractions(
+    attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))
+    assert exact.unfinished > 0 or exact.retreat > 0
+
+
+def test_both_sides_striking_with_a_retreat_by_win_chance_match_the_numpy_passes(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+) -> None:
+    # The decisions come from the numpy passes (the chances backward has no step 0);
+    # the compiled pass then solves with them, the same answer.
+    for n, battle in enumerate(_both_battles(9, 9)):
+        battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
+        monkeypatch.setattr(aa_strike, "ENABLED", True)
+        before = len(passes)
+        new = aa_odds(battle)
+        assert len(passes) == before + 1, battle
+        monkeypatch.setattr(aa_strike, "ENABLED", False)
+        old = aa_odds(battle)
+        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
