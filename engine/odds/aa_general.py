@@ -341,7 +341,7 @@ class GeneralEngine(Generic[N]):
         from engine.odds import aa_strike  # numpy; its kernel numba, compiled on first use
 
         setup: Any = self.setup
-        if not aa_strike.ENABLED or not aa_strike.applies(setup, both=True):
+        if not aa_strike.ENABLED or not aa_strike.applies(setup):
             return False
         solver = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work)
         if rounds is not None:

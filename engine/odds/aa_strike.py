@@ -31,13 +31,13 @@ fractions in ``tests/odds/test_aa_strike.py``); masses below ``TINY`` and dice o
 below ``CUT`` are left out and counted in the error bound, as there.
 
 The pass also takes battles where both sides have submarines and neither a
-destroyer, one side aircraft (Y) and the other none (X), and neither side submerges (:func:`applies` with ``both``): Y's submarines strike too, from
-the state at the start of the round (A-10.6).  The kernel takes Y's strike first (X has
-no aircraft, so it may hit any of X's steps) and lets the submarines of X it sinks
-strike back at once; X's submarines left strike as before.  Both are X's strike from the
-submarines it had, since hits of one kind land where they would land together.
-The round walk takes them too; the chances backward of a retreat by win chance does
-not (its decisions come from the numpy passes, then this pass solves with them).
+destroyer, one side aircraft (Y) and the other none (X), and neither side submerges:
+Y's submarines strike too, from the state at the start of the round (A-10.6).  The
+kernel takes Y's strike first (X has no aircraft, so it may hit any of X's steps) and
+lets the submarines of X it sinks strike back at once; X's submarines left strike as
+before.  Both are X's strike from the submarines it had, since hits of one kind land
+where they would land together.  The solve, the round walk and the chances backward
+all take that move.
 """
 
 from __future__ import annotations
@@ -81,11 +81,8 @@ def _x_and_y(setup: BattleSetup[float]) -> tuple[Side, Side] | None:
     return (dfn, att) if _air(att) else (att, dfn)
 
 
-def applies(setup: BattleSetup[float], both: bool = False) -> bool:
-    """Whether :class:`StrikeSolver` solves this battle (see the module's text).  With
-    ``both``, also a battle where both sides' submarines strike, X with no aircraft,
-    neither side submerging (its solve and round walk: the chances backward of a
-    retreat by win chance does not take them, :meth:`StrikeSolver.decide`)."""
+def applies(setup: BattleSetup[float]) -> bool:
+    """Whether :class:`StrikeSolver` solves this battle (see the module's text)."""
     if not setup.sea or setup.low_luck:
         return False
     att, dfn = setup.attacker, setup.defender
@@ -99,7 +96,7 @@ def applies(setup: BattleSetup[float], both: bool = False) -> bool:
     if a_sub and d_sub:
         # Y's strike hits any of X's steps (X has no aircraft) and X's destroyer would
         # cancel it; submerging and retreats would end a round between its steps.
-        if not both or _has(x, "destroyer") or x.submerge or y.submerge:
+        if _has(x, "destroyer") or x.submerge or y.submerge:
             return False
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
@@ -173,7 +170,7 @@ class StrikeSolver:
         x, y = sides
         self.x_attacks = x is setup.attacker
         self.x, self.y = x, y
-        self.ys = _has(y, "submarine")  # both sides strike (applies with both)
+        self.ys = _has(y, "submarine")  # both sides strike
         # Dice as the general engine rolls them (memoised): X's submarines strike,
         # its aircraft and other units fire together (Y has no submarine to spare);
         # Y's ships and aircraft fire apart (its aircraft may not hit X's submarines).
@@ -317,9 +314,7 @@ class StrikeSolver:
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
-        if self.ys:  # the chances backward has no step 0
-            return None
-        ps = self._place(initial, Tally.empty(1.0), tables=4)
+        ps = self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
         if ps is None:
             return None
         visits = np.zeros_like(ps)
@@ -327,13 +322,15 @@ class StrikeSolver:
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
+        z0 = np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
         *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget(), self.yb,
-                               np.zeros((0, 0)))  # fmt: skip
+                               z0)  # fmt: skip
+        del z0
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
-        low, high, work = chances(*self._args(), tagb, gvis, TINY, self._budget())
+        low, high, work = chances(*self._args(), tagb, gvis, TINY, self._budget(), self.yb, self.ys)
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)

@@ -750,11 +750,44 @@ def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi
 
 
 @_compiled
+def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: int, q: int, nxt_strike: Any,
+                   zv_lo: Any, zv_hi: Any) -> tuple[float, float, int]:
+    """Step 0 backward (both sides strike): the value of Y's strike hits (at least one)
+    and the return fire of the submarines of X they sink, from the values after step 0
+    (``zv_lo``, ``zv_hi``, columns x rows); the dice outcomes cut count as a win in
+    ``high``.  ``(low, high, products)``."""
+    yt, y_lo, y_hi, y_cut, _, _ = yb
+    bt, b_lo, b_hi, b_cut, _, _ = b
+    W = P + 1
+    low = 0.0
+    high = y_cut[i]
+    n = 0
+    for h in range(max(1, y_lo[i]), y_hi[i] + 1):
+        c = yt[i, h]
+        s2, p2 = land(S, P, q, s, p, h, 0)
+        r2 = (S - s2) * W + p2
+        lost = s - s2
+        n += 1
+        if lost == 0:
+            low += c * zv_lo[d, r2]
+            high += c * zv_hi[d, r2]
+            continue
+        high += c * b_cut[lost]
+        for j in range(b_lo[lost], b_hi[lost] + 1):
+            cj = c * bt[lost, j]
+            d2 = nxt_strike[d, j]
+            low += cj * zv_lo[d2, r2]
+            high += cj * zv_hi[d2, r2]
+        n += b_hi[lost] - b_lo[lost] + 1
+    return low, high, n
+
+
+@_compiled
 def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    tagb: Any, gvis: Any, tiny: float, budget: int,
+    tagb: Any, gvis: Any, tiny: float, budget: int, yb: Any, ys: bool,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -771,10 +804,15 @@ def chances(
     that mass left out, and nothing at the pairs it never processed (``tagb`` 0: no
     product of ``tiny`` or more reached them; ~5/6 of the pairs of the
     defender's submarines striking at 100 a side); whatever is left out (and the dice
-    outcomes cut) counts as a loss in ``low`` and a win in ``high``."""
+    outcomes cut) counts as a loss in ``low`` and a win in ``high``.  With ``ys`` both
+    sides strike (see :func:`solve`): each pair's value after step 0 is kept too."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
+    yt = yb[0]
+    # After step 0 (both sides strike), by column and row: [0, 1] where never worked out.
+    zv_lo = np.zeros((ND, R) if ys else (1, 1))
+    zv_hi = np.ones((ND, R) if ys else (1, 1))
     bt, b_lo, b_hi, b_cut, _, _ = b
     ut, u_lo, u_hi, u_cut, _, _ = u
     ft = f[0]
@@ -862,24 +900,30 @@ def chances(
                         gel += c * lo_s[buf[2][x], buf[1][x]]
                         geh += c * hi_s[buf[2][x], buf[1][x]]
                     work += n
+            y0 = yt[i, 0] if ys and ax else 1.0
+            sl = 0.0  # step 1's moves
+            sh = 0.0
+            if (live or ys) and s > 0 and i < n_i:
+                for j in range(max(1, b_lo[s]), b_hi[s] + 1):
+                    c = bt[s, j]
+                    d2 = nxt_strike[d, j]
+                    sl += c * vg_lo[d2]
+                    sh += c * vg_hi[d2]
+                sh += b_cut[s]
+                work += b_hi[s] + 1
             if live:
-                loop = sig0 * own
+                loop = y0 * sig0 * own
                 if loop >= 1.0:  # a stalemate never wins
                     xl = 0.0
                     xh = 0.0
                 else:
-                    sl = 0.0
-                    sh = 0.0
-                    if s > 0 and i < n_i:
-                        for j in range(max(1, b_lo[s]), b_hi[s] + 1):
-                            c = bt[s, j]
-                            d2 = nxt_strike[d, j]
-                            sl += c * vg_lo[d2]
-                            sh += c * vg_hi[d2]
-                        sh += b_cut[s]
-                        work += b_hi[s] + 1
-                    xl = (sig0 * gel + sl) / (1.0 - loop)
-                    xh = min(1.0, (sig0 * geh + sh) / (1.0 - loop))
+                    yl = 0.0  # step 0's moves
+                    yh = 0.0
+                    if y0 < 1.0:
+                        yl, yh, n = _y_strike_pull(yb, b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi)
+                        work += n
+                    xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
+                    xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
             else:
                 if dived:  # the attacker's submarines left (a retreat), or the defender's
                     xl = 0.0 if x_attacks else 1.0
@@ -890,6 +934,9 @@ def chances(
             hi_s[d, r] = xh
             vg_lo[d] = own * xl + gel
             vg_hi[d] = min(1.0, own * xh + geh)
+            if ys:
+                zv_lo[d, r] = sig0 * vg_lo[d] + sl
+                zv_hi[d, r] = min(1.0, sig0 * vg_hi[d] + sh)
             if joint:
                 continue  # nothing pulls this row's later steps but itself
             # The values after Y's unrestricted hits and after X's fire, kept.

@@ -311,7 +311,15 @@ def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_t
     assert retreated >= 4 and from_start >= 1
 
 
-def test_win_chances_backward_are_the_exact_chances() -> None:
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("4 sub, 1 bat, 1 bom", "2 cru, 1 car, 2 fig"),
+        # Both sides strike: the value after step 0 kept per pair (A-10.6).
+        ("3 sub, 1 cru, 2 fig", "3 sub, 1 bat"),
+    ],
+)
+def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str) -> None:
     # Every pair's chance to win by fighting on, from the backward pass, against the
     # battle solved exactly (fractions) from that pair: inside its interval, which is
     # narrow where the forward pass met the pair.
@@ -319,9 +327,10 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
 
     from engine.odds.aa_strike_kernel import chances, solve
 
-    battle = AABattle.parse("4 sub, 1 bat, 1 bom", "2 cru, 1 car, 2 fig", mode="sea")
+    battle = AABattle.parse(attacker, defender, mode="sea")
     setup, _ = setup_battle(battle, 1.0)
     solver = aa_strike.StrikeSolver(setup)
+    assert solver.ys is ("sub" in defender)
     initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
     ps = solver._place(initial, Tally.empty(1.0), tables=3)
     assert ps is not None
@@ -329,8 +338,9 @@ def test_win_chances_backward_are_the_exact_chances() -> None:
     tagb = (ps * 0).astype("int64")
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
-    solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62, solver.yb, visits[:0, :0])
-    low, high, _ = chances(*solver._args(), tagb, gvis, 1e-19, 1 << 62)
+    z0 = ps * 0.0 if solver.ys else visits[:0, :0]
+    solve(*solver._args(), ps, none, none, visits, tagb, gvis, 1e-19, 1 << 62, 1 << 62, solver.yb, z0)
+    low, high, _ = chances(*solver._args(), tagb, gvis, 1e-19, 1 << 62, solver.yb, solver.ys)
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
     assert len(met) > 20
@@ -415,7 +425,7 @@ def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
         ("3 sub", "1 des, 1 cru", {}, False),  # a destroyer: strikes cancelled (A-10.6)
         ("3 sub, 1 des", "2 cru, 1 car, 1 fig", {}, True),  # the striker's own destroyer changes nothing
         ("3 sub, 1 cru", "1 des, 1 car, 1 fig", {}, False),  # the other's: no strike, its aircraft hit them
-        ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides
+        ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides, aircraft on neither
         ("3 sub", "1 cru, 1 tra", {}, True),  # a defender's lone transports lost (A-10.7)
         ("2 cru, 1 tra", "3 sub", {}, True),  # an attacker's transports: plain units
         ("2 cru, 1 fig", "3 sub, 1 tra", {}, False),  # the striker's own (A-10.7 beside its submarines)
@@ -470,7 +480,7 @@ def test_limits_are_checked_by_the_compiled_pass(passes: list[int]) -> None:
             aa_odds(battle, **limits)  # type: ignore[arg-type]
 
 
-# -- both sides' submarines strike (applies with both: the side without aircraft is X) ---------------
+# -- both sides' submarines strike (the side without aircraft is X) ------------------------------------
 
 
 def _both_fleets(rng: random.Random, x_attacks: bool) -> tuple[str, str]:
@@ -507,7 +517,7 @@ def test_both_sides_striking_match_the_dict_solve_on_random_battles(
         attacker, defender = _both_fleets(rng, x_attacks=n % 2 == 0)
         battle = AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)])
         setup, _ = setup_battle(battle, 1.0)
-        assert aa_strike.applies(setup, both=True) and not aa_strike.applies(setup), battle
+        assert aa_strike.applies(setup), battle
         before = len(passes)
         new, numpy_solve, old = _tallies(battle, monkeypatch)
         assert len(passes) == before + 1, battle
@@ -555,8 +565,7 @@ def test_which_battles_with_both_sides_striking_take_the_compiled_pass(
     attacker: str, defender: str, options: dict[str, Any], taken: bool
 ) -> None:
     setup, _ = setup_battle(AABattle.parse(attacker, defender, mode="sea", **options), 1.0)
-    assert aa_strike.applies(setup, both=True) is taken
-    assert not aa_strike.applies(setup)  # not the chances backward of a retreat by win chance
+    assert aa_strike.applies(setup) is taken
 
 
 def test_both_sides_striking_agree_with_the_numpy_solve_within_both_error_bounds(
@@ -642,8 +651,8 @@ def test_both_sides_striking_with_options_match_exact_fractions(
 def test_both_sides_striking_with_a_retreat_by_win_chance_match_the_numpy_passes(
     monkeypatch: pytest.MonkeyPatch, passes: list[int]
 ) -> None:
-    # The decisions come from the numpy passes (the chances backward has no step 0);
-    # the compiled pass then solves with them, the same answer.
+    # The compiled pass's decisions (its chances backward with step 0) and the numpy
+    # passes' give the same answer, within both error bounds.
     for n, battle in enumerate(_both_battles(9, 9)):
         battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
         monkeypatch.setattr(aa_strike, "ENABLED", True)
