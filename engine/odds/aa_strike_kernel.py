@@ -23,7 +23,10 @@ starts) goes through four phases, each a move of one side by one kind of hits:
    X2(r', d2) -> S(r'', d2).
 
 The four are independent given the states at the start of the round (A-10.4, A-10.6),
-so chaining them gives the round's distribution.  Every move except "no hit" goes to a
+so chaining them gives the round's distribution.  Where Y has submarines too (then X
+has no aircraft), step 0 comes first: Y's strike moves X along its steps and the
+submarines of X it sinks strike back at once, moving Y along its non-aircraft steps
+(:func:`_y_strike`); step 1 is then the strike of X's submarines left.  Every move except "no hit" goes to a
 later row or a later column, so :func:`solve` meets each pair once, in row order then
 column order, and sums its "nobody is hit" loop in closed form; :func:`walk` takes a
 number of rounds instead, every pair each round.
@@ -422,8 +425,8 @@ def solve(
     :func:`chances`).
 
     Where ``z0`` (columns x rows) is not empty, Y has submarines that strike too (``yb``,
-    by ``i``; X has neither aircraft nor destroyers, Y no destroyer, neither side submerges
-    and no retreat acts): each round begins with step 0, Y's strike on X, where the
+    by ``i``; X has neither aircraft nor destroyers, Y no destroyer, and neither side
+    submerges): each round begins with step 0, Y's strike on X, where the
     submarines of X it takes strike back at once (:func:`_y_strike`, into ``z0``); X's
     submarines left strike in step 1.  Both together are X's strike from the
     submarines it had (hits of one kind land where they would land together), so the
