@@ -495,7 +495,8 @@ def _both_fleets(rng: random.Random, x_attacks: bool) -> tuple[str, str]:
     y["fig"] = rng.randint(1, 2 * y["car"]) if x_attacks else rng.randint(1, 3)
     if not x_attacks:
         y["bom"] = rng.choice([0, 0, 1])
-        y["tra"] = rng.choice([0, 0, 1])
+    # A defending Y left with only transports loses them.
+    y["tra"] = rng.choice([0, 0, 1])
     text = [", ".join(f"{c} {u}" for u, c in side.items() if c) for side in (x, y)]
     return (text[0], text[1]) if x_attacks else (text[1], text[0])
 
