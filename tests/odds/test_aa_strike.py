@@ -100,14 +100,18 @@ def _assert_agree(new: Tally[float], old: Tally[float], note: object) -> None:
     close(new.defender_end, old.defender_end)
 
 
+@pytest.mark.parametrize("both", [False, True])
 def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], both: bool
 ) -> None:
-    for battle in _battles(19, 60):
+    # Where both sides strike (A-10.6: from the state at the start of the round), the
+    # pass takes Y's strike first and lets the submarines of X it sinks strike back.
+    for battle in _both_battles(44, 40) if both else _battles(19, 60):
         before = len(passes)
         new, numpy_solve, old = _tallies(battle, monkeypatch)
         assert len(passes) == before + 1, battle
         _assert_agree(new, old, battle)
+        _assert_agree(new, numpy_solve, battle)
         assert new.takes == pytest.approx(old.takes, abs=1e-12)
         # Rounds as the numpy solve counts them: the dict solve counts a first round
         # where nothing can ever be hit (a stalemate from the start), the solves none.
@@ -161,12 +165,20 @@ def test_a_stalemate_pair_still_ends_the_rounds_begun_before_it(passes: list[int
     assert passes and exact.stalemate > 0.2
 
 
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig"),  # the bench's strike battle
+        # Both sides strike: the battle Discord refused after ~24 s of the numpy solve.
+        ("8 sub, 4 cru, 2 bat, 6 fig", "12 sub, 6 cru, 2 bat"),
+    ],
+)
 def test_compiled_pass_agrees_with_the_numpy_solve_within_both_error_bounds(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str
 ) -> None:
-    # The battle of the bench's strike figure, a fifth of the size: every chance and the
-    # survivors within the two answers' error bounds (masses below 1e-19 left out).
-    battle = AABattle.parse("12 sub, 4 cru, 2 bat, 2 bom", "8 cru, 4 car, 2 bat, 6 fig", mode="sea")
+    # A bench battle, a fifth of the size: every chance and the survivors within the
+    # two answers' error bounds (masses below 1e-19 left out).
+    battle = AABattle.parse(attacker, defender, mode="sea")
     new = aa_odds(battle)
     assert passes
     monkeypatch.setattr(aa_strike, "ENABLED", False)
@@ -178,24 +190,28 @@ def test_compiled_pass_agrees_with_the_numpy_solve_within_both_error_bounds(
     assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
 
 
+@pytest.mark.parametrize("both", [False, True])
 def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], both: bool
 ) -> None:
     # A round limit (and so a strafe, A-10.15: what still fights after it retreats):
-    # every pair each round, what still fights after the last one unfinished.
-    walks: list[int] = []
+    # every pair each round, what still fights after the last one unfinished (with
+    # step 0 every round where both sides strike).
+    walks: list[tuple[int, bool, bool]] = []
     walk = aa_strike.StrikeSolver.walk
 
     def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any, **kw: Any) -> bool:
-        walks.append(rounds)
-        return walk(self, initial, rounds, tally, **kw)
+        done = walk(self, initial, rounds, tally, **kw)
+        walks.append((rounds, done, self.ys))
+        return done
 
     monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
-    for n, battle in enumerate(_battles(1942, 40)):
+    for n, battle in enumerate(_both_battles(7, 24) if both else _battles(1942, 40)):
         rounds = 1 + n % 3
-        new, _, old = _tallies(battle, monkeypatch, rounds)
-        assert walks[-1] == rounds and len(walks) == n + 1, battle
+        new, numpy_walk, old = _tallies(battle, monkeypatch, rounds)
+        assert walks[-1] == (rounds, True, both) and len(walks) == n + 1, battle
         _assert_agree(new, old, battle)
+        _assert_agree(new, numpy_walk, battle)
         assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
     assert not passes
 
@@ -228,13 +244,14 @@ def test_units_still_fighting_join_the_second_wave_from_the_compiled_rounds(monk
 
 
 @pytest.mark.parametrize("rounds", [None, 2])
+@pytest.mark.parametrize("both", [False, True])
 def test_retreats_in_the_compiled_pass_match_the_dict_solve(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int], rounds: int | None
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], rounds: int | None, both: bool
 ) -> None:
     # A-10.15: the attacker retreats after a round that leaves it fewer than K units
     # (retreat_left), from either side's strikes; what arrives at such a pair retreats,
-    # what was there before round 1 fights it.
-    for battle in _battles(15, 24):
+    # what was there before round 1 fights it (step 0 included where both sides strike).
+    for battle in _both_battles(8, 20) if both else _battles(15, 24):
         size = sum(battle.attacker.values())
         battle = replace(battle, retreat_below=max(2, size - 1))
         new, _, old = _tallies(battle, monkeypatch, rounds)
@@ -243,15 +260,17 @@ def test_retreats_in_the_compiled_pass_match_the_dict_solve(
             assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
 
 
+@pytest.mark.parametrize("both", [False, True])
 def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], both: bool
 ) -> None:
     # A-10.15, the ruling of engine.odds.aa_retreat (the chance of fighting on to the
-    # end, decided from an interval): the compiled pass's chances backward and the numpy
-    # passes' give the same answer, within both error bounds (a decision an interval
-    # leaves open counts there), on random battles of both kinds.
+    # end, decided from an interval): the compiled pass's chances backward (with each
+    # pair's value after step 0 where both sides strike) and the numpy passes' give the
+    # same answer, within both error bounds (a decision an interval leaves open counts
+    # there), on random battles of both kinds.
     retreated = 0
-    for n, battle in enumerate(_battles(40, 16)):
+    for n, battle in enumerate(_both_battles(9, 16) if both else _battles(40, 16)):
         battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
         monkeypatch.setattr(aa_strike, "ENABLED", True)
         before = len(passes)
@@ -507,28 +526,6 @@ BOTH_OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-def test_both_sides_striking_match_the_dict_solve_on_random_battles(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
-) -> None:
-    # A-10.6: both sides' submarines strike from the state at the start of the round;
-    # the compiled pass takes Y's strike first and lets the submarines of X it sinks
-    # strike back at once.
-    rng = random.Random(44)
-    for n in range(40):
-        attacker, defender = _both_fleets(rng, x_attacks=n % 2 == 0)
-        battle = AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)])
-        setup, _ = setup_battle(battle, 1.0)
-        assert aa_strike.applies(setup), battle
-        before = len(passes)
-        new, numpy_solve, old = _tallies(battle, monkeypatch)
-        assert len(passes) == before + 1, battle
-        _assert_agree(new, old, battle)
-        _assert_agree(new, numpy_solve, battle)
-        assert new.takes == pytest.approx(old.takes, abs=1e-12)
-        assert new.rounds == pytest.approx(numpy_solve.rounds, rel=1e-12)
-        assert new.dropped < 1e-12
-
-
 @pytest.mark.parametrize(
     ("attacker", "defender"),
     [
@@ -569,69 +566,16 @@ def test_which_battles_with_both_sides_striking_take_the_compiled_pass(
     assert aa_strike.applies(setup) is taken
 
 
-def test_both_sides_striking_agree_with_the_numpy_solve_within_both_error_bounds(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
-) -> None:
-    # The battle Discord refused after ~24 s of the numpy solve, a fifth of the size.
-    battle = AABattle.parse("8 sub, 4 cru, 2 bat, 6 fig", "12 sub, 6 cru, 2 bat", mode="sea")
-    new = aa_odds(battle)
-    assert passes
-    monkeypatch.setattr(aa_strike, "ENABLED", False)
-    old = aa_odds(battle)
-    assert len(passes) == 1
-    assert 0.0 < new.error_bound < 1e-13
-    keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
-    assert_same_odds(new, old, new.error_bound + old.error_bound, keys=keys, same_states=False)
-    assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
-
-
 def _both_battles(seed: int, count: int) -> list[AABattle]:
+    """Random battles of :func:`_both_fleets`, X the attacker in every other one."""
     rng = random.Random(seed)
     out = []
     for n in range(count):
         attacker, defender = _both_fleets(rng, x_attacks=n % 2 == 0)
-        out.append(AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)]))
+        battle = AABattle.parse(attacker, defender, mode="sea", **BOTH_OPTIONS[n % len(BOTH_OPTIONS)])
+        assert aa_strike.applies(setup_battle(battle, 1.0)[0]), battle
+        out.append(battle)
     return out
-
-
-def test_both_sides_striking_for_some_rounds_match_the_dict_walk(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
-) -> None:
-    # A round limit (a strafe: what still fights after it retreats) in the round walk,
-    # with step 0 every round.
-    walks: list[bool] = []
-    walk = aa_strike.StrikeSolver.walk
-
-    def counted(self: aa_strike.StrikeSolver, initial: Any, rounds: int, tally: Any, **kw: Any) -> bool:
-        done = walk(self, initial, rounds, tally, **kw)
-        walks.append(done and self.ys)
-        return done
-
-    monkeypatch.setattr(aa_strike.StrikeSolver, "walk", counted)
-    for n, battle in enumerate(_both_battles(7, 24)):
-        rounds = 1 + n % 3
-        new, numpy_walk, old = _tallies(battle, monkeypatch, rounds)
-        assert walks[-1] and len(walks) == n + 1, battle
-        _assert_agree(new, old, battle)
-        _assert_agree(new, numpy_walk, battle)
-        assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
-    assert not passes
-
-
-@pytest.mark.parametrize("rounds", [None, 2])
-def test_both_sides_striking_with_retreats_match_the_dict_solve(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int], rounds: int | None
-) -> None:
-    # A-10.15: the attacker retreats after a round that leaves it fewer than K units;
-    # what was there before round 1 fights it, step 0 included.
-    for battle in _both_battles(8, 20):
-        size = sum(battle.attacker.values())
-        battle = replace(battle, retreat_below=max(2, size - 1))
-        new, _, old = _tallies(battle, monkeypatch, rounds)
-        _assert_agree(new, old, battle)
-        if old.outcome["retreat"] > 0:
-            assert new.rounds == pytest.approx(old.rounds, rel=1e-12)
-    assert passes or rounds is not None
 
 
 @pytest.mark.parametrize(
@@ -647,19 +591,3 @@ def test_both_sides_striking_with_options_match_exact_fractions(
 ) -> None:
     exact = assert_floats_match_fractions(AABattle.parse(attacker, defender, mode="sea", **options))
     assert exact.unfinished > 0 or exact.retreat > 0
-
-
-def test_both_sides_striking_with_a_retreat_by_win_chance_match_the_numpy_passes(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int]
-) -> None:
-    # The compiled pass's decisions (its chances backward with step 0) and the numpy
-    # passes' give the same answer, within both error bounds.
-    for n, battle in enumerate(_both_battles(9, 9)):
-        battle = replace(battle, retreat_chance=(30, 45, 60)[n % 3])
-        monkeypatch.setattr(aa_strike, "ENABLED", True)
-        before = len(passes)
-        new = aa_odds(battle)
-        assert len(passes) == before + 1, battle
-        monkeypatch.setattr(aa_strike, "ENABLED", False)
-        old = aa_odds(battle)
-        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
