@@ -53,8 +53,10 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # submarines strike every round (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car,
 # 10 bat, 30 fig) the strike pass (engine.odds.aa_strike) counts the products it makes:
 # ~1e8 (~0.5 s), ~6.5e8 with a retreat by win chance (~3.6 s; where the defender's
-# submarines strike ~9-13 s, the slowest submarine battle answered); the numpy solve
-# counts outer product terms and casualty cells
+# submarines strike ~9-13 s); with submarines on both sides and aircraft on one (40 sub,
+# 20 cru, 10 bat, 30 fig against 60 sub, 30 cru, 10 bat) ~2.7e8 (~4 s) and ~14 s with a
+# retreat by win chance, the slowest submarine battle answered (slow machine of
+# 2026-12-02); the numpy solve counts outer product terms and casualty cells
 # (general fire held back and merged as the products it stands for).
 MAX_UNITS = 120  # per side
 TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
@@ -78,8 +80,10 @@ MAX_STARTS = 1_500_000
 MAX_SEA_STARTS = 200_000
 MAX_TABLE = 22_000_000
 # The submarine solves' mass table (attacker states x 2 defender states, 8 bytes a cell):
-# the battles answered need up to ~4.4 million cells (100 a side with submarines
-# striking every round, ~35 MB); with submarines striking on both sides and aircraft
+# the numpy solves answered need up to ~4.4 million cells (100 a side with submarines
+# striking every round, ~35 MB); the strike pass counts its tables too (the both-strike
+# battle above with a retreat by win chance: 7 of 3.1 million cells, ~22 million, ~180
+# MB); with submarines striking on both sides and aircraft
 # that cannot hit them it passed 140 million (a strafe after 2 rounds of 40 sub, 20
 # cru, 10 bat, 30 fig a side: 2.4 GB at the peak before its work limit refused it
 # after ~12 s), now refused when it would pass this, before it grows.
