@@ -95,7 +95,9 @@ def applies(setup: BattleSetup[float]) -> bool:
     x, y = sides
     if a_sub and d_sub:
         # Y's strike hits any of X's steps (X has no aircraft) and X's destroyer would
-        # cancel it; submerging and retreats would end a round between its steps.
+        # cancel it; submarines submerging would end pairs that a round begun
+        # elsewhere still passes through after Y's strike (the kernel ends a pair's
+        # round-start masses only).
         if _has(x, "destroyer") or x.submerge or y.submerge:
             return False
     for side in (x, y):
@@ -172,7 +174,8 @@ class StrikeSolver:
         self.x, self.y = x, y
         self.ys = _has(y, "submarine")  # both sides strike
         # Dice as the general engine rolls them (memoised): X's submarines strike,
-        # its aircraft and other units fire together (Y has no submarine to spare);
+        # its aircraft and other units fire together (Y has no submarine to spare, or X
+        # no aircraft);
         # Y's ships and aircraft fire apart (its aircraft may not hit X's submarines).
         fire = GeneralEngine(setup).fire
 
