@@ -12,16 +12,11 @@ the loop releases the GIL while it runs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
-
-
-def _compiled(fn: Fn) -> Fn:
-    return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
+from engine.odds.compiled import compiled as _compiled
 
 
 @_compiled

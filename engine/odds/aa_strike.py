@@ -234,7 +234,8 @@ class StrikeSolver:
         self.gone = np.where(np.array(lone, dtype=np.bool_), col_of[n_i, n_k], -1).astype(np.int64)
         self.u = _dist_table([fire(y, tuple((ybase + by_i[i]).tolist()), False, False)[2] for i in range(n_i + 1)])
         self.f = _dist_table([fire(y, tuple((ybase + by_k[k]).tolist()), False, False)[1] for k in range(n_k + 1)])
-        # Y's strike by i (its submarines are ship steps), when it has submarines.
+        # Y's strike by i (its submarines are ship steps), when it has submarines (else
+        # X's, which the kernels never read there: they take a table either way).
         self.yb = self.b if not self.ys else _dist_table(
             [fire(y, tuple((ybase + by_i[i]).tolist()), True, False)[0] for i in range(n_i + 1)])
         J, H = self.b[0].shape[1], self.a[0].shape[1]
@@ -275,9 +276,9 @@ class StrikeSolver:
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         first = ps.copy() if back.size else back
         none = np.zeros((0, 0))
-        z0 = np.zeros(ps.shape) if self.ys else none
         ends_x, ends_y, rounds, dropped, seen, work = solve(
-            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget(), self.yb, z0
+            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget(), self.yb,
+            self._stage0(ps),
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -325,10 +326,8 @@ class StrikeSolver:
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
-        z0 = np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
         *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget(), self.yb,
-                               z0)  # fmt: skip
-        del z0
+                               self._stage0(ps))  # fmt: skip
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
@@ -353,8 +352,8 @@ class StrikeSolver:
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
-        z0 = np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
-        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb, z0)
+        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb,
+                                                     self._stage0(ps))  # fmt: skip
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.
@@ -437,6 +436,11 @@ class StrikeSolver:
                 self.fire_x, self.gone, self.dive, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire,
                 self.air_lost,
                 self.b, self.a, self.u, self.f)  # fmt: skip
+
+    def _stage0(self, ps: Arr) -> Arr:
+        """The kernels' table of the masses after step 0 (both sides strike), shaped as
+        ``ps``; empty where only X strikes (the kernels then have no step 0)."""
+        return np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
 
     def _budget(self) -> int:
         """The products the kernel may make before the work limit refuses the battle."""

@@ -26,10 +26,10 @@ The four are independent given the states at the start of the round (A-10.4, A-1
 so chaining them gives the round's distribution.  Where Y has submarines too (then X
 has no aircraft), step 0 comes first: Y's strike moves X along its steps and the
 submarines of X it sinks strike back at once, moving Y along its non-aircraft steps
-(:func:`_y_strike`); step 1 is then the strike of X's submarines left.  Every move except "no hit" goes to a
-later row or a later column, so :func:`solve` meets each pair once, in row order then
-column order, and sums its "nobody is hit" loop in closed form; :func:`walk` takes a
-number of rounds instead, every pair each round.
+(:func:`_y_strike`); step 1 is then the strike of X's submarines left.  Every move
+except "no hit" goes to a later row or a later column, so :func:`solve` meets each pair
+once, in row order then column order, and sums its "nobody is hit" loop in closed form;
+:func:`walk` takes a number of rounds instead, every pair each round.
 
 A distribution comes as a tuple ``(table, first, last, cut, mode, cum)`` (see
 :func:`engine.odds.aa_strike._dist_table`): ``b`` X's strike by submarines left, ``a``
@@ -44,19 +44,14 @@ others what is left).  Products below ``tiny`` are left out, their mass counted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
+from engine.odds.compiled import compiled as _compiled
 
 # Outcome rows of the end tables.
 ATT, DEF, DRAW, STALE, BACK, DIVE = 0, 1, 2, 3, 4, 5  # the attacker retreated; X's submarines submerged
-
-
-def _compiled(fn: Fn) -> Fn:
-    return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
 
 
 @_compiled
@@ -165,6 +160,14 @@ def _strike(m: float, s: int, d: int, into: Any, b: Any, nxt_strike: Any, tiny: 
 
 
 @_compiled
+def _y_hit(S: int, P: int, q: int, s: int, p: int, h: int) -> tuple[int, int]:
+    """Where ``h`` hits of Y's strike take X at (s, p): ``(its row, the submarines of X
+    they sink)`` (X has no aircraft: the strike's hits land as unrestricted ones)."""
+    s2, p2 = land(S, P, q, s, p, h, 0)
+    return (S - s2) * (P + 1) + p2, s - s2
+
+
+@_compiled
 def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, z0: Any, yb: Any, b: Any,
               nxt_strike: Any, tiny: float) -> tuple[float, int]:
     """Step 0 from mass ``m`` (both sides strike, see :func:`solve`): Y's strike hits (at
@@ -173,15 +176,12 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
     non-aircraft steps; into ``z0`` (columns x rows); ``(dropped, products)``."""
     table, _, _, cut, mode, cum = yb
     bt, _, _, bcut, bmode, bcum = b
-    W = P + 1
     lo, hi, out = _span(table, mode, cum, i, m, tiny)
     dropped = m * (cut[i] + out)
     n = 0
     for h in range(lo, hi + 1):
         w = m * table[i, h]
-        s2, p2 = land(S, P, q, s, p, h, 0)
-        r2 = (S - s2) * W + p2
-        lost = s - s2
+        r2, lost = _y_hit(S, P, q, s, p, h)
         n += 1
         w0 = w * bt[lost, 0]
         if w0 >= tiny:
@@ -623,9 +623,8 @@ def walk(
                 if ys:
                     mz, lost = _take(z0, d, r, tiny)
                     dropped += lost
-                sig0 = 1.0 if (i >= n_i or s == 0) else b[0][s, 0]
+                sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, u, f)
                 if m != 0.0:
-                    sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, u, f)
                     y0 = yt[i, 0] if ys else 1.0
                     if y0 * sig0 * u0 * a0 * f00 >= 1.0:
                         ends_x[STALE, r] += m
@@ -761,15 +760,12 @@ def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: i
     ``high``.  ``(low, high, products)``."""
     yt, y_lo, y_hi, y_cut, _, _ = yb
     bt, b_lo, b_hi, b_cut, _, _ = b
-    W = P + 1
     low = 0.0
     high = y_cut[i]
     n = 0
     for h in range(max(1, y_lo[i]), y_hi[i] + 1):
         c = yt[i, h]
-        s2, p2 = land(S, P, q, s, p, h, 0)
-        r2 = (S - s2) * W + p2
-        lost = s - s2
+        r2, lost = _y_hit(S, P, q, s, p, h)
         n += 1
         if lost == 0:
             low += c * zv_lo[d, r2]
