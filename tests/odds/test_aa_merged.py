@@ -232,11 +232,22 @@ def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pyt
     assert compiled.attacker_win == pytest.approx(numpy_sums.attacker_win, abs=1e-14)
 
 
-def test_warm_compiles_the_loop_for_both_layouts() -> None:
+def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine passes rows contiguous or as every other row of a bigger array; numba
+    # compiles each layout apart, so warm passes both (each compiled, then on record).
     from engine.odds import aa_merged_kernel
 
+    layouts: list[bool] = []
+    loop = aa_merged_kernel.scatter_add
+
+    def seen(into: Any, target: Any, rows: Any, c0: int) -> None:
+        layouts.append(bool(rows.flags.c_contiguous))
+        loop(into, target, rows, c0)
+
+    monkeypatch.setattr(aa_merged_kernel, "scatter_add", seen)
     aa_merged_kernel.warm()
-    assert len(aa_merged_kernel.scatter_add.signatures) >= 2  # type: ignore[attr-defined]
+    assert sorted(layouts) == [False, True]
+    assert len(loop.signatures) >= 2  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("attacker", "defender", "mode"), [
