@@ -277,8 +277,8 @@ class StrikeSolver:
         first = ps.copy() if back.size else back
         none = np.zeros((0, 0))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
-            *self._args(), ps, back, first, none, none.astype(np.int64), none, TINY, left, self._budget(), self.yb,
-            self._stage0(ps),
+            *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, left,
+            self._budget(), self.yb, self._stage0(ps),
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -322,17 +322,18 @@ class StrikeSolver:
         if ps is None:
             return None
         visits = np.zeros_like(ps)
-        tagb = np.zeros(ps.shape, dtype=np.int64)
+        tagb = np.zeros(ps.shape, dtype=np.int32)
+        reach = np.zeros(ps.shape, dtype=np.float32)  # with tagb, one table of 8-byte cells
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
-        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, gvis, TINY, left, self._budget(), self.yb,
+        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb,
                                self._stage0(ps))  # fmt: skip
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
-        low, high, work = chances(*self._args(), tagb, gvis, TINY, self._budget(), self.yb, self.ys)
+        low, high, work = chances(*self._args(), tagb, reach, gvis, visits, TINY, self._budget(), self.yb, self.ys)
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)

@@ -370,6 +370,17 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
 
 
 @_compiled
+def _top(x2: Any, d: int, nt: int, own: float) -> Any:
+    """The largest mass of one tag that :func:`_aircraft` spreads from ``x2[d]`` (and
+    ``own`` at tag 0), rounded up to single precision (for :func:`chances`, which
+    leaves out the products below ``tiny`` of that mass: never one that step 4 made)."""
+    top = own + (x2[d, 0] if nt > 0 else 0.0)
+    for t in range(1, nt):
+        top = max(top, x2[d, t])
+    return np.float32(top * (1.0 + 1e-6))
+
+
+@_compiled
 def _take(table: Any, d: int, r: int, tiny: float) -> tuple[float, float]:
     """The mass at ``table[d, r]``, taken out: ``(mass to spread, mass left out)`` (one
     below ``tiny`` is left out)."""
@@ -407,8 +418,8 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, back: Any, first: Any, visits: Any, tagb: Any, gvis: Any, tiny: float, max_seen: int, budget: int,
-    yb: Any, z0: Any,
+    ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
+    budget: int, yb: Any, z0: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -420,9 +431,10 @@ def solve(
     masses there before round 1 (``first``) fight from it.  Where ``visits`` and
     ``tagb`` (columns x rows) are not empty, each live pair's round starts are written
     to the first, to the second one more than how many of step 3's tags reached it at
-    every pair processed (0: no mass of it ever reached ``tiny``), and to ``gvis``
-    (``[p, column]``) the mass after the strike at the rows before X's submarines (for
-    :func:`chances`).
+    every pair processed (0: no mass of it ever reached ``tiny``), to ``reach`` (as
+    ``tagb``) at least the largest mass of one tag that step 4 spreads there (rounded
+    up), and to ``gvis`` (``[p, column]``) the mass after the strike at the rows before
+    X's submarines (for :func:`chances`).
 
     Where ``z0`` (columns x rows) is not empty, Y has submarines that strike too (``yb``,
     by ``i``; X has neither aircraft nor destroyers, Y no destroyer, and neither side
@@ -571,6 +583,8 @@ def solve(
                     dropped += lost
                     work += n
                 if not f_stay:
+                    if traced:
+                        reach[d, r] = _top(x2, d, nt, x1t * a0 + hstay)
                     lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, tiny)
                     dropped += lost
                     work += n
@@ -735,49 +749,60 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
 
 
 @_compiled
-def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any) -> tuple[float, float, int]:
+def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any, m: float,
+                   tiny: float) -> tuple[float, float, int]:
     """Step 4 backward: the value of Y's aircraft fire (its aircraft at k, at least one
-    hit) at (row r, column d), as an interval over the later rows' values (the dice
-    outcomes cut: anything); ``(low, high, products)``."""
-    table, f_lo, f_hi, cut, _, _ = f
+    hit) at (row r, column d), as an interval over the later rows' values, over the
+    outcomes whose products with ``m`` (at least any mass step 4 spread there with
+    these dice) reach ``tiny``: the others (which :func:`_aircraft` left out) and the
+    dice outcomes cut, anything; ``(low, high, products)``."""
+    table, _, _, cut, mode, cum = f
+    lo, hi, out = _span(table, mode, cum, k, m, tiny)
     low = 0.0
-    high = cut[k]
-    first = max(1, f_lo[k])
-    for nf in range(first, f_hi[k] + 1):
+    high = cut[k] + out
+    for nf in range(lo, hi + 1):
         c = table[k, nf]
         rr = r + aircraft(P, p, nf) - p
         low += c * lo_s[d, rr]
         high += c * hi_s[d, rr]
-    return low, high, f_hi[k] - first + 1
+    return low, high, hi - lo + 1
 
 
 @_compiled
 def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: int, q: int, nxt_strike: Any,
-                   zv_lo: Any, zv_hi: Any) -> tuple[float, float, int]:
+                   zv_lo: Any, zv_hi: Any, m: float, tiny: float) -> tuple[float, float, int]:
     """Step 0 backward (both sides strike): the value of Y's strike hits (at least one)
     and the return fire of the submarines of X they sink, from the values after step 0
-    (``zv_lo``, ``zv_hi``, columns x rows); the dice outcomes cut count as a win in
-    ``high``.  ``(low, high, products)``."""
-    yt, y_lo, y_hi, y_cut, _, _ = yb
-    bt, b_lo, b_hi, b_cut, _, _ = b
+    (``zv_lo``, ``zv_hi``, columns x rows), over the products :func:`_y_strike` made
+    from the pair's round-start mass ``m`` (those below ``tiny`` it left out, and the
+    dice outcomes cut, count as a win in ``high``).  ``(low, high, products)``."""
+    yt, _, _, y_cut, y_mode, y_cum = yb
+    bt, _, _, b_cut, b_mode, b_cum = b
+    lo, hi, out = _span(yt, y_mode, y_cum, i, m, tiny)
     low = 0.0
-    high = y_cut[i]
+    high = y_cut[i] + out
     n = 0
-    for h in range(max(1, y_lo[i]), y_hi[i] + 1):
+    for h in range(lo, hi + 1):
         c = yt[i, h]
+        w = m * c
         r2, lost = _y_hit(S, P, q, s, p, h)
         n += 1
+        c0 = c * bt[lost, 0]  # no return fire
+        if w * bt[lost, 0] >= tiny:
+            low += c0 * zv_lo[d, r2]
+            high += c0 * zv_hi[d, r2]
+        else:
+            high += c0
         if lost == 0:
-            low += c * zv_lo[d, r2]
-            high += c * zv_hi[d, r2]
             continue
-        high += c * b_cut[lost]
-        for j in range(b_lo[lost], b_hi[lost] + 1):
+        jlo, jhi, jout = _span(bt, b_mode, b_cum, lost, w, tiny)
+        high += c * (b_cut[lost] + jout)
+        for j in range(jlo, jhi + 1):
             cj = c * bt[lost, j]
             d2 = nxt_strike[d, j]
             low += cj * zv_lo[d2, r2]
             high += cj * zv_hi[d2, r2]
-        n += b_hi[lost] - b_lo[lost] + 1
+        n += jhi - jlo + 1
     return low, high, n
 
 
@@ -786,7 +811,7 @@ def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    tagb: Any, gvis: Any, tiny: float, budget: int, yb: Any, ys: bool,
+    tagb: Any, reach: Any, gvis: Any, visits: Any, tiny: float, budget: int, yb: Any, ys: bool,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -804,7 +829,13 @@ def chances(
     product of ``tiny`` or more reached them; ~5/6 of the pairs of the
     defender's submarines striking at 100 a side); whatever is left out (and the dice
     outcomes cut) counts as a loss in ``low`` and a win in ``high``.  With ``ys`` both
-    sides strike (see :func:`solve`): each pair's value after step 0 is kept too."""
+    sides strike (see :func:`solve`): each pair's value after step 0 is kept too.
+
+    Steps 0 and 4 are pulled over the dice outcomes whose products the solve made there
+    (from the pair's round-start mass, ``visits``, and from the largest mass of one tag
+    step 4 spread, ``reach``), not every outcome: what the solve left out is anything
+    here too.  (At 100 a side that is ~1/6 fewer products: 521 to 438 million where both
+    sides strike, 323 to 278 million where the defender's submarines do.)"""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
@@ -858,7 +889,7 @@ def chances(
             zl0 = 0.0
             zh0 = 0.0
             if not f_stay:
-                zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s)
+                zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
                 work += n
             # Step 3 from the pair after Y's unrestricted hits, to later columns.
             ql = 0.0
@@ -919,7 +950,8 @@ def chances(
                     yl = 0.0  # step 0's moves
                     yh = 0.0
                     if y0 < 1.0:
-                        yl, yh, n = _y_strike_pull(yb, b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi)
+                        yl, yh, n = _y_strike_pull(yb, b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi,
+                                                    visits[d, r], tiny)
                         work += n
                     xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
                     xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
@@ -952,7 +984,7 @@ def chances(
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
                     continue
-                zl, zh, n = _aircraft_pull(f, kk, r, p, P, d, lo_s, hi_s)
+                zl, zh, n = _aircraft_pull(f, kk, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
                 z_lo[d, t] = ft[kk, 0] * xl + zl
                 z_hi[d, t] = min(1.0, ft[kk, 0] * xh + zh)
                 work += n
