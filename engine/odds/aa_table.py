@@ -370,9 +370,10 @@ def _one_thread() -> None:
 
 
 def in_row_factor(den: Arr) -> Arr:
-    """``1 / den`` for the win-chance passes' in-row loop (``den``: 1 - the chance that
+    """``1 / den`` for a row's "nobody is hit" loop, summed (``den``: 1 - the chance that
     neither side scores), 0 where ``den`` is 0: neither side can hit, a stalemate the
-    passes settle on their own."""
+    passes settle on their own (its mass recorded and taken out; ``1 / 0`` there made
+    0 x inf = NaN of the expected rounds and the error bound of such a battle)."""
     return np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
 
 
@@ -663,7 +664,7 @@ class TableEngine:
         self.dropped += float(rl[:lo].sum())
         a0 = float(self.AF[k, i, 0])
         d0 = self.DF[lo:lim, 0]
-        c = 1.0 / (1.0 - a0 * d0)  # the "nobody is hit" loop, summed
+        c = in_row_factor(1.0 - a0 * d0)  # the "nobody is hit" loop, summed (stalemates: 0)
         x = c * rl[lo:]
         y = d0 * x
         if self.a_hi[k, i] > 1:
@@ -790,7 +791,7 @@ class TableEngine:
         self.dropped += float(x_all[:, :lo].sum())
         d0 = self.DF[lo:hi, 0]
         lv = live[:, lo:hi]
-        c = np.where(lv, 1.0 / (1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
+        c = np.where(lv, in_row_factor(1.0 - A[:, :1] * d0[None, :]), 0.0)  # (K, w)
         x = c * x_all[:, lo:hi]
         y = x * d0[None, :]
         # In-row moves start at the first column where one reaches TINY (before it,
