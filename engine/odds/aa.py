@@ -112,6 +112,9 @@ class AABattle:
                     legal=[f"/odds aa … retreat_left:{retreat_left}",
                            f"/odds aa … retreat_below:{retreat_left + 1}"],
                 )  # fmt: skip
+            if not isinstance(retreat_left, int):
+                raise IllegalOrder(f"retreat_left is a whole number, not {retreat_left!r}.",
+                                   legal=["/odds aa … retreat_left:2"])
             if retreat_left < 1:
                 raise IllegalOrder("retreat_left counts the units left after a round: at least 1.",
                                    legal=["/odds aa … retreat_left:2"])
@@ -383,6 +386,13 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
                 f"'{cat.profile(n).short}' cannot bombard: only battleships and cruisers do (A-14.5).",
                 legal=[f'/odds aa … kind:amphibious bombard:"{format_army(bombarding, cat, empty="1 bat")}"'],
             )
+    # Whole numbers (Discord and the command line take them so; a caller of the engine
+    # may not: 2.5 rounds failed deep in an engine instead).
+    for name, option in (("rounds", "rounds"), ("retreat_after", "retreat_after"),
+                         ("retreat_below", "retreat_below"), ("keep_land_unit", "keep_land_units")):  # fmt: skip
+        value = getattr(battle, name)
+        if value is not None and not isinstance(value, int):
+            raise IllegalOrder(f"{option} is a whole number, not {value!r}.", legal=[f"/odds aa … {option}:2"])
     if battle.rounds is not None and battle.rounds < 1:
         raise IllegalOrder("The number of rounds must be at least 1.", legal=["/odds aa … rounds:1"])
     if battle.rounds is not None and battle.rounds > MAX_ROUNDS:

@@ -202,6 +202,19 @@ def test_g7_tanks_only_under_the_global_1940_house_rules() -> None:
         aa_odds(AABattle.parse("3 inf", "1 inf", wave2="1 sherman"))
 
 
+@pytest.mark.parametrize(("option", "slash"), [("rounds", "rounds"), ("retreat_after", "retreat_after"),
+                                               ("retreat_below", "retreat_below"),
+                                               ("keep_land_unit", "keep_land_units")])
+def test_counts_given_as_fractions_are_refused_with_the_option_players_type(option: str, slash: str) -> None:
+    # Found by fuzzing the engine's callers: 2.5 rounds failed deep in an engine.
+    with pytest.raises(IllegalOrder) as err:
+        aa_odds(AABattle.parse("3 inf, 1 tank", "4 inf", **{option: 2.5}))  # type: ignore[arg-type]
+    assert err.value.message == f"{slash} is a whole number, not 2.5."
+    assert err.value.legal == (f"/odds aa … {slash}:2",)
+    with pytest.raises(IllegalOrder, match="retreat_left is a whole number, not 2.5"):
+        AABattle.parse("3 inf, 1 tank", "4 inf", retreat_left=2.5)  # type: ignore[arg-type]
+
+
 def test_unknown_rules_set_names_the_legal_ones_in_slash_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         aa_odds(AABattle.parse("1 inf", "1 inf", rules="revised"))
