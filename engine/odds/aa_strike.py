@@ -312,14 +312,16 @@ class StrikeSolver:
         falls below ``threshold``, from the round-start masses ``initial`` (the ruling of
         :mod:`engine.odds.aa_retreat`, decided as there from an interval): a traced solve
         (each pair's round starts), the chances backward (:func:`engine.odds.
-        aa_strike_kernel.chances`), the decisions.  ``(the retreat table (columns x
-        rows), the visits of the pairs whose interval straddles the threshold)``, or None
-        when a starting state is not one of this battle's shape."""
+        aa_strike_kernel.chances`, which count a retreat below K units as the battle's
+        rule: never a win), the decisions.  ``(the retreat table (columns x rows), with
+        that rule's pairs too; the visits of the pairs whose interval straddles the
+        threshold)``, or None when a starting state is not one of this battle's shape."""
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
-        ps = self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
-        if ps is None:
+        rule = self._back()  # a retreat below K units: it acts too, and the chances know it
+        ps = None if rule is None else self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
+        if ps is None or rule is None:
             return None
         visits = np.zeros_like(ps)
         tagb = np.zeros(ps.shape, dtype=np.int32)
@@ -333,12 +335,14 @@ class StrikeSolver:
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
-        low, high, work = chances(*self._args(), tagb, reach, gvis, visits, TINY, self._budget(), self.yb, self.ys)
+        low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys)
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
         back = np.zeros(ps.shape, dtype=np.bool_)
         back[kept] = retreat
+        if rule.size:
+            back |= rule
         return back, float(unsure.sum())
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,

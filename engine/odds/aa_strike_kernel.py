@@ -811,7 +811,7 @@ def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    tagb: Any, reach: Any, gvis: Any, visits: Any, tiny: float, budget: int, yb: Any, ys: bool,
+    tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -830,6 +830,10 @@ def chances(
     defender's submarines striking at 100 a side); whatever is left out (and the dice
     outcomes cut) counts as a loss in ``low`` and a win in ``high``.  With ``ys`` both
     sides strike (see :func:`solve`): each pair's value after step 0 is kept too.
+    Where ``back`` (columns x rows, or empty) is true the battle's own retreat rule acts
+    (fewer than K units left): a round ending there is a retreat, never a win, so the
+    chance of fighting on is the battle's with its other rules, as the table engine's
+    and the numpy passes' are.
 
     Steps 0 and 4 are pulled over the dice outcomes whose products the solve made there
     (from the pair's round-start mass, ``visits``, and from the largest mass of one tag
@@ -863,7 +867,7 @@ def chances(
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
     buf = _joint_buffers(u, f, a)
-    no_back = np.zeros((0, 0), dtype=np.bool_)  # no retreat rule here: the chance of fighting on
+    flagged = back.shape[0] > 0
     met = np.ascontiguousarray(tagb.T)  # rows x columns: read along a row
     work = 0
     for r in range(R - 1, -1, -1):
@@ -884,7 +888,7 @@ def chances(
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, no_back)
+            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, back)
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
@@ -955,6 +959,9 @@ def chances(
                         work += n
                     xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
                     xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
+                if flagged and back[d, r]:  # the battle's retreat rule: what a round brings here retreats
+                    xl = 0.0
+                    xh = 0.0
             else:
                 if dived:  # the attacker's submarines left (a retreat), or the defender's
                     xl = 0.0 if x_attacks else 1.0
