@@ -714,7 +714,10 @@ def _run(
     unsure = 0.0  # what decisions of a retreat by win chance left open could move
     sides: NumberedSides | None = None
     done: Any = None  # a whole battle already answered (the strike pass's retreat by win chance)
-    if battle.retreat_chance is not None:
+    stuck = None if joins else stuck_start(setup, battle, unit)
+    if stuck is not None:
+        done = stuck
+    elif battle.retreat_chance is not None:
         if not isinstance(unit, float):
             raise IllegalOrder(
                 "Retreating by win chance is computed in decimals (not exact fractions).",
@@ -749,7 +752,7 @@ def _run(
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:
         tally = done
-        engine = "general"
+        engine = "general" if subs or stuck is None else "fast"
     elif engine == "merged" and isinstance(unit, float):
         from engine.odds.aa_merged import MergedTable
 
@@ -791,6 +794,49 @@ def _run(
     if odds.error_bound > 1.0:  # no chance is off by more than 1
         odds = replace(odds, error_bound=1.0)
     return odds
+
+
+def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | None:
+    """The battle at sea whose one start nobody can hit in (aircraft against submarines
+    with no destroyer, transports against transports), or None for any other.  Round 1 is
+    fought all the same (A-10.4: rounds repeat until a side is gone or the attacker
+    retreats, and A-10.9: it retreats at the end of a round) and changes nothing; then
+    the end-of-round rules act: a retreat below K units, a strafe or round limit of 1
+    (a retreat, or still fighting), a retreat by win chance (fighting on never wins:
+    0 % is below any threshold, the ruling of :mod:`engine.odds.aa_retreat`), else a
+    stalemate.  Every engine answered that before but the general engine's float passes,
+    which settled such a start before round 1: no round fought, and a stalemate where
+    the attacker retreats."""
+    if not setup.sea or len(setup.starts) != 1:
+        return None
+    start = setup.starts[0]
+    if start.defender_fires_as != start.defender:
+        return None
+    outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
+    att, dfn = setup.attacker, setup.defender
+    if outcome is not None or att.has(a, "destroyer") or dfn.has(d, "destroyer"):
+        return None
+    for side, st in ((att, a), (dfn, d)):  # what a start nobody can hit in is made of
+        if not all(n == 0 or side.profiles[slot.unit].domain == AIR or side.profiles[slot.unit].submarine
+                   or side.profiles[slot.unit].transport for slot, n in zip(side.slots, st)):  # fmt: skip
+            return None
+    from engine.odds.aa_general import GeneralEngine
+
+    if any(a2s.keys() != {a} or d2s.keys() != {d} for _, a2s, d2s in GeneralEngine(setup).factors(a, d)):
+        return None
+    tally = Tally.empty(unit)
+    tally.rounds = start.weight
+    outcome, a, d = setup.settle(a, d)
+    if outcome is None:
+        limit = battle.retreat_after if battle.strafes else battle.rounds
+        if limit == 1:
+            outcome = UNFINISHED  # a strafe after round 1 retreats (below)
+        elif battle.retreat_chance is not None:
+            outcome = RETREAT
+        else:
+            outcome = STALEMATE
+    tally.record(outcome, a, d, start.weight, setup.takes(a))
+    return tally
 
 
 class Fights(NamedTuple):

@@ -1123,3 +1123,42 @@ def test_a_joined_second_wave_in_the_merged_engine_equals_a_battle_per_pair(
     assert 0.05 < once["attacker_win"] < 0.99
     for key in each:
         assert once[key] == pytest.approx(each[key], abs=1e-12), key
+
+
+# A start nobody can hit in (A-10.4: rounds repeat until a side is gone or the attacker
+# retreats: it retreats at the end of a round): round 1 is fought and changes
+# nothing, then the end-of-round rules act.  The general engine's float passes once
+# settled such a start before round 1 (no round, and a stalemate where a strafe after
+# round 1 or a retreat by win chance retreats): found by fuzzing the engines.
+@pytest.mark.parametrize(("attacker", "defender"), [
+    ("7 fig", "8 sub"),  # aircraft never hit submarines without a destroyer
+    ("2 fig", "1 sub, 1 tra"),  # the transport is lost without dice, then the same
+    ("2 tra", "1 tra"),  # neither side rolls
+])  # fmt: skip
+@pytest.mark.parametrize(("options", "outcome"), [
+    ({}, "stalemate"),
+    ({"rounds": 2}, "stalemate"),
+    ({"retreat_after": 2}, "stalemate"),
+    ({"retreat_after": 1}, "retreat"),  # the strafe: after round 1
+    ({"rounds": 1}, "unfinished"),
+    ({"retreat_chance": 60}, "retreat"),  # fighting on never wins
+    ({"retreat_below": 8}, "retreat"),
+])  # fmt: skip
+def test_a_start_nobody_can_hit_in_fights_round_1_then_the_rules_act(
+    attacker: str, defender: str, options: dict[str, object], outcome: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.odds.aa as aa_module
+
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+    answers = [aa_odds(battle), aa_odds(battle, engine="general")]
+    if "retreat_chance" not in options:
+        answers.append(aa_odds(battle, exact=True))
+    for odds in answers:
+        assert getattr(odds, outcome) == 1.0, (odds.engine, options)
+        assert odds.expected_rounds == 1.0
+        assert odds.error_bound < 1e-15
+    # The fast engine's own pass (no submarine) reads the rules the same way.
+    if "sub" not in attacker + defender:
+        monkeypatch.setattr(aa_module, "stuck_start", lambda *args: None)
+        fast = aa_odds(battle)
+        assert fast.engine == "fast" and getattr(fast, outcome) == 1.0 and fast.expected_rounds == 1.0
