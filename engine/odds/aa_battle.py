@@ -64,9 +64,15 @@ def retreat_band(threshold: float) -> tuple[float, float, float]:
     return at - SLACK, at, at + SLACK
 
 
-def too_many_states(max_states: int) -> PlayerError:
-    return PlayerError(f"This battle is too big to compute exactly here (more than {max_states} battle"
-                       " states); try fewer units.")
+class TooBig(PlayerError):
+    """A battle past one of the work limits (Discord's): the player fixes it with fewer
+    units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
+    what would be legal (the engines that refuse it do not know the armies)."""
+
+
+def too_many_states(max_states: int) -> TooBig:
+    return TooBig(f"This battle is too big to compute exactly here (more than {max_states:,} battle"
+                  " states); try fewer units.", legal=["/odds aa attacker:… defender:… with fewer units"])
 
 
 @dataclass
@@ -131,10 +137,10 @@ def chance(p: SupportsFloat) -> float:
     return min(max(float(p), 0.0), 1.0)
 
 
-def too_big_naval_table(cells: int, max_cells: int) -> PlayerError:
+def too_big_naval_table(cells: int, max_cells: int) -> TooBig:
     """The mass table of a submarine battle would pass ``max_cells`` cells (its memory):
     refused before it grows."""
-    return PlayerError(
+    return TooBig(
         f"This battle is too big to compute exactly here: its table of states would have {cells:,} cells,"
         f" the limit here is {max_cells:,} (submarines striking on both sides, and aircraft that cannot hit"
         " them, make the states of both fleets multiply). Try fewer units, fewer rounds, or a destroyer on"
@@ -143,14 +149,15 @@ def too_big_naval_table(cells: int, max_cells: int) -> PlayerError:
     )
 
 
-def too_much_work(max_work: int) -> PlayerError:
+def too_much_work(max_work: int) -> TooBig:
     """The numpy solve of a submarine battle passed its work limit (``max_work`` outer
-    product terms and casualty cells): refused before doing more."""
-    return PlayerError(
+    product terms and casualty cells): refused before doing more.  (It once also
+    advised a destroyer on the side the submarines strike: 40 sub, 20 cru, 10 bat,
+    30 fig against 40 sub, 20 car, 10 bat, 30 fig is refused with one on either side.)"""
+    return TooBig(
         f"This battle is too big to compute exactly here: it needs more than {max_work:,} steps"
         " (submarines striking every round, and aircraft that cannot hit them, make the states of big"
-        " fleets multiply). Try fewer units, or a destroyer on the side whose ships the submarines"
-        " strike; the command line (warroom odds aa) has no limit.",
+        " fleets multiply). Try fewer units; the command line (warroom odds aa) has no limit.",
         legal=["/odds aa attacker:… defender:… kind:sea with fewer units"],
     )
 

@@ -1045,7 +1045,12 @@ async def test_submarine_battle_whose_table_passes_discords_limit_is_refused(mon
         await invoke("odds aa", **battle)
     text = err.value.text()
     assert "too big to compute exactly here" in text and "the limit here is 9,000" in text
-    assert "/odds aa attacker:… defender:… kind:sea" in text and "--" not in text
+    # What would be legal: the battle at a quarter of its units (rounded up), answered
+    # under the same limit.
+    quarter = {"attacker": "1 bom, 3 sub, 1 cru, 1 bat", "defender": "2 fig, 2 cru, 1 car, 1 bat"}
+    assert err.value.legal == (f'/odds aa … attacker:"{quarter["attacker"]}" defender:"{quarter["defender"]}"',)
+    assert "--" not in text
+    assert "sea battle" in (await invoke("odds aa", **{**battle, **quarter})).text
     monkeypatch.setattr(odds, "MAX_NAVAL_TABLE", real)
     msg = await invoke("odds aa", **battle)
     assert "sea battle" in msg.text and "Computed exactly" in msg.text

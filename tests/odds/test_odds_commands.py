@@ -66,8 +66,11 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     text = err.value.text()
-    assert "too big to compute exactly here" in text and "a destroyer" in text
-    assert "/odds aa attacker:… defender:… kind:sea" in text and "--" not in text
+    assert "too big to compute exactly here" in text and "Try fewer units" in text and "--" not in text
+    # What would be legal: a quarter of every force (rounded up), the other options kept.
+    assert err.value.legal == ('/odds aa … attacker:"1 bom, 1 sub, 1 cru" defender:"1 fig, 1 cru, 1 car"',)
+    msg = await invoke("odds aa", attacker="1 bom, 1 sub, 1 cru", defender="1 fig, 1 cru, 1 car", kind="sea")
+    assert "Attacker wins" in msg.text
     monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
     msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     assert "Attacker wins" in msg.text

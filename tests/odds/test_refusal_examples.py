@@ -15,7 +15,7 @@ from engine.odds.aa import AABattle, aa_odds
 from engine.odds.memoir import MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import MinisAttack, minis_odds
 
-_OPTION = re.compile(r'([a-z_]+):("[^"]*"|\S+)')
+_OPTION = re.compile(r'([a-z_][a-z0-9_]*):("[^"]*"|\S+)')
 
 
 def _options(example: str, game: str) -> dict[str, Any]:
@@ -123,6 +123,24 @@ def test_aa_refusal_examples_fit_the_battle() -> None:
         _aa(dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="2 inf"))
     assert err.value.message.startswith("'inf' cannot bombard")
     assert err.value.legal == ('/odds aa … kind:amphibious bombard:"1 bat"',)
+
+
+@pytest.mark.parametrize("limit", [{"max_states": 40}, {"max_work": 2_000}, {"max_naval_table": 1_000}])
+def test_a_battle_past_a_work_limit_is_offered_a_quarter_of_its_size(limit: dict[str, int]) -> None:
+    # The engines that refuse it do not know the armies; aa_odds names the battle with a
+    # quarter of every force (rounded up, no type left out, the second wave too) and its
+    # other options kept, and that battle is answered under the same limit.
+    question = dict(attacker="12 sub, 4 cru, 2 bom", defender="8 cru, 4 car, 6 fig", kind="sea",
+                    retreat_after=2, wave2="5 des")  # fmt: skip
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in question.items()}), **limit)  # type: ignore[arg-type]
+    assert "too big to compute exactly here" in err.value.message
+    quarter = dict(attacker="1 bom, 3 sub, 1 cru", defender="2 fig, 2 cru, 1 car", wave2="2 des")
+    assert err.value.legal == (
+        f'/odds aa … attacker:"{quarter["attacker"]}" defender:"{quarter["defender"]}" wave2:"{quarter["wave2"]}"',)
+    fixed = {**question, **_options(err.value.legal[0], "aa")}
+    assert fixed == {**question, **quarter}
+    assert aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()}), **limit).attacker_win > 0  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ /odds minis
