@@ -666,7 +666,8 @@ def aa_odds(
         for side, size in sizes.items():
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
-                                   f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.")
+                                   f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.",
+                                   legal=[_within(battle, max_units)])
     limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
@@ -679,6 +680,19 @@ def aa_odds(
         return _run(battle, 1.0, engine, limits, eps)
     except TooBig as err:
         raise TooBig(err.message, legal=[_quarter(battle)]) from None
+
+
+def _within(battle: AABattle, max_units: int) -> str:
+    """What a battle with a force past ``max_units`` could ask instead: each such force
+    scaled down to fit (every type kept, at least one of each), its other options kept."""
+    forces: dict[str, Mapping[str, int]] = {}
+    for name, army in (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2)):
+        size = sum(army.values())
+        if size > max_units:
+            kept = [n for n, c in army.items() if c > 0]
+            scale = (max_units - len(kept)) / size
+            forces[name] = {n: max(1, int(army[n] * scale)) for n in kept}
+    return _armies_example(catalogue(), **forces)
 
 
 def _quarter(battle: AABattle) -> str:

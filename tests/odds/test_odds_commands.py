@@ -44,6 +44,11 @@ async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(mon
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="130 inf", defender="60 inf, 1 aa")
     assert "At most 120 units per side" in err.value.message and "takes up to 9999 of each kind" in err.value.message
+    assert err.value.legal == ('/odds aa … attacker:"119 inf"',)  # the force scaled to fit, as the player types it
+    assert runs == []
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="100 inf, 60 tank, 1 bom", defender="60 inf", wave2="200 inf, 3 art")
+    assert err.value.legal == ('/odds aa … attacker:"72 inf, 43 tank, 1 bom" wave2:"116 inf, 1 art"',)
     assert runs == []
     await invoke("odds aa", attacker="120 inf", defender="60 inf, 1 aa")
     assert len(runs) == 1
