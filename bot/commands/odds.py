@@ -326,7 +326,8 @@ async def odds_minis(
     if attacker is not None or target is not None:
         if target is not None and target.strip().lower() in (VEHICLE, SOLDIER):
             raise NotationError(f"'target' names a unit of the game; the numbers form takes "
-                                f"target_type:{target.strip().lower()}.")
+                                f"target_type:{target.strip().lower()}.",
+                                legal=(f"/odds minis dice:11 defense:5 target_type:{target.strip().lower()}",))
         if given:
             raise NotationError(
                 f"Give either two units or the numbers, not both: with attacker and target the game gives "
@@ -339,7 +340,8 @@ async def odds_minis(
                             "with numbers, give the cannon's own dice.",
                             legal=("/odds minis attacker:ax1 target:al1 cannon:true", "/odds minis dice:4 defense:5"))
     if at is not None:
-        raise NotationError("'at' is for defensive fire between two units of the game (attacker and target).")
+        raise NotationError("'at' is for defensive fire between two units of the game (attacker and target).",
+                            legal=("/odds minis attacker:ax2 target:al1 defensive:true at:entering",))
     if dice is None or defense is None:
         raise NotationError(
             "Give the attacker and target units of this channel's game, or at least dice and defense.",

@@ -126,7 +126,7 @@ class AABattle:
             mode=mode,
             bombard=parse_army(bombard),
             ool_attacker=parse_unit_list(ool_attacker),
-            ool_defender=parse_unit_list(ool_defender),
+            ool_defender=parse_unit_list(ool_defender, option="ool_defender"),
             tech_attacker=parse_techs(tech_attacker),
             tech_defender=parse_techs(tech_defender),
             **options,

@@ -70,6 +70,14 @@ class TooBig(PlayerError):
     what would be legal (the engines that refuse it do not know the armies)."""
 
 
+def too_many_cells(cells: int, max_cells: int, why: str = "") -> TooBig:
+    """The table engines' battle states past ``max_cells`` (an API cap; Discord has none):
+    refused before any work.  ``why``: what multiplied them, if worth saying."""
+    return TooBig(f"This battle is too big for a quick answer: {cells} battle states, the limit here is"
+                  f" {max_cells}{why}.  Try fewer units, or the command line.",
+                  legal=["/odds aa attacker:… defender:… with fewer units"])
+
+
 def too_many_states(max_states: int) -> TooBig:
     return TooBig(f"This battle is too big to compute exactly here (more than {max_states:,} battle"
                   " states); try fewer units.", legal=["/odds aa attacker:… defender:… with fewer units"])

@@ -30,9 +30,8 @@ import struct
 from operator import itemgetter, mul
 from typing import Any, Callable, Generic, Sequence, cast
 
-from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
-    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally, chance,
+    ATTACKER, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, UNFINISHED, BattleSetup, Tally, chance, too_many_cells,
 )  # fmt: skip
 from engine.odds.aa_battle import CUT as _CUT
 from engine.odds.aa_battle import TINY as _TINY
@@ -176,11 +175,7 @@ class FastEngine(Generic[N]):
         self.nD = len(self.d_states) - 1
         cells = len(self.a_states) * (self.nD + 1)
         if max_cells is not None and cells > max_cells:
-            raise PlayerError(
-                f"This battle is too big for a quick answer: {cells} battle states, the "
-                f"limit here is {max_cells} (AA fire multiplies the states by the number "
-                f"of ways it can hit).  Try fewer units, or the command line."
-            )
+            raise too_many_cells(cells, max_cells, " (AA fire multiplies the states by the number of ways it can hit)")
         self.a_line: _Line[N] | None = None
         if len(a_lines) == 1:
             a = self.a_line = a_lines[0]

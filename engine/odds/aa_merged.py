@@ -29,10 +29,9 @@ from typing import Callable, Sequence, overload
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
-from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, PairTable, StartTable,
-    Tally, start_attackers, table_cells, too_big_table, win_cut,
+    Tally, start_attackers, table_cells, too_big_table, too_many_cells, win_cut,
 )  # fmt: skip
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
@@ -366,10 +365,7 @@ class MergedTable(TableEngine):
         self.nD = nD = len(d.states) - 1
         cells = int((att.hp_counts(np.array(blocks, dtype=np.int64)) + 1).sum()) * (nD + 1)
         if max_cells is not None and cells > max_cells:
-            raise PlayerError(
-                f"This battle is too big for a quick answer: {cells} battle states, the "
-                f"limit here is {max_cells}.  Try fewer units."
-            )
+            raise too_many_cells(cells, max_cells)
         states, hp, next1, sv, starts = _catalogue_rows(att, blocks)
         self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1

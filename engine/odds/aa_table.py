@@ -46,9 +46,9 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
-from engine.core.errors import PlayerError
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
+    too_many_cells,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
@@ -418,10 +418,7 @@ class TableEngine:
         self.nD = nD = len(d.states) - 1
         cells = sum(len(t.states) for t in self.a_tabs) * (nD + 1)
         if max_cells is not None and cells > max_cells:
-            raise PlayerError(
-                f"This battle is too big for a quick answer: {cells} battle states, the "
-                f"limit here is {max_cells}.  Try fewer units."
-            )
+            raise too_many_cells(cells, max_cells)
         self.n_a = [len(t.states) - 1 for t in self.a_tabs]
         Hd = d.fire.shape[1] - 1
         Ha = max(t.fire.shape[1] for t in self.a_tabs) - 1

@@ -293,11 +293,13 @@ def format_army(army: Mapping[str, int], cat: Catalogue | None = None, *, empty:
     return ", ".join(parts) if parts else empty
 
 
-def parse_unit_list(text: str, cat: Catalogue | None = None) -> tuple[str, ...]:
+def parse_unit_list(text: str, cat: Catalogue | None = None, option: str = "ool_attacker") -> tuple[str, ...]:
     """An order of loss: ``"inf,art,tank,fighter"`` → canonical names, first lost first.
-    Each unit type may appear once."""
+    Each unit type may appear once (``option``: its slash option, for the example of the
+    list without the repeats)."""
     cat = cat or catalogue()
     out: list[str] = []
+    twice: list[str] = []
     for chunk in re.split(r"[,;>]+", text):
         if not chunk.strip():
             continue
@@ -309,10 +311,13 @@ def parse_unit_list(text: str, cat: Catalogue | None = None) -> tuple[str, ...]:
             names = [cat.resolve(word) for word in chunk.split()]
         for name in names:
             if name in out:
-                raise NotationError(
-                    f"'{chunk.strip()}' appears twice in the order of loss: list each unit type once."
-                )
-            out.append(name)
+                twice.append(chunk.strip())
+            else:
+                out.append(name)
+    if twice:
+        once = ",".join(cat.profile(n).short for n in out)
+        raise NotationError(f"'{twice[0]}' appears twice in the order of loss: list each unit type once.",
+                            legal=[f'/odds aa … {option}:"{once}"'])
     return tuple(out)
 
 

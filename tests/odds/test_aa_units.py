@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from engine.core.errors import DataError, NotationError, UnknownName
+from engine.odds.aa import AABattle
 from engine.odds.aa_units import (
     catalogue, format_army, load_catalogue, parse_army, parse_techs, parse_unit_list,
 )  # fmt: skip
@@ -90,8 +91,13 @@ def test_order_of_loss_list() -> None:
     assert parse_unit_list("aa gun, bat") == ("aa gun", "battleship")
     assert parse_unit_list("inf art") == ("infantry", "artillery")
     assert parse_unit_list("") == ()
-    with pytest.raises(NotationError):
-        parse_unit_list("inf, tank, infantry")
+    with pytest.raises(NotationError) as err:
+        parse_unit_list("inf, tank, infantry, fighter")
+    assert err.value.message == "'infantry' appears twice in the order of loss: list each unit type once."
+    assert err.value.legal == ('/odds aa … ool_attacker:"inf,tank,fig"',)  # the list without the repeat
+    with pytest.raises(NotationError) as err:
+        AABattle.parse("3 inf", "3 inf, 1 art", ool_defender="art, art")
+    assert err.value.legal == ('/odds aa … ool_defender:"art"',)
 
 
 def test_technologies_change_profiles_a_7() -> None:

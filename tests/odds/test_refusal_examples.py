@@ -143,6 +143,23 @@ def test_a_battle_past_a_work_limit_is_offered_a_quarter_of_its_size(limit: dict
     assert aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()}), **limit).attacker_win > 0  # type: ignore[arg-type]
 
 
+def test_a_battle_past_the_table_engines_cell_cap_is_offered_a_quarter_of_its_size() -> None:
+    # aa_odds' max_cells (an API cap; Discord has none), refused by each table engine
+    # before any work: the fast engine's, the numpy table's, the merged engine's (AA
+    # blocks).
+    for question, cap in ((dict(attacker="12 inf, 4 tank", defender="12 inf"), 50),
+                          (dict(attacker="40 inf, 8 tank", defender="40 inf"), 600),
+                          (dict(attacker="20 inf, 8 fig, 8 bom", defender="30 inf, 1 aa"), 5_000)):  # fmt: skip
+        with pytest.raises(PlayerError) as err:
+            aa_odds(AABattle.parse(**question), max_cells=cap)
+        assert "too big for a quick answer" in err.value.message
+        (example,) = err.value.legal
+        fixed = {**question, **_options(example, "aa")}
+        assert sum(int(n.split()[0]) for n in fixed["attacker"].split(", ")) * 3 <= sum(
+            int(n.split()[0]) for n in question["attacker"].split(", "))
+        assert aa_odds(AABattle.parse(**fixed), max_cells=cap).attacker_win > 0
+
+
 # ------------------------------------------------------------------ /odds minis
 
 _MINIS = {"target_type": "target", "double_shot": "attacks"}
