@@ -667,7 +667,7 @@ def aa_odds(
             if size > max_units:
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
                                    f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.",
-                                   legal=[_within(battle, max_units)])
+                                   legal=[_resized(battle, lambda army: _fit(army, max_units))])
     limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table))
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
@@ -679,37 +679,38 @@ def aa_odds(
             return _run(battle, Fraction(1), engine, limits, eps)
         return _run(battle, 1.0, engine, limits, eps)
     except TooBig as err:
-        raise TooBig(err.message, legal=[_quarter(battle)]) from None
+        raise TooBig(err.message, legal=[_resized(battle, _quarter)]) from None
 
 
-def _within(battle: AABattle, max_units: int) -> str:
-    """What a battle with a force past ``max_units`` could ask instead: each such force
-    scaled down to fit (every type kept, at least one of each), its other options kept."""
+def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, int] | None]) -> str:
+    """What a battle refused for its size could ask instead: each force (attacker,
+    defender, second wave) as ``resize`` makes it (None: left as it is), its other
+    options kept, as an example in slash syntax."""
     forces: dict[str, Mapping[str, int]] = {}
     for name, army in (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2)):
-        size = sum(army.values())
-        if size > max_units:
-            kept = [n for n, c in army.items() if c > 0]
-            scale = (max_units - len(kept)) / size
-            forces[name] = {n: max(1, int(army[n] * scale)) for n in kept}
+        smaller = resize({n: c for n, c in army.items() if c > 0}) if army else None
+        if smaller is not None:
+            forces[name] = smaller
     return _armies_example(catalogue(), **forces)
 
 
-def _quarter(battle: AABattle) -> str:
-    """What a battle past a work limit could ask instead: every force at a quarter of its
-    units (rounded up, no type left out), its other options kept.  A battle's work grows
-    with a power of its size past the square: the slowest kind (submarines and aircraft
-    on both sides, no destroyer) is refused at 100 a side and its quarter answered in
-    ~0.4 s, ~1 s with a retreat by win chance, ~1.7 s at 120 a side with one (the slow
-    machine of 2026-12-02)."""
+def _fit(army: Mapping[str, int], max_units: int) -> dict[str, int] | None:
+    """A force past ``max_units`` scaled down to fit (every type kept, one at least)."""
+    size = sum(army.values())
+    if size <= max_units:
+        return None
+    scale = (max_units - len(army)) / size
+    return {n: max(1, int(c * scale)) for n, c in army.items()}
 
-    def quarter(army: Mapping[str, int]) -> dict[str, int]:
-        return {n: -(-c // 4) for n, c in army.items() if c > 0}
 
-    forces: dict[str, Mapping[str, int]] = {"attacker": quarter(battle.attacker), "defender": quarter(battle.defender)}
-    if battle.wave2:
-        forces["wave2"] = quarter(battle.wave2)
-    return _armies_example(catalogue(), **forces)
+def _quarter(army: Mapping[str, int]) -> dict[str, int]:
+    """A force at a quarter of its units (rounded up, no type left out): what a battle
+    past a work limit could ask instead.  A battle's work grows with a power of its size
+    past the square: the slowest kind (submarines and aircraft on both sides, no
+    destroyer) is refused at 100 a side and its quarter answered in ~0.4 s, ~1 s with a
+    retreat by win chance, ~1.7 s at 120 a side with one (the slow machine of
+    2026-12-02)."""
+    return {n: -(-c // 4) for n, c in army.items()}
 
 
 def _run(
@@ -786,7 +787,7 @@ def _run(
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:
         tally = done
-        engine = "general" if subs or stuck is None else "fast"
+        engine = "general" if subs else "fast"  # the strike pass's, or stuck_start's
     elif engine == "merged" and isinstance(unit, float):
         from engine.odds.aa_merged import MergedTable
 
@@ -847,10 +848,9 @@ def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | 
     if start.defender_fires_as != start.defender:
         return None
     outcome, a, d = setup.settle(start.attacker, start.defender, after_round=False)
-    att, dfn = setup.attacker, setup.defender
-    if outcome is not None or att.has(a, "destroyer") or dfn.has(d, "destroyer"):
+    if outcome is not None:
         return None
-    for side, st in ((att, a), (dfn, d)):  # what a start nobody can hit in is made of
+    for side, st in ((setup.attacker, a), (setup.defender, d)):  # what a start nobody can hit in is made of
         if not all(n == 0 or side.profiles[slot.unit].domain == AIR or side.profiles[slot.unit].submarine
                    or side.profiles[slot.unit].transport for slot, n in zip(side.slots, st)):  # fmt: skip
             return None

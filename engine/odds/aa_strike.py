@@ -320,8 +320,10 @@ class StrikeSolver:
         from engine.odds.aa_strike_kernel import chances, solve
 
         rule = self._back()  # a retreat below K units: it acts too, and the chances know it
-        ps = None if rule is None else self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
-        if ps is None or rule is None:
+        if rule is None:
+            return None
+        ps = self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
+        if ps is None:
             return None
         visits = np.zeros_like(ps)
         tagb = np.zeros(ps.shape, dtype=np.int32)

@@ -947,7 +947,9 @@ def chances(
                 work += b_hi[s] + 1
             if live:
                 loop = y0 * sig0 * own
-                if loop >= 1.0:  # a stalemate never wins
+                # A stalemate never wins; nor does a pair of the battle's retreat rule:
+                # what a round brings there retreats.
+                if loop >= 1.0 or (flagged and back[d, r]):
                     xl = 0.0
                     xh = 0.0
                 else:
@@ -959,9 +961,6 @@ def chances(
                         work += n
                     xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
                     xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
-                if flagged and back[d, r]:  # the battle's retreat rule: what a round brings here retreats
-                    xl = 0.0
-                    xh = 0.0
             else:
                 if dived:  # the attacker's submarines left (a retreat), or the defender's
                     xl = 0.0 if x_attacks else 1.0

@@ -69,6 +69,7 @@ async def test_numbers_and_units_do_not_mix(tmp_path: Path) -> None:
         "alice: /odds minis attacker:ax1\n"
         "alice: /odds minis target:soldier dice:3 defense:3\n"
         "alice: /odds minis cover:5\n"
+        "alice: /odds minis dice:3 defense:3 at:entering\n"
     )
     code, out = await run(script, tmp_path)
     assert code == 0, out
@@ -76,11 +77,13 @@ async def test_numbers_and_units_do_not_mix(tmp_path: Path) -> None:
     assert told[0].startswith("[to alice] ⚠️ Give either two units or the numbers, not both: with attacker "
                               "and target the game gives every number, so leave out dice.")
     assert told[1].startswith("[to alice] ⚠️ Give the target unit too")
-    assert told[2].startswith("[to alice] ⚠️ 'target' names a unit of the game; the numbers form takes "
-                              "target_type:soldier.")
+    assert told[2] == ("[to alice] ⚠️ 'target' names a unit of the game; the numbers form takes "
+                       "target_type:soldier. Write it like: /odds minis dice:11 defense:5 target_type:soldier.")
     assert told[3].startswith("[to alice] ⚠️ Give the attacker and target units of this channel's game, "
                               "or at least dice and defense.")
-    assert not any("**0 hits" in ln for ln in out.splitlines()[-4:])
+    assert told[4] == ("[to alice] ⚠️ 'at' is for defensive fire between two units of the game (attacker and "
+                       "target). Write it like: /odds minis attacker:ax2 target:al1 defensive:true at:entering.")
+    assert not any("**0 hits" in ln for ln in out.splitlines()[-5:])
 
 
 async def test_undeployed_units_stay_secret(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ def _compare(battle: AABattle) -> None:
         ("2 bat, 2 cru, 2 des, 1 car, 2 fig", "1 bat, 2 cru, 2 des, 2 tra", {"mode": "sea"}),
         ("1 des", "3 tra", {"mode": "sea"}),  # defenceless transports (A-10.7)
         ("1 tra, 1 cru", "1 car", {"mode": "sea"}),  # a carrier alone vs a cruiser
-        # Transports left against a transport left: a stalemate, neither side can hit; its
+        # Transports left against a transport left (A-10.7): a stalemate, neither side can hit; its
         # cells' "nobody is hit" loop was 1 / 0 (the expected rounds and the error bound NaN).
         ("12 fig, 1 tra", "1 tra, 10 bat", {"mode": "sea"}),
         ("6 inf, 2 art, 2 tank", "8 inf, 1 art", {"rounds": 3}),
