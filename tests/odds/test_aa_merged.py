@@ -204,6 +204,34 @@ def test_the_compiled_loop_adds_every_row_to_its_target(strided: bool) -> None:
     assert np.abs(into - want).max() < 1e-13
 
 
+def test_the_compiled_loop_adds_every_column_to_its_target() -> None:
+    # shared_spread's products, rows last: cols[h, c, n] goes to into[target[h, n], c0 + c],
+    # runs of equal targets and one target met from several scores.
+    from engine.odds.aa_merged_kernel import scatter_cols
+
+    rng = np.random.default_rng(13)
+    H, L, K = 4, 6, 9
+    target = np.sort(rng.integers(0, 12, size=(H, K)), axis=1)
+    target[3, :] = target[0, 0]
+    cols = rng.random((H, L, K))
+    into = rng.random((12, 10))
+    want = into.copy()
+    for h in range(H):
+        for n in range(K):
+            want[target[h, n], 3 : 3 + L] += cols[h, :, n]
+    scatter_cols(into, target, cols, 3)
+    assert np.abs(into - want).max() < 1e-13
+    # Smaller tables take the numpy path (the rows laid out first): the same sums.
+    assert 12 * 10 < aa_merged.COMPILED_TABLE
+    plain = np.zeros((12, 10))
+    for h in range(H):
+        for n in range(K):
+            plain[target[h, n], 3 : 3 + L] += cols[h, :, n]
+    into2 = np.zeros((12, 10))
+    aa_merged._scatter_cols(into2, target, cols, 3)
+    assert np.abs(into2 - plain).max() < 1e-13
+
+
 def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     # A joined second wave (levels of hundreds of states): every addition through the
     # compiled loop (the threshold lowered to every table) or none, the same answer.
@@ -212,19 +240,26 @@ def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pyt
     battle = AABattle.parse("12 inf, 4 art, 3 fig, 3 bom", "20 inf, 5 art, 4 fig, 1 aa", rounds=1,
                             wave2="6 inf, 3 tank, 3 fig")  # fmt: skip
     calls: list[int] = []
-    loop = aa_merged_kernel.scatter_add
+    cols: list[int] = []
+    loop, loop_cols = aa_merged_kernel.scatter_add, aa_merged_kernel.scatter_cols
 
     def counted(into: Any, target: Any, rows: Any, c0: int) -> None:
         calls.append(rows.size)
         loop(into, target, rows, c0)
 
+    def counted_cols(into: Any, target: Any, rows: Any, c0: int) -> None:
+        cols.append(rows.size)
+        loop_cols(into, target, rows, c0)
+
     monkeypatch.setattr(aa_merged_kernel, "scatter_add", counted)
+    monkeypatch.setattr(aa_merged_kernel, "scatter_cols", counted_cols)
     monkeypatch.setattr(aa_merged, "COMPILED_TABLE", 10**12)
     numpy_sums = aa_odds(battle)
-    assert not calls
+    assert not calls and not cols
     monkeypatch.setattr(aa_merged, "COMPILED_TABLE", 0)
     compiled = aa_odds(battle)
     assert len(calls) > 20 and sum(calls) > 10_000, (len(calls), sum(calls))
+    assert cols and sum(cols) > 10_000, (len(cols), sum(cols))  # shared_spread's products
     assert compiled.second_wave is not None and numpy_sums.second_wave is not None
     assert 0.01 < compiled.second_wave["attacker_win"] < 0.99
     for key, value in numpy_sums.second_wave.items():
@@ -248,6 +283,7 @@ def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch
     aa_merged_kernel.warm()
     assert sorted(layouts) == [False, True]
     assert len(loop.signatures) >= 2  # type: ignore[attr-defined]
+    assert aa_merged_kernel.scatter_cols.signatures  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("attacker", "defender", "mode"), [
@@ -397,7 +433,7 @@ def test_win_chance_leaves_out_only_outcomes_below_its_cut() -> None:
 
 @pytest.mark.parametrize("keep", [10**6, 1, 7, 40, 59])
 def test_shared_spread_is_the_per_row_toeplitz_product(keep: int) -> None:
-    # out[h, n, c] = sum_j DT[h, j] x[n, j] A[n, c - j], the columns from keep - 1 on
+    # out[h, c, n] = sum_j DT[h, j] x[n, j] A[n, c - j], the columns from keep - 1 on
     # added into column keep - 1 (the defender destroyed), against plain loops.
     rng = np.random.default_rng(7)
     K, w, H, La = 5, 23, 4, 37  # La > w: bands whose rows start at 0 and end at w
@@ -412,7 +448,7 @@ def test_shared_spread_is_the_per_row_toeplitz_product(keep: int) -> None:
     if 1 <= keep < L:
         want = full[:, :, :keep].copy()
         want[:, :, keep - 1] += full[:, :, keep:].sum(axis=2)
-    got = shared_spread(x, DT, A, keep)
+    got = shared_spread(x, DT, A, keep).transpose(0, 2, 1)  # (H, columns, rows): the rows last
     assert got.shape == want.shape
     assert float(np.abs(got - want).max()) < 1e-12
 
