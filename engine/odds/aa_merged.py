@@ -991,17 +991,19 @@ class MergedTable(TableEngine):
             n = len(ks)
             Hr = self.Hk[ks]  # (n, Lh)
 
-            # U rows first: a band's rows of every block are one matrix (one product).
-            # Every row is written before it is read (rows from n0 by the products
-            # below, row i once its chances are known; row i reads rows after it).
-            U = np.empty((r_hi, n, Cu))
+            # U columns first, then rows, then blocks (UT[c, r, k] = U[k, r, c]): a band's
+            # rows of every block are one matrix, each of its columns one run of memory
+            # (one product). Every row is written before it is read (rows from n0 by
+            # the products below, row i once its chances are known; row i reads rows
+            # after it).
+            UT = np.empty((Cu, r_hi, n))
             if r_hi > n0:  # many rows: each block's Toeplitz matrix of H, a product per band
                 # of U_BAND columns, which read U_BAND + Lh - 1 columns of V (the whole
                 # matrix would read Lu for each, most against its zeros).
                 wb = min(U_BAND, Cu)
                 TH = np.ascontiguousarray(_toeplitz_view(Hr, wb + Lh - 1, wb))
                 Vr = V[self.rid[ks, n0:r_hi], :Lu]
-                Ut = U[n0:r_hi].transpose(1, 0, 2)
+                Ut = UT[:, n0:r_hi].transpose(2, 1, 0)
                 for c0 in range(0, Cu, wb):
                     w = min(wb, Cu - c0)
                     Ut[:, :, c0 : c0 + w] = np.matmul(Vr[:, :, c0 : c0 + w + Lh - 1], TH[:, : w + Lh - 1, :w])
@@ -1016,14 +1018,14 @@ class MergedTable(TableEngine):
                         if hh <= hl:
                             continue
                         ce = min(je + g1 - 1, Cu)
-                        X = U[ra + hl : ra + hh, :, js + g0 : ce].reshape(-1, ce - js - g0)
-                        Z = (TGT[i, js:je, js + g0 : ce] @ X.T).reshape(je - js, hh - hl, n)
+                        X = UT[js + g0 : ce, ra + hl : ra + hh].reshape(ce - js - g0, -1)
+                        Z = (TGT[i, js:je, js + g0 : ce] @ X).reshape(je - js, hh - hl, n)
                         S1[:, js:je] = np.matmul(DhT[js:je, :, h0 + hl : h0 + hh], Z)[:, 0, :].T
                 keep = ~self.s_retreat[ids]
                 if keep.any():
                     self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
                 if i:  # U of this row: each block's H slid along
-                    U[i] = np.vecdot(sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr[:, None, :])
+                    UT[:, i] = np.vecdot(sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr[:, None, :]).T
 
     def _nxt_of(self, ids: Arr) -> Arr:
         """``nxt[s, :]`` (the states after 0, 1 … Hd more casualties) of the states ``ids``."""
