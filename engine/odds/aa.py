@@ -908,19 +908,15 @@ def _second_wave(
     from engine.odds.aa_table import sum_by
 
     prof_w = battle.profiles("attacker", cat)
-    wave_takes = battle.mode != "sea" and any(prof_w[n].takes_territory for n in battle.wave2)
-    o = tally.outcome
-    # The first wave won (it takes the territory), or both sides died (the second wave
-    # walks in): the defender's final state has no fighting unit then.
-    draw = float(o[DRAW])
-    total = {
-        "attacker_win": float(o[ATTACKER]) + draw,
-        "attacker_takes": float(tally.takes or 0) + (draw if wave_takes else 0.0),
-        "defender_win": 0.0,
-        "draw": 0.0,
-    }
+    sea = battle.mode == "sea"
+    wave_takes = any(prof_w[n].takes_territory for n in battle.wave2)
+    wave_air = any(prof_w[n].domain == AIR for n in battle.wave2)
     dfn = setup.defender
     zero = setup.unit - setup.unit
+    # On land a first wave that took the territory (a land unit left, A-10.10) leaves it
+    # to the second, AA guns and all (captured with it).
+    took = tally.takes if not sea and tally.takes is not None else zero
+    total = {"attacker_win": float(took), "attacker_takes": float(took), "defender_win": 0.0, "draw": 0.0}
     dtype = float if isinstance(setup.unit, float) else object  # exact: Fraction objects
     held: dict[State, dict[str, int]] = {}
 
@@ -958,6 +954,24 @@ def _second_wave(
         keys.append(fid[pairs.a] * (1 << 32) + dmap[pairs.d])
         ws.append(pairs.w)
     left = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0]
+    # Every other end of the first wave left no defending unit: it won without taking the
+    # territory (aircraft alone), both sides died, AA fire shot all its aircraft down over
+    # a lone AA gun, or at sea it won (the defender's submarines submerged or not). The
+    # second wave walks in (A-10.10's ruling: it wins, and takes the territory with a land
+    # unit; at sea it takes what it wins), unless something there still fires at it: AA
+    # guns (on land, at its aircraft, A-10.5), or at sea the defender's aircraft kept out
+    # of the first battle by its submarines alone (A-10.6): it fights them.
+    gone = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) == 0]
+    rest = sum((mass for _, mass in gone), zero) - took
+    if gone and rest > 0:
+        # On land the ends with no defending unit are one state (AA guns are never lost,
+        # A-10.5); at sea the second wave meets the aircraft kept out, if any.
+        at = gone[0][0] if not sea else tuple(0 for _ in dfn.slots)
+        if survivors(at) and (sea or wave_air):
+            left.append((at, rest))
+        else:
+            total["attacker_win"] += float(rest)
+            total["attacker_takes"] += float(rest) if sea or wave_takes else 0.0
     keys.append(np.array([d_ids.setdefault(st, len(d_ids)) for st, _ in left], dtype=np.int64))
     ws.append(np.array([mass for _, mass in left], dtype=dtype))
     key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)

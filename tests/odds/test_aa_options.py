@@ -232,6 +232,83 @@ def test_second_wave_attacks_the_survivors(exact: bool) -> None:
     assert w["draw"] == pytest.approx(5 / 64)
 
 
+def test_second_wave_walks_in_where_the_first_won_without_taking() -> None:
+    # 1 fighter (3) against 1 inf (2): the fighter wins 1/2 without taking the territory
+    # (aircraft alone, A-10.10), dies with the infantry 1/4, loses 1/4.  The infantry of
+    # the second wave walks in after a win or a trade (A-10.10's ruling: no defending
+    # unit) and takes it; after a loss it attacks the infantry: wins 1/4, loses 5/8,
+    # trades 1/8 (1 against 2).  Before, the walk-in after the fighter's win was a win
+    # that took nothing (takes 5/16).
+    w = aa_odds(AABattle.parse("1 fig", "1 inf", wave2="1 inf"), exact=True).second_wave
+    assert w is not None
+    assert w["attacker_win"] == pytest.approx(13 / 16, abs=1e-15)
+    assert w["attacker_takes"] == pytest.approx(13 / 16, abs=1e-15)
+    assert w["defender_win"] == pytest.approx(5 / 32, abs=1e-15)
+    assert w["draw"] == pytest.approx(1 / 32, abs=1e-15)
+
+
+@pytest.mark.parametrize(("wave2", "win", "takes"), [
+    ("1 inf", 1.0, 1.0),  # walks in: the gun fires at aircraft only (A-10.5)
+    ("1 fig", 5 / 6, 0.0),  # the gun fires at it: shot down 1/6, the gun holds
+    ("1 inf, 1 fig", 1.0, 1.0),  # the infantry walks in whatever the gun hits
+])  # fmt: skip
+def test_second_wave_after_aa_fire_shot_the_whole_first_wave_down(wave2: str, win: float, takes: float) -> None:
+    # 1 fighter against a lone AA gun: shot down 1/6 (the gun holds: a defender win), else
+    # it wins alone (no defending unit, no land unit to take it).  Either way the second
+    # wave meets the gun alone.  Before, the 1/6 where the gun shot the first wave down
+    # went nowhere (the second wave's chances summed to 5/6).
+    w = aa_odds(AABattle.parse("1 fig", "1 aa", wave2=wave2), exact=True).second_wave
+    assert w is not None
+    assert w["attacker_win"] == pytest.approx(win, abs=1e-15)
+    assert w["attacker_takes"] == pytest.approx(takes, abs=1e-15)
+    assert w["attacker_win"] + w["defender_win"] + w["draw"] == pytest.approx(1.0, abs=1e-15)
+
+
+def test_second_wave_walks_into_a_territory_the_first_took() -> None:
+    # 2 infantry take a territory held by an AA gun alone (A-10.10's ruling: no dice), the
+    # gun captured with it: the second wave's fighter walks in, nothing fires at it.
+    w = aa_odds(AABattle.parse("2 inf", "1 aa", wave2="1 fig"), exact=True).second_wave
+    assert w is not None
+    assert w["attacker_win"] == w["attacker_takes"] == 1.0
+
+
+def test_second_wave_at_sea_takes_what_it_wins() -> None:
+    # At sea a win is the sea zone's: attacker_takes is attacker_win (as for one battle).
+    # 1 destroyer against 1: wins 2/5, trades 1/5, loses 2/5; the second destroyer then
+    # wins 2/5 of its battle: 2/5 + 1/5 + 2/5 * 2/5 = 19/25.  Before, the walk-in after a
+    # trade was a win but not taken (takes 14/25).
+    w = aa_odds(AABattle.parse("1 des", "1 des", mode="sea", wave2="1 des"), exact=True).second_wave
+    assert w is not None
+    assert w["attacker_win"] == pytest.approx(19 / 25, abs=1e-15)
+    assert w["attacker_takes"] == pytest.approx(19 / 25, abs=1e-15)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_second_wave_fights_the_aircraft_kept_out_of_a_submarine_attack(exact: bool) -> None:
+    # Submarines alone attack a carrier and its fighters with no destroyer there: the
+    # fighters stay out of that battle (A-10.6).  Where the submarines sink the carrier,
+    # the fighters are still there and fight the second wave (before, it walked in).
+    battle = AABattle.parse("3 sub", "1 car, 2 fig", mode="sea", wave2="2 fig")
+    w = aa_odds(battle, exact=exact).second_wave
+    assert w is not None
+    first = aa_odds(AABattle.parse("3 sub", "1 car, 2 fig", mode="sea"))
+    want = 0.0
+    met = False
+    for survivors, p in first.survivors["defender"]:
+        held = {n: c for n, c in survivors.items() if c}
+        if not held:
+            want += p
+            continue
+        army = ", ".join(f"{c} {n}" for n, c in held.items())
+        mode = "sea" if held.get("carrier") else "land"  # fighters alone: no ship rules
+        met = met or not held.get("carrier")
+        want += p * aa_odds(AABattle.parse("2 fig", army, mode=mode)).attacker_win
+    assert met  # the submarines sank the carrier in some ends
+    assert w["attacker_win"] == pytest.approx(want, abs=1e-12)
+    assert w["attacker_takes"] == pytest.approx(want, abs=1e-12)
+    assert w["attacker_win"] + w["defender_win"] + w["draw"] == pytest.approx(1.0, abs=1e-12)
+
+
 def test_the_second_wave_is_held_to_the_same_work_limits() -> None:
     """A second wave counts against the units cap like either side, and its battle
     against the state cap (a huge wave could otherwise run unbounded)."""
@@ -934,12 +1011,13 @@ def test_second_wave_joins_the_first_waves_units_still_fighting() -> None:
 def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.MonkeyPatch) -> None:
     # 1 fighter against 1 inf and an AA gun for one round, then 1 more fighter.  The AA
     # gun hits the first fighter 1/6; otherwise a round: only the infantry hits 5/6 *
-    # 1/6, nobody 5/6 * 1/3 (both hit, or only the fighter: the territory is empty).
-    # So the second fighter attacks 1 inf alone with 1/6 + 5/36 = 11/36, and joins the
-    # first against it with 5/18.  The AA gun fires before that battle at each force:
-    # 1 fighter hit 1/6; 2 fighters 0, 1, 2 hit 25/36, 10/36, 1/36.  Two forces left
-    # with the same fighters against the same infantry are one start, chances added
-    # (engine.odds.aa._second_wave_once): 3 starts, not 5.
+    # 1/6, nobody 5/6 * 1/3, both or only the fighter 5/6 * 1/2 (no defending unit left,
+    # but the AA gun: A-10.10's ruling, it fires at aircraft entering, A-10.5).
+    # So the second fighter attacks 1 inf alone with 1/6 + 5/36 = 11/36, the gun alone
+    # with 5/12, and joins the first against the infantry with 5/18.  The AA gun fires
+    # before that battle at each force: 1 fighter hit 1/6; 2 fighters 0, 1, 2 hit 25/36,
+    # 10/36, 1/36.  Two forces left with the same fighters against the same infantry are
+    # one start, chances added (engine.odds.aa._second_wave_once): 5 starts, not 7.
     from engine.odds import aa
 
     seen: list[tuple[AABattle, list[Any]]] = []
@@ -951,19 +1029,25 @@ def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.
         return real(battle, *args, starts=starts, **kwargs)
 
     monkeypatch.setattr(aa, "_run", spy)
-    aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig", rounds=1), exact=True)
+    odds = aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig", rounds=1), exact=True)
     (second, starts), = seen
     setup, _ = setup_battle(second, F(1))
-    alone, joined = F(11, 36), F(5, 18)
-    live = alone + joined
+    alone, joined, gun = F(11, 36), F(5, 18), F(5, 12)
+    assert alone + joined + gun == 1
     want = {
-        0: (alone * F(1, 6) + joined * F(1, 36)) / live,
-        1: (alone * F(5, 6) + joined * F(10, 36)) / live,
-        2: joined * F(25, 36) / live,
+        (0, 1): alone * F(1, 6) + joined * F(1, 36),
+        (1, 1): alone * F(5, 6) + joined * F(10, 36),
+        (2, 1): joined * F(25, 36),
+        (0, 0): gun * F(1, 6),
+        (1, 0): gun * F(5, 6),
     }
-    got = {setup.attacker.counts(s.attacker).get("fighter", 0): s.weight for s in starts}
-    assert len(starts) == 3 and got == want
-    assert all(setup.defender.counts(s.defender) == {"infantry": 1, "aa gun": 1} for s in starts)
+    got = {(setup.attacker.counts(s.attacker).get("fighter", 0), setup.defender.counts(s.defender)["infantry"]):
+           s.weight for s in starts}  # fmt: skip
+    assert len(starts) == 5 and got == want
+    assert all(setup.defender.counts(s.defender)["aa gun"] == 1 for s in starts)
+    # Fighters alone never take the territory (A-10.10).
+    assert odds.second_wave is not None
+    assert odds.second_wave["attacker_takes"] == 0.0
 
 
 def test_second_wave_joined_says_so() -> None:
