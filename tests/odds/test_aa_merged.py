@@ -284,6 +284,7 @@ def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch
     assert sorted(layouts) == [False, True]
     assert len(loop.signatures) >= 2  # type: ignore[attr-defined]
     assert aa_merged_kernel.scatter_cols.signatures  # type: ignore[attr-defined]
+    assert aa_merged_kernel.back_substitute.signatures  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("attacker", "defender", "mode"), [
@@ -397,6 +398,36 @@ def test_win_chance_by_column_chunks_matches_one_product(monkeypatch: pytest.Mon
     _, got = run_merged(battle)  # chunked
     assert got.outcome[RETREAT] > 0.01
     same_tally(got, want, got.dropped + want.dropped + 1e-12)
+
+
+def test_win_chance_back_substitution_compiled_or_not_is_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The in-row back substitution is a compiled loop where numba is loaded already, a
+    # numpy loop over the columns otherwise: the same chances (to rounding), in the
+    # ground phase's rows and the level pass's.
+    import types
+
+    from engine.odds import aa_merged_kernel
+
+    battle = AABattle.parse("30 inf, 4 fig, 4 bom", "40 inf, 1 aa", retreat_chance=40)
+    setup, _ = setup_battle(battle, 1.0)
+    calls: list[int] = []
+    loop = aa_merged_kernel.back_substitute
+
+    def counted(vT: Any, AT: Any, cdT: Any, j_lo: int) -> None:
+        calls.append(vT.shape[1])
+        loop(vT, AT, cdT, j_lo)
+
+    monkeypatch.setattr(aa_merged_kernel, "back_substitute", counted)
+    merged = MergedTable(setup)
+    assert merged._win_ground_applies()
+    compiled = merged.win_chance()
+    assert len(calls) > 10 and max(calls) > 1
+    monkeypatch.setattr(aa_merged, "sys", types.SimpleNamespace(modules={}))  # numba not loaded
+    calls.clear()
+    plain = MergedTable(setup).win_chance()
+    assert not calls
+    assert (compiled > 0.1).any() and (compiled < 0.9).any()
+    assert float(np.abs(compiled - plain).max()) < 1e-14
 
 
 def test_win_chance_leaves_out_only_outcomes_below_its_cut() -> None:
