@@ -945,8 +945,7 @@ def _second_wave(
     keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
     if tally.pairs:
         pairs = PairTable.of(tally.pairs)
-        fid = np.array([force_id(Counter(setup.attacker.counts(a)) + Counter(battle.wave2)) for a in pairs.attackers],
-                       dtype=np.int64)  # fmt: skip
+        fid = _joined_forces(setup.attacker, pairs.attackers, battle.wave2, force_id)
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in pairs.defenders], dtype=np.int64)
         u, sums = sum_by(pairs.d, pairs.w, zero)
         for j, mass in zip(u.tolist(), sums.tolist()):
@@ -1005,6 +1004,33 @@ def _second_wave(
             for k, value in part.items():
                 total[k] += value
     return {k: chance(v) for k, v in total.items()}, error
+
+
+def _joined_forces(att: Side, states: Sequence[State], wave2: Mapping[str, int],
+                   force_id: Callable[[Counter[str]], int]) -> Any:
+    """The force (``force_id``'s number) of each of the first wave's ``states`` joined by
+    ``wave2``: states with the same units by type (a battleship damaged or not) are one
+    force, numbered in the order the states first show them.  As arrays: a joined wave
+    of 100 leaves tens of thousands of states (~0.3 s as a Counter per state)."""
+    import numpy as np
+
+    from engine.odds.aa_table import row_ids
+
+    names = sorted({slot.unit for slot in att.slots} | set(wave2))
+    col = {n: j for j, n in enumerate(names)}
+    by_slot = np.zeros((len(att.slots), len(names)), dtype=np.int64)
+    for j, slot in enumerate(att.slots):
+        by_slot[j, col[slot.unit]] = 1
+    base = np.zeros(len(names), dtype=np.int64)
+    for n, c in wave2.items():
+        base[col[n]] += c
+    counts = np.array(states, dtype=np.int64).reshape(len(states), len(att.slots)) @ by_slot + base
+    first, at = row_ids(counts)
+    ids = np.zeros(len(first), dtype=np.int64)
+    for u in np.argsort(first, kind="stable").tolist():
+        row = counts[first[u]].tolist()
+        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0}))
+    return ids[at]
 
 
 def _wave_battle(battle: AABattle, attacker: Mapping[str, int], defender: Mapping[str, int]) -> AABattle:
