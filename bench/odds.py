@@ -276,6 +276,12 @@ def _cli_ms(repeat: int = 5, *args: str) -> float:
 
 
 def figures() -> Iterable[tuple[str, object]]:
+    from bot.commands.odds import warm
+
+    # As the bot does when it starts: numba and the compiled loops loaded (the odds
+    # engines use them where numba is loaded, or where a battle is big enough to pay for
+    # loading it).
+    warm()
     gflops, loop_ns = _machine()
     yield "odds-machine-gemm-gflops-1-core", gflops
     yield "odds-machine-python-loop-ns", loop_ns
