@@ -962,12 +962,22 @@ def _second_wave(
     # of the first battle by its submarines alone: it fights them.
     gone = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) == 0]
     rest = sum((mass for _, mass in gone), zero) - took
+    error = 0.0
     if gone and rest > 0:
         # On land the ends with no defending unit are one state (AA guns are never lost,
         # ); at sea the second wave meets the aircraft kept out, if any.
         at = gone[0][0] if not sea else tuple(0 for _ in dfn.slots)
-        if survivors(at) and (sea or wave_air):
+        if sea and survivors(at):
             left.append((at, rest))
+        elif survivors(at) and wave_air:
+            # The guns alone: a battle of its own, whose defender never fought (all the
+            # aircraft shot down and no land unit: the defender holds, not a trade, as
+            # for one battle). In the battle of every other start it would be a trade.
+            part, part_error = _shares(float(rest), _run(_wave_battle(battle, battle.wave2, survivors(at)),
+                                                           setup.unit, "auto", limits, eps, report=False))
+            error += part_error
+            for k, value in part.items():
+                total[k] += value
         else:
             total["attacker_win"] += float(rest)
             total["attacker_takes"] += float(rest) if sea or wave_takes else 0.0
@@ -985,7 +995,6 @@ def _second_wave(
     # At sea forces of submarines alone fight apart: the defender's aircraft may stay out
     # of their battles.
     apart = np.array([battle.mode == "sea" and all(prof_w[n].submarine for n in force) for force in forces])
-    error = 0.0
     for subs in (False, True):
         rows = np.flatnonzero(apart[fights.f] == subs)
         if not len(rows):

@@ -264,6 +264,22 @@ def test_second_wave_after_aa_fire_shot_the_whole_first_wave_down(wave2: str, wi
     assert w["attacker_win"] + w["defender_win"] + w["draw"] == pytest.approx(1.0, abs=1e-15)
 
 
+@pytest.mark.parametrize("exact", [False, True])
+def test_second_wave_shot_down_by_a_lone_gun_is_the_defender_holding(exact: bool) -> None:
+    # 1 fighter against 1 inf and an AA gun, then 1 more fighter.  The first leaves the
+    # infantry (shot down 1/6, or lost to it 5/6 * 1/4: 3/8 in all) or the gun alone (won or
+    # traded: 5/8).  Against the infantry the second fighter wins 5/6 * 1/2, loses 1/6 +
+    # 5/6 * 1/4, trades 5/6 * 1/4; against the gun alone it wins 5/6 and, shot down, the
+    # defender holds (1/6: the gun never fought, as in one battle), not a trade.  The
+    # battle of every start counted that 1/6 as a trade (the defender's army had fought).
+    w = aa_odds(AABattle.parse("1 fig", "1 inf, 1 aa", wave2="1 fig"), exact=exact).second_wave
+    assert w is not None
+    inf, gun = 3 / 8, 5 / 8
+    assert w["attacker_win"] == pytest.approx(inf * 5 / 12 + gun * 5 / 6, abs=1e-14)
+    assert w["defender_win"] == pytest.approx(inf * 9 / 24 + gun / 6, abs=1e-14)
+    assert w["draw"] == pytest.approx(inf * 5 / 24, abs=1e-14)
+
+
 def test_second_wave_walks_into_a_territory_the_first_took() -> None:
     # 2 infantry take a territory held by an AA gun alone (A-10.10's ruling: no dice), the
     # gun captured with it: the second wave's fighter walks in, nothing fires at it.
@@ -477,7 +493,9 @@ def test_a_second_waves_battles_skip_the_report_but_not_the_chances(
 
     monkeypatch.setattr(aa, "_result", spy)
     aa_odds(AABattle.parse(attacker, defender, wave2=attacker, **options))
-    assert reports == [True, False]
+    # The first battle with its report; the second wave's (on land also its battle
+    # against the AA gun alone) without.
+    assert reports[0] is True and len(reports) >= 2 and not any(reports[1:]), reports
 
 
 def test_expected_losses_and_tuv_swing() -> None:
@@ -1014,10 +1032,11 @@ def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.
     # 1/6, nobody 5/6 * 1/3, both or only the fighter 5/6 * 1/2 (no defending unit left,
     # but the AA gun: A-10.10's ruling, it fires at aircraft entering, A-10.5).
     # So the second fighter attacks 1 inf alone with 1/6 + 5/36 = 11/36, the gun alone
-    # with 5/12, and joins the first against the infantry with 5/18.  The AA gun fires
-    # before that battle at each force: 1 fighter hit 1/6; 2 fighters 0, 1, 2 hit 25/36,
-    # 10/36, 1/36.  Two forces left with the same fighters against the same infantry are
-    # one start, chances added (engine.odds.aa._second_wave_once): 5 starts, not 7.
+    # with 5/12 (a battle of its own: its defender never fought), and joins the first
+    # against the infantry with 5/18.  The AA gun fires before that battle at each force:
+    # 1 fighter hit 1/6; 2 fighters 0, 1, 2 hit 25/36, 10/36, 1/36.  Two forces left with
+    # the same fighters against the same infantry are one start, chances added
+    # (engine.odds.aa._second_wave_once): 3 starts, not 5.
     from engine.odds import aa
 
     seen: list[tuple[AABattle, list[Any]]] = []
@@ -1034,20 +1053,26 @@ def test_joined_second_wave_is_one_start_per_pair_of_states(monkeypatch: pytest.
     setup, _ = setup_battle(second, F(1))
     alone, joined, gun = F(11, 36), F(5, 18), F(5, 12)
     assert alone + joined + gun == 1
+    live = alone + joined
     want = {
-        (0, 1): alone * F(1, 6) + joined * F(1, 36),
-        (1, 1): alone * F(5, 6) + joined * F(10, 36),
-        (2, 1): joined * F(25, 36),
-        (0, 0): gun * F(1, 6),
-        (1, 0): gun * F(5, 6),
+        0: (alone * F(1, 6) + joined * F(1, 36)) / live,
+        1: (alone * F(5, 6) + joined * F(10, 36)) / live,
+        2: joined * F(25, 36) / live,
     }
-    got = {(setup.attacker.counts(s.attacker).get("fighter", 0), setup.defender.counts(s.defender)["infantry"]):
-           s.weight for s in starts}  # fmt: skip
-    assert len(starts) == 5 and got == want
-    assert all(setup.defender.counts(s.defender)["aa gun"] == 1 for s in starts)
-    # Fighters alone never take the territory (A-10.10).
-    assert odds.second_wave is not None
-    assert odds.second_wave["attacker_takes"] == 0.0
+    got = {setup.attacker.counts(s.attacker).get("fighter", 0): s.weight for s in starts}
+    assert len(starts) == 3 and got == want
+    assert all(setup.defender.counts(s.defender) == {"infantry": 1, "aa gun": 1} for s in starts)
+    # Fighters alone never take the territory (A-10.10); against the gun alone the second
+    # fighter wins 5/6 and, shot down, the defender holds.
+    whole = odds.second_wave
+    assert whole is not None
+    assert whole["attacker_takes"] == 0.0
+    # The 0-fighter start holds for the defender; the others fight 1 inf (1 fighter: wins
+    # 1/2, loses 1/4, trades 1/4; 2 fighters against 1 inf at 2: computed as one battle).
+    two = aa_odds(AABattle.parse("2 fig", "1 inf"), exact=True)
+    assert two.exact is not None
+    held = live * (got[0] + got[1] * F(1, 4) + got[2] * two.exact["defender_win"])
+    assert whole["defender_win"] == pytest.approx(float(held + gun * F(1, 6)), abs=1e-15)
 
 
 def test_second_wave_joined_says_so() -> None:
