@@ -143,7 +143,11 @@ class MinisOdds:
     flame_chance: Fraction | None = None  # three or more natural 6s (flamethrower only)
     overheat_chance: Fraction | None = None  # the attacker disrupted by Overheat (any attack)
     heavy_armor_chance: Fraction | None = None  # the target's Heavy Armor used up
-    second_hits: Mapping[int, Fraction] | None = None  # the second attack's hits
+    # The second attack's hits: the chance it is made with each number of hits (they add
+    # up to second_made: on defensive fire the second shot is not made once the first
+    # stopped the mover, M-12.4).
+    second_hits: Mapping[int, Fraction] | None = None
+    second_made: Fraction | None = None
 
     @property
     def expected_hits(self) -> Fraction:
@@ -165,6 +169,7 @@ class MinisOdds:
             "heavy_armor_chance": None if self.heavy_armor_chance is None else float(self.heavy_armor_chance),
             "second_hits": None if self.second_hits is None else {
                 str(h): float(p) for h, p in self.second_hits.items()},
+            "second_made": None if self.second_made is None else float(self.second_made),
             "hits": {str(h): float(p) for h, p in self.hits.items()},
             "counters": {k: float(p) for k, p in self.counters.items()},
             "expected_hits": float(self.expected_hits),
@@ -342,10 +347,19 @@ def minis_odds(a: MinisAttack) -> MinisOdds:
         successes[k] += q
     flame_chance = sum((q for (_, f, _), q in joint.items() if f), Fraction(0)) if a.flamethrower else None
     second_hits: dict[int, Fraction] | None = None
+    second_made: Fraction | None = None
     if a.attacks == 2:
         second_hits = {h: Fraction(0) for h in range(4)}
+        second_made = Fraction(1)
         final: dict[tuple[Any, bool], Fraction] = {}
         for ((state, heavy), hot), p in after.items():
+            if a.defensive_fire and state != "none":
+                # The first shot stopped the mover (disrupted or destroyed it): the second
+                # is not made (M-12.4; engine/minis/defensive_fire.fire).
+                key = ((state, heavy), hot)
+                final[key] = final.get(key, Fraction(0)) + p
+                second_made -= p
+                continue
             prior = a.prior_counters if a.defensive_fire else state
             _, hits2, after2 = _one_attack(a, penalty or hot, prior, heavy)
             for h, q in hits2.items():
@@ -373,7 +387,7 @@ def minis_odds(a: MinisAttack) -> MinisOdds:
         tuple(successes), hits, counters, flame_chance,
         overheat_chance=overheat if a.overheat else None,
         heavy_armor_chance=heavy_used if a.heavy_armor else None,
-        second_hits=second_hits,
+        second_hits=second_hits, second_made=second_made,
     )  # fmt: skip
 
 

@@ -193,7 +193,10 @@ def _minis_extras(odds: MinisOdds) -> list[str]:
     """Lines for a second attack, Heavy Armor and Overheat (issue 19)."""
     out = []
     if odds.second_hits is not None:
-        second = " · ".join(f"{_hits(h)} {percent(p)}" for h, p in odds.second_hits.items() if p or h == 0)
+        second = " · ".join(f"{_hits(h)} {percent(p)}" for h, p in _hit_rows(odds.attack, odds.second_hits)
+                            if p or h == 0)  # fmt: skip
+        if odds.second_made is not None and odds.second_made < 1:
+            second = f"not made {percent(1 - odds.second_made)} (the first shot stopped the mover) · {second}"
         out.append(f"Second attack (Double Shot): {second}; the result is after both")
     if odds.heavy_armor_chance is not None:
         out.append(f"Heavy Armor used up (a Damaged counter ignored): {percent(odds.heavy_armor_chance)}")
@@ -252,7 +255,10 @@ def minis_sections(odds: MinisOdds) -> list[Section]:
     if odds.second_hits is None:
         sections: list[Section] = [("Hits", hit_bars(odds.hits))]
     else:
-        sections = [("Hits, first attack", hit_bars(odds.hits)), ("Hits, second attack", hit_bars(odds.second_hits))]
+        second = hit_bars(odds.second_hits)
+        if odds.second_made is not None and odds.second_made < 1:
+            second.insert(0, ("not made", float(1 - odds.second_made)))
+        sections = [("Hits, first attack", hit_bars(odds.hits)), ("Hits, second attack", second)]
     sections.append(("Result" if odds.second_hits is None else "Result after both", counters))
     extra = [(label, float(p)) for label, p in (("Heavy Armor used up", odds.heavy_armor_chance),
                                                 ("Overheat: attacker disrupted", odds.overheat_chance)) if p is not None]

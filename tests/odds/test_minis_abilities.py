@@ -13,13 +13,15 @@ import pytest
 from engine.core.dice import scripted_dice
 from engine.core.errors import DiceExhausted, IllegalOrder
 from engine.minis.attacks import Plan, plan_attack, resolve
+from engine.minis.defensive_fire import fire
+from engine.minis.model import ALLIES
 from engine.minis.events import Attacked, UnitDisrupted
 from engine.minis.state import MinisState
 from engine.odds.minis import COUNTERS, MinisAttack, counter_lists, minis_odds, summary
 from engine.odds.minis_game import live_attack
-from engine.odds.report import minis_extra_attack_line
+from engine.odds.report import minis_extra_attack_line, minis_lines
 from engine.minis.state import Phase
-from tests.minis.helpers import battle, make_card
+from tests.minis.helpers import ascii_map, battle, make_card, play
 from tests.odds.helpers import CARDS, MAP, invoke
 
 HOTGUN = make_card("hotgun", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Overheat"])
@@ -161,3 +163,68 @@ async def test_discord_cannon_is_for_two_units_of_a_game() -> None:
     with pytest.raises(NotationError) as err:
         await invoke("odds minis", dice="4", defense="5", cannon=True)
     assert "/odds minis attacker:ax1 target:al1 cannon:true" in err.value.text()
+
+
+def test_defensive_double_shot_stops_after_a_shot_that_takes_effect() -> None:
+    # 3 dice at 4+ against a Soldier of defense 1, defensive fire, Double Shot and
+    # Overheat.  The first shot stops the mover with any success (7/8); the second is
+    # made only when it did not (1/8, M-12.4; engine/minis/defensive_fire.fire), at -1 per
+    # die when the first overheated (three 1s: 1/216, then 5+ per die).  The calculator
+    # made the second shot from every first result: Overheat 431/46656 instead of
+    # 121/23328, the second shot's hit 87.4 % instead of 10.9 %.
+    odds = minis_odds(MinisAttack(dice=3, defense=1, target="soldier", defensive_fire=True, overheat=True,
+                                  attacks=2))  # fmt: skip
+    assert odds.second_made == F(1, 8)
+    hot, cold = F(1, 216), F(1, 8) - F(1, 216)
+    assert odds.second_hits == {0: hot * F(8, 27) + cold / 8, 1: hot * F(19, 27) + cold * F(7, 8), 2: 0, 3: 0}
+    assert odds.counters["disrupted"] == F(7, 8) + hot * F(19, 27) + cold * F(7, 8)
+    # Three 1s on the first shot (then no success), or on the second after a first
+    # without success and without three 1s.
+    assert odds.overheat_chance == F(121, 23328)
+    line = [ln for ln in minis_lines(odds) if ln.startswith("Second attack")][0]
+    assert line.startswith("Second attack (Double Shot): not made 87.5% (the first shot stopped the mover) · ")
+
+
+MOVE_MAP = ascii_map("""
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+""")
+TWIN_DF = make_card("twin-df", vs_s=(3, 3, 3), vs_v=(3, 3, 3), abilities=["Double Shot", "Overheat"])
+
+
+def test_defensive_double_shot_equals_the_engine() -> None:
+    # The Soldier moves D1 -> D2 and provokes the Double Shot gun in C2: every dice
+    # sequence of its defensive fire (engine/minis/defensive_fire.fire: the second shot
+    # only while the mover is not stopped) against the calculator's live form.
+    s = battle(MOVE_MAP, [("al1", GRUNT, "D1", "N"), ("ax1", TWIN_DF, "C2")], phase=Phase.MOVEMENT,
+               active=ALLIES, first=ALLIES, extra_cards=CARDS + EXTRA + (TWIN_DF,))  # fmt: skip
+    s, _ = play(s, ALLIES, "move al1 D2")
+    assert s.move is not None and s.move.stage == "leaving"
+    live = live_attack(s, "ax1", "al1", defensive=True)
+    assert live.attack.attacks == 2 and live.attack.defensive_fire and live.attack.overheat
+    odds = minis_odds(live.attack)
+    effect = {c: F(0) for c in COUNTERS}
+    hot = [F(0)]
+    made = [F(0)]
+
+    def explore(prefix: list[int]) -> None:
+        try:
+            after, events, stopped = fire(s, "ax1", "leaving", scripted_dice(prefix), standing=None)
+        except DiceExhausted:
+            for v in range(1, 7):
+                explore(prefix + [v])
+            return
+        w = F(1, 6 ** len(prefix))
+        mover = after.unit("al1")
+        effect["destroyed" if not mover.on_map else "disrupted" if stopped else "none"] += w
+        if any(isinstance(e, UnitDisrupted) and e.reason == "Overheat" for e in events):
+            hot[0] += w
+        if sum(isinstance(e, Attacked) for e in events) == 2:
+            made[0] += w
+
+    explore([])
+    assert dict(odds.counters) == effect
+    assert odds.overheat_chance == hot[0] and hot[0] > 0
+    assert odds.second_made == made[0] and 0 < made[0] < 1
