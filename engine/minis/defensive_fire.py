@@ -154,10 +154,12 @@ def fire(state: MinisState, d_id: str, where: str, dice: Dice, *, standing: str 
     stopped = False
     x = state.unit(mover_id).hex
     assert x is not None
-    for _ in range(shots):
+    for shot in range(shots):
         mover = state.unit(mover_id)
         if not mover.on_map:
             break
+        if shot and ab.is_disrupted(state, state.unit(d_id)):
+            break  # Overheat disrupted it on the first shot: no more defensive fire (M-8.1, M-12.2)
         p = plan_attack(state, state.unit(d_id), mover, kind="defensive")
         if isinstance(p, str):
             break

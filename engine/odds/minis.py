@@ -145,7 +145,7 @@ class MinisOdds:
     heavy_armor_chance: Fraction | None = None  # the target's Heavy Armor used up
     # The second attack's hits: the chance it is made with each number of hits (they add
     # up to second_made: on defensive fire the second shot is not made once the first
-    # stopped the mover, M-12.4).
+    # stopped the mover, M-12.4, or Overheat disrupted the gun, M-8.1).
     second_hits: Mapping[int, Fraction] | None = None
     second_made: Fraction | None = None
 
@@ -353,9 +353,10 @@ def minis_odds(a: MinisAttack) -> MinisOdds:
         second_made = Fraction(1)
         final: dict[tuple[Any, bool], Fraction] = {}
         for ((state, heavy), hot), p in after.items():
-            if a.defensive_fire and state != "none":
-                # The first shot stopped the mover (disrupted or destroyed it): the second
-                # is not made (M-12.4; engine/minis/defensive_fire.fire).
+            if a.defensive_fire and (state != "none" or hot):
+                # The first shot stopped the mover (disrupted or destroyed it, M-12.4), or
+                # Overheat disrupted the gun (a disrupted unit cannot fire defensively,
+                # M-8.1, M-12.2): the second is not made (engine/minis/defensive_fire.fire).
                 key = ((state, heavy), hot)
                 final[key] = final.get(key, Fraction(0)) + p
                 second_made -= p

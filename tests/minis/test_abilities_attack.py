@@ -310,6 +310,17 @@ def test_double_shot_on_defensive_fire_rolls_two_attacks_at_the_mover() -> None:
     assert [a.successes for a in attacks(events)] == [0, 4] and s.unit("al1").disrupted
 
 
+def test_double_shot_on_defensive_fire_stops_once_overheat_disrupts_the_gun() -> None:
+    # The Kuomintang MG Team's first shot rolls eight 1s: no success, and three natural
+    # 1s or more disrupt it (Overheat); a disrupted unit cannot fire defensively (M-8.1,
+    # M-12.2), so its second shot is not rolled and the mover goes on.
+    s = battle(open_map(), [("al1", C("kuomintang-mg-team"), "E5"), ("ax1", C("mauser-kar-98k"), "E4")])
+    s, _ = play(s, AXIS, "move ax1 F4")
+    s, events = play(s, ALLIES, "fire al1 leaving", [1] * 8)  # exactly one shot's dice
+    assert [a.successes for a in attacks(events)] == [0]
+    assert s.unit("al1").disrupted and not s.unit("ax1").disrupted
+
+
 def test_suppressive_fire_fires_defensively_any_number_of_times() -> None:
     s = battle(open_map(), [("ax1", C("mg-42-machine-gun-team"), "E5"), ("al1", C("m1-garand-rifle"), "E4"),
                             ("al2", C("m1-garand-rifle"), "D5")], active=ALLIES)

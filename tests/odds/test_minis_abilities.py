@@ -167,22 +167,23 @@ async def test_discord_cannon_is_for_two_units_of_a_game() -> None:
 
 def test_defensive_double_shot_stops_after_a_shot_that_takes_effect() -> None:
     # 3 dice at 4+ against a Soldier of defense 1, defensive fire, Double Shot and
-    # Overheat.  The first shot stops the mover with any success (7/8); the second is
-    # made only when it did not (1/8, M-12.4; engine/minis/defensive_fire.fire), at -1 per
-    # die when the first overheated (three 1s: 1/216, then 5+ per die).  The calculator
-    # made the second shot from every first result: Overheat 431/46656 instead of
-    # 121/23328, the second shot's hit 87.4 % instead of 10.9 %.
+    # Overheat.  The first shot stops the mover with any success (7/8); three 1s (1/216)
+    # disrupt the gun, which then cannot fire defensively (M-8.1, M-12.2).  So the second
+    # is made only after a first with no success and no Overheat (1/8 - 1/216, M-12.4;
+    # engine/minis/defensive_fire.fire).  The calculator made the second shot from every
+    # first result: the second shot's hit 87.4 % instead of 10.5 %.
     odds = minis_odds(MinisAttack(dice=3, defense=1, target="soldier", defensive_fire=True, overheat=True,
                                   attacks=2))  # fmt: skip
-    assert odds.second_made == F(1, 8)
-    hot, cold = F(1, 216), F(1, 8) - F(1, 216)
-    assert odds.second_hits == {0: hot * F(8, 27) + cold / 8, 1: hot * F(19, 27) + cold * F(7, 8), 2: 0, 3: 0}
-    assert odds.counters["disrupted"] == F(7, 8) + hot * F(19, 27) + cold * F(7, 8)
-    # Three 1s on the first shot (then no success), or on the second after a first
-    # without success and without three 1s.
-    assert odds.overheat_chance == F(121, 23328)
+    cold = F(1, 8) - F(1, 216)
+    assert odds.second_made == cold
+    assert odds.second_hits == {0: cold / 8, 1: cold * F(7, 8), 2: 0, 3: 0}
+    assert odds.counters["disrupted"] == F(7, 8) + cold * F(7, 8)
+    # Three 1s on the first shot, or on the second after a first without success or
+    # Overheat.
+    assert odds.overheat_chance == F(1, 216) + cold * F(1, 216)
     line = [ln for ln in minis_lines(odds) if ln.startswith("Second attack")][0]
-    assert line.startswith("Second attack (Double Shot): not made 87.5% (the first shot stopped the mover) · ")
+    assert line.startswith("Second attack (Double Shot): not made 88.0% (the first shot stopped the mover, or "
+                           "Overheat disrupted the gun) · ")  # fmt: skip
 
 
 MOVE_MAP = ascii_map("""
