@@ -863,10 +863,10 @@ def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | 
     outcome, a, d = setup.settle(a, d)
     if outcome is None:
         limit = battle.retreat_after if battle.strafes else battle.rounds
-        if limit == 1:
+        if battle.retreat_chance is not None:
+            outcome = RETREAT  # the retreat rules act after the last round too
+        elif limit == 1:
             outcome = UNFINISHED  # a strafe after round 1 retreats (below)
-        elif battle.retreat_chance is not None:
-            outcome = RETREAT
         else:
             outcome = STALEMATE
     tally.record(outcome, a, d, start.weight, setup.takes(a))

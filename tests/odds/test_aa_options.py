@@ -1256,7 +1256,9 @@ def test_a_joined_second_wave_in_the_merged_engine_equals_a_battle_per_pair(
     ({"retreat_after": 1}, "retreat"),  # the strafe: after round 1
     ({"rounds": 1}, "unfinished"),
     ({"retreat_chance": 60}, "retreat"),  # fighting on never wins
+    ({"retreat_chance": 10, "rounds": 1}, "retreat"),  # the retreat rules act after the last round too
     ({"retreat_below": 8}, "retreat"),
+    ({"retreat_below": 8, "rounds": 1}, "retreat"),
 ])  # fmt: skip
 def test_a_start_nobody_can_hit_in_fights_round_1_then_the_rules_act(
     attacker: str, defender: str, options: dict[str, object], outcome: str, monkeypatch: pytest.MonkeyPatch

@@ -61,3 +61,27 @@ def test_names_and_errors() -> None:
         memoir_odds(MemoirRoll(0, "infantry"))
     with pytest.raises(IllegalOrder):
         memoir_odds(MemoirRoll(2, "infantry", figures=9))
+
+
+@pytest.mark.parametrize("roll", [
+    MemoirRoll(dice=3, target="infantry", blocked=True),
+    MemoirRoll(dice=3, target="infantry", retreat_room=1),
+    MemoirRoll(dice=3, target="infantry", ignore_flags=1),
+])  # fmt: skip
+def test_retreat_options_without_figures_are_refused_not_dropped(roll: MemoirRoll) -> None:
+    # They change only the figures the unit loses: without its figures they would change
+    # nothing, so the roll is refused with a legal example (as every option that would).
+    with pytest.raises(IllegalOrder) as err:
+        memoir_odds(roll)
+    assert "give its figures too" in err.value.text()
+    assert "/odds memoir … figures:4 retreat_room:1" in err.value.text()
+
+
+def test_blocked_and_a_retreat_room_together_are_refused() -> None:
+    with pytest.raises(IllegalOrder) as err:
+        memoir_odds(MemoirRoll(dice=3, target="infantry", figures=4, blocked=True, retreat_room=2))
+    assert "/odds memoir … blocked:true" in err.value.text()
+    assert "/odds memoir … retreat_room:2" in err.value.text()
+    # Blocked is a retreat room of 0: the two agree.
+    both = memoir_odds(MemoirRoll(dice=3, target="infantry", figures=2, blocked=True, retreat_room=0))
+    assert both.eliminate == memoir_odds(MemoirRoll(dice=3, target="infantry", figures=2, blocked=True)).eliminate > 0
