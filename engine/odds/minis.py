@@ -30,8 +30,8 @@ Rules as modelled:
   sequence (M-9.1, M-9.2), and a successful cover roll adds nothing to a unit that has
   one (M-11.2).  ``counters`` then tells what the target has after this attack.
 - Hull-Mounted Flamethrower (``flamethrower``, the caller sets it at short range only):
-  three or more natural 6s destroy the target whatever the hits, unless a cover roll
-  saves it.  Highly Flammable (``highly_flammable``): a Damaged counter becomes a
+  three or more natural 6s destroy the target whatever the hits; its short-range attacks
+  allow no cover roll (a cover number with it is refused).  Highly Flammable (``highly_flammable``): a Damaged counter becomes a
   Destroyed one on a die of 3 or more.  Both follow engine/minis/attacks.py.
 - Forest Camouflage (``cover_automatic``): the cover roll succeeds without a die.
 - Heavy Armor (``heavy_armor``: the target has it and has not used it yet in the game):
@@ -118,6 +118,9 @@ class MinisAttack:
             raise IllegalOrder("An automatic cover roll needs the cover number too.")
         if self.attacks not in (1, 2):
             raise IllegalOrder("A unit attacks once, or twice with Double Shot.", legal=("/odds minis … double_shot:true",))
+        if self.flamethrower and self.cover is not None:
+            raise IllegalOrder("A Hull-Mounted Flamethrower's short-range attacks allow no cover roll: leave the cover"
+                               " number out.")
         if self.heavy_armor and self.target != VEHICLE:
             raise IllegalOrder("Heavy Armor is a Vehicle ability: Soldiers never get Damaged counters (M-9.1).",
                                legal=("/odds minis … target_type:vehicle heavy_armor:true",))

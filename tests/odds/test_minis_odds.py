@@ -123,9 +123,11 @@ def test_hull_mounted_flamethrower_three_natural_sixes_destroy_whatever_the_hits
     assert counters(dice=3, defense=4, flamethrower=True, defensive_fire=True)["destroyed"] == F(1, 216)
 
 
-def test_m11_5_the_flamethrower_alone_calls_for_the_cover_roll_which_saves_the_target() -> None:
-    got = counters(dice=3, defense=4, flamethrower=True, cover=4, target="soldier")
-    assert got == {"none": 1 - F(1, 216) * F(1, 2), "destroyed": F(1, 216) * F(1, 2)}
+def test_the_flamethrower_allows_no_cover_roll() -> None:
+    # Its short-range attacks allow no cover (the game's cover.cover_ignored_by): a cover
+    # number with it is refused, not computed as a roll the game never makes.
+    with pytest.raises(IllegalOrder, match="allow no cover roll"):
+        minis_odds(MinisAttack(dice=3, defense=4, flamethrower=True, cover=4, target="soldier"))
 
 
 def test_flamethrower_joint_law_against_a_brute_force_count() -> None:
