@@ -77,18 +77,21 @@ class MemoirRoll:
         if self.figures is not None and not 1 <= self.figures <= 6:
             raise IllegalOrder("A unit has between 1 and 6 figures.",
                                legal=(example("figures", min(max(self.figures, 1), 6)),))
+        if self.retreat_room is not None and self.retreat_room < 0:
+            room = example("retreat_room", 0)
+            if self.figures is None:  # a retreat room needs the figures too (below)
+                room = f"{example('figures', 4)} {options['retreat_room']}:0"
+            raise IllegalOrder("Retreat room cannot be negative.", legal=(room,))
+        if self.ignore_flags < 0:
+            raise IllegalOrder("Ignored flags cannot be negative.", legal=(example("ignore_flags", 0),))
         # Options that would change nothing are refused, not dropped in silence.
         if self.figures is None and (self.blocked or self.retreat_room is not None or self.ignore_flags > 0):
             raise IllegalOrder("A blocked retreat, the retreat room and ignored flags change only the figures the"
-                               " unit loses: give its figures too.",
-                               legal=(f"{example('figures', 4)} {example('retreat_room', 1).split('… ')[1]}",))
-        if self.retreat_room is not None and self.retreat_room < 0:
-            raise IllegalOrder("Retreat room cannot be negative.", legal=(example("retreat_room", 0),))
-        if self.ignore_flags < 0:
-            raise IllegalOrder("Ignored flags cannot be negative.", legal=(example("ignore_flags", 0),))
+                               " unit loses: give its figures too.", legal=(example("figures", 4),))
         if self.blocked and self.retreat_room not in (None, 0):
             raise IllegalOrder("Give one of blocked:true (no retreat hex at all) and retreat_room:N, not both.",
-                               legal=("/odds memoir … blocked:true", example("retreat_room", self.retreat_room)))
+                               legal=(example("retreat_room", 0),
+                                      f"/odds memoir … blocked:false retreat_room:{self.retreat_room}"))
 
     @property
     def room(self) -> int | None:

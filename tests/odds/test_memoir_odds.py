@@ -74,14 +74,14 @@ def test_retreat_options_without_figures_are_refused_not_dropped(roll: MemoirRol
     with pytest.raises(IllegalOrder) as err:
         memoir_odds(roll)
     assert "give its figures too" in err.value.text()
-    assert "/odds memoir … figures:4 retreat_room:1" in err.value.text()
+    assert "Legal: /odds memoir … figures:4." in err.value.text()
 
 
 def test_blocked_and_a_retreat_room_together_are_refused() -> None:
     with pytest.raises(IllegalOrder) as err:
         memoir_odds(MemoirRoll(dice=3, target="infantry", figures=4, blocked=True, retreat_room=2))
-    assert "/odds memoir … blocked:true" in err.value.text()
-    assert "/odds memoir … retreat_room:2" in err.value.text()
+    assert "/odds memoir … retreat_room:0" in err.value.text()
+    assert "/odds memoir … blocked:false retreat_room:2" in err.value.text()
     # Blocked is a retreat room of 0: the two agree.
     both = memoir_odds(MemoirRoll(dice=3, target="infantry", figures=2, blocked=True, retreat_room=0))
     assert both.eliminate == memoir_odds(MemoirRoll(dice=3, target="infantry", figures=2, blocked=True)).eliminate > 0

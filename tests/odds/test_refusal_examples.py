@@ -203,7 +203,9 @@ def _memoir(question: dict[str, Any]) -> object:
 MEMOIR_REFUSED: list[dict[str, Any]] = [
     dict(dice=0, target="infantry"), dict(dice=13, target="infantry"), dict(dice=2, target="tank"),
     dict(dice=2, target="infantry", figures=7), dict(dice=2, target="infantry", retreat_room=-1),
-    dict(dice=2, target="infantry", ignore_flags=-1),
+    dict(dice=2, target="infantry", ignore_flags=-1), dict(dice=2, target="infantry", blocked=True),
+    dict(dice=2, target="infantry", retreat_room=2), dict(dice=2, target="infantry", ignore_flags=1),
+    dict(dice=2, target="infantry", figures=3, blocked=True, retreat_room=2),
     dict(dice=2, target="infantry", figures=4, ambush_dice=14, attacker_figures=3),
     dict(dice=2, target="infantry", figures=4, ambush_dice=2, attacker_figures=9),
     dict(dice=2, target="infantry", figures=4, ambush_dice=2, attacker_figures=3, attacker_retreat_room=-2),
