@@ -31,8 +31,9 @@ Rules as modelled:
   one (M-11.2).  ``counters`` then tells what the target has after this attack.
 - Hull-Mounted Flamethrower (``flamethrower``, the caller sets it at short range only):
   three or more natural 6s destroy the target whatever the hits; its short-range attacks
-  allow no cover roll (a cover number with it is refused).  Highly Flammable (``highly_flammable``): a Damaged counter becomes a
-  Destroyed one on a die of 3 or more.  Both follow engine/minis/attacks.py.
+  allow no cover roll (a cover number with it is refused).  Highly Flammable
+  (``highly_flammable``): a Damaged counter becomes a Destroyed one on a die of 3 or
+  more.  Both follow engine/minis/attacks.py.
 - Forest Camouflage (``cover_automatic``): the cover roll succeeds without a die.
 - Heavy Armor (``heavy_armor``: the target has it and has not used it yet in the game):
   the first Damaged counter it would receive is ignored — not received — so the next
@@ -324,7 +325,7 @@ def _one_attack(
     after: dict[tuple[Any, bool], Fraction] = {}
     for (k, flame, hot), pk in joint.items():
         h = hits_from_successes(a, k)
-        if (h or flame) and cover:  # M-11.5: the roll is made only when the attack would do something
+        if h and cover:  # M-11.5: the roll is made only when the attack would do something
             branches = [(True, pk * cover), (False, pk * (1 - cover))]
         else:
             branches = [(False, pk)]

@@ -196,8 +196,8 @@ def _minis_extras(odds: MinisOdds) -> list[str]:
         second = " · ".join(f"{_hits(h)} {percent(p)}" for h, p in _hit_rows(odds.attack, odds.second_hits)
                             if p or h == 0)  # fmt: skip
         if odds.second_made is not None and odds.second_made < 1:
-            second = (f"not made {percent(1 - odds.second_made)} (the first shot stopped the mover, or Overheat"
-                      f" disrupted the gun) · {second}")
+            why = "the first shot stopped the mover" + (", or Overheat disrupted the gun" if odds.attack.overheat else "")
+            second = f"not made {percent(1 - odds.second_made)} ({why}) · {second}"
         out.append(f"Second attack (Double Shot): {second}; the result is after both")
     if odds.heavy_armor_chance is not None:
         out.append(f"Heavy Armor used up (a Damaged counter ignored): {percent(odds.heavy_armor_chance)}")

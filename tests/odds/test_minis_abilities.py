@@ -186,6 +186,14 @@ def test_defensive_double_shot_stops_after_a_shot_that_takes_effect() -> None:
                            "Overheat disrupted the gun) · ")  # fmt: skip
 
 
+def test_defensive_double_shot_without_overheat_names_the_one_reason() -> None:
+    # No Overheat: the second shot is missing only where the first stopped the mover (M-12.4).
+    odds = minis_odds(MinisAttack(dice=3, defense=1, target="soldier", defensive_fire=True, attacks=2))
+    assert odds.second_made == F(1, 8)
+    line = [ln for ln in minis_lines(odds) if ln.startswith("Second attack")][0]
+    assert line.startswith("Second attack (Double Shot): not made 87.5% (the first shot stopped the mover) · ")
+
+
 MOVE_MAP = ascii_map("""
 . . . . . . . .
 . . . . . . . .
