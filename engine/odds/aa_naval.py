@@ -38,7 +38,7 @@ import numpy as np
 from engine.odds.aa_battle import (
     ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
 )
-from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State
+from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
 from engine.odds.dist import low_luck_distribution
 
@@ -108,9 +108,7 @@ class _Numbered:
         self.plain: list[bool] = []  # the end-of-round rules never act on this state alone
         self._sorted: tuple[Arr, Arr] | None = None
         self._rseq: dict[int, Arr] = {}
-        self._sub_phase: dict[tuple[int, int, int], int] = {}
-        self._n_air: dict[int, int] = {}
-        self._firsts: dict[int, tuple[int, int, int]] = {}
+        self._firsts: dict[int, tuple[int, int]] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
         self._tstore = _Store(np.int32)
         self._nstore = _Store(np.int32)
@@ -124,7 +122,7 @@ class _Numbered:
         self._seq_meta = np.full((256, 2), -1, dtype=np.int64)
         self._rseq_meta = np.full((256, 2), -1, dtype=np.int64)
         self._aseq_meta = np.full((256, 2), -1, dtype=np.int64)  # restricted_seq without submarines
-        self._firsts_arr = np.full((256, 3), -1, dtype=np.int64)
+        self._firsts_arr = np.full((256, 2), -1, dtype=np.int64)
         self._subs_lead = np.full((256, 1), -1, dtype=np.int64)  # subs_lead, as 0 / 1
         self.dstore = _Store(np.float64)
         # Beside each distribution in ``dstore``, its tail sums (at offset + h: the chance
@@ -381,62 +379,59 @@ class _Numbered:
             got = memo[(c << 2) | excluded] = np.concatenate((np.array([c], dtype=np.int64), got))
         return got
 
-    def firsts(self, t: int) -> tuple[int, int, int]:
-        """Steps of the loss order of ``t`` before its first aircraft, before its first
-        submarine (all of them when there is none), and its aircraft steps."""
+    def firsts(self, t: int) -> tuple[int, int]:
+        """Steps of the loss order of ``t`` before its first aircraft and before its
+        first submarine (all of them when there is none)."""
         got = self._firsts.get(t)
         if got is None:
             cats = [step.category for step in self.side.steps(self.states[t])]
             first_air = cats.index(CAT_AIR) if CAT_AIR in cats else len(cats)
             first_sub = cats.index(CAT_SUB) if CAT_SUB in cats else len(cats)
-            got = self._firsts[t] = (first_air, first_sub, cats.count(CAT_AIR))
+            got = self._firsts[t] = (first_air, first_sub)
         return got
 
-    def air_count(self, t: int) -> int:
-        """Aircraft steps in the loss order of ``t``."""
-        got = self._n_air.get(t)
-        if got is None:
-            got = self._n_air[t] = sum(1 for step in self.side.steps(self.states[t]) if step.category == CAT_AIR)
-        return got
-
-    def sub_phase(self, t: int, hs: int, need: int) -> int:
-        """Where ``hs`` submarine hits on ``t`` go when ``need`` aircraft hits will have
-        no aircraft left to take, as :meth:`Side.take_hits` places them (both classes
-        restricted, A-10.6): each on the first step of the loss order it may take (a
-        submarine or a non-aircraft), but a non-submarine step only while enough of
-        those are left for the aircraft hits that can go nowhere else or when the
-        submarine hits outnumber the submarines left.  The aircraft hits then take the
-        first non-submarine steps left (:meth:`restricted_seq` of that state,
-        :meth:`table`)."""
-        key = (t, hs, need)
-        got = self._sub_phase.get(key)
-        if got is None:
-            steps = self.side.steps(self.states[t])
-            subs = [k for k, step in enumerate(steps) if step.category == CAT_SUB]
-            other = [k for k, step in enumerate(steps) if step.category != CAT_SUB and step.category != CAT_AIR]
-            s_ptr = o_ptr = 0
-            taken: list[int] = []
-            left = hs
-            while left > 0:
-                own = subs[s_ptr] if s_ptr < len(subs) else -1
-                shared = other[o_ptr] if o_ptr < len(other) else -1
-                if shared >= 0 and (own < 0 or shared < own) and (
-                    left > len(subs) - s_ptr or need < len(other) - o_ptr
-                ):
-                    taken.append(shared)
-                    o_ptr += 1
-                elif own >= 0:
-                    taken.append(own)
-                    s_ptr += 1
-                left -= 1
-            cur = list(self.states[t])
-            for k in taken:
-                step = steps[k]
-                cur[step.source] -= 1
-                if step.target >= 0:
-                    cur[step.target] += 1
-            got = self._sub_phase[key] = self.number(tuple(cur))
-        return got
+    def both_classes(self, t: int, ns: int, na: int) -> Arr:
+        """Numbers of the states after ``hs`` submarine hits and ``ha`` aircraft hits on
+        ``t`` (``hs < ns``, ``ha < na``; both classes restricted, A-10.6), placed as
+        :meth:`Side.take_hits` places them: going down the loss order, each step is
+        taken while the hits can still all be assigned with it.  Taken that way, the
+        submarine steps, the aircraft steps and the others lost are each the first of
+        their kind, as many as are met before the hits run out: the walk stops at the
+        first step ``p`` where the others before it, plus the submarines before it up to
+        ``hs``, plus the aircraft before it up to ``ha``, reach ``hs + ha`` (the last
+        step when they never do: the hits left are lost)."""
+        steps = self.side.steps(self.states[t])
+        cats = np.fromiter((step.category for step in steps), dtype=np.int64, count=len(steps))
+        before = np.zeros((3, len(steps) + 1), dtype=np.int64)  # of each kind, before step p
+        for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
+            np.cumsum(cats == cat, out=before[cat, 1:])
+        ha = np.arange(na)
+        air_part = np.minimum(ha[:, None], before[CAT_AIR][None, :])  # (na, p)
+        taken = np.empty((3, ns, na), dtype=np.int64)
+        for hs in range(ns):
+            reach = before[CAT_OTHER][None, :] + np.minimum(hs, before[CAT_SUB])[None, :] + air_part
+            p = np.minimum((reach < (hs + ha)[:, None]).sum(axis=1), len(steps))  # reach grows with p
+            taken[CAT_SUB, hs] = np.minimum(hs, before[CAT_SUB][p])
+            taken[CAT_AIR, hs] = np.minimum(ha, before[CAT_AIR][p])
+            taken[CAT_OTHER, hs] = before[CAT_OTHER][p]
+        # Each kind's steps taken in order: its first k steps' changes to the counts.
+        moves: list[Arr] = []
+        for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
+            delta = np.zeros((int((cats == cat).sum()) + 1, len(self.states[t])), dtype=np.int64)
+            for k, i in enumerate(np.flatnonzero(cats == cat).tolist(), 1):
+                delta[k, steps[i].source] -= 1
+                if steps[i].target >= 0:
+                    delta[k, steps[i].target] += 1
+            moves.append(np.cumsum(delta, axis=0))
+        flat = taken.reshape(3, -1)
+        keys, which = np.unique(flat, axis=1, return_inverse=True)
+        start = np.array(self.states[t], dtype=np.int64)
+        found = np.fromiter(
+            (self.number(tuple((start + moves[0][s] + moves[1][a] + moves[2][o]).tolist())) for s, a, o in keys.T.tolist()),
+            dtype=np.int64,
+            count=keys.shape[1],
+        )
+        return found[which.reshape(-1)].reshape(ns, na)
 
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
         key = tuple(groups)
@@ -505,14 +500,8 @@ class _Numbered:
         if self.air[t]:
             subs_only = self.restricted_seq(t, CAT_AIR)
             bases[:, 0] = subs_only[np.minimum(np.arange(ns), len(subs_only) - 1)]
-            if na > 1 and ns > 1:  # both classes (sub_phase), by what the aircraft hits need
-                ha = np.arange(1, na)
-                need = np.maximum(ha - self.air_count(t), 0)
-                groups = [(int(n), ha[need == n]) for n in np.unique(need).tolist()]
-                for hs in range(1, ns):
-                    for n, sel in groups:
-                        chain = self.restricted_seq(self.sub_phase(t, hs, n), CAT_SUB)
-                        bases[hs, sel] = chain[np.minimum(sel, len(chain) - 1)]
+            if na > 1 and ns > 1:  # both classes
+                bases[1:, 1:] = self.both_classes(t, ns, na)[1:, 1:]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
         distinct, which = _marked(bases, len(self.states))
@@ -655,16 +644,16 @@ NumberedSides = tuple[_Numbered, _Numbered]
 def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     """Whether a hit restriction can bind on targets ``ts`` under fires of facts
     ``fmeta`` (:meth:`_Numbered.fire_meta`; otherwise the hits are taken in plain loss
-    order).  It cannot when the restricted hits all land before the first step they
-    may not take: at most as many submarine hits as steps before the first aircraft,
-    aircraft hits (after those) before the first submarine, and no more aircraft hits
-    than aircraft (so the submarine hits leave nothing for them,
-    :meth:`_Numbered.sub_phase`); the unrestricted ones then follow on."""
+    order).  It cannot when the first steps of the loss order, as many as there are
+    hits, can all be assigned (:meth:`Side.take_hits` then takes just those): at most
+    as many submarine hits as steps before the first aircraft (the aircraft among them
+    are then no more than the unrestricted hits), and, with aircraft hits, at most as
+    many submarine and aircraft hits together as steps before the first submarine."""
     n_sub, n_air = fmeta[:, 3] - 1, fmeta[:, 4] - 1
     free = (n_air == 0) & ((n_sub == 0) | ~target.flags[ts, 4])
     firsts = target.firsts_of(ts)
-    before_air, before_sub, aircraft = firsts[:, 0], firsts[:, 1], firsts[:, 2]
-    binds = (n_sub > before_air) | ((n_air > 0) & ((n_sub + n_air > before_sub) | (n_air > aircraft)))
+    before_air, before_sub = firsts[:, 0], firsts[:, 1]
+    binds = (n_sub > before_air) | ((n_air > 0) & (n_sub + n_air > before_sub))
     return ~free & binds
 
 

@@ -19,12 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, cast
 
+from engine.odds.aa_casualties import CAT_AIR as CAT_AIR
+from engine.odds.aa_casualties import CAT_OTHER as CAT_OTHER
+from engine.odds.aa_casualties import CAT_SUB as CAT_SUB
+from engine.odds.aa_casualties import earliest
 from engine.odds.aa_units import AIR, UnitProfile
 
 ATTACK, DEFENSE = "attack", "defense"
 
 # Target categories (what a unit is, for hit restrictions, A-10.6).
-CAT_SUB, CAT_AIR, CAT_OTHER = 0, 1, 2
 
 State = tuple[int, ...]
 Dice = tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
@@ -283,9 +286,10 @@ class Side:
     def take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
         """Apply hits of three classes (A-10.6): submarine hits never land on aircraft,
         aircraft hits (without a friendly destroyer) never on submarines, other hits
-        anywhere.  The owner takes as many hits as possible (A-10.14) and otherwise
-        follows the loss order: each hit takes the first step it legally can, provided the
-        remaining hits can still all be taken as far as possible.  Surplus hits are lost."""
+        anywhere.  The owner takes as many hits as possible (A-10.14) and, among those
+        choices, loses the earliest units of the loss order it can: going down the
+        order, a step is taken whenever the hits can still all be assigned with it
+        (:func:`engine.odds.aa_casualties.earliest`).  Surplus hits are lost."""
         if not sub_hits and not air_hits:
             return self.take(st, any_hits)
         key = ("take", st, sub_hits, air_hits, any_hits)
@@ -296,47 +300,8 @@ class Side:
 
     def _take_hits(self, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
         steps = self.steps(st)
-        # Whether a step may be taken depends only on its category, and of a category
-        # the steps are always taken from the first unused one: so for each hit only
-        # the first unused step of each category is a candidate, tried in loss order.
-        # A restricted hit may always take a step of its own category (a submarine's
-        # hit a submarine, an aircraft's hit an aircraft) without lowering how many of
-        # the hits can be absorbed; only a step of the shared category (the others) is
-        # checked.  Unrestricted hits come last and take the first steps left.
-        by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
-        for k, step in enumerate(steps):
-            by_cat[step.category].append(k)
-        other = by_cat[CAT_OTHER]
-        pools = [len(by_cat[0]), len(by_cat[1]), len(other)]
-        hits = [sub_hits, air_hits, any_hits]
-        ptr = [0, 0, 0]
-        taken: list[int] = []
-        for cls in (CAT_SUB, CAT_AIR):  # the class's own category has the same number
-            own_steps = by_cat[cls]
-            while hits[cls] > 0:
-                own = own_steps[ptr[cls]] if ptr[cls] < len(own_steps) else -1
-                shared = other[ptr[CAT_OTHER]] if ptr[CAT_OTHER] < len(other) else -1
-                if shared >= 0 and (own < 0 or shared < own):
-                    best = _max_absorbed(pools, hits)
-                    hits[cls] -= 1
-                    pools[CAT_OTHER] -= 1
-                    if _max_absorbed(pools, hits) == best - 1:
-                        ptr[CAT_OTHER] += 1
-                        taken.append(shared)
-                        continue
-                    pools[CAT_OTHER] += 1
-                else:
-                    hits[cls] -= 1
-                if own >= 0:
-                    pools[cls] -= 1
-                    ptr[cls] += 1
-                    taken.append(own)
-                # else: the hit is lost
-        if any_hits:
-            used = set(taken)
-            taken += [k for k in range(len(steps)) if k not in used][:any_hits]
         out = list(st)
-        for k in taken:
+        for k in earliest((step.category for step in steps), sub_hits, air_hits, any_hits):
             _apply(out, steps[k])
         return tuple(out)
 
@@ -445,27 +410,6 @@ def _category(p: UnitProfile) -> int:
     if p.domain == AIR:
         return CAT_AIR
     return CAT_OTHER
-
-
-def _legal(cls: int, category: int) -> bool:
-    """Hit class 0 (submarine fire) never hits aircraft; class 1 (aircraft without a
-    friendly destroyer) never hits submarines; class 2 hits anything."""
-    return not ((cls == 0 and category == CAT_AIR) or (cls == 1 and category == CAT_SUB))
-
-
-def _max_absorbed(pools: Sequence[int], hits: Sequence[int]) -> int:
-    """The most hits that can be taken from step pools (subs, air, other): submarine
-    hits use the submarine pool first, aircraft hits the air pool first, both then share
-    the other pool; unrestricted hits take whatever is left."""
-    s, a, f = pools
-    hs, ha, hy = hits
-    # (plain comparisons rather than min/max: this is called very often)
-    xs = hs if hs < s + f else s + f
-    xa = ha if ha < a + f else a + f
-    over = (xs - s if xs > s else 0) + (xa - a if xa > a else 0)
-    restricted = (xs if xs < s else s) + (xa if xa < a else a) + (over if over < f else f)
-    rest = s + a + f - restricted
-    return restricted + (hy if hy < rest else rest)
 
 
 def _apply(out: list[int], step: Step) -> None:

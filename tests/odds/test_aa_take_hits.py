@@ -1,75 +1,112 @@
-"""Side.take_hits (A-10.6, A-10.14) against the plain greedy it shortcuts: every hit
-tries the first unused step of each legal category in loss order and takes the first
-that keeps the most hits absorbable.  The shortcut (a restricted hit's own category is
-always safe; unrestricted hits take the first steps left) must give the same states."""
+"""Side.take_hits (A-10.6, A-10.14) against a brute force: of every set of steps of the
+loss order the hits can be assigned to (a submarine's hit never on an aircraft, an
+aircraft's hit without a friendly destroyer never on a submarine), the owner loses the
+biggest and, among those, the one with the earliest units of the order."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
-from engine.odds.aa import AABattle, setup_battle
-from engine.odds.aa_side import Side, State, _apply, _legal, _max_absorbed
+from engine.odds.aa import AABattle, aa_odds, setup_battle
+from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, _apply
+
+
+def _assignable(cats: list[int], hits: list[int]) -> bool:
+    """Whether steps of categories ``cats`` can each get one of ``hits`` (classes:
+    0 submarine, 1 aircraft, 2 unrestricted), by augmenting paths."""
+    legal = [[h for h, cls in enumerate(hits) if not (cls == 0 and c == CAT_AIR) and not (cls == 1 and c == CAT_SUB)]
+             for c in cats]  # fmt: skip
+    owner: dict[int, int] = {}
+
+    def place(k: int, seen: set[int]) -> bool:
+        for h in legal[k]:
+            if h not in seen:
+                seen.add(h)
+                if h not in owner or place(owner[h], seen):
+                    owner[h] = k
+                    return True
+        return False
+
+    return all(place(k, set()) for k in range(len(cats)))
 
 
 def _reference(side: Side, st: State, sub_hits: int, air_hits: int, any_hits: int) -> State:
     steps = side.steps(st)
-    by_cat: tuple[list[int], list[int], list[int]] = ([], [], [])
-    for k, step in enumerate(steps):
-        by_cat[step.category].append(k)
-    ptr = [0, 0, 0]
-    pools = [len(by_cat[0]), len(by_cat[1]), len(by_cat[2])]
-    hits = [sub_hits, air_hits, any_hits]
-    out = list(st)
-    for cls in (0, 1, 2):
-        while hits[cls] > 0:
-            best = _max_absorbed(pools, hits)
-            hits[cls] -= 1
-            candidates = sorted(
-                (by_cat[c][ptr[c]], c) for c in (0, 1, 2) if ptr[c] < len(by_cat[c]) and _legal(cls, c)
-            )
-            for k, c in candidates:
-                pools[c] -= 1
-                if _max_absorbed(pools, hits) == best - 1:
-                    ptr[c] += 1
-                    _apply(out, steps[k])
-                    break
-                pools[c] += 1
-    return tuple(out)
+    hits = [0] * sub_hits + [1] * air_hits + [2] * any_hits
+    for size in range(min(len(steps), len(hits)), -1, -1):
+        # combinations come in lexicographic order: the first assignable one loses
+        # the earliest units
+        chosen = next((c for c in itertools.combinations(range(len(steps)), size)
+                       if _assignable([steps[k].category for k in c], hits)), None)  # fmt: skip
+        if chosen is not None:
+            out = list(st)
+            for k in chosen:
+                _apply(out, steps[k])
+            return tuple(out)
+    raise AssertionError("the empty set is always assignable")
 
 
-def test_take_hits_matches_the_plain_greedy() -> None:
+def test_take_hits_loses_the_earliest_units_it_can() -> None:
     rng = random.Random(1914)
-    checked = 0
-    for _ in range(40):
-        units = {"sub": rng.randint(0, 5), "des": rng.randint(0, 3), "cru": rng.randint(0, 2),
-                 "car": rng.randint(0, 2), "bat": rng.randint(0, 3), "tra": rng.randint(0, 2)}  # fmt: skip
-        units["fig"] = min(rng.randint(0, 5), 2 * units["car"])
+    checked = changed = 0
+    for _ in range(60):
+        units = {"sub": rng.randint(0, 3), "des": rng.randint(0, 2), "cru": rng.randint(0, 1),
+                 "car": rng.randint(0, 1), "bat": rng.randint(0, 1), "tra": rng.randint(0, 1)}  # fmt: skip
+        units["fig"] = min(rng.randint(0, 2), 2 * units["car"])
         if not sum(units.values()):
             continue
         army = ", ".join(f"{c} {u}" for u, c in units.items() if c)
         battle = AABattle.parse("1 sub, 2 fig", army, mode="sea",
-                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "car,fig"]))  # fmt: skip
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "car,fig", "des,sub,fig"]))  # fmt: skip
         setup, _ = setup_battle(battle, 1.0)
         side = setup.defender
         st = side.start
-        for _ in range(3):
+        for _ in range(2):
             hp = side.hp(st)
-            for hs in range(hp + 2):
-                for ha in range(hp + 2):
-                    for hy in (0, 1, hp // 2, hp + 1):
+            for hs in range(min(hp, 3) + 1):
+                for ha in range(min(hp, 3) + 1):
+                    for hy in sorted({0, 1, hp // 2}):
                         got = side._take_hits(st, hs, ha, hy)
                         assert got == _reference(side, st, hs, ha, hy), (army, st, hs, ha, hy)
+                        # the restricted hits first, then the unrestricted ones on the
+                        # first steps left: how the engines use it
+                        seq = side.sequence(side._take_hits(st, hs, ha, 0))
+                        assert got == seq[min(hy, len(seq) - 1)], (army, st, hs, ha, hy)
                         checked += 1
-            st = side.take_hits(st, rng.randint(0, 2), rng.randint(0, 2), 0)
-    assert checked > 5_000, checked
+                        changed += got != side.take(st, hs + ha + hy)
+            st = side.take_hits(st, rng.randint(0, 1), rng.randint(0, 1), 0)
+    assert checked > 2_000 and changed > 100, (checked, changed)
+
+
+def test_a_submarine_is_lost_before_a_fighter_later_in_the_order() -> None:
+    """The order of loss destroyer, submarine, fighter, carrier; one submarine hit and
+    one bomber hit (no attacking destroyer: the bomber may not hit the submarine, the
+    submarine may not hit the fighter, A-10.6).  Bomber on the destroyer, submarine on
+    the submarine loses the destroyer and the submarine: earlier in the order than the
+    destroyer and the fighter, which taking the submarine's hit first would give."""
+    battle = AABattle.parse("1 sub, 1 bom", "1 des, 1 sub, 1 fig, 1 car", mode="sea",
+                            ool_defender="des,sub,fig,car", rounds=1)  # fmt: skip
+    setup, _ = setup_battle(battle, 1.0)
+    side = setup.defender
+    after = side.take_hits(side.start, 1, 1, 0)
+    assert (side.count(after, "destroyer"), side.count(after, "submarine"), side.count(after, "fighter")) == (0, 0, 1)
+    # Round 1, A-10.6: the defender's submarine strikes first (no attacking destroyer)
+    # and sinks the attacking one on a 1; otherwise that submarine hits on 1-2 and the
+    # bomber on 1-4.  Both hit: 5/6 * 2/6 * 4/6 = 5/27, the defender left with its
+    # fighter and carrier.  Every engine alike.
+    for engine in ("auto", "general"):
+        got = dict((tuple(sorted(army.items())), p) for army, p in aa_odds(battle, engine=engine).survivors["defender"])
+        assert abs(got[(("carrier", 1), ("fighter", 1))] - 5 / 27) < 1e-12, (engine, got)
+        assert (("carrier", 1), ("submarine", 1)) not in got
 
 
 def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
     """engine.odds.aa_naval shortcuts take_hits: one restricted class alone follows a
     fixed sequence (submarine hits skip aircraft, aircraft hits skip submarines), and
-    with both classes the submarine hits' share of the shared steps is decided once
-    per need of the aircraft hits (:meth:`_Numbered.table`, the unrestricted hits
-    following on).  Same states, on both sides' loss orders."""
+    with both classes the steps of each kind lost are counted where the hits run out
+    (:meth:`_Numbered.both_classes`, the unrestricted hits following on).  Same
+    states, on both sides' loss orders."""
     from engine.odds.aa_naval import _Numbered
     from engine.odds.aa_side import CAT_AIR, CAT_SUB
 
