@@ -26,8 +26,10 @@ FROM = Option("from", str, "Where they start", autocomplete=complete.own_space)
 
 
 async def _build(ctx: Ctx, v: dict[str, Any]) -> dict[str, Any]:
+    # Games opened now choose default casualties by the "earliest" rule (A-10.14); the
+    # engine's default stays the older games' rule, so their stored logs replay as played.
     return {"setup": v["setup"], "research": v["research"], "national_objectives": v["objectives"],
-            "victory_cities": int(v["victory_cities"])}
+            "victory_cities": int(v["victory_cities"]), "casualties": "earliest"}
 
 
 register_lifecycle(

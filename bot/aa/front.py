@@ -197,7 +197,10 @@ class AAFront(BaseFront):
         rules = [f"set-up {o.setup}", f"research {'on' if o.research else 'off'}",
                  f"national objectives {'on' if o.national_objectives else 'off'}",
                  f"{o.victory_cities} victory cities to win"]
-        return ["Rules: " + ", ".join(rules) + ".",
+        casualties = ["Default casualties (on a timeout, or with `/aa ool auto:true`): as many hits as"
+                      " can be taken, losing the earliest units of the order of loss that the hits allow"
+                      " (A-10.14)."] if o.casualties == "earliest" else []
+        return ["Rules: " + ", ".join(rules) + ".", *casualties,
                 "Seats: Germany, Soviet Union, Japan, United Kingdom, Italy, United States, China"
                 " (China is usually played by the United States player; one person may hold several"
                 " powers of one side: `/aa join side:\"United States, China\"`)."]

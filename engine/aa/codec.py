@@ -43,7 +43,9 @@ def dump_state(s: AAState) -> dict[str, Any]:
         "version": VERSION,
         "options": {"setup": s.options.setup, "research": s.options.research,
                     "national_objectives": s.options.national_objectives,
-                    "victory_cities": s.options.victory_cities},
+                    "victory_cities": s.options.victory_cities,
+                    # only where it is not the older games' rule: their snapshots have no key
+                    **({"casualties": s.options.casualties} if s.options.casualties != "by-class" else {})},
         "round": s.round,
         "turn_order": list(s.turn_order),
         "turn": s.turn,
@@ -98,7 +100,7 @@ def load_state(d: Mapping[str, Any]) -> AAState:
         out = d["outcome"]
         return AAState(
             options=Options(o["setup"], bool(o["research"]), bool(o["national_objectives"]),
-                            int(o["victory_cities"])),
+                            int(o["victory_cities"]), str(o.get("casualties", "by-class"))),
             round=int(d["round"]),
             turn_order=tuple(d["turn_order"]),
             turn=int(d["turn"]),

@@ -36,11 +36,11 @@ from engine.aa.units import (
 from engine.core.dice import Dice
 from engine.core.errors import IllegalOrder, NotYourTurn
 from engine.core.events import Event
+from engine.odds.aa_casualties import CAT_AIR, CAT_OTHER, CAT_SUB, earliest
 from engine.odds.aa_units import UnitProfile
 
 Result = tuple[AAState, list[Event]]
 ATT, DEF = "attacker", "defender"
-CAT_SUB, CAT_AIR, CAT_OTHER = 0, 1, 2
 
 
 # --------------------------------------------------------------------------- who fights
@@ -151,8 +151,11 @@ def _prefer(state: AAState, who: str) -> Callable[[Unit], tuple[int, int, bool, 
 def default_choice(state: AAState, b: Battle, h: Hits) -> list[Unit]:
     """The default casualties (A-10.14), one entry per hit (a battleship may appear twice):
     intact battleships absorb first, then the order of loss, the attacker of a land
-    battle keeping its last land unit; each hit takes the first unit it legally can
-    while every other hit can still be taken (submarine hits first, then aircraft hits)."""
+    battle keeping its last land unit.  As many hits are taken as can be; in games with
+    the ``earliest`` casualty rule, the earliest units of that order the hits allow are
+    lost (:func:`engine.odds.aa_casualties.earliest`, as the calculator does); in older
+    games (``by-class``) each hit takes the first unit it legally can while every other
+    hit can still be taken (submarine hits first, then aircraft hits)."""
     side = h.side
     units = targets(state, b, side)
     who = decider(state, b, side)
@@ -174,10 +177,13 @@ def default_choice(state: AAState, b: Battle, h: Hits) -> list[Unit]:
             if steps[i][1] in takes:
                 steps.append(steps.pop(i))
                 break
-    pools = _pools(units)
     hits = list(normalise(h, units))
+    if state.options.casualties == "earliest":
+        picked = [steps[k][1] for k in earliest((cat for cat, _ in steps), *hits)]
+        return _units_for(state, b, side, {k: picked.count(k) for k in set(picked)}, ())
+    pools = _pools(units)
     used = [False] * len(steps)
-    picked: list[str] = []
+    picked = []
     for cls in (0, 1, 2):
         while hits[cls] > 0:
             best = max_absorbed(pools, hits)

@@ -2,7 +2,9 @@
 
 * ``new_game(options, dice) -> (state, events)``; options: ``setup`` ("1941" | "1942"),
   ``research`` (bool, A-7), ``national_objectives`` (bool, A-13.3), ``victory_cities``
-  (13, 15 or 18 — A-3.2 — or any number from 1 to 18 for short games)
+  (13, 15 or 18 — A-3.2 — or any number from 1 to 18 for short games), ``casualties``
+  ("earliest" | "by-class", how default casualties are chosen, A-10.14; absent: "by-class",
+  the rule of the games opened before 2026-12-02: the bot opens games with "earliest")
 * ``parse_order(state, seat, text)`` / ``format_order(state, order)`` (canonical text)
 * ``legal_orders(state, seat)`` (lazy; moves from a sensible generator)
 * ``apply(state, order, dice) -> (state, events)`` — never mutates; a ``PlayerError``
@@ -36,7 +38,7 @@ from engine.aa.orders import (
 from engine.aa.setup import load_setup
 from engine.aa.state import (
     CHINA, COMBAT, COMBAT_MOVE, FIRST, MOBILISE, NONCOMBAT, POWERS, PURCHASE, RESEARCH, SIDE, USA,
-    VICTORY_TARGETS, AAState, Options, Unit, with_units,
+    CASUALTY_RULES, VICTORY_TARGETS, AAState, Options, Unit, with_units,
 )
 from engine.aa.units import (
     CARRIER, FACTORY, FIGHTER, SHORT, SURFACE_WARSHIPS, format_counts,
@@ -71,7 +73,10 @@ def game_options(options: Mapping[str, Any]) -> Options:
         if not isinstance(value, bool):
             raise DataError(f"{name} is true or false.")
         flags[name] = value
-    return Options(setup, flags["research"], flags["national_objectives"], target)
+    casualties = options.get("casualties", "by-class")  # absent: a game opened before 2026-12-02
+    if casualties not in CASUALTY_RULES:
+        raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES)
+    return Options(setup, flags["research"], flags["national_objectives"], target, str(casualties))
 
 
 def new_game(options: Mapping[str, Any], dice: Dice) -> Result:

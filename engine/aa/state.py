@@ -43,6 +43,9 @@ def enemies(a: str, b: str) -> bool:
     return SIDE[a] != SIDE[b]
 
 
+CASUALTY_RULES = ("earliest", "by-class")  # Options.casualties
+
+
 @dataclass(frozen=True)
 class Options:
     """Chosen before play (A-4.1)."""
@@ -51,6 +54,11 @@ class Options:
     research: bool = True
     national_objectives: bool = True
     victory_cities: int = 15
+    # How default casualties are chosen (A-10.14): "earliest" (games opened since
+    # 2026-12-02) loses the earliest units of the order of loss the hits allow;
+    # "by-class" (the default of games opened before, kept so their logs replay as
+    # played) places the submarine hits first, then the aircraft hits, then the others.
+    casualties: str = "by-class"
 
 
 @dataclass(frozen=True)

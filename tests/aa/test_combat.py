@@ -14,7 +14,7 @@ from engine.aa.events import BattleEnded, BattleStarted, Bombed, Captured, Lost,
 from engine.aa.game import apply_text, pending, timeout
 from engine.aa.state import COMBAT, COMBAT_MOVE, AAState, Settings
 from engine.core.dice import scripted_dice
-from engine.core.errors import IllegalOrder, NotYourTurn
+from engine.core.errors import IllegalOrder, NotYourTurn, UnknownName
 
 from .helpers import add, empty, ids, kinds_at, play, turn
 
@@ -338,3 +338,39 @@ def test_a9_1_units_from_several_spaces_converge_and_an_empty_hostile_territory_
     e, _ = play(e, G, "move 1 inf: Poland -> East Poland")
     e, events = play(e, G, "done")
     assert e.control["East Poland"] == G and not [x for x in events if isinstance(x, Rolled)]
+
+
+@pytest.mark.parametrize("rule, lost, kept", [
+    # A-10.14 "earliest": bomber's hit on the destroyer, submarine's on the submarine:
+    # the destroyer and the submarine, the first two units of the order
+    ("earliest", "1 sub, 1 des", {"submarine": 0, "fighter": 1}),
+    # games opened before 2026-12-02 ("by-class"): the submarine's hit took the destroyer
+    # first, leaving the bomber's hit only the fighter; kept so their logs replay as played
+    ("by-class", "1 fig, 1 des", {"submarine": 1, "fighter": 0}),
+])  # fmt: skip
+def test_a10_14_default_casualties_lose_the_earliest_units_the_hits_allow(
+        rule: str, lost: str, kept: dict[str, int]) -> None:
+    """A-10.6: the attacking submarine's hit may not take the fighter, the bomber's (no
+    attacking destroyer) not the submarine.  Order of loss: des, sub, fig, car."""
+    s = attack(attack(empty(casualties=rule), G, "submarine", "2 Sea Zone", 1, "3 Sea Zone"), G, "bomber",
+               "2 Sea Zone", 1, "3 Sea Zone")
+    s = add(add(add(s, UK, "destroyer", "2 Sea Zone"), UK, "submarine", "2 Sea Zone"), UK, "carrier", "2 Sea Zone")
+    s = add(s, UK, "fighter", "2 Sea Zone", aboard=ids(s, UK, "carrier", "2 Sea Zone")[0])
+    s, _ = play(s, UK, "ool defense des, sub, fig, car", "auto on")
+    s, _ = play(combat(s), G, "battle 2 Sea Zone")
+    # the British submarine's strike misses; both German shots hit; the defence misses
+    s, events = play(s, UK, "submerge 0", dice=[6, 1, 1, 6, 6, 6])
+    assert rolls(events)[1:3] == [("attacker", "bomber", 4, (1,), 1), ("attacker", "submarine", 2, (1,), 1)]
+    assert [e.units for e in events if isinstance(e, Lost)] == [lost]
+    assert {k: len(ids(s, UK, k, "2 Sea Zone")) for k in kept} == kept
+
+
+def test_a10_14_the_casualty_rule_is_kept_in_the_snapshot_only_where_it_is_new() -> None:
+    from engine.aa.codec import dump_state, load_state
+
+    old, new = empty(), empty(casualties="earliest")
+    assert old.options.casualties == "by-class" and "casualties" not in dump_state(old)["options"]
+    assert dump_state(new)["options"]["casualties"] == "earliest"
+    assert load_state(dump_state(new)).options == new.options and load_state(dump_state(old)).options == old.options
+    with pytest.raises(UnknownName, match="casualty rule"):
+        empty(casualties="cheapest")

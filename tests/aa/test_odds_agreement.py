@@ -163,7 +163,7 @@ def _orders(state: AAState, att_order: tuple[str, ...], def_order: tuple[str, ..
 
 def _battle(kind: str, attacker: dict[str, int], defender: dict[str, int], bombard: dict[str, int],
             att_order: tuple[str, ...], def_order: tuple[str, ...]) -> AAState:
-    s = empty("1941")
+    s = empty("1941", casualties="earliest")  # the rule of games opened now (A-10.14)
     if kind == "land":
         for k, n in attacker.items():
             s = add(s, ATTACKER, k, LAND_AT, n, p3=True, moved=1, came_from=LAND_FROM)
@@ -208,11 +208,12 @@ def _battle(kind: str, attacker: dict[str, int], defender: dict[str, int], bomba
 
 def _check(monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int], defender: dict[str, int],
            bombard: dict[str, int] | None = None, tech_a: frozenset[str] = frozenset(),
-           tech_d: frozenset[str] = frozenset()) -> None:
+           tech_d: frozenset[str] = frozenset(), first_lost: tuple[str, ...] = ()) -> None:
+    """``first_lost``: the defender's order of loss begins with those kinds."""
     bombard = bombard or {}
     attacker = {k: n for k, n in attacker.items() if n}
     defender = {k: n for k, n in defender.items() if n}
-    state = _battle(kind, attacker, defender, bombard, (), ())
+    state = _battle(kind, attacker, defender, bombard, (), first_lost)
     state = replace(state, techs={**state.techs, ATTACKER: tech_a, DEFENDER: tech_d})
     b = Battle(LAND_AT if kind == "land" else SEA_AT, kind if kind != "amphibious" else "land", ATTACKER)
     # the full type orders the game will use, given to the calculator as its orders of loss
@@ -261,6 +262,15 @@ def test_aircraft_against_submarines_need_a_destroyer(monkeypatch: pytest.Monkey
 def test_submarines_alone_against_a_carrier_with_fighters(monkeypatch: pytest.MonkeyPatch) -> None:
     """A-14.4: fighters over a carrier attacked only by submarines stay out of the battle."""
     _check(monkeypatch, "sea", {"submarine": 2}, {"carrier": 1, "fighter": 2})
+
+
+def test_submarine_and_aircraft_hits_together_lose_the_earliest_units_the_hits_allow(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.6, A-10.14: the attacking submarine's hit may not take the fighter, the
+    bomber's not the submarine; order destroyer, submarine, fighter, carrier: both
+    hitting sink the destroyer and the submarine, in the game as in the calculator."""
+    _check(monkeypatch, "sea", {"submarine": 1, "bomber": 1}, {"destroyer": 1, "submarine": 1, "fighter": 1,
+           "carrier": 1}, first_lost=("destroyer", "submarine", "fighter", "carrier"))  # fmt: skip
 
 
 def test_lone_transports_are_defenceless(monkeypatch: pytest.MonkeyPatch) -> None:
