@@ -31,6 +31,7 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
@@ -51,6 +52,11 @@ PER_STATE = (
     "hp_arr",
 )  # fmt: skip
 CHUNK = 1 << 16  # products expanded at once at most (small temporaries: reused, cache-sized)
+# _spread_flat: the products of a round's parts are added by one compiled loop
+# (engine.odds.aa_naval_kernel, ~2 ns a product against ~14 with np.add.at) where numba is
+# already loaded (the bot and `make bench` load it as they start, bot.commands.odds.warm),
+# or where a round has so many products that loading it pays (~0.5-1 s on a slow machine).
+COMPILED_PRODUCTS = 50_000_000
 CELLS_AT_ONCE = 1 << 23  # casualty cells under restricted hits enumerated at once at most (~0.3 GB)
 WALK_PAIRS = 8192  # pairs of states whose general fire a round walk spreads at once at most
 LAST_AT_ONCE = 1 << 20  # entries a round walk's last-round shortcut takes at once (split casualties)
@@ -1785,6 +1791,10 @@ def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val:
     """Add the outer products of flat parts (:meth:`_Parts.flat`; every part has an
     entry on both sides) to ``table``; returns the mass left out (:func:`_pruned`: as
     the general engine's dict solve, products below ``TINY`` are not spread)."""
+    if "numba" in sys.modules or int(la @ ld) >= COMPILED_PRODUCTS:
+        from engine.odds.aa_naval_kernel import spread  # numba: compiled on first use
+
+        return float(spread(table, a_idx, a_val, la, d_idx, d_val, ld, TINY))
     a_idx, a_val, la, d_idx, d_val, ld, _, dropped = _pruned(a_idx, a_val, la, d_idx, d_val, ld)
     for parts, a, d in _chunks(la, ld):
         _spread(table, a_idx[a], a_val[a], la[parts], d_idx[d], d_val[d], ld[parts])

@@ -1,0 +1,72 @@
+"""The compiled loop of the numpy sea solve (:mod:`engine.odds.aa_naval`, numba): adding
+the outer products of a round's mixture parts into the table of next states
+(:func:`spread`), leaving out the products too small to count as the numpy path does.
+
+A part is a set of attacker next states with their chances and a set of defender next
+states with theirs; every pair's product is added at (attacker state, defender state).
+numpy lays the products out first (their cells and values, in chunks) and adds them with
+``np.add.at`` (:func:`engine.odds.aa_naval._spread`, ~14 ns a product on the slow
+machine of 2026-12-02); one loop reads the parts as they are and adds each product where
+it goes, in the same order.  Compiled once per machine (numba's cache, beside this file or
+in ``NUMBA_CACHE_DIR``); the loop releases the GIL while it runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.odds.compiled import compiled as _compiled
+
+
+@_compiled
+def spread(table: Any, a_idx: Any, a_val: Any, la: Any, d_idx: Any, d_val: Any, ld: Any, tiny: float) -> float:
+    """``table[a_idx[i], d_idx[j]] += a_val[i] * d_val[j]`` for every attacker entry
+    ``i`` and defender entry ``j`` of the same part, attacker-major (part ``k`` has the
+    next ``la[k]`` attacker entries and the next ``ld[k]`` defender entries), leaving
+    out what :func:`engine.odds.aa_naval._pruned` leaves out: an attacker entry below
+    ``tiny``, then a defender entry whose product with the part's biggest attacker entry
+    left is below it.  Returns the mass left out, as ``_pruned`` counts it (an attacker
+    entry's value; a defender entry's times the attacker entries left of its part)."""
+    dropped = 0.0
+    kept = np.empty(ld.max() if ld.shape[0] else 0, dtype=np.int64)  # a part's defender entries kept
+    a0 = 0
+    d0 = 0
+    for k in range(la.shape[0]):
+        a1 = a0 + la[k]
+        d1 = d0 + ld[k]
+        a_max = 0.0
+        a_sum = 0.0
+        for i in range(a0, a1):
+            v = a_val[i]
+            if v >= tiny:
+                a_max = max(a_max, v)
+                a_sum += v
+            else:
+                dropped += v
+        n = 0
+        for j in range(d0, d1):
+            if d_val[j] * a_max >= tiny:
+                kept[n] = j
+                n += 1
+            else:
+                dropped += d_val[j] * a_sum
+        for i in range(a0, a1):
+            v = a_val[i]
+            if v >= tiny:
+                row = a_idx[i]
+                for m in range(n):
+                    j = kept[m]
+                    table[row, d_idx[j]] += v * d_val[j]
+        a0 = a1
+        d0 = d1
+    return dropped
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) :func:`spread` for the arrays the engine
+    passes it."""
+    ints = np.zeros(1, dtype=np.int64)
+    spread(np.zeros((1, 1)), ints, np.zeros(1), np.ones(1, dtype=np.int64), ints, np.zeros(1),
+           np.ones(1, dtype=np.int64), 1e-19)  # fmt: skip

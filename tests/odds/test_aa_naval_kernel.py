@@ -1,0 +1,83 @@
+"""The sea solve's compiled loop (engine.odds.aa_naval_kernel.spread): the same table
+and the same mass left out as the numpy path it replaces where numba is loaded
+(engine.odds.aa_naval._pruned then _spread), on random parts and on whole battles."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from engine.odds import aa_naval, aa_naval_kernel, aa_strike
+from engine.odds.aa import AABattle, aa_odds
+from engine.odds.aa_battle import TINY
+
+
+def _parts(rng: np.random.Generator, n_parts: int, rows: int, cols: int) -> tuple[Any, ...]:
+    la = rng.integers(1, 6, n_parts)
+    ld = rng.integers(1, 8, n_parts)
+    a_val = rng.random(int(la.sum())) * 10.0 ** rng.integers(-22, 0, int(la.sum()))  # some below TINY
+    d_val = rng.random(int(ld.sum())) * 10.0 ** rng.integers(-12, 0, int(ld.sum()))
+    return (rng.integers(0, rows, int(la.sum())), a_val, la, rng.integers(0, cols, int(ld.sum())), d_val, ld)
+
+
+def test_the_loop_spreads_and_prunes_as_numpy_does() -> None:
+    rng = np.random.default_rng(44)
+    pruned_some = 0
+    for _ in range(30):
+        a_idx, a_val, la, d_idx, d_val, ld = _parts(rng, int(rng.integers(1, 40)), 9, 7)
+        want = np.zeros((9, 7))
+        a2, v2, la2, d2, dv2, ld2, _, want_dropped = aa_naval._pruned(a_idx, a_val, la, d_idx, d_val, ld)
+        aa_naval._spread(want, a2, v2, la2, d2, dv2, ld2)
+        got = np.zeros((9, 7))
+        dropped = aa_naval_kernel.spread(got, a_idx, a_val, la, d_idx, d_val, ld, TINY)
+        assert np.abs(got - want).max() <= 1e-15 * max(1.0, float(np.abs(want).max()))
+        assert dropped == pytest.approx(want_dropped, rel=1e-12, abs=1e-300)
+        pruned_some += want_dropped > 0
+    assert pruned_some > 10
+
+
+def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Submarines and aircraft on both sides without a destroyer (the solve's parts come
+    # from its held-back and split casualties) and a fleet with destroyers: every round's
+    # products through the loop, or none.
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    calls: list[int] = []
+    loop = aa_naval_kernel.spread
+
+    def counted(*args: Any) -> float:
+        calls.append(int(args[3] @ args[6]))
+        return float(loop(*args))
+
+    monkeypatch.setattr(aa_naval_kernel, "spread", counted)
+    for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
+                               ("3 sub, 2 des, 2 cru, 1 car, 2 fig", "4 sub, 2 des, 1 bat, 1 car, 1 fig")):  # fmt: skip
+        battle = AABattle.parse(attacker, defender, mode="sea")
+        monkeypatch.setattr(aa_naval, "sys", types.SimpleNamespace(modules={}))  # numba not loaded
+        monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 10**18)
+        plain = aa_odds(battle, engine="general")
+        assert not calls
+        monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
+        compiled = aa_odds(battle, engine="general")
+        assert len(calls) > 5 and sum(calls) > 1_000, (len(calls), sum(calls))
+        calls.clear()
+        assert 0.01 < compiled.attacker_win < 0.99
+        for key in ("attacker_win", "defender_win", "draw", "stalemate", "expected_rounds", "tuv_swing"):
+            assert getattr(compiled, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
+        assert compiled.error_bound == pytest.approx(plain.error_bound, rel=1e-9, abs=1e-25)
+
+
+def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[tuple[str, ...]] = []
+    real = aa_naval_kernel.spread
+
+    def spy(*args: Any) -> float:
+        called.append(tuple(str(a.dtype) for a in args if hasattr(a, "dtype")))
+        return float(real(*args))
+
+    monkeypatch.setattr(aa_naval_kernel, "spread", spy)
+    aa_naval_kernel.warm()
+    # the table and chances float64, entries and part lengths int64 (as _Parts.flat gives)
+    assert called == [("float64", "int64", "float64", "int64", "int64", "float64", "int64")]
