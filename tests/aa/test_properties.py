@@ -31,7 +31,8 @@ from .invariants import Ledger, check
 @lru_cache(maxsize=64)
 def position(seed: int, steps: int) -> AAState:
     rng = random.Random(seed)
-    state, _ = new_game({"setup": "1941" if seed % 2 else "1942"}, seeded_dice(seed))
+    state, _ = new_game({"setup": "1941" if seed % 2 else "1942", "casualties": "earliest" if seed % 3 else "by-class"},
+                        seeded_dice(seed))
     ledger = Ledger()
     for n in range(steps):
         if state.outcome is not None:
