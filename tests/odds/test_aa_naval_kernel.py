@@ -70,14 +70,27 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
 
 
 def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
-    called: list[tuple[str, ...]] = []
-    real = aa_naval_kernel.spread
-
-    def spy(*args: Any) -> float:
-        called.append(tuple(str(a.dtype) for a in args if hasattr(a, "dtype")))
-        return float(real(*args))
-
-    monkeypatch.setattr(aa_naval_kernel, "spread", spy)
+    # warm compiles the one signature the engine's battles use: after it, battles of
+    # every kind that reach the loop compile nothing more (a second signature would
+    # make the first such battle wait for numba).
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    # the table and chances float64, entries and part lengths int64 (as _Parts.flat gives)
-    assert called == [("float64", "int64", "float64", "int64", "int64", "float64", "int64")]
+    signatures = list(aa_naval_kernel.spread.signatures)  # type: ignore[attr-defined]
+    assert len(signatures) == 1
+    calls: list[int] = []
+    loop = aa_naval_kernel.spread
+
+    def counted(*args: Any) -> float:
+        calls.append(1)
+        return float(loop(*args))
+
+    monkeypatch.setattr(aa_naval_kernel, "spread", counted)
+    monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
+    for attacker, defender, options in (
+        ("3 sub, 2 cru, 2 fig", "2 sub, 1 car, 2 fig", {}),
+        ("3 sub, 1 des, 1 bat", "3 sub, 1 des, 1 cru", {"rounds": 2}),
+        ("4 sub, 1 bat, 2 bom", "3 cru, 1 car, 2 fig", {"retreat_chance": 40.0}),
+    ):
+        aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
+    assert len(calls) > 3
+    assert list(loop.signatures) == signatures  # type: ignore[attr-defined]
