@@ -24,12 +24,12 @@ spread, dice outcomes below ``CUT`` are left out, all of it counted in ``dropped
 
 from __future__ import annotations
 
-import sys
 from typing import Callable, Sequence, overload
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
+from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, PairTable, StartTable,
     Tally, start_attackers, table_cells, too_big_table, too_many_cells, win_cut,
@@ -1086,7 +1086,7 @@ class MergedTable(TableEngine):
         cd = c * d0[None, :]
         active = np.flatnonzero((cd >= self.w_cut).any(axis=0))
         v = b
-        if len(active) and Ha >= 1 and "numba" in sys.modules:
+        if len(active) and Ha >= 1 and compiled.numba_loaded():
             # The compiled loop where numba is loaded already (the bot loads it as it
             # starts): ~4x the numpy loop below (the mixed-air retreat: ~0.25 s of ~2.5 s on
             # a slow machine). Where it is not (a one-shot `warroom odds`), importing it

@@ -31,11 +31,11 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
 
+from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
 )
@@ -1791,7 +1791,7 @@ def _spread_flat(table: Arr, a_idx: Arr, a_val: Arr, la: Arr, d_idx: Arr, d_val:
     """Add the outer products of flat parts (:meth:`_Parts.flat`; every part has an
     entry on both sides) to ``table``; returns the mass left out (:func:`_pruned`: as
     the general engine's dict solve, products below ``TINY`` are not spread)."""
-    if "numba" in sys.modules or int(la @ ld) >= COMPILED_PRODUCTS:
+    if compiled.numba_loaded() or int(la @ ld) >= COMPILED_PRODUCTS:
         from engine.odds.aa_naval_kernel import spread  # numba: compiled on first use
 
         return float(spread(table, a_idx, a_val, la, d_idx, d_val, ld, TINY))

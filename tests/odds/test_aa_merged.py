@@ -414,8 +414,6 @@ def test_win_chance_back_substitution_compiled_or_not_is_the_same(monkeypatch: p
     # The in-row back substitution is a compiled loop where numba is loaded already, a
     # numpy loop over the columns otherwise: the same chances (to rounding), in the
     # ground phase's rows and the level pass's.
-    import types
-
     from engine.odds import aa_merged_kernel
 
     battle = AABattle.parse("30 inf, 4 fig, 4 bom", "40 inf, 1 aa", retreat_chance=40)
@@ -432,7 +430,7 @@ def test_win_chance_back_substitution_compiled_or_not_is_the_same(monkeypatch: p
     assert merged._win_ground_applies()
     compiled = merged.win_chance()
     assert len(calls) > 10 and max(calls) > 1
-    monkeypatch.setattr(aa_merged, "sys", types.SimpleNamespace(modules={}))  # numba not loaded
+    monkeypatch.setattr(aa_merged.compiled, "numba_loaded", lambda: False)  # numba not loaded
     calls.clear()
     plain = MergedTable(setup).win_chance()
     assert not calls

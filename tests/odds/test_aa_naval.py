@@ -6,7 +6,6 @@ A-10.15 retreat, submerging), only computed differently."""
 from __future__ import annotations
 
 import random
-import types
 from typing import Any
 from fractions import Fraction
 
@@ -411,7 +410,7 @@ def test_general_fire_held_back_is_merged_and_changes_nothing(
 
     monkeypatch.setattr(naval, "_spread", counted)
     # the products counted where numpy makes them (not the compiled loop numba brings)
-    monkeypatch.setattr(naval, "sys", types.SimpleNamespace(modules={}))
+    monkeypatch.setattr(naval.compiled, "numba_loaded", lambda: False)
     monkeypatch.setattr(naval, "COMPILED_PRODUCTS", 10**18)
     monkeypatch.setattr(naval.NavalSolver, "_charge", charging)
     monkeypatch.setattr(naval._Deferred, "add_split", splitting)

@@ -4,7 +4,6 @@ and the same mass left out as the numpy path it replaces where numba is loaded
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 import numpy as np
@@ -55,7 +54,7 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
     for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
                                ("3 sub, 2 des, 2 cru, 1 car, 2 fig", "4 sub, 2 des, 1 bat, 1 car, 1 fig")):  # fmt: skip
         battle = AABattle.parse(attacker, defender, mode="sea")
-        monkeypatch.setattr(aa_naval, "sys", types.SimpleNamespace(modules={}))  # numba not loaded
+        monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: False)  # numba not loaded
         monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 10**18)
         plain = aa_odds(battle, engine="general")
         assert not calls

@@ -316,7 +316,12 @@ def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatc
 
     asked: list[tuple[str, int | None, float | None]] = []
     kernels: list[str] = []
-    monkeypatch.setattr(odds, "aa_odds", lambda b: asked.append((b.mode, b.rounds, b.retreat_chance)) or kernels.append("sea"))
+
+    def ask(b: Any) -> None:
+        asked.append((b.mode, b.rounds, b.retreat_chance))
+        kernels.append("sea")
+
+    monkeypatch.setattr(odds, "aa_odds", ask)
     monkeypatch.setattr(aa_merged_kernel, "warm", lambda: kernels.append("merged"))
     monkeypatch.setattr(aa_naval_kernel, "warm", lambda: kernels.append("naval"))
     odds.warm()
