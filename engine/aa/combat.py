@@ -18,6 +18,7 @@ and checks the probabilities against :func:`engine.odds.aa.aa_odds`.
 from __future__ import annotations
 
 from dataclasses import replace
+from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
 
 from engine.aa.control import capture
@@ -177,27 +178,36 @@ def default_choice(state: AAState, b: Battle, h: Hits) -> list[Unit]:
             if steps[i][1] in takes:
                 steps.append(steps.pop(i))
                 break
-    hits = list(normalise(h, units))
+    hits = normalise(h, units)
     if state.options.casualties == "earliest":
-        picked = [steps[k][1] for k in earliest((cat for cat, _ in steps), *hits)]
-        return _units_for(state, b, side, {k: picked.count(k) for k in set(picked)}, ())
-    pools = _pools(units)
-    used = [False] * len(steps)
-    picked = []
+        lost = earliest((cat for cat, _ in steps), *hits)
+    else:
+        lost = _by_class([cat for cat, _ in steps], _pools(units), list(hits))
+    return _units_for(state, b, side, Counter(steps[i][1] for i in lost), ())
+
+
+def _by_class(cats: Sequence[int], pools: list[int], hits: list[int]) -> list[int]:
+    """The steps (indices into ``cats``, their categories in loss order) lost under the
+    casualty rule of games opened before 2026-12-02 (``by-class``): submarine hits
+    first, then aircraft hits, then the others, each on the first step it legally can
+    take while every other hit can still be taken.  Kept as it was, so those games
+    replay as they were played."""
+    used = [False] * len(cats)
+    lost: list[int] = []
     for cls in (0, 1, 2):
         while hits[cls] > 0:
             best = max_absorbed(pools, hits)
             hits[cls] -= 1
-            for i, (cat, k) in enumerate(steps):
+            for i, cat in enumerate(cats):
                 if used[i] or not _legal(cls, cat):
                     continue
                 pools[cat] -= 1
                 if max_absorbed(pools, hits) == best - 1:
                     used[i] = True
-                    picked.append(k)
+                    lost.append(i)
                     break
                 pools[cat] += 1
-    return _units_for(state, b, side, {k: picked.count(k) for k in set(picked)}, ())
+    return lost
 
 
 def normalise(h: Hits, units: Iterable[Unit]) -> tuple[int, int, int]:
