@@ -10,7 +10,7 @@ from dataclasses import fields
 from typing import Any, Mapping
 
 from engine.aa.state import (
-    AAState, Battle, Hits, Options, Purchase, Settings, Site, Unit,
+    AAState, Battle, Hits, Options, Purchase, Settings, Site, Unit, casualty_rule,
 )
 from engine.core.errors import DataError
 from engine.core.game import Outcome
@@ -100,7 +100,7 @@ def load_state(d: Mapping[str, Any]) -> AAState:
         out = d["outcome"]
         return AAState(
             options=Options(o["setup"], bool(o["research"]), bool(o["national_objectives"]),
-                            int(o["victory_cities"]), str(o.get("casualties", "by-class"))),
+                            int(o["victory_cities"]), casualty_rule(o.get("casualties", "by-class"))),
             round=int(d["round"]),
             turn_order=tuple(d["turn_order"]),
             turn=int(d["turn"]),

@@ -38,7 +38,7 @@ from engine.aa.orders import (
 from engine.aa.setup import load_setup
 from engine.aa.state import (
     CHINA, COMBAT, COMBAT_MOVE, FIRST, MOBILISE, NONCOMBAT, POWERS, PURCHASE, RESEARCH, SIDE, USA,
-    CASUALTY_RULES, VICTORY_TARGETS, AAState, Options, Unit, with_units,
+    CASUALTY_RULES, VICTORY_TARGETS, AAState, Options, Unit, casualty_rule, with_units,
 )
 from engine.aa.units import (
     CARRIER, FACTORY, FIGHTER, SHORT, SURFACE_WARSHIPS, format_counts,
@@ -74,9 +74,11 @@ def game_options(options: Mapping[str, Any]) -> Options:
             raise DataError(f"{name} is true or false.")
         flags[name] = value
     casualties = options.get("casualties", "by-class")  # absent: a game opened before 2026-12-02
-    if casualties not in CASUALTY_RULES:
-        raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES)
-    return Options(setup, flags["research"], flags["national_objectives"], target, str(casualties))
+    try:
+        rule = casualty_rule(casualties)
+    except ValueError:
+        raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES) from None
+    return Options(setup, flags["research"], flags["national_objectives"], target, rule)
 
 
 def new_game(options: Mapping[str, Any], dice: Dice) -> Result:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Literal, Mapping
 
 from engine.aa.board import ALLIES, AXIS, Board, board
 from engine.aa.units import CARRIER, SURFACE_WARSHIPS, TRANSPORT, is_air, is_land, is_sea
@@ -43,7 +43,16 @@ def enemies(a: str, b: str) -> bool:
     return SIDE[a] != SIDE[b]
 
 
-CASUALTY_RULES = ("earliest", "by-class")  # Options.casualties
+CasualtyRule = Literal["earliest", "by-class"]  # Options.casualties
+CASUALTY_RULES: tuple[CasualtyRule, ...] = ("earliest", "by-class")
+
+
+def casualty_rule(name: object) -> CasualtyRule:
+    """``name`` as a casualty rule; ValueError when it is not one."""
+    for rule in CASUALTY_RULES:
+        if name == rule:
+            return rule
+    raise ValueError(f"no casualty rule {name!r}")
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ class Options:
     # 2026-12-02) loses the earliest units of the order of loss the hits allow;
     # "by-class" (the default of games opened before, kept so their logs replay as
     # played) places the submarine hits first, then the aircraft hits, then the others.
-    casualties: str = "by-class"
+    casualties: CasualtyRule = "by-class"
 
 
 @dataclass(frozen=True)

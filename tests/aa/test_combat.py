@@ -14,7 +14,7 @@ from engine.aa.events import BattleEnded, BattleStarted, Bombed, Captured, Lost,
 from engine.aa.game import apply_text, pending, timeout
 from engine.aa.state import COMBAT, COMBAT_MOVE, AAState, Settings
 from engine.core.dice import scripted_dice
-from engine.core.errors import IllegalOrder, NotYourTurn, UnknownName
+from engine.core.errors import DataError, IllegalOrder, NotYourTurn, UnknownName
 
 from .helpers import add, empty, ids, kinds_at, play, turn
 
@@ -374,3 +374,8 @@ def test_a10_14_the_casualty_rule_is_kept_in_the_snapshot_only_where_it_is_new()
     assert load_state(dump_state(new)).options == new.options and load_state(dump_state(old)).options == old.options
     with pytest.raises(UnknownName, match="casualty rule"):
         empty(casualties="cheapest")
+    # A snapshot naming no rule of ours is refused, not loaded with a rule nobody plays.
+    bad = dump_state(new)
+    bad["options"]["casualties"] = "cheapest"
+    with pytest.raises(DataError, match="Bad A&A snapshot"):
+        load_state(bad)
