@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping, get_args
 
 from engine.aa.board import ALLIES, AXIS, Board, board
 from engine.aa.units import CARRIER, SURFACE_WARSHIPS, TRANSPORT, is_air, is_land, is_sea
@@ -44,7 +44,7 @@ def enemies(a: str, b: str) -> bool:
 
 
 CasualtyRule = Literal["earliest", "by-class"]  # Options.casualties
-CASUALTY_RULES: tuple[CasualtyRule, ...] = ("earliest", "by-class")
+CASUALTY_RULES: tuple[CasualtyRule, ...] = get_args(CasualtyRule)
 
 
 def casualty_rule(name: object) -> CasualtyRule:
