@@ -749,7 +749,7 @@ def _run(
     unsure = 0.0  # what decisions of a retreat by win chance left open could move
     sides: NumberedSides | None = None
     done: Any = None  # a whole battle already answered (the strike pass's retreat by win chance)
-    stuck = None if joins else stuck_start(setup, battle, unit)
+    stuck = stuck_start(setup, battle, unit, pairs=joins)
     if stuck is not None:
         done = stuck
     elif battle.retreat_chance is not None:
@@ -831,7 +831,7 @@ def _run(
     return odds
 
 
-def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | None:
+def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N, pairs: bool = False) -> Tally[N] | None:
     """The battle at sea whose one start nobody can hit in (aircraft against submarines
     with no destroyer, transports against transports), or None for any other.  Round 1 is
     fought all the same (A-10.4: rounds repeat until a side is gone or the attacker
@@ -841,7 +841,8 @@ def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | 
     0 % is below any threshold, the ruling of :mod:`engine.odds.aa_retreat`), else a
     stalemate.  Every engine answered that before but the general engine's float passes,
     which settled such a start before round 1: no round fought, and a stalemate where
-    the attacker retreats."""
+    the attacker retreats.  ``pairs``: a second wave joins the units still fighting
+    after the round limit, so the start, still fighting, is kept (:attr:`Tally.pairs`)."""
     if not setup.sea or len(setup.starts) != 1:
         return None
     start = setup.starts[0]
@@ -860,6 +861,8 @@ def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N) -> Tally[N] | 
         return None
     tally = Tally.empty(unit)
     tally.rounds = start.weight
+    if pairs:
+        tally.pairs = {}
     outcome, a, d = setup.settle(a, d)
     if outcome is None:
         limit = battle.retreat_after if battle.strafes else battle.rounds

@@ -1275,6 +1275,32 @@ def test_a_start_nobody_can_hit_in_fights_round_1_then_the_rules_act(
         assert odds.error_bound < 1e-15
     # The fast engine's own pass (no submarine) reads the rules the same way.
     if "sub" not in attacker + defender:
-        monkeypatch.setattr(aa_module, "stuck_start", lambda *args: None)
+        monkeypatch.setattr(aa_module, "stuck_start", lambda *args, **kwargs: None)
         fast = aa_odds(battle)
         assert fast.engine == "fast" and getattr(fast, outcome) == 1.0 and fast.expected_rounds == 1.0
+
+
+# The same start with a second wave that joins the units still fighting after a round
+# limit of 1: round 1 changes nothing, the fighters still fight, and the
+# destroyer joins them (A-10.6: now they hit the submarines).  The float passes once
+# skipped the stuck start here and settled it before round 1 as a stalemate, so the
+# fighters never joined (found by fuzzing the float answers against exact fractions).
+@pytest.mark.parametrize(("rounds", "outcome", "joined"), [
+    (1, "unfinished", True),  # still fighting: the destroyer joins two fighters
+    (2, "stalemate", False),  # ended before the limit: the destroyer attacks alone
+])  # fmt: skip
+def test_a_stuck_start_still_fighting_is_joined_by_the_second_wave(
+    rounds: int, outcome: str, joined: bool
+) -> None:
+    battle = AABattle.parse("2 fig", "2 sub", mode="sea", rounds=rounds, wave2="1 des")
+    alone = aa_odds(AABattle.parse("1 des", "2 sub", mode="sea"), exact=True)
+    together = aa_odds(AABattle.parse("2 fig, 1 des", "2 sub", mode="sea"), exact=True)
+    expected = together if joined else alone
+    exact = aa_odds(battle, exact=True)
+    assert exact.exact is not None and exact.second_wave is not None
+    for odds in (aa_odds(battle), aa_odds(battle, engine="general"), exact):
+        assert getattr(odds, outcome) == 1.0 and odds.expected_rounds == 1.0, odds.engine
+        assert odds.second_wave is not None
+        assert odds.second_wave["attacker_win"] == pytest.approx(expected.attacker_win, abs=1e-12)
+        assert odds.second_wave["draw"] == pytest.approx(expected.draw, abs=1e-12)
+    assert together.attacker_win > alone.attacker_win + 0.5  # the two cases differ
