@@ -32,8 +32,8 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
 from engine.odds.aa_units import (
-    AIR, LAND, MOST_OF_A_KIND, RULES_NAMES, SEA, Catalogue, UnitProfile, catalogue, format_army, parse_army, parse_techs,
-    parse_unit_list,
+    AIR, LAND, MOST_OF_A_KIND, RULES_NAMES, SEA, Catalogue, UnitProfile, bombard_limit, catalogue, format_army, parse_army,
+    parse_techs, parse_unit_list,
 )  # fmt: skip
 from engine.odds.dist import N, fire_distribution
 
@@ -608,6 +608,29 @@ def _aa_fire_many(
     return out
 
 
+def bombarding(battle: AABattle, prof_a: Mapping[str, UnitProfile], landing: int) -> list[tuple[int, int]]:
+    """The dice of shore bombardment as (value, dice) pairs: battleships and cruisers
+    fire once each, with their attack dice (two for the Global-1940 battleship, G-10),
+    at most one ship per land unit landing (A-10.3; every attacking land unit lands
+    from the sea here), or under G-10 one of each kind per land unit; the strongest
+    ships fire."""
+    ships = sorted(
+        ((prof_a[n].attack, prof_a[n].attack_dice, n) for n, c in battle.bombard.items() for _ in range(c)),
+        key=lambda ship: (ship[0] * ship[1], ship[0]), reverse=True,
+    )  # fmt: skip
+    if bombard_limit(battle.rules) == "one_per_land_unit":
+        ships = ships[:landing]
+    else:
+        fired: dict[str, int] = {}
+        kept = []
+        for ship in ships:
+            if fired.get(ship[2], 0) < landing:
+                fired[ship[2]] = fired.get(ship[2], 0) + 1
+                kept.append(ship)
+        ships = kept
+    return [(value, dice) for value, dice, _ in ships]
+
+
 def _starts(
     battle: AABattle,
     att: Side,
@@ -618,15 +641,10 @@ def _starts(
     land: bool,
 ) -> list[Start[N]]:
     aa_outcomes = _aa_fire(battle, att, dfn, prof_a, prof_d, unit, land)
-    # A-10.3: battleships and cruisers bombard once each, at most one ship per land unit
-    # landing (every attacking land unit lands from the sea here); the best ships fire.
     bombard: list[tuple[N, State]] = [(unit, dfn.start)]
     if battle.mode == "amphibious" and battle.bombard:
         landing = sum(c for n, c in att.army.items() if prof_a[n].domain == LAND)
-        ships = sorted(
-            (prof_a[n].attack for n, c in battle.bombard.items() for _ in range(c)), reverse=True
-        )[:landing]
-        dist = fire_distribution([(v, 1) for v in ships], unit, battle.low_luck)
+        dist = fire_distribution(bombarding(battle, prof_a, landing), unit, battle.low_luck)
         bombard = [(q, dfn.take(dfn.start, h)) for h, q in enumerate(dist) if q]
     return [
         Start(wa * wd, a, d, dfn.start) for wa, a in aa_outcomes for wd, d in bombard

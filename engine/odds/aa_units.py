@@ -162,15 +162,33 @@ def _rules_data() -> Mapping[str, Mapping[str, Mapping[str, Any]]]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-def rules_changes(rules: str) -> Mapping[str, Mapping[str, Any]]:
-    """Profile fields that differ from Anniversary in a rules set (data:
-    ``aa_rules_sets.json``; Global-1940 values from spec G-7)."""
+def _rules_set(rules: str) -> Mapping[str, Mapping[str, Any]]:
     data = _rules_data()
     if rules not in data:
         raise UnknownName(
             f"Unknown rules set '{rules}'.", legal=[f"/odds aa … rules:{r}" for r in RULES_SETS]
         )
     return data[rules]
+
+
+def rules_changes(rules: str) -> Mapping[str, Mapping[str, Any]]:
+    """Profile fields that differ from Anniversary in a rules set (data:
+    ``aa_rules_sets.json``; Global-1940 values from spec G-7)."""
+    return {unit: fields for unit, fields in _rules_set(rules).items() if not unit.startswith("_")}
+
+
+BOMBARD_LIMITS = ("one_per_land_unit", "one_of_each_kind_per_land_unit")
+
+
+def bombard_limit(rules: str) -> str:
+    """Which listed ships bombard an amphibious assault under a rules set
+    (:data:`BOMBARD_LIMITS`; the ``_settings`` of ``aa_rules_sets.json``): A-10.3's one
+    ship per landing land unit, or G-10's battleship and cruiser backing each landing
+    transport (at most one of each kind per land unit: the odds see no transports)."""
+    limit = str(_rules_set(rules).get("_settings", {}).get("bombard_limit", BOMBARD_LIMITS[0]))
+    if limit not in BOMBARD_LIMITS:
+        raise DataError(f"Rules set {rules}: bombard_limit must be one of {', '.join(BOMBARD_LIMITS)}.")
+    return limit
 
 
 def _profile_from(raw: Mapping[str, Any]) -> UnitProfile:

@@ -181,6 +181,32 @@ def test_best_ships_bombard_first() -> None:
     assert mixed == bat
 
 
+def test_global_1940_battleship_bombards_with_two_dice_g_10() -> None:
+    # G-7/G-10: the battleship rolls two dice at 4 when it backs a landing.  One defender:
+    # at least one hit 1 - (1/3)^2 = 8/9 -> it still fires in round 1 (1/3 a draw, else
+    # the attacker wins); both miss (1/9): a plain 1 inf vs 1 inf (1/4, 5/8, 1/8).
+    r = both(AABattle.parse("1 inf", "1 inf", mode="amphibious", bombard="1 bat", rules="global1940"))
+    assert r["attacker_win"] == F(8, 9) * F(2, 3) + F(1, 9) * F(1, 4)
+    assert r["draw"] == F(8, 9) * F(1, 3) + F(1, 9) * F(1, 8)
+    assert r["defender_win"] == F(1, 9) * F(5, 8)
+    # Two dice at 4 are two Anniversary battleships' bombardment (the land units' profiles
+    # are the same under both rules sets).
+    g = both(AABattle.parse("2 inf", "3 inf", mode="amphibious", bombard="1 bat", rules="global1940"))
+    assert g == both(AABattle.parse("2 inf", "3 inf", mode="amphibious", bombard="2 bat"))
+
+
+def test_global_1940_one_battleship_and_one_cruiser_back_each_landing_g_10() -> None:
+    # G-10: each landing transport may be backed by one battleship and one cruiser; the
+    # odds see no transports, so one of each kind per landing land unit fires.
+    def g(ships: str) -> dict[str, F]:
+        return both(AABattle.parse("1 inf", "2 inf", mode="amphibious", bombard=ships, rules="global1940"))
+
+    both_kinds = g("1 bat, 1 cru")
+    assert both_kinds == g("2 bat, 2 cru")  # one of each per land unit
+    assert both_kinds["attacker_win"] > g("1 bat")["attacker_win"]  # the cruiser fires too
+    assert g("2 bat") == g("1 bat")
+
+
 def test_fight_n_rounds_only() -> None:
     # One round of 1 inf vs 1 inf: attacker 1/9, draw 1/18, defender 5/18; the rest
     # (10/18) is unfinished and counts as the defender holding.
