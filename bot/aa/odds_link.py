@@ -5,7 +5,9 @@ fight this conduct-combat phase (or, in the combat move, a hostile space the mov
 units in) — into the odds engine's :class:`~engine.odds.aa.AABattle`, read from the state
 *as the asker may see it*: the units on both sides (a land battle's AA guns fire at the
 aircraft, A-10.4; cargo landing from transports makes it amphibious, with the
-bombarding warships, A-10.5), each power's order of loss (A-10.14) and technologies.
+bombarding warships, A-10.5), the orders of loss the game's default casualties follow
+(A-10.14: the power's own list, then cheapest first; the attacker of a land battle
+keeps its last land unit, A-10.10) and technologies.
 
 :func:`extend_odds_aa` adds the ``battle`` option to ``/odds aa`` (called from one marked
 block at the end of bot/commands/odds.py): with it, attacker and defender are read from
@@ -79,26 +81,41 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     att, dfn, ships, amphibious = combat.forces(state, b)
     bombard = kind_counts(ships)
     defender_power = next((u.owner for u in dfn), None)
-    setting_a = state.setting(attacker_power)
-    setting_d = state.setting(defender_power) if defender_power else None
+    # The orders of loss the game's default casualties follow (A-10.14): each power's own
+    # list, then cheapest first, transports last; and in a land battle the attacker keeps
+    # its last unit that can take the territory (A-10.10).  The calculator fills an order
+    # it is not given otherwise (lowest combat value first), so the whole order is given.
+    chooser = combat.decider(state, b, combat.DEF)
     return AABattle.parse(
         _text(kind_counts(att)), _text(kind_counts(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
         bombard=_text(bombard) if bombard else "",
-        ool_attacker=", ".join(setting_a.attack_order),
-        ool_defender=", ".join(setting_d.defense_order) if setting_d else "",
+        ool_attacker=", ".join(combat.loss_order(state, attacker_power, "attack", (u.kind for u in att))),
+        ool_defender=", ".join(combat.loss_order(state, chooser, "defense", (u.kind for u in dfn))),
+        keep_land_unit=int(kind == "land"),
         tech_attacker=_techs(state.tech(attacker_power)),
         tech_defender=_techs(state.tech(defender_power)) if defender_power else "",
     )
 
 
-def odds_options(battle: AABattle) -> dict[str, Any]:
-    """The ``/odds aa`` options that describe ``battle``."""
-    return {"attacker": format_army(battle.attacker), "defender": format_army(battle.defender),
-            "kind": battle.mode, "bombard": format_army(battle.bombard) if battle.bombard else "",
-            "ool_attacker": ", ".join(battle.ool_attacker), "ool_defender": ", ".join(battle.ool_defender),
-            "attacker_tech": ", ".join(sorted(battle.tech_attacker)),
-            "defender_tech": ", ".join(sorted(battle.tech_defender))}
+def odds_options(battle: AABattle, typed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``/odds aa`` options that describe ``battle``.  The orders of loss and the land
+    units kept are the game's defaults: where the asker ``typed`` an order of loss, or
+    ``keep_land``/``keep_land_units``, theirs are kept (asking "what if I lose the
+    fighter first")."""
+    typed = typed or {}
+    out = {"attacker": format_army(battle.attacker), "defender": format_army(battle.defender),
+           "kind": battle.mode, "bombard": format_army(battle.bombard) if battle.bombard else "",
+           "ool_attacker": ", ".join(battle.ool_attacker), "ool_defender": ", ".join(battle.ool_defender),
+           "keep_land_units": battle.keep_land_unit or None,
+           "attacker_tech": ", ".join(sorted(battle.tech_attacker)),
+           "defender_tech": ", ".join(sorted(battle.tech_defender))}
+    for name in ("ool_attacker", "ool_defender"):
+        if typed.get(name):
+            del out[name]
+    if typed.get("keep_land") or typed.get("keep_land_units") is not None:
+        del out["keep_land_units"]
+    return out
 
 
 async def _game_state(ctx: Ctx) -> AAState:
@@ -130,7 +147,7 @@ def extend_odds_aa() -> None:
     async def handler(ctx: Ctx, battle: str | None = None, **values: Any) -> None:
         if battle is not None:
             state = await _game_state(ctx)
-            values.update(odds_options(odds_battle(state, battle)))
+            values.update(odds_options(odds_battle(state, battle), values))
             ctx.default_ephemeral = True  # odds of a live battle tell what the asker plans
         elif values.get("attacker") is None or values.get("defender") is None:
             raise NotationError("Name both sides, or a battle of this channel's A&A game.",

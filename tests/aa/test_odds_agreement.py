@@ -284,6 +284,40 @@ def test_amphibious_assault_with_bombardment_matches_the_calculator(monkeypatch:
            {"battleship": 1, "cruiser": 2})
 
 
+# --------------------------------------------------------------------------- the live form
+
+@pytest.mark.parametrize(("kind", "attacker", "defender", "bombard", "att_pref", "def_pref"), [
+    # Cheapest first (A-10.14) loses the infantry before the fighter, and the attacker
+    # keeps its last land unit (A-10.10): the calculator's own filling (lowest value
+    # first, no unit kept) would answer 0.506 where the game's casualties give 0.399.
+    ("land", {"infantry": 1, "fighter": 1}, {"infantry": 2}, {}, (), ()),
+    # The defender's bomber (defence 1) costs more than its infantry (defence 2).
+    ("land", {"tank": 2}, {"bomber": 1, "infantry": 1}, {}, (), ()),
+    # A power's own list comes first, the rest cheapest first.
+    ("land", {"infantry": 1, "artillery": 1, "tank": 1}, {"infantry": 1, "tank": 1, "fighter": 1}, {},
+     ("tank",), ("fighter",)),
+    ("amphibious", {"infantry": 1, "tank": 1, "fighter": 1}, {"infantry": 2}, {"cruiser": 1, "battleship": 1},
+     (), ()),
+    ("sea", {"destroyer": 1, "cruiser": 1, "fighter": 1}, {"submarine": 1, "destroyer": 1, "transport": 1}, {},
+     (), ()),
+])  # fmt: skip
+def test_the_live_form_gives_the_odds_of_the_games_default_casualties(
+        monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int], defender: dict[str, int],
+        bombard: dict[str, int], att_pref: tuple[str, ...], def_pref: tuple[str, ...]) -> None:
+    """``/odds aa battle:`` (bot/aa/odds_link.py) reads the battle from the game: its odds
+    are the probabilities of the game's own battle, casualties taken by default."""
+    from bot.aa.odds_link import odds_battle
+
+    state = _battle(kind, attacker, defender, bombard, att_pref, def_pref)
+    live = odds_battle(state, state.sites[0].where)
+    odds = aa_odds(live, exact=True)
+    got = Explorer(monkeypatch).results(state)
+    assert odds.exact is not None
+    want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
+            "draw": odds.exact["draw"]}
+    assert got == want, f"{kind} {attacker} vs {defender}: game {got}, live odds {want}"
+
+
 # --------------------------------------------------------------------------- random small battles
 
 def army(kinds: tuple[str, ...], least: int, most: int) -> st.SearchStrategy[dict[str, int]]:

@@ -12,12 +12,18 @@ from engine.aa.game import new_game
 from engine.aa.state import Settings
 from engine.core.dice import seeded_dice
 from engine.core.errors import IllegalOrder
-from engine.odds.aa import aa_odds
+from engine.odds.aa import AABattle, aa_odds
 from tests.aa.helpers import add, empty, turn
 from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, run
 from tests.bot.local_scripts import public, replies_to
 
-ODDS_HEAD = "2 inf, 1 fig attack 2 inf (land battle)\n"
+ODDS_HEAD = "2 inf, 1 fig attack 2 inf (land battle) — attacker loses its last land unit last\n"
+
+
+def _wins(ool_attacker: str) -> str:
+    """The attacker's line for 2 inf, 1 fig against 2 inf, keeping a land unit (A-10.10)."""
+    odds = aa_odds(AABattle.parse("2 inf, 1 fig", "2 inf", ool_attacker=ool_attacker, keep_land_unit=1))
+    return f"**Attacker wins {100 * odds.attacker_win:.1f}%**"
 
 
 async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None:
@@ -29,6 +35,7 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
                           + "carol: /odds aa battle:Germany\n"
                           + "!dice 6 6 6 6 6\nalice: /aa done\n"
                           + "carol: /odds aa battle:current\n"
+                          + 'carol: /odds aa battle:current ool_attacker:"fig, inf"\n'
                           + "carol: /odds aa\n"
                           + 'carol: /odds aa attacker:"1 inf" defender:"1 inf"\n', tmp_path)
     assert code == 0, out
@@ -41,7 +48,11 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
     # Planned in the combat move, then again after a round with no hits: same armies. A
     # battle of the game is the asker's plan: answered to them alone (issue 9), while the
     # usual form with typed units stays public.
-    assert mine.count(ODDS_HEAD + "           **Attacker wins 81.1%**") == 2 and ODDS_HEAD not in pub
+    # The game's default casualties (A-10.14): cheapest first, the last land unit kept.
+    assert mine.count(ODDS_HEAD + "           " + _wins("inf, fig")) == 2 and ODDS_HEAD not in pub
+    # An order of loss the asker types is theirs ("what if I lose the fighter first").
+    assert mine.count(ODDS_HEAD + "           " + _wins("fig, inf")) == 1
+    assert _wins("fig, inf") != _wins("inf, fig")
     assert "1 inf attack 1 inf (land battle)\n         **Attacker wins 25.0%**" in pub
 
 
