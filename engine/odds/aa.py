@@ -386,13 +386,25 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
                 f"'{cat.profile(n).short}' cannot bombard: only battleships and cruisers do (A-14.5).",
                 legal=[f'/odds aa … kind:amphibious bombard:"{format_army(bombarding, cat, empty="1 bat")}"'],
             )
+    if battle.bombard and mode == "amphibious" and not any(p.domain == LAND for p in att.values()):
+        raise IllegalOrder(
+            "Ships bombard only when land units come ashore from the sea (A-10.3), and this attack lands none.",
+            legal=[_armies_example(cat, "kind:amphibious", attacker={**battle.attacker, "infantry": 1},
+                                   bombard=battle.bombard),
+                   _armies_example(cat, "kind:land", attacker=battle.attacker)],
+        )  # fmt: skip
     # Whole numbers (Discord and the command line take them so; a caller of the engine
-    # may not: 2.5 rounds failed deep in an engine instead).
+    # may not: 2.5 rounds failed deep in an engine instead, and True read as 1).
     for name, option in (("rounds", "rounds"), ("retreat_after", "retreat_after"),
                          ("retreat_below", "retreat_below"), ("keep_land_unit", "keep_land_units")):  # fmt: skip
         value = getattr(battle, name)
-        if value is not None and not isinstance(value, int):
+        if value is not None and (not isinstance(value, int) or (isinstance(value, bool) and name != "keep_land_unit")):
             raise IllegalOrder(f"{option} is a whole number, not {value!r}.", legal=[f"/odds aa … {option}:2"])
+    if battle.retreat_chance is not None and (
+        isinstance(battle.retreat_chance, bool) or not isinstance(battle.retreat_chance, (int, float))
+    ):
+        raise IllegalOrder(f"retreat_chance is a percentage, not {battle.retreat_chance!r}.",
+                           legal=["/odds aa … retreat_chance:30"])
     if battle.rounds is not None and battle.rounds < 1:
         raise IllegalOrder("The number of rounds must be at least 1.", legal=["/odds aa … rounds:1"])
     if battle.rounds is not None and battle.rounds > MAX_ROUNDS:

@@ -215,6 +215,36 @@ def test_counts_given_as_fractions_are_refused_with_the_option_players_type(opti
         AABattle.parse("3 inf, 1 tank", "4 inf", retreat_left=2.5)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("rounds", True, "rounds is a whole number, not True."),
+    ("retreat_after", True, "retreat_after is a whole number, not True."),
+    ("retreat_below", False, "retreat_below is a whole number, not False."),
+    ("retreat_chance", True, "retreat_chance is a percentage, not True."),
+    ("retreat_chance", "30", "retreat_chance is a percentage, not '30'."),
+])  # fmt: skip
+def test_yes_no_and_text_are_not_counts(option: str, value: object, message: str) -> None:
+    # Found by fuzzing the engine's callers: True read as one round, or as 1 %.
+    with pytest.raises(IllegalOrder) as err:
+        aa_odds(AABattle.parse("3 inf, 1 tank", "4 inf", **{option: value}))  # type: ignore[arg-type]
+    assert err.value.message == message
+    # keep_land_unit=True is the documented "keep one" (keep_land:true).
+    kept = aa_odds(AABattle.parse("1 inf, 1 fig", "1 inf", keep_land_unit=True))
+    assert kept.attacker_takes == kept.attacker_win
+
+
+def test_bombardment_needs_land_units_landing_a_10_3() -> None:
+    # Found by fuzzing: aircraft alone "landing" with a battleship listed were answered,
+    # the battleship silently firing no die.
+    with pytest.raises(IllegalOrder) as err:
+        aa_odds(AABattle.parse("1 fig", "1 inf", mode="amphibious", bombard="1 bat"))
+    assert "lands none" in err.value.message
+    assert err.value.legal == ('/odds aa … kind:amphibious attacker:"1 inf, 1 fig" bombard:"1 bat"',
+                               '/odds aa … kind:land attacker:"1 fig"')
+    # Both examples are answered.
+    assert aa_odds(AABattle.parse("1 inf, 1 fig", "1 inf", mode="amphibious", bombard="1 bat")).attacker_win > 0.5
+    assert aa_odds(AABattle.parse("1 fig", "1 inf")).attacker_win > 0
+
+
 def test_unknown_rules_set_names_the_legal_ones_in_slash_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         aa_odds(AABattle.parse("1 inf", "1 inf", rules="revised"))
