@@ -17,15 +17,16 @@ the game and handed to the usual command, so the answer looks the same.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from types import SimpleNamespace
+from typing import Any, Iterable, Mapping, Sequence
 
 from bot.aa import complete
 from bot.aa.front import KIND, aa_state
 from bot.commands.base import REGISTRY, Command, Option
 from bot.context import Ctx
 from engine.aa import combat
-from engine.aa.state import AAState, Battle
-from engine.aa.units import kind_counts
+from engine.aa.state import AAState, Battle, Unit
+from engine.aa.units import AA_GUN, BATTLESHIP, kind_counts
 from engine.core.errors import IllegalOrder, NotationError, PlayerError
 from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
@@ -35,18 +36,64 @@ def _text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "nothing"
 
 
-def _techs(techs: frozenset[str]) -> str:
-    """The technologies the odds engine knows (the others do not change a battle)."""
-    from engine.odds.aa_units import parse_techs
+DAMAGED = "damaged battleship"
 
+
+def _odds_kinds(units: Iterable[Unit]) -> dict[str, int]:
+    """Units by the odds' names: a battleship already hit once is a damaged battleship
+    (A-10.8: one more hit sinks it)."""
+    return kind_counts(SimpleNamespace(kind=DAMAGED if u.kind == BATTLESHIP and u.damage else u.kind)
+                       for u in units)
+
+
+def _order(state: AAState, power: str, role: str, units: Sequence[Unit]) -> str:
+    """The whole order of loss the game's default casualties follow (A-10.14), with the
+    damaged battleships where the battleships are (intact ones absorb first, then each
+    is sunk at the battleships' place in the order)."""
+    order: list[str] = []
+    for k in combat.loss_order(state, power, role, (u.kind for u in units)):
+        if k == BATTLESHIP and any(u.kind == BATTLESHIP and u.damage for u in units):
+            order.append(DAMAGED)
+        order.append(k)
+    return ", ".join(order)
+
+
+def _techs(state: AAState, units: Sequence[Unit], fallback: str | None) -> str:
+    """The technologies the odds engine knows (the others do not change a battle) of the
+    powers whose units fight: one the units it changes all have (a side's units of one
+    kind belong to one power, or to powers that agree on it); ``fallback``'s (the
+    side's power) where the side has none of the units a technology changes."""
+    from engine.odds.aa_units import catalogue
+
+    cat = catalogue()
     known = []
-    for t in sorted(techs):
+    for tech in cat.technologies:
+        kinds = set(tech.changes)  # the odds' unit names are the game's kinds
+        owners = {u.owner for u in units if u.kind in kinds}
+        has = {tech.name in _known(state.tech(p)) for p in owners} if owners else (
+            {tech.name in _known(state.tech(fallback))} if fallback else {False})  # fmt: skip
+        if len(has) > 1:
+            mixed = ", ".join(sorted(owners))
+            raise IllegalOrder(f"The odds give one side one set of technologies, and here {mixed} defend together, "
+                               f"not all with {tech.name}: ask with the units typed out instead.",
+                               legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf" defender_tech:radar',))
+        if has == {True}:
+            known.append(tech.name)
+    return ", ".join(known)
+
+
+def _known(techs: frozenset[str]) -> set[str]:
+    """A power's technologies by the odds' names (those it knows)."""
+    from engine.odds.aa_units import catalogue
+
+    cat = catalogue()
+    out = set()
+    for t in techs:
         try:
-            parse_techs(t)
+            out.add(cat.resolve_tech(t))
         except PlayerError:
             continue
-        known.append(t)
-    return ", ".join(known)
+    return out
 
 
 def battle_spaces(state: AAState) -> list[str]:
@@ -77,24 +124,33 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     if b is None or b.where != where:  # planned: the battle as it would start now
         kind = "sea" if state.board.is_sea(where) else "land"
         b = Battle(where, kind, state.actor)
+    elif b.hits:
+        raise IllegalOrder(f"The battle in {where} is in the middle of a round: casualties are still to be "
+                           "chosen. Its odds are given between rounds (at the retreat decision) and before "
+                           "it starts.", legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf"',))
     attacker_power, kind = b.attacker, b.kind
     att, dfn, ships, amphibious = combat.forces(state, b)
     bombard = kind_counts(ships)
-    defender_power = next((u.owner for u in dfn), None)
+    if any(u.kind == AA_GUN for u in dfn) and combat.paratroopers(state, where, attacker_power):
+        raise IllegalOrder(
+            "Paratroopers fall with their bomber when AA fire hits it (A-7.6), which the odds cannot follow: "
+            "ask with the units typed out (the infantry with the attacker, or left out).",
+            legal=('/odds aa attacker:"1 inf, 1 bom" defender:"1 inf, 1 aa"', '/odds aa attacker:"1 bom" defender:"1 inf, 1 aa"'),
+        )  # fmt: skip
     # The orders of loss the game's default casualties follow (A-10.14): each power's own
     # list, then cheapest first, transports last; and in a land battle the attacker keeps
     # its last unit that can take the territory (A-10.10).  The calculator fills an order
     # it is not given otherwise (lowest combat value first), so the whole order is given.
     chooser = combat.decider(state, b, combat.DEF)
     return AABattle.parse(
-        _text(kind_counts(att)), _text(kind_counts(dfn)),
+        _text(_odds_kinds(att)), _text(_odds_kinds(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
         bombard=_text(bombard) if bombard else "",
-        ool_attacker=", ".join(combat.loss_order(state, attacker_power, "attack", (u.kind for u in att))),
-        ool_defender=", ".join(combat.loss_order(state, chooser, "defense", (u.kind for u in dfn))),
+        ool_attacker=_order(state, attacker_power, "attack", att),
+        ool_defender=_order(state, chooser, "defense", dfn),
         keep_land_unit=int(kind == "land"),
-        tech_attacker=_techs(state.tech(attacker_power)),
-        tech_defender=_techs(state.tech(defender_power)) if defender_power else "",
+        tech_attacker=_techs(state, att + ships, attacker_power),
+        tech_defender=_techs(state, dfn, chooser),
     )
 
 

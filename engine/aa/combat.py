@@ -483,9 +483,12 @@ def forces(state: AAState, b: Battle) -> tuple[list[Unit], list[Unit], list[Unit
     sea battle on the way is won), the defenders (with the one AA gun that fires when
     aircraft attack, A-10.4, A-10.5), the ships that would bombard (only from zones
     with no enemy warships left to fight, A-14.5), and whether it is an amphibious
-    assault."""
+    assault.  Paratroopers (A-7.6) aboard bombers over the territory count among the
+    attackers.  Once the battle runs, AA fire and bombardment are past (A-10.3,
+    A-10.5): no gun is added then."""
     att, dfn = attackers(state, b), defenders(state, b)
     amphibious, ships = b.amphibious, []
+    running = state.battle is not None and state.battle.where == b.where
     if b.kind == "land":
         cargo = [u for u in state.units.values() if u.owner == b.attacker and u.aboard is not None
                  and u.is_land and u.target == b.where]
@@ -494,9 +497,22 @@ def forces(state: AAState, b: Battle) -> tuple[list[Unit], list[Unit], list[Unit
             att = att + cargo
             zones = {u.where for u in cargo if not state.enemy_surface(u.where, b.attacker)}
             ships = bombarding_ships(state, b.attacker, zones, len(cargo))
-        if any(u.is_air for u in att):
-            dfn = dfn + enemy_aa_guns(state, b.where, b.attacker)[:1]
+        att = att + paratroopers(state, b.where, b.attacker)
+        if any(u.is_air for u in att) and not running:
+            guns = enemy_aa_guns(state, b.where, b.attacker)  # the best gun fires (aa_value)
+            guns.sort(key=lambda g: -profiles(state.tech(g.owner))[AA_GUN].aa_hit)
+            dfn = dfn + guns[:1]
     return att, dfn, ships, amphibious
+
+
+def paratroopers(state: AAState, where: str, power: str) -> list[Unit]:
+    """The power's infantry aboard its bombers over ``where``, not yet dropped (A-7.6)."""
+    out = []
+    for u in state.units_at(where):
+        carrier = state.units.get(u.aboard) if u.aboard is not None else None
+        if u.owner == power and u.kind == INFANTRY and carrier is not None and carrier.kind == BOMBER:
+            out.append(u)
+    return out
 
 
 def aa_fire(state: AAState, b: Battle, planes: Sequence[Unit], dice: Dice, events: list[Event]) -> Result:
@@ -665,12 +681,7 @@ def _land_cargo(state: AAState, where: str, power: str) -> Result:
 
 
 def _drop_paratroopers(state: AAState, where: str, power: str) -> AAState:
-    changed: dict[int, Unit | None] = {}
-    for u in state.units.values():
-        if u.owner == power and u.kind == INFANTRY and u.aboard is not None and u.where == where:
-            carrier = state.units.get(u.aboard)
-            if carrier is not None and carrier.kind == BOMBER:
-                changed[u.id] = replace(u, aboard=None)
+    changed: dict[int, Unit | None] = {u.id: replace(u, aboard=None) for u in paratroopers(state, where, power)}
     return with_units(state, changed) if changed else state
 
 

@@ -40,9 +40,11 @@ for _name, _aliases in _DATA["tech_aliases"].items():
 _CALC_TECHS = frozenset(t.name for t in catalogue().technologies)
 
 # The game is Anniversary's: the calculator's units of other rules sets only (the
-# Global-1940 house rules' Sherman, T-34, Tiger) are not among its kinds.
-KINDS: tuple[str, ...] = tuple(u.name for u in catalogue().units if not u.rules) + (FACTORY,)
-SHORT: dict[str, str] = {u.name: u.short for u in catalogue().units if not u.rules} | {FACTORY: "factory"}
+# Global-1940 house rules' Sherman, T-34, Tiger) are not among its kinds, nor its
+# damaged battleship (a battleship of the game with one hit taken, Unit.damage).
+_GAME_UNITS = [u for u in catalogue().units if not u.rules and not u.damaged_of]
+KINDS: tuple[str, ...] = tuple(u.name for u in _GAME_UNITS) + (FACTORY,)
+SHORT: dict[str, str] = {u.name: u.short for u in _GAME_UNITS} | {FACTORY: "factory"}
 _FACTORY_WORDS = {"factory", "factories", "ic", "complex", "industrialcomplex", "industrialcomplexes"}
 
 

@@ -44,6 +44,7 @@ class UnitProfile:
     carrier_capacity: int = 0
     takes_territory: bool = False
     rules: tuple[str, ...] = ()  # the rules sets it exists in (empty: every one)
+    damaged_of: str = ""  # a damaged unit of this kind: its profile, one hit left
 
     @property
     def is_aa(self) -> bool:
@@ -135,6 +136,11 @@ class Catalogue:
             tech = next(t for t in self.technologies if t.name == self.resolve_tech(name))
             for unit, fields in tech.changes.items():
                 out[unit] = replace(out[unit], **cast(dict[str, Any], dict(fields)))
+        base = {u.name: u for u in self.units}
+        for u in self.units:  # a damaged battleship: the battleship as it is here, one hit left
+            if u.damaged_of and out[u.damaged_of] is not base[u.damaged_of]:
+                out[u.name] = replace(out[u.damaged_of], name=u.name, short=u.short, aliases=u.aliases, hits=1,
+                                      damaged_of=u.damaged_of, rules=u.rules)
         return out
 
 
@@ -202,6 +208,7 @@ def _profile_from(raw: Mapping[str, Any]) -> UnitProfile:
             "domain": str(raw["domain"]),
             "aliases": tuple(str(a) for a in raw.get("aliases", ())),
             "rules": tuple(str(r) for r in raw.get("rules", ())),
+            "damaged_of": str(raw.get("damaged_of", "")),
         }
         for f in _INT_FIELDS - set(kwargs):
             if f in raw:
@@ -226,6 +233,9 @@ def load_catalogue(text: str) -> Catalogue:
         raise DataError(f"Unit file is not valid JSON: {err}") from None
     units = tuple(_profile_from(u) for u in raw.get("units", ()))
     known = {u.name for u in units}
+    for u in units:
+        if u.damaged_of and u.damaged_of not in known:
+            raise DataError(f"Unit {u.name}: damaged_of names no unit ({u.damaged_of}).")
     techs = []
     for t in raw.get("technologies", ()):
         changes = {str(u): {str(k): int(v) for k, v in f.items()} for u, f in t["changes"].items()}

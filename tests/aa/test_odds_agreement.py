@@ -29,6 +29,7 @@ from engine.aa.events import BattleEnded, Rolled
 from engine.aa.game import apply
 from engine.aa.orders import Continue, Fight, Submerge
 from engine.aa.state import COMBAT, AAState, Battle, Settings, Site
+from engine.core.errors import IllegalOrder
 from engine.odds.aa import AABattle, aa_odds
 
 from .helpers import add, empty, turn
@@ -316,6 +317,111 @@ def test_the_live_form_gives_the_odds_of_the_games_default_casualties(
     want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
             "draw": odds.exact["draw"]}
     assert got == want, f"{kind} {attacker} vs {defender}: game {got}, live odds {want}"
+
+
+def _live_agrees(monkeypatch: pytest.MonkeyPatch, state: AAState, where: str) -> AABattle:
+    """The live form's odds from ``state`` are the game's own battle from there, exactly."""
+    from bot.aa.odds_link import odds_battle
+
+    live = odds_battle(state, where)
+    odds = aa_odds(live, exact=True)
+    got = Explorer(monkeypatch).results(state)
+    assert odds.exact is not None
+    want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
+            "draw": odds.exact["draw"]}
+    assert got == want, f"{dict(live.attacker)} vs {dict(live.defender)}: game {got}, live odds {want}"
+    return live
+
+
+def _auto(state: AAState, *powers: str) -> AAState:
+    return replace(state, settings={**state.settings, **{p: Settings(auto=True) for p in powers}})
+
+
+def test_the_live_form_of_a_running_battle_fires_no_aa_gun_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.5: AA guns fire once, before round 1; asked after round 1 (at the retreat
+    decision) the odds are those of the rounds still to come.  Found by fuzzing: the gun
+    was added again (69.3% where the game's continuation gives 83.7%)."""
+    from engine.core.dice import scripted_dice
+
+    s = empty("1941", casualties="earliest")
+    s = add(s, ATTACKER, "fighter", LAND_AT, 2, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, ATTACKER, "infantry", LAND_AT, 1, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, DEFENDER, "infantry", LAND_AT, 2)
+    s = add(s, DEFENDER, "aa gun", LAND_AT, 1)
+    s = replace(_auto(turn(s, ATTACKER, COMBAT), ATTACKER, DEFENDER), sites=(Site(LAND_AT, "land", 3),))
+    # AA fire at 2 fighters and round 1 (3 attacking dice, 2 defending) all miss.
+    s, _ = apply(s, Fight(ATTACKER, LAND_AT), scripted_dice([6, 6, 6, 6, 6, 6, 6]))
+    assert s.battle is not None and s.battle.stage == "retreat" and s.battle.round == 1
+    live = _live_agrees(monkeypatch, s, "current")
+    assert "aa gun" not in live.defender
+
+
+def test_the_live_form_reads_a_damaged_battleship(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.8: a battleship hit in round 1 sinks at the next hit (4/55 to win on; read
+    as intact it was 964/3025)."""
+    from engine.core.dice import scripted_dice
+
+    s = empty("1941", casualties="earliest")
+    s = add(s, ATTACKER, "battleship", SEA_AT, 1, p3=True, moved=1, came_from=SEA_FROM)
+    s = add(s, DEFENDER, "cruiser", SEA_AT, 2)
+    s = replace(_auto(turn(s, ATTACKER, COMBAT), ATTACKER, DEFENDER), sites=(Site(SEA_AT, "sea", 3),))
+    s, _ = apply(s, Fight(ATTACKER, SEA_AT), scripted_dice([6, 1, 6]))  # one cruiser hits
+    live = _live_agrees(monkeypatch, s, "current")
+    assert dict(live.attacker) == {"damaged battleship": 1}
+    odds = aa_odds(live, exact=True)
+    assert odds.exact is not None and odds.exact["attacker_win"] == Fraction(4, 55)
+
+
+def test_the_live_form_takes_radar_from_the_guns_owner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-7 Radar is the AA gun owner's: a British gun with a Soviet infantry fires at 2."""
+    s = empty("1941", casualties="earliest")
+    s = add(s, ATTACKER, "fighter", LAND_AT, 2, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, ATTACKER, "infantry", LAND_AT, 1, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, DEFENDER, "infantry", LAND_AT, 1)
+    s = add(s, "United Kingdom", "aa gun", LAND_AT, 1)
+    s = replace(s, techs={**s.techs, "United Kingdom": frozenset({"radar"})})
+    s = _auto(turn(s, ATTACKER, COMBAT), ATTACKER, DEFENDER, "United Kingdom")
+    s = replace(s, sites=(Site(LAND_AT, "land", 3),))
+    live = _live_agrees(monkeypatch, s, LAND_AT)
+    assert live.tech_defender == frozenset({"radar"})
+
+
+def test_the_live_form_counts_paratroopers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-7.6: the infantry a bomber carries drops before the battle and fights (the live
+    form left it out: 4/7 where the game gives 161/176).  With an AA gun firing at the
+    bomber the infantry falls with it, which the odds cannot follow: refused, saying so."""
+    from bot.aa.odds_link import odds_battle
+
+    s = empty("1941", casualties="earliest")
+    s = replace(s, techs={**s.techs, ATTACKER: frozenset({"paratroopers"})})
+    s = add(s, ATTACKER, "bomber", LAND_AT, 1, p3=True, moved=2, came_from=LAND_FROM, mission="para",
+            target=LAND_AT)
+    s = add(s, ATTACKER, "infantry", LAND_AT, 1, p3=True, moved=1, came_from=LAND_FROM, stop=True,
+            aboard=max(s.units))
+    s = add(s, DEFENDER, "infantry", LAND_AT, 1)
+    s = replace(_auto(turn(s, ATTACKER, COMBAT), ATTACKER, DEFENDER), sites=(Site(LAND_AT, "land", 3),))
+    live = _live_agrees(monkeypatch, s, LAND_AT)
+    assert dict(live.attacker) == {"bomber": 1, "infantry": 1}
+    with pytest.raises(IllegalOrder, match="Paratroopers fall with their bomber"):
+        odds_battle(add(s, DEFENDER, "aa gun", LAND_AT, 1), LAND_AT)
+
+
+def test_the_live_form_refuses_a_round_half_fought() -> None:
+    """Casualties still to choose: the units hit are neither gone nor whole yet."""
+    from bot.aa.odds_link import odds_battle
+    from engine.core.dice import scripted_dice
+
+    s = empty("1941", casualties="earliest")
+    s = add(s, ATTACKER, "infantry", LAND_AT, 1, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, ATTACKER, "tank", LAND_AT, 1, p3=True, moved=1, came_from=LAND_FROM)
+    s = add(s, DEFENDER, "infantry", LAND_AT, 1)
+    s = add(s, DEFENDER, "artillery", LAND_AT, 1)
+    s = replace(turn(s, ATTACKER, COMBAT), sites=(Site(LAND_AT, "land", 3),),
+                settings={p: Settings(auto=False) for p in (ATTACKER, DEFENDER)})  # casualties chosen by hand
+    s, _ = apply(s, Fight(ATTACKER, LAND_AT), scripted_dice([1, 6, 1, 6]))
+    assert s.battle is not None and s.battle.hits  # the defender chooses its casualty
+    with pytest.raises(IllegalOrder, match="in the middle of a round"):
+        odds_battle(s, "current")
 
 
 # --------------------------------------------------------------------------- random small battles

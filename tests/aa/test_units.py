@@ -14,7 +14,9 @@ def test_a14_combat_values_and_costs_are_the_calculators_own_profiles() -> None:
     for unit in cat.units:
         assert profiles()[unit.name] is unit  # the very objects, not a copy
     # The game is Anniversary's: the calculator's Global-1940 tanks (G-7) are not its kinds.
-    assert KINDS == tuple(n for n in cat.order if n not in ("sherman", "t-34", "tiger")) + ("factory",)
+    # Nor its damaged battleship (the game's battleships carry their damage).
+    assert KINDS == tuple(n for n in cat.order if n not in ("sherman", "t-34", "tiger", "damaged battleship")) + (
+        "factory",)
     assert len(KINDS) == 13
     for word in ("tiger", "sherman", "t-34"):
         with pytest.raises(UnknownName):

@@ -207,6 +207,17 @@ def test_global_1940_one_battleship_and_one_cruiser_back_each_landing_g_10() -> 
     assert g("2 bat") == g("1 bat")
 
 
+def test_a_damaged_battleship_sinks_at_the_next_hit_a_10_8() -> None:
+    # Global-1940 (two dice at 4) against a cruiser (3): a round with at least one hit of
+    # the battleship's 8/9 and the cruiser's 1/2; either side's single hit ends it.  Win
+    # 8/9 * 1/2, draw 8/9 * 1/2, loss 1/9 * 1/2, over the 17/18 a round decides.
+    r = both(AABattle.parse("1 damaged battleship", "1 cru", mode="sea", rules="global1940"))
+    assert (r["attacker_win"], r["draw"], r["defender_win"]) == (F(8, 17), F(8, 17), F(1, 17))
+    # An intact one takes the first hit: better than the damaged one.
+    assert both(AABattle.parse("1 bat", "1 cru", mode="sea"))["attacker_win"] > both(
+        AABattle.parse("1 dbat", "1 cru", mode="sea"))["attacker_win"]
+
+
 def test_fight_n_rounds_only() -> None:
     # One round of 1 inf vs 1 inf: attacker 1/9, draw 1/18, defender 5/18; the rest
     # (10/18) is unfinished and counts as the defender holding.

@@ -37,8 +37,8 @@ def test_an_unknown_unit_lists_the_units_of_every_rules_set_first() -> None:
     with pytest.raises(UnknownName) as err:
         parse_army("2 mech")
     legal = list(err.value.legal)
-    assert legal[:12] == ["inf", "art", "tank", "aa", "fig", "bom", "sub", "tra", "des", "cru", "car", "bat"]
-    assert legal[12:] == ["sherman", "t-34", "tiger"]  # the Global-1940 house rules' own (G-7)
+    assert legal[:13] == ["inf", "art", "tank", "aa", "fig", "bom", "sub", "tra", "des", "cru", "car", "bat", "dbat"]
+    assert legal[13:] == ["sherman", "t-34", "tiger"]  # the Global-1940 house rules' own (G-7)
 
 
 def test_profiles_match_a_14() -> None:
