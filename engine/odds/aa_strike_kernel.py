@@ -48,13 +48,14 @@ from typing import Any
 
 import numpy as np
 
+from engine.odds.compiled import borrowing as _borrowing
 from engine.odds.compiled import compiled as _compiled
 
 # Outcome rows of the end tables.
 ATT, DEF, DRAW, STALE, BACK, DIVE = 0, 1, 2, 3, 4, 5  # the attacker retreated; X's submarines submerged
 
 
-@_compiled
+@_borrowing
 def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
     att = ax if x_attacks else ay
     dfn = ay if x_attacks else ax
@@ -65,7 +66,7 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
     return DRAW
 
 
-@_compiled
+@_borrowing
 def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any,
             back: Any) -> tuple[bool, bool, int, bool]:
     """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
@@ -83,7 +84,7 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
     return live, ay, d, False
 
 
-@_compiled
+@_borrowing
 def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tuple[int, int, float]:
     """The outcomes from 1 on of distribution ``dist[row]`` whose products with a mass
     ``m`` are at least ``tiny``, ``(first, last, chance of the others from 1 on)``:
@@ -103,7 +104,7 @@ def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tu
     return lo, hi, max(0.0, (cum[row, lo] - cum[row, 1]) + (cum[row, end] - cum[row, hi + 1]))
 
 
-@_compiled
+@_borrowing
 def _stays(s: int, p: int, i: int, k: int, ax: bool, ay: bool, n_i: int, P: int, b: Any, a: Any, u: Any,
            f: Any) -> tuple[float, float, float, float]:
     """The chances that each of a round's four steps leaves the pair (row of (s, p),
@@ -117,7 +118,7 @@ def _stays(s: int, p: int, i: int, k: int, ax: bool, ay: bool, n_i: int, P: int,
     return sig0, u0, a0, f00
 
 
-@_compiled
+@_borrowing
 def land(S: int, P: int, q: int, s: int, p: int, u: int, f: int) -> tuple[int, int]:
     """Where ``u`` unrestricted hits and ``f`` aircraft hits take X at (s, p) (A-10.14,
     :meth:`engine.odds.aa_side.Side.take_hits`): the aircraft's hits take X's first
@@ -131,7 +132,7 @@ def land(S: int, P: int, q: int, s: int, p: int, u: int, f: int) -> tuple[int, i
     return s - u_sub, min(P, p1 + u - u_sub)
 
 
-@_compiled
+@_borrowing
 def unrestricted(P: int, s: int, p: int, u: int) -> tuple[int, int]:
     """:func:`land` with no aircraft hits, from a row past the steps before the
     submarines (``p >= q``): the submarines first, then the other steps."""
@@ -140,7 +141,7 @@ def unrestricted(P: int, s: int, p: int, u: int) -> tuple[int, int]:
     return 0, min(P, p + u - s)
 
 
-@_compiled
+@_borrowing
 def aircraft(P: int, p: int, f: int) -> int:
     """:func:`land` with aircraft hits only: the first other steps left.  From a row past
     the steps before the submarines, ``land(s, p, u, f)`` is ``unrestricted`` then
@@ -148,7 +149,7 @@ def aircraft(P: int, p: int, f: int) -> int:
     return min(P, p + f)
 
 
-@_compiled
+@_borrowing
 def _strike(m: float, s: int, d: int, into: Any, b: Any, nxt_strike: Any, tiny: float) -> tuple[float, int]:
     """Step 1 from mass ``m``: X's strike hits (at least one) move Y along its
     non-aircraft steps, into ``into[column]``; ``(dropped, products)``."""
@@ -159,7 +160,7 @@ def _strike(m: float, s: int, d: int, into: Any, b: Any, nxt_strike: Any, tiny: 
     return m * (cut[s] + out), hi - lo + 1
 
 
-@_compiled
+@_borrowing
 def _y_hit(S: int, P: int, q: int, s: int, p: int, h: int) -> tuple[int, int]:
     """Where ``h`` hits of Y's strike take X at (s, p): ``(its row, the submarines of X
     they sink)`` (X has no aircraft: the strike's hits land as unrestricted ones)."""
@@ -167,7 +168,7 @@ def _y_hit(S: int, P: int, q: int, s: int, p: int, h: int) -> tuple[int, int]:
     return (S - s2) * (P + 1) + p2, s - s2
 
 
-@_compiled
+@_borrowing
 def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, z0: Any, yb: Any, b: Any,
               nxt_strike: Any, tiny: float) -> tuple[float, int]:
     """Step 0 from mass ``m`` (both sides strike, see :func:`solve`): Y's strike hits (at
@@ -198,7 +199,7 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
     return dropped, n
 
 
-@_compiled
+@_borrowing
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
                   tiny: float) -> tuple[float, int]:
     """Step 2 from mass ``m``: Y's unrestricted hits (at least one) move X from (s, p)
@@ -217,7 +218,7 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
     return m * (cut[i] + out), hi - lo + 1
 
 
-@_compiled
+@_borrowing
 def _joint_moves(s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int, u: Any, f: Any, a: Any,
                  nxt_fire: Any, cut: float, chance: Any, rows: Any, cols: Any) -> tuple[int, float]:
     """Steps 2-4 at once from a pair of a row before X's submarines (``p < q``): Y's
@@ -256,7 +257,7 @@ def _joint_moves(s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int,
     return n, left
 
 
-@_compiled
+@_borrowing
 def _joint(m: float, s: int, p: int, d: int, i: int, k: int, S: int, P: int, q: int, into: Any,
            u: Any, f: Any, a: Any, nxt_fire: Any, tiny: float, buf: Any) -> tuple[float, int]:
     """Steps 2-4 at once from mass ``m`` at a row before X's submarines
@@ -278,7 +279,7 @@ def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
     return np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
 
 
-@_compiled
+@_borrowing
 def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     """Step 3's fire of the masses kept at row (0, p) by where X's other steps stood
     (``x1e[p, d, src]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
@@ -299,7 +300,7 @@ def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     return total, cut
 
 
-@_compiled
+@_borrowing
 def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a: Any, nxt_fire: Any,
           air_lost: Any, tiny: float) -> tuple[float, int]:
     """Step 3 from mass ``m`` (X's dice at p) and, when ``tagged``, the fire of
@@ -331,7 +332,7 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
     return dropped, hi - lo + 1
 
 
-@_compiled
+@_borrowing
 def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
               f: Any, tiny: float) -> tuple[float, int]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
@@ -369,7 +370,7 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
     return dropped, n
 
 
-@_compiled
+@_borrowing
 def _top(x2: Any, d: int, nt: int, own: float) -> Any:
     """The largest mass of one tag that :func:`_aircraft` spreads from ``x2[d]`` (and
     ``own`` at tag 0), rounded up to single precision (for :func:`chances`, which
@@ -380,7 +381,7 @@ def _top(x2: Any, d: int, nt: int, own: float) -> Any:
     return np.float32(top * (1.0 + 1e-6))
 
 
-@_compiled
+@_borrowing
 def _take(table: Any, d: int, r: int, tiny: float) -> tuple[float, float]:
     """The mass at ``table[d, r]``, taken out: ``(mass to spread, mass left out)`` (one
     below ``tiny`` is left out)."""
@@ -391,7 +392,7 @@ def _take(table: Any, d: int, r: int, tiny: float) -> tuple[float, float]:
     return m, 0.0
 
 
-@_compiled
+@_borrowing
 def _clear(x2: Any, tags: Any) -> None:
     for d in range(tags.shape[0]):
         for t in range(tags[d]):
@@ -724,7 +725,7 @@ def walk(
     return ends_x, ends_y, fought, dropped, work
 
 
-@_compiled
+@_borrowing
 def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any, zn: Any, z_lo: Any,
                z_hi: Any) -> tuple[float, float, int]:
     """Step 3 backward: the value of X's general fire (its dice at p, outcomes from
@@ -748,7 +749,7 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
     return low, high, a_hi[p] - first + 1
 
 
-@_compiled
+@_borrowing
 def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any, m: float,
                    tiny: float) -> tuple[float, float, int]:
     """Step 4 backward: the value of Y's aircraft fire (its aircraft at k, at least one
@@ -768,7 +769,7 @@ def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi
     return low, high, hi - lo + 1
 
 
-@_compiled
+@_borrowing
 def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: int, q: int, nxt_strike: Any,
                    zv_lo: Any, zv_hi: Any, m: float, tiny: float) -> tuple[float, float, int]:
     """Step 0 backward (both sides strike): the value of Y's strike hits (at least one)

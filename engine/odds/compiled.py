@@ -18,6 +18,18 @@ def compiled(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
 
 
+def borrowing(fn: Fn) -> Fn:
+    """:func:`compiled`, without numba's reference counting in its body (``_nrt=False``):
+    for a helper that allocates nothing and keeps no array past its return, called in a
+    hot loop by a compiled function that holds every array it passes.  numba otherwise
+    takes and gives back a reference to each array passed (a tuple of six counts six), an
+    atomic operation each, at every call."""
+    import numba
+
+    options: dict[str, Any] = {"_nrt": False}  # an option numba's typing stubs do not list
+    return cast(Fn, numba.njit(cache=True, nogil=True, **options)(fn))
+
+
 def numba_loaded() -> bool:
     """Whether numba is imported already (the bot and ``make bench`` load it as they
     start, ``bot.commands.odds.warm``): the engines then take their compiled loops even
