@@ -203,18 +203,18 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
                   tiny: float) -> tuple[float, int]:
     """Step 2 from mass ``m``: Y's unrestricted hits (at least one) move X from (s, p)
-    (submarines first), into ``x1`` (columns x rows), or, past X's submarines, into
-    ``x1e[p', d, p]`` (X's dice still those at p); ``(dropped, products)``."""
+    (submarines first), into ``x1[p, d, s']``, or, past X's submarines, into
+    ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are one run of
+    memory; ``(dropped, products)``."""
     table, _, _, cut, mode, cum = u
-    W = P + 1
     lo, hi, out = _span(table, mode, cum, i, m, tiny)
     for n in range(lo, hi + 1):
         w = m * table[i, n]
         s2, pm = unrestricted(P, s, p, n)
         if pm == p:
-            x1[d, (S - s2) * W + p] += w
+            x1[p, d, s2] += w
         else:
-            x1e[pm, d, p] += w
+            x1e[d, p, pm] += w
     return m * (cut[i] + out), hi - lo + 1
 
 
@@ -282,17 +282,17 @@ def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
 @_borrowing
 def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     """Step 3's fire of the masses kept at row (0, p) by where X's other steps stood
-    (``x1e[p, d, src]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
+    (``x1e[d, src, p]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
     the chance cut)``."""
     at, a_lo, a_hi, a_cut, _, _ = a
     hb[:] = 0.0
     total = 0.0
     cut = 0.0
     for src in range(p):
-        m = x1e[p, d, src]
+        m = x1e[d, src, p]
         if m == 0.0:
             continue
-        x1e[p, d, src] = 0.0
+        x1e[d, src, p] = 0.0
         total += m
         for h in range(a_lo[src], a_hi[src] + 1):
             hb[h] += m * at[src, h]
@@ -402,14 +402,14 @@ def _clear(x2: Any, tags: Any) -> None:
 
 @_compiled
 def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> tuple[Any, ...]:
-    """What :func:`solve` and :func:`walk` work in: step 2's results (``x1`` by column
-    and row; ``x1e[p', column, p]`` past X's submarines), the final masses by outcome
+    """What :func:`solve` and :func:`walk` work in: step 2's results (``x1[p, column,
+    s]``; ``x1e[column, p, p']`` past X's submarines), the final masses by outcome
     (X rows, Y columns), and for one row at a time step 1's results, step 3's (by column
     and aircraft lost, with each column's bound on those), the tagged fire by hits, the
     aircraft hits summed, and :func:`_joint_moves`' buffers."""
     W = P + 1
     R = (S + 1) * W
-    return (np.zeros((ND, R)), np.zeros((W, ND, W)), np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
+    return (np.zeros((W, ND, S + 1)), np.zeros((ND, W, W)), np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
             np.zeros((ND, air_lost.max() + 1)), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
             np.zeros(f[0].shape[1]), _joint_buffers(u, f, a))
 
@@ -468,7 +468,7 @@ def solve(
             for d in range(ND):
                 sx = ps[d, r]
                 gx = g_row[d]
-                xu = x1[d, r]
+                xu = x1[p, d, s]
                 zx = z0[d, r] if ys else 0.0
                 nt = tags[d]
                 total = sx + gx + xu + zx
@@ -668,13 +668,13 @@ def walk(
                         dropped += lost
                         work += n
                     else:
-                        x1[d, r] += m * u[0][i, 0]
+                        x1[p, d, s] += m * u[0][i, 0]
                         lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, u, tiny)
                         dropped += lost
                         work += n
                 # Step 3 (to later columns of the row), then step 4 (to later rows).
-                m = x1[d, r]
-                x1[d, r] = 0.0
+                m = x1[p, d, s]
+                x1[p, d, s] = 0.0
                 e_tot = 0.0
                 if s == 0:
                     e_tot, cut = _excess(x1e, p, d, a, hb)
