@@ -105,6 +105,36 @@ def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tu
 
 
 @_borrowing
+def _span_add(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float, into: Any) -> tuple[int, int, float]:
+    """:func:`_span`, each product of the span added to ``into[x]`` as it is met (one
+    pass over the outcomes instead of two: each index gets the one product it would get
+    after the span, so the sums are the same)."""
+    end = dist.shape[1]
+    c = max(mode[row], 1)
+    if c >= end:
+        return 1, 0, cum[row, end] - cum[row, 1]
+    w = m * dist[row, c]
+    if w < tiny:
+        return 1, 0, cum[row, end] - cum[row, 1]
+    into[c] += w
+    hi = c
+    while hi + 1 < end:
+        w = m * dist[row, hi + 1]
+        if w < tiny:
+            break
+        hi += 1
+        into[hi] += w
+    lo = c
+    while lo > 1:
+        w = m * dist[row, lo - 1]
+        if w < tiny:
+            break
+        lo -= 1
+        into[lo] += w
+    return lo, hi, max(0.0, (cum[row, lo] - cum[row, 1]) + (cum[row, end] - cum[row, hi + 1]))
+
+
+@_borrowing
 def _stays(s: int, p: int, i: int, k: int, ax: bool, ay: bool, n_i: int, P: int, b: Any, a: Any, u: Any,
            f: Any) -> tuple[float, float, float, float]:
     """The chances that each of a round's four steps leaves the pair (row of (s, p),
@@ -351,10 +381,8 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
         if m == 0.0:
             continue
         kk = k - t
-        f0, f1, out = _span(table, mode, cum, kk, m, tiny)
+        f0, f1, out = _span_add(table, mode, cum, kk, m, tiny, fb)
         dropped += m * (cut[kk] + out)
-        for nf in range(f0, f1 + 1):
-            fb[nf] += m * table[kk, nf]
         n += f1 - f0 + 1
         lo = min(lo, f0)
         hi = max(hi, f1)
