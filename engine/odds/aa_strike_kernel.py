@@ -1055,9 +1055,13 @@ def chances(
             if ys:
                 zv_lo[d, r] = sig0 * vg_lo[d] + sl
                 zv_hi[d, r] = min(1.0, sig0 * vg_hi[d] + sh)
-            if joint:
-                continue  # nothing pulls this row's later steps but itself
-            # The values after Y's unrestricted hits and after X's fire, kept.
+            if joint and live:
+                continue  # nothing pulls a live pair's later steps in this row but itself
+            # The values after Y's unrestricted hits and after X's fire, kept (in a row
+            # before X's submarines too where the pair ends the battle: a round begun
+            # elsewhere passes through it, a strike taking Y there, and its fire pulls
+            # them; left out, they read as anything, and a defender's lone transports,
+            # made every retreat by win chance there a guess).
             z0l = f00 * xl + zl0
             z0h = f00 * xh + zh0
             qo_lo[p, d, s] = a0 * z0l + ql

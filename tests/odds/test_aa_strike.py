@@ -290,6 +290,30 @@ def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
     assert retreated >= 4
 
 
+@pytest.mark.parametrize(("attacker", "defender", "options"), [
+    ("1 bat, 1 sub", "1 cru, 1 tra", {"retreat_chance": 90}),
+    ("1 bat, 1 sub", "1 bat, 1 tra", {"ool_attacker": "bat", "retreat_chance": 60}),
+    ("1 bat, 3 sub, 1 fig", "2 cru, 2 tra, 1 car, 1 fig", {"retreat_chance": 50}),
+    ("1 bat, 2 sub", "1 cru, 2 tra", {"retreat_chance": 70, "retreat_below": 2}),
+])  # fmt: skip
+def test_retreat_by_win_chance_against_transports_is_decided_exactly(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    # in a row before the striking side's submarines (its battleship's first hit):
+    # a strike leaving the defender its lone transports ends the battle there, and the
+    # round passing through that pair was read as "anything" by the chances backward, so
+    # every decision was a guess: 87.5 % with an error bound of 1 (100 points) where the
+    # exact answer is 63/64 (found by fuzzing against an independent solver).
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)
+    monkeypatch.setattr(aa_strike, "ENABLED", True)
+    new = aa_odds(battle)
+    assert passes, battle  # the compiled pass took it
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert new.error_bound < 1e-12 and old.error_bound < 1e-12
+    assert_same_odds(new, old, 1e-12, same_states=False, note=battle)
+
+
 @pytest.mark.parametrize("limit", [{"rounds": 2}, {"retreat_after": 3}, {"rounds": 1, "wave2": "1 des, 1 fig"}])
 def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_the_numpy_passes(
     monkeypatch: pytest.MonkeyPatch, limit: dict[str, int]
