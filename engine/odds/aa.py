@@ -831,6 +831,7 @@ def _run(
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
         table = table_engine(setup, max_cells, max_table)
+        table.report_ends = report  # without a report nobody reads the final states
         if battle.retreat_chance is not None:
             table.win_chance_cuts(battle.retreat_chance / 100)
         tally = table.run(limit)

@@ -404,6 +404,11 @@ def retreat_columns(W: Arr, threshold: float, alive: Arr, quiet: Arr, nD: int, j
 
 
 class TableEngine:
+    # Whether _tally reports the final states (Tally.attacker_end, defender_end): a
+    # caller that reads the chances only (a second wave's battle, aa._run's report=False)
+    # sets it False, which spares a big table's tuples of every state it ends in.
+    report_ends = True
+
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None) -> None:
         _one_thread()
         self.setup = setup
@@ -1102,6 +1107,8 @@ class TableEngine:
         tally.rounds = self.rounds
         recorded = sum(self.counts.values())
         tally.dropped = self.dropped + abs(1.0 - recorded - self.dropped) + self.unsure
+        if not self.report_ends:
+            return tally
         self._attacker_ends(tally)
         for j in np.nonzero(self.d_end)[0]:
             st = self.d_tab.states[min(int(j), self.nD)]
