@@ -1,7 +1,8 @@
 """The compiled loop of the merged table engine (:mod:`engine.odds.aa_merged`, numba):
 adding a round's spread rows into the rows of their attacker states (:func:`scatter_add`;
-:func:`scatter_cols` for products stored rows last), and the win-chance pass's in-row
-back substitution (:func:`back_substitute`).
+:func:`scatter_cols` for products stored rows last), a level's in-row moves
+(:func:`forward_moves`, also the table engine's) and the win-chance pass's in-row back
+substitution (:func:`back_substitute`).
 
 A big level's products leave tens of millions of numbers, each to be added to the row
 of the state it reached, many rows to one state (runs of equal states, and "attacker
@@ -50,12 +51,13 @@ def scatter_cols(into: Any, target: Any, cols: Any, c0: int) -> None:
 def warm() -> None:
     """Compile (or load from numba's cache) :func:`scatter_add` for the arrays the
     engine passes it (rows contiguous, or every other row of a bigger array),
-    :func:`scatter_cols` and :func:`back_substitute`."""
+    :func:`scatter_cols`, :func:`forward_moves` and :func:`back_substitute`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
     scatter_add(into, target, np.zeros((2, 2, 2))[:, 0], 1)
     scatter_cols(into, np.zeros((2, 2), dtype=np.int64), np.zeros((2, 2, 2)), 1)
+    forward_moves(np.zeros((3, 2)), np.zeros((3, 2)), np.zeros((1, 2)), 1, 2, 1e-19)
     back_substitute(np.zeros((3, 2)), np.zeros((2, 2)), np.zeros((3, 2)), 0)
 
 
@@ -79,3 +81,24 @@ def back_substitute(vT: Any, AT: Any, cdT: Any, j_lo: int) -> None:
                 acc[k] += AT[t, k] * vT[j + t, k]
         for k in range(n):
             vT[j, k] += cdT[j, k] * acc[k]
+
+
+@_compiled
+def forward_moves(u: Any, e: Any, AbT: Any, b0: int, b1: int, tiny: float) -> None:
+    """The in-row moves of :meth:`engine.odds.aa_table.TableEngine._rows_window`, columns
+    first (``u[j, n]``: row ``n`` at column ``j``): from the left, column ``j`` moves
+    ``y = u[j] e[j]`` (0 where below ``tiny``) on by the attacker's outcomes ``b0 <= t <
+    b1``, ``u[j + t] += AbT[t - b0] y``, every row at once.  The numpy loop's numbers
+    (each product rounded, then added), without its temporary arrays and its ~6 calls per
+    column (~3x faster on the bench's joined wave of 100)."""
+    ws, n = u.shape
+    y = np.empty(n)
+    for j in range(ws - b0 if b1 > b0 else 0):
+        for k in range(n):
+            v = u[j, k] * e[j, k]
+            y[k] = v if v >= tiny else 0.0
+        t1 = min(j + b1, ws)
+        for r in range(j + b0, t1):
+            t = r - j - b0
+            for k in range(n):
+                u[r, k] += AbT[t, k] * y[k]

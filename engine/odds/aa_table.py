@@ -46,6 +46,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
+from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
     too_many_cells,
@@ -823,13 +824,20 @@ class TableEngine:
             b0, b1 = (int(sig[0]), int(sig[-1]) + 1) if len(sig) else (1, 1)
             out = A[:, 1:b0].sum(axis=1) + A[:, b1:].sum(axis=1)
             AbT = np.ascontiguousarray(A[:, b0:b1].T)
-            for j in range(ws - b0 if b1 > b0 else 0):
-                yj = u[j] * e[j]
-                # In-row moves out of a cell are at most its yj: below TINY, not spread
-                # (counted below, from the final u).
-                yj[yj < TINY] = 0.0
-                t1 = min(j + b1, ws)
-                u[j + b0 : t1] += AbT[: t1 - j - b0] * yj
+            if b1 > b0 and compiled.numba_loaded():
+                # The compiled loop where numba is loaded already (the bot and make bench
+                # load it as they start): the same numbers, ~3x faster.
+                from engine.odds.aa_merged_kernel import forward_moves
+
+                forward_moves(u, e, AbT, b0, b1, TINY)
+            else:
+                for j in range(ws - b0 if b1 > b0 else 0):
+                    yj = u[j] * e[j]
+                    # In-row moves out of a cell are at most its yj: below TINY, not spread
+                    # (counted below, from the final u).
+                    yj[yj < TINY] = 0.0
+                    t1 = min(j + b1, ws)
+                    u[j + b0 : t1] += AbT[: t1 - j - b0] * yj
             Y = u * e
             small = Y[:-1] < TINY
             self.dropped += float(Y[:-1][small].sum())
