@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
 
 from engine.core.errors import IllegalOrder
+from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, PairTable, Start, StartTable, Tally,
     TooBig, Work, chance, table_cells, too_many_starts,
@@ -1171,10 +1172,16 @@ def _second_wave_once(
     # W[a, d]: the start's chance, each force's AA outcomes x its defender starts (within
     # a pattern of AA hits the states are distinct, so += adds every product).
     W = np.zeros((len(states), len(d_ids)), dtype=S.dtype)
-    at = 0
-    for f, _, w in fired:
-        W[a_at[at : at + len(f)]] += w[:, None] * S[f]
-        at += len(f)
+    if fired and not exact and compiled.numba_loaded():  # the same sums in the same order, one loop
+        from engine.odds.aa_merged_kernel import add_rows
+
+        add_rows(W, a_at.ravel(), S, np.concatenate([f for f, _, _ in fired]),
+                 np.concatenate([w for _, _, w in fired]).astype(float))  # fmt: skip
+    else:
+        at = 0
+        for f, _, w in fired:
+            W[a_at[at : at + len(f)]] += w[:, None] * S[f]
+            at += len(f)
     rows, cols = np.nonzero(W)
     cap = limits[2].starts if battle.wave2_joins else None
     if cap is not None and len(rows) > cap:

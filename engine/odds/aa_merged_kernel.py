@@ -1,8 +1,9 @@
 """The compiled loop of the merged table engine (:mod:`engine.odds.aa_merged`, numba):
 adding a round's spread rows into the rows of their attacker states (:func:`scatter_add`;
 :func:`scatter_cols` for products stored rows last), a level's in-row moves
-(:func:`forward_moves`, also the table engine's) and the win-chance pass's in-row back
-substitution (:func:`back_substitute`).
+(:func:`forward_moves`, also the table engine's), the win-chance pass's in-row back
+substitution (:func:`back_substitute`) and a joined second wave's table of start
+chances (:func:`add_rows`).
 
 A big level's products leave tens of millions of numbers, each to be added to the row
 of the state it reached, many rows to one state (runs of equal states, and "attacker
@@ -51,13 +52,15 @@ def scatter_cols(into: Any, target: Any, cols: Any, c0: int) -> None:
 def warm() -> None:
     """Compile (or load from numba's cache) :func:`scatter_add` for the arrays the
     engine passes it (rows contiguous, or every other row of a bigger array),
-    :func:`scatter_cols`, :func:`forward_moves` and :func:`back_substitute`."""
+    :func:`scatter_cols`, :func:`forward_moves`, :func:`add_rows` and
+    :func:`back_substitute`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
     scatter_add(into, target, np.zeros((2, 2, 2))[:, 0], 1)
     scatter_cols(into, np.zeros((2, 2), dtype=np.int64), np.zeros((2, 2, 2)), 1)
     forward_moves(np.zeros((3, 2)), np.zeros((3, 2)), np.zeros((1, 2)), 1, 2, 1e-19)
+    add_rows(np.zeros((2, 2)), np.zeros(2, dtype=np.int64), np.zeros((2, 2)), np.zeros(2, dtype=np.int64), np.zeros(2))
     back_substitute(np.zeros((3, 2)), np.zeros((2, 2)), np.zeros((3, 2)), 0)
 
 
@@ -102,3 +105,15 @@ def forward_moves(u: Any, e: Any, AbT: Any, b0: int, b1: int, tiny: float) -> No
             t = r - j - b0
             for k in range(n):
                 u[r, k] += AbT[t, k] * y[k]
+
+
+@_compiled
+def add_rows(into: Any, at: Any, rows: Any, of: Any, w: Any) -> None:
+    """``into[at[i]] += w[i] * rows[of[i]]`` for every ``i``, in order (each product
+    rounded, then added: numpy's ``into[at] += w[:, None] * rows[of]`` where ``at`` has
+    no repeats, without its gathered copies)."""
+    C = into.shape[1]
+    for i in range(at.shape[0]):
+        a, f, x = at[i], of[i], w[i]
+        for c in range(C):
+            into[a, c] += x * rows[f, c]
