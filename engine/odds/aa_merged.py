@@ -37,7 +37,8 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import (
     BLOCKS_TOGETHER, MASS_BIN, SHARED_MIN, Arr, TableEngine, _one_thread, ground_air, hits, in_row_factor,
-    outcome_span, padded_rows, retreat_columns, row_ids, shared_ground_rows, shared_spread, side_table, sum_by,
+    outcome_span, padded_rows, retreat_columns, row_ids, shared_ground_rows, shared_spread, shared_spread_into,
+    side_table, sum_by,
 )  # fmt: skip
 from engine.odds.dist import low_luck_distribution
 
@@ -641,8 +642,14 @@ class MergedTable(TableEngine):
             if 0 <= live < len(DT) - 1:
                 DT = np.concatenate([DT[:live], DT[live:].sum(axis=0, keepdims=True)])
                 target = target[:, : live + 1]
-            cols = shared_spread(xk, DT, self.SF[ids, a0:a1], self.nD + 1 - c0)
-            _scatter_cols(into, np.ascontiguousarray(self.mm_of[target.T]), cols, c0)
+            A, keep, rows = self.SF[ids, a0:a1], self.nD + 1 - c0, np.ascontiguousarray(self.mm_of[target.T])
+            if into.size >= COMPILED_TABLE:
+                # Each band added by the compiled loop as it is made (numba: compiled on first use).
+                from engine.odds.aa_merged_kernel import scatter_cols
+
+                shared_spread_into(xk, DT, A, keep, lambda cols, cs: scatter_cols(into, rows, cols, c0 + cs))
+                return
+            _scatter_cols(into, rows, shared_spread(xk, DT, A, keep), c0)
             return
         c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
         _scatter(into, self.mm_of[target.ravel()], out.reshape(target.size, -1), c0)

@@ -20,7 +20,7 @@ from engine.odds import aa_merged
 from engine.odds.aa_merged import (
     RUNS_APART, MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, table_engine,
 )
-from engine.odds.aa_table import TableEngine, hits, shared_spread
+from engine.odds.aa_table import TableEngine, hits, shared_spread, shared_spread_into
 from engine.odds.dist import low_luck_distribution
 from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
@@ -490,6 +490,30 @@ def test_shared_spread_is_the_per_row_toeplitz_product(keep: int) -> None:
     got = shared_spread(x, DT, A, keep).transpose(0, 2, 1)  # (H, columns, rows): the rows last
     assert got.shape == want.shape
     assert float(np.abs(got - want).max()) < 1e-12
+
+
+@pytest.mark.parametrize("keep", [10**6, 1, 7, 40, 59])
+def test_shared_spread_into_hands_out_the_same_products_by_bands(keep: int) -> None:
+    # The products a band at a time (the merged engine adds each into its table as it
+    # is made): together, shared_spread's whole array bit for bit, bands of zeros left out.
+    rng = np.random.default_rng(11)
+    K, w, H, La = 6, 23, 4, 37
+    x, DT, A = rng.random((K, w)), rng.random((H, w)), rng.random((K, La))
+    x[:, :9] = 0.0  # bands before the first mass: zeros, not handed out
+    want = shared_spread(x, DT, A, keep)
+    got = np.full(want.shape, np.nan)
+    seen: list[int] = []
+
+    def emit(cols: np.ndarray, cs: int) -> None:
+        assert cols.shape[0] == H and cols.shape[2] == K
+        seen.append(cs)
+        got[:, cs : cs + cols.shape[1]] = cols
+
+    shared_spread_into(x, DT, A, keep, emit)
+    assert seen == sorted(seen) and len(set(seen)) == len(seen)
+    unseen = np.isnan(got)
+    assert (want[unseen] == 0.0).all()
+    assert np.array_equal(got[~unseen], want[~unseen])
 
 
 def test_levels_spread_by_shared_products_match_products_per_row(monkeypatch: pytest.MonkeyPatch) -> None:
