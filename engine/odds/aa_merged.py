@@ -408,10 +408,15 @@ class MergedTable(TableEngine):
         self.C = nD + Ha + 2
         if max_table is not None and S * self.C > max_table:
             raise too_big_table(S * self.C, max_table)
-        self.SF = np.zeros((S, Ha + 1))
-        padded = np.zeros((len(by_row), Ha + 1))
-        padded[:, : by_row.shape[1]] = by_row
-        self.SF[rolled] = padded[dist_of]  # whole rows: numpy's fast path
+        # Each state's distribution as a row of SF_rows (the distinct ones: states rolling
+        # the same dice share one, see _sf): not one row per state, ~80,000 rows of ~100
+        # numbers on the bench's joined wave of 100, where a gathered copy took ~0.1-0.2 s.
+        rows = by_row
+        if by_row.shape[1] < Ha + 1:
+            rows = np.zeros((len(by_row), Ha + 1))
+            rows[:, : by_row.shape[1]] = by_row
+        self.sf_of = np.zeros(S, dtype=np.int64)
+        self.sf_of[rolled] = dist_of
         if self.n0:
             # Ground phase: G[i] * H[k], every block and row at once.
             n0, Lg, Lh = self.n0, self.G.shape[1], self.Hk.shape[1]
@@ -419,18 +424,21 @@ class MergedTable(TableEngine):
             for t in range(Lh):
                 shifted[t, :, t : t + Lg] = self.G
             AFg = (self.Hk @ shifted.reshape(Lh, -1)).reshape(len(blocks), n0, Ha + 1)
-            self.SF[self.rid[:, :n0]] = AFg
+            self.sf_of[self.rid[:, :n0]] = len(rows) + np.arange(len(blocks) * n0).reshape(len(blocks), n0)
+            rows = np.concatenate([rows, AFg.reshape(-1, Ha + 1)])
             self.AF = AFg
+        self.SF_rows: Arr = rows
         fighting = np.array([sl.kind != "submerged" and not att.profiles[sl.unit].is_aa for sl in att.slots])
         land = np.array([att.profiles[sl.unit].takes_territory for sl in att.slots]) & fighting
         alive_n = sv[:, fighting].sum(axis=1)
         self.s_alive: Arr = alive_n > 0
-        self.s_quiet: Arr = ~(self.SF[:, 1:] > 0).any(axis=1)
+        self.s_quiet: Arr = ~(rows[:, 1:] > 0).any(axis=1)[self.sf_of]
         self.s_takes: Arr = (sv[:, land].sum(axis=1) > 0) | (not setup.land)
         self.s_retreat: Arr = np.zeros(S, dtype=bool)
         if setup.retreat_below:
             self.s_retreat = (alive_n < setup.retreat_below) & self.s_alive
-        self.s_lo, self.s_hi = outcome_span(self.SF, CUT)
+        lo, hi = outcome_span(rows, CUT)
+        self.s_lo, self.s_hi = lo[self.sf_of], hi[self.sf_of]
         self.s_out = (Ha + 1 - (self.s_hi - self.s_lo)) * CUT
         self.s_cut = np.zeros(S, dtype=np.int64)
         self.s_open = np.zeros((S, 2), dtype=np.int64)
@@ -466,6 +474,11 @@ class MergedTable(TableEngine):
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
+
+    def _sf(self, ids: Arr) -> Arr:
+        """The hit distributions of the states ``ids``, one row each ((n, Ha + 1))."""
+        rows: Arr = self.SF_rows[self.sf_of[ids]]
+        return rows
 
     # -- the first rows per block (ground units lost first, see the module docstring) ----------
 
@@ -642,7 +655,7 @@ class MergedTable(TableEngine):
             if 0 <= live < len(DT) - 1:
                 DT = np.concatenate([DT[:live], DT[live:].sum(axis=0, keepdims=True)])
                 target = target[:, : live + 1]
-            A, keep, rows = self.SF[ids, a0:a1], self.nD + 1 - c0, np.ascontiguousarray(self.mm_of[target.T])
+            A, keep, rows = self.SF_rows[self.sf_of[ids], a0:a1], self.nD + 1 - c0, np.ascontiguousarray(self.mm_of[target.T])
             if into.size >= COMPILED_TABLE:
                 # Each band added by the compiled loop as it is made (numba: compiled on first use).
                 from engine.odds.aa_merged_kernel import scatter_cols
@@ -651,7 +664,7 @@ class MergedTable(TableEngine):
                 return
             _scatter_cols(into, rows, shared_spread(xk, DT, A, keep), c0)
             return
-        c0, out = self._toeplitz(W, per_row, c_lo, self.SF[ids], self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
+        c0, out = self._toeplitz(W, per_row, c_lo, self._sf(ids), self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
         _scatter(into, self.mm_of[target.ravel()], out.reshape(target.size, -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
@@ -667,7 +680,7 @@ class MergedTable(TableEngine):
         if not fights.any():
             return
         ids, rows, lims = ids[fights], rows[fights], lims[fights]
-        got = self._rows_window(rows, lims, self.SF[ids])
+        got = self._rows_window(rows, lims, self._sf(ids))
         if got is None:
             return
         x, lo, past = got
@@ -935,7 +948,8 @@ class MergedTable(TableEngine):
         where they are read."""
         nA = int(self.hp.max())
         self.w_cut = win_cut(self.Ha, self.Hd, nA, self.nD)
-        self.w_lo, self.w_hi = outcome_span(self.SF, self.w_cut)
+        lo, hi = outcome_span(self.SF_rows, self.w_cut)
+        self.w_lo, self.w_hi = lo[self.sf_of], hi[self.sf_of]
         if self.n0:
             self.wg_lo, self.wg_hi = outcome_span(self.G, self.w_cut)
 
@@ -1031,7 +1045,7 @@ class MergedTable(TableEngine):
                         S1[:, js:je] = np.matmul(DhT[js:je, :, h0 + hl : h0 + hh], Z)[:, 0, :].T
                 keep = ~self.s_retreat[ids]
                 if keep.any():
-                    self._win_finish(V, ids[keep], lim, False, self.SF[ids[keep]], S1[keep])
+                    self._win_finish(V, ids[keep], lim, False, self._sf(ids[keep]), S1[keep])
                 if i:  # U of this row: each block's H slid along
                     UT[:, i] = np.vecdot(sliding_window_view(V[ids, :Lu], Lh, axis=1), Hr[:, None, :]).T
 
@@ -1048,7 +1062,7 @@ class MergedTable(TableEngine):
         """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""
         C, Hd = self.C, self.Hd
         n = len(g)
-        A = self.SF[g]  # (n, Ha + 1)
+        A = self._sf(g)  # (n, Ha + 1)
         S1 = np.zeros((n, lim))
         Dh = self.DFT[1 : Hd + 1, :lim]
         hs = np.flatnonzero(Dh.max(axis=1) >= self.w_cut) if Hd else np.zeros(0, dtype=np.int64)
