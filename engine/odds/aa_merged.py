@@ -224,14 +224,20 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
     return out[:, : int((n_air + n_rest).max()) - 1]  # the rest are zeros
 
 
-def _after(next1: Arr, first: Arr, Hd: int) -> Arr:
-    """Per state of ``first``: the states after 0, 1 … ``Hd`` more casualties
-    (``next1[s]``: the state after one)."""
-    out = np.empty((Hd + 1, len(first)), dtype=np.int64)  # by score first: contiguous gathers
-    out[0] = first
-    for h in range(1, Hd + 1):
+def _after(next1: Arr, first: Arr, h_lo: int, h_hi: int) -> Arr:
+    """Per state of ``first`` (its columns): the states after ``h_lo .. h_hi - 1`` more
+    casualties (its rows; ``next1[s]``: the state after one).  Made for the states a
+    product needs when it needs them: a table of every state's (80,000 x 91 on the
+    bench's joined wave of 100) took ~0.1 s to make and lay out."""
+    out = np.empty((h_hi - h_lo, len(first)), dtype=np.int64)  # by score first: contiguous gathers
+    at = first
+    for _ in range(h_lo):
+        at = next1[at]
+    if h_hi > h_lo:
+        out[0] = at
+    for h in range(1, h_hi - h_lo):
         np.take(next1, out[h - 1], out=out[h])
-    return np.ascontiguousarray(out.T)
+    return out
 
 
 def _toeplitz_view(x: Arr, rows: int, cols: int) -> Arr:
@@ -387,7 +393,7 @@ class MergedTable(TableEngine):
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
-        self.Hd = Hd = d.fire.shape[1] - 1
+        self.Hd = d.fire.shape[1] - 1
         self.start_id = dict(zip(blocks, starts.tolist()))
         self.n0 = self._ground_phase(att, setup.low_luck)
         # Each state's dice as the table engine's side tables have them; the ground
@@ -463,10 +469,6 @@ class MergedTable(TableEngine):
             # fresh memory).
             self.mm_of = np.full(S, -1, dtype=np.int64)
             self.mm_of[keep] = np.arange(int(keep.sum()))
-        # nxt_k[mm_of[s], h]: the state after h more casualties, for the kept states
-        # (every state's, when asked, from _nxt_of).
-        self.nxt_k = _after(next1, np.flatnonzero(self.mm_of >= 0), Hd)
-        self._nxt_all: Arr = None
         # With a round limit, the cells still fighting after the last round by attacker
         # state (kept when a list is put here before run: Tally.pairs, for a second wave
         # the first wave's units join).
@@ -642,7 +644,7 @@ class MergedTable(TableEngine):
         if got is None:
             return
         xk, c_lo, W, per_row, h0, h1 = got
-        target = self.nxt_k[self.mm_of[ids], hd_from + h0 : hd_from + h1]
+        target = _after(self.next1, ids, hd_from + h0, hd_from + h1)  # (scores, states)
         if shared:
             a_lo, a_hi = self.s_lo[ids], self.s_hi[ids]
             a0, a1 = int(a_lo.min()), int(a_hi.max())
@@ -654,8 +656,8 @@ class MergedTable(TableEngine):
             live = int(self.hp[ids].max()) - hd_from - h0
             if 0 <= live < len(DT) - 1:
                 DT = np.concatenate([DT[:live], DT[live:].sum(axis=0, keepdims=True)])
-                target = target[:, : live + 1]
-            A, keep, rows = self.SF_rows[self.sf_of[ids], a0:a1], self.nD + 1 - c0, np.ascontiguousarray(self.mm_of[target.T])
+                target = target[: live + 1]
+            A, keep, rows = self.SF_rows[self.sf_of[ids], a0:a1], self.nD + 1 - c0, self.mm_of[target]
             if into.size >= COMPILED_TABLE:
                 # Each band added by the compiled loop as it is made (numba: compiled on first use).
                 from engine.odds.aa_merged_kernel import scatter_cols
@@ -665,7 +667,7 @@ class MergedTable(TableEngine):
             _scatter_cols(into, rows, shared_spread(xk, DT, A, keep), c0)
             return
         c0, out = self._toeplitz(W, per_row, c_lo, self._sf(ids), self.s_lo[ids], self.s_hi[ids], self.s_out[ids])
-        _scatter(into, self.mm_of[target.ravel()], out.reshape(target.size, -1), c0)
+        _scatter(into, self.mm_of[target.T.ravel()], out.reshape(target.size, -1), c0)
 
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,
@@ -1051,12 +1053,7 @@ class MergedTable(TableEngine):
 
     def _nxt_of(self, ids: Arr) -> Arr:
         """``nxt[s, :]`` (the states after 0, 1 … Hd more casualties) of the states ``ids``."""
-        rows = self.mm_of[ids]
-        if len(rows) and rows.min() >= 0:
-            return self.nxt_k[rows]
-        if self._nxt_all is None:
-            self._nxt_all = _after(self.next1, np.arange(len(self.states)), self.Hd)
-        return self._nxt_all[ids]
+        return _after(self.next1, ids, 0, self.Hd + 1).T
 
     def _win_rows(self, V: Arr, g: Arr, lim: int, quiet: bool) -> None:
         """:meth:`win_chance` for the states ``g`` (one level, one ``lim``)."""

@@ -106,7 +106,9 @@ def test_a_level_in_order_reaches_each_state_in_one_run() -> None:
     runs = 0
     for level in levels:
         assert len(set(hp[level].tolist())) == 1
-        after = _after(next1, level, int(hp[level[0]]))
+        after = _after(next1, level, 0, int(hp[level[0]]) + 1).T  # (states, scores)
+        if after.shape[1] >= 5:  # from a later score on
+            assert np.array_equal(_after(next1, level, 2, 5).T, after[:, 2:5])
         for n, s in enumerate(level.tolist()):  # state s after h more casualties, one by one
             for h in range(after.shape[1]):
                 assert after[n, h] == s
