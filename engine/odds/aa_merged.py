@@ -379,7 +379,7 @@ class MergedTable(TableEngine):
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
         self.d_index = {st: j for j, st in enumerate(d.states)}
         met = [(s.defender, s.defender_fires_as) for s in setup.starts] if table is None else [
-            (table.defenders[j], table.defenders[j]) for j in set(table.d.tolist())
+            (table.defenders[j], table.defenders[j]) for j in table.used_defenders().tolist()
         ]  # fmt: skip
         for d_st, fires_as in met:
             if d_st not in self.d_index or fires_as not in self.d_index:
@@ -875,7 +875,7 @@ class MergedTable(TableEngine):
         self.takes += float(w[ends & self.s_takes[s]].sum())
         go = ~lost & ~ends
         if Mm is not None:
-            np.add.at(Mm, (s[go], j[go]), w[go])
+            np.add.at(Mm.reshape(-1), s[go] * Mm.shape[1] + j[go], w[go])  # 1-D: numpy's fast path
             return
         self.rounds += float(w[go].sum())
         for row, col, mass in zip((k if per_block else s)[go].tolist(), j[go].tolist(), w[go].tolist()):
