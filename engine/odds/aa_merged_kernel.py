@@ -1,7 +1,7 @@
 """The compiled loop of the merged table engine (:mod:`engine.odds.aa_merged`, numba):
 adding a round's spread rows into the rows of their attacker states (:func:`scatter_add`;
 :func:`scatter_cols` for products stored rows last), a level's in-row moves
-(:func:`forward_moves`, also the table engine's), the win-chance pass's in-row back
+(:func:`forward_moves` and :func:`past_terms`, also the table engine's), the win-chance pass's in-row back
 substitution (:func:`back_substitute`) and a joined second wave's table of start
 chances (:func:`add_rows`).
 
@@ -52,14 +52,15 @@ def scatter_cols(into: Any, target: Any, cols: Any, c0: int) -> None:
 def warm() -> None:
     """Compile (or load from numba's cache) :func:`scatter_add` for the arrays the
     engine passes it (rows contiguous, or every other row of a bigger array),
-    :func:`scatter_cols`, :func:`forward_moves`, :func:`add_rows` and
-    :func:`back_substitute`."""
+    :func:`scatter_cols`, :func:`forward_moves`, :func:`past_terms`, :func:`add_rows`
+    and :func:`back_substitute`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
     scatter_add(into, target, np.zeros((2, 2, 2))[:, 0], 1)
     scatter_cols(into, np.zeros((2, 2), dtype=np.int64), np.zeros((2, 2, 2)), 1)
     forward_moves(np.zeros((3, 2)), np.zeros((3, 2)), np.zeros((1, 2)), 1, 2, 1e-19)
+    past_terms(np.zeros((3, 2)), np.zeros((2, 3)), np.zeros(2, dtype=np.int64), 1)
     add_rows(np.zeros((2, 2)), np.zeros(2, dtype=np.int64), np.zeros((2, 2)), np.zeros(2, dtype=np.int64), np.zeros(2))
     back_substitute(np.zeros((3, 2)), np.zeros((2, 2)), np.zeros((3, 2)), 0)
 
@@ -117,3 +118,28 @@ def add_rows(into: Any, at: Any, rows: Any, of: Any, w: Any) -> None:
         a, f, x = at[i], of[i], w[i]
         for c in range(C):
             into[a, c] += x * rows[f, c]
+
+
+@_compiled
+def past_terms(Y: Any, A: Any, lims: Any, col0: int) -> Any:
+    """The in-row mass each row carries past its live columns, term by term, for
+    :meth:`engine.odds.aa_table.TableEngine._rows_window`: ``P[n, j] = Y[j, n] * p(row
+    n's hits >= lims[n] - (col0 + j))`` (0 past ``A``'s outcomes, the whole row's chance
+    from 0 down), the chances summed from the most hits down as numpy's cumsum of the
+    reversed row does (the same numbers bit for bit; the caller sums each row of ``P``
+    with numpy, as before). One pass instead of a suffix table and a gathered copy."""
+    ws, K = Y.shape
+    La = A.shape[1]
+    P = np.empty((K, ws))
+    suffix = np.zeros(La + 1)
+    for n in range(K):
+        acc = A[n, La - 1]
+        suffix[La - 1] = acc
+        for t in range(La - 2, -1, -1):
+            acc = acc + A[n, t]
+            suffix[t] = acc
+        for j in range(ws):
+            d = lims[n] - (col0 + j)
+            d = 0 if d < 0 else (La if d > La else d)
+            P[n, j] = Y[j, n] * suffix[d]
+    return P

@@ -900,9 +900,15 @@ class TableEngine:
             xs = cs * u.T
             x[:, js:] = xs
             # In-row mass carried past each row's live columns: the attacker won.
-            suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
-            dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
-            past = (ys * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
+            if compiled.numba_loaded():  # the same terms in one compiled pass
+                from engine.odds.aa_merged_kernel import past_terms
+
+                A_c, lims_c = np.ascontiguousarray(A), np.ascontiguousarray(lims, dtype=np.int64)
+                past = past_terms(Y, A_c, lims_c, lo + js).sum(axis=1)
+            else:
+                suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
+                dist = np.clip(lims[:, None] - (lo + js + np.arange(ws))[None, :], 0, Ha + 1)
+                past = (ys * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
         elif len(src) == 0:
             self.dropped += float(y.sum())
         self.rounds += float(x.sum())

@@ -269,6 +269,32 @@ def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pyt
     assert compiled.attacker_win == pytest.approx(numpy_sums.attacker_win, abs=1e-14)
 
 
+def test_the_compiled_in_row_loops_give_the_numpy_numbers_bit_for_bit() -> None:
+    # TableEngine._rows_window's in-row moves and the mass they carry past each row's
+    # live columns: the compiled loops (where numba is loaded) against the numpy loops.
+    from engine.odds.aa_merged_kernel import forward_moves, past_terms
+
+    rng = np.random.default_rng(5)
+    ws, K, La, b0, b1 = 40, 7, 12, 2, 9
+    u0, e = rng.random((ws, K)), rng.random((ws, K)) * 0.3
+    e[3, 2] = 1e-25  # moves below TINY are not spread
+    AbT = rng.random((b1 - b0, K))
+    u = u0.copy()
+    for j in range(ws - b0):
+        yj = u[j] * e[j]
+        yj[yj < 1e-19] = 0.0
+        t1 = min(j + b1, ws)
+        u[j + b0 : t1] += AbT[: t1 - j - b0] * yj
+    got = u0.copy()
+    forward_moves(got, e, AbT, b0, b1, 1e-19)
+    assert np.array_equal(got, u)
+    A, lims, col0 = rng.random((K, La)), rng.integers(5, 60, size=K), 3
+    suffix = np.concatenate([np.cumsum(A[:, ::-1], axis=1)[:, ::-1], np.zeros((K, 1))], axis=1)
+    dist = np.clip(lims[:, None] - (col0 + np.arange(ws))[None, :], 0, La)
+    want = (u.T * np.take_along_axis(suffix, dist, axis=1)).sum(axis=1)
+    assert np.array_equal(past_terms(u, A, lims.astype(np.int64), col0).sum(axis=1), want)
+
+
 def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
     # The engine passes rows contiguous or as every other row of a bigger array; numba
     # compiles each layout apart, so warm passes both (each compiled, then on record).
