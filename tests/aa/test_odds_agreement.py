@@ -307,16 +307,8 @@ def test_the_live_form_gives_the_odds_of_the_games_default_casualties(
         bombard: dict[str, int], att_pref: tuple[str, ...], def_pref: tuple[str, ...]) -> None:
     """``/odds aa battle:`` (bot/aa/odds_link.py) reads the battle from the game: its odds
     are the probabilities of the game's own battle, casualties taken by default."""
-    from bot.aa.odds_link import odds_battle
-
     state = _battle(kind, attacker, defender, bombard, att_pref, def_pref)
-    live = odds_battle(state, state.sites[0].where)
-    odds = aa_odds(live, exact=True)
-    got = Explorer(monkeypatch).results(state)
-    assert odds.exact is not None
-    want = {"attacker": odds.exact["attacker_win"], "defender": odds.exact["defender_win"],
-            "draw": odds.exact["draw"]}
-    assert got == want, f"{kind} {attacker} vs {defender}: game {got}, live odds {want}"
+    _live_agrees(monkeypatch, state, state.sites[0].where)
 
 
 def _live_agrees(monkeypatch: pytest.MonkeyPatch, state: AAState, where: str) -> AABattle:
