@@ -58,11 +58,21 @@ def _order(state: AAState, power: str, role: str, units: Sequence[Unit]) -> str:
     return ", ".join(order)
 
 
-def _techs(state: AAState, units: Sequence[Unit], fallback: str | None) -> str:
+# The profile fields a side's dice and losses read in each role: a technology that
+# changes none of them for a side (jets for a defender, shipyards' costs) cannot move its
+# odds, only its IPC figures.
+_ROLE_FIELDS = {
+    "attack": {"attack", "attack_dice", "supported_attack", "supports", "hits"},
+    "defense": {"defense", "defense_dice", "aa_hit", "aa_shots", "hits"},
+}
+
+
+def _techs(state: AAState, units: Sequence[Unit], fallback: str | None, role: str) -> str:
     """The technologies the odds engine knows (the others do not change a battle) of the
-    powers whose units fight: one the units it changes all have (a side's units of one
-    kind belong to one power, or to powers that agree on it); ``fallback``'s (the
-    side's power) where the side has none of the units a technology changes."""
+    powers whose units fight: one the units it changes all have; ``fallback``'s (the
+    side's power) where the side has none of the units a technology changes.  Allies
+    defending together who differ on one that changes their dice are refused (the
+    calculator gives a side one set); on one that changes costs only, it is left out."""
     from engine.odds.aa_units import catalogue
 
     cat = catalogue()
@@ -70,15 +80,16 @@ def _techs(state: AAState, units: Sequence[Unit], fallback: str | None) -> str:
     for tech in cat.technologies:
         kinds = set(tech.changes)  # the odds' unit names are the game's kinds
         owners = {u.owner for u in units if u.kind in kinds}
-        has = {tech.name in _known(state.tech(p)) for p in owners} if owners else (
-            {tech.name in _known(state.tech(fallback))} if fallback else {False})  # fmt: skip
-        if len(has) > 1:
-            mixed = ", ".join(sorted(owners))
-            raise IllegalOrder(f"The odds give one side one set of technologies, and here {mixed} defend together, "
-                               f"not all with {tech.name}: ask with the units typed out instead.",
-                               legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf" defender_tech:radar',))
+        if not owners and fallback:
+            owners = {fallback}
+        has = {tech.name in _known(state.tech(p)) for p in owners}
         if has == {True}:
             known.append(tech.name)
+        elif len(has) > 1 and any(set(fields) & _ROLE_FIELDS[role] for fields in tech.changes.values()):
+            mixed = ", ".join(sorted(owners))
+            raise IllegalOrder(f"The odds give one side one set of technologies, and here {mixed} fight together, "
+                               f"not all with {tech.name}: ask with the units typed out instead.",
+                               legal=('/odds aa attacker:"3 inf, 1 tank" defender:"2 inf" defender_tech:radar',))
     return ", ".join(known)
 
 
@@ -149,8 +160,8 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
         ool_attacker=_order(state, attacker_power, "attack", att),
         ool_defender=_order(state, chooser, "defense", dfn),
         keep_land_unit=int(kind == "land"),
-        tech_attacker=_techs(state, att + ships, attacker_power),
-        tech_defender=_techs(state, dfn, chooser),
+        tech_attacker=_techs(state, att + ships, attacker_power, "attack"),
+        tech_defender=_techs(state, dfn, chooser, "defense"),
     )
 
 

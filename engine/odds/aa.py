@@ -634,11 +634,12 @@ def bombarding(battle: AABattle, prof_a: Mapping[str, UnitProfile], landing: int
     if bombard_limit(battle.rules) == "one_per_land_unit":
         ships = ships[:landing]
     else:
-        fired: dict[str, int] = {}
+        fired: dict[str, int] = {}  # by kind: a damaged battleship is a battleship
         kept = []
         for ship in ships:
-            if fired.get(ship[2], 0) < landing:
-                fired[ship[2]] = fired.get(ship[2], 0) + 1
+            kind = prof_a[ship[2]].damaged_of or ship[2]
+            if fired.get(kind, 0) < landing:
+                fired[kind] = fired.get(kind, 0) + 1
                 kept.append(ship)
         ships = kept
     return [(value, dice) for value, dice, _ in ships]
@@ -956,9 +957,14 @@ def _second_wave(
     held: dict[State, dict[str, int]] = {}
 
     def survivors(st: State) -> dict[str, int]:
-        """The defender's units in its final state ``st`` (and those kept aside)."""
+        """The defender's units in its final state ``st`` (and those kept aside); a
+        battleship listed as damaged counts as intact again, as one damaged in the first
+        wave does (the ruling of docs/odds.md, Second wave)."""
         if st not in held:
-            held[st] = dict(Counter(dfn.counts(st)) + Counter(aside))
+            units: Counter[str] = Counter()
+            for n, c in (Counter(dfn.counts(st)) + Counter(aside)).items():
+                units[dfn.profiles[n].damaged_of or n] += c
+            held[st] = dict(units)
         return held[st]
 
     # The forces: the second wave alone (number 0), and joined by the first wave's units

@@ -378,6 +378,22 @@ def test_the_live_form_takes_radar_from_the_guns_owner(monkeypatch: pytest.Monke
     assert live.tech_defender == frozenset({"radar"})
 
 
+def test_the_live_form_reads_allies_whose_technologies_do_not_change_their_defence(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A British cruiser and an American destroyer defend together, the Americans with
+    Improved Shipyards (costs only) and the British with Jet Fighters (attack only): no
+    refusal, and the game's odds (the live form once refused any difference)."""
+    s = empty("1941", casualties="earliest")
+    s = add(s, ATTACKER, "destroyer", SEA_AT, 2, p3=True, moved=1, came_from=SEA_FROM)
+    s = add(s, "United Kingdom", "cruiser", SEA_AT, 1)
+    s = add(s, "United States", "destroyer", SEA_AT, 1)
+    s = replace(s, techs={**s.techs, "United States": frozenset({"improved shipyards"}),
+                          "United Kingdom": frozenset({"jet fighters"})})
+    s = _auto(turn(s, ATTACKER, COMBAT), ATTACKER, "United Kingdom", "United States")
+    live = _live_agrees(monkeypatch, replace(s, sites=(Site(SEA_AT, "sea", 3),)), SEA_AT)
+    assert "improved shipyards" not in live.tech_defender  # not every defender has it
+
+
 def test_the_live_form_counts_paratroopers(monkeypatch: pytest.MonkeyPatch) -> None:
     """A-7.6: the infantry a bomber carries drops before the battle and fights (the live
     form left it out: 4/7 where the game gives 161/176).  With an AA gun firing at the

@@ -203,6 +203,7 @@ def test_global_1940_one_battleship_and_one_cruiser_back_each_landing_g_10() -> 
 
     both_kinds = g("1 bat, 1 cru")
     assert both_kinds == g("2 bat, 2 cru")  # one of each per land unit
+    assert both_kinds == g("1 bat, 1 dbat, 1 cru")  # a damaged battleship is a battleship
     assert both_kinds["attacker_win"] > g("1 bat")["attacker_win"]  # the cruiser fires too
     assert g("2 bat") == g("1 bat")
 
@@ -213,6 +214,14 @@ def test_a_damaged_battleship_sinks_at_the_next_hit_a_10_8() -> None:
     # 8/9 * 1/2, draw 8/9 * 1/2, loss 1/9 * 1/2, over the 17/18 a round decides.
     r = both(AABattle.parse("1 damaged battleship", "1 cru", mode="sea", rules="global1940"))
     assert (r["attacker_win"], r["draw"], r["defender_win"]) == (F(8, 17), F(8, 17), F(1, 17))
+    # A second wave meets it repaired, as one damaged in the first wave (docs/odds.md,
+    # Second wave): the destroyers' battle is against an intact battleship.
+    odds = aa_odds(AABattle.parse("1 des", "1 dbat", mode="sea", wave2="2 des"), exact=True)
+    first = exact(AABattle.parse("1 des", "1 dbat", mode="sea"))
+    second = exact(AABattle.parse("2 des", "1 bat", mode="sea"))
+    assert odds.second_wave is not None
+    assert odds.second_wave["attacker_win"] == pytest.approx(
+        float(first["attacker_win"] + first["draw"] + first["defender_win"] * second["attacker_win"]), abs=1e-12)
     # An intact one takes the first hit: better than the damaged one.
     assert both(AABattle.parse("1 bat", "1 cru", mode="sea"))["attacker_win"] > both(
         AABattle.parse("1 dbat", "1 cru", mode="sea"))["attacker_win"]
