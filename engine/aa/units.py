@@ -37,7 +37,7 @@ for _name, _aliases in _DATA["tech_aliases"].items():
         _TECH_ALIASES[re.sub(r"[\s\-_.]+", "", _a.lower())] = _name
 
 # Technology names as the calculator knows them (the others act only in the game).
-_CALC_TECHS = frozenset(t.name for t in catalogue().technologies)
+CALC_TECHS = frozenset(t.name for t in catalogue().technologies)
 
 # The game is Anniversary's: the calculator's units of other rules sets only (the
 # Global-1940 house rules' Sherman, T-34, Tiger) are not among its kinds, nor its
@@ -58,7 +58,7 @@ def resolve_tech(word: str) -> str:
 @lru_cache(maxsize=256)
 def profiles(techs: frozenset[str] = frozenset()) -> Mapping[str, UnitProfile]:
     """Every combat profile with a power's breakthroughs applied (A-7)."""
-    return catalogue().with_techs(sorted(t for t in techs if t in _CALC_TECHS))
+    return catalogue().with_techs(sorted(t for t in techs if t in CALC_TECHS))
 
 
 def profile(kind: str, techs: frozenset[str] = frozenset()) -> UnitProfile:

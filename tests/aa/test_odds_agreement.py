@@ -305,7 +305,7 @@ def test_amphibious_assault_with_bombardment_matches_the_calculator(monkeypatch:
 def test_the_live_form_gives_the_odds_of_the_games_default_casualties(
         monkeypatch: pytest.MonkeyPatch, kind: str, attacker: dict[str, int], defender: dict[str, int],
         bombard: dict[str, int], att_pref: tuple[str, ...], def_pref: tuple[str, ...]) -> None:
-    """``/odds aa battle:`` (bot/aa/odds_link.py) reads the battle from the game: its odds
+    """``/odds aa battle:`` (engine/odds/aa_game.py, wired by bot/aa/odds_link.py) reads the battle from the game: its odds
     are the probabilities of the game's own battle, casualties taken by default."""
     state = _battle(kind, attacker, defender, bombard, att_pref, def_pref)
     _live_agrees(monkeypatch, state, state.sites[0].where)
@@ -313,7 +313,7 @@ def test_the_live_form_gives_the_odds_of_the_games_default_casualties(
 
 def _live_agrees(monkeypatch: pytest.MonkeyPatch, state: AAState, where: str) -> AABattle:
     """The live form's odds from ``state`` are the game's own battle from there, exactly."""
-    from bot.aa.odds_link import odds_battle
+    from engine.odds.aa_game import odds_battle
 
     live = odds_battle(state, where)
     odds = aa_odds(live, exact=True)
@@ -398,7 +398,7 @@ def test_the_live_form_counts_paratroopers(monkeypatch: pytest.MonkeyPatch) -> N
     """A-7.6: the infantry a bomber carries drops before the battle and fights (the live
     form left it out: 4/7 where the game gives 161/176).  With an AA gun firing at the
     bomber the infantry falls with it, which the odds cannot follow: refused, saying so."""
-    from bot.aa.odds_link import odds_battle
+    from engine.odds.aa_game import odds_battle
 
     s = empty("1941", casualties="earliest")
     s = replace(s, techs={**s.techs, ATTACKER: frozenset({"paratroopers"})})
@@ -416,7 +416,7 @@ def test_the_live_form_counts_paratroopers(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_the_live_form_refuses_a_round_half_fought() -> None:
     """Casualties still to choose: the units hit are neither gone nor whole yet."""
-    from bot.aa.odds_link import odds_battle
+    from engine.odds.aa_game import odds_battle
     from engine.core.dice import scripted_dice
 
     s = empty("1941", casualties="earliest")

@@ -1,4 +1,4 @@
-"""/odds aa battle:… reads a battle of this channel's A&A game (bot/aa/odds_link.py)."""
+"""/odds aa battle:… reads a battle of this channel's A&A game (engine/odds/aa_game.py, wired by bot/aa/odds_link.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.aa.odds_link import odds_battle, odds_options
+from bot.aa.odds_link import odds_options
+from engine.odds.aa_game import odds_battle
 from engine.aa.game import new_game
 from engine.aa.state import Settings
 from engine.core.dice import seeded_dice
