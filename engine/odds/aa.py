@@ -18,6 +18,7 @@ Modelling choices the rules leave open are listed in ``docs/odds.md``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from itertools import product
@@ -793,7 +794,7 @@ def _run(
         # The strike pass (numba), where one side's submarines strike every round: the
         # whole battle, or with a round limit the pairs to retreat from (its round walk
         # then takes the battle, and keeps the pairs a joined second wave meets).
-        struck: tuple[frozenset[tuple[State, State]], float] | None = None
+        struck: tuple[AbstractSet[tuple[State, State]], float] | None = None
         if subs and limit is None and not joins:
             from engine.odds.aa_strike import retreat_by_chance
 

@@ -17,6 +17,7 @@ standing order (A-10.15), and submerges lone submarines when the side asked for 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Set as AbstractSet
 from typing import Any, Generic, Iterator, Mapping, Sequence, SupportsFloat, cast, overload
 
 from engine.core.errors import PlayerError
@@ -304,14 +305,18 @@ class BattleSetup(Generic[N]):
     retreat_below: int = 0
     low_luck: bool = False
     # The attacker retreats after a round from these live pairs (the retreat by win
-    # chance of battles with submarines, engine.odds.aa_retreat); None: never.
-    retreat_at: frozenset[tuple[State, State]] | None = None
+    # chance of battles with submarines, engine.odds.aa_retreat, or the strike pass's
+    # table of them read as a set, engine.odds.aa_strike.Decided); None: never.
+    retreat_at: AbstractSet[tuple[State, State]] | None = None
 
     def __post_init__(self) -> None:
         self.defender_fought = self.defender.alive(self.defender.start) > 0
         self._settled: dict[tuple[State, State, bool], tuple[str | None, State, State]] = {}
         self._quiet: dict[tuple[State, bool], bool] = {}
-        self._retreating = frozenset(a for a, _ in self.retreat_at or ())
+        # The attacker states of retreat_at, made on first use (quiet): the passes that
+        # never ask (the strike pass's round walk) would spend ~0.1 s on the ~370,000
+        # pairs of a retreat by win chance at 100 a side.
+        self._retreating: frozenset[State] | None = None
 
     def quiet(self, st: State, attacker: bool) -> bool:
         """Whether the end-of-round rules leave ``st`` alone whatever the other side
@@ -321,9 +326,15 @@ class BattleSetup(Generic[N]):
         key = (st, attacker)
         got = self._quiet.get(key)
         if got is None:
-            got = self.calm(st, attacker) and not (attacker and self.retreat_at and st in self._retreating)
+            got = self.calm(st, attacker) and not (attacker and self.retreat_at and st in self._retreating_states())
             self._quiet[key] = got
         return got
+
+    def _retreating_states(self) -> frozenset[State]:
+        """The attacker states of :attr:`retreat_at`'s pairs (memoised)."""
+        if self._retreating is None:
+            self._retreating = frozenset(a for a, _ in self.retreat_at or ())
+        return self._retreating
 
     def calm(self, st: State, attacker: bool) -> bool:
         """:meth:`quiet` apart from a retreat by win chance (``retreat_at``), which acts

@@ -42,6 +42,8 @@ all take that move.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -141,20 +143,38 @@ def _deltas(side: Side, steps: list[Step]) -> Arr:
     return out
 
 
-class Decided(frozenset[tuple[State, State]]):
+class Decided(AbstractSet[tuple[State, State]]):
     """The pairs a retreat by win chance retreats from, as :func:`retreat_pairs` decided
-    them, with its retreat table (columns x rows) for the sides it numbered: the round
-    walk of the same battle reads the table instead of numbering ~10^5 pairs again
-    (~0.9 s at 100 a side on a slow machine)."""
+    them: their retreat table (columns x rows) for the sides it numbered, read as a set
+    of pairs (attacker state, defender state).  The round walk of the same battle reads
+    the table instead of numbering ~10^5 pairs again (~0.9 s at 100 a side on a slow
+    machine), and the pairs are made only when asked for one by one: making them all
+    (~370,000 at 100 a side, a frozenset of them, and the attacker states among them)
+    was ~0.3 s of a retreat by win chance with a round limit, which never reads them."""
 
-    table: Arr
-    sides: tuple[Side, Side]
+    def __init__(self, table: Arr, sides: tuple[Side, Side], solver: "StrikeSolver") -> None:
+        self.table = table
+        self.sides = sides
+        self._x_states, self._y_states = solver.x_states, solver.y_states
+        self._x_index, self._y_index = solver.x_index, solver.y_index
+        self._x_attacks = solver.x_attacks
+        self._size = int(np.count_nonzero(table))
 
-    def __new__(cls, pairs: list[tuple[State, State]], table: Arr, sides: tuple[Side, Side]) -> "Decided":
-        made = super().__new__(cls, pairs)
-        made.table = table
-        made.sides = sides
-        return made
+    def __contains__(self, pair: object) -> bool:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            return False
+        xs, ys = pair if self._x_attacks else pair[::-1]
+        r, c = self._x_index.get(xs), self._y_index.get(ys)
+        return r is not None and c is not None and bool(self.table[c, r])
+
+    def __iter__(self) -> Iterator[tuple[State, State]]:
+        cols, rows = np.nonzero(self.table)
+        xs, ys = self._x_states, self._y_states
+        for c, r in zip(cols.tolist(), rows.tolist()):
+            yield (xs[r], ys[c]) if self._x_attacks else (ys[c], xs[r])
+
+    def __len__(self) -> int:
+        return self._size
 
 
 class StrikeSolver:
@@ -499,7 +519,7 @@ def _round_1(setup: BattleSetup[float], tally: Tally[float]) -> dict[tuple[State
 
 def retreat_pairs(
     setup: BattleSetup[float], threshold: float, max_states: int | None = None, work: Work | None = None
-) -> tuple[frozenset[tuple[State, State]], float] | None:
+) -> tuple[Decided, float] | None:
     """The pairs (attacker state, defender state) after a round from which the attacker
     retreats by win chance (:meth:`StrikeSolver.decide`, from round 1 like any other),
     and the bound on what the decisions left open could change, when the battle is one
@@ -514,10 +534,7 @@ def retreat_pairs(
     if got is None:
         return None
     back, unsure = got
-    cols, rows = np.nonzero(back)
-    xs, ys = solver.x_states, solver.y_states
-    pairs = [(xs[r], ys[c]) if solver.x_attacks else (ys[c], xs[r]) for c, r in zip(cols.tolist(), rows.tolist())]
-    return Decided(pairs, back, (setup.attacker, setup.defender)), unsure
+    return Decided(back, (setup.attacker, setup.defender), solver), unsure
 
 
 def retreat_by_chance(
