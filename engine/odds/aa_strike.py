@@ -298,7 +298,7 @@ class StrikeSolver:
         none = np.zeros((0, 0))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, left,
-            self._budget(), self.yb, self._stage0(ps),
+            self._budget(), self.yb, self._stage0(ps), self._moved(ps),
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -352,12 +352,13 @@ class StrikeSolver:
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
         *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb,
-                               self._stage0(ps))  # fmt: skip
+                               self._stage0(ps), self._moved(ps))  # fmt: skip
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
-        low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys)
+        low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys,
+                                  self._values(ps))
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
@@ -380,7 +381,7 @@ class StrikeSolver:
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
         ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb,
-                                                     self._stage0(ps))  # fmt: skip
+                                                     self._stage0(ps), self._moved(ps, nxt=True))  # fmt: skip
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.
@@ -468,6 +469,23 @@ class StrikeSolver:
         """The kernels' table of the masses after step 0 (both sides strike), shaped as
         ``ps``; empty where only X strikes (the kernels then have no step 0)."""
         return np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
+
+    def _moved(self, ps: Arr, nxt: bool = False) -> tuple[Arr, ...]:
+        """The kernels' tables of step 2's results, zeros (``moved`` of :func:`engine.odds.
+        aa_strike_kernel.solve`; with ``nxt``, ``walk``'s, with its next round's starts
+        shaped as ``ps``), made by numpy, which asks for huge pages for a big array where
+        numba's allocation does not (:func:`engine.odds.aa_strike_kernel.chances`)."""
+        W, nd = self.P + 1, ps.shape[0]
+        moved = (np.zeros((W, nd, self.S + 1)), np.zeros((nd, W, W)))
+        return (*moved, np.zeros(ps.shape)) if nxt else moved
+
+    def _values(self, ps: Arr) -> tuple[Arr, ...]:
+        """:func:`engine.odds.aa_strike_kernel.chances`' tables of values, each [0, 1]
+        (anything) to start with, made by numpy (see there)."""
+        W, nd = self.P + 1, ps.shape[0]
+        zv = ps.shape if self.ys else (1, 1)
+        return (np.zeros(ps.shape), np.ones(ps.shape), np.zeros((W, nd, self.S + 1)), np.ones((W, nd, self.S + 1)),
+                np.zeros((nd, W, W)), np.ones((nd, W, W)), np.zeros(zv), np.ones(zv))
 
     def _budget(self) -> int:
         """The products the kernel may make before the work limit refuses the battle."""

@@ -482,14 +482,14 @@ def _clear(x2: Any, tags: Any) -> None:
 
 @_compiled
 def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> tuple[Any, ...]:
-    """What :func:`solve` and :func:`walk` work in: step 2's results (``x1[p, column,
-    s]``; ``x1e[column, p, p']`` past X's submarines), the final masses by outcome
-    (X rows, Y columns), and for one row at a time step 1's results, step 3's (by column
-    and aircraft lost, with each column's bound on those), the tagged fire by hits, the
-    aircraft hits summed, and :func:`_joint_moves`' buffers."""
+    """What :func:`solve` and :func:`walk` work in besides the tables of their ``moved``:
+    the final masses by outcome (X rows, Y columns), and for one row at a time step 1's
+    results, step 3's (by column and aircraft lost, with each column's bound on those),
+    the tagged fire by hits, the aircraft hits summed, and :func:`_joint_moves`'
+    buffers."""
     W = P + 1
     R = (S + 1) * W
-    return (np.zeros((W, ND, S + 1)), np.zeros((ND, W, W)), np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
+    return (np.zeros((6, R)), np.zeros((6, ND)), np.zeros(ND),
             np.zeros((ND, air_lost.max() + 1)), np.zeros(ND, dtype=np.int64), np.zeros(a[0].shape[1]),
             np.zeros(f[0].shape[1]), _joint_buffers(u, f, a))
 
@@ -500,7 +500,7 @@ def solve(
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
-    budget: int, yb: Any, z0: Any,
+    budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -523,13 +523,19 @@ def solve(
     submarines of X it takes strike back at once (:func:`_y_strike`, into ``z0``); X's
     submarines left strike in step 1.  Both together are X's strike from the
     submarines it had (hits of one kind land where they would land together), so the
-    round is the chain's (A-10.6)."""
+    round is the chain's (A-10.6).
+
+    ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[column, p, p'])`` (past
+    X's submarines, by where X's other steps stood), made by numpy
+    (:meth:`engine.odds.aa_strike.StrikeSolver._moved`, as the tables of :func:`chances`'
+    ``values``, and for the same reason)."""
     W = P + 1
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
     ys = z0.shape[0] > 0
     yt = yb[0]
-    x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    x1, x1e = moved[0], moved[1]
+    ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     rounds = 0.0
     dropped = 0.0
     seen = 0
@@ -677,7 +683,7 @@ def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any,
+    ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
@@ -687,15 +693,18 @@ def walk(
     hit" goes to the next round with the rest (no loop to close).  A pair nothing can
     change is a stalemate; at the end of the round the end-of-round rules act (a side
     destroyed, A-10.7's lone transports; the attacker retreating where ``back``).  Where
-    ``z0`` is not empty, both sides strike, as in :func:`solve`."""
+    ``z0`` is not empty, both sides strike, as in :func:`solve`.  ``moved``: as
+    :func:`solve`'s, with a third table, zeros, shaped as ``ps``: the next round's
+    starts."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
     ys = z0.shape[0] > 0
     yt = yb[0]
-    x1, x1e, ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
-    nxt = np.zeros((ND, R))  # the next round's starts
+    x1, x1e = moved[0], moved[1]
+    ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    nxt = moved[2]  # the next round's starts
     fought = 0.0
     dropped = 0.0
     work = 0
@@ -893,6 +902,7 @@ def chances(
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
+    values: Any,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -920,28 +930,30 @@ def chances(
     (from the pair's round-start mass, ``visits``, and from the largest mass of one tag
     step 4 spread, ``reach``), not every outcome: what the solve left out is anything
     here too.  (At 100 a side that is ~1/6 fewer products: 521 to 438 million where both
-    sides strike, 323 to 278 million where the defender's submarines do.)"""
+    sides strike, 323 to 278 million where the defender's submarines do.)
+
+    ``values``: the tables of values, each starting as [0, 1] (``lo_s``, ``hi_s`` by
+    column and row; ``qo_lo``, ``qo_hi``, ``qt_lo``, ``qt_hi`` and ``zv_lo``, ``zv_hi``
+    below), made by numpy (:meth:`engine.odds.aa_strike.StrikeSolver._values`): numpy
+    asks the system for huge pages for an array that big (``madvise``), numba's own
+    allocation does not, and a pair's reads and writes here are a column's length
+    apart (~27 KB at 100 a side: each its own 4 KB page, ~7.6 million pairs' tables
+    of 61 MB): ~1/10 off this pass and ~1/20 off the solve there (2026-12-03)."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
     yt = yb[0]
-    # After step 0 (both sides strike), by column and row: [0, 1] where never worked out.
-    zv_lo = np.zeros((ND, R) if ys else (1, 1))
-    zv_hi = np.ones((ND, R) if ys else (1, 1))
+    # Every value starts as [0, 1] (anything): the pairs never processed keep it.  The
+    # values at round starts (lo_s, hi_s); after Y's unrestricted hits (X's dice those of
+    # the row), by [p, column, s] (qo); the same at rows (0, p) with X's dice those at
+    # src, by [column, src, p] (qt): step 2 reads a pair's along one run of memory (~1/3
+    # off the pass where it meets few pairs); after step 0 (both sides strike), by column
+    # and row (zv; 1 x 1 where only X strikes).
+    lo_s, hi_s, qo_lo, qo_hi, qt_lo, qt_hi, zv_lo, zv_hi = values
     bt, b_lo, b_hi, b_cut, _, _ = b
     ut, u_lo, u_hi, u_cut, _, _ = u
     ft = f[0]
     KT = air_lost.max() + 1  # tags: the most aircraft one general fire takes, plus one
-    # Every value starts as [0, 1] (anything): the pairs never processed keep it.
-    lo_s = np.zeros((ND, R))
-    hi_s = np.ones((ND, R))
-    # After Y's unrestricted hits (X's dice those of the row), by [p, column, s]; the
-    # same at rows (0, p) with X's dice those at src, by [column, src, p]: step 2 reads a
-    # pair's along one run of memory (~1/3 off the pass where it meets few pairs).
-    qo_lo = np.zeros((W, ND, S + 1))
-    qo_hi = np.ones((W, ND, S + 1))
-    qt_lo = np.zeros((ND, W, W))
-    qt_hi = np.ones((ND, W, W))
     vg_lo = np.zeros(ND)  # after the strike (this row)
     vg_hi = np.zeros(ND)
     z_lo = np.zeros((ND, KT))  # after X's fire, by aircraft lost (this row)

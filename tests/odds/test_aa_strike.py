@@ -390,8 +390,10 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
-    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, 1 << 62, 1 << 62, solver.yb, z0)
-    low, high, _ = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys)
+    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, 1 << 62, 1 << 62, solver.yb, z0,
+          solver._moved(ps))
+    low, high, _ = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
+                           solver._values(ps))
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
     assert len(met) > 20
