@@ -858,6 +858,95 @@ def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi
     return low, high, hi - lo + 1
 
 
+@_compiled
+def _mode_mins(table: Any, mode: Any) -> Any:
+    """For each row of a distribution table, from its mode ``c`` (1 at least) outwards,
+    the least chance met: ``mins[row, x]`` is the least of ``table[row, c + 1 .. x]``
+    above the mode, of ``table[row, x .. c - 1]`` below it, ``table[row, c]`` at it.
+    :func:`_span` walks out from the mode while each product with ``m`` reaches
+    ``tiny``: it stops at the first outcome past which ``m * mins[row, x] < tiny``,
+    and that test only fails further out (a product with m never rounds a smaller
+    chance above a larger one's), so the ends can be found from anywhere."""
+    mins = np.zeros(table.shape)
+    end = table.shape[1]
+    for row in range(table.shape[0]):
+        c = max(mode[row], 1)
+        if c >= end:
+            continue
+        low = table[row, c]
+        mins[row, c] = low
+        for x in range(c + 1, end):
+            low = min(low, table[row, x])
+            mins[row, x] = low
+        low = table[row, c]
+        for x in range(c - 1, 0, -1):
+            low = min(low, table[row, x])
+            mins[row, x] = low
+    return mins
+
+
+@_borrowing
+def _aircraft_pulls(f: Any, mins: Any, k: int, nt: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any,
+                    m: float, tiny: float, z_lo: Any, z_hi: Any, spans: Any, window: Any) -> int:
+    """:func:`_aircraft_pull` for each tag t from 1 to ``nt - 1`` (Y's aircraft at
+    ``k - t`` rolling), its sums into ``z_lo[d, t]`` and ``z_hi[d, t]``; the products.
+    Each tag's span (:func:`_span`'s ends for the mass ``m``) is found from the last
+    tag's ends by ``mins`` (:func:`_mode_mins`: the same ends, a step or two from
+    there instead of a walk out from the mode).  Every tag reads the same later rows'
+    values, so they are read once, into ``window`` (lows, highs by hits), before the
+    tags' sums (each tag's span kept in ``spans``): ~2/5 off those sums where a tag's
+    values were read from the tables (strided by row) each time.  Each tag adds the
+    same products in the same order as :func:`_aircraft_pull`: the same sums, bit for
+    bit."""
+    table, _, _, cut, mode, cum = f
+    end = table.shape[1]
+    first = end
+    last = 0
+    n = 0
+    lo = end - 1  # the last tag's ends: where the next one's are looked for
+    hi = 1
+    for t in range(1, nt):
+        kk = k - t
+        c = max(mode[kk], 1)
+        if c >= end or m * table[kk, c] < tiny:
+            spans[0, t] = 1
+            spans[1, t] = 0
+            z_hi[d, t] = cut[kk] + (cum[kk, end] - cum[kk, 1])
+            continue
+        # The last outcome x from c up with every product from c on at least tiny.
+        hi = min(max(hi, c), end - 1)
+        while hi > c and m * mins[kk, hi] < tiny:
+            hi -= 1
+        while hi + 1 < end and m * mins[kk, hi + 1] >= tiny:
+            hi += 1
+        lo = max(min(lo, c), 1)
+        while lo < c and m * mins[kk, lo] < tiny:
+            lo += 1
+        while lo > 1 and m * mins[kk, lo - 1] >= tiny:
+            lo -= 1
+        spans[0, t] = lo
+        spans[1, t] = hi
+        z_hi[d, t] = cut[kk] + max(0.0, (cum[kk, lo] - cum[kk, 1]) + (cum[kk, end] - cum[kk, hi + 1]))
+        first = min(first, lo)
+        last = max(last, hi)
+        n += hi - lo + 1
+    for nf in range(first, last + 1):
+        rr = r + aircraft(P, p, nf) - p
+        window[0, nf] = lo_s[d, rr]
+        window[1, nf] = hi_s[d, rr]
+    for t in range(1, nt):
+        kk = k - t
+        low = 0.0
+        high = z_hi[d, t]
+        for nf in range(spans[0, t], spans[1, t] + 1):
+            c = table[kk, nf]
+            low += c * window[0, nf]
+            high += c * window[1, nf]
+        z_lo[d, t] = low
+        z_hi[d, t] = high
+    return n
+
+
 @_borrowing
 def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: int, q: int, nxt_strike: Any,
                    zv_lo: Any, zv_hi: Any, m: float, tiny: float) -> tuple[float, float, int]:
@@ -960,6 +1049,9 @@ def chances(
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
     buf = _joint_buffers(u, f, a)
+    spans = np.zeros((2, KT), dtype=np.int64)  # step 4's tags: their outcomes, and the values they read
+    window = np.zeros((2, ft.shape[1]))
+    f_mins = _mode_mins(ft, f[4])
     flagged = back.shape[0] > 0
     met = np.ascontiguousarray(tagb.T)  # rows x columns: read along a row
     work = 0
@@ -1081,16 +1173,17 @@ def chances(
             z_lo[d, 0] = z0l
             z_hi[d, 0] = min(1.0, z0h)
             nt = max(tb - 1, 1)
-            for t in range(1, nt):
-                kk = k - t
-                if f_stay:
+            if f_stay:
+                for t in range(1, nt):
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
-                    continue
-                zl, zh, n = _aircraft_pull(f, kk, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
-                z_lo[d, t] = ft[kk, 0] * xl + zl
-                z_hi[d, t] = min(1.0, ft[kk, 0] * xh + zh)
-                work += n
+            elif nt > 1:
+                work += _aircraft_pulls(f, f_mins, k, nt, r, p, P, d, lo_s, hi_s, reach[d, r], tiny, z_lo, z_hi,
+                                        spans, window)
+                for t in range(1, nt):
+                    kk = k - t
+                    z_lo[d, t] = ft[kk, 0] * xl + z_lo[d, t]
+                    z_hi[d, t] = min(1.0, ft[kk, 0] * xh + z_hi[d, t])
             zn[d] = nt
             if s == 0:
                 for src in range(p):
