@@ -1027,7 +1027,7 @@ def chances(
     asks the system for huge pages for an array that big (``madvise``), numba's own
     allocation does not, and a pair's reads and writes here are a column's length
     apart (~27 KB at 100 a side: each its own 4 KB page, ~7.6 million pairs' tables
-    of 61 MB): ~1/10 off this pass and ~1/20 off the solve there (2026-12-03)."""
+    of 61 MB): ~1/10 off the defender-strike retreat by win chance (2026-12-03)."""
     W = P + 1
     R = (S + 1) * W
     ND = alive_y.shape[0]
