@@ -330,13 +330,9 @@ def _scatter(into: Arr, target: Arr, rows: Arr, c0: int) -> None:
 
 def _scatter_cols(into: Arr, target: Arr, cols: Arr, c0: int) -> None:
     """``into[target[h, n], c0 + c] += cols[h, c, n]``: :func:`_scatter` for
-    :func:`engine.odds.aa_table.shared_spread`'s products (rows last).  Into a big table
-    one compiled loop reads them as they are; else they are laid out as rows first."""
-    if into.size >= COMPILED_TABLE:
-        from engine.odds.aa_merged_kernel import scatter_cols  # numba: compiled on first use
-
-        scatter_cols(into, target, cols, c0)
-        return
+    :func:`engine.odds.aa_table.shared_spread`'s products (rows last), laid out as rows
+    first (a big table's products take :func:`engine.odds.aa_table.shared_spread_into`
+    and a compiled loop instead, see MergedTable._spread_group)."""
     H, L, K = cols.shape
     rows = np.ascontiguousarray(cols.transpose(0, 2, 1)).reshape(H * K, L)
     _scatter(into, target.ravel(), rows, c0)
@@ -660,9 +656,9 @@ class MergedTable(TableEngine):
             A, keep, rows = self.SF_rows[self.sf_of[ids], a0:a1], self.nD + 1 - c0, self.mm_of[target]
             if into.size >= COMPILED_TABLE:
                 # Each band added by the compiled loop as it is made (numba: compiled on first use).
-                from engine.odds.aa_merged_kernel import scatter_cols
+                from engine.odds.aa_merged_kernel import scatter_rows
 
-                shared_spread_into(xk, DT, A, keep, lambda cols, cs: scatter_cols(into, rows, cols, c0 + cs))
+                shared_spread_into(xk, DT, A, keep, lambda band, cs: scatter_rows(into, rows, band, c0 + cs))
                 return
             _scatter_cols(into, rows, shared_spread(xk, DT, A, keep), c0)
             return

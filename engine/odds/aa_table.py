@@ -293,7 +293,7 @@ def shared_spread(x: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
     def zeros(cs: int, ce: int) -> None:
         out[:, cs:ce] = 0.0
 
-    folded = _shared_bands(x, DT, A, keep, SHARED_BAND, band, lambda cs, ce: None, zeros)
+    folded = _shared_bands(x, DT, A, keep, SHARED_BAND, band, zeros)
     if folded is not None:
         out[:, keep - 1] = folded
     return out
@@ -301,34 +301,53 @@ def shared_spread(x: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
 
 def shared_spread_into(x: Arr, DT: Arr, A: Arr, keep: int, emit: Callable[[Arr, int], None]) -> None:
     """:func:`shared_spread`'s products handed out a band at a time as they are made:
-    ``emit(cols, cs)`` with ``cols[h, c, n]`` = ``out[h, cs + c, n]`` (in one buffer,
+    ``emit(band, cs)`` with ``band[h, n, c]`` = ``out[h, cs + c, n]`` (in one buffer,
     reused for the next band: ``emit`` adds it where it goes before returning), bands of
     SHARED_BAND_INTO columns, then the folded column alone; bands of zeros are left out.
     The same numbers as :func:`shared_spread`'s, without its whole array: each band is
     added while it is still in the cache instead of written out and read back (the
-    bench's joined wave of 100 writes ~1.4 GB of products)."""
-    K, H, B = x.shape[0], DT.shape[0], SHARED_BAND_INTO
-    buf = np.empty(H * B * K)
+    bench's joined wave of 100 writes ~1.4 GB of products).  Each band is laid out
+    states before columns (its factor ``V[j, n, b]``, built by a compiled loop,
+    :func:`engine.odds.aa_merged_kernel.band_factor`: numpy's loops over runs of 8
+    numbers cost more than the products), so that a state's columns are one run of
+    memory added to one run of its target row (see
+    :func:`engine.odds.aa_merged_kernel.scatter_rows`).  numba is loaded here: only a
+    big table's engine comes this way (MergedTable, COMPILED_TABLE)."""
+    from engine.odds.aa_merged_kernel import band_factor
 
-    def band(cs: int, ce: int) -> Arr:
-        return buf[: H * (ce - cs) * K].reshape(H, (ce - cs) * K)
-
-    def done(cs: int, ce: int) -> None:
-        emit(buf[: H * (ce - cs) * K].reshape(H, ce - cs, K), cs)
-
-    folded = _shared_bands(x, DT, A, keep, B, band, done, lambda cs, ce: None)
-    if folded is not None:
-        emit(folded.reshape(H, 1, K), keep - 1)
+    K, w = x.shape
+    H, La, width = DT.shape[0], A.shape[1], SHARED_BAND_INTO
+    L = w + La - 1
+    fold = 1 <= keep < L
+    body = keep - 1 if fold else L
+    xT = np.ascontiguousarray(x.T)
+    A = np.ascontiguousarray(A)
+    V = np.empty(min(w, width + La - 1) * K * width)  # every band's factor, in turn
+    buf = np.empty(H * K * width)
+    for cs in range(0, body, width):
+        ce = min(cs + width, body)
+        js, je = max(0, cs - La + 1), min(ce, w)
+        if je <= js:
+            continue
+        J, B = je - js, ce - cs
+        Vb = V[: J * K * B].reshape(J, K, B)
+        band_factor(Vb, xT, A, cs, js, je)
+        out = buf[: H * K * B].reshape(H, K * B)
+        # The product of shared_spread's band, its columns (b, n) reordered (n, b): each
+        # output number the same sum of the same terms, bit for bit.
+        np.matmul(DT[:, js:je], Vb.reshape(J, K * B), out=out)
+        emit(out.reshape(H, K, B), cs)
+    if fold:
+        emit(_folded(xT, DT, A, keep).reshape(H, K, 1), keep - 1)
 
 
 def _shared_bands(
-    x: Arr, DT: Arr, A: Arr, keep: int, width: int, band: Callable[[int, int], Arr],
-    done: Callable[[int, int], None], zeros: Callable[[int, int], None],
+    x: Arr, DT: Arr, A: Arr, keep: int, width: int, band: Callable[[int, int], Arr], zeros: Callable[[int, int], None],
 ) -> Arr | None:
     """The products of :func:`shared_spread` by bands of ``width`` columns ``cs..ce``:
-    each written into ``band(cs, ce)`` ((H, (ce - cs) n)), then ``done(cs, ce)``;
-    ``zeros(cs, ce)`` for a band no column of ``x`` reaches.  Returns the folded column
-    ((H, n)), or None when nothing is folded."""
+    each written into ``band(cs, ce)`` ((H, (ce - cs) n)); ``zeros(cs, ce)`` for a band
+    no column of ``x`` reaches.  Returns the folded column ((H, n)), or None when
+    nothing is folded."""
     K, w = x.shape
     La = A.shape[1]
     L = w + La - 1
@@ -355,13 +374,16 @@ def _shared_bands(
         Vb = V[: J * B * K].reshape(J, B, K)
         np.multiply(xT[js:je, None, :], T, out=Vb)
         np.matmul(DT[:, js:je], Vb.reshape(J, B * K), out=band(cs, ce))
-        done(cs, ce)
-    if not fold:
-        return None
-    # Column keep - 1 takes every hit count that reaches it: A's suffix sums.
+    return _folded(xT, DT, A, keep) if fold else None
+
+
+def _folded(xT: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
+    """:func:`shared_spread`'s column ``keep - 1`` ((H, n)), which takes every hit count
+    that reaches it: ``x`` (``xT`` (w, n)) times A's suffix sums, then ``DT``."""
+    K, La = A.shape
     suffix = np.zeros((K, La + 1))
     suffix[:, :La] = np.cumsum(A[:, ::-1], axis=1)[:, ::-1]
-    u = np.clip(keep - 1 - np.arange(w), 0, La)
+    u = np.clip(keep - 1 - np.arange(xT.shape[0]), 0, La)
     folded: Arr = DT @ (xT * suffix[:, u].T)
     return folded
 

@@ -207,24 +207,26 @@ def test_the_compiled_loop_adds_every_row_to_its_target(strided: bool) -> None:
 
 
 def test_the_compiled_loop_adds_every_column_to_its_target() -> None:
-    # shared_spread's products, rows last: cols[h, c, n] goes to into[target[h, n], c0 + c],
-    # runs of equal targets and one target met from several scores.
-    from engine.odds.aa_merged_kernel import scatter_cols
+    # shared_spread_into's bands, states before columns: rows[h, n, c] goes to
+    # into[target[h, n], c0 + c], runs of equal targets and one target met from several
+    # scores, in the order of one addition at a time (h, then n): the same numbers bit
+    # for bit; targets PREFETCH_AHEAD states on and more are asked for ahead.
+    from engine.odds.aa_merged_kernel import PREFETCH_AHEAD, scatter_rows
 
     rng = np.random.default_rng(13)
-    H, L, K = 4, 6, 9
+    H, L, K = 4, 6, PREFETCH_AHEAD + 9
     target = np.sort(rng.integers(0, 12, size=(H, K)), axis=1)
     target[3, :] = target[0, 0]
-    cols = rng.random((H, L, K))
+    rows = rng.random((H, K, L))
     into = rng.random((12, 10))
     want = into.copy()
     for h in range(H):
         for n in range(K):
-            want[target[h, n], 3 : 3 + L] += cols[h, :, n]
-    scatter_cols(into, target, cols, 3)
-    assert np.abs(into - want).max() < 1e-13
-    # Smaller tables take the numpy path (the rows laid out first): the same sums.
-    assert 12 * 10 < aa_merged.COMPILED_TABLE
+            want[target[h, n], 3 : 3 + L] += rows[h, n]
+    scatter_rows(into, target, rows, 3)
+    assert np.array_equal(into, want)
+    # Smaller tables take shared_spread's products, rows last, and the numpy path.
+    cols = rows.transpose(0, 2, 1).copy()
     plain = np.zeros((12, 10))
     for h in range(H):
         for n in range(K):
@@ -232,6 +234,22 @@ def test_the_compiled_loop_adds_every_column_to_its_target() -> None:
     into2 = np.zeros((12, 10))
     aa_merged._scatter_cols(into2, target, cols, 3)
     assert np.abs(into2 - plain).max() < 1e-13
+
+
+def test_a_bands_compiled_factor_is_numpys_product_bit_for_bit() -> None:
+    # band_factor: V[j - js, n, b] = x[n, j] A[n, cs + b - j], 0 off A's outcomes.
+    from engine.odds.aa_merged_kernel import band_factor
+
+    rng = np.random.default_rng(17)
+    K, w, La, B = 5, 30, 9, 8
+    xT, A = rng.random((w, K)), rng.random((K, La))
+    for cs, js, je in ((0, 0, 8), (12, 4, 20), (26, 18, 30)):
+        V = np.full((je - js, K, B), np.nan)
+        band_factor(V, xT, A, cs, js, je)
+        padded = np.zeros((K, La + 2 * w + B))
+        padded[:, w : w + La] = A
+        for j in range(js, je):
+            assert np.array_equal(V[j - js], xT[j][:, None] * padded[:, w + cs - j : w + cs - j + B])
 
 
 def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -243,7 +261,7 @@ def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pyt
                             wave2="6 inf, 3 tank, 3 fig")  # fmt: skip
     calls: list[int] = []
     cols: list[int] = []
-    loop, loop_cols = aa_merged_kernel.scatter_add, aa_merged_kernel.scatter_cols
+    loop, loop_cols = aa_merged_kernel.scatter_add, aa_merged_kernel.scatter_rows
 
     def counted(into: Any, target: Any, rows: Any, c0: int) -> None:
         calls.append(rows.size)
@@ -254,7 +272,7 @@ def test_big_tables_take_the_compiled_loop_with_the_same_answer(monkeypatch: pyt
         loop_cols(into, target, rows, c0)
 
     monkeypatch.setattr(aa_merged_kernel, "scatter_add", counted)
-    monkeypatch.setattr(aa_merged_kernel, "scatter_cols", counted_cols)
+    monkeypatch.setattr(aa_merged_kernel, "scatter_rows", counted_cols)
     monkeypatch.setattr(aa_merged, "COMPILED_TABLE", 10**12)
     numpy_sums = aa_odds(battle)
     assert not calls and not cols
@@ -310,7 +328,7 @@ def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(aa_merged_kernel, "scatter_add", seen)
     # The other two loops: warm calls each (with the layouts the engine passes: all contiguous).
     called: list[str] = []
-    for name in ("scatter_cols", "back_substitute"):
+    for name in ("scatter_rows", "back_substitute"):
         real = getattr(aa_merged_kernel, name)
 
         def spy(*args: Any, _real: Any = real, _name: str = name) -> None:
@@ -322,7 +340,7 @@ def test_warm_compiles_the_loop_for_both_layouts(monkeypatch: pytest.MonkeyPatch
     aa_merged_kernel.warm()
     assert sorted(layouts) == [False, True]
     assert len(loop.signatures) >= 2  # type: ignore[attr-defined]
-    assert sorted(called) == ["back_substitute", "scatter_cols"]
+    assert sorted(called) == ["back_substitute", "scatter_rows"]
 
 
 @pytest.mark.parametrize(("attacker", "defender", "mode"), [
@@ -532,10 +550,10 @@ def test_shared_spread_into_hands_out_the_same_products_by_bands(keep: int) -> N
     got = np.full(want.shape, np.nan)
     seen: list[int] = []
 
-    def emit(cols: np.ndarray, cs: int) -> None:
-        assert cols.shape[0] == H and cols.shape[2] == K
+    def emit(band: np.ndarray, cs: int) -> None:  # band[h, n, c]: states before columns
+        assert band.shape[0] == H and band.shape[1] == K
         seen.append(cs)
-        got[:, cs : cs + cols.shape[1]] = cols
+        got[:, cs : cs + band.shape[2]] = band.transpose(0, 2, 1)
 
     shared_spread_into(x, DT, A, keep, emit)
     assert seen == sorted(seen) and len(set(seen)) == len(seen)
