@@ -20,11 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir as _ir
-from numba.core import types as _types
-from numba.core.extending import intrinsic as _intrinsic
-
 from engine.odds.compiled import compiled as _compiled
+from engine.odds.compiled import prefetcher as _prefetcher
 
 # scatter_rows: how many states ahead it asks for their target rows (see there); 24-40
 # measured alike, 6 and 12 slower.
@@ -42,27 +39,7 @@ def scatter_add(into: Any, target: Any, rows: Any, c0: int) -> None:
             into[t, c0 + c] += rows[n, c]
 
 
-def _prefetch_intrinsic(typingctx: Any, arr: Any, at: Any) -> Any:
-    """``_prefetch(arr, at)`` in a compiled function: ask the processor to fetch the
-    cache line of ``arr.reshape(-1)[at]`` (a 1-D contiguous array) for a coming write,
-    without waiting for it.  LLVM's prefetch, which changes no number; numba has no
-    call of its own for it."""
-    sig = _types.void(arr, _types.intp)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        i8p, i32 = _ir.IntType(8).as_pointer(), _ir.IntType(32)
-        fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", fnty=_ir.FunctionType(_ir.VoidType(), [i8p, i32, i32, i32])
-        )
-        # (address, 1: for a write, 3: keep it in every cache level, 1: data)
-        builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), i8p), i32(1), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-_prefetch: Any = _intrinsic(_prefetch_intrinsic)
+_prefetch: Any = _prefetcher()
 
 
 @_compiled

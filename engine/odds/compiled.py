@@ -30,6 +30,34 @@ def borrowing(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, nogil=True, **options)(fn))
 
 
+def prefetcher() -> Any:
+    """``prefetch(arr, at)`` for compiled functions: ask the processor to fetch the cache
+    line of ``arr.reshape(-1)[at]`` (a 1-D contiguous array) for a coming write, without
+    waiting for it (LLVM's prefetch, which changes no number; numba has no call of its
+    own for it).  Used by :func:`engine.odds.aa_merged_kernel.scatter_rows`; made here,
+    where numba (and its llvmlite) are imported, only when a kernel module asks."""
+    from llvmlite import ir
+    from numba.core import types
+    from numba.core.extending import intrinsic
+
+    def prefetch(typingctx: Any, arr: Any, at: Any) -> Any:
+        sig = types.void(arr, types.intp)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+            fn = builder.module.declare_intrinsic(
+                "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            )
+            # (address, 1: for a write, 3: keep it in every cache level, 1: data)
+            builder.call(fn, [builder.bitcast(builder.gep(data, [args[1]]), i8p), i32(1), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return intrinsic(prefetch)
+
+
 def numba_loaded() -> bool:
     """Whether numba is imported already (the bot and ``make bench`` load it as they
     start, ``bot.commands.odds.warm``): the engines then take their compiled loops even
