@@ -472,9 +472,16 @@ def enemy_aa_guns(state: AAState, where: str, attacker: str) -> list[Unit]:
     return [u for u in state.units_at(where) if u.kind == AA_GUN and enemies(u.owner, attacker)]
 
 
-def aa_value(state: AAState, where: str, attacker: str) -> int:
+def firing_gun(state: AAState, where: str, attacker: str) -> Unit | None:
+    """The one AA gun that fires at ``attacker``'s aircraft over ``where`` (A-10.5): the
+    best of the enemy's guns there (Radar, A-7), None where there is none."""
     guns = enemy_aa_guns(state, where, attacker)
-    return max((profiles(state.tech(g.owner))[AA_GUN].aa_hit for g in guns), default=0)
+    return max(guns, key=lambda g: profiles(state.tech(g.owner))[AA_GUN].aa_hit, default=None)
+
+
+def aa_value(state: AAState, where: str, attacker: str) -> int:
+    gun = firing_gun(state, where, attacker)
+    return 0 if gun is None else profiles(state.tech(gun.owner))[AA_GUN].aa_hit
 
 
 def forces(state: AAState, b: Battle) -> tuple[list[Unit], list[Unit], list[Unit], bool]:
@@ -498,10 +505,9 @@ def forces(state: AAState, b: Battle) -> tuple[list[Unit], list[Unit], list[Unit
             zones = {u.where for u in cargo if not state.enemy_surface(u.where, b.attacker)}
             ships = bombarding_ships(state, b.attacker, zones, len(cargo))
         att = att + paratroopers(state, b.where, b.attacker)
-        if any(u.is_air for u in att) and not running:
-            guns = enemy_aa_guns(state, b.where, b.attacker)  # the best gun fires (aa_value)
-            guns.sort(key=lambda g: -profiles(state.tech(g.owner))[AA_GUN].aa_hit)
-            dfn = dfn + guns[:1]
+        gun = firing_gun(state, b.where, b.attacker)
+        if gun is not None and any(u.is_air for u in att) and not running:
+            dfn = dfn + [gun]
     return att, dfn, ships, amphibious
 
 
