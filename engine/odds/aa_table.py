@@ -283,19 +283,33 @@ def shared_spread(x: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
     ~1.8x faster than rows before columns (runs of a band's 16 columns) on the bench's
     joined wave of 100 (1.9 -> 1.1 s of its products on 2026-12-02's slow machine)."""
     K, w = x.shape
-    H, La = DT.shape[0], A.shape[1]
+    H, La, width = DT.shape[0], A.shape[1], SHARED_BAND
     L = w + La - 1
-    out = np.empty((H, keep if 1 <= keep < L else L, K))
-
-    def band(cs: int, ce: int) -> Arr:
-        return out[:, cs:ce].reshape(H, (ce - cs) * K, copy=False)
-
-    def zeros(cs: int, ce: int) -> None:
-        out[:, cs:ce] = 0.0
-
-    folded = _shared_bands(x, DT, A, keep, SHARED_BAND, band, zeros)
-    if folded is not None:
-        out[:, keep - 1] = folded
+    fold = 1 <= keep < L
+    body = keep - 1 if fold else L  # columns of the banded products
+    out = np.empty((H, keep if fold else L, K))
+    AT = np.zeros((w + L + 1 + width, K))  # AT[w + t, n] = A[n, t]: the band's factor at (j, c) is AT[w + c - j]
+    AT[w : w + La] = A.T
+    # SW[i, b, n] = AT[i + b, n]: each band's factor is a view of it, rows from i = w + cs - j
+    # down (made once: as_strided per band cost ~10 us, ~0.04 s over the bench's bands).
+    step = AT.strides[0]
+    SW = as_strided(AT, shape=(len(AT) - width + 1, width, K), strides=(step, step, AT.itemsize), writeable=False)
+    xT = np.ascontiguousarray(x.T)
+    V = np.empty(min(w, width + La - 1) * width * K)  # every band's factor, in turn
+    for cs in range(0, body, width):
+        ce = min(cs + width, body)
+        js, je = max(0, cs - La + 1), min(ce, w)
+        if je <= js:  # no column of x reaches the band
+            out[:, cs:ce] = 0.0
+            continue
+        J, B = je - js, ce - cs
+        top = w + cs - js  # T[j - js, b] = AT[top - (j - js) + b]
+        T = SW[top - J + 1 : top + 1][::-1, :B]
+        Vb = V[: J * B * K].reshape(J, B, K)
+        np.multiply(xT[js:je, None, :], T, out=Vb)
+        np.matmul(DT[:, js:je], Vb.reshape(J, B * K), out=out[:, cs:ce].reshape(H, B * K, copy=False))
+    if fold:
+        out[:, keep - 1] = _folded(xT, DT, A, keep)
     return out
 
 
@@ -339,42 +353,6 @@ def shared_spread_into(x: Arr, DT: Arr, A: Arr, keep: int, emit: Callable[[Arr, 
         emit(out.reshape(H, K, B), cs)
     if fold:
         emit(_folded(xT, DT, A, keep).reshape(H, K, 1), keep - 1)
-
-
-def _shared_bands(
-    x: Arr, DT: Arr, A: Arr, keep: int, width: int, band: Callable[[int, int], Arr], zeros: Callable[[int, int], None],
-) -> Arr | None:
-    """The products of :func:`shared_spread` by bands of ``width`` columns ``cs..ce``:
-    each written into ``band(cs, ce)`` ((H, (ce - cs) n)); ``zeros(cs, ce)`` for a band
-    no column of ``x`` reaches.  Returns the folded column ((H, n)), or None when
-    nothing is folded."""
-    K, w = x.shape
-    La = A.shape[1]
-    L = w + La - 1
-    fold = 1 <= keep < L
-    Lk = keep if fold else L
-    body = Lk - 1 if fold else L  # columns of the banded products
-    AT = np.zeros((w + L + 1 + width, K))  # AT[w + t, n] = A[n, t]: the band's factor at (j, c) is AT[w + c - j]
-    AT[w : w + La] = A.T
-    # SW[i, b, n] = AT[i + b, n]: each band's factor is a view of it, rows from i = w + cs - j
-    # down (made once: as_strided per band cost ~10 us, ~0.04 s over the bench's bands).
-    step = AT.strides[0]
-    SW = as_strided(AT, shape=(len(AT) - width + 1, width, K), strides=(step, step, AT.itemsize), writeable=False)
-    xT = np.ascontiguousarray(x.T)
-    V = np.empty(min(w, width + La - 1) * width * K)  # every band's factor, in turn
-    for cs in range(0, body, width):
-        ce = min(cs + width, body)
-        js, je = max(0, cs - La + 1), min(ce, w)
-        if je <= js:
-            zeros(cs, ce)
-            continue
-        J, B = je - js, ce - cs
-        top = w + cs - js  # T[j - js, b] = AT[top - (j - js) + b]
-        T = SW[top - J + 1 : top + 1][::-1, :B]
-        Vb = V[: J * B * K].reshape(J, B, K)
-        np.multiply(xT[js:je, None, :], T, out=Vb)
-        np.matmul(DT[:, js:je], Vb.reshape(J, B * K), out=band(cs, ce))
-    return _folded(xT, DT, A, keep) if fold else None
 
 
 def _folded(xT: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
