@@ -34,7 +34,8 @@ def _text(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "nothing"
 
 
-DAMAGED = "damaged battleship"
+# The calculator's unit for a battleship already hit (data: damaged_of in aa50_units.json).
+DAMAGED = next(u.name for u in catalogue().units if u.damaged_of == BATTLESHIP)
 
 
 def _odds_kinds(units: Iterable[Unit]) -> dict[str, int]:

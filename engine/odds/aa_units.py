@@ -137,7 +137,10 @@ class Catalogue:
             for unit, fields in tech.changes.items():
                 out[unit] = replace(out[unit], **cast(dict[str, Any], dict(fields)))
         base = {u.name: u for u in self.units}
-        for u in self.units:  # a damaged battleship: the battleship as it is here, one hit left
+        # A damaged battleship: the battleship as it is here, one hit left; where the
+        # battleship is unchanged, the catalogue's own object (the game's profiles are the
+        # catalogue's very objects, tests/aa/test_units.py).
+        for u in self.units:
             if u.damaged_of and out[u.damaged_of] is not base[u.damaged_of]:
                 out[u.name] = replace(out[u.damaged_of], name=u.name, short=u.short, aliases=u.aliases, hits=1,
                                       damaged_of=u.damaged_of, rules=u.rules)
