@@ -374,7 +374,7 @@ class BattleSetup(Generic[N]):
             if outcome is not None:
                 return outcome, a, d
             if self.sea and self._defenceless(a, d):
-                d = _without(dfn, d, "transport")
+                d = state_without(dfn, d, "transport")
                 outcome = self._ended(a, d)
                 if outcome is not None:
                     return outcome, a, d
@@ -428,7 +428,8 @@ def _subs_alone(side: Side, st: State) -> bool:
     return side.has(st, "submarine") and side.only(st, ("submarine",))
 
 
-def _without(side: Side, st: State, flag: str) -> State:
+def state_without(side: Side, st: State, flag: str) -> State:
+    """``st`` with no unit of the profile ``flag`` (A-10.7: a defender's lost transports)."""
     return tuple(
         0 if getattr(side.profiles[s.unit], flag) else n for s, n in zip(side.slots, st)
     )

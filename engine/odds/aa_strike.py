@@ -5,9 +5,11 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (:meth:`StrikeSolver.retreat_by_chance`).
 
 The battles: one side (X) has submarines, the other (Y) neither submarines nor
-destroyers, and X has no transports when it defends (the end-of-round rules then only
-tell who is left, take a defending Y's lone transports, A-10.7, and submerge X's
-submarines when they are all it has left and it asked so, A-10.6).  X's destroyers change
+destroyers (the end-of-round rules then only tell who is left, take a defender's
+transports when it has nothing else left, or only them and submarines facing aircraft
+alone, A-10.7, and submerge X's submarines when they are all it has left and it asked
+so, A-10.6; X's transports are the last of its other steps, so a defending X that loses
+them goes to the row where they are all taken).  X's destroyers change
 nothing there: a destroyer cancels the enemy's strike and lets its own side's aircraft
 hit submarines (A-10.6, A-10.14), and Y has no submarine.  Then X's
 submarines strike at the start of every round and never fire in general fire, Y's
@@ -49,8 +51,8 @@ from typing import Any
 import numpy as np
 
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table,
-    too_many_states,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without,
+    too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -105,8 +107,6 @@ def applies(setup: BattleSetup[float]) -> bool:
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
             return False
-    if _has(x, "transport") and x is dfn:  # A-10.7's defenceless transports beside submarines
-        return False
     # Y's destroyer would cancel X's strike and let Y's aircraft hit X's submarines.  (X's
     # submarine steps are always one run of its loss order: one unit type, A-10.8.)
     return not _has(y, "destroyer")
@@ -252,6 +252,19 @@ class StrikeSolver:
         # A-10.7: a defending Y left with only transports loses them, if X can fire.
         lone = [self.x_attacks and y.alive(st) > 0 and y.only(st, ("transport",)) for st in self.y_states]
         self.gone = np.where(np.array(lone, dtype=np.bool_), col_of[n_i, n_k], -1).astype(np.int64)
+        # And a defending X left with only transports, or only transports and submarines
+        # facing aircraft alone (its transports are the last of its other steps): the
+        # row without them, if Y can fire (fire_y) and, beside submarines, fights with
+        # aircraft alone (y_air), as BattleSetup._defenceless decides.
+        self.shed = np.full(len(self.x_states), -1, dtype=np.int64)
+        self.fire_y = np.zeros(len(self.y_states), dtype=np.bool_)
+        self.y_air = np.zeros(len(self.y_states), dtype=np.bool_)
+        if not self.x_attacks and _has(x, "transport"):
+            for r, st in enumerate(self.x_states):
+                if x.has(st, "transport") and x.only(st, ("transport", "submarine")):
+                    self.shed[r] = self.x_index[state_without(x, st, "transport")]
+            self.fire_y[:] = [setup.can_fire(y, st) for st in self.y_states]
+            self.y_air[:] = [y.fighting_categories(st) == {CAT_AIR} for st in self.y_states]
         self.u = _dist_table([fire(y, tuple((ybase + by_i[i]).tolist()), False, False)[2] for i in range(n_i + 1)])
         self.f = _dist_table([fire(y, tuple((ybase + by_k[k]).tolist()), False, False)[1] for k in range(n_k + 1)])
         # Y's strike by i (its submarines are ship steps), when it has submarines (else
@@ -457,13 +470,13 @@ class StrikeSolver:
         return back
 
     def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr,
-                             Arr, Arr, Arr]:
+                             Arr, Arr, Arr, Arr, Arr, Arr]:
         """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the
         shapes, the states' flags and positions, where hits take Y, the distributions."""
         return (self.S, self.P, self.q, self.x_attacks, self.setup.defender_fought, self.alive_x, self.alive_y,
                 self.fire_x, self.gone, self.dive, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire,
                 self.air_lost,
-                self.b, self.a, self.u, self.f)  # fmt: skip
+                self.b, self.a, self.u, self.f, self.shed, self.fire_y, self.y_air)  # fmt: skip
 
     def _stage0(self, ps: Arr) -> Arr:
         """The kernels' table of the masses after step 0 (both sides strike), shaped as

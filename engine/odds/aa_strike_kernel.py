@@ -67,21 +67,36 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 
 @_borrowing
-def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any,
-            back: Any) -> tuple[bool, bool, int, bool]:
+def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any,
+            fire_y: Any, y_air: Any, alive_x: Any) -> tuple[bool, bool, int, int, int]:
     """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
-    Y is still there, the column its end is recorded at, whether X's submarines
-    submerged)``, in the order of :meth:`engine.odds.aa_battle.BattleSetup.settle`: a
-    side destroyed; A-10.7, a defender left with only transports loses them when the
-    attacker can still fire (``gone[d]``: the column without them, -1 where the rule
-    cannot act; ``fire_x[r]``: X can fire); A-10.15, a retreat rule (``back``, empty for
-    none); A-10.6, X's submarines alone submerge when asked (``dive[r]``)."""
+    Y is still there, the row and the column its end is recorded at, the outcome where
+    a rule decides it: DIVE, STALE or BACK, else -1: from who is left)``, in the order of
+    :meth:`engine.odds.aa_battle.BattleSetup.settle`: a side destroyed; A-10.7, a
+    defender left with only transports loses them when the attacker can still fire
+    (``gone[d]``: Y's column without them, -1 where the rule cannot act; ``fire_x[r]``:
+    X can fire), and so does a defending X left with only transports, or only
+    transports and submarines facing aircraft alone (``shed[r]``: X's row without them,
+    -1 where the rule cannot act; ``fire_y[d]``: Y can fire; ``y_air[d]``: Y fights with
+    aircraft alone; X then keeps submarines no hit of Y can reach, nor its submarines
+    Y: a stalemate, unless the retreat rule or a dive acts first); A-10.15, a retreat
+    rule (``back``, empty for none); A-10.6, X's submarines alone submerge when asked
+    (``dive[r]``)."""
     if ay and gone[d] >= 0 and fire_x[r]:
-        return False, False, gone[d], False
+        return False, False, r, gone[d], -1
     live = ax and ay
-    if live and dive[r] and not (back.shape[0] > 0 and back[d, r]):
-        return False, ay, d, True
-    return live, ay, d, False
+    flagged = back.shape[0] > 0
+    if live and shed[r] >= 0 and fire_y[d]:
+        r2 = shed[r]
+        if not alive_x[r2]:  # only transports: lost, X destroyed
+            return False, True, r2, d, -1
+        if y_air[d]:
+            if flagged and (back[d, r] or back[d, r2]):
+                return False, True, r2, d, BACK
+            return False, True, r2, d, DIVE if dive[r2] else STALE
+    if live and dive[r] and not (flagged and back[d, r]):
+        return False, ay, r, d, DIVE
+    return live, ay, r, d, -1
 
 
 @_borrowing
@@ -499,6 +514,7 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
+    shed: Any, fire_y: Any, y_air: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
     budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
@@ -576,7 +592,8 @@ def solve(
                 k = yk[d]
                 ay = alive_y[d]
                 y_dead = not ay
-                live, y_end, d_end, dived = _fights(ax, ay, r, d, fire_x, gone, dive, back)
+                live, y_end, r_end, d_end, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air,
+                                                          alive_x)
                 ended = not live  # by the end-of-round rules (a stalemate is decided below)
                 hstay = 0.0  # the tagged fire that leaves Y as it is
                 if e_tot > 0.0:
@@ -661,8 +678,8 @@ def solve(
                         work += n
                     gv = gx + sig0 * zx
                     sv = s_in + gv * own
-                    o = DIVE if dived else _outcome(ax, y_end, x_attacks, defender_fought)
-                    ends_x[o, r] += sv
+                    o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
+                    ends_x[o, r_end] += sv
                     ends_y[o, d_end] += sv
                 x1t = xu + gv * u0
                 if not y_dead:
@@ -683,6 +700,7 @@ def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
+    shed: Any, fire_y: Any, y_air: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
@@ -801,15 +819,18 @@ def walk(
                 if m == 0.0:
                     continue
                 nxt[d, r] = 0.0
-                live, y_end, d_end, dived = _fights(ax, alive_y[d], r, d, fire_x, gone, dive, back)
+                live, y_end, r_end, d_end, code = _fights(ax, alive_y[d], r, d, fire_x, gone, dive, back, shed,
+                                                          fire_y, y_air, alive_x)
                 if live and flagged and back[d, r]:
                     ends_x[BACK, r] += m
                     ends_y[BACK, d] += m
                 elif live:
-                    ps[d, r] = m
+                    ps[d, r] += m
+                elif code == STALE:  # A-10.7 left X submarines that nothing can hit: the
+                    ps[d, r_end] += m  # next round finds the stalemate, or the limit stops it first
                 else:
-                    o = DIVE if dived else _outcome(ax, y_end, x_attacks, defender_fought)
-                    ends_x[o, r] += m
+                    o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
+                    ends_x[o, r_end] += m
                     ends_y[o, d_end] += m
     return ends_x, ends_y, fought, dropped, work
 
@@ -990,6 +1011,7 @@ def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
+    shed: Any, fire_y: Any, y_air: Any,
     tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
     values: Any,
 ) -> tuple[Any, Any, int]:
@@ -1073,7 +1095,7 @@ def chances(
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live, y_end, _, dived = _fights(ax, ay, r, d, fire_x, gone, dive, back)
+            live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x)
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
@@ -1147,10 +1169,12 @@ def chances(
                     xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
                     xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
             else:
-                if dived:  # the attacker's submarines left (a retreat), or the defender's
+                if code == DIVE:  # the attacker's submarines left (a retreat), or the defender's
                     xl = 0.0 if x_attacks else 1.0
+                elif code >= 0:  # a stalemate or a retreat: never a win
+                    xl = 0.0
                 else:
-                    xl = 1.0 if _outcome(ax, y_end, x_attacks, defender_fought) == ATT else 0.0
+                    xl = 1.0 if _outcome(alive_x[r_end], y_end, x_attacks, defender_fought) == ATT else 0.0
                 xh = xl
             lo_s[d, r] = xl
             hi_s[d, r] = xh

@@ -40,15 +40,15 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def _fleet(rng: random.Random, *, subs: bool, defender: bool) -> str:
     """A random fleet of the compiled pass's battles: the striking side has submarines
     (and sometimes a destroyer), the other neither submarines nor destroyers; transports
-    on either side but a defending striker's (A-10.7: a defender left with only
-    transports loses them); a defender's fighters fit on its carriers."""
+    on either side (A-10.7: a defender left with only transports, or only transports and
+    submarines facing aircraft alone, loses them); a defender's fighters fit on its
+    carriers."""
     units = {"sub": rng.randint(1, 4) if subs else 0, "des": rng.choice([0, 0, 1]) if subs else 0,
              "cru": rng.randint(0, 2), "car": rng.randint(0, 2), "bat": rng.randint(0, 2)}  # fmt: skip
     units["fig"] = min(rng.randint(0, 3), 2 * units["car"]) if defender else rng.randint(0, 2)
     if not defender:
         units["bom"] = rng.choice([0, 0, 1])
-    if not (subs and defender):
-        units["tra"] = rng.choice([0, 0, 1, 2])
+    units["tra"] = rng.choice([0, 0, 1, 2])
     if not subs and not any(units.values()):
         units["cru"] = 1
     return ", ".join(f"{c} {u}" for u, c in units.items() if c)
@@ -136,6 +136,11 @@ def test_compiled_pass_matches_the_dict_solve_on_random_strike_battles(
         # A defender left with only transports loses them while the attacker can fire
         # (A-10.7): the cruiser gone, the battle is won.
         ("3 sub, 1 bom", "1 cru, 2 tra"),
+        # The striking defender's own transports (A-10.7): lost once its submarines are
+        # gone, or once only the attacker's aircraft are left beside its submarines (then
+        # a stalemate, or its submarines submerge when it asked).
+        ("2 cru, 2 fig", "2 sub, 2 tra"),
+        ("1 cru, 1 bat, 1 fig, 1 bom", "3 sub, 1 des, 1 tra"),
     ],
 )
 @pytest.mark.parametrize("submerge", [False, True])
@@ -152,6 +157,9 @@ def test_compiled_pass_matches_exact_fractions(attacker: str, defender: str, sub
         assert exact.draw > 0.01
     if defender == "1 cru, 2 tra":  # won once the cruiser is gone: no round for the transports
         assert exact.expected_rounds < 1.5  # ~2.2 if the transports had to be sunk
+    if defender == "2 sub, 2 tra":  # the fighters alone against the submarines: never a win
+        assert (exact.stalemate > 0.05) is not submerge
+        assert exact.survivor_count["defender"].get(0, 0.0) > 0.4  # the transports lost with them
 
 
 def test_a_stalemate_pair_still_ends_the_rounds_begun_before_it(passes: list[int]) -> None:
@@ -481,7 +489,7 @@ def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
         ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides, aircraft on neither
         ("3 sub", "1 cru, 1 tra", {}, True),  # a defender's lone transports lost (A-10.7)
         ("2 cru, 1 tra", "3 sub", {}, True),  # an attacker's transports: plain units
-        ("2 cru, 1 fig", "3 sub, 1 tra", {}, False),  # the striker's own (A-10.7 beside its submarines)
+        ("2 cru, 1 fig", "3 sub, 1 tra", {}, True),  # the striker's own (A-10.7 beside its submarines)
         ("3 sub, 1 cru", "2 cru", {"low_luck": True}, False),
         ("3 sub, 1 cru", "2 cru", {"submerge_attacker": True}, True),  # submerged: a retreat
         ("3 sub, 1 cru", "2 cru", {"retreat_below": 2}, True),  # retreats: flagged pairs
