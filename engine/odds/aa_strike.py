@@ -40,6 +40,14 @@ lets the submarines of X it sinks strike back at once; X's submarines left strik
 before.  Both are X's strike from the submarines it had, since hits of one kind land
 where they would land together.  The solve, the round walk and the chances backward
 all take that move.
+
+And where both sides have submarines and only one side destroyers, that side is X
+(it has no aircraft): its submarines strike (Y has no destroyer), Y's do not while X
+has a destroyer (A-10.6) and fire with Y's ships instead (their hits land as the
+ships' do: X has no aircraft for them to spare).  X's destroyers are among its other
+steps, so whether it still has one is a matter of its row's ``p`` (``xd``); Y's fire
+is then read from the table with its submarines (``ud``) and there is no step 0.  Once
+X's last destroyer is sunk the battle is the one above.
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
 from engine.odds.aa_units import AIR
+from engine.odds.dist import fire_distribution
 
 Arr = Any  # numpy arrays
 
@@ -80,6 +89,9 @@ def _x_and_y(setup: BattleSetup[float]) -> tuple[Side, Side] | None:
     att, dfn = setup.attacker, setup.defender
     if not _has(att, "submarine") or not _has(dfn, "submarine"):
         return (att, dfn) if _has(att, "submarine") else (dfn, att)
+    a_des, d_des = _has(att, "destroyer"), _has(dfn, "destroyer")
+    if a_des != d_des:  # only that side's submarines strike while its destroyers last
+        return (att, dfn) if a_des else (dfn, att)
     if _air(att) == _air(dfn):
         return None
     return (dfn, att) if _air(att) else (att, dfn)
@@ -98,11 +110,11 @@ def applies(setup: BattleSetup[float]) -> bool:
         return False
     x, y = sides
     if a_sub and d_sub:
-        # Y's strike hits any of X's steps (X has no aircraft) and X's destroyer would
-        # cancel it; submarines submerging (A-10.6) would end pairs that a round begun
-        # elsewhere still passes through after Y's strike (the kernel ends a pair's
-        # round-start masses only).
-        if _has(x, "destroyer") or x.submerge or y.submerge:
+        # Y's strike (and, while X has a destroyer, Y's submarines' general fire) hits
+        # any of X's steps: X has no aircraft; submarines submerging (A-10.6) would end
+        # pairs that a round begun elsewhere still passes through after Y's strike (the
+        # kernel ends a pair's round-start masses only).
+        if _air(x) or x.submerge or y.submerge:
             return False
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
@@ -130,6 +142,19 @@ def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]
     cum = np.zeros((len(dists), width + 1))
     np.cumsum(table, axis=1, out=cum[:, 1:])
     return (table, lo.astype(np.int64), hi.astype(np.int64), cut, table.argmax(axis=1).astype(np.int64), cum)
+
+
+def _dist_tables(*groups: list[list[float]]) -> list[tuple[Arr, Arr, Arr, Arr, Arr, Arr]]:
+    """:func:`_dist_table` of each group of distributions, all as wide as the widest (a
+    kernel may read either of two tables in one place)."""
+    table = _dist_table([x for group in groups for x in group])
+    out, at = [], 0
+    for group in groups:
+        n = len(group)
+        out.append((table[0][at : at + n], table[1][at : at + n], table[2][at : at + n], table[3][at : at + n],
+                    table[4][at : at + n], table[5][at : at + n]))  # fmt: skip
+        at += n
+    return out
 
 
 def _deltas(side: Side, steps: list[Step]) -> Arr:
@@ -271,6 +296,18 @@ class StrikeSolver:
         # X's, which the kernels never read there: they take a table either way).
         self.yb = self.b if not self.ys else _dist_table(
             [fire(y, tuple((ybase + by_i[i]).tolist()), True, False)[0] for i in range(n_i + 1)])
+        # Where both sides have submarines and X destroyers (A-10.6): while X has one (xd,
+        # by p), Y's submarines do not strike but fire with its ships (ud, by i: X has no
+        # aircraft, so their hits land as the ships' do).  Elsewhere ud is u.
+        self.xd = np.zeros(W, dtype=np.bool_)
+        self.ud = self.u
+        if self.ys and _has(x, "destroyer"):
+            self.xd[:] = [x.has(self.x_states[p], "destroyer") for p in range(W)]
+            y_at = [tuple((ybase + by_i[i]).tolist()) for i in range(n_i + 1)]
+            self.u, self.ud = _dist_tables(
+                [fire(y, st, False, False)[2] for st in y_at],
+                [fire_distribution(y.dice(st)[0] + y.dice(st)[2], 1.0) for st in y_at],
+            )
         J, H = self.b[0].shape[1], self.a[0].shape[1]
         # Strikes take ship steps only (A-10.6: never aircraft).
         self.nxt_strike = col_of[np.minimum(self.yi[:, None] + np.arange(J)[None, :], n_i), self.yk[:, None]]
@@ -470,13 +507,13 @@ class StrikeSolver:
         return back
 
     def _args(self) -> tuple[int, int, int, bool, bool, Arr, Arr, Arr, Arr, Arr, Arr, Arr, int, Arr, Arr, Arr, Arr,
-                             Arr, Arr, Arr, Arr, Arr, Arr]:
+                             Arr, Arr, Arr, Arr, Arr, Arr, Arr, Arr]:
         """What :func:`engine.odds.aa_strike_kernel.solve` and ``walk`` take first: the
         shapes, the states' flags and positions, where hits take Y, the distributions."""
         return (self.S, self.P, self.q, self.x_attacks, self.setup.defender_fought, self.alive_x, self.alive_y,
                 self.fire_x, self.gone, self.dive, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire,
                 self.air_lost,
-                self.b, self.a, self.u, self.f, self.shed, self.fire_y, self.y_air)  # fmt: skip
+                self.b, self.a, self.u, self.f, self.shed, self.fire_y, self.y_air, self.ud, self.xd)  # fmt: skip
 
     def _stage0(self, ps: Arr) -> Arr:
         """The kernels' table of the masses after step 0 (both sides strike), shaped as

@@ -514,7 +514,7 @@ def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    shed: Any, fire_y: Any, y_air: Any,
+    shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
     budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
@@ -534,12 +534,14 @@ def solve(
     X's submarines (for :func:`chances`).
 
     Where ``z0`` (columns x rows) is not empty, Y has submarines that strike too (``yb``,
-    by ``i``; X has neither aircraft nor destroyers, Y no destroyer, and neither side
-    submerges): each round begins with step 0, Y's strike on X, where the
-    submarines of X it takes strike back at once (:func:`_y_strike`, into ``z0``); X's
-    submarines left strike in step 1.  Both together are X's strike from the
-    submarines it had (hits of one kind land where they would land together), so the
-    round is the chain's (A-10.6).
+    by ``i``; X has no aircraft, Y no destroyer, and neither side submerges): each
+    round begins with step 0, Y's strike on X, where the submarines of X it takes
+    strike back at once (:func:`_y_strike`, into ``z0``); X's submarines left strike in
+    step 1.  Both together are X's strike from the submarines it had (hits of one kind
+    land where they would land together), so the round is the chain's (A-10.6).  At the
+    rows where X still has a destroyer (``xd[p]``) Y's submarines do not strike: there
+    is no step 0 and Y's unrestricted fire is ``ud`` (its submarines' dice with its
+    ships'; elsewhere ``ud`` is ``u``).
 
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[column, p, p'])`` (past
     X's submarines, by where X's other steps stood), made by numpy
@@ -563,6 +565,10 @@ def solve(
             if work > budget:
                 return ends_x, ends_y, rounds, dropped, seen, work
             r = (S - s) * W + p
+            # While X has a destroyer, Y's submarines do not strike: they fire with its
+            # other ships (ud; X has no aircraft for their hits to spare), A-10.6.
+            ur = ud if xd[p] else u
+            ysr = ys and not xd[p]
             g_row[:] = 0.0
             _clear(x2, tags)
             ax = alive_x[r]
@@ -571,7 +577,7 @@ def solve(
                 sx = ps[d, r]
                 gx = g_row[d]
                 xu = x1[p, d, s]
-                zx = z0[d, r] if ys else 0.0
+                zx = z0[d, r] if ysr else 0.0
                 nt = tags[d]
                 total = sx + gx + xu + zx
                 for t in range(nt):
@@ -602,8 +608,8 @@ def solve(
                             hstay += hb[h]
                     else:
                         hstay = hb[0]
-                sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
-                y0 = yt[i, 0] if ys and ax else 1.0  # Y's strike leaves X as it is
+                sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, ur, f)
+                y0 = yt[i, 0] if ysr and ax else 1.0  # Y's strike leaves X as it is
                 s_in = sx
                 for t in range(nt):
                     m = x2[d, t]
@@ -650,7 +656,7 @@ def solve(
                     if traced:
                         visits[d, r] = sv
                     work += 1
-                    if ys and ax and y0 < 1.0:
+                    if ysr and ax and y0 < 1.0:
                         lost, n = _y_strike(sv, s, p, d, i, S, P, q, z0, yb, b, nxt_strike, tiny)
                         dropped += lost
                         work += n
@@ -661,14 +667,14 @@ def solve(
                     if p < q:
                         if traced:
                             gvis[p, d] = gv
-                        lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, u, f, a, nxt_fire, tiny, buf)
+                        lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, ur, f, a, nxt_fire, tiny, buf)
                         dropped += lost
                         work += n
                         # Nothing waits at steps 3-4 here: a row before X's submarines is
                         # reached only by pushes to its round starts (no step 2 lands in
                         # it), and its own steps 2-4 are the joint moves just made.
                         continue
-                    lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, u, tiny)
+                    lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
                     dropped += lost
                     work += n
                 elif ended:
@@ -681,6 +687,13 @@ def solve(
                     o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
                     ends_x[o, r_end] += sv
                     ends_y[o, d_end] += sv
+                    if ax and p >= q and u0 < 1.0 and gv > 0.0:
+                        # A round begun elsewhere goes on here (step 2): where both
+                        # sides strike, Y's strike may leave X with its lone transports
+                        # (A-10.7 acts at the round's end) while Y's ships still fire.
+                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
+                        dropped += lost
+                        work += n
                 x1t = xu + gv * u0
                 if not y_dead:
                     lost, n = _fire(x1t, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
@@ -700,7 +713,7 @@ def walk(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    shed: Any, fire_y: Any, y_air: Any,
+    shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any, moved: Any,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
@@ -733,6 +746,8 @@ def walk(
         for r in range(R):
             s = S - r // W
             p = r % W
+            ur = ud if xd[p] else u  # as in solve
+            ysr = ys and not xd[p]
             g_row[:] = 0.0
             _clear(x2, tags)
             for d in range(ND):
@@ -742,12 +757,12 @@ def walk(
                 m, lost = _take(ps, d, r, tiny)
                 dropped += lost
                 mz = 0.0  # the masses step 1 starts from
-                if ys:
+                if ysr:
                     mz, lost = _take(z0, d, r, tiny)
                     dropped += lost
-                sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, u, f)
+                sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, ur, f)
                 if m != 0.0:
-                    y0 = yt[i, 0] if ys else 1.0
+                    y0 = yt[i, 0] if ysr else 1.0
                     if y0 * sig0 * u0 * a0 * f00 >= 1.0:
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
@@ -770,13 +785,13 @@ def walk(
                     if m < tiny:
                         dropped += m
                     elif p < q:
-                        nxt[d, r] += m * u[0][i, 0] * f[0][k, 0] * a[0][p, 0]
-                        lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, u, f, a, nxt_fire, tiny, buf)
+                        nxt[d, r] += m * ur[0][i, 0] * f[0][k, 0] * a[0][p, 0]
+                        lost, n = _joint(m, s, p, d, i, k, S, P, q, nxt, ur, f, a, nxt_fire, tiny, buf)
                         dropped += lost
                         work += n
                     else:
-                        x1[p, d, s] += m * u[0][i, 0]
-                        lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, u, tiny)
+                        x1[p, d, s] += m * ur[0][i, 0]
+                        lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, ur, tiny)
                         dropped += lost
                         work += n
                 # Step 3 (to later columns of the row), then step 4 (to later rows).
@@ -1011,7 +1026,7 @@ def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
-    shed: Any, fire_y: Any, y_air: Any,
+    shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
     values: Any,
 ) -> tuple[Any, Any, int]:
@@ -1062,7 +1077,6 @@ def chances(
     # and row (zv; 1 x 1 where only X strikes).
     lo_s, hi_s, qo_lo, qo_hi, qt_lo, qt_hi, zv_lo, zv_hi = values
     bt, b_lo, b_hi, b_cut, _, _ = b
-    ut, u_lo, u_hi, u_cut, _, _ = u
     ft = f[0]
     KT = air_lost.max() + 1  # tags: the most aircraft one general fire takes, plus one
     vg_lo = np.zeros(ND)  # after the strike (this row)
@@ -1082,6 +1096,9 @@ def chances(
             return lo_s, hi_s, work
         s = S - r // W
         p = r % W
+        ur = ud if xd[p] else u  # as in solve
+        ysr = ys and not xd[p]
+        ut, u_lo, u_hi, u_cut, _, _ = ur
         ax = alive_x[r]
         f_stay = p == P
         joint = p < q
@@ -1123,7 +1140,7 @@ def chances(
                         gh += c * qt_hi[d, p, pm]
                 gh += u_cut[i]
                 work += u_hi[i] + 1
-            sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, u, f)
+            sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, ur, f)
             own = u0 * a0 * f00
             gel = u0 * (a0 * zl0 + ql) + gl  # after the strike, but for this pair's own loop
             geh = u0 * (a0 * zh0 + qh) + gh
@@ -1134,17 +1151,17 @@ def chances(
                 if m == 0.0:  # never met: anything
                     geh = 1.0
                 else:
-                    n, left = _joint_moves(s, p, d, i, k, S, P, q, u, f, a, nxt_fire, tiny / m, *buf)
+                    n, left = _joint_moves(s, p, d, i, k, S, P, q, ur, f, a, nxt_fire, tiny / m, *buf)
                     geh = left
                     for x in range(n):
                         c = buf[0][x]
                         gel += c * lo_s[buf[2][x], buf[1][x]]
                         geh += c * hi_s[buf[2][x], buf[1][x]]
                     work += n
-            y0 = yt[i, 0] if ys and ax else 1.0
+            y0 = yt[i, 0] if ysr and ax else 1.0
             sl = 0.0  # step 1's moves
             sh = 0.0
-            if (live or ys) and s > 0 and i < n_i:
+            if (live or ysr) and s > 0 and i < n_i:
                 for j in range(max(1, b_lo[s]), b_hi[s] + 1):
                     c = bt[s, j]
                     d2 = nxt_strike[d, j]
@@ -1180,7 +1197,7 @@ def chances(
             hi_s[d, r] = xh
             vg_lo[d] = own * xl + gel
             vg_hi[d] = min(1.0, own * xh + geh)
-            if ys:
+            if ysr:
                 zv_lo[d, r] = sig0 * vg_lo[d] + sl
                 zv_hi[d, r] = min(1.0, sig0 * vg_hi[d] + sh)
             if joint and live:

@@ -545,13 +545,16 @@ def test_limits_are_checked_by_the_compiled_pass(passes: list[int]) -> None:
 
 
 def _both_fleets(rng: random.Random, x_attacks: bool) -> tuple[str, str]:
-    """A random battle where both sides have submarines and no destroyer, one side
-    (Y) aircraft too (a defender's fighters on its carriers), the other (X) none (and
-    more than submarines when it attacks)."""
-    x = {"sub": rng.randint(1, 4), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1), "car": rng.randint(0, 1)}
+    """A random battle where both sides have submarines, one side (Y) aircraft too (a
+    defender's fighters on its carriers) and no destroyer, the other (X) no aircraft
+    (and more than submarines when it attacks), a destroyer in every third battle
+    (A-10.6: Y's submarines then strike only once it is sunk), transports sometimes
+    (A-10.7: a defender left with only them loses them)."""
+    x = {"sub": rng.randint(1, 4), "cru": rng.randint(0, 2), "bat": rng.randint(0, 1), "car": rng.randint(0, 1),
+         "des": rng.choice([0, 0, 1])}  # fmt: skip
     if x_attacks:  # not submarines alone: a defender's aircraft would stay out (A-10.6)
         x["cru"] = max(x["cru"], 1)
-        x["tra"] = rng.choice([0, 0, 1])
+    x["tra"] = rng.choice([0, 0, 1])
     y = {"sub": rng.randint(1, 3), "cru": rng.randint(0, 2), "bat": rng.choice([0, 0, 1]), "car": rng.randint(1, 2)}
     y["fig"] = rng.randint(1, 2 * y["car"]) if x_attacks else rng.randint(1, 3)
     if not x_attacks:
@@ -579,6 +582,12 @@ BOTH_OPTIONS: list[dict[str, Any]] = [
         # Aircraft left against submarines left: a stalemate (A-10.6, A-10.14) unless
         # the submarines strike each other out first.
         ("1 sub, 2 fig", "2 sub"),
+        # X's destroyer cancels Y's strike while it lasts: Y's submarines fire with its
+        # ships until then (A-10.6).
+        ("2 sub, 1 des, 1 cru", "2 sub, 1 car, 2 fig"),
+        # Y's strike can leave the defending X its lone transport while Y's carrier and
+        # bomber still fire that round; they are lost at its end (A-10.7).
+        ("1 car, 2 sub, 1 bom", "1 sub, 1 tra"),
     ],
 )
 def test_both_sides_striking_match_exact_fractions(attacker: str, defender: str, passes: list[int]) -> None:
@@ -596,8 +605,11 @@ def test_both_sides_striking_match_exact_fractions(attacker: str, defender: str,
         ("2 sub, 1 cru", "2 sub, 1 car, 2 fig", {}, True),
         ("3 sub, 1 cru", "2 sub, 1 cru", {}, False),  # no aircraft: which side would be X
         ("3 sub, 2 fig", "2 sub, 1 car, 2 fig", {}, False),  # aircraft on both sides
-        ("3 sub, 1 des, 2 fig", "2 sub, 1 cru", {}, False),  # a destroyer: no strike
-        ("3 sub, 2 fig", "2 sub, 1 des", {}, False),
+        ("3 sub, 1 des, 2 fig", "2 sub, 1 cru", {}, False),  # X's aircraft beside its destroyer
+        # X's destroyer: Y's submarines strike once it is sunk (A-10.6), fire before that.
+        ("3 sub, 2 fig", "2 sub, 1 des", {}, True),
+        ("3 sub, 1 cru", "2 sub, 1 des, 1 tra", {}, True),
+        ("3 sub, 1 des", "2 sub, 1 des", {}, False),  # destroyers on both sides: no strike
         ("3 sub, 2 fig", "2 sub, 1 cru", {"submerge_defender": True}, False),
     ],
 )
