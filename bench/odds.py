@@ -53,6 +53,15 @@
   attacker's only, no destroyer (40 sub, 20 cru, 10 bat, 30 fig against 60 sub, 30 cru,
   10 bat), best of three: the strike pass with Y's strike as a move of its own (~4-5.3 s on
   2026-12-02's slow machine; Discord refused the numpy solve after ~24 s before).
+- ``odds-aa-sea-100v100-striker-transports-ms``: the defender's submarines strike beside
+  its transports (30 bom, 40 cru, 30 fig against 10 tra, 25 sub, 30 car, 25 des, 10 fig),
+  best of three: the strike pass with A-10.7's transports rule (~1.1-1.5 s on 2026-12-03's
+  busy machine; ~120 s in the numpy solve, which Discord refused).
+- ``odds-aa-sea-100v100-one-side-destroyers-ms``: submarines on both sides, destroyers on
+  the attacker's only (40 sub, 40 des, 20 cru against 15 tra, 14 cru, 25 sub, 24 bat, 8
+  car, 14 fig), best of three: the strike pass, the defender's submarines firing with its
+  ships until the last destroyer is sunk (~0.36 s on that machine; ~16 s in the numpy
+  solve).
 - ``odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms``: the strike battle, the
   attacker retreating after round 3 or once its chance to win falls below 40 %, one run:
   the strike pass's decisions, then its round walk (~4-6.5 s on 2026-12-02's slow
@@ -197,6 +206,15 @@ SEA_STRUCK_ATTACK = "60 cru, 20 car, 10 bat, 30 fig"
 SEA_STRUCK_DEFENSE = "60 sub, 20 cru, 10 bat, 5 car, 10 fig"
 SEA_BOTH_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_BOTH_DEFENSE = "60 sub, 30 cru, 10 bat"
+# The defender's submarines strike beside its transports (A-10.7: lost once only they, or
+# only they and submarines facing aircraft alone, are left): the strike pass since
+# 2026-12-03 (the numpy solve ~120 s on that day's busy machine).
+SEA_SHED_ATTACK = "30 bom, 40 cru, 30 fig"
+SEA_SHED_DEFENSE = "10 tra, 25 sub, 30 car, 25 des, 10 fig"
+# Submarines on both sides, destroyers on the attacker's only: the defender's submarines
+# fire with its ships until the last destroyer is sunk, then strike (A-10.6).
+SEA_ONE_DES_ATTACK = "40 sub, 40 des, 20 cru"
+SEA_ONE_DES_DEFENSE = "15 tra, 14 cru, 25 sub, 24 bat, 8 car, 14 fig"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
@@ -322,6 +340,8 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-strikes-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-defender-strikes-ms", _ms(SEA_STRUCK_ATTACK, SEA_STRUCK_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-both-strike-ms", _ms(SEA_BOTH_ATTACK, SEA_BOTH_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-striker-transports-ms", _ms(SEA_SHED_ATTACK, SEA_SHED_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-one-side-destroyers-ms", _ms(SEA_ONE_DES_ATTACK, SEA_ONE_DES_DEFENSE, 3, mode="sea")
     yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
     yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=2)
     yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)
