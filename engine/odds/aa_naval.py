@@ -774,10 +774,30 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     once, stored; their numbers.  Each is its table's cells (hs, ha, hy) weighted by
     the product of the hit distributions and added up per state; every cell of every
     item is enumerated in one go (hits past the table's last step end there), and one
-    bincount adds them, each item in its own range of the result."""
+    bincount adds them, each item in its own range of the result (with numba loaded,
+    one compiled loop adds them instead, :func:`engine.odds.aa_naval_kernel.
+    restricted_bins`: the same sums in the same order, without the arrays of cells)."""
     so, ao, yo, n_s, n_a, n_y = (fmeta[:, k] for k in range(6))
     meta = target.tables_for(ts, n_s, n_a)
     tbase, s1, s2, height, nbase, pbase = (meta[:, k] for k in range(6))
+    d = target.dstore.data
+    # Hits past the table's last step all end there: one cell, with the tail sum of
+    # the unrestricted hits' distribution.
+    item_len = np.minimum(n_y, height)
+    # An item reaches only its table's states at most this many hits from t: the first
+    # ``count`` of them (the tables number fewest hits first).
+    most = np.minimum((n_s - 1) + (n_a - 1) + item_len - 1, height - 1)
+    count = target._pstore.data[pbase + most]
+    off = np.cumsum(count) - count
+    span = int(count.sum())
+    if compiled.numba_loaded():
+        from engine.odds.aa_naval_kernel import restricted_bins
+
+        pl = np.zeros(span)
+        target.cells += restricted_bins(
+            pl, target._tstore.data, d, target.dtail.data, *(np.ascontiguousarray(v, dtype=np.int64) for v in (
+                so, ao, yo, n_s, n_a, item_len, tbase, s1, s2, off)))  # fmt: skip
+        return _binned(target, ts, pl, off, span, nbase)
     # Rows (item, hs, ha) first, then their hy cells (a run of the table).
     row_n = n_s * n_a
     rk = np.repeat(np.arange(len(ts)), row_n)
@@ -785,17 +805,9 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     na_r = n_a[rk]
     ha = q % na_r
     hs = q // na_r
-    d = target.dstore.data
     row_cell = tbase[rk] + hs * s1[rk] + ha * s2[rk]
     row_w = d[so[rk] + hs] * d[ao[rk] + ha]
-    # Hits past the table's last step all end there: one cell, with the tail sum of
-    # the unrestricted hits' distribution.
-    row_len = np.minimum(n_y, height)[rk]
-    # An item reaches only its table's states at most this many hits from t: the first
-    # ``count`` of them (the tables number fewest hits first).
-    most = np.minimum((n_s - 1) + (n_a - 1) + np.minimum(n_y, height) - 1, height - 1)
-    count = target._pstore.data[pbase + most]
-    off = np.cumsum(count) - count
+    row_len = item_len[rk]
     # Per cell: row values repeated along the row plus its position (``ramp`` minus
     # the row's start).
     row_start = np.cumsum(row_len) - row_len
@@ -808,8 +820,13 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     row_last = row_start + row_len - 1
     w[row_last] = target.dtail.data[y_at + row_last]
     w *= np.repeat(row_w, row_len)
-    span = int(count.sum())
-    pl = np.bincount(keys, w, minlength=span)
+    return _binned(target, ts, np.bincount(keys, w, minlength=span), off, span, nbase)
+
+
+def _binned(target: _Numbered, ts: Arr, pl: Arr, off: Arr, span: int, nbase: Arr) -> Arr:
+    """:func:`_restricted_casualties`' distributions from their binned chances ``pl``
+    (item k's states from ``off[k]`` on, numbered first by its table from ``nbase[k]``),
+    stored; their numbers."""
     stays = pl[off]  # no hit at all: t itself, numbered first
     nz = np.flatnonzero(pl)
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))

@@ -1,6 +1,8 @@
 """The compiled loop of the numpy sea solve (:mod:`engine.odds.aa_naval`, numba): adding
 the outer products of a round's mixture parts into the table of next states
-(:func:`spread`), leaving out the products too small to count as the numpy path does.
+(:func:`spread`), leaving out the products too small to count as the numpy path does;
+and binning the cells of many casualty distributions under restricted hits
+(:func:`restricted_bins`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -64,9 +66,38 @@ def spread(table: Any, a_idx: Any, a_val: Any, la: Any, d_idx: Any, d_val: Any, 
     return dropped
 
 
+@_compiled
+def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any, n_a: Any,
+                    row_len: Any, tbase: Any, s1: Any, s2: Any, off: Any) -> int:
+    """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``
+    as its ``np.bincount`` adds them, in the same order and with the same products (the
+    same numbers, bit for bit): for item ``k``, each row ``(hs, ha)`` (``hs`` first) of its
+    table weighs ``d[so + hs] * d[ao + ha]``, each of its ``row_len[k]`` cells the chance
+    of that many unrestricted hits ``d[yo + hy]`` (the last one the tail sum ``dtail``)
+    times that, at the state number ``tstore[tbase + hs * s1 + ha * s2 + hy]`` past the
+    item's ``off[k]``.  Returns the cells enumerated."""
+    cells = 0
+    for k in range(so.shape[0]):
+        n = row_len[k]
+        last = n - 1
+        for hs in range(n_s[k]):
+            ds = d[so[k] + hs]
+            for ha in range(n_a[k]):
+                row_w = ds * d[ao[k] + ha]
+                base = tbase[k] + hs * s1[k] + ha * s2[k]
+                for hy in range(n):
+                    w = dtail[yo[k] + hy] if hy == last else d[yo[k] + hy]
+                    pl[tstore[base + hy] + off[k]] += w * row_w
+        cells += n_s[k] * n_a[k] * n
+    return cells
+
+
 def warm() -> None:
-    """Compile (or load from numba's cache) :func:`spread` for the arrays the engine
-    passes it."""
+    """Compile (or load from numba's cache) :func:`spread` and :func:`restricted_bins` for
+    the arrays the engine passes them."""
     ints = np.zeros(1, dtype=np.int64)
     spread(np.zeros((1, 1)), ints, np.zeros(1), np.ones(1, dtype=np.int64), ints, np.zeros(1),
            np.ones(1, dtype=np.int64), 1e-19)  # fmt: skip
+    ones = np.ones(1, dtype=np.int64)
+    restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
+                    ones, ints, ints, ints, ints)  # fmt: skip

@@ -93,3 +93,34 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
         aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
     assert len(calls) > 3
     assert list(loop.signatures) == signatures  # type: ignore[attr-defined]
+
+
+def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a side hit at once by submarines (never its aircraft), by aircraft
+    # (never its submarines, without a friendly destroyer) and by other ships: its
+    # casualty distributions binned by the compiled loop, the same sums in the same
+    # order as np.bincount's, so the same answer bit for bit; warm's one signature serves.
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)  # the products through their loop both ways
+    aa_naval_kernel.warm()
+    calls: list[int] = []
+    loop = aa_naval_kernel.restricted_bins
+
+    def counted(*args: Any) -> int:
+        calls.append(1)
+        return int(loop(*args))
+
+    monkeypatch.setattr(aa_naval_kernel, "restricted_bins", counted)
+    for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
+                               ("2 des, 3 cru, 1 car, 2 fig", "1 des, 4 sub, 1 bat, 1 car, 1 fig")):  # fmt: skip
+        battle = AABattle.parse(attacker, defender, mode="sea")
+        monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: False)
+        plain = aa_odds(battle, engine="general")
+        assert not calls
+        monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: True)
+        looped = aa_odds(battle, engine="general")
+        assert len(calls) > 3, (attacker, len(calls))
+        calls.clear()
+        assert 0.01 < looped.attacker_win < 0.99
+        assert looped == plain
+    assert len(loop.signatures) == 1  # type: ignore[attr-defined]
