@@ -431,9 +431,9 @@ class _Numbered:
             moves.append(np.cumsum(delta, axis=0))
         flat = taken.reshape(3, -1)
         keys, which = np.unique(flat, axis=1, return_inverse=True)
-        start = np.array(self.states[t], dtype=np.int64)
+        rows = np.array(self.states[t], dtype=np.int64) + moves[0][keys[0]] + moves[1][keys[1]] + moves[2][keys[2]]
         found = np.fromiter(
-            (self.number(tuple((start + moves[0][s] + moves[1][a] + moves[2][o]).tolist())) for s, a, o in keys.T.tolist()),
+            map(self.number, map(tuple, rows.tolist())),
             dtype=np.int64,
             count=keys.shape[1],
         )
