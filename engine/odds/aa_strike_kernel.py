@@ -850,6 +850,34 @@ def walk(
     return ends_x, ends_y, fought, dropped, work
 
 
+# The backward pass's rows, in blocks of this many of X's other steps (``p``): see
+# :func:`backward_rows`.
+BACK_BLOCK = 3
+
+
+@_compiled
+def backward_rows(S: int, P: int, block: int) -> Any:
+    """The rows in the order :func:`chances` works them out: blocks of ``block`` values
+    of p from the last (p = P) to the first, in each block the rows by s from none left
+    (s = 0) to all (s = S), and in each s by p from the last.  A row (s, p) reads only the
+    rows (s' <= s, p' >= p) but itself (every move takes submarines or other steps of X,
+    never gives them back), and those are all before it here.  Step 2 (Y's unrestricted
+    hits, which take submarines first) reads the values at (s' < s, p) by p: in the rows
+    from the last to the first, the row (s - 1, p) was P + 1 rows before, and each row
+    reads ~60 of those values per pair (~60 MB of them over the rows between, past the
+    cache); here it is ``block`` rows before.  Step 4 (Y's aircraft hits, p' > p, the same
+    s) reads more of the rows of earlier blocks than before, but fewer values a pair."""
+    W = P + 1
+    rows = np.empty((S + 1) * W, dtype=np.int64)
+    n = 0
+    for top in range(P, -1, -block):
+        for s in range(S + 1):
+            for p in range(top, max(top - block, -1), -1):
+                rows[n] = (S - s) * W + p
+                n += 1
+    return rows
+
+
 @_borrowing
 def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any, zn: Any, z_lo: Any,
                z_hi: Any) -> tuple[float, float, int]:
@@ -1034,8 +1062,9 @@ def chances(
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
     made, checked against ``budget`` after each row: past it, nothing is complete).
 
-    The same chain as :func:`solve`'s, backward: rows from the last to the first,
-    columns from the last to the first, each pair's chance the mix of what its four
+    The same chain as :func:`solve`'s, backward: every row after the rows it reads
+    (:func:`backward_rows`: blocks of p from the last), columns from the last to the
+    first, each pair's chance the mix of what its four
     steps lead to (all later but the pair itself: its loop in closed form), with the
     values each step leaves at the pair (after the strike, after Y's unrestricted hits,
     after X's fire by aircraft lost) kept for the pairs before it.  ``tagb`` and
@@ -1066,7 +1095,6 @@ def chances(
     apart (~27 KB at 100 a side: each its own 4 KB page, ~7.6 million pairs' tables
     of 61 MB): ~1/10 off the defender-strike retreat by win chance (2026-12-03)."""
     W = P + 1
-    R = (S + 1) * W
     ND = alive_y.shape[0]
     yt = yb[0]
     # Every value starts as [0, 1] (anything): the pairs never processed keep it.  The
@@ -1091,7 +1119,7 @@ def chances(
     flagged = back.shape[0] > 0
     met = np.ascontiguousarray(tagb.T)  # rows x columns: read along a row
     work = 0
-    for r in range(R - 1, -1, -1):
+    for r in backward_rows(S, P, BACK_BLOCK):
         if work > budget:
             return lo_s, hi_s, work
         s = S - r // W

@@ -373,6 +373,9 @@ def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_t
     ("attacker", "defender"),
     [
         ("4 sub, 1 bat, 1 bom", "2 cru, 1 car, 2 fig"),
+        # Eight of X's other steps (A-10.8: the battleships' first hits too): the
+        # backward pass's rows in three blocks of p (aa_strike_kernel.backward_rows).
+        ("3 sub, 2 bat, 2 cru, 1 bom", "2 cru, 1 car, 2 fig"),
         # Both sides strike: the value after step 0 kept per pair (A-10.6).
         ("3 sub, 1 cru, 2 fig", "3 sub, 1 bat"),
     ],
@@ -417,6 +420,26 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
     # The pairs the traced solve never processed are not worked out: anything.
     never = tagb == 0
     assert never.any() and (low[never] == 0.0).all() and (high[never] == 1.0).all()
+
+
+@pytest.mark.parametrize(("S", "P", "block"), [(0, 0, 3), (4, 7, 3), (5, 2, 3), (3, 6, 1), (2, 5, 6), (6, 9, 4)])
+def test_the_backward_pass_works_out_every_row_after_the_rows_it_reads(S: int, P: int, block: int) -> None:
+    # Every move of a round takes X's submarines (A-10.6 strikes aside, hits take them
+    # first once the steps before them are gone) or its other steps (A-10.14: aircraft
+    # hits never take submarines), never gives one back: a row (s, p) reads the rows
+    # (s' <= s, p' >= p), so each must be worked out before it, and every row once.
+    from engine.odds.aa_strike_kernel import backward_rows
+
+    W = P + 1
+    rows = backward_rows(S, P, block).tolist()
+    assert sorted(rows) == list(range((S + 1) * W))
+    at = {r: n for n, r in enumerate(rows)}
+    for r in rows:
+        s, p = S - r // W, r % W
+        for s2 in range(s + 1):
+            for p2 in range(p, W):
+                if (s2, p2) != (s, p):
+                    assert at[(S - s2) * W + p2] < at[r], ((s, p), (s2, p2))
 
 
 def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
