@@ -526,7 +526,7 @@ class StrikeSolver:
         shaped as ``ps``), made by numpy, which asks for huge pages for a big array where
         numba's allocation does not (:func:`engine.odds.aa_strike_kernel.chances`)."""
         W, nd = self.P + 1, ps.shape[0]
-        moved = (np.zeros((W, nd, self.S + 1)), np.zeros((nd, W, W)))
+        moved = (np.zeros((self.S + 1, W, nd)), np.zeros((nd, W, W)))
         return (*moved, np.zeros(ps.shape)) if nxt else moved
 
     def _values(self, ps: Arr) -> tuple[Arr, ...]:
