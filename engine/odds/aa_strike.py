@@ -212,6 +212,7 @@ class StrikeSolver:
         self.max_states = max_states
         self.seen = seen
         self.work = work if work is not None else Work()
+        self._spare: list[Arr] = []  # tables a pass is done with (:meth:`_table`)
         sides = _x_and_y(setup)
         assert sides is not None
         x, y = sides
@@ -372,7 +373,9 @@ class StrikeSolver:
         if got is None:
             return False
         back, unsure = got
-        if self.solve(initial, tally, back) is None:
+        solved = self.solve(initial, tally, back)
+        self._spare.clear()
+        if solved is None:
             return False
         tally.dropped += unsure
         return True
@@ -401,21 +404,26 @@ class StrikeSolver:
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
+        z0, moved = self._stage0(ps), self._moved(ps)
         *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb,
-                               self._stage0(ps), self._moved(ps))  # fmt: skip
+                               z0, moved)  # fmt: skip
+        self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
+        del ps, z0, moved
         self.work.add(work)
         if seen < 0:
             assert self.max_states is not None
             raise too_many_states(self.max_states)
+        values = self._values(visits)
         low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys,
-                                  self._values(ps))
+                                  values)  # fmt: skip
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
-        back = np.zeros(ps.shape, dtype=np.bool_)
+        back = np.zeros(visits.shape, dtype=np.bool_)
         back[kept] = retreat
         if rule.size:
             back |= rule
+        self._spare += [*values, visits]  # for the solve with the retreats
         return back, float(unsure.sum())
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,
@@ -459,7 +467,7 @@ class StrikeSolver:
         state is not one of this battle's shape.  Checked first: the
         limit on the kernel's ``tables`` mass tables of that size (8 bytes a cell)."""
         setup = self.setup
-        ps = np.zeros((len(self.y_states), (self.S + 1) * (self.P + 1)))
+        ps = self._table((len(self.y_states), (self.S + 1) * (self.P + 1)))
         settled: list[tuple[str, State, State, float]] = []
         for (a, d), m in initial.items():
             outcome, a3, d3 = setup.settle(a, d, after_round=not starts)
@@ -518,7 +526,7 @@ class StrikeSolver:
     def _stage0(self, ps: Arr) -> Arr:
         """The kernels' table of the masses after step 0 (both sides strike), shaped as
         ``ps``; empty where only X strikes (the kernels then have no step 0)."""
-        return np.zeros(ps.shape) if self.ys else np.zeros((0, 0))
+        return self._table(ps.shape) if self.ys else np.zeros((0, 0))
 
     def _moved(self, ps: Arr, nxt: bool = False) -> tuple[Arr, ...]:
         """The kernels' tables of step 2's results, zeros (``moved`` of :func:`engine.odds.
@@ -526,16 +534,34 @@ class StrikeSolver:
         shaped as ``ps``), made by numpy, which asks for huge pages for a big array where
         numba's allocation does not (:func:`engine.odds.aa_strike_kernel.chances`)."""
         W, nd = self.P + 1, ps.shape[0]
-        moved = (np.zeros((self.S + 1, W, nd)), np.zeros((nd, W, W)))
-        return (*moved, np.zeros(ps.shape)) if nxt else moved
+        moved = (self._table((self.S + 1, W, nd)), self._table((nd, W, W)))
+        return (*moved, self._table(ps.shape)) if nxt else moved
 
     def _values(self, ps: Arr) -> tuple[Arr, ...]:
         """:func:`engine.odds.aa_strike_kernel.chances`' tables of values, each [0, 1]
         (anything) to start with, made by numpy (see there)."""
         W, nd = self.P + 1, ps.shape[0]
         zv = ps.shape if self.ys else (1, 1)
-        return (np.zeros(ps.shape), np.ones(ps.shape), np.zeros((W, nd, self.S + 1)), np.ones((W, nd, self.S + 1)),
-                np.zeros((nd, W, W)), np.ones((nd, W, W)), np.zeros(zv), np.ones(zv))
+        t = self._table
+        return (t(ps.shape), t(ps.shape, 1.0), t((W, nd, self.S + 1)), t((W, nd, self.S + 1), 1.0), t((nd, W, W)),
+                t((nd, W, W), 1.0), t(zv), t(zv, 1.0))
+
+    def _table(self, shape: tuple[int, ...], fill: float = 0.0) -> Arr:
+        """A table of floats of ``shape``, every cell ``fill``: one of the tables an earlier
+        pass of this solver is done with, of as many cells, where there is one (a
+        retreat by win chance: the traced solve's for the chances backward, the
+        backward's for the solve with the retreats), else a new one.  Each table is
+        ~60 MB at 100 a side, and a new one's pages are cleared by the system as they are
+        first touched, inside the passes: ~0.1 s a table here (2026-12-03) against a few
+        ms to fill one already touched."""
+        n = int(np.prod(shape))
+        for at, old in enumerate(self._spare):
+            if old.size == n:
+                del self._spare[at]
+                table = old.reshape(shape)
+                table.fill(fill)
+                return table
+        return np.zeros(shape) if fill == 0.0 else np.full(shape, fill)
 
     def _budget(self) -> int:
         """The products the kernel may make before the work limit refuses the battle."""

@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from engine.core.errors import PlayerError
@@ -296,6 +297,34 @@ def test_retreat_by_win_chance_in_the_compiled_pass_matches_the_numpy_passes(
         assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-12, same_states=False, note=battle)
         retreated += new.retreat > 0.01
     assert retreated >= 4
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_a_retreat_by_win_chance_answers_the_same_on_tables_an_earlier_pass_left(
+    monkeypatch: pytest.MonkeyPatch, both: bool
+) -> None:
+    # A-10.15 by win chance: the chances backward and the solve with the retreats take
+    # the tables the passes before them are done with (StrikeSolver._table, each
+    # filled again); the answers are those of new tables, to the last bit, where both
+    # sides strike too (A-10.6: step 0's tables).
+    made: list[int] = []
+    table = aa_strike.StrikeSolver._table
+
+    def counted(self: aa_strike.StrikeSolver, shape: tuple[int, ...], fill: float = 0.0) -> Any:
+        made.append(len(self._spare))
+        return table(self, shape, fill)
+
+    def new(self: aa_strike.StrikeSolver, shape: tuple[int, ...], fill: float = 0.0) -> Any:
+        return np.full(shape, fill)
+
+    for n, battle in enumerate(_both_battles(3, 12) if both else _battles(3, 12)):
+        battle = replace(battle, retreat_chance=(35, 50, 65)[n % 3])
+        monkeypatch.setattr(aa_strike.StrikeSolver, "_table", counted)
+        made.clear()
+        again = aa_odds(battle).to_dict()
+        assert sum(m > 0 for m in made) >= (6 if both else 4), battle  # spares taken
+        monkeypatch.setattr(aa_strike.StrikeSolver, "_table", new)
+        assert aa_odds(battle).to_dict() == again, battle
 
 
 @pytest.mark.parametrize(("attacker", "defender", "options"), [
