@@ -399,7 +399,7 @@ class StrikeSolver:
         if ps is None:
             return None
         visits = np.zeros_like(ps)
-        tagb = np.zeros(ps.shape, dtype=np.int32)
+        tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
         reach = np.zeros(ps.shape, dtype=np.float32)  # with tagb, one table of 8-byte cells
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)

@@ -526,12 +526,12 @@ def solve(
     ``budget`` after each row; past it, the pass stops and nothing else is complete).
     Where ``back`` (columns x rows, or empty for none) is true, the attacker retreats
     after a round (A-10.15): whatever arrives there ends as a retreat, and only the
-    masses there before round 1 (``first``) fight from it.  Where ``visits`` and
-    ``tagb`` (columns x rows) are not empty, each live pair's round starts are written
-    to the first, to the second one more than how many of step 3's tags reached it at
-    every pair processed (0: no mass of it ever reached ``tiny``), to ``reach`` (as
-    ``tagb``) at least the largest mass of one tag that step 4 spreads there (rounded
-    up), and to ``gvis`` (``[p, column]``) the mass after the strike at the rows before
+    masses there before round 1 (``first``) fight from it.  Where ``visits`` (columns x
+    rows) and ``tagb`` (rows x columns: :func:`chances` reads it along a row) are not
+    empty, each live pair's round starts are written to the first, to the second one
+    more than how many of step 3's tags reached it at every pair processed (0: no mass
+    of it ever reached ``tiny``), to ``reach`` (columns x rows) at least the largest
+    mass of one tag that step 4 spreads there (rounded up), and to ``gvis`` (``[p, column]``) the mass after the strike at the rows before
     X's submarines (for :func:`chances`).
 
     Where ``z0`` (columns x rows) is not empty, Y has submarines that strike too (``yb``,
@@ -594,7 +594,7 @@ def solve(
                     dropped += total
                     continue
                 if traced:
-                    tagb[d, r] = nt + 1
+                    tagb[r, d] = nt + 1
                 i = yi[d]
                 k = yk[d]
                 ay = alive_y[d]
@@ -1118,7 +1118,7 @@ def chances(
     window = np.zeros((2, ft.shape[1]))
     f_mins = _mode_mins(ft, f[4])
     flagged = back.shape[0] > 0
-    met = np.ascontiguousarray(tagb.T)  # rows x columns: read along a row
+    met = tagb  # rows x columns: read along a row
     work = 0
     for r in backward_rows(S, P, BACK_BLOCK):
         if work > budget:

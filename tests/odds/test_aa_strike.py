@@ -425,7 +425,7 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
     ps = solver._place(initial, Tally.empty(1.0), tables=3)
     assert ps is not None
     visits = ps * 0.0
-    tagb = (ps * 0).astype("int32")
+    tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
     reach = (ps * 0).astype("float32")
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
@@ -447,7 +447,7 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
         assert low[c, r] - 1e-12 <= win <= high[c, r] + 1e-12, (a, d)
         assert high[c, r] - low[c, r] < 1e-9
     # The pairs the traced solve never processed are not worked out: anything.
-    never = tagb == 0
+    never = tagb.T == 0
     assert never.any() and (low[never] == 0.0).all() and (high[never] == 1.0).all()
 
 
