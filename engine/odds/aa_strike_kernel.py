@@ -282,10 +282,9 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
                   tiny: float) -> tuple[float, int]:
     """Step 2 from mass ``m``: Y's unrestricted hits (at least one) move X from (s, p)
-    (submarines first), into ``x1[s', p, d]``, or, past X's submarines, into
-    ``x1e[d, p, p']`` (X's dice still those at p); ``(dropped, products)``.  ``x1`` is
-    by rows of (s', p), columns along each: every pair of a row reads its own in turn,
-    along one run of memory, and the pairs of a row move into the same runs."""
+    (submarines first), into ``x1[p, d, s']``, or, past X's submarines, into
+    ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are one run of
+    memory; ``(dropped, products)``."""
     table, _, _, cut, mode, cum = u
     lo, c = _low_end(table, mode, i, m, tiny)
     hi = 0
@@ -297,7 +296,7 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
                 break
             s2, pm = unrestricted(P, s, p, n)
             if pm == p:
-                x1[s2, p, d] += w
+                x1[p, d, s2] += w
             else:
                 x1e[d, p, pm] += w
             n += 1
@@ -544,7 +543,7 @@ def solve(
     is no step 0 and Y's unrestricted fire is ``ud`` (its submarines' dice with its
     ships'; elsewhere ``ud`` is ``u``).
 
-    ``moved``: step 2's results, zeros, ``(x1[s, p, column], x1e[column, p, p'])`` (past
+    ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[column, p, p'])`` (past
     X's submarines, by where X's other steps stood), made by numpy
     (:meth:`engine.odds.aa_strike.StrikeSolver._moved`, as the tables of :func:`chances`'
     ``values``, and for the same reason)."""
@@ -577,7 +576,7 @@ def solve(
             for d in range(ND):
                 sx = ps[d, r]
                 gx = g_row[d]
-                xu = x1[s, p, d]
+                xu = x1[p, d, s]
                 zx = z0[d, r] if ysr else 0.0
                 nt = tags[d]
                 total = sx + gx + xu + zx
@@ -791,13 +790,13 @@ def walk(
                         dropped += lost
                         work += n
                     else:
-                        x1[s, p, d] += m * ur[0][i, 0]
+                        x1[p, d, s] += m * ur[0][i, 0]
                         lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, ur, tiny)
                         dropped += lost
                         work += n
                 # Step 3 (to later columns of the row), then step 4 (to later rows).
-                m = x1[s, p, d]
-                x1[s, p, d] = 0.0
+                m = x1[p, d, s]
+                x1[p, d, s] = 0.0
                 e_tot = 0.0
                 if s == 0:
                     e_tot, cut = _excess(x1e, p, d, a, hb)
