@@ -552,8 +552,10 @@ class StrikeSolver:
         retreat by win chance: the traced solve's for the chances backward, the
         backward's for the solve with the retreats), else a new one.  Each table is
         ~60 MB at 100 a side, and a new one's pages are cleared by the system as they are
-        first touched, inside the passes: ~0.1 s a table here (2026-12-03) against a few
-        ms to fill one already touched."""
+        first touched, inside the passes (~10-90 ms a table on 2026-12-03's machine, the
+        most where no huge page was ready) against ~5 ms to fill one already touched:
+        the defender-strike retreat by win chance at 40 % ~3.10 -> ~2.79 s there (best
+        of 6, alternated in one process)."""
         n = int(np.prod(shape))
         for at, old in enumerate(self._spare):
             if old.size == n:
