@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from engine.odds.compiled import compiled as _compiled
 from engine.odds.compiled import prefetcher as _prefetcher
 

@@ -65,7 +65,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
 from engine.odds.aa_units import AIR
-from engine.odds.dist import fire_distribution
+from engine.odds.dist import convolve
 
 Arr = Any  # numpy arrays
 
@@ -305,9 +305,11 @@ class StrikeSolver:
         if self.ys and _has(x, "destroyer"):
             self.xd[:] = [x.has(self.x_states[p], "destroyer") for p in range(W)]
             y_at = [tuple((ybase + by_i[i]).tolist()) for i in range(n_i + 1)]
+            # As the general engine adds them where no aircraft is there to spare
+            # (GeneralEngine._casualties): the submarines' hits and the ships'.
             self.u, self.ud = _dist_tables(
                 [fire(y, st, False, False)[2] for st in y_at],
-                [fire_distribution(y.dice(st)[0] + y.dice(st)[2], 1.0) for st in y_at],
+                [convolve(*fire(y, st, True, False)[0::2]) for st in y_at],
             )
         J, H = self.b[0].shape[1], self.a[0].shape[1]
         # Strikes take ship steps only (A-10.6: never aircraft).
