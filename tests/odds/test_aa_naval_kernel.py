@@ -4,7 +4,7 @@ and the same mass left out as the numpy path it replaces where numba is loaded
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -20,6 +20,20 @@ def _parts(rng: np.random.Generator, n_parts: int, rows: int, cols: int) -> tupl
     a_val = rng.random(int(la.sum())) * 10.0 ** rng.integers(-22, 0, int(la.sum()))  # some below TINY
     d_val = rng.random(int(ld.sum())) * 10.0 ** rng.integers(-12, 0, int(ld.sum()))
     return (rng.integers(0, rows, int(la.sum())), a_val, la, rng.integers(0, cols, int(ld.sum())), d_val, ld)
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str, weigh: Callable[..., int] = lambda *args: 1) -> list[int]:
+    """Each call of the loop ``aa_naval_kernel.<name>`` from now on, weighed by
+    ``weigh(*its arguments)``, in a list (the loop still runs)."""
+    calls: list[int] = []
+    loop = getattr(aa_naval_kernel, name)
+
+    def counted(*args: Any) -> Any:
+        calls.append(weigh(*args))
+        return loop(*args)
+
+    monkeypatch.setattr(aa_naval_kernel, name, counted)
+    return calls
 
 
 def test_the_loop_spreads_and_prunes_as_numpy_does() -> None:
@@ -43,14 +57,7 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
     # from its held-back and split casualties) and a fleet with destroyers: every round's
     # products through the loop, or none.
     monkeypatch.setattr(aa_strike, "ENABLED", False)
-    calls: list[int] = []
-    loop = aa_naval_kernel.spread
-
-    def counted(*args: Any) -> float:
-        calls.append(int(args[3] @ args[6]))
-        return float(loop(*args))
-
-    monkeypatch.setattr(aa_naval_kernel, "spread", counted)
+    calls = _counting(monkeypatch, "spread", lambda *args: int(args[3] @ args[6]))  # the products
     for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
                                ("3 sub, 2 des, 2 cru, 1 car, 2 fig", "4 sub, 2 des, 1 bat, 1 car, 1 fig")):  # fmt: skip
         battle = AABattle.parse(attacker, defender, mode="sea")
@@ -76,14 +83,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     aa_naval_kernel.warm()
     signatures = list(aa_naval_kernel.spread.signatures)  # type: ignore[attr-defined]
     assert len(signatures) == 1
-    calls: list[int] = []
     loop = aa_naval_kernel.spread
-
-    def counted(*args: Any) -> float:
-        calls.append(1)
-        return float(loop(*args))
-
-    monkeypatch.setattr(aa_naval_kernel, "spread", counted)
+    calls = _counting(monkeypatch, "spread")
     monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
     for attacker, defender, options in (
         ("3 sub, 2 cru, 2 fig", "2 sub, 1 car, 2 fig", {}),
@@ -103,14 +104,8 @@ def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monk
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)  # the products through their loop both ways
     aa_naval_kernel.warm()
-    calls: list[int] = []
     loop = aa_naval_kernel.restricted_bins
-
-    def counted(*args: Any) -> int:
-        calls.append(1)
-        return int(loop(*args))
-
-    monkeypatch.setattr(aa_naval_kernel, "restricted_bins", counted)
+    calls = _counting(monkeypatch, "restricted_bins")
     for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
                                ("2 des, 3 cru, 1 car, 2 fig", "1 des, 4 sub, 1 bat, 1 car, 1 fig")):  # fmt: skip
         battle = AABattle.parse(attacker, defender, mode="sea")

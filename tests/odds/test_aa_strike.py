@@ -160,7 +160,8 @@ def test_compiled_pass_matches_exact_fractions(attacker: str, defender: str, sub
         assert exact.expected_rounds < 1.5  # ~2.2 if the transports had to be sunk
     if defender == "2 sub, 2 tra":  # the fighters alone against the submarines: never a win
         assert (exact.stalemate > 0.05) is not submerge
-        assert exact.survivor_count["defender"].get(0, 0.0) > 0.4  # the transports lost with them
+    if "tra" in defender:  # the striking defender's transports: the pass's rule can act
+        assert bool((_numbered(AABattle.parse(attacker, defender, mode="sea")).shed >= 0).any()) is ("sub" in defender)
 
 
 def test_a_stalemate_pair_still_ends_the_rounds_begun_before_it(passes: list[int]) -> None:
