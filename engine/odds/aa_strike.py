@@ -91,7 +91,10 @@ def _x_and_y(setup: BattleSetup[float]) -> tuple[Side, Side] | None:
         return (att, dfn) if _has(att, "submarine") else (dfn, att)
     a_des, d_des = _has(att, "destroyer"), _has(dfn, "destroyer")
     if a_des != d_des:  # only that side's submarines strike while its destroyers last
-        return (att, dfn) if a_des else (dfn, att)
+        x, y = (att, dfn) if a_des else (dfn, att)
+        if not _air(x) or _air(y):
+            return x, y
+        return y, x  # X may not have aircraft here (Y's strike hits any of its steps): Y has the destroyers
     if _air(att) == _air(dfn):
         return None
     return (dfn, att) if _air(att) else (att, dfn)
@@ -119,9 +122,11 @@ def applies(setup: BattleSetup[float]) -> bool:
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
             return False
-    # Y's destroyer would cancel X's strike and let Y's aircraft hit X's submarines.  (X's
-    # submarine steps are always one run of its loss order: one unit type, A-10.8.)
-    return not _has(y, "destroyer")
+    # Y's destroyers cancel X's strike and let Y's aircraft hit X's submarines (A-10.6):
+    # the kernel's solve takes that (``yd``, by Y's column); X's submarines may not then
+    # submerge (the kernel's dive is by X's row alone).  (X's submarine steps are always
+    # one run of its loss order: one unit type, A-10.8.)
+    return not (_has(y, "destroyer") and x.submerge)
 
 
 def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
@@ -325,6 +330,20 @@ class StrikeSolver:
         self.nxt_fire = col_of[i2, k2]
         self.air_lost = k2 - self.yk[:, None]
         assert (self.nxt_strike >= 0).all() and (self.nxt_fire >= 0).all()
+        # Where Y has a destroyer (A-10.6; by column: its destroyers are ship steps, so up
+        # to some i): X's submarines fire with its other units, and all of Y's hits may
+        # land on any of X's steps (its aircraft's too, beside a friendly destroyer):
+        # Y's ships' and aircraft's dice together (uy), and with its submarines' where
+        # they do not strike either, X having a destroyer (uyd: X has no aircraft then,
+        # as the general engine adds them, as for ud).  quiet_b: X's submarines sunk by
+        # Y's strike there do not strike back.
+        self.yd = np.array([y.has(st, "destroyer") for st in self.y_states], dtype=np.bool_)
+        none: list[float] = [1.0]
+        uy = [fire(y, st, False, True)[2] if dest else none for st, dest in zip(self.y_states, self.yd.tolist())]
+        uyd = [convolve(*fire(y, st, True, True)[0::2]) if dest and self.ys and self.xd.any() else none
+               for st, dest in zip(self.y_states, self.yd.tolist())]  # fmt: skip
+        self.uy, self.uyd = _dist_tables(uy, uyd)
+        self.quiet_b = _dist_table([none] * (S + 1))
 
     def cells(self) -> int:
         """Pairs of states: the size of the kernel's mass tables."""
@@ -351,7 +370,7 @@ class StrikeSolver:
         none = np.zeros((0, 0))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, left,
-            self._budget(), self.yb, self._stage0(ps), self._moved(ps),
+            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -394,6 +413,8 @@ class StrikeSolver:
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
+        if self.yd.any():  # the chances backward do not take Y's destroyers (yd)
+            return None
         rule = self._back()  # a retreat below K units: it acts too, and the chances know it
         if rule is None:
             return None
@@ -408,7 +429,7 @@ class StrikeSolver:
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
         z0, moved = self._stage0(ps), self._moved(ps)
         *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb,
-                               z0, moved)  # fmt: skip
+                               z0, moved, *self._destroyers())  # fmt: skip
         self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
         del ps, z0, moved
         self.work.add(work)
@@ -434,6 +455,8 @@ class StrikeSolver:
         whatever still fights after the last one is unfinished (with its pairs when
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
+        if self.yd.any():  # the round walk does not take Y's destroyers (yd)
+            return False
         back = self._back()
         ps = None if back is None else self._place(initial, tally, tables=5 if self.ys else 4, starts=starts)
         if ps is None or back is None:  # nothing recorded
@@ -524,6 +547,11 @@ class StrikeSolver:
                 self.fire_x, self.gone, self.dive, self.yi, self.yk, self.n_i, self.nxt_strike, self.nxt_fire,
                 self.air_lost,
                 self.b, self.a, self.u, self.f, self.shed, self.fire_y, self.y_air, self.ud, self.xd)  # fmt: skip
+
+    def _destroyers(self) -> tuple[Arr, Any, Any, Any]:
+        """What :func:`engine.odds.aa_strike_kernel.solve` takes last: where Y has a
+        destroyer and its hits there (``yd``, ``uy``, ``uyd``, ``quiet_b``)."""
+        return self.yd, self.uy, self.uyd, self.quiet_b
 
     def _stage0(self, ps: Arr) -> Arr:
         """The kernels' table of the masses after step 0 (both sides strike), shaped as

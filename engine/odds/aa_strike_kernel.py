@@ -366,6 +366,74 @@ def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
 
 
 @_borrowing
+def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, into: Any,
+                     uy: Any, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, tiny: float, acc: Any,
+                     touched: Any) -> tuple[float, int]:
+    """A round's fire from mass ``m`` at a column where Y has a destroyer (``yd``, after
+    step 0 where Y's submarines strike): X's submarines do not strike but fire with its
+    other units (A-10.6), their hits on Y's steps that are not aircraft (A-10.14), the
+    others' along its loss order (the general engine's order: the restricted hits
+    first, :meth:`engine.odds.aa_general.GeneralEngine.casualties`); Y's aircraft may
+    hit X's submarines, so all of Y's hits (``uy`` by column) take X's steps in loss
+    order (:func:`land` with no aircraft hits).  The two sides fire at once from the
+    state at hand: X's fire is summed by Y's column first (``acc``, ``touched``: zeros,
+    left so), then spread with Y's hits into the round starts ``into`` (columns x rows);
+    nothing hit at all is left out (a stay).  ``(dropped, products)``."""
+    if m == 0.0:
+        return 0.0, 0
+    ut, u_lo, u_hi, u_cut, _, _ = uy
+    bt, b_lo, b_hi, b_cut, _, _ = b
+    at, a_lo, a_hi, a_cut, _, _ = a
+    nt = 0
+    keep_x = 1.0
+    if ay:
+        keep_x = (1.0 - b_cut[s]) * (1.0 - a_cut[p])
+        for j in range(b_lo[s], b_hi[s] + 1):
+            cj = bt[s, j]
+            if cj == 0.0:
+                continue
+            d1 = nxt_strike[d, j]
+            for h in range(a_lo[p], a_hi[p] + 1):
+                c = cj * at[p, h]
+                if c == 0.0:
+                    continue
+                d2 = nxt_fire[d1, h]
+                if acc[d2] == 0.0:
+                    touched[nt] = d2
+                    nt += 1
+                acc[d2] += c
+    else:
+        touched[0] = d
+        acc[d] = 1.0
+        nt = 1
+    dropped = 0.0
+    n = 0
+    W = P + 1
+    n_lo, n_hi, keep_y = 0, 0, 1.0
+    if ax:
+        n_lo, n_hi, keep_y = u_lo[d], u_hi[d], 1.0 - u_cut[d]
+    for nu in range(n_lo, n_hi + 1):
+        cu = m * (ut[d, nu] if ax else 1.0)
+        if cu == 0.0:
+            continue
+        s2, p2 = land(S, P, q, s, p, nu, 0)
+        r2 = (S - s2) * W + p2
+        for t in range(nt):
+            d2 = touched[t]
+            if nu == 0 and d2 == d:
+                continue
+            w = cu * acc[d2]
+            if w < tiny:
+                dropped += w
+                continue
+            into[d2, r2] += w
+            n += 1
+    for t in range(nt):
+        acc[touched[t]] = 0.0
+    return dropped + m * max(0.0, 1.0 - keep_x * keep_y), n
+
+
+@_borrowing
 def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     """Step 3's fire of the masses kept at row (0, p) by where X's other steps stood
     (``x1e[d, src, p]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
@@ -516,7 +584,7 @@ def solve(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
-    budget: int, yb: Any, z0: Any, moved: Any,
+    budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -543,6 +611,15 @@ def solve(
     is no step 0 and Y's unrestricted fire is ``ud`` (its submarines' dice with its
     ships'; elsewhere ``ud`` is ``u``).
 
+    Where Y has a destroyer (``yd[column]``, Y's destroyers are among its steps that are
+    not aircraft, so it has one up to some ``i``), X's submarines neither strike nor
+    submerge, and Y's aircraft may hit them (A-10.6): after step 0 (Y's submarines
+    strike when X has no destroyer, and the submarines of X they sink do not strike
+    back, ``quiet_b``: no hits) the round is :func:`_destroyer_round` (Y's hits by
+    ``uy``, or ``uyd`` with its submarines' where X still has a destroyer and they do not
+    strike).  Moves only go to later columns or rows, so such a column is reached from
+    round starts and step 0 alone: steps 1-4 never start there.
+
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[column, p, p'])`` (past
     X's submarines, by where X's other steps stood), made by numpy
     (:meth:`engine.odds.aa_strike.StrikeSolver._moved`, as the tables of :func:`chances`'
@@ -554,6 +631,7 @@ def solve(
     yt = yb[0]
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
     rounds = 0.0
     dropped = 0.0
     seen = 0
@@ -569,6 +647,7 @@ def solve(
             # other ships (ud; X has no aircraft for their hits to spare), A-10.6.
             ur = ud if xd[p] else u
             ysr = ys and not xd[p]
+            uyr = uyd if xd[p] else uy
             g_row[:] = 0.0
             _clear(x2, tags)
             ax = alive_x[r]
@@ -617,6 +696,10 @@ def solve(
                         s_in += m * (1.0 if f_stay else f[0][k - t, 0])
                 s_in += (xu * a0 + hstay) * f00
                 own = u0 * a0 * f00
+                dest = yd[d]
+                if dest:  # no strike of X's; one move of both sides' fire (its stay: own)
+                    sig0 = 1.0
+                    own = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a0 if ay else 1.0)
                 zv = zx  # the masses step 1 starts from
                 if live:
                     loop = y0 * sig0 * own
@@ -657,9 +740,16 @@ def solve(
                         visits[d, r] = sv
                     work += 1
                     if ysr and ax and y0 < 1.0:
-                        lost, n = _y_strike(sv, s, p, d, i, S, P, q, z0, yb, b, nxt_strike, tiny)
+                        lost, n = _y_strike(sv, s, p, d, i, S, P, q, z0, yb, quiet_b if dest else b, nxt_strike,
+                                            tiny)
                         dropped += lost
                         work += n
+                    if dest:
+                        lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
+                                                   tiny, acc, touched)
+                        dropped += lost
+                        work += n
+                        continue
                     if s > 0 and i < n_i:
                         lost, n = _strike(zv, s, d, g_row, b, nxt_strike, tiny)
                         dropped += lost
@@ -678,7 +768,7 @@ def solve(
                     dropped += lost
                     work += n
                 elif ended:
-                    if zx > 0.0 and s > 0 and i < n_i:  # a round begun here goes on (step 1)
+                    if zx > 0.0 and s > 0 and i < n_i and not dest:  # a round begun here goes on (step 1)
                         lost, n = _strike(zx, s, d, g_row, b, nxt_strike, tiny)
                         dropped += lost
                         work += n
@@ -687,6 +777,12 @@ def solve(
                     o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
                     ends_x[o, r_end] += sv
                     ends_y[o, d_end] += sv
+                    if dest:  # a round begun elsewhere goes on here (after step 0)
+                        lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
+                                                   tiny, acc, touched)
+                        dropped += lost
+                        work += n
+                        continue
                     if ax and p >= q and u0 < 1.0 and gv > 0.0:
                         # A round begun elsewhere goes on here (step 2): where both
                         # sides strike, Y's strike may leave X with its lone transports
@@ -694,6 +790,8 @@ def solve(
                         lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
                         dropped += lost
                         work += n
+                if dest:  # a stalemate (above): nothing moves
+                    continue
                 x1t = xu + gv * u0
                 if not y_dead:
                     lost, n = _fire(x1t, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
