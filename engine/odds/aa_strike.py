@@ -123,9 +123,10 @@ def applies(setup: BattleSetup[float]) -> bool:
         if side.keep_land or _has(side, "is_aa"):
             return False
     # Y's destroyers cancel X's strike and let Y's aircraft hit X's submarines (A-10.6):
-    # the kernel's solve takes that (``yd``, by Y's column); X's submarines may not then
-    # submerge (the kernel's dive is by X's row alone).  (X's submarine steps are always
-    # one run of its loss order: one unit type, A-10.8.)
+    # the kernel's solve, round walk and chances backward take that (``yd``, by Y's
+    # column); X's submarines may not then submerge (the kernel's dive is by X's row
+    # alone).  (X's submarine steps are always one run of
+    # its loss order: one unit type, A-10.8.)
     return not (_has(y, "destroyer") and x.submerge)
 
 
@@ -413,8 +414,6 @@ class StrikeSolver:
         from engine.odds.aa_retreat import _verdicts
         from engine.odds.aa_strike_kernel import chances, solve
 
-        if self.yd.any():  # the chances backward do not take Y's destroyers (yd)
-            return None
         rule = self._back()  # a retreat below K units: it acts too, and the chances know it
         if rule is None:
             return None
@@ -438,7 +437,7 @@ class StrikeSolver:
             raise too_many_states(self.max_states)
         values = self._values(visits)
         low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys,
-                                  values)  # fmt: skip
+                                  values, *self._destroyers())  # fmt: skip
         self.work.add(work)
         kept = visits > 0.0
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
@@ -455,8 +454,6 @@ class StrikeSolver:
         whatever still fights after the last one is unfinished (with its pairs when
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
         when a starting state is not one of this battle's shape."""
-        if self.yd.any():  # the round walk does not take Y's destroyers (yd)
-            return False
         back = self._back()
         ps = None if back is None else self._place(initial, tally, tables=5 if self.ys else 4, starts=starts)
         if ps is None or back is None:  # nothing recorded
@@ -464,7 +461,8 @@ class StrikeSolver:
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
         ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb,
-                                                     self._stage0(ps), self._moved(ps, nxt=True))  # fmt: skip
+                                                     self._stage0(ps), self._moved(ps, nxt=True),
+                                                     *self._destroyers())  # fmt: skip
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.

@@ -434,6 +434,64 @@ def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: in
 
 
 @_borrowing
+def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, uy: Any, b: Any, a: Any,
+                    nxt_strike: Any, nxt_fire: Any, lo_s: Any, hi_s: Any, acc: Any,
+                    touched: Any) -> tuple[float, float, int]:
+    """:func:`_destroyer_round` backward (for :func:`chances`): the values at the round
+    starts its moves reach, mixed by their chances, ``(low, high, products)``; every
+    outcome read (such pairs are few), the dice outcomes cut counted as anything."""
+    ut, u_lo, u_hi, u_cut, _, _ = uy
+    bt, b_lo, b_hi, b_cut, _, _ = b
+    at, a_lo, a_hi, a_cut, _, _ = a
+    nt = 0
+    keep_x = 1.0
+    if ay:
+        keep_x = (1.0 - b_cut[s]) * (1.0 - a_cut[p])
+        for j in range(b_lo[s], b_hi[s] + 1):
+            cj = bt[s, j]
+            if cj == 0.0:
+                continue
+            d1 = nxt_strike[d, j]
+            for h in range(a_lo[p], a_hi[p] + 1):
+                c = cj * at[p, h]
+                if c == 0.0:
+                    continue
+                d2 = nxt_fire[d1, h]
+                if acc[d2] == 0.0:
+                    touched[nt] = d2
+                    nt += 1
+                acc[d2] += c
+    else:
+        touched[0] = d
+        acc[d] = 1.0
+        nt = 1
+    lo = 0.0
+    hi = 0.0
+    n = 0
+    W = P + 1
+    n_lo, n_hi, keep_y = 0, 0, 1.0
+    if ax:
+        n_lo, n_hi, keep_y = u_lo[d], u_hi[d], 1.0 - u_cut[d]
+    for nu in range(n_lo, n_hi + 1):
+        cu = ut[d, nu] if ax else 1.0
+        if cu == 0.0:
+            continue
+        s2, p2 = land(S, P, q, s, p, nu, 0)
+        r2 = (S - s2) * W + p2
+        for t in range(nt):
+            d2 = touched[t]
+            if nu == 0 and d2 == d:
+                continue
+            c = cu * acc[d2]
+            lo += c * lo_s[d2, r2]
+            hi += c * hi_s[d2, r2]
+            n += 1
+    for t in range(nt):
+        acc[touched[t]] = 0.0
+    return lo, hi + max(0.0, 1.0 - keep_x * keep_y), n
+
+
+@_borrowing
 def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     """Step 3's fire of the masses kept at row (0, p) by where X's other steps stood
     (``x1e[d, src, p]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
@@ -813,6 +871,7 @@ def walk(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any, moved: Any,
+    yd: Any, uy: Any, uyd: Any, quiet_b: Any,
 ) -> tuple[Any, Any, float, float, int]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
@@ -822,7 +881,8 @@ def walk(
     hit" goes to the next round with the rest (no loop to close).  A pair nothing can
     change is a stalemate; at the end of the round the end-of-round rules act (a side
     destroyed, A-10.7's lone transports; the attacker retreating where ``back``).  Where
-    ``z0`` is not empty, both sides strike, as in :func:`solve`.  ``moved``: as
+    ``z0`` is not empty, both sides strike, as in :func:`solve`; where Y has a destroyer
+    (``yd``), the round is step 0 then :func:`_destroyer_round`, as there.  ``moved``: as
     :func:`solve`'s, with a third table, zeros, shaped as ``ps``: the next round's
     starts."""
     W = P + 1
@@ -834,6 +894,7 @@ def walk(
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     nxt = moved[2]  # the next round's starts
+    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
     fought = 0.0
     dropped = 0.0
     work = 0
@@ -846,6 +907,7 @@ def walk(
             p = r % W
             ur = ud if xd[p] else u  # as in solve
             ysr = ys and not xd[p]
+            uyr = uyd if xd[p] else uy
             g_row[:] = 0.0
             _clear(x2, tags)
             for d in range(ND):
@@ -858,6 +920,28 @@ def walk(
                 if ysr:
                     mz, lost = _take(z0, d, r, tiny)
                     dropped += lost
+                if yd[d]:  # Y has a destroyer: step 0, then both sides' fire (as in solve)
+                    ax, ay = alive_x[r], alive_y[d]
+                    own = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a[0][p, 0] if ay else 1.0)
+                    if m != 0.0:
+                        y0 = yt[i, 0] if ysr else 1.0
+                        if y0 * own >= 1.0:
+                            ends_x[STALE, r] += m
+                            ends_y[STALE, d] += m
+                        else:
+                            fought += m
+                            mz += m * y0
+                            if y0 < 1.0:
+                                lost, n = _y_strike(m, s, p, d, i, S, P, q, z0, yb, quiet_b, nxt_strike, tiny)
+                                dropped += lost
+                                work += n
+                    if mz != 0.0:
+                        nxt[d, r] += mz * own
+                        lost, n = _destroyer_round(mz, ax, ay, s, p, d, S, P, q, nxt, uyr, b, a, nxt_strike, nxt_fire,
+                                                   tiny, acc, touched)
+                        dropped += lost
+                        work += n
+                    continue
                 sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, ur, f)
                 if m != 0.0:
                     y0 = yt[i, 0] if ysr else 1.0
@@ -1154,7 +1238,7 @@ def chances(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
-    values: Any,
+    values: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -1173,7 +1257,8 @@ def chances(
     product of ``tiny`` or more reached them; ~5/6 of the pairs of the
     defender's submarines striking at 100 a side); whatever is left out (and the dice
     outcomes cut) counts as a loss in ``low`` and a win in ``high``.  With ``ys`` both
-    sides strike (see :func:`solve`): each pair's value after step 0 is kept too.
+    sides strike (see :func:`solve`): each pair's value after step 0 is kept too.  Where
+    Y has a destroyer (``yd``), a pair's moves after step 0 are :func:`_destroyer_pull`.
     Where ``back`` (columns x rows, or empty) is true the battle's own retreat rule acts
     (fewer than K units left): a round ending there is a retreat, never a win, so the
     chance of fighting on is the battle's with its other rules, as the table engine's
@@ -1211,6 +1296,7 @@ def chances(
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
     buf = _joint_buffers(u, f, a)
+    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
     spans = np.zeros((2, KT), dtype=np.int64)  # step 4's tags: their outcomes, and the values they read
     window = np.zeros((2, ft.shape[1]))
     f_mins = _mode_mins(ft, f[4])
@@ -1224,6 +1310,7 @@ def chances(
         p = r % W
         ur = ud if xd[p] else u  # as in solve
         ysr = ys and not xd[p]
+        uyr = uyd if xd[p] else uy
         ut, u_lo, u_hi, u_cut, _, _ = ur
         ax = alive_x[r]
         f_stay = p == P
@@ -1239,6 +1326,40 @@ def chances(
             ay = alive_y[d]
             y_dead = not ay
             live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x)
+            if yd[d]:  # Y has a destroyer: step 0, then both sides' fire (as in solve)
+                own = (uyr[0][d, 0] if ax else 1.0) * (bt[s, 0] * a[0][p, 0] if ay else 1.0)
+                jl, jh, n = _destroyer_pull(ax, ay, s, p, d, S, P, q, uyr, b, a, nxt_strike, nxt_fire, lo_s, hi_s,
+                                            acc, touched)
+                work += n
+                if live:
+                    y0 = yt[i, 0] if ysr and ax else 1.0
+                    loop = y0 * own
+                    xl = 0.0
+                    xh = 0.0
+                    if loop < 1.0 and not (flagged and back[d, r]):
+                        yl = 0.0
+                        yh = 0.0
+                        if y0 < 1.0:
+                            yl, yh, n = _y_strike_pull(yb, quiet_b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi,
+                                                        visits[d, r], tiny)
+                            work += n
+                        xl = (y0 * jl + yl) / (1.0 - loop)
+                        xh = min(1.0, (y0 * jh + yh) / (1.0 - loop))
+                elif code == DIVE:
+                    xl = 0.0 if x_attacks else 1.0
+                    xh = xl
+                else:
+                    xl = 0.0 if code >= 0 else (
+                        1.0 if _outcome(alive_x[r_end], y_end, x_attacks, defender_fought) == ATT else 0.0)
+                    xh = xl
+                lo_s[d, r] = xl
+                hi_s[d, r] = xh
+                vg_lo[d] = own * xl + jl
+                vg_hi[d] = min(1.0, own * xh + jh)
+                if ysr:
+                    zv_lo[d, r] = vg_lo[d]
+                    zv_hi[d, r] = vg_hi[d]
+                continue
             # Step 4 from the pair after X's fire (tag 0), to later rows.
             zl0 = 0.0
             zh0 = 0.0
