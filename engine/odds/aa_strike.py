@@ -443,6 +443,15 @@ class StrikeSolver:
         retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
         back = np.zeros(visits.shape, dtype=np.bool_)
         back[kept] = retreat
+        if threshold > 0.0:
+            # A round that leaves a defending X only submarines (its transports lost,
+            # ) facing aircraft alone ends where nothing can hit: a chance of 0 to
+            # win, so the attacker retreats there (as the numpy passes decide it, after
+            # that rule, BattleSetup.settle); such a pair is never a round start that the
+            # traced solve met, so it is decided here (_fights reads it at the row left).
+            shed_rows = self.shed[self.shed >= 0]
+            if shed_rows.size:
+                back[np.ix_(np.flatnonzero(self.y_air & self.fire_y), shed_rows)] = True
         if rule.size:
             back |= rule
         self._spare += [*values, visits]  # for the solve with the retreats

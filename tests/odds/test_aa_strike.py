@@ -848,3 +848,27 @@ def test_the_other_sides_destroyers_agree_with_the_numpy_solve_within_both_error
     keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
     assert_same_odds(new, old, new.error_bound + old.error_bound, keys=keys, same_states=False)
     assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("2 cru, 2 car, 1 fig, 3 bom", "8 sub, 2 cru, 2 tra", {}),
+        ("3 des, 2 cru, 2 car, 1 fig, 3 bom", "8 sub, 2 cru, 2 tra", {"rules": "1942se"}),  # Y's destroyers too
+    ],
+)
+def test_a_retreat_by_win_chance_leaves_submarines_facing_aircraft_alone(
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    # A round that leaves the defender only submarines and transports against aircraft
+    # alone costs it the transports and leaves nothing that can hit: a chance
+    # of 0 to win, so the attacker retreating by win chance retreats there,
+    # as the numpy passes decide it; the pass once left those rounds a stalemate.
+    battle = AABattle.parse(attacker, defender, mode="sea", retreat_chance=30, **options)
+    new = aa_odds(battle)
+    assert passes
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert new.stalemate == old.stalemate == 0.0
+    assert new.retreat > 0.005
+    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, keys=ODDS_KEYS, same_states=False)
