@@ -62,6 +62,14 @@
   car, 14 fig), best of three: the strike pass, the defender's submarines firing with its
   ships until the last destroyer is sunk (~0.36 s on that machine; ~16 s in the numpy
   solve).
+- ``odds-aa-sea-100v100-other-destroyers-ms``: the attacker's submarines against a fleet
+  with destroyers and fighters (40 sub, 20 cru, 20 bat, 20 car against 10 des, 20 cru, 20
+  car, 10 bat, 40 fig), best of three: the strike pass, the submarines firing with the
+  other ships and the fighters hitting them until the last destroyer is sunk, then
+  striking (A-10.6; ~0.58 s on 2026-12-03's machine at 38.6 GFLOP/s; ~5 s in the numpy
+  solve). ``odds-aa-sea-100v100-other-destroyers-retreat-chance-ms``: the same, the
+  attacker retreating once its chance to win falls below 40 %, one run (~2.3 s there;
+  ~18 s in the numpy passes).
 - ``odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms``: the strike battle, the
   attacker retreating after round 3 or once its chance to win falls below 40 %, one run:
   the strike pass's decisions, then its round walk (~4-6.5 s on 2026-12-02's slow
@@ -215,6 +223,8 @@ SEA_SHED_DEFENSE = "10 tra, 25 sub, 30 car, 25 des, 10 fig"
 # fire with its ships until the last destroyer is sunk, then strike (A-10.6).
 SEA_ONE_DES_ATTACK = "40 sub, 40 des, 20 cru"
 SEA_ONE_DES_DEFENSE = "15 tra, 14 cru, 25 sub, 24 bat, 8 car, 14 fig"
+SEA_OTHER_DES_ATTACK = "40 sub, 20 cru, 20 bat, 20 car"
+SEA_OTHER_DES_DEFENSE = "10 des, 20 cru, 20 car, 10 bat, 40 fig"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
@@ -342,6 +352,9 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-both-strike-ms", _ms(SEA_BOTH_ATTACK, SEA_BOTH_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-striker-transports-ms", _ms(SEA_SHED_ATTACK, SEA_SHED_DEFENSE, 3, mode="sea")
     yield "odds-aa-sea-100v100-one-side-destroyers-ms", _ms(SEA_ONE_DES_ATTACK, SEA_ONE_DES_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-other-destroyers-ms", _ms(SEA_OTHER_DES_ATTACK, SEA_OTHER_DES_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-other-destroyers-retreat-chance-ms", _ms(SEA_OTHER_DES_ATTACK, SEA_OTHER_DES_DEFENSE, 1,
+                                                                      mode="sea", retreat_chance=40)  # fmt: skip
     yield "odds-cli-strikes-process-ms", _cli_ms(3, "--attacker", SEA_STRIKES_ATTACK, "--defender", SEA_STRIKES_DEFENSE, "--sea")
     yield "odds-aa-sea-100v100-strikes-strafe-2-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=2)
     yield "odds-aa-sea-100v100-strikes-strafe-3-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 3, mode="sea", retreat_after=3)

@@ -4,7 +4,7 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (A-10.15), or where its chance to win falls below a threshold
 (:meth:`StrikeSolver.retreat_by_chance`).
 
-The battles: one side (X) has submarines, the other (Y) neither submarines nor
+The battles (more kinds below): one side (X) has submarines, the other (Y) neither submarines nor
 destroyers (the end-of-round rules then only tell who is left, take a defender's
 transports when it has nothing else left, or only them and submarines facing aircraft
 alone, A-10.7, and submerge X's submarines when they are all it has left and it asked
@@ -48,6 +48,17 @@ ships' do: X has no aircraft for them to spare).  X's destroyers are among its o
 steps, so whether it still has one is a matter of its row's ``p`` (``xd``); Y's fire
 is then read from the table with its submarines (``ud``) and there is no step 0.  Once
 X's last destroyer is sunk the battle is the one above.
+
+And where Y has destroyers (A-10.6): while it has one, X's submarines neither strike
+nor submerge but fire with X's other units (their hits on Y's ships first), and Y's
+aircraft may hit them.  Y's destroyers are among its steps that are not aircraft, so
+whether it still has one is a matter of its column's ``i`` (``yd``), and Y's ``i`` only
+grows: such a column is reached only from round starts and Y's strike.  There the
+round is step 0 (Y's strike, where Y has submarines and X no destroyer; the submarines
+of X it sinks do not strike back), then one move of both sides' fire
+(:func:`engine.odds.aa_strike_kernel._destroyer_round`) into the round starts.  The
+solve, the round walk and the chances backward all take it.  Once Y's last destroyer
+is sunk the battle is one of those above.
 """
 
 from __future__ import annotations
