@@ -50,7 +50,8 @@ is then read from the table with its submarines (``ud``) and there is no step 0.
 X's last destroyer is sunk the battle is the one above.
 
 And where Y has destroyers (A-10.6): while it has one, X's submarines neither strike
-nor submerge but fire with X's other units (their hits on Y's ships first), and Y's
+nor submerge (not even alone, when X asked so) but fire with X's other units (their
+hits on Y's ships first), and Y's
 aircraft may hit them.  Y's destroyers are among its steps that are not aircraft, so
 whether it still has one is a matter of its column's ``i`` (``yd``), and Y's ``i`` only
 grows: such a column is reached only from round starts and Y's strike.  There the
@@ -133,12 +134,11 @@ def applies(setup: BattleSetup[float]) -> bool:
     for side in (x, y):
         if side.keep_land or _has(side, "is_aa"):
             return False
-    # Y's destroyers cancel X's strike and let Y's aircraft hit X's submarines:
-    # the kernel's solve, round walk and chances backward take that (``yd``, by Y's
-    # column); X's submarines may not then submerge (the kernel's dive is by X's row
-    # alone).  (X's submarine steps are always one run of
-    # its loss order: one unit type, A-10.8.)
-    return not (_has(y, "destroyer") and x.submerge)
+    # Y's destroyers cancel X's strike, its submerging, and let Y's aircraft hit X's
+    # submarines: the kernel's solve, round walk and chances backward take that
+    # (``yd``, by Y's column).  (X's submarine steps are always one run of its loss
+    # order: one unit type, A-10.8.)
+    return True
 
 
 def _dist_table(dists: list[list[float]]) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
@@ -259,8 +259,9 @@ class StrikeSolver:
         self.alive_x = np.repeat(np.arange(S, -1, -1) > 0, W) | np.tile(alive_p, S + 1)
         self.a = _dist_table([fire(x, self.x_states[S * W + p], False, True)[2] for p in range(W)])  # rows of s = 0
         self.b = _dist_table([fire(x, self.x_states[(S - s) * W + P], True, True)[0] for s in range(S + 1)])
-        # X's submarines submerge where they are all it has left, if it asked (A-10.6: Y
-        # never has a destroyer); recorded as that state with them submerged.
+        # X's submarines submerge where they are all it has left, if it asked (A-10.6; not
+        # while Y has a destroyer, which the kernel reads by column, yd); recorded as that
+        # state with them submerged.
         self.dive = np.repeat(np.arange(S, -1, -1) > 0, W) & np.tile(~alive_p, S + 1) & bool(x.submerge)
         # Whether X can fire at all: its submarines or its other dice.
         self.fire_x = np.repeat(self.b[2][::-1] > 0, W) | np.tile(self.a[2] > 0, S + 1)

@@ -68,7 +68,7 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 @_borrowing
 def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any,
-            fire_y: Any, y_air: Any, alive_x: Any) -> tuple[bool, bool, int, int, int]:
+            fire_y: Any, y_air: Any, alive_x: Any, yd: Any) -> tuple[bool, bool, int, int, int]:
     """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
     Y is still there, the row and the column its end is recorded at, the outcome where
     a rule decides it: DIVE, STALE or BACK, else -1: from who is left)``, in the order of
@@ -81,7 +81,7 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
     aircraft alone; X then keeps submarines no hit of Y can reach, nor its submarines
     Y: a stalemate, unless the retreat rule or a dive acts first); A-10.15, a retreat
     rule (``back``, empty for none); A-10.6, X's submarines alone submerge when asked
-    (``dive[r]``)."""
+    (``dive[r]``) and Y has no destroyer there (``yd[d]``)."""
     if ay and gone[d] >= 0 and fire_x[r]:
         return False, False, r, gone[d], -1
     live = ax and ay
@@ -94,7 +94,7 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
             if flagged and (back[d, r] or back[d, r2]):
                 return False, True, r2, d, BACK
             return False, True, r2, d, DIVE if dive[r2] else STALE
-    if live and dive[r] and not (flagged and back[d, r]):
+    if live and dive[r] and not yd[d] and not (flagged and back[d, r]):
         return False, ay, r, d, DIVE
     return live, ay, r, d, -1
 
@@ -736,7 +736,7 @@ def solve(
                 ay = alive_y[d]
                 y_dead = not ay
                 live, y_end, r_end, d_end, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air,
-                                                          alive_x)
+                                                          alive_x, yd)
                 ended = not live  # by the end-of-round rules (a stalemate is decided below)
                 hstay = 0.0  # the tagged fire that leaves Y as it is
                 if e_tot > 0.0:
@@ -1017,7 +1017,7 @@ def walk(
                     continue
                 nxt[d, r] = 0.0
                 live, y_end, r_end, d_end, code = _fights(ax, alive_y[d], r, d, fire_x, gone, dive, back, shed,
-                                                          fire_y, y_air, alive_x)
+                                                          fire_y, y_air, alive_x, yd)
                 if live and flagged and back[d, r]:
                     ends_x[BACK, r] += m
                     ends_y[BACK, d] += m
@@ -1325,7 +1325,8 @@ def chances(
             k = yk[d]
             ay = alive_y[d]
             y_dead = not ay
-            live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x)
+            live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x,
+                                                  yd)
             if yd[d]:  # Y has a destroyer: step 0, then both sides' fire (as in solve)
                 own = (uyr[0][d, 0] if ax else 1.0) * (bt[s, 0] * a[0][p, 0] if ay else 1.0)
                 jl, jh, n = _destroyer_pull(ax, ay, s, p, d, S, P, q, uyr, b, a, nxt_strike, nxt_fire, lo_s, hi_s,

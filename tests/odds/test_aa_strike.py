@@ -545,8 +545,8 @@ def test_hits_land_on_the_other_side_as_take_hits_places_them() -> None:
         ("3 sub", "1 des, 1 cru", {}, True),
         ("3 sub, 1 des", "2 cru, 1 car, 1 fig", {}, True),  # the striker's own destroyer changes nothing
         ("3 sub, 1 cru", "1 des, 1 car, 1 fig", {}, True),
-        # ... but submarines that may submerge only where no enemy destroyer is: not there.
-        ("3 sub, 1 cru", "1 des, 1 car, 1 fig", {"submerge_attacker": True}, False),
+        # Submarines that may submerge only where no enemy destroyer is (by Y's column).
+        ("3 sub, 1 cru", "1 des, 1 car, 1 fig", {"submerge_attacker": True}, True),
         ("3 sub", "2 sub, 1 cru", {}, False),  # submarines on both sides, aircraft on neither
         ("3 sub", "1 cru, 1 tra", {}, True),  # a defender's lone transports lost (A-10.7)
         ("2 cru, 1 tra", "3 sub", {}, True),  # an attacker's transports: plain units
@@ -742,6 +742,8 @@ def _destroyer_fleets(rng: random.Random, x_attacks: bool) -> tuple[str, str]:
 DESTROYER_OPTIONS: list[dict[str, Any]] = [
     {}, {"rules": "1942se"}, {"rules": "global1940"}, {"tech_attacker": "super subs, heavy bombers"},
     {"tech_defender": "jets, super subs", "rules": "1942se"}, {"retreat_below": 3},
+    # X's submarines alone submerge where Y has no destroyer left (A-10.6).
+    {"submerge_attacker": True, "submerge_defender": True},
 ]
 
 
@@ -779,7 +781,10 @@ def test_random_battles_against_the_other_sides_destroyers_match_exact_fractions
     taken = 0
     for n in range(36):
         attacker, defender = _destroyer_fleets(rng, x_attacks=n % 2 == 0)
-        battle = AABattle.parse(attacker, defender, mode="sea", **DESTROYER_OPTIONS[n % len(DESTROYER_OPTIONS)])
+        options = DESTROYER_OPTIONS[n % len(DESTROYER_OPTIONS)]
+        if "submerge_attacker" in options and "sub" in attacker and "sub" in defender:
+            options = {}  # both sides' submarines: the pass leaves submerging to the numpy solve
+        battle = AABattle.parse(attacker, defender, mode="sea", **options)
         solver = _numbered(battle)
         assert solver.yd.any(), battle
         before = len(passes)
@@ -872,3 +877,21 @@ def test_a_retreat_by_win_chance_leaves_submarines_facing_aircraft_alone(
     assert new.stalemate == old.stalemate == 0.0
     assert new.retreat > 0.005
     assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, keys=ODDS_KEYS, same_states=False)
+
+
+def test_submarines_submerge_once_the_other_sides_destroyers_are_sunk(passes: list[int]) -> None:
+    # A-10.6: the attacker's submarines, left alone (its cruiser lost first, by its order
+    # of loss), submerge (a retreat) only once the defender's destroyer is gone; while it
+    # is there they fight on, and its fighter may sink them.  Without submerging they
+    # would end against the fighter alone (neither can hit the other) in a stalemate.
+    battle = AABattle.parse("3 sub, 1 cru", "1 des, 1 car, 1 fig", mode="sea", submerge_attacker=True,
+                            ool_attacker="cru, sub")
+    exact = assert_floats_match_fractions(battle)
+    assert passes
+    assert exact.retreat > 0.5 and exact.stalemate == 0.0
+    fought_on = assert_floats_match_fractions(replace(battle, submerge_attacker=False))
+    assert fought_on.retreat == 0.0 and fought_on.stalemate > 0.5
+    # The destroyer's wins are the same either way: a dive while it is there would have
+    # taken some of them away.
+    assert exact.exact is not None and fought_on.exact is not None
+    assert exact.exact["defender_win"] == fought_on.exact["defender_win"]
