@@ -461,7 +461,10 @@ class StrikeSolver:
             # win, so the attacker retreats there (as the numpy passes decide it, after
             # that rule, BattleSetup.settle); such a pair is never a round start that the
             # traced solve met, so it is decided here (_fights reads it at the row left).
+            # Not where X is destroyed, nor where its submarines submerge (A-10.6: the
+            # end-of-round rules submerge them before a retreat by win chance is asked).
             shed_rows = self.shed[self.shed >= 0]
+            shed_rows = shed_rows[self.alive_x[shed_rows] & ~self.dive[shed_rows]]
             if shed_rows.size:
                 back[np.ix_(np.flatnonzero(self.y_air & self.fire_y), shed_rows)] = True
         if rule.size:
