@@ -366,6 +366,38 @@ def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
 
 
 @_borrowing
+def _x_fire_columns(ay: bool, s: int, p: int, d: int, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, acc: Any,
+                    touched: Any) -> tuple[int, float]:
+    """X's fire at a column where Y has a destroyer (:func:`_destroyer_round`): its
+    submarines' hits (``b`` by s) on Y's ships first, then its other hits (``a`` by p)
+    along Y's loss order, summed by the column they take Y to into ``acc`` (zeros), the
+    columns listed in ``touched``; nothing moves Y once it is gone.  ``(columns, the
+    chance kept: the dice outcomes not cut)``."""
+    bt, b_lo, b_hi, b_cut, _, _ = b
+    at, a_lo, a_hi, a_cut, _, _ = a
+    if not ay:
+        touched[0] = d
+        acc[d] = 1.0
+        return 1, 1.0
+    nt = 0
+    for j in range(b_lo[s], b_hi[s] + 1):
+        cj = bt[s, j]
+        if cj == 0.0:
+            continue
+        d1 = nxt_strike[d, j]
+        for h in range(a_lo[p], a_hi[p] + 1):
+            c = cj * at[p, h]
+            if c == 0.0:
+                continue
+            d2 = nxt_fire[d1, h]
+            if acc[d2] == 0.0:
+                touched[nt] = d2
+                nt += 1
+            acc[d2] += c
+    return nt, (1.0 - b_cut[s]) * (1.0 - a_cut[p])
+
+
+@_borrowing
 def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, into: Any,
                      uy: Any, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, tiny: float, acc: Any,
                      touched: Any) -> tuple[float, int]:
@@ -382,30 +414,7 @@ def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: in
     if m == 0.0:
         return 0.0, 0
     ut, u_lo, u_hi, u_cut, _, _ = uy
-    bt, b_lo, b_hi, b_cut, _, _ = b
-    at, a_lo, a_hi, a_cut, _, _ = a
-    nt = 0
-    keep_x = 1.0
-    if ay:
-        keep_x = (1.0 - b_cut[s]) * (1.0 - a_cut[p])
-        for j in range(b_lo[s], b_hi[s] + 1):
-            cj = bt[s, j]
-            if cj == 0.0:
-                continue
-            d1 = nxt_strike[d, j]
-            for h in range(a_lo[p], a_hi[p] + 1):
-                c = cj * at[p, h]
-                if c == 0.0:
-                    continue
-                d2 = nxt_fire[d1, h]
-                if acc[d2] == 0.0:
-                    touched[nt] = d2
-                    nt += 1
-                acc[d2] += c
-    else:
-        touched[0] = d
-        acc[d] = 1.0
-        nt = 1
+    nt, keep_x = _x_fire_columns(ay, s, p, d, b, a, nxt_strike, nxt_fire, acc, touched)
     dropped = 0.0
     n = 0
     W = P + 1
@@ -441,30 +450,7 @@ def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, 
     starts its moves reach, mixed by their chances, ``(low, high, products)``; every
     outcome read (such pairs are few), the dice outcomes cut counted as anything."""
     ut, u_lo, u_hi, u_cut, _, _ = uy
-    bt, b_lo, b_hi, b_cut, _, _ = b
-    at, a_lo, a_hi, a_cut, _, _ = a
-    nt = 0
-    keep_x = 1.0
-    if ay:
-        keep_x = (1.0 - b_cut[s]) * (1.0 - a_cut[p])
-        for j in range(b_lo[s], b_hi[s] + 1):
-            cj = bt[s, j]
-            if cj == 0.0:
-                continue
-            d1 = nxt_strike[d, j]
-            for h in range(a_lo[p], a_hi[p] + 1):
-                c = cj * at[p, h]
-                if c == 0.0:
-                    continue
-                d2 = nxt_fire[d1, h]
-                if acc[d2] == 0.0:
-                    touched[nt] = d2
-                    nt += 1
-                acc[d2] += c
-    else:
-        touched[0] = d
-        acc[d] = 1.0
-        nt = 1
+    nt, keep_x = _x_fire_columns(ay, s, p, d, b, a, nxt_strike, nxt_fire, acc, touched)
     lo = 0.0
     hi = 0.0
     n = 0
