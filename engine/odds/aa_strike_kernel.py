@@ -1285,6 +1285,8 @@ def chances(
     acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
     spans = np.zeros((2, KT), dtype=np.int64)  # step 4's tags: their outcomes, and the values they read
     window = np.zeros((2, ft.shape[1]))
+    at_x, ax_lo, ax_hi, ax_cut, _, _ = a
+    zfire = np.zeros((2, at_x.shape[1]))  # the values X's fire reads from one column, by hits
     f_mins = _mode_mins(ft, f[4])
     flagged = back.shape[0] > 0
     met = tagb  # rows x columns: read along a row
@@ -1473,15 +1475,33 @@ def chances(
                     z_lo[d, t] = ft[kk, 0] * xl + z_lo[d, t]
                     z_hi[d, t] = min(1.0, ft[kk, 0] * xh + z_hi[d, t])
             zn[d] = nt
-            if s == 0:
+            if s == 0 and y_dead:
                 for src in range(p):
-                    if y_dead:
-                        qt_lo[d, src, p] = z0l
-                        qt_hi[d, src, p] = z0h
-                        continue
-                    tl, th, n = _fire_pull(a, src, 0, d, nxt_fire, air_lost, zn, z_lo, z_hi)
+                    qt_lo[d, src, p] = z0l
+                    qt_hi[d, src, p] = z0h
+            elif s == 0 and p > 0:
+                # :func:`_fire_pull` from every src (outcomes from 0 on): each reads the
+                # same values by hits, gathered once (the kept tags' values, else
+                # anything: 0 and 1), then read in runs.  The same products in the same
+                # order: the same sums, bit for bit.
+                for h in range(at_x.shape[1]):
+                    d2 = nxt_fire[d, h]
+                    t = air_lost[d, h]
+                    if t < zn[d2]:
+                        zfire[0, h] = z_lo[d2, t]
+                        zfire[1, h] = z_hi[d2, t]
+                    else:
+                        zfire[0, h] = 0.0
+                        zfire[1, h] = 1.0
+                for src in range(p):
+                    tl = 0.0
+                    th = ax_cut[src]
+                    for h in range(ax_lo[src], ax_hi[src] + 1):
+                        c = at_x[src, h]
+                        tl += c * zfire[0, h]
+                        th += c * zfire[1, h]
                     qt_lo[d, src, p] = tl
                     qt_hi[d, src, p] = min(1.0, th)
-                    work += n
+                    work += ax_hi[src] - ax_lo[src] + 1
         zn[:] = 0
     return lo_s, hi_s, work
