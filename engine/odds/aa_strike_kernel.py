@@ -67,6 +67,19 @@ def _outcome(ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> int:
 
 
 @_borrowing
+def _end_value(code: int, ax: bool, ay: bool, x_attacks: bool, defender_fought: bool) -> float:
+    """The attacker's chance to win at a pair the end-of-round rules end (``code`` as
+    :func:`_fights` gives it; ``ax``, ``ay``: who is left where it is recorded): X's
+    submarines submerged are the attacker's retreat, or the defender's loss; a
+    stalemate or a retreat never wins; else who is left."""
+    if code == DIVE:
+        return 0.0 if x_attacks else 1.0
+    if code >= 0:
+        return 0.0
+    return 1.0 if _outcome(ax, ay, x_attacks, defender_fought) == ATT else 0.0
+
+
+@_borrowing
 def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any,
             fire_y: Any, y_air: Any, alive_x: Any, yd: Any) -> tuple[bool, bool, int, int, int]:
     """The end-of-round rules at (row r, column d): ``(whether it still fights, whether
@@ -398,61 +411,22 @@ def _x_fire_columns(ay: bool, s: int, p: int, d: int, b: Any, a: Any, nxt_strike
 
 
 @_borrowing
-def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, into: Any,
-                     uy: Any, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, tiny: float, acc: Any,
-                     touched: Any) -> tuple[float, int]:
-    """A round's fire from mass ``m`` at a column where Y has a destroyer (``yd``, after
-    step 0 where Y's submarines strike): X's submarines do not strike but fire with its
-    other units (A-10.6), their hits on Y's steps that are not aircraft (A-10.14), the
-    others' along its loss order (the general engine's order: the restricted hits
-    first, :meth:`engine.odds.aa_general.GeneralEngine.casualties`); Y's aircraft may
-    hit X's submarines, so all of Y's hits (``uy`` by column) take X's steps in loss
-    order (:func:`land` with no aircraft hits).  The two sides fire at once from the
-    state at hand: X's fire is summed by Y's column first (``acc``, ``touched``: zeros,
-    left so), then spread with Y's hits into the round starts ``into`` (columns x rows);
-    nothing hit at all is left out (a stay).  ``(dropped, products)``."""
-    if m == 0.0:
-        return 0.0, 0
+def _destroyer_moves(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, uy: Any, b: Any, a: Any,
+                     nxt_strike: Any, nxt_fire: Any, acc: Any, touched: Any, chance: Any, rows: Any,
+                     cols: Any) -> tuple[int, float]:
+    """A round's fire at a column where Y has a destroyer (``yd``, after step 0 where
+    Y's submarines strike), as moves (chance, row, column) into the buffers, nothing hit
+    at all left out (a stay): ``(moves, the chance of the dice outcomes cut)``.  X's
+    submarines do not strike but fire with its other units (A-10.6), their hits on Y's
+    steps that are not aircraft (A-10.14), the others' along its loss order (the
+    general engine's order: the restricted hits first, :meth:`engine.odds.aa_general.
+    GeneralEngine.casualties`); Y's aircraft may hit X's submarines, so all of Y's hits
+    (``uy`` by column) take X's steps in loss order (:func:`land` with no aircraft
+    hits).  The two sides fire at once from the state at hand: X's fire is summed by
+    Y's column first (:func:`_x_fire_columns`), then each column with each of Y's
+    outcomes."""
     ut, u_lo, u_hi, u_cut, _, _ = uy
     nt, keep_x = _x_fire_columns(ay, s, p, d, b, a, nxt_strike, nxt_fire, acc, touched)
-    dropped = 0.0
-    n = 0
-    W = P + 1
-    n_lo, n_hi, keep_y = 0, 0, 1.0
-    if ax:
-        n_lo, n_hi, keep_y = u_lo[d], u_hi[d], 1.0 - u_cut[d]
-    for nu in range(n_lo, n_hi + 1):
-        cu = m * (ut[d, nu] if ax else 1.0)
-        if cu == 0.0:
-            continue
-        s2, p2 = land(S, P, q, s, p, nu, 0)
-        r2 = (S - s2) * W + p2
-        for t in range(nt):
-            d2 = touched[t]
-            if nu == 0 and d2 == d:
-                continue
-            w = cu * acc[d2]
-            if w < tiny:
-                dropped += w
-                continue
-            into[d2, r2] += w
-            n += 1
-    for t in range(nt):
-        acc[touched[t]] = 0.0
-    return dropped + m * max(0.0, 1.0 - keep_x * keep_y), n
-
-
-@_borrowing
-def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, uy: Any, b: Any, a: Any,
-                    nxt_strike: Any, nxt_fire: Any, lo_s: Any, hi_s: Any, acc: Any,
-                    touched: Any) -> tuple[float, float, int]:
-    """:func:`_destroyer_round` backward (for :func:`chances`): the values at the round
-    starts its moves reach, mixed by their chances, ``(low, high, products)``; every
-    outcome read (such pairs are few), the dice outcomes cut counted as anything."""
-    ut, u_lo, u_hi, u_cut, _, _ = uy
-    nt, keep_x = _x_fire_columns(ay, s, p, d, b, a, nxt_strike, nxt_fire, acc, touched)
-    lo = 0.0
-    hi = 0.0
     n = 0
     W = P + 1
     n_lo, n_hi, keep_y = 0, 0, 1.0
@@ -468,13 +442,61 @@ def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, 
             d2 = touched[t]
             if nu == 0 and d2 == d:
                 continue
-            c = cu * acc[d2]
-            lo += c * lo_s[d2, r2]
-            hi += c * hi_s[d2, r2]
+            chance[n] = cu * acc[d2]
+            rows[n] = r2
+            cols[n] = d2
             n += 1
     for t in range(nt):
         acc[touched[t]] = 0.0
-    return lo, hi + max(0.0, 1.0 - keep_x * keep_y), n
+    return n, max(0.0, 1.0 - keep_x * keep_y)
+
+
+@_compiled
+def _destroyer_buffers(uy: Any, ND: int) -> tuple[Any, Any, Any, Any, Any]:
+    """Buffers for :func:`_destroyer_moves`: the sums by column (``acc``, zeros), the
+    columns met, and room for every move."""
+    n = uy[0].shape[1] * ND
+    return np.zeros(ND), np.zeros(ND, dtype=np.int64), np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(
+        n, dtype=np.int64)
+
+
+@_borrowing
+def _destroyer_round(m: float, ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, into: Any,
+                     uy: Any, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, tiny: float,
+                     dbuf: Any) -> tuple[float, int]:
+    """The moves of :func:`_destroyer_moves` (``dbuf``: :func:`_destroyer_buffers`) from
+    mass ``m`` into the round starts ``into`` (columns x rows); ``(dropped, moves)``."""
+    if m == 0.0:
+        return 0.0, 0
+    acc, touched, chance, rows, cols = dbuf
+    n, cut = _destroyer_moves(ax, ay, s, p, d, S, P, q, uy, b, a, nxt_strike, nxt_fire, acc, touched, chance, rows,
+                              cols)
+    dropped = m * cut
+    for x in range(n):
+        w = m * chance[x]
+        if w < tiny:
+            dropped += w
+            continue
+        into[cols[x], rows[x]] += w
+    return dropped, n
+
+
+@_borrowing
+def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, q: int, uy: Any, b: Any, a: Any,
+                    nxt_strike: Any, nxt_fire: Any, lo_s: Any, hi_s: Any, dbuf: Any) -> tuple[float, float, int]:
+    """:func:`_destroyer_round` backward (for :func:`chances`): the values at the round
+    starts its moves reach, mixed by their chances, ``(low, high, moves)``; every
+    outcome read (such pairs are few), the dice outcomes cut counted as anything."""
+    acc, touched, chance, rows, cols = dbuf
+    n, cut = _destroyer_moves(ax, ay, s, p, d, S, P, q, uy, b, a, nxt_strike, nxt_fire, acc, touched, chance, rows,
+                              cols)
+    lo = 0.0
+    hi = cut
+    for x in range(n):
+        c = chance[x]
+        lo += c * lo_s[cols[x], rows[x]]
+        hi += c * hi_s[cols[x], rows[x]]
+    return lo, hi, n
 
 
 @_borrowing
@@ -675,7 +697,7 @@ def solve(
     yt = yb[0]
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
-    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
+    dbuf = _destroyer_buffers(uy, ND)
     rounds = 0.0
     dropped = 0.0
     seen = 0
@@ -790,7 +812,7 @@ def solve(
                         work += n
                     if dest:
                         lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
-                                                   tiny, acc, touched)
+                                                   tiny, dbuf)
                         dropped += lost
                         work += n
                         continue
@@ -823,7 +845,7 @@ def solve(
                     ends_y[o, d_end] += sv
                     if dest:  # a round begun elsewhere goes on here (after step 0)
                         lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
-                                                   tiny, acc, touched)
+                                                   tiny, dbuf)
                         dropped += lost
                         work += n
                         continue
@@ -880,7 +902,7 @@ def walk(
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     nxt = moved[2]  # the next round's starts
-    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
+    dbuf = _destroyer_buffers(uy, ND)
     fought = 0.0
     dropped = 0.0
     work = 0
@@ -906,41 +928,32 @@ def walk(
                 if ysr:
                     mz, lost = _take(z0, d, r, tiny)
                     dropped += lost
-                if yd[d]:  # Y has a destroyer: step 0, then both sides' fire (as in solve)
-                    ax, ay = alive_x[r], alive_y[d]
-                    own = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a[0][p, 0] if ay else 1.0)
-                    if m != 0.0:
-                        y0 = yt[i, 0] if ysr else 1.0
-                        if y0 * own >= 1.0:
-                            ends_x[STALE, r] += m
-                            ends_y[STALE, d] += m
-                        else:
-                            fought += m
-                            mz += m * y0
-                            if y0 < 1.0:
-                                lost, n = _y_strike(m, s, p, d, i, S, P, q, z0, yb, quiet_b, nxt_strike, tiny)
-                                dropped += lost
-                                work += n
-                    if mz != 0.0:
-                        nxt[d, r] += mz * own
-                        lost, n = _destroyer_round(mz, ax, ay, s, p, d, S, P, q, nxt, uyr, b, a, nxt_strike, nxt_fire,
-                                                   tiny, acc, touched)
-                        dropped += lost
-                        work += n
-                    continue
+                dest = yd[d]  # Y has a destroyer: step 0, then both sides' fire (as in solve)
+                ax, ay = alive_x[r], alive_y[d]
+                own = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a[0][p, 0] if ay else 1.0)
                 sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, ur, f)
+                stays = own if dest else sig0 * u0 * a0 * f00
                 if m != 0.0:
                     y0 = yt[i, 0] if ysr else 1.0
-                    if y0 * sig0 * u0 * a0 * f00 >= 1.0:
+                    if y0 * stays >= 1.0:
                         ends_x[STALE, r] += m
                         ends_y[STALE, d] += m
                     else:
                         fought += m
                         mz += m * y0
                         if y0 < 1.0:
-                            lost, n = _y_strike(m, s, p, d, i, S, P, q, z0, yb, b, nxt_strike, tiny)
+                            lost, n = _y_strike(m, s, p, d, i, S, P, q, z0, yb, quiet_b if dest else b, nxt_strike,
+                                                tiny)
                             dropped += lost
                             work += n
+                if dest:
+                    if mz != 0.0:
+                        nxt[d, r] += mz * own
+                        lost, n = _destroyer_round(mz, ax, ay, s, p, d, S, P, q, nxt, uyr, b, a, nxt_strike, nxt_fire,
+                                                   tiny, dbuf)
+                        dropped += lost
+                        work += n
+                    continue
                 if mz != 0.0:
                     g_row[d] += mz * sig0
                     if sig0 < 1.0:
@@ -1282,7 +1295,7 @@ def chances(
     z_hi = np.zeros((ND, KT))
     zn = np.zeros(ND, dtype=np.int64)  # tags worked out per column (this row)
     buf = _joint_buffers(u, f, a)
-    acc, touched = np.zeros(ND), np.zeros(ND, dtype=np.int64)
+    dbuf = _destroyer_buffers(uy, ND)
     spans = np.zeros((2, KT), dtype=np.int64)  # step 4's tags: their outcomes, and the values they read
     window = np.zeros((2, ft.shape[1]))
     at_x, ax_lo, ax_hi, ax_cut, _, _ = a
@@ -1315,102 +1328,78 @@ def chances(
             y_dead = not ay
             live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x,
                                                   yd)
-            if yd[d]:  # Y has a destroyer: step 0, then both sides' fire (as in solve)
+            dest = yd[d]  # Y has a destroyer: step 0, then both sides' fire (as in solve)
+            zl0 = zh0 = ql = qh = 0.0
+            a0 = f00 = 1.0
+            if dest:
                 own = (uyr[0][d, 0] if ax else 1.0) * (bt[s, 0] * a[0][p, 0] if ay else 1.0)
-                jl, jh, n = _destroyer_pull(ax, ay, s, p, d, S, P, q, uyr, b, a, nxt_strike, nxt_fire, lo_s, hi_s,
-                                            acc, touched)
+                gel, geh, n = _destroyer_pull(ax, ay, s, p, d, S, P, q, uyr, b, a, nxt_strike, nxt_fire, lo_s, hi_s,
+                                              dbuf)
                 work += n
-                if live:
-                    y0 = yt[i, 0] if ysr and ax else 1.0
-                    loop = y0 * own
-                    xl = 0.0
-                    xh = 0.0
-                    if loop < 1.0 and not (flagged and back[d, r]):
-                        yl = 0.0
-                        yh = 0.0
-                        if y0 < 1.0:
-                            yl, yh, n = _y_strike_pull(yb, quiet_b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi,
-                                                        visits[d, r], tiny)
-                            work += n
-                        xl = (y0 * jl + yl) / (1.0 - loop)
-                        xh = min(1.0, (y0 * jh + yh) / (1.0 - loop))
-                elif code == DIVE:
-                    xl = 0.0 if x_attacks else 1.0
-                    xh = xl
-                else:
-                    xl = 0.0 if code >= 0 else (
-                        1.0 if _outcome(alive_x[r_end], y_end, x_attacks, defender_fought) == ATT else 0.0)
-                    xh = xl
-                lo_s[d, r] = xl
-                hi_s[d, r] = xh
-                vg_lo[d] = own * xl + jl
-                vg_hi[d] = min(1.0, own * xh + jh)
-                if ysr:
-                    zv_lo[d, r] = vg_lo[d]
-                    zv_hi[d, r] = vg_hi[d]
-                continue
-            # Step 4 from the pair after X's fire (tag 0), to later rows.
-            zl0 = 0.0
-            zh0 = 0.0
-            if not f_stay:
-                zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
-                work += n
-            # Step 3 from the pair after Y's unrestricted hits, to later columns.
-            ql = 0.0
-            qh = 0.0
-            if not y_dead:
-                ql, qh, n = _fire_pull(a, p, 1, d, nxt_fire, air_lost, zn, z_lo, z_hi)
-                work += n
-            # Step 2 from the pair after the strike, to later rows.
-            gl = 0.0
-            gh = 0.0
-            if ax and not joint:
-                # Where :func:`unrestricted` takes X, hits from nu0 up: up to s hits to
-                # (s - nu, p), read in qo; past them to (0, min(P, p + nu - s)), read in
-                # qt (X's dice those at p), but at p = P, where that is (0, P) in qo.
-                # Runs instead of a test per outcome: the same products in the same
-                # order.
-                nu0 = max(1, u_lo[i])
-                nu1 = u_hi[i]
-                for nu in range(nu0, min(nu1, s) + 1):
-                    c = ut[i, nu]
-                    gl += c * qo_lo[p, d, s - nu]
-                    gh += c * qo_hi[p, d, s - nu]
-                if p == P:
-                    for nu in range(max(nu0, s + 1), nu1 + 1):
-                        c = ut[i, nu]
-                        gl += c * qo_lo[p, d, 0]
-                        gh += c * qo_hi[p, d, 0]
-                else:
-                    for nu in range(max(nu0, s + 1), nu1 + 1):
-                        c = ut[i, nu]
-                        pm = min(P, p + nu - s)
-                        gl += c * qt_lo[d, p, pm]
-                        gh += c * qt_hi[d, p, pm]
-                gh += u_cut[i]
-                work += u_hi[i] + 1
-            sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, ur, f)
-            own = u0 * a0 * f00
-            gel = u0 * (a0 * zl0 + ql) + gl  # after the strike, but for this pair's own loop
-            geh = u0 * (a0 * zh0 + qh) + gh
-            if joint and live:
-                gel = 0.0
-                geh = 0.0
-                m = gvis[p, d]
-                if m == 0.0:  # never met: anything
-                    geh = 1.0
-                else:
-                    n, left = _joint_moves(s, p, d, i, k, S, P, q, ur, f, a, nxt_fire, tiny / m, *buf)
-                    geh = left
-                    for x in range(n):
-                        c = buf[0][x]
-                        gel += c * lo_s[buf[2][x], buf[1][x]]
-                        geh += c * hi_s[buf[2][x], buf[1][x]]
+                sig0 = 1.0
+            else:
+                # Step 4 from the pair after X's fire (tag 0), to later rows.
+                zl0 = 0.0
+                zh0 = 0.0
+                if not f_stay:
+                    zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
                     work += n
+                # Step 3 from the pair after Y's unrestricted hits, to later columns.
+                ql = 0.0
+                qh = 0.0
+                if not y_dead:
+                    ql, qh, n = _fire_pull(a, p, 1, d, nxt_fire, air_lost, zn, z_lo, z_hi)
+                    work += n
+                # Step 2 from the pair after the strike, to later rows.
+                gl = 0.0
+                gh = 0.0
+                if ax and not joint:
+                    # Where :func:`unrestricted` takes X, hits from nu0 up: up to s hits to
+                    # (s - nu, p), read in qo; past them to (0, min(P, p + nu - s)), read in
+                    # qt (X's dice those at p), but at p = P, where that is (0, P) in qo.
+                    # Runs instead of a test per outcome: the same products in the same
+                    # order.
+                    nu0 = max(1, u_lo[i])
+                    nu1 = u_hi[i]
+                    for nu in range(nu0, min(nu1, s) + 1):
+                        c = ut[i, nu]
+                        gl += c * qo_lo[p, d, s - nu]
+                        gh += c * qo_hi[p, d, s - nu]
+                    if p == P:
+                        for nu in range(max(nu0, s + 1), nu1 + 1):
+                            c = ut[i, nu]
+                            gl += c * qo_lo[p, d, 0]
+                            gh += c * qo_hi[p, d, 0]
+                    else:
+                        for nu in range(max(nu0, s + 1), nu1 + 1):
+                            c = ut[i, nu]
+                            pm = min(P, p + nu - s)
+                            gl += c * qt_lo[d, p, pm]
+                            gh += c * qt_hi[d, p, pm]
+                    gh += u_cut[i]
+                    work += u_hi[i] + 1
+                sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, ur, f)
+                own = u0 * a0 * f00
+                gel = u0 * (a0 * zl0 + ql) + gl  # after the strike, but for this pair's own loop
+                geh = u0 * (a0 * zh0 + qh) + gh
+                if joint and live:
+                    gel = 0.0
+                    geh = 0.0
+                    m = gvis[p, d]
+                    if m == 0.0:  # never met: anything
+                        geh = 1.0
+                    else:
+                        n, left = _joint_moves(s, p, d, i, k, S, P, q, ur, f, a, nxt_fire, tiny / m, *buf)
+                        geh = left
+                        for x in range(n):
+                            c = buf[0][x]
+                            gel += c * lo_s[buf[2][x], buf[1][x]]
+                            geh += c * hi_s[buf[2][x], buf[1][x]]
+                        work += n
             y0 = yt[i, 0] if ysr and ax else 1.0
             sl = 0.0  # step 1's moves
             sh = 0.0
-            if (live or ysr) and s > 0 and i < n_i:
+            if not dest and (live or ysr) and s > 0 and i < n_i:
                 for j in range(max(1, b_lo[s]), b_hi[s] + 1):
                     c = bt[s, j]
                     d2 = nxt_strike[d, j]
@@ -1429,18 +1418,13 @@ def chances(
                     yl = 0.0  # step 0's moves
                     yh = 0.0
                     if y0 < 1.0:
-                        yl, yh, n = _y_strike_pull(yb, b, i, s, p, d, S, P, q, nxt_strike, zv_lo, zv_hi,
-                                                    visits[d, r], tiny)
+                        yl, yh, n = _y_strike_pull(yb, quiet_b if dest else b, i, s, p, d, S, P, q, nxt_strike,
+                                                    zv_lo, zv_hi, visits[d, r], tiny)
                         work += n
                     xl = (y0 * (sig0 * gel + sl) + yl) / (1.0 - loop)
                     xh = min(1.0, (y0 * (sig0 * geh + sh) + yh) / (1.0 - loop))
             else:
-                if code == DIVE:  # the attacker's submarines left (a retreat), or the defender's
-                    xl = 0.0 if x_attacks else 1.0
-                elif code >= 0:  # a stalemate or a retreat: never a win
-                    xl = 0.0
-                else:
-                    xl = 1.0 if _outcome(alive_x[r_end], y_end, x_attacks, defender_fought) == ATT else 0.0
+                xl = _end_value(code, alive_x[r_end], y_end, x_attacks, defender_fought)
                 xh = xl
             lo_s[d, r] = xl
             hi_s[d, r] = xh
@@ -1449,7 +1433,7 @@ def chances(
             if ysr:
                 zv_lo[d, r] = sig0 * vg_lo[d] + sl
                 zv_hi[d, r] = min(1.0, sig0 * vg_hi[d] + sh)
-            if joint and live:
+            if dest or (joint and live):
                 continue  # nothing pulls a live pair's later steps in this row but itself
             # The values after Y's unrestricted hits and after X's fire, kept (in a row
             # before X's submarines too where the pair ends the battle: a round begun
