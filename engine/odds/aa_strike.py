@@ -4,12 +4,12 @@ rounds (:meth:`StrikeSolver.walk`), with the attacker retreating where a rule sa
 (A-10.15), or where its chance to win falls below a threshold
 (:meth:`StrikeSolver.retreat_by_chance`).
 
-The battles (more kinds below): one side (X) has submarines, the other (Y) neither submarines nor
-destroyers (the end-of-round rules then only tell who is left, take a defender's
-transports when it has nothing else left, or only them and submarines facing aircraft
-alone, A-10.7, and submerge X's submarines when they are all it has left and it asked
-so, A-10.6; X's transports are the last of its other steps, so a defending X that loses
-them goes to the row where they are all taken).  X's destroyers change
+The battles (more kinds below): one side (X) has submarines, the other (Y) neither
+submarines nor destroyers (the end-of-round rules then only tell who is left, take a
+defender's transports when it has nothing else left, or only them and submarines
+facing aircraft alone, A-10.7, and submerge X's submarines when they are all it has
+left and it asked so, A-10.6; X's transports are the last of its other steps, so a
+defending X that loses them goes to the row where they are all taken).  X's destroyers change
 nothing there: a destroyer cancels the enemy's strike and lets its own side's aircraft
 hit submarines (A-10.6, A-10.14), and Y has no submarine.  Then X's
 submarines strike at the start of every round and never fire in general fire, Y's
@@ -51,13 +51,12 @@ X's last destroyer is sunk the battle is the one above.
 
 And where Y has destroyers (A-10.6): while it has one, X's submarines neither strike
 nor submerge (not even alone, when X asked so) but fire with X's other units (their
-hits on Y's ships first), and Y's
-aircraft may hit them.  Y's destroyers are among its steps that are not aircraft, so
+hits on Y's ships first), and Y's aircraft may hit them.  Y's destroyers are among its steps that are not aircraft, so
 whether it still has one is a matter of its column's ``i`` (``yd``), and Y's ``i`` only
 grows: such a column is reached only from round starts and Y's strike.  There the
 round is step 0 (Y's strike, where Y has submarines and X no destroyer; the submarines
 of X it sinks do not strike back), then one move of both sides' fire
-(:func:`engine.odds.aa_strike_kernel._destroyer_round`) into the round starts.  The
+(:func:`engine.odds.aa_strike_kernel._destroyer_moves`) into the round starts.  The
 solve, the round walk and the chances backward all take it.  Once Y's last destroyer
 is sunk the battle is one of those above.
 """

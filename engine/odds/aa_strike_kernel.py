@@ -381,7 +381,7 @@ def _joint_buffers(u: Any, f: Any, a: Any) -> tuple[Any, Any, Any]:
 @_borrowing
 def _x_fire_columns(ay: bool, s: int, p: int, d: int, b: Any, a: Any, nxt_strike: Any, nxt_fire: Any, acc: Any,
                     touched: Any) -> tuple[int, float]:
-    """X's fire at a column where Y has a destroyer (:func:`_destroyer_round`): its
+    """X's fire at a column where Y has a destroyer (:func:`_destroyer_moves`): its
     submarines' hits (``b`` by s) on Y's ships first, then its other hits (``a`` by p)
     along Y's loss order, summed by the column they take Y to into ``acc`` (zeros), the
     columns listed in ``touched``; nothing moves Y once it is gone.  ``(columns, the
