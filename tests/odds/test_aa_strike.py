@@ -855,7 +855,8 @@ def test_the_other_sides_destroyers_agree_with_the_numpy_solve_within_both_error
     old = aa_odds(battle)
     assert len(passes) == 1
     keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
-    assert_same_odds(new, old, new.error_bound + old.error_bound, keys=keys, same_states=False)
+    # (and float rounding: sums near 1 of many terms, added in two orders)
+    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, keys=keys, same_states=False)
     assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-11)
 
 
