@@ -810,29 +810,24 @@ def solve(
                                             tiny)
                         dropped += lost
                         work += n
-                    if dest:
-                        lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
-                                                   tiny, dbuf)
+                    if not dest:  # (where Y has a destroyer: both sides' fire, below)
+                        if s > 0 and i < n_i:
+                            lost, n = _strike(zv, s, d, g_row, b, nxt_strike, tiny)
+                            dropped += lost
+                            work += n
+                        if p < q:
+                            if traced:
+                                gvis[p, d] = gv
+                            lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, ur, f, a, nxt_fire, tiny, buf)
+                            dropped += lost
+                            work += n
+                            # Nothing waits at steps 3-4 here: a row before X's submarines is
+                            # reached only by pushes to its round starts (no step 2 lands in
+                            # it), and its own steps 2-4 are the joint moves just made.
+                            continue
+                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
                         dropped += lost
                         work += n
-                        continue
-                    if s > 0 and i < n_i:
-                        lost, n = _strike(zv, s, d, g_row, b, nxt_strike, tiny)
-                        dropped += lost
-                        work += n
-                    if p < q:
-                        if traced:
-                            gvis[p, d] = gv
-                        lost, n = _joint(gv, s, p, d, i, k, S, P, q, ps, ur, f, a, nxt_fire, tiny, buf)
-                        dropped += lost
-                        work += n
-                        # Nothing waits at steps 3-4 here: a row before X's submarines is
-                        # reached only by pushes to its round starts (no step 2 lands in
-                        # it), and its own steps 2-4 are the joint moves just made.
-                        continue
-                    lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
-                    dropped += lost
-                    work += n
                 elif ended:
                     if zx > 0.0 and s > 0 and i < n_i and not dest:  # a round begun here goes on (step 1)
                         lost, n = _strike(zx, s, d, g_row, b, nxt_strike, tiny)
@@ -843,20 +838,21 @@ def solve(
                     o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
                     ends_x[o, r_end] += sv
                     ends_y[o, d_end] += sv
-                    if dest:  # a round begun elsewhere goes on here (after step 0)
-                        lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
-                                                   tiny, dbuf)
-                        dropped += lost
-                        work += n
-                        continue
-                    if ax and p >= q and u0 < 1.0 and gv > 0.0:
+                    if ax and p >= q and u0 < 1.0 and gv > 0.0 and not dest:
                         # A round begun elsewhere goes on here (step 2): where both
                         # sides strike, Y's strike may leave X with its lone transports
                         # (A-10.7 acts at the round's end) while Y's ships still fire.
                         lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
                         dropped += lost
                         work += n
-                if dest:  # a stalemate (above): nothing moves
+                if dest:
+                    # Both sides' fire after step 0, from this pair's round starts or a
+                    # round begun elsewhere that goes on here (nothing moves in a
+                    # stalemate); no other step starts at such a column.
+                    lost, n = _destroyer_round(gv, ax, ay, s, p, d, S, P, q, ps, uyr, b, a, nxt_strike, nxt_fire,
+                                               tiny, dbuf)
+                    dropped += lost
+                    work += n
                     continue
                 x1t = xu + gv * u0
                 if not y_dead:
@@ -930,9 +926,11 @@ def walk(
                     dropped += lost
                 dest = yd[d]  # Y has a destroyer: step 0, then both sides' fire (as in solve)
                 ax, ay = alive_x[r], alive_y[d]
-                own = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a[0][p, 0] if ay else 1.0)
                 sig0, u0, a0, f00 = _stays(s, p, i, k, True, True, n_i, P, b, a, ur, f)
-                stays = own if dest else sig0 * u0 * a0 * f00
+                if dest:  # its stay: nobody hit
+                    stays = (uyr[0][d, 0] if ax else 1.0) * (b[0][s, 0] * a[0][p, 0] if ay else 1.0)
+                else:
+                    stays = sig0 * u0 * a0 * f00
                 if m != 0.0:
                     y0 = yt[i, 0] if ysr else 1.0
                     if y0 * stays >= 1.0:
@@ -948,7 +946,7 @@ def walk(
                             work += n
                 if dest:
                     if mz != 0.0:
-                        nxt[d, r] += mz * own
+                        nxt[d, r] += mz * stays
                         lost, n = _destroyer_round(mz, ax, ay, s, p, d, S, P, q, nxt, uyr, b, a, nxt_strike, nxt_fire,
                                                    tiny, dbuf)
                         dropped += lost
@@ -1339,14 +1337,10 @@ def chances(
                 sig0 = 1.0
             else:
                 # Step 4 from the pair after X's fire (tag 0), to later rows.
-                zl0 = 0.0
-                zh0 = 0.0
                 if not f_stay:
                     zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
                     work += n
                 # Step 3 from the pair after Y's unrestricted hits, to later columns.
-                ql = 0.0
-                qh = 0.0
                 if not y_dead:
                     ql, qh, n = _fire_pull(a, p, 1, d, nxt_fire, air_lost, zn, z_lo, z_hi)
                     work += n
