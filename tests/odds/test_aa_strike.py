@@ -834,8 +834,18 @@ def test_the_other_sides_destroyers_with_a_retreat_by_chance_match_the_numpy_pas
 ) -> None:
     # The chances backward take Y's destroyers too (the pull of the same move): the
     # pairs to retreat from and the battle with them, against the numpy passes'.
+    decided: list[bool] = []
+    decide = aa_strike.StrikeSolver.decide
+
+    def counted(self: aa_strike.StrikeSolver, initial: Any, threshold: float) -> Any:
+        got = decide(self, initial, threshold)
+        decided.append(got is not None and bool(self.yd.any()))
+        return got
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "decide", counted)
     battle = AABattle.parse(attacker, defender, mode="sea", retreat_chance=60)
     new = aa_odds(battle)
+    assert decided == [True]  # the pass's own decisions, not the general backward pass's
     assert len(passes) == 1 and new.retreat > 0.01
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     old = aa_odds(battle)
