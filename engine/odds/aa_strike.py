@@ -64,6 +64,7 @@ is sunk the battle is one of those above.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -83,6 +84,11 @@ Arr = Any  # numpy arrays
 OUTCOME_ROWS = (ATTACKER, DEFENDER, DRAW, STALEMATE, RETREAT)  # the kernel's outcome codes 0-4
 DIVE = 5  # the kernel's code for X's submarines submerged (A-10.6): a retreat when X attacks, else lost
 ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests compare the two)
+# A retreat by win chance: the solve with the retreats is the traced solve's correction
+# (StrikeSolver._corrected) when at most this many round starts come to retreat pairs
+# in the traced solve (more: the solve itself, which stops there, meets fewer pairs).
+CORRECTION_MAX = 0.5
+BACK_ROW = OUTCOME_ROWS.index(RETREAT)  # the kernel's outcome row of a retreat (BACK)
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -218,6 +224,38 @@ class Decided(AbstractSet[tuple[State, State]]):
         return self._size
 
 
+@dataclass
+class _Traced:
+    """What a traced solve (:meth:`StrikeSolver.decide`, no retreat) leaves for the solve
+    with the retreats: its final masses (``ends_x``, ``ends_y``), rounds, mass left out
+    and pairs processed, round 1's starts (flat indices into the tables, masses) and
+    each pair's round starts (``visits``, columns x rows)."""
+
+    ends_x: Arr
+    ends_y: Arr
+    rounds: float
+    dropped: float
+    seen: int
+    start: Arr
+    start_m: Arr
+    visits: Arr
+
+    def retreating(self, back: Arr) -> float:
+        """The round starts at the retreat pairs ``back`` but round 1's."""
+        at = back.reshape(-1)[self.start]
+        return float(self.visits[back].sum() - self.start_m[at].sum())
+
+    def starts_at(self, back: Arr) -> Arr:
+        """The round starts at the retreat pairs but round 1's (``visits``, changed into
+        them: columns x rows, 0 elsewhere)."""
+        ps = self.visits
+        ps[~back] = 0.0
+        flat = ps.reshape(-1)
+        at = self.start[back.reshape(-1)[self.start]]
+        flat[at] = np.maximum(flat[at] - self.start_m[back.reshape(-1)[self.start]], 0.0)
+        return ps
+
+
 class StrikeSolver:
     """The battles of :func:`applies`, with ``solve`` as :class:`engine.odds.aa_naval.
     NavalSolver`'s (same tally, same limits)."""
@@ -229,6 +267,7 @@ class StrikeSolver:
         self.seen = seen
         self.work = work if work is not None else Work()
         self._spare: list[Arr] = []  # tables a pass is done with (:meth:`_table`)
+        self._traced: _Traced | None = None  # the traced solve of the last decide
         sides = _x_and_y(setup)
         assert sides is not None
         x, y = sides
@@ -406,11 +445,79 @@ class StrikeSolver:
         if got is None:
             return False
         back, unsure = got
-        solved = self.solve(initial, tally, back)
+        traced, self._traced = self._traced, None
+        assert traced is not None
+        if self._corrects(back, traced):
+            solved = self._corrected(initial, tally, back, traced)
+        else:
+            self._spare.append(traced.visits)
+            solved = self.solve(initial, tally, back) is not None
         self._spare.clear()
-        if solved is None:
+        if not solved:
             return False
         tally.dropped += unsure
+        return True
+
+    def _corrects(self, back: Arr, traced: "_Traced") -> bool:
+        """Whether the solve with the retreats is better made as the traced solve's
+        correction (:meth:`_corrected`): little of the battle's mass ever comes to a
+        retreat (at most CORRECTION_MAX round starts there, so the correction's pairs
+        are few), and the retreats change nothing that the end-of-round rules end
+        (:func:`engine.odds.aa_strike_kernel.fights_change`)."""
+        from engine.odds.aa_strike_kernel import fights_change
+
+        if not back.any():
+            return True
+        if traced.retreating(back) > CORRECTION_MAX:
+            return False
+        return not fights_change(self.alive_x, self.alive_y, self.fire_x, self.gone, self.dive, back, self.shed,
+                                 self.fire_y, self.y_air, self.yd)
+
+    def _corrected(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr,
+                   traced: "_Traced") -> bool:
+        """The solve with the retreats ``back`` from the traced solve (no retreat) and a
+        correction, recording into ``tally``: the battle is the same as the traced one
+        but where a round ends at a retreat pair.  By linearity (the round starts there
+        m, those of round 1 among them i): the retreats' answer is the traced answer,
+        plus a retreat of m - i at each such pair, less the answer of a solve with the
+        retreats from m - i there, each fighting one round (``first``; what comes back
+        to a retreat pair retreats).  That solve meets only the pairs a retreat pair's
+        mass reaches: when little mass retreats, few.  The same answer as
+        :meth:`solve`'s to rounding; what either solve left out is in the error bound
+        (both, as the traced answer's error spreads through the correction as the
+        battle's own would), and so is any ending the subtraction leaves below 0
+        (rounding: set to 0)."""
+        from engine.odds.aa_strike_kernel import solve
+
+        placed = self._place(initial, tally, tables=4 if self.ys else 3)  # the starts settled at once, recorded
+        if placed is None:
+            return False
+        ps = traced.starts_at(back)
+        add_x, add_y = ps.sum(axis=0), ps.sum(axis=1)  # by X row, by Y column
+        np.copyto(placed, ps)
+        left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
+        none = np.zeros((0, 0))
+        ends_x, ends_y, rounds, dropped, seen, work = solve(
+            *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, left,
+            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
+        )
+        self.work.add(work)
+        if seen < 0:
+            assert self.max_states is not None
+            raise too_many_states(self.max_states)
+        self.seen += traced.seen
+        ex, ey = traced.ends_x - ends_x, traced.ends_y - ends_y
+        ex[BACK_ROW] += add_x
+        ey[BACK_ROW] += add_y
+        below = 0.0
+        for t in (ex, ey):
+            neg = t < 0.0
+            below = max(below, float(-t[neg].sum()))
+            t[neg] = 0.0
+        self._record(ex, ey, tally)
+        assert tally.rounds is not None
+        tally.rounds += max(traced.rounds - rounds, 0.0)
+        tally.dropped += traced.dropped + dropped + below
         return True
 
     def decide(self, initial: dict[tuple[State, State], float], threshold: float) -> tuple[Arr, float] | None:
@@ -438,8 +545,12 @@ class StrikeSolver:
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
         z0, moved = self._stage0(ps), self._moved(ps)
-        *_, seen, work = solve(*self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb,
-                               z0, moved, *self._destroyers())  # fmt: skip
+        start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
+        start_m = ps.reshape(-1)[start]
+        ends_x, ends_y, rounds, dropped, seen, work = solve(
+            *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, left, self._budget(), self.yb, z0, moved,
+            *self._destroyers(),
+        )
         self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
         del ps, z0, moved
         self.work.add(work)
@@ -468,7 +579,8 @@ class StrikeSolver:
                 back[np.ix_(np.flatnonzero(self.y_air & self.fire_y), shed_rows)] = True
         if rule.size:
             back |= rule
-        self._spare += [*values, visits]  # for the solve with the retreats
+        self._spare += list(values)  # for the solve with the retreats
+        self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits)
         return back, float(unsure.sum())
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,
@@ -678,6 +790,7 @@ def retreat_pairs(
         return None
     solver = StrikeSolver(setup, max_states, work=work)
     got = solver.decide(after, threshold)
+    solver._traced = None  # only the solve with the retreats reads it
     if got is None:
         return None
     back, unsure = got

@@ -112,6 +112,27 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
     return live, ay, r, d, -1
 
 
+@_compiled
+def fights_change(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any, fire_y: Any,
+                  y_air: Any, yd: Any) -> bool:
+    """Whether the retreat table ``back`` (columns x rows) changes what the end-of-round
+    rules (:func:`_fights`) make of a pair that they end without it: a dive or a shed
+    defender's submarines facing aircraft alone (A-10.6, A-10.7) that a retreat acts
+    before.  Only rows where X may submerge or be shed ask ``back`` there."""
+    none = np.zeros((0, 0), dtype=np.bool_)
+    for r in range(alive_x.shape[0]):
+        if shed[r] < 0 and not dive[r]:
+            continue
+        for d in range(alive_y.shape[0]):
+            l1, y1, r1, d1, c1 = _fights(alive_x[r], alive_y[d], r, d, fire_x, gone, dive, back, shed, fire_y, y_air,
+                                         alive_x, yd)
+            l0, y0, r0, d0, c0 = _fights(alive_x[r], alive_y[d], r, d, fire_x, gone, dive, none, shed, fire_y, y_air,
+                                         alive_x, yd)
+            if l1 != l0 or y1 != y0 or r1 != r0 or d1 != d0 or c1 != c0:
+                return True
+    return False
+
+
 @_borrowing
 def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tuple[int, int, float]:
     """The outcomes from 1 on of distribution ``dist[row]`` whose products with a mass

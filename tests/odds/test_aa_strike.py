@@ -24,9 +24,11 @@ from tests.odds.helpers import ODDS_KEYS, assert_floats_match_fractions, assert_
 
 @pytest.fixture
 def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many battles the compiled pass solved (pairs processed, one per solve)."""
+    """How many battles the compiled pass solved (pairs processed, one per solve, or per
+    traced solve corrected for a retreat by win chance)."""
     got: list[int] = []
     solve = aa_strike.StrikeSolver.solve
+    corrected = aa_strike.StrikeSolver._corrected
 
     def counted(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None, **kw: Any) -> int | None:
         seen = solve(self, initial, tally, back, **kw)
@@ -34,7 +36,14 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             got.append(seen)
         return seen
 
+    def counted_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any) -> bool:
+        done = corrected(self, initial, tally, back, traced)
+        if done:
+            got.append(traced.seen)
+        return done
+
     monkeypatch.setattr(aa_strike.StrikeSolver, "solve", counted)
+    monkeypatch.setattr(aa_strike.StrikeSolver, "_corrected", counted_correction)
     return got
 
 
@@ -914,3 +923,110 @@ def test_submarines_submerge_once_the_other_sides_destroyers_are_sunk(passes: li
     # taken some of them away.
     assert exact.exact is not None and fought_on.exact is not None
     assert exact.exact["defender_win"] == fought_on.exact["defender_win"]
+
+
+CHANCES = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
+
+
+def _rc_battles(kind: str, count: int) -> list[AABattle]:
+    """Random battles of each kind the pass takes, a retreat by win chance at 30, 45 or
+    60 % in turn."""
+    if kind == "strike":
+        battles = _battles(52, count)
+    elif kind == "both":
+        battles = _both_battles(53, count)
+    else:
+        rng = random.Random(54)
+        battles = []
+        for n in range(count):
+            attacker, defender = _destroyer_fleets(rng, x_attacks=n % 2 == 0)
+            options = DESTROYER_OPTIONS[n % len(DESTROYER_OPTIONS)]
+            if "submerge_attacker" in options and "sub" in attacker and "sub" in defender:
+                options = {}  # (the pass leaves that to the numpy solve)
+            battles.append(AABattle.parse(attacker, defender, mode="sea", **options))
+    return [replace(b, retreat_chance=(30, 45, 60)[n % 3]) for n, b in enumerate(battles)]
+
+
+@pytest.mark.parametrize("kind", ["strike", "both", "destroyers"])
+def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
+    monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # A-10.15 by win chance: the battle with the retreats is the traced solve's (no
+    # retreat) corrected where a round ends at a retreat pair (StrikeSolver._corrected:
+    # by linearity, a retreat of the round starts there, less a solve from them with the
+    # retreats), or solved again with the retreats (StrikeSolver.solve).  Each forced in
+    # turn on the same random battles (CORRECTION_MAX), both against the numpy passes
+    # within both error bounds; where the retreats change what the end-of-round rules
+    # end (a dive or a shed defender's submarines facing aircraft alone, A-10.6, A-10.7)
+    # the correction is never taken.
+    ways: list[str] = []
+    corrected, solve = aa_strike.StrikeSolver._corrected, aa_strike.StrikeSolver.solve
+
+    def by_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any) -> bool:
+        ways.append("corrected" if back.any() else "none")
+        return corrected(self, initial, tally, back, traced)
+
+    def by_solve(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None, **kw: Any) -> int | None:
+        ways.append("solved")
+        return solve(self, initial, tally, back, **kw)
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "_corrected", by_correction)
+    monkeypatch.setattr(aa_strike.StrikeSolver, "solve", by_solve)
+    taken: dict[str, int] = {"corrected": 0, "solved": 0}
+    for battle in _rc_battles(kind, 14):
+        monkeypatch.setattr(aa_strike, "ENABLED", False)
+        old = aa_odds(battle)
+        monkeypatch.setattr(aa_strike, "ENABLED", True)
+        got = []
+        for most in (float("inf"), -1.0):
+            monkeypatch.setattr(aa_strike, "CORRECTION_MAX", most)
+            ways.clear()
+            new = aa_odds(battle)
+            assert len(ways) == 1, (battle, ways)
+            taken[ways[0]] = taken.get(ways[0], 0) + 1
+            if most < 0:
+                assert ways[0] != "corrected", battle  # any retreat at all: solved
+            # (expected rounds to float rounding: sums of many terms, in other orders)
+            assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, keys=CHANCES, same_states=False,
+                             note=(battle, most))  # fmt: skip
+            assert new.expected_rounds == pytest.approx(old.expected_rounds, rel=1e-12), (battle, most)
+            got.append(new)
+        # The two ways agree with each other as closely.
+        assert_same_odds(got[0], got[1], got[0].error_bound + got[1].error_bound + 1e-15, keys=CHANCES,
+                         same_states=False, note=battle)  # fmt: skip
+    assert taken["corrected"] >= 5 and taken["solved"] >= 5, taken
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options", "corrects"),
+    [
+        # Little of the battle retreats: the correction.
+        ("3 sub, 2 cru, 1 bat", "1 cru, 1 car, 2 fig", {"retreat_chance": 20}, True),
+        # Most of it: the solve with the retreats, which stops there.
+        ("2 bat, 2 sub", "4 cru, 2 car, 3 fig", {"retreat_chance": 60}, False),
+        # Little, but a defender left only submarines (and transports, A-10.7) facing
+        # aircraft alone would sit in a stalemate there, where the attacker retreats
+        # instead: the retreats change an end of the end-of-round rules, which the
+        # traced solve recorded (corrected anyway, 4e-8 of stalemate was left).
+        ("2 cru, 2 car, 4 fig, 6 bom", "3 sub, 1 cru, 2 tra", {"retreat_chance": 30}, False),
+    ],
+)
+def test_which_retreats_by_win_chance_correct_the_traced_solve(
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, options: dict[str, Any], corrects: bool
+) -> None:
+    chosen: list[bool] = []
+    corrects_fn = aa_strike.StrikeSolver._corrects
+
+    def spied(self: aa_strike.StrikeSolver, back: Any, traced: Any) -> bool:
+        got = corrects_fn(self, back, traced)
+        chosen.append(got and bool(back.any()))
+        return got
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "_corrects", spied)
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)
+    new = aa_odds(battle)
+    assert chosen == [corrects]
+    assert new.retreat > 1e-6
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, same_states=False)
