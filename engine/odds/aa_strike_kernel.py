@@ -670,8 +670,8 @@ def solve(
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
-    ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, max_seen: int,
-    budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
+    ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, least: float,
+    max_seen: int, budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -683,8 +683,9 @@ def solve(
     masses there before round 1 (``first``) fight from it.  Where ``visits`` (columns x
     rows) and ``tagb`` (rows x columns: :func:`chances` reads it along a row) are not
     empty, each live pair's round starts are written to the first, to the second one
-    more than how many of step 3's tags reached it at every pair processed (0: no mass
-    of it ever reached ``tiny``), to ``reach`` (columns x rows) at least the largest
+    more than how many of step 3's tags reached it at every pair processed where the
+    masses there reached ``least`` in all (0: not, or no mass of it ever reached
+    ``tiny``: the chances backward leaves such a pair anything), to ``reach`` (columns x rows) at least the largest
     mass of one tag that step 4 spreads there (rounded up), and to ``gvis`` (``[p, column]``) the mass after the strike at the rows before
     X's submarines (for :func:`chances`).
 
@@ -758,7 +759,7 @@ def solve(
                 if total < tiny:
                     dropped += total
                     continue
-                if traced:
+                if traced and total >= least:
                     tagb[r, d] = nt + 1
                 i = yi[d]
                 k = yk[d]
