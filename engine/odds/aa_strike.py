@@ -64,8 +64,8 @@ is sunk the battle is one of those above.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -504,14 +504,16 @@ class StrikeSolver:
         np.copyto(placed, ps)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         none = np.zeros((0, 0))
-        ends_x, ends_y, rounds, dropped, seen, work = solve(
-            *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY, left,
-            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
-        )
-        self.work.add(work)
-        if seen < 0:
-            assert self.max_states is not None
-            raise too_many_states(self.max_states)
+        ends_x, ends_y, rounds, dropped = 0.0, 0.0, 0.0, 0.0
+        if back.any():  # (no retreat anywhere: the traced answer as it is)
+            ends_x, ends_y, rounds, dropped, seen, work = solve(
+                *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY,
+                left, self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
+            )
+            self.work.add(work)
+            if seen < 0:
+                assert self.max_states is not None
+                raise too_many_states(self.max_states)
         self.seen += traced.seen
         ex, ey = traced.ends_x - ends_x, traced.ends_y - ends_y
         ex[BACK_ROW] += add_x
