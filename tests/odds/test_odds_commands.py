@@ -325,5 +325,20 @@ def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(aa_merged_kernel, "warm", lambda: kernels.append("merged"))
     monkeypatch.setattr(aa_naval_kernel, "warm", lambda: kernels.append("naval"))
     odds.warm()
-    assert asked == [("sea", None, None), ("sea", 1, None), ("sea", None, 50.0)]
+    assert asked == [("sea", None, None), ("sea", 1, None), ("sea", None, 70.0)]
     assert kernels == ["naval", "sea", "sea", "sea", "merged"]
+
+
+def test_the_warming_battles_compile_every_strike_pass_loop() -> None:
+    # The three battles bot.commands.odds.warm asks leave every compiled loop of the
+    # strike pass compiled (or loaded from numba's cache): the solve, the round walk,
+    # the chances backward and the check of whether retreats by win chance may correct
+    # the traced solve (a retreat there small enough to be corrected).
+    from bot.commands import odds
+    from engine.odds import aa_strike_kernel
+
+    kernels = (aa_strike_kernel.solve, aa_strike_kernel.walk, aa_strike_kernel.chances,
+               aa_strike_kernel.fights_change)  # fmt: skip
+    odds.warm()
+    for kernel in kernels:
+        assert getattr(kernel, "signatures", None), kernel
