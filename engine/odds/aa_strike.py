@@ -258,8 +258,8 @@ class _Traced:
         ps = self.visits
         ps[~back] = 0.0
         flat = ps.reshape(-1)
-        at = self.start[back.reshape(-1)[self.start]]
-        flat[at] = np.maximum(flat[at] - self.start_m[back.reshape(-1)[self.start]], 0.0)
+        at = back.reshape(-1)[self.start]  # round 1's starts at a retreat pair
+        flat[self.start[at]] = np.maximum(flat[self.start[at]] - self.start_m[at], 0.0)
         return ps
 
 

@@ -329,16 +329,26 @@ def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatc
     assert kernels == ["naval", "sea", "sea", "sea", "merged"]
 
 
-def test_the_warming_battles_compile_every_strike_pass_loop() -> None:
+def test_the_warming_battles_compile_every_strike_pass_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     # The three battles bot.commands.odds.warm asks leave every compiled loop of the
     # strike pass compiled (or loaded from numba's cache): the solve, the round walk,
     # the chances backward and the check of whether retreats by win chance may correct
-    # the traced solve (a retreat there small enough to be corrected).
+    # the traced solve (a retreat there small enough to be corrected: the warming
+    # battles call it themselves, whatever other tests compiled before).
     from bot.commands import odds
     from engine.odds import aa_strike_kernel
 
-    kernels = (aa_strike_kernel.solve, aa_strike_kernel.walk, aa_strike_kernel.chances,
-               aa_strike_kernel.fights_change)  # fmt: skip
+    checked: list[bool] = []
+    check = aa_strike_kernel.fights_change
+
+    def counted(*args: Any) -> bool:
+        got = check(*args)
+        checked.append(got)
+        return got
+
+    monkeypatch.setattr(aa_strike_kernel, "fights_change", counted)
+    kernels = (aa_strike_kernel.solve, aa_strike_kernel.walk, aa_strike_kernel.chances, check)
     odds.warm()
+    assert checked == [False]  # reached, and the retreat corrected
     for kernel in kernels:
         assert getattr(kernel, "signatures", None), kernel
