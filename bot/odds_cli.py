@@ -31,6 +31,7 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     aa.add_argument("--attacker", required=True, help='e.g. "3 inf, 1 art, 2 tank, 1 fighter"')
     aa.add_argument("--defender", required=True, help='e.g. "4 inf, 1 aa"')
     kind = aa.add_mutually_exclusive_group()
+    kind.add_argument("--land", action="store_true", help="a land battle (the default)")
     kind.add_argument("--sea", action="store_true", help="a sea battle")
     kind.add_argument("--amphibious", action="store_true", help="an amphibious assault (land units from the sea)")
     aa.add_argument("--bombard", default="", help='ships bombarding an amphibious assault, e.g. "1 battleship, 1 cruiser"')
@@ -125,7 +126,7 @@ def keep_freed_memory() -> bool:
 
 # Slash options whose command-line form is not simply ``--name value``.
 _FLAG_OF = {
-    ("kind", "land"): "",
+    ("kind", "land"): "--land",  # said, so an example for an amphibious assault shows the change
     ("kind", "sea"): "--sea",
     ("kind", "amphibious"): "--amphibious",
     ("submerge", "none"): "",

@@ -137,6 +137,12 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
     code, _, err = run(capsys, "aa", "--attacker", "3 inf, 1 bat", "--defender", "3 inf")
     assert code == 2 and 'warroom odds aa … --amphibious --attacker "3 inf" --bombard "1 bat"' in err
     assert "/odds" not in err and "kind:" not in err
+    # A strafe in an amphibious assault: the example says what to change.
+    code, _, err = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--amphibious",
+                       "--retreat-after", "1")  # fmt: skip
+    assert code == 2 and "(A-10.3)" in err and "Legal: warroom odds aa … --land --retreat-after 1." in err
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--land", "--retreat-after", "1")
+    assert code == 0 and "Attacker wins" in out
     code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-left", "2",
                        "--retreat-below", "2")  # fmt: skip
     assert code == 2 and "warroom odds aa … --retreat-left 2, warroom odds aa … --retreat-below 3." in err
@@ -145,7 +151,7 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(("slash", "flags"), [
-    ("/odds aa … kind:land retreat_chance:30", "warroom odds aa … --retreat-chance 30"),
+    ("/odds aa … kind:land retreat_chance:30", "warroom odds aa … --land --retreat-chance 30"),
     ("/odds aa … keep_land_units:2", "warroom odds aa … --keep-land 2"),
     ("/odds aa … submerge:both", "warroom odds aa … --submerge-attacker --submerge-defender"),
     ("/odds minis … ap:true", "warroom odds minis … --armor-piercing"),
