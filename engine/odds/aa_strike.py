@@ -259,7 +259,8 @@ class _Traced:
         ps[~back] = 0.0
         flat = ps.reshape(-1)
         at = back.reshape(-1)[self.start]  # round 1's starts at a retreat pair
-        flat[self.start[at]] = np.maximum(flat[self.start[at]] - self.start_m[at], 0.0)
+        cells = self.start[at]
+        flat[cells] = np.maximum(flat[cells] - self.start_m[at], 0.0)
         return ps
 
 
