@@ -26,10 +26,11 @@ FROM = Option("from", str, "Where they start", autocomplete=complete.own_space)
 
 
 async def _build(ctx: Ctx, v: dict[str, Any]) -> dict[str, Any]:
-    # Games opened now choose default casualties by the "earliest" rule (A-10.14); the
-    # engine's default stays the older games' rule, so their stored logs replay as played.
+    # Games opened now choose default casualties by the "earliest" rule (A-10.14) and let
+    # aircraft retreat from a landing with no overland attackers (A-10.3); the engine's
+    # defaults stay the older games' rules, so their stored logs replay as played.
     return {"setup": v["setup"], "research": v["research"], "national_objectives": v["objectives"],
-            "victory_cities": int(v["victory_cities"]), "casualties": "earliest"}
+            "victory_cities": int(v["victory_cities"]), "casualties": "earliest", "landing_air_retreat": True}
 
 
 register_lifecycle(

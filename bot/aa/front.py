@@ -200,6 +200,9 @@ class AAFront(BaseFront):
         casualties = ["Default casualties (on a timeout, or with `/aa ool auto:true`): as many hits as"
                       " can be taken, losing the earliest units of the order of loss that the hits allow"
                       " (A-10.14)."] if o.casualties == "earliest" else []
+        if o.landing_air_retreat:
+            casualties.append("Aircraft may retreat from an amphibious assault even when every land unit came"
+                              " from the sea; the landed units fight on (A-10.3).")
         return ["Rules: " + ", ".join(rules) + ".", *casualties,
                 "Seats: Germany, Soviet Union, Japan, United Kingdom, Italy, United States, China"
                 " (China is usually played by the United States player; one person may hold several"

@@ -45,7 +45,8 @@ def dump_state(s: AAState) -> dict[str, Any]:
                     "national_objectives": s.options.national_objectives,
                     "victory_cities": s.options.victory_cities,
                     # only where it is not the older games' rule: their snapshots have no key
-                    **({"casualties": s.options.casualties} if s.options.casualties != "by-class" else {})},
+                    **({"casualties": s.options.casualties} if s.options.casualties != "by-class" else {}),
+                    **({"landing_air_retreat": True} if s.options.landing_air_retreat else {})},
         "round": s.round,
         "turn_order": list(s.turn_order),
         "turn": s.turn,
@@ -100,7 +101,8 @@ def load_state(d: Mapping[str, Any]) -> AAState:
         out = d["outcome"]
         return AAState(
             options=Options(o["setup"], bool(o["research"]), bool(o["national_objectives"]),
-                            int(o["victory_cities"]), casualty_rule(o.get("casualties", "by-class"))),
+                            int(o["victory_cities"]), casualty_rule(o.get("casualties", "by-class")),
+                            bool(o.get("landing_air_retreat", False))),
             round=int(d["round"]),
             turn_order=tuple(d["turn_order"]),
             turn=int(d["turn"]),

@@ -929,14 +929,16 @@ def retreat_options(state: AAState) -> list[str | None]:
     movers = [u for u in att if not u.is_air]
     if b.kind == "land":
         overland = [u for u in movers if u.came_from and bd.is_land(u.came_from)]
-        landed = [u for u in movers if u not in overland]
         if not movers:
             return [None]
         if not overland:
-            return []
+            # Aircraft beside units landed from the sea, which never retreat:
+            # the aircraft may still leave, all together (games opened before
+            # 2026-12-04: no retreat there, as they were played).
+            air = len(movers) < len(att)
+            return [None] if air and state.options.landing_air_retreat else []
         spaces = {u.came_from for u in overland if u.came_from in bd.adj[b.where]
                   and state.friendly(u.came_from, b.attacker)}
-        del landed
         return sorted(spaces, key=bd.order.__getitem__)  # type: ignore[arg-type]
     if not movers:
         return [None]

@@ -4,7 +4,10 @@
   ``research`` (bool, A-7), ``national_objectives`` (bool, A-13.3), ``victory_cities``
   (13, 15 or 18 — A-3.2 — or any number from 1 to 18 for short games), ``casualties``
   ("earliest" | "by-class", how default casualties are chosen, A-10.14; absent: "by-class",
-  the rule of the games opened before 2026-12-02: the bot opens games with "earliest")
+  the rule of the games opened before 2026-12-02: the bot opens games with "earliest"),
+  ``landing_air_retreat`` (bool: aircraft may retreat from a landing whose land units all
+  came from the sea, A-10.3; absent: false, the rule of games opened before 2026-12-04:
+  the bot opens games with true)
 * ``parse_order(state, seat, text)`` / ``format_order(state, order)`` (canonical text)
 * ``legal_orders(state, seat)`` (lazy; moves from a sensible generator)
 * ``apply(state, order, dice) -> (state, events)`` — never mutates; a ``PlayerError``
@@ -78,7 +81,10 @@ def game_options(options: Mapping[str, Any]) -> Options:
         rule = casualty_rule(casualties)
     except ValueError:
         raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES) from None
-    return Options(setup, flags["research"], flags["national_objectives"], target, rule)
+    air_retreat = options.get("landing_air_retreat", False)  # absent: a game opened before 2026-12-04
+    if not isinstance(air_retreat, bool):
+        raise DataError("landing_air_retreat is true or false.")
+    return Options(setup, flags["research"], flags["national_objectives"], target, rule, air_retreat)
 
 
 def new_game(options: Mapping[str, Any], dice: Dice) -> Result:

@@ -68,6 +68,11 @@ class Options:
     # "by-class" (the default of games opened before, kept so their logs replay as
     # played) places the submarine hits first, then the aircraft hits, then the others.
     casualties: CasualtyRule = "by-class"
+    # Whether aircraft may retreat from an amphibious assault whose land units all came
+    # from the sea (A-10.3: aircraft retreat by the normal rules): True in games opened
+    # since 2026-12-04; False (no retreat there) in games opened before, kept so their
+    # logs replay as played.
+    landing_air_retreat: bool = False
 
 
 @dataclass(frozen=True)

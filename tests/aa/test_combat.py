@@ -187,6 +187,33 @@ def test_a10_3_units_landed_from_the_sea_never_retreat() -> None:
     assert BattleEnded("Karelia S.S.R.", "defender", False) in events and kinds_at(s, "Karelia S.S.R.", G) == {}
 
 
+def test_a10_3_aircraft_retreat_alone_while_units_landed_from_the_sea_fight_on() -> None:
+    """A-10.3: attacking aircraft may retreat (all together) from an amphibious assault
+    even when every land unit came from the sea; the landed units fight on alone (games
+    opened since 2026-12-04; games opened before keep the rule they were played with)."""
+    old = empty()
+    s = empty(landing_air_retreat=True)
+    s = attack(s, G, "transport", "5 Sea Zone", 1, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
+    t = ids(s, G, "transport", "5 Sea Zone")[0]
+    s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=t, target="Karelia S.S.R.", p3=True, came_from="5 Sea Zone")
+    s = attack(s, G, "fighter", "Karelia S.S.R.", 1, "Finland")
+    s = combat(add(s, R, "infantry", "Karelia S.S.R.", 3))
+    # Before: no retreat decision after round 1; round 2 is fought at once (and lost).
+    _, events = play(replace(s, options=old.options), G, "battle Karelia S.S.R.", dice=[6] * 7 + [1, 1, 6])
+    assert BattleEnded("Karelia S.S.R.", "defender", False) in events
+    s, _ = play(s, G, "battle Karelia S.S.R.", dice=[6, 6, 6, 6, 6])
+    assert pending(s)[0].choices == ("continue", "retreat")
+    with pytest.raises(IllegalOrder, match="A-10.9"):
+        apply_text(s, G, "retreat Finland", scripted_dice([]))  # aircraft stay overhead (A-10.9)
+    # The landed infantry fights on, alone: it hits in round 2, then falls in round 3.
+    s, events = play(s, G, "retreat", dice=[1, 6, 6, 6, 6, 1, 6])
+    assert next(u for u in s.units.values() if u.kind == "fighter").mission == "retreated"
+    assert rolls(events) == [("attacker", "infantry", 1, (1,), 1), ("defender", "infantry", 2, (6, 6, 6), 0),
+                             ("attacker", "infantry", 1, (6,), 0), ("defender", "infantry", 2, (1, 6), 1)]
+    assert BattleEnded("Karelia S.S.R.", "defender", False) in events
+    assert kinds_at(s, "Karelia S.S.R.", R) == {"infantry": 2} and kinds_at(s, "Karelia S.S.R.", G) == {"fighter": 1}
+
+
 def test_a10_2_strategic_bombing_with_aa_fire_and_the_damage_cap() -> None:
     s = add(empty(), G, "bomber", "United Kingdom", 2, p3=True, moved=3, mission="bomb", target="United Kingdom")
     s = combat(add(s, UK, "aa gun", "United Kingdom"))

@@ -35,9 +35,11 @@ def options_for(seed: int) -> dict[str, Any]:
         target = 14 if setup == "1941" else rng.choice([11, 12])
     else:
         target = rng.choice([15, 18] if setup == "1941" else [13, 15, 18])
-    # both casualty rules: the bot's new games' and the older games' (replayed)
+    # both casualty rules and both rules of aircraft retreating from a landing
+    # the bot's new games' and the older games' (replayed)
     return {"setup": setup, "victory_cities": target, "research": rng.random() < 0.8,
-            "national_objectives": rng.random() < 0.8, "casualties": "earliest" if seed % 3 else "by-class"}
+            "national_objectives": rng.random() < 0.8, "casualties": "earliest" if seed % 3 else "by-class",
+            "landing_air_retreat": seed % 4 != 0}
 
 
 def play_one(seed: int, seen: Counter[str]) -> int:

@@ -16,6 +16,8 @@ async def test_opening_several_powers_per_player_and_the_first_ping(tmp_path: Pa
     assert "Rules: set-up 1942, research on, national objectives on, 15 victory cities to win." in pub
     # the game was opened with the "earliest" casualty rule, read from its state
     assert "Default casualties (on a timeout, or with `/aa ool auto:true`): as many hits as can be taken," in pub
+    # and aircraft may retreat from a landing with no overland attackers
+    assert "Aircraft may retreat from an amphibious assault even when every land unit came from the sea" in pub
     assert "@alice plays **Japan, Italy**." in pub
     assert "@bob joins as **Soviet Union, United Kingdom**." in pub
     assert "@carol joins as **China, United States**. Every seat is taken: the game begins." in pub
