@@ -35,6 +35,9 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
     kind.add_argument("--sea", action="store_true", help="a sea battle")
     kind.add_argument("--amphibious", action="store_true", help="an amphibious assault (land units from the sea)")
     aa.add_argument("--bombard", default="", help='ships bombarding an amphibious assault, e.g. "1 battleship, 1 cruiser"')
+    aa.add_argument("--overland", default="",
+                    help='amphibious: the attacking land units that came over land, e.g. "1 tank" (they retreat'
+                         ' with the aircraft; the units landed from the sea fight on)')  # fmt: skip
     aa.add_argument("--ool-attacker", default="", help='attacker order of loss, first lost first: "inf,art,tank,fighter"')
     aa.add_argument("--ool-defender", default="", help="defender order of loss")
     aa.add_argument("--rounds", type=int, help="fight this many rounds only (at most 100)")
@@ -211,6 +214,7 @@ def run_aa(args: argparse.Namespace) -> int:
             retreat_chance=args.retreat_chance,
             rules=args.rules,
             wave2=args.wave2,
+            overland=args.overland,
         )
         odds = aa_odds(battle, exact=args.exact)
         lines = aa_lines(odds)

@@ -33,6 +33,7 @@ def odds_options(battle: AABattle, typed: Mapping[str, Any] | None = None) -> di
     typed = typed or {}
     out = {"attacker": format_army(battle.attacker), "defender": format_army(battle.defender),
            "kind": battle.mode, "bombard": format_army(battle.bombard) if battle.bombard else "",
+           "overland": format_army(battle.overland) if battle.overland else "",
            "ool_attacker": ", ".join(battle.ool_attacker), "ool_defender": ", ".join(battle.ool_defender),
            "keep_land_units": battle.keep_land_unit or None,
            "attacker_tech": ", ".join(sorted(battle.tech_attacker)),

@@ -217,6 +217,8 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
            choices=RULES_SETS),  # fmt: skip
     Option("wave2", str, 'A second wave attacking the survivors, e.g. "4 inf, 2 tank"', required=False,
            default=""),  # fmt: skip
+    Option("overland", str, 'Amphibious: attacking land units that came over land, e.g. "1 tank"', required=False,
+           default=""),  # fmt: skip
 )
 async def odds_aa(
     ctx: Ctx,
@@ -239,6 +241,7 @@ async def odds_aa(
     wave2: str = "",
     retreat_left: int | None = None,
     keep_land_units: int | None = None,
+    overland: str = "",
 ) -> None:
     if keep_land and keep_land_units is not None and keep_land_units != 1:
         raise NotationError("Give keep_land:true (one land unit) or keep_land_units:N, not both.",
@@ -263,6 +266,7 @@ async def odds_aa(
         rules=rules,
         wave2=wave2,
         retreat_left=retreat_left,
+        overland=overland,
     )
     text, png = await _aa_in_turn(battle, ctx.actor.id)
     # Public for numbers; a battle read from a live game is the asker's plan (bot/aa/odds_link.py

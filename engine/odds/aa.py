@@ -86,6 +86,9 @@ class AABattle:
     retreat_chance: float | None = None  # retreat when fighting on would win less than this %
     rules: str = "anniversary"  # unit profiles: anniversary, 1942se, global1940
     wave2: Mapping[str, int] = field(default_factory=dict)  # a second battle vs the survivors
+    # An amphibious assault's attacking land units that came over land, not from the sea
+    # (A-10.3): with the aircraft they are the units a retreat takes away.
+    overland: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def parse(
@@ -100,6 +103,7 @@ class AABattle:
         tech_attacker: str = "",
         tech_defender: str = "",
         wave2: str = "",
+        overland: str = "",
         retreat_left: int | None = None,
         **options: Any,
     ) -> "AABattle":
@@ -123,6 +127,7 @@ class AABattle:
             options["retreat_below"] = retreat_left + 1
         return cls(
             wave2=parse_army(wave2) if wave2.strip() else {},
+            overland=parse_army(overland) if overland.strip() else {},
             attacker=parse_army(attacker),
             defender=parse_army(defender),
             mode=mode,
@@ -145,6 +150,24 @@ class AABattle:
         """The first wave's units still fighting when the round limit stops it join the
         second wave (a strafe retreats them instead)."""
         return bool(self.wave2) and self.rounds is not None and not self.strafes
+
+    @property
+    def fights_on(self) -> bool:
+        """An amphibious assault with a retreat (after a round, or below a number of
+        units): the aircraft and the units that came over land retreat, and the units
+        landed from the sea fight on until one side is gone (A-10.3 and its ruling)."""
+        return self.mode == "amphibious" and (self.retreat_after is not None or self.retreat_below > 0)
+
+    def landed(self, left: Mapping[str, int], units: Mapping[str, UnitProfile]) -> dict[str, int]:
+        """Of the attacker's units ``left`` (by type), those landed from the sea: its land
+        units but the ones that came over land (``overland``).  Within a type, the units
+        landed from the sea are lost first (they can never retreat; the ones that came
+        over land can): a type's overland units are the last of it to go."""
+        out = {}
+        for n, c in left.items():
+            if units[n].domain == LAND and c > self.overland.get(n, 0):
+                out[n] = c - self.overland.get(n, 0)
+        return out
 
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender
@@ -200,6 +223,10 @@ class AAOdds:
     # With a second wave (``wave2``): the whole attack's odds, keys attacker_win,
     # attacker_takes, defender_win, draw.
     second_wave: Mapping[str, float] | None = None
+    # An amphibious assault with a retreat (:attr:`AABattle.fights_on`): the whole
+    # assault's odds, the landed units fighting on after the others retreat (the keys
+    # of ``second_wave``); the fields above end at the retreat.
+    fight_on: Mapping[str, float] | None = None
 
     @property
     def tuv_swing(self) -> float:
@@ -244,10 +271,14 @@ class AAOdds:
                 "retreat_below": self.battle.retreat_below,
                 "retreat_chance": self.battle.retreat_chance,
                 "wave2": format_army(self.battle.wave2) if self.battle.wave2 else None,
+                # only where given (the shape of every other answer stays as it was)
+                **({"overland": format_army(self.battle.overland)} if self.battle.overland else {}),
             },
         }
         if self.second_wave is not None:
             out["second_wave"] = dict(self.second_wave)
+        if self.fight_on is not None:
+            out["fight_on"] = dict(self.fight_on)
         if self.exact is not None:
             out["exact"] = {k: str(v) for k, v in self.exact.items()}
         return out
@@ -427,17 +458,9 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
         raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
                            legal=["/odds aa … retreat_chance:30"])
-    if battle.retreat_chance is not None and battle.mode == "amphibious":
-        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat by win "
-                           "chance in an amphibious assault.", legal=["/odds aa … kind:land retreat_chance:30"])
-    if battle.retreat_after is not None and battle.mode == "amphibious":
-        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no strafing "
-                           "in an amphibious assault.", legal=["/odds aa … kind:land retreat_after:1"])
     if battle.retreat_below < 0:
         raise IllegalOrder("The retreat threshold cannot be negative.", legal=["/odds aa … retreat_below:2"])
-    if battle.retreat_below and mode == "amphibious":
-        raise IllegalOrder("Land units from the sea never retreat (A-10.3): no retreat rule "
-                           "in an amphibious assault.", legal=[f"/odds aa … kind:land retreat_below:{battle.retreat_below}"])
+    _check_overland(battle, prof_a, cat)
     if battle.keep_land_unit and mode == "sea":
         raise IllegalOrder("Keeping a land unit alive only matters in a land battle: a sea battle has "
                            "none to keep, so leave keep_land out.")
@@ -445,6 +468,77 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         raise IllegalOrder("The land units to keep cannot be negative.", legal=["/odds aa … keep_land_units:2"])
     if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
         raise IllegalOrder("Submarines submerge only in sea battles (A-10.6): leave submerge out of this one.")
+
+
+def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:
+    """The refusals of :func:`validate` about units that came over land (``overland``)
+    and retreats in an amphibious assault (A-10.3): land units from the sea never
+    retreat; the aircraft and the overland units may, and the landed units fight on."""
+    amphibious = battle.mode == "amphibious"
+    land = {n: c for n, c in battle.attacker.items() if c > 0 and prof_a[n].domain == LAND}
+    if battle.overland and not amphibious:
+        raise IllegalOrder("Units that came over land matter only in an amphibious assault, beside those "
+                           "landed from the sea (A-10.3): leave overland out of this battle.",
+                           legal=[*([_armies_example(cat, "kind:amphibious", overland=battle.overland)]
+                                    if battle.mode == "land" else []),
+                                  _armies_example(cat, overland={})])  # fmt: skip
+    for n, c in battle.overland.items():
+        if c > land.get(n, 0):
+            fits = {k: min(v, land.get(k, 0)) for k, v in battle.overland.items() if land.get(k, 0)}
+            if battle.bombard and sum(fits.values()) >= sum(land.values()):
+                fits = {}  # something must land for the ships to bombard
+            what = cat.profile(n).short
+            raise IllegalOrder(
+                f"overland lists {c} {what} but the attacker has {land.get(n, 0)} {what} among its land units: "
+                "overland is the part of the attacker's land units that came over land (A-10.3).",
+                legal=[_armies_example(cat, overland=fits)],
+            )
+    if not amphibious:
+        return
+    if battle.bombard and land and sum(land.values()) <= sum(battle.overland.values()):
+        fewer = dict(battle.overland)
+        first = next(iter(fewer))
+        fewer[first] -= 1
+        fewer = {n: c for n, c in fewer.items() if c > 0}
+        raise IllegalOrder(
+            "Ships bombard only when land units come ashore from the sea (A-10.3), and every land unit of "
+            "this attack came over land (overland).",
+            legal=[_armies_example(cat, overland=fewer)],
+        )
+    retreating = any(prof_a[n].domain == AIR for n, c in battle.attacker.items() if c > 0) or bool(battle.overland)
+    # The same question as a land battle (no bombardment, nothing came from the sea).
+    as_land = " ".join(["kind:land", *(['bombard:""'] if battle.bombard else []),
+                        *(['overland:""'] if battle.overland else [])])
+    if battle.retreat_chance is not None:
+        raise IllegalOrder(
+            "A retreat by win chance is not computed in an amphibious assault, where the landed units fight "
+            "on after the others retreat (A-10.3); a retreat after a round (retreat_after) or with a number "
+            "of units left (retreat_left) is, and so is a retreat by win chance in a land battle.",
+            legal=[f"/odds aa … {as_land} retreat_chance:{battle.retreat_chance:g}"],
+        )
+    if not battle.fights_on:
+        return
+    if not retreating:
+        legal = [f"/odds aa … {as_land}"]
+        if land:
+            legal.insert(0, _armies_example(cat, "kind:amphibious", overland={next(iter(land)): 1}))
+        raise IllegalOrder(
+            "Land units from the sea never retreat (A-10.3), and this assault has no aircraft and no units "
+            "that came over land to retreat: name those with overland, or ask about a land battle.",
+            legal=legal,
+        )
+    if battle.rounds is not None:
+        raise IllegalOrder(
+            "After a retreat in an amphibious assault the landed units fight on until one side is gone "
+            "(A-10.3): no round limit there. A land battle takes both.",
+            legal=[f"/odds aa … {as_land} rounds:{battle.rounds}"],
+        )
+    if battle.wave2:
+        raise IllegalOrder(
+            "A second wave after an amphibious assault with a retreat is not computed (the landed units "
+            "fight on after the others retreat, A-10.3). A land battle takes both.",
+            legal=[f"/odds aa … {as_land}"],
+        )
 
 
 def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tuple[BattleSetup[N], dict[str, int]]:
@@ -625,9 +719,9 @@ def _aa_fire_many(
 def bombarding(battle: AABattle, prof_a: Mapping[str, UnitProfile], landing: int) -> list[tuple[int, int]]:
     """The dice of shore bombardment as (value, dice) pairs: battleships and cruisers
     fire once each, with their attack dice (two for the Global-1940 battleship, G-10),
-    at most one ship per land unit landing (A-10.3; every attacking land unit lands
-    from the sea here), or under G-10 one of each kind per land unit; the strongest
-    ships fire."""
+    at most one ship per land unit landing (A-10.3; every attacking land unit but those
+    that came over land lands from the sea here), or under G-10 one of each kind per
+    land unit; the strongest ships fire."""
     ships = sorted(
         ((prof_a[n].attack, prof_a[n].attack_dice, n) for n, c in battle.bombard.items() for _ in range(c)),
         key=lambda ship: (ship[0] * ship[1], ship[0]), reverse=True,
@@ -658,7 +752,7 @@ def _starts(
     aa_outcomes = _aa_fire(battle, att, dfn, prof_a, prof_d, unit, land)
     bombard: list[tuple[N, State]] = [(unit, dfn.start)]
     if battle.mode == "amphibious" and battle.bombard:
-        landing = sum(c for n, c in att.army.items() if prof_a[n].domain == LAND)
+        landing = sum(c for n, c in att.army.items() if prof_a[n].domain == LAND) - sum(battle.overland.values())
         dist = fire_distribution(bombarding(battle, prof_a, landing), unit, battle.low_luck)
         bombard = [(q, dfn.take(dfn.start, h)) for h, q in enumerate(dist) if q]
     return [
@@ -768,7 +862,20 @@ def _run(
     # A second wave joined by the first wave's units still fighting: the general engine
     # keeps those pairs of states.
     joins = battle.wave2_joins
-    if joins:
+    # An amphibious assault with a retreat: the engines keep the pairs the attacker
+    # retreats from, where the landed units fight on (_fight_on).
+    fights_on = battle.fights_on
+    # The pairs still fighting after the last round: kept for a joined wave, and after a
+    # strafe's round for the landed units fighting on.
+    keep_pairs = joins or (fights_on and battle.strafes)
+    if fights_on:
+        # The merged table engine (big land battles with AA fire) and the general
+        # engine keep those pairs, and the pairs retreating below the number of units.
+        engine = "merged" if (
+            engine == "auto" and isinstance(unit, float) and table_cells(setup) > SMALL_CELLS_ROUNDS
+            and _merges(setup)
+        ) else "general"  # fmt: skip
+    elif joins:
         # The merged table engine keeps those pairs too (big land battles with AA fire).
         engine = "merged" if (
             engine == "auto" and isinstance(unit, float) and not subs and battle.retreat_chance is None
@@ -825,7 +932,8 @@ def _run(
         from engine.odds.aa_merged import MergedTable
 
         merged = MergedTable(setup, max_cells)
-        merged.pairs = []
+        merged.pairs = [] if keep_pairs else None
+        merged.retreat_pairs = [] if fights_on else None
         tally = merged.run(limit)
         engine = "fast"
     elif engine == "fast" and isinstance(unit, float) and (
@@ -846,7 +954,7 @@ def _run(
 
         # A retreat by win chance: the first solve's stored results (sides) are reused.
         general = GeneralEngine(setup, max_states=max_states, work=work, sides=sides)
-        tally = general.run(limit, pairs=joins)
+        tally = general.run(limit, pairs=keep_pairs, retreats=fights_on)
     else:
         raise ValueError(f"unknown engine {engine}")
     tally.dropped += unsure
@@ -855,6 +963,9 @@ def _run(
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
     odds = _result(battle, setup, aside, tally, engine, cat, report)
+    if fights_on:
+        whole, error = _fight_on(battle, setup, aside, tally, cat, limits, eps)
+        odds = replace(odds, fight_on=whole, error_bound=odds.error_bound + error)
     if battle.wave2:
         second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
         # The error bound covers the second wave's chances too (its battles' own bounds,
@@ -955,18 +1066,7 @@ def _second_wave(
     took = tally.takes if not sea and tally.takes is not None else zero
     total = {"attacker_win": float(took), "attacker_takes": float(took), "defender_win": 0.0, "draw": 0.0}
     dtype = float if isinstance(setup.unit, float) else object  # exact: Fraction objects
-    held: dict[State, dict[str, int]] = {}
-
-    def survivors(st: State) -> dict[str, int]:
-        """The defender's units in its final state ``st`` (and those kept aside); a
-        battleship listed as damaged counts as intact again, as one damaged in the first
-        wave does (the ruling of docs/odds.md, Second wave)."""
-        if st not in held:
-            units: Counter[str] = Counter()
-            for n, c in (Counter(dfn.counts(st)) + Counter(aside)).items():
-                units[dfn.profiles[n].damaged_of or n] += c
-            held[st] = dict(units)
-        return held[st]
+    survivors = _survivors_of(dfn, aside)
 
     # The forces: the second wave alone (number 0), and joined by the first wave's units
     # in each state it was left in (states with the same units, such as a battleship
@@ -1034,27 +1134,152 @@ def _second_wave(
     # AA fire is worked out.
     if cap is not None and battle.mode != "sea" and pairs_n > cap:
         raise too_many_starts(cap, battle.rounds or 0)
+    parts, part_error = _fight_all(battle, fights, survivors, setup.unit, cat, limits, eps, one_solve, cap)
+    for k, value in parts.items():
+        total[k] += value
+    return {k: chance(v) for k, v in total.items()}, error + part_error
+
+
+def _survivors_of(dfn: Side, aside: Mapping[str, int]) -> Callable[[State], dict[str, int]]:
+    """The defender's units in a final state of a first battle (and those kept aside),
+    memoised; a battleship listed as damaged counts as intact again, as one damaged in
+    the first wave does (the ruling of docs/odds.md, Second wave)."""
+    held: dict[State, dict[str, int]] = {}
+
+    def survivors(st: State) -> dict[str, int]:
+        if st not in held:
+            units: Counter[str] = Counter()
+            for n, c in (Counter(dfn.counts(st)) + Counter(aside)).items():
+                units[dfn.profiles[n].damaged_of or n] += c
+            held[st] = dict(units)
+        return held[st]
+
+    return survivors
+
+
+def _fight_all(
+    battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N, cat: Catalogue,
+    limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool, cap: int | None,
+) -> tuple[dict[str, float], float]:
+    """Every battle of ``fights`` (a force against the survivors of a first battle's
+    final state, :func:`_wave_battle`'s rules): the chances of the outcomes they add to
+    the whole attack (their masses in ``fights.w``), and their error bounds, weighted.
+    One battle with a start per pair (:func:`_second_wave_once`) unless ``one_solve`` is
+    False or the states do not fit one; then a battle per pair (refused beyond ``cap``
+    pairs)."""
+    import numpy as np
+
+    prof_w = battle.profiles("attacker", cat)
+    total = {"attacker_win": 0.0, "attacker_takes": 0.0, "defender_win": 0.0, "draw": 0.0}
+    error = 0.0
     # At sea forces of submarines alone fight apart: the defender's aircraft may stay out
     # of their battles (A-10.6).
-    apart = np.array([battle.mode == "sea" and all(prof_w[n].submarine for n in force) for force in forces])
+    sea = battle.mode == "sea"
+    apart = np.array([sea and all(prof_w[n].submarine for n in force) for force in fights.forces], dtype=bool)
     for subs in (False, True):
         rows = np.flatnonzero(apart[fights.f] == subs)
         if not len(rows):
             continue
         group = fights.part(rows)
-        once = _second_wave_once(battle, group, survivors, setup.unit, cat, limits, eps) if one_solve else None
-        if once is None and cap is not None and pairs_n > cap:  # a battle per pair: too many
+        once = _second_wave_once(battle, group, survivors, unit, cat, limits, eps) if one_solve else None
+        if once is None and cap is not None and len(fights.w) > cap:  # a battle per pair: too many
             raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else [
-            _shares(float(mass), _run(_wave_battle(battle, forces[f], survivors(group.defenders[j])), 1.0, "auto",
-                                      limits, eps, report=False))
+            _shares(float(mass), _run(_wave_battle(battle, fights.forces[f], survivors(group.defenders[j])), 1.0,
+                                      "auto", limits, eps, report=False))
             for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist())
         ]  # fmt: skip
         for part, part_error in parts:
             error += part_error
             for k, value in part.items():
                 total[k] += value
-    return {k: chance(v) for k, v in total.items()}, error
+    return total, error
+
+
+def _fight_on(
+    battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
+    limits: tuple[int | None, int | None, Work], eps: float,
+) -> tuple[dict[str, float], float]:
+    """The whole of an amphibious assault with a retreat (:attr:`AABattle.fights_on`):
+    where the attacker retreats (``tally``'s pairs: still fighting after the strafe's
+    round, or retreating below its number of units), the aircraft and the units that
+    came over land leave and the units landed from the sea fight on against the
+    defender's survivors until one side is gone (A-10.3 and its ruling; the battle goes
+    on: no new AA fire, no bombardment, no retreat).  Where none of them is left the
+    retreat ends the assault: the defender holds.  Returns the whole assault's chances
+    (the keys of :func:`_second_wave`) and the error bound its later battles add."""
+    import numpy as np
+
+    from engine.odds.aa_table import sum_by
+
+    zero = setup.unit - setup.unit
+    prof_a = battle.profiles("attacker", cat)
+    out = tally.outcome
+    total = {"attacker_win": out[ATTACKER], "attacker_takes": tally.takes if tally.takes is not None else zero,
+             "defender_win": out[DEFENDER] + out[STALEMATE] + out[UNFINISHED], "draw": out[DRAW]}
+    whole = {k: float(v) for k, v in total.items()}
+    # The pairs retreated from: after the strafe's round (the pairs still fighting then,
+    # arrays from the merged table engine) and below the number of units.
+    tables = [PairTable.of(kept) for kept in (tally.pairs, tally.retreats) if kept]
+    if not tables:
+        return {k: chance(v) for k, v in whole.items()}, 0.0
+    forces: list[dict[str, int]] = []
+    force_ids: dict[tuple[tuple[str, int], ...], int] = {}
+
+    def force_id(units: Counter[str]) -> int:
+        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
+        if key not in force_ids:
+            force_ids[key] = len(forces)
+            forces.append(dict(key))
+        return force_ids[key]
+
+    d_ids: dict[State, int] = {}
+    keys, ws = [], []
+    for table in tables:
+        fid = _landed_forces(setup.attacker, table.attackers, battle, prof_a, force_id)
+        dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in table.defenders], dtype=np.int64)
+        f, w = fid[table.a], table.w
+        gone = f < 0  # nobody landed is left: everything retreats, the defender holds
+        if gone.any():
+            whole["defender_win"] += float(w[gone].sum() if w.dtype != object else sum(w[gone].tolist(), zero))
+        keys.append(f[~gone] * (1 << 32) + dmap[table.d[~gone]])
+        ws.append(w[~gone])
+    error = 0.0
+    key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)
+    if len(w):
+        fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
+        parts, error = _fight_all(battle, fights, _survivors_of(setup.defender, aside), setup.unit, cat, limits,
+                                  eps, True, None)
+        for k, value in parts.items():
+            whole[k] += value
+    return {k: chance(v) for k, v in whole.items()}, error
+
+
+def _landed_forces(att: Side, states: Sequence[State], battle: AABattle, prof_a: Mapping[str, UnitProfile],
+                   force_id: Callable[[Counter[str]], int]) -> Any:
+    """The force (``force_id``'s number; -1: none) of the units landed from the sea in
+    each of the attacker's ``states`` (:meth:`AABattle.landed`: its land units but those
+    that came over land, which a type loses last), as arrays (a big assault leaves tens
+    of thousands of states)."""
+    import numpy as np
+
+    from engine.odds.aa_table import row_ids
+
+    names = sorted({slot.unit for slot in att.slots if prof_a[slot.unit].domain == LAND})
+    col = {n: j for j, n in enumerate(names)}
+    by_slot = np.zeros((len(att.slots), len(names)), dtype=np.int64)
+    for j, slot in enumerate(att.slots):
+        if slot.unit in col:
+            by_slot[j, col[slot.unit]] = 1
+    over = np.array([battle.overland.get(n, 0) for n in names], dtype=np.int64)
+    counts = np.array(states, dtype=np.int64).reshape(len(states), len(att.slots)) @ by_slot
+    landed = np.maximum(counts - over, 0)
+    first, at = row_ids(landed)
+    ids = np.zeros(len(first), dtype=np.int64)
+    for u in range(len(first)):
+        row = landed[first[u]].tolist()
+        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0})) if any(row) else -1
+    return ids[at]
 
 
 def _joined_forces(att: Side, states: Sequence[State], wave2: Mapping[str, int],

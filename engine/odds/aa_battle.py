@@ -452,6 +452,10 @@ class Tally(Generic[N]):
     # wave's units still fighting, engine.odds.aa): a dict from the general engine, a
     # PairTable from the merged table engine.
     pairs: dict[tuple[State, State], N] | PairTable[N] | None = None
+    # The pairs of states the attacker retreated from, with their chances (None: not
+    # kept), when asked (an amphibious assault's landed units fight on from them,
+    # engine.odds.aa): a dict from the general engine, a PairTable from the merged one.
+    retreats: dict[tuple[State, State], N] | PairTable[N] | None = None
 
     @classmethod
     def empty(cls, unit: N) -> "Tally[N]":
@@ -469,6 +473,8 @@ class Tally(Generic[N]):
         self.outcome[outcome] += mass
         if outcome == UNFINISHED and isinstance(self.pairs, dict):
             self.pairs[(a, d)] = self.pairs.get((a, d), mass - mass) + mass
+        elif outcome == RETREAT and isinstance(self.retreats, dict):
+            self.retreats[(a, d)] = self.retreats.get((a, d), mass - mass) + mass
         self.attacker_end[a] = self.attacker_end.get(a, mass - mass) + mass
         self.defender_end[d] = self.defender_end.get(d, mass - mass) + mass
         if takes and outcome == ATTACKER and self.takes is not None:

@@ -6,7 +6,8 @@ fight this conduct-combat phase (or, in the combat move, a hostile space the mov
 units in) — into the battle the calculator answers, read from the state it is given
 (the bot gives it the state as the asker may see it): the units on both sides (a land
 battle's AA gun fires at the aircraft, A-10.5, but only before round 1; cargo landing
-from transports makes it amphibious, with the bombarding warships, A-10.3; paratroopers
+from transports makes it amphibious, with the bombarding warships and the attacking
+land units that came over land, which retreat with the aircraft, A-10.3; paratroopers
 aboard bombers, A-7.6; a battleship already hit is a damaged battleship, A-10.8), the
 orders of loss the game's default casualties follow (A-10.14: the power's own list,
 then cheapest first; the attacker of a land battle keeps its last land unit, A-10.10)
@@ -138,10 +139,14 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     # its last unit that can take the territory.  The calculator fills an order
     # it is not given otherwise (lowest combat value first), so the whole order is given.
     chooser = combat.decider(state, b, combat.DEF)
+    # in an amphibious assault the land units that came over land retreat with
+    # the aircraft; those landed from the sea never do (as combat.retreat_options).
+    overland = [u for u in att if u.is_land and u.came_from and state.board.is_land(u.came_from)] if amphibious else []
     return AABattle.parse(
         _text(_odds_kinds(att)), _text(_odds_kinds(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
         bombard=_text(bombard) if bombard else "",
+        overland=_text(_odds_kinds(overland)) if overland else "",
         ool_attacker=_order(state, attacker_power, "attack", att),
         ool_defender=_order(state, chooser, "defense", dfn),
         keep_land_unit=int(kind == "land"),

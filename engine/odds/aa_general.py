@@ -200,13 +200,16 @@ class GeneralEngine(Generic[N]):
 
     # -- the whole battle ---------------------------------------------------------------------
 
-    def run(self, rounds: int | None = None, pairs: bool = False) -> Tally[N]:
+    def run(self, rounds: int | None = None, pairs: bool = False, retreats: bool = False) -> Tally[N]:
         """The battle, or its first ``rounds`` rounds; with ``pairs`` the pairs of
-        states still fighting after the last of them are kept (``Tally.pairs``)."""
+        states still fighting after the last of them are kept (``Tally.pairs``), with
+        ``retreats`` those the attacker retreated from (``Tally.retreats``)."""
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         if pairs:
             tally.pairs = {}
+        if retreats:
+            tally.retreats = {}
         after: dict[Pair, N] = {}
         if isinstance(self.unit, float) and self.vectorised and self.plain_starts():
             # Round 1 is like any other: the numpy solve (or round walk) starts from the
@@ -228,6 +231,8 @@ class GeneralEngine(Generic[N]):
             trial: Tally[N] = Tally.empty(self.unit)
             if pairs:
                 trial.pairs = {}
+            if retreats:
+                trial.retreats = {}
             begun = self.plain_pairs(trial)
             if self._strike_solve(begun, trial, rounds, starts=True):
                 return trial.add_drift()

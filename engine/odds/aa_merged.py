@@ -469,6 +469,9 @@ class MergedTable(TableEngine):
         # state (kept when a list is put here before run: Tally.pairs, for a second wave
         # the first wave's units join).
         self.pairs: list[tuple[Arr, Arr]] | None = None
+        # Likewise the cells the attacker retreats from (Tally.retreats: an amphibious
+        # assault's landed units fight on from them, engine.odds.aa._fight_on).
+        self.retreat_pairs: list[tuple[Arr, Arr]] | None = None
         self._defender_arrays()
         if self.n0:
             self._block_arrays()
@@ -556,13 +559,17 @@ class MergedTable(TableEngine):
         lim = np.where(quiet, nD, self.jT)
         per_row = np.zeros(len(rows))
 
-        def record(outcome: str, rsel: Arr, mask: Callable[[Arr], Arr], to_end: bool = False) -> None:
+        def record(outcome: str, rsel: Arr, mask: Callable[[Arr], Arr], to_end: bool = False,
+                   keep: list[tuple[Arr, Arr]] | None = None) -> None:
             """Record ``rows[n, c]`` where ``mask(ids)[m, c]`` for the rows ``ids``
-            chosen by ``rsel`` (no other row has such a cell)."""
+            chosen by ``rsel`` (no other row has such a cell); ``keep``: where to put
+            the recorded cells by attacker state."""
             ids = np.flatnonzero(rsel)
             if not len(ids):
                 return
             masses = np.where(mask(ids), rows[ids], 0.0)
+            if keep is not None:
+                keep.append((states[ids], masses))
             by_row = masses.sum(axis=1)
             total = float(by_row.sum())
             if not total:
@@ -589,7 +596,8 @@ class MergedTable(TableEngine):
             self.unsure += float(np.where(fights[:, None] & (cols >= lo) & (cols < hi), rows, 0.0).sum())
         cut1 = np.minimum(r_cut, lim)
         cut = cut1[:, None]
-        record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])))
+        record(RETREAT, alive & (stop | (cut1 > 0)), lambda ids: (cols < lim[ids, None]) & (stop[ids, None] | (cols < cut[ids])),
+               keep=self.retreat_pairs)
         if last:  # the round limit: what did not retreat after the last round is unfinished
             def unfinished(ids: Arr) -> Arr:
                 return (cols < lim[ids, None]) & (cols >= cut[ids])
@@ -880,21 +888,28 @@ class MergedTable(TableEngine):
     def _tally(self) -> Tally[float]:
         tally = super()._tally()
         tally.dropped += self.win_light  # decisions _win_ground did not compute
+        # The pairs of states still fighting after the round limit, and those the
+        # attacker retreated from (as the general engine keeps them, GeneralEngine.run).
         if self.pairs is not None:
-            # The pairs of states still fighting after the round limit (as the general
-            # engine keeps them, GeneralEngine.run(pairs=True)).
-            # Summed by (attacker state, column) in numpy, the tuples made once per state.
-            C = self.C
-            keys, masses = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
-            for states, rows in self.pairs:
-                r, c = np.nonzero(rows)
-                keys.append(states[r] * C + c)
-                masses.append(rows[r, c])
-            key, mass = sum_by(np.concatenate(keys), np.concatenate(masses))
-            s_of, j_of = np.divmod(key, C)
-            us, u_at = np.unique(s_of, return_inverse=True)
-            tally.pairs = PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at.ravel(), j_of, mass)
+            tally.pairs = self._pair_table(self.pairs)
+        if self.retreat_pairs is not None:
+            tally.retreats = self._pair_table(self.retreat_pairs)
         return tally
+
+    def _pair_table(self, kept: list[tuple[Arr, Arr]]) -> PairTable[float]:
+        """Cells kept by attacker state (``pairs``, ``retreat_pairs``) as pairs of
+        states, summed by (attacker state, column) in numpy, the tuples made once per
+        state."""
+        C = self.C
+        keys, masses = [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
+        for states, rows in kept:
+            r, c = np.nonzero(rows)
+            keys.append(states[r] * C + c)
+            masses.append(rows[r, c])
+        key, mass = sum_by(np.concatenate(keys), np.concatenate(masses))
+        s_of, j_of = np.divmod(key, C)
+        us, u_at = np.unique(s_of, return_inverse=True)
+        return PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at.ravel(), j_of, mass)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

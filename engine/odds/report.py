@@ -57,6 +57,8 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append(f"{RULES_NAMES.get(b.rules, b.rules)} profiles")
     if b.low_luck:
         extras.append("low luck")
+    if b.overland:
+        extras.append(f"{format_army(b.overland)} came over land")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
     if b.keep_land_unit:
@@ -70,9 +72,19 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
     if extras:
         lines[0] += " — " + ", ".join(extras)
-    lines.append(_outcome(b.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw))
+    if odds.fight_on is not None:
+        # A-10.3: the landed units fight on after the retreat; the whole assault first,
+        # then the battle up to the retreat (what the lines below describe).
+        w = odds.fight_on
+        lines.append(_outcome(b.mode, w["attacker_win"], w["attacker_takes"], w["defender_win"], w["draw"]))
+        lines.append("The aircraft and the units that came over land retreat "
+                     f"{percent(odds.retreat)}; the units landed from the sea fight on to the end (A-10.3)")
+        first = _outcome(b.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw)
+        lines.append("Up to the retreat: " + first[0].lower() + first[1:])
+    else:
+        lines.append(_outcome(b.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw))
     parts = []
-    if odds.retreat:
+    if odds.retreat and odds.fight_on is None:
         parts.append(f"attacker retreats {percent(odds.retreat)}")
     if odds.unfinished:
         parts.append(f"still fighting after {b.rounds} round(s) {percent(odds.unfinished)}")
@@ -80,12 +92,13 @@ def aa_lines(odds: AAOdds) -> list[str]:
         parts.append(f"stalemate (no one can hit) {percent(odds.stalemate)}")
     if parts:
         lines.append("Defender holds includes: " + ", ".join(parts))
+    upto = " up to the retreat" if odds.fight_on is not None else ""
     lines.append(
-        f"Expected survivors: attacker {_army(odds.expected_survivors['attacker'])}; "
+        f"Expected survivors{upto}: attacker {_army(odds.expected_survivors['attacker'])}; "
         f"defender {_army(odds.expected_survivors['defender'])}"
     )
     lines.append(
-        f"Expected losses: attacker {odds.expected_units_lost('attacker'):.2f} units / "
+        f"Expected losses{upto}: attacker {odds.expected_units_lost('attacker'):.2f} units / "
         f"{odds.expected_ipc_loss['attacker']:.1f} IPC, defender "
         f"{odds.expected_units_lost('defender'):.2f} units / {odds.expected_ipc_loss['defender']:.1f} IPC"
         f" · TUV swing {odds.tuv_swing:+.1f} IPC for the attacker"
@@ -121,7 +134,12 @@ def _outcome(mode: str, win: float, takes: float, held: float, draw: float, *, b
 
 
 def aa_headline(odds: AAOdds) -> str:
-    """The key numbers in one emphasised line (the chat answer's second line)."""
+    """The key numbers in one emphasised line (the chat answer's second line): the
+    whole assault's where the landed units fight on after a retreat (A-10.3)."""
+    w = odds.fight_on
+    if w is not None:
+        return _outcome(odds.battle.mode, w["attacker_win"], w["attacker_takes"], w["defender_win"], w["draw"],
+                        bold=True)
     return _outcome(odds.battle.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw,
                     bold=True)
 
@@ -133,16 +151,18 @@ def aa_sections(odds: AAOdds) -> list[Section]:
     ]
     if odds.battle.mode != "sea":
         outcome.append(("Attacker takes", odds.attacker_takes))
-    sections: list[Section] = [("Outcome", outcome)]
+    sections: list[Section] = [("Outcome" if odds.fight_on is None else "Up to the retreat", outcome)]
     for who in ("attacker", "defender"):
         sections.append((f"Surviving {who} units", _count_bars(odds.survivor_count[who])))
-    if odds.second_wave is not None:  # last, so the sections' colours keep their places
-        w = odds.second_wave
+    # Last, so the sections' colours keep their places.
+    for title, w in (("With the second wave", odds.second_wave), ("The landed units fighting on", odds.fight_on)):
+        if w is None:
+            continue
         whole: Bars = [("Attacker wins", w["attacker_win"]), ("Defender holds", w["defender_win"]),
                        ("Both destroyed", w["draw"])]  # fmt: skip
         if odds.battle.mode != "sea":
             whole.append(("Attacker takes", w["attacker_takes"]))
-        sections.append(("With the second wave", whole))
+        sections.append((title, whole))
     return sections
 
 

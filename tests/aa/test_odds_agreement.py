@@ -16,9 +16,10 @@ the same position and is summed in closed form, as the calculator does.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 from engine.aa import combat
 from engine.aa.events import BattleEnded, Rolled
 from engine.aa.game import apply
-from engine.aa.orders import Continue, Fight, Submerge
+from engine.aa.orders import Continue, Fight, Retreat, Submerge
 from engine.aa.state import COMBAT, AAState, Battle, Settings, Site
 from engine.core.errors import IllegalOrder
 from engine.odds.aa import AABattle, aa_odds
@@ -78,17 +79,25 @@ def _weight(events: list[Any]) -> Fraction:
 
 def _key(state: AAState) -> tuple[Any, ...]:
     b = state.battle
-    units = tuple(sorted((u.id, u.kind, u.where, u.damage, u.submerged, u.aboard) for u in state.units.values()))
+    # (the mission tells aircraft that retreated from those still fighting, A-10.3)
+    units = tuple(sorted((u.id, u.kind, u.where, u.damage, u.submerged, u.aboard, u.mission)
+                         for u in state.units.values()))
     if b is None:
         return ("over", units)
     return (b.stage, b.hits, b.zone, b.aside, b.struck, units)
 
 
 class Explorer:
-    """Exact distribution of battle results from a position (memoised by position)."""
+    """Exact distribution of battle results from a position (memoised by position).
+    ``retreat``: whether the attacker retreats from a position where it may (else it
+    presses on), and ``rounds``: the rounds after which that choice may differ (a
+    strafe's round: positions are told apart by their round up to the one after it)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, retreat: Callable[[AAState], bool] | None = None,
+                 rounds: int = 0) -> None:
         self.orig = ORIGINAL_BEGIN_ROUND
+        self.retreat = retreat
+        self.rounds = rounds
 
         def hold(state: AAState, dice: Any) -> tuple[AAState, list[Any]]:
             b = state.battle
@@ -105,6 +114,8 @@ class Explorer:
         elif b.stage == "held":
             new, ev = self.orig(replace(state, battle=replace(b, stage="end")), dice)
             events = tuple(ev)
+        elif b.stage == "retreat" and self.retreat is not None and self.retreat(state):
+            new, events = apply(state, Retreat(ATTACKER, combat.retreat_options(state)[0]), dice)
         elif b.stage == "retreat":
             new, events = apply(state, Continue(ATTACKER), dice)
         elif b.stage.startswith("submerge"):
@@ -134,8 +145,12 @@ class Explorer:
             for q, nxt, end in self.step(new):
                 yield p * q, nxt, end
 
+    def key(self, state: AAState) -> tuple[Any, ...]:
+        b = state.battle
+        return _key(state) + (min(b.round, self.rounds + 1) if b is not None and self.rounds else 0,)
+
     def results(self, state: AAState) -> dict[str, Fraction]:
-        key = _key(state)
+        key = self.key(state)
         if key in self.memo:
             return self.memo[key]
         out = {"attacker": Fraction(0), "defender": Fraction(0), "draw": Fraction(0)}
@@ -144,7 +159,7 @@ class Explorer:
             if ended is not None:
                 result = {"attacker": "attacker", "draw": "draw"}.get(ended, "defender")
                 out[result] += p
-            elif _key(new) == key:
+            elif self.key(new) == key:
                 loop += p
             else:
                 for r, q in self.results(new).items():
@@ -474,3 +489,102 @@ def test_amphibious_assaults_have_the_calculators_probabilities(
         monkeypatch: pytest.MonkeyPatch, att: dict[str, int], air: dict[str, int], ships: dict[str, int],
         dfn: dict[str, int]) -> None:
     _check(monkeypatch, "amphibious", {**att, **air}, dfn, ships)
+
+
+# --------------------------------------------------------------------------- amphibious retreats
+
+def _landing_with_overland(landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
+                           defender: dict[str, int], bombard: dict[str, int]
+                           ) -> tuple[AAState, tuple[str, ...], tuple[str, ...]]:
+    """An amphibious assault on Karelia: ``landed`` from transports, ``overland`` from
+    Finland, ``air`` flying in, ``bombard`` offshore; the units landed from the sea are
+    added first, so that the game's default casualties (lowest id first within a type,
+    A-10.14) lose them before the overland units of their type, as the calculator
+    assumes.  Returns the position and both full type orders of loss."""
+    state = _battle("amphibious", {**landed, **air}, defender, bombard, (), ())
+    for k, n in overland.items():
+        state = add(state, ATTACKER, k, AMPHIBIOUS_AT, n, p3=True, moved=1, came_from="Finland")
+    state = replace(state, options=replace(state.options, landing_air_retreat=True))
+    kinds = Counter(landed) + Counter(overland) + Counter(air)
+    att_order = tuple(combat.loss_order(state, ATTACKER, "attack", kinds))
+    def_order = tuple(combat.loss_order(state, DEFENDER, "defense", defender))
+    return _orders(state, att_order, def_order), att_order, def_order
+
+
+def _check_retreat(monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int],
+                   air: dict[str, int], defender: dict[str, int], bombard: dict[str, int], after: int | None,
+                   left: int | None) -> tuple[AABattle, dict[str, Fraction]]:
+    """The calculator's whole assault (``fight_on``, in fractions and decimals) is the
+    game's battle where the attacker retreats its aircraft and overland units after
+    round ``after`` or with ``left`` units or fewer, and the landed units fight on,
+    every dice outcome summed; the live form reads the same battle."""
+    landed, overland, air, defender = ({k: n for k, n in army.items() if n}
+                                       for army in (landed, overland, air, defender))
+    state, att_order, def_order = _landing_with_overland(landed, overland, air, defender, bombard)
+
+    def retreat(s: AAState) -> bool:
+        b = s.battle
+        assert b is not None
+        alive = len(combat.attackers(s, b))
+        return (after is not None and b.round >= after) or (left is not None and alive <= left)
+
+    got = Explorer(monkeypatch, retreat, rounds=after or 0).results(state)
+    battle = AABattle(attacker=dict(Counter(landed) + Counter(overland) + Counter(air)), defender=defender,
+                      mode="amphibious", bombard=bombard, overland=overland, ool_attacker=att_order,
+                      ool_defender=def_order, keep_land_unit=1, retreat_after=after,
+                      retreat_below=0 if left is None else left + 1)
+    for exact in (True, False):
+        odds = aa_odds(battle, exact=exact)
+        assert odds.fight_on is not None
+        want = {"attacker": odds.fight_on["attacker_win"], "defender": odds.fight_on["defender_win"],
+                "draw": odds.fight_on["draw"]}
+        assert want == pytest.approx({k: float(v) for k, v in got.items()}, abs=1e-13), (exact, got, want)
+    # The live form (/odds aa battle:…) reads the units that came over land from the
+    # game; with the same retreat it gives the same whole assault.
+    from engine.odds.aa_game import odds_battle
+
+    live = odds_battle(state, AMPHIBIOUS_AT)
+    assert live.mode == "amphibious" and dict(live.overland) == overland
+    live_odds = aa_odds(replace(live, retreat_after=battle.retreat_after, retreat_below=battle.retreat_below))
+    assert live_odds.fight_on == pytest.approx(aa_odds(battle).fight_on, abs=1e-15)
+    return battle, got
+
+
+@pytest.mark.parametrize(("landed", "overland", "air", "defender", "after", "left"), [
+    # A-10.3: the fighter and the tank that came over land strafe after round 1; the
+    # landed infantry fights on to the end.
+    ({"infantry": 2}, {"tank": 1}, {"fighter": 1}, {"infantry": 3}, 1, None),
+    # The fighter alone retreats from a landing (no overland attacker), after round 2.
+    ({"infantry": 1, "artillery": 1}, {}, {"fighter": 1}, {"infantry": 2, "tank": 1}, 2, None),
+    # Retreat with 2 units or fewer left: the overland infantry goes last among the
+    # infantry, so a retreat may leave no landed unit (the defender holds).
+    ({"infantry": 1}, {"infantry": 1, "tank": 1}, {"bomber": 1}, {"infantry": 2, "artillery": 1}, None, 2),
+    # Both: after round 2 at the latest, earlier with 1 unit left.
+    ({"infantry": 2}, {"artillery": 1}, {}, {"infantry": 3}, 2, 1),
+])  # fmt: skip
+def test_amphibious_retreats_leave_the_landed_units_fighting_as_in_the_game(
+        monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
+        defender: dict[str, int], after: int | None, left: int | None) -> None:
+    """A-10.3 and its ruling, in the game and in the calculator alike."""
+    battle, got = _check_retreat(monkeypatch, landed, overland, air, defender, {}, after, left)
+    # The retreat itself changes the answer: fighting everything to the end differs.
+    plain = aa_odds(replace(battle, retreat_after=None, retreat_below=0))
+    assert abs(plain.attacker_win - float(got["attacker"])) > 1e-3
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(landed=army(("infantry", "artillery", "tank"), 1, 2), overland=army(("infantry", "tank"), 0, 2),
+       air=army(("fighter", "bomber"), 0, 1), ships=army(("battleship", "cruiser"), 0, 2),
+       dfn=army(("infantry", "artillery", "tank", "fighter"), 1, 3), gun=st.booleans(),
+       after=st.sampled_from([None, 1, 2]), left=st.sampled_from([None, 1, 2]))
+def test_random_amphibious_retreats_have_the_games_probabilities(
+        monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
+        ships: dict[str, int], dfn: dict[str, int], gun: bool, after: int | None, left: int | None) -> None:
+    """A-10.3, A-10.5 (AA fire), A-14.5 (bombardment by the ships the landed units
+    allow): random small landings with a retreat, as the game plays them."""
+    if after is None and left is None:
+        left = 1
+    if not any(air.values()) and not any(overland.values()):
+        air = {"fighter": 1}
+    defender = {**dfn, **({"aa gun": 1} if gun and any(air.values()) else {})}
+    _check_retreat(monkeypatch, landed, overland, air, defender, {k: n for k, n in ships.items() if n}, after, left)

@@ -8,6 +8,7 @@ import inspect
 import json
 import random
 import warnings
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -101,10 +102,64 @@ def test_strafe_retreats_after_the_round() -> None:
     assert odds.exact["defender_win"] == F(5, 6) * F(1, 3) + F(5, 6) * F(2, 3)
 
 
-def test_strafe_is_refused_in_an_amphibious_assault_in_slash_syntax() -> None:
+def test_strafe_is_refused_in_a_landing_with_nothing_that_may_retreat_in_slash_syntax() -> None:
+    """A-10.3: land units from the sea never retreat; with no aircraft and no unit that
+    came over land, nothing could."""
     with pytest.raises(PlayerError) as err:
-        aa_odds(AABattle.parse("1 inf", "1 inf", mode="amphibious", retreat_after=1))
-    assert "/odds aa … kind:land retreat_after:1" in err.value.text()
+        aa_odds(AABattle.parse("2 inf", "1 inf", mode="amphibious", retreat_after=1))
+    text = err.value.text()
+    assert "never retreat (A-10.3)" in text
+    assert '/odds aa … kind:amphibious overland:"1 inf"' in text and "/odds aa … kind:land" in text
+
+
+def test_a_landings_aircraft_strafe_and_the_landed_infantry_fights_on() -> None:
+    """A-10.3 and its ruling: 1 inf landed from the sea and 1 fighter attack 1 inf; the
+    fighter retreats after round 1, the infantry fights on alone until one side is gone.
+    Round 1: attacker hits with 1/6 + 5/6 * 1/2 = 7/12 (the infantry's 1 or the
+    fighter's 1-3), the defender with 1/3 (and it takes the infantry last, keeping a
+    land unit: the fighter goes first, A-10.10 here as the game does it)."""
+    battle = AABattle.parse("1 inf, 1 fig", "1 inf", mode="amphibious", retreat_after=1, keep_land_unit=1)
+    odds = aa_odds(battle, exact=True)
+    hit, shot = F(7, 12), F(1, 3)
+    # 1 inf against 1 inf to the end: attacker 1/4, defender 5/8, draw 1/8 (A-10.4).
+    one = {"attacker_win": F(1, 4), "defender_win": F(5, 8), "draw": F(1, 8)}
+    # After round 1 with both alive (no hit on either side, or only the fighter lost),
+    # the infantry alone fights on.
+    on = (1 - hit) * (1 - shot) + (1 - hit) * shot
+    assert odds.fight_on is not None
+    assert odds.fight_on["attacker_win"] == pytest.approx(float(hit + on * one["attacker_win"]), abs=1e-15)
+    assert odds.fight_on["draw"] == pytest.approx(float(on * one["draw"]), abs=1e-15)
+    assert odds.fight_on["attacker_takes"] == odds.fight_on["attacker_win"]
+    # The first part ends at the retreat: "retreat" is where the fighter left.
+    assert odds.retreat == pytest.approx(float(on), abs=1e-15)
+    assert odds.to_dict()["fight_on"] == dict(odds.fight_on)
+
+
+def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> None:
+    """A-10.3: at most one bombarding ship per unit landed from the sea; units that
+    came over land neither land nor stay when the others retreat."""
+    two_ships = AABattle.parse("1 inf, 1 tank", "2 inf", mode="amphibious", bombard="2 bat", keep_land_unit=1)
+    one_ship = replace(two_ships, overland={"tank": 1})
+    assert aa_odds(two_ships, exact=True).attacker_win > aa_odds(one_ship, exact=True).attacker_win
+    with pytest.raises(PlayerError) as err:  # nothing lands: nothing bombards
+        aa_odds(replace(two_ships, overland={"tank": 1, "infantry": 1}))
+    assert 'overland:"1 inf"' in err.value.text()  # one unit fewer came over land: it lands
+    with pytest.raises(PlayerError) as err:  # more than the attacker has
+        aa_odds(replace(one_ship, overland={"tank": 2}))
+    assert "overland lists 2 tank but the attacker has 1 tank" in err.value.text()
+    with pytest.raises(PlayerError) as err:  # only in an amphibious assault
+        aa_odds(replace(one_ship, mode="land", bombard={}))
+    assert "kind:amphibious" in err.value.text()
+
+
+@pytest.mark.parametrize("options", [dict(rounds=2, retreat_after=1), dict(retreat_chance=40),
+                                     dict(retreat_after=1, wave2="2 inf")])
+def test_a_landings_retreat_refuses_what_it_cannot_follow(options: dict[str, object]) -> None:
+    """The landed units fight on to the end (A-10.3): no round limit, no retreat by win
+    chance, no second wave there; each refusal offers the land battle."""
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse("2 inf, 1 fig", "2 inf", mode="amphibious", bombard="1 cru", **options))
+    assert '/odds aa … kind:land bombard:""' in err.value.text()
 
 
 def test_a_strafe_after_the_round_limit_is_refused_in_slash_syntax() -> None:
@@ -1334,3 +1389,32 @@ def test_a_stuck_start_still_fighting_is_joined_by_the_second_wave(
         assert odds.second_wave["attacker_win"] == pytest.approx(expected.attacker_win, abs=1e-12)
         assert odds.second_wave["draw"] == pytest.approx(expected.draw, abs=1e-12)
     assert together.attacker_win > alone.attacker_win + 0.5  # the two cases differ
+
+
+@pytest.mark.parametrize("retreat", [dict(retreat_after=2), dict(retreat_left=20), dict(retreat_after=3, retreat_left=25)])
+def test_a_big_landings_retreat_in_the_merged_table_engine_is_the_general_engines(
+        monkeypatch: pytest.MonkeyPatch, retreat: dict[str, int]) -> None:
+    """A-10.3: with AA fire splitting the attacker, the merged table engine keeps the
+    pairs the attacker retreats from (and those still fighting after a strafe's round);
+    the landed units fighting on from them give the general engine's whole assault."""
+    from engine.odds import aa_merged
+
+    kept: list[int] = []
+    original = aa_merged.MergedTable._pair_table
+
+    def spy(self: Any, cells: Any) -> Any:
+        table = original(self, cells)
+        kept.append(len(table.w))
+        return table
+
+    monkeypatch.setattr(aa_merged.MergedTable, "_pair_table", spy)
+    battle = AABattle.parse("30 inf, 10 tank, 10 fig", "40 inf, 10 art, 1 aa", mode="amphibious", bombard="2 bat",
+                            overland="5 tank", keep_land_unit=1, **retreat)  # fmt: skip
+    merged = aa_odds(battle)
+    assert kept and max(kept) > 0  # the merged engine answered, and kept pairs
+    general = aa_odds(battle, engine="general")
+    assert merged.fight_on is not None and general.fight_on is not None
+    bound = merged.error_bound + general.error_bound
+    for key in ("attacker_win", "defender_win", "draw", "attacker_takes"):
+        assert merged.fight_on[key] == pytest.approx(general.fight_on[key], abs=bound)
+    assert merged.retreat == pytest.approx(general.retreat, abs=bound) and merged.retreat > 0.01

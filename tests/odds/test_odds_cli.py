@@ -137,12 +137,21 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
     code, _, err = run(capsys, "aa", "--attacker", "3 inf, 1 bat", "--defender", "3 inf")
     assert code == 2 and 'warroom odds aa … --amphibious --attacker "3 inf" --bombard "1 bat"' in err
     assert "/odds" not in err and "kind:" not in err
-    # A strafe in an amphibious assault: the example says what to change.
+    # A retreat by win chance in an amphibious assault (A-10.3: not computed there): the
+    # example says what to change, and it answers.
     code, _, err = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--amphibious",
-                       "--retreat-after", "1")  # fmt: skip
-    assert code == 2 and "(A-10.3)" in err and "Legal: warroom odds aa … --land --retreat-after 1." in err
-    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--land", "--retreat-after", "1")
+                       "--bombard", "1 cru", "--retreat-chance", "40")  # fmt: skip
+    assert code == 2 and "(A-10.3)" in err
+    assert 'Legal: warroom odds aa … --land --bombard "" --retreat-chance 40.' in err
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--land", "--bombard", "",
+                       "--retreat-chance", "40")  # fmt: skip
     assert code == 0 and "Attacker wins" in out
+    # A strafe there is computed: the fighters and the tank from over land leave after
+    # round 1, the infantry landed from the sea fights on.
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 1 tank, 2 fig", "--defender", "4 inf", "--amphibious",
+                       "--overland", "1 tank", "--retreat-after", "1")  # fmt: skip
+    assert code == 0 and "1 tank came over land" in out
+    assert "the units landed from the sea fight on to the end (A-10.3)" in out and "Up to the retreat: " in out
     code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-left", "2",
                        "--retreat-below", "2")  # fmt: skip
     assert code == 2 and "warroom odds aa … --retreat-left 2, warroom odds aa … --retreat-below 3." in err

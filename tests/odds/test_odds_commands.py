@@ -29,6 +29,23 @@ async def test_odds_aa_options() -> None:
     assert "bombarded by 1 bat" in msg.text and "still fighting after 1 round(s)" in msg.text
 
 
+async def test_odds_aa_a_landings_strafe_leaves_the_landed_units_fighting() -> None:
+    """A-10.3: the fighters and the tank that came over land retreat after round 1; the
+    infantry landed from the sea fights on. The bold line is the whole assault."""
+    from engine.odds.aa import AABattle, aa_odds
+
+    msg = await invoke("odds aa", attacker="3 inf, 1 tank, 2 fig", defender="4 inf", kind="amphibious",
+                       bombard="1 cru", overland="1 tank", retreat_after="1")  # fmt: skip
+    odds = aa_odds(AABattle.parse("3 inf, 1 tank, 2 fig", "4 inf", mode="amphibious", bombard="1 cru",
+                                  overland="1 tank", retreat_after=1))  # fmt: skip
+    assert odds.fight_on is not None
+    assert f"**Attacker wins {100 * odds.fight_on['attacker_win']:.1f}%**" in msg.text
+    assert "1 tank came over land, attacker retreats after round 1" in msg.text
+    assert f"Up to the retreat: attacker wins {100 * odds.attacker_win:.1f}%" in msg.text
+    assert odds.fight_on["attacker_win"] != odds.attacker_win
+    assert_chart(msg)
+
+
 async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # Refused before any computing starts (the engine's battle run is never reached).
     from engine.odds import aa

@@ -75,6 +75,17 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_below=2),
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_chance=30),
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_after=1),
+    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 cru", retreat_chance=40),
+    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", overland="1 inf", rounds=2,
+         retreat_after=1),
+    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 bat", retreat_left=1,
+         wave2="2 inf"),
+    dict(attacker="2 inf", defender="2 inf", overland="1 inf"),  # overland only in an amphibious assault
+    dict(attacker="2 des", defender="1 des", kind="sea", overland="1 inf"),
+    dict(attacker="2 inf", defender="2 inf", kind="amphibious", overland="3 inf"),
+    dict(attacker="1 inf", defender="2 inf", kind="amphibious", bombard="1 bat", overland="1 tank"),
+    dict(attacker="1 inf, 1 tank", defender="2 inf", kind="amphibious", bombard="1 bat",
+         overland="1 inf, 1 tank"),  # nothing lands: nothing bombards
     dict(attacker="3 inf", defender="3 inf", retreat_after=0),
     dict(attacker="3 inf", defender="3 inf", rounds=1, retreat_after=2),
     dict(attacker="3 inf", defender="3 inf", retreat_chance=0),

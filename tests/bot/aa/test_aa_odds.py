@@ -112,6 +112,26 @@ def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
     assert dict(battle.defender) == {"infantry": 2}
 
 
+def test_the_units_that_came_over_land_are_named_for_a_landings_retreat() -> None:
+    """A-10.3: the tank from Finland may retreat with the fighter; the infantry landed
+    from the sea fights on. /odds aa battle:… with retreat_after:1 computes exactly that."""
+    s = empty("1941")
+    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
+    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
+    boat = max(s.units)
+    s = add(s, "Germany", "infantry", "4 Sea Zone", 2, aboard=boat, target="Karelia S.S.R.", p3=True,
+            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = add(s, "Germany", "tank", "Karelia S.S.R.", 1, p3=True, moved=1, came_from="Finland")
+    s = add(s, "Germany", "fighter", "Karelia S.S.R.", 1, p3=True, moved=2, came_from="Finland")
+    s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 3)
+    battle = odds_battle(turn(s, "Germany", "combat move"), "Karelia S.S.R.")
+    assert battle.mode == "amphibious" and dict(battle.overland) == {"tank": 1}
+    options = odds_options(battle, {"retreat_after": 1})
+    assert options["overland"] == "1 tank" and options["kind"] == "amphibious"
+    odds = aa_odds(replace(battle, retreat_after=1))
+    assert odds.fight_on is not None and odds.retreat > 0
+
+
 def test_a14_5_bombardment_is_one_ship_per_unit_landing_the_strongest_first() -> None:
     """A-10.3 step 2 / A-14.5: one infantry landing lets one warship bombard (the battleship,
     not the cruiser), as the engine will fire it."""
