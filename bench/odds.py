@@ -122,6 +122,12 @@
   ordered so that their products are summed where they stand and the pairs are arrays;
   ~0.85 s before that, ~1.6 s before the starts were arrays, ~5 s with a start per force
   and AA outcome, ~945,000 of them).
+- ``odds-aa-amphibious-100-strafe-ms`` / ``odds-aa-amphibious-100-retreat-left-ms``:
+  ``LANDING_100`` (10 of its tanks came over land) assaults ``LANDING_DEFENSE`` from the
+  sea with 3 battleships bombarding; the fighters and those tanks retreat after round 2
+  / with 40 units left, and the landed units fight on (A-10.3), best of three (~0.2-0.4
+  s: the merged table engine keeps the pairs retreated from; ~6-8 s in the general
+  engine's pass, where round 1 from every AA and bombardment outcome is Python).
 - ``odds-aa-joined-wave-100-ms``: 100 attacking units in all, 20 of them aircraft: 30
   inf, 10 art, 10 tanks, 10 fighters and 10 bombers against 60 inf, 15 art, 10 tanks,
   5 fighters and an AA gun for 1 round, then 10 inf, 5 art, 5 tanks, 5 fighters and 5
@@ -203,6 +209,11 @@ ATTACK_AA_FIGHTERS = "50 inf, 15 art, 15 tank, 20 fig"
 DEFENSE_AA = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 ATTACK_ALL_AIR = "50 fig, 50 bom"
 ATTACK_MIXED_AIR = "40 inf, 30 fig, 30 bom"
+# An amphibious assault of 100: 10 tanks came over land, 30 fighters fly in, 3
+# battleships bombard; the retreat takes those two away, the landed units fight on.
+LANDING_100 = "50 inf, 20 tank, 30 fig"
+LANDING_DEFENSE = "70 inf, 20 art, 10 tank, 1 aa"
+LANDING_OPTIONS: dict[str, object] = dict(mode="amphibious", bombard="3 bat", overland="10 tank", keep_land_unit=1)
 DEFENSE_AIR = "90 inf, 9 tank, 1 aa"
 SEA_ATTACK_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
 SEA_DEFENSE_30 = "10 sub, 6 des, 6 cru, 2 car, 2 bat, 4 fig"
@@ -343,6 +354,9 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-second-wave-aa-gun-ms", _ms("30 inf", DEFENSE_WAVE, 1, wave2=ATTACK_AA)
     yield "odds-aa-joined-wave-aa-gun-ms", _ms(ATTACK_JOINED, DEFENSE_WAVE, 3, rounds=2, wave2=WAVE2_JOINED)
     yield "odds-aa-joined-wave-100-ms", _ms(ATTACK_JOINED_100, DEFENSE_JOINED_100, 2, rounds=1, wave2=WAVE2_JOINED_100)
+    yield "odds-aa-amphibious-100-strafe-ms", _ms(LANDING_100, LANDING_DEFENSE, 3, retreat_after=2, **LANDING_OPTIONS)
+    yield "odds-aa-amphibious-100-retreat-left-ms", _ms(LANDING_100, LANDING_DEFENSE, 3, retreat_left=40,
+                                                        **LANDING_OPTIONS)  # fmt: skip
     # The biggest battles last: a process that ran them is slower at the others for a
     # while (the mixed-air retreat ~10-20 % after the strike battle's 0.76 GB before its
     # casualties were split; docs/odds.md), which would blur the figures measured after.

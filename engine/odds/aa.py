@@ -1071,15 +1071,8 @@ def _second_wave(
     # The forces: the second wave alone (number 0), and joined by the first wave's units
     # in each state it was left in (states with the same units, such as a battleship
     # damaged or not, are one force).
-    forces: list[dict[str, int]] = []
-    force_ids: dict[tuple[tuple[str, int], ...], int] = {}
-
-    def force_id(units: Counter[str]) -> int:
-        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
-        if key not in force_ids:
-            force_ids[key] = len(forces)
-            forces.append(dict(key))
-        return force_ids[key]
+    numbered = _Forces()
+    forces, force_id = numbered.forces, numbered.id
 
     force_id(Counter(battle.wave2))
     d_ids: dict[State, int] = {}
@@ -1138,6 +1131,22 @@ def _second_wave(
     for k, value in parts.items():
         total[k] += value
     return {k: chance(v) for k, v in total.items()}, error + part_error
+
+
+class _Forces:
+    """Attacking forces (units by type), numbered as they first come: equal ones (a
+    battleship damaged or not) are one number."""
+
+    def __init__(self) -> None:
+        self.forces: list[dict[str, int]] = []
+        self._ids: dict[tuple[tuple[str, int], ...], int] = {}
+
+    def id(self, units: Mapping[str, int]) -> int:
+        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
+        if key not in self._ids:
+            self._ids[key] = len(self.forces)
+            self.forces.append(dict(key))
+        return self._ids[key]
 
 
 def _survivors_of(dfn: Side, aside: Mapping[str, int]) -> Callable[[State], dict[str, int]]:
@@ -1223,15 +1232,8 @@ def _fight_on(
     tables = [PairTable.of(kept) for kept in (tally.pairs, tally.retreats) if kept]
     if not tables:
         return {k: chance(v) for k, v in whole.items()}, 0.0
-    forces: list[dict[str, int]] = []
-    force_ids: dict[tuple[tuple[str, int], ...], int] = {}
-
-    def force_id(units: Counter[str]) -> int:
-        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
-        if key not in force_ids:
-            force_ids[key] = len(forces)
-            forces.append(dict(key))
-        return force_ids[key]
+    numbered = _Forces()
+    forces, force_id = numbered.forces, numbered.id
 
     d_ids: dict[State, int] = {}
     keys, ws = [], []

@@ -10,7 +10,7 @@ import pytest
 from bot.aa.odds_link import odds_options
 from engine.odds.aa_game import odds_battle
 from engine.aa.game import new_game
-from engine.aa.state import Settings
+from engine.aa.state import AAState, Settings
 from engine.core.dice import seeded_dice
 from engine.core.errors import IllegalOrder
 from engine.odds.aa import AABattle, aa_odds
@@ -95,13 +95,19 @@ def test_a_fresh_game_has_no_battle() -> None:
     assert err.value.legal
 
 
-def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
+def _landing(infantry: int) -> AAState:
+    """Germany's transport in 4 Sea Zone with ``infantry`` aboard, bound for Soviet
+    Karelia (A-10.3: they land from the sea)."""
     s = empty("1941")
     s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
     s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
     boat = max(s.units)
-    s = add(s, "Germany", "infantry", "4 Sea Zone", 2, aboard=boat, target="Karelia S.S.R.", p3=True,
-            came_from="4 Sea Zone", moved=1, boarded=5)
+    return add(s, "Germany", "infantry", "4 Sea Zone", infantry, aboard=boat, target="Karelia S.S.R.", p3=True,
+               came_from="4 Sea Zone", moved=1, boarded=5)
+
+
+def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
+    s = _landing(2)
     s = add(s, "Germany", "battleship", "4 Sea Zone", 1, p3=True, moved=1)
     s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 2)
     s = turn(s, "Germany", "combat move")
@@ -115,12 +121,7 @@ def test_cargo_landing_from_transports_makes_it_amphibious() -> None:
 def test_the_units_that_came_over_land_are_named_for_a_landings_retreat() -> None:
     """A-10.3: the tank from Finland may retreat with the fighter; the infantry landed
     from the sea fights on. /odds aa battle:… with retreat_after:1 computes exactly that."""
-    s = empty("1941")
-    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
-    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
-    boat = max(s.units)
-    s = add(s, "Germany", "infantry", "4 Sea Zone", 2, aboard=boat, target="Karelia S.S.R.", p3=True,
-            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = _landing(2)
     s = add(s, "Germany", "tank", "Karelia S.S.R.", 1, p3=True, moved=1, came_from="Finland")
     s = add(s, "Germany", "fighter", "Karelia S.S.R.", 1, p3=True, moved=2, came_from="Finland")
     s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 3)
@@ -135,12 +136,7 @@ def test_the_units_that_came_over_land_are_named_for_a_landings_retreat() -> Non
 def test_a14_5_bombardment_is_one_ship_per_unit_landing_the_strongest_first() -> None:
     """A-10.3 step 2 / A-14.5: one infantry landing lets one warship bombard (the battleship,
     not the cruiser), as the engine will fire it."""
-    s = empty("1941")
-    s = replace(s, control={**s.control, "Karelia S.S.R.": "Soviet Union"})
-    s = add(s, "Germany", "transport", "4 Sea Zone", 1, p3=True, moved=1, stop=True, target="Karelia S.S.R.")
-    boat = max(s.units)
-    s = add(s, "Germany", "infantry", "4 Sea Zone", 1, aboard=boat, target="Karelia S.S.R.", p3=True,
-            came_from="4 Sea Zone", moved=1, boarded=5)
+    s = _landing(1)
     s = add(s, "Germany", "cruiser", "4 Sea Zone", 1, p3=True, moved=1)
     s = add(s, "Germany", "battleship", "4 Sea Zone", 1, p3=True, moved=1)
     s = add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 1)
