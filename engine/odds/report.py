@@ -112,7 +112,7 @@ def aa_lines(odds: AAOdds) -> list[str]:
     best = odds.survivors["attacker"][0] if odds.survivors["attacker"] else None
     if best is not None:
         lines.append(
-            f"Most likely attacker survivors: {format_army(best[0])} ({percent(best[1])}); "
+            f"Most likely attacker survivors{upto}: {format_army(best[0])} ({percent(best[1])}); "
             f"average battle {odds.expected_rounds:.1f} rounds"
         )
     if odds.exact is None and odds.error_bound > NOT_EXACT:

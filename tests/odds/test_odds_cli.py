@@ -152,6 +152,7 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
                        "--overland", "1 tank", "--retreat-after", "1")  # fmt: skip
     assert code == 0 and "1 tank came over land" in out
     assert "the units landed from the sea fight on to the end (A-10.3)" in out and "Up to the retreat: " in out
+    assert "Expected losses up to the retreat: " in out and "Most likely attacker survivors up to the retreat: " in out
     code, _, err = run(capsys, "aa", "--attacker", "1 inf", "--defender", "1 inf", "--retreat-left", "2",
                        "--retreat-below", "2")  # fmt: skip
     assert code == 2 and "warroom odds aa … --retreat-left 2, warroom odds aa … --retreat-below 3." in err
