@@ -227,6 +227,9 @@ class AAOdds:
     # assault's odds, the landed units fighting on after the others retreat (the keys
     # of ``second_wave``); the fields above end at the retreat.
     fight_on: Mapping[str, float] | None = None
+    # And its expected survivors by side and type, units and IPCs lost by side and TUV
+    # swing (keys expected_survivors, expected_units_lost, expected_ipc_loss, tuv_swing).
+    fight_on_losses: Mapping[str, Any] | None = None
 
     @property
     def tuv_swing(self) -> float:
@@ -278,7 +281,7 @@ class AAOdds:
         if self.second_wave is not None:
             out["second_wave"] = dict(self.second_wave)
         if self.fight_on is not None:
-            out["fight_on"] = dict(self.fight_on)
+            out["fight_on"] = {**self.fight_on, **(self.fight_on_losses or {})}
         if self.exact is not None:
             out["exact"] = {k: str(v) for k, v in self.exact.items()}
         return out
@@ -964,8 +967,8 @@ def _run(
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
     odds = _result(battle, setup, aside, tally, engine, cat, report)
     if fights_on:
-        whole, error = _fight_on(battle, setup, aside, tally, cat, limits, eps)
-        odds = replace(odds, fight_on=whole, error_bound=odds.error_bound + error)
+        whole, error, losses = _fight_on(battle, setup, aside, tally, cat, limits, eps, odds)
+        odds = replace(odds, fight_on=whole, fight_on_losses=losses, error_bound=odds.error_bound + error)
     if battle.wave2:
         second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
         # The error bound covers the second wave's chances too (its battles' own bounds,
@@ -1169,13 +1172,14 @@ def _survivors_of(dfn: Side, aside: Mapping[str, int]) -> Callable[[State], dict
 def _fight_all(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N, cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool, cap: int | None,
+    kept: list[tuple[float, AAOdds]] | None = None,
 ) -> tuple[dict[str, float], float]:
     """Every battle of ``fights`` (a force against the survivors of a first battle's
     final state, :func:`_wave_battle`'s rules): the chances of the outcomes they add to
     the whole attack (their masses in ``fights.w``), and their error bounds, weighted.
     One battle with a start per pair (:func:`_second_wave_once`) unless ``one_solve`` is
     False or the states do not fit one; then a battle per pair (refused beyond ``cap``
-    pairs)."""
+    pairs).  ``kept``: where to put each battle's whole report, with its share."""
     import numpy as np
 
     prof_w = battle.profiles("attacker", cat)
@@ -1190,14 +1194,16 @@ def _fight_all(
         if not len(rows):
             continue
         group = fights.part(rows)
-        once = _second_wave_once(battle, group, survivors, unit, cat, limits, eps) if one_solve else None
+        once = _second_wave_once(battle, group, survivors, unit, cat, limits, eps, kept) if one_solve else None
         if once is None and cap is not None and len(fights.w) > cap:  # a battle per pair: too many
             raise too_many_starts(cap, battle.rounds or 0)
-        parts = [once] if once is not None else [
-            _shares(float(mass), _run(_wave_battle(battle, fights.forces[f], survivors(group.defenders[j])), 1.0,
-                                      "auto", limits, eps, report=False))
-            for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist())
-        ]  # fmt: skip
+        parts = [once] if once is not None else []
+        for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist()) if once is None else ():
+            odds = _run(_wave_battle(battle, fights.forces[f], survivors(group.defenders[j])), 1.0, "auto", limits,
+                        eps, report=kept is not None)
+            if kept is not None:
+                kept.append((float(mass), odds))
+            parts.append(_shares(float(mass), odds))
         for part, part_error in parts:
             error += part_error
             for k, value in part.items():
@@ -1207,8 +1213,8 @@ def _fight_all(
 
 def _fight_on(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
-    limits: tuple[int | None, int | None, Work], eps: float,
-) -> tuple[dict[str, float], float]:
+    limits: tuple[int | None, int | None, Work], eps: float, first: AAOdds,
+) -> tuple[dict[str, float], float, dict[str, Any] | None]:
     """The whole of an amphibious assault with a retreat (:attr:`AABattle.fights_on`):
     where the attacker retreats (``tally``'s pairs: still fighting after the strafe's
     round, or retreating below its number of units), the aircraft and the units that
@@ -1216,7 +1222,9 @@ def _fight_on(
     defender's survivors until one side is gone (A-10.3 and its ruling; the battle goes
     on: no new AA fire, no bombardment, no retreat).  Where none of them is left the
     retreat ends the assault: the defender holds.  Returns the whole assault's chances
-    (the keys of :func:`_second_wave`) and the error bound its later battles add."""
+    (the keys of :func:`_second_wave`), the error bound its later battles add, and (when
+    ``first``, the odds up to the retreat, has a report) its expected survivors and
+    losses (:attr:`AAOdds.fight_on_losses`)."""
     import numpy as np
 
     from engine.odds.aa_table import sum_by
@@ -1230,8 +1238,10 @@ def _fight_on(
     # The pairs retreated from: after the strafe's round (the pairs still fighting then,
     # arrays from the merged table engine) and below the number of units.
     tables = [PairTable.of(kept) for kept in (tally.pairs, tally.retreats) if kept]
+    expected = {who: dict(first.expected_survivors[who]) for who in ("attacker", "defender")}
+    report = bool(first.expected_survivors)
     if not tables:
-        return {k: chance(v) for k, v in whole.items()}, 0.0
+        return {k: chance(v) for k, v in whole.items()}, 0.0, _whole_losses(battle, cat, expected) if report else None
     numbered = _Forces()
     forces, force_id = numbered.forces, numbered.id
 
@@ -1250,11 +1260,36 @@ def _fight_on(
     key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)
     if len(w):
         fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
-        parts, error = _fight_all(battle, fights, _survivors_of(setup.defender, aside), setup.unit, cat, limits,
-                                  eps, True, None)
+        survivors = _survivors_of(setup.defender, aside)
+        later: list[tuple[float, AAOdds]] | None = [] if report else None
+        parts, error = _fight_all(battle, fights, survivors, setup.unit, cat, limits, eps, True, None, later)
         for k, value in parts.items():
             whole[k] += value
-    return {k: chance(v) for k, v in whole.items()}, error
+        # The survivors: those at the end of the first part, but where the landed units
+        # fight on, theirs and the defender's at the end of that battle instead.
+        for f, j, mass in zip(fights.f.tolist(), fights.d.tolist(), fights.w.tolist()) if report else ():
+            for who, units in (("attacker", forces[f]), ("defender", survivors(fights.defenders[j]))):
+                for n, c in units.items():
+                    expected[who][n] = expected[who].get(n, 0.0) - float(mass) * c
+        for share, odds in later or ():
+            for who in ("attacker", "defender"):
+                for n, v in odds.expected_survivors[who].items():
+                    expected[who][n] = expected[who].get(n, 0.0) + share * v
+    return {k: chance(v) for k, v in whole.items()}, error, _whole_losses(battle, cat, expected) if report else None
+
+
+def _whole_losses(battle: AABattle, cat: Catalogue, expected: Mapping[str, Mapping[str, float]]) -> dict[str, Any]:
+    """A whole assault's expected survivors by type (``expected``), and from them the
+    units and IPCs each side loses and the TUV swing (the keys of the JSON's)."""
+    survivors = {who: {n: max(v, 0.0) for n, v in units.items()} for who, units in expected.items()}
+    lost: dict[str, float] = {}
+    ipcs: dict[str, float] = {}
+    for who, army in (("attacker", battle.attacker), ("defender", battle.defender)):
+        costs = battle.profiles(who, cat)
+        lost[who] = sum(army.values()) - sum(survivors[who].values())
+        ipcs[who] = sum(costs[n].cost * (c - survivors[who].get(n, 0.0)) for n, c in army.items())
+    return {"expected_survivors": survivors, "expected_units_lost": lost, "expected_ipc_loss": ipcs,
+            "tuv_swing": ipcs["defender"] - ipcs["attacker"]}
 
 
 def _landed_forces(att: Side, states: Sequence[State], battle: AABattle, prof_a: Mapping[str, UnitProfile],
@@ -1333,6 +1368,7 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 def _second_wave_once(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N,
     cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
+    kept: list[tuple[float, AAOdds]] | None = None,
 ) -> tuple[dict[str, float], float] | None:
     """The second battles, each attacking force of ``fights`` against each final state
     of the first it meets (with its chance; the state's units are ``survivors(state)``,
@@ -1427,8 +1463,11 @@ def _second_wave_once(
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     table_cap = limits[2].table if battle.wave2_joins else None
-    return _shares(float(live), _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts,
-                                        report=False, max_table=table_cap))
+    odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts, report=kept is not None,
+                max_table=table_cap)
+    if kept is not None:  # the battle's own report too, with its share of the whole
+        kept.append((float(live), odds))
+    return _shares(float(live), odds)
 
 
 def _merges(setup: BattleSetup[Any]) -> bool:

@@ -79,6 +79,14 @@ def aa_lines(odds: AAOdds) -> list[str]:
         lines.append(_outcome(b.mode, w["attacker_win"], w["attacker_takes"], w["defender_win"], w["draw"]))
         lines.append("The aircraft and the units that came over land retreat "
                      f"{percent(odds.retreat)}; the units landed from the sea fight on to the end (A-10.3)")
+        whole = odds.fight_on_losses
+        if whole is not None:
+            lost, ipcs = whole["expected_units_lost"], whole["expected_ipc_loss"]
+            lines.append(
+                f"The whole assault: expected losses attacker {lost['attacker']:.2f} units / "
+                f"{ipcs['attacker']:.1f} IPC, defender {lost['defender']:.2f} units / {ipcs['defender']:.1f} IPC"
+                f" · TUV swing {whole['tuv_swing']:+.1f} IPC for the attacker"
+            )
         first = _outcome(b.mode, odds.attacker_win, odds.attacker_takes, odds.defender_win, odds.draw)
         lines.append("Up to the retreat: " + first[0].lower() + first[1:])
     else:

@@ -132,7 +132,19 @@ def test_a_landings_aircraft_strafe_and_the_landed_infantry_fights_on() -> None:
     assert odds.fight_on["attacker_takes"] == odds.fight_on["attacker_win"]
     # The first part ends at the retreat: "retreat" is where the fighter left.
     assert odds.retreat == pytest.approx(float(on), abs=1e-15)
-    assert odds.to_dict()["fight_on"] == dict(odds.fight_on)
+    # The whole assault's survivors: the fighter unless hit in round 1 (2/3); the
+    # infantry if round 1 wins (7/12) or it wins alone after (1/4 of the rest); the
+    # defender's infantry only where the attacker's alone lost (5/8 of the rest).
+    whole = odds.fight_on_losses
+    assert whole is not None
+    assert whole["expected_survivors"]["attacker"] == pytest.approx(
+        {"infantry": float(hit + on * F(1, 4)), "fighter": float(F(2, 3))}, abs=1e-15)
+    assert whole["expected_survivors"]["defender"] == pytest.approx({"infantry": float(on * F(5, 8))}, abs=1e-15)
+    assert whole["expected_ipc_loss"]["attacker"] == pytest.approx(
+        float(3 * (1 - hit - on * F(1, 4)) + 10 * F(1, 3)), abs=1e-13)
+    assert whole["tuv_swing"] == pytest.approx(
+        whole["expected_ipc_loss"]["defender"] - whole["expected_ipc_loss"]["attacker"], abs=1e-15)
+    assert odds.to_dict()["fight_on"] == {**odds.fight_on, **whole}
 
 
 def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> None:
@@ -1418,3 +1430,7 @@ def test_a_big_landings_retreat_in_the_merged_table_engine_is_the_general_engine
     for key in ("attacker_win", "defender_win", "draw", "attacker_takes"):
         assert merged.fight_on[key] == pytest.approx(general.fight_on[key], abs=bound)
     assert merged.retreat == pytest.approx(general.retreat, abs=bound) and merged.retreat > 0.01
+    assert merged.fight_on_losses is not None and general.fight_on_losses is not None
+    for who in ("attacker", "defender"):
+        assert merged.fight_on_losses["expected_ipc_loss"][who] == pytest.approx(
+            general.fight_on_losses["expected_ipc_loss"][who], abs=1e-9)
