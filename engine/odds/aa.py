@@ -153,10 +153,13 @@ class AABattle:
 
     @property
     def fights_on(self) -> bool:
-        """An amphibious assault with a retreat (after a round, or below a number of
-        units): the aircraft and the units that came over land retreat, and the units
-        landed from the sea fight on until one side is gone (A-10.3 and its ruling)."""
-        return self.mode == "amphibious" and (self.retreat_after is not None or self.retreat_below > 0)
+        """An amphibious assault with a retreat (after a round, below a number of units,
+        or by win chance): the aircraft and the units that came over land retreat, and
+        the units landed from the sea fight on until one side is gone (A-10.3 and its
+        ruling)."""
+        return self.mode == "amphibious" and (
+            self.retreat_after is not None or self.retreat_below > 0 or self.retreat_chance is not None
+        )
 
     def landed(self, left: Mapping[str, int], units: Mapping[str, UnitProfile]) -> dict[str, int]:
         """Of the attacker's units ``left`` (by type), those landed from the sea: its land
@@ -512,13 +515,6 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
     # The same question as a land battle (no bombardment, nothing came from the sea).
     as_land = " ".join(["kind:land", *(['bombard:""'] if battle.bombard else []),
                         *(['overland:""'] if battle.overland else [])])
-    if battle.retreat_chance is not None:
-        raise IllegalOrder(
-            "A retreat by win chance is not computed in an amphibious assault, where the landed units fight "
-            "on after the others retreat (A-10.3); a retreat after a round (retreat_after) or with a number "
-            "of units left (retreat_left) is, and so is a retreat by win chance in a land battle.",
-            legal=[f"/odds aa … {as_land} retreat_chance:{battle.retreat_chance:g}"],
-        )
     if not battle.fights_on:
         return
     if not retreating:
@@ -872,11 +868,11 @@ def _run(
     # strafe's round for the landed units fighting on.
     keep_pairs = joins or (fights_on and battle.strafes)
     if fights_on:
-        # The merged table engine (big land battles with AA fire) and the general
-        # engine keep those pairs, and the pairs retreating below the number of units.
+        # The merged table engine (decimals, past small battles: with one attacker
+        # block too, where AA fire does not split it) and the general engine keep those
+        # pairs, and the pairs the attacker retreats from.
         engine = "merged" if (
             engine == "auto" and isinstance(unit, float) and table_cells(setup) > SMALL_CELLS_ROUNDS
-            and _merges(setup)
         ) else "general"  # fmt: skip
     elif joins:
         # The merged table engine keeps those pairs too (big land battles with AA fire).
@@ -925,7 +921,7 @@ def _run(
                                               work=work)
                 setup = replace(setup, retreat_at=pairs)
                 sides = found[0] if found else None
-            else:
+            elif engine != "merged":
                 engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:
@@ -937,6 +933,8 @@ def _run(
         merged = MergedTable(setup, max_cells)
         merged.pairs = [] if keep_pairs else None
         merged.retreat_pairs = [] if fights_on else None
+        if battle.retreat_chance is not None:  # a landing's (a joined wave has none)
+            merged.win_chance_cuts(battle.retreat_chance / 100)
         tally = merged.run(limit)
         engine = "fast"
     elif engine == "fast" and isinstance(unit, float) and (

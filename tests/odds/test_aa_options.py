@@ -147,6 +147,21 @@ def test_a_landings_aircraft_strafe_and_the_landed_infantry_fights_on() -> None:
     assert odds.to_dict()["fight_on"] == {**odds.fight_on, **whole}
 
 
+def test_a_landings_retreat_by_win_chance_at_100_percent_is_the_strafe_after_round_1() -> None:
+    """A-10.3 with a retreat by win chance (the chance of the whole force fighting on to
+    the end, as in any battle): at 100 % the aircraft and the overland tank leave after
+    round 1 from every pair still fighting (none is a sure win here), as a strafe after
+    round 1 does; at 1 % hardly ever, so the whole assault wins more often."""
+    common = dict(mode="amphibious", overland="1 tank", keep_land_unit=1)
+    always = aa_odds(AABattle.parse("2 inf, 1 tank, 1 fig", "3 inf", retreat_chance=100, **common))
+    strafe = aa_odds(AABattle.parse("2 inf, 1 tank, 1 fig", "3 inf", retreat_after=1, **common))
+    rarely = aa_odds(AABattle.parse("2 inf, 1 tank, 1 fig", "3 inf", retreat_chance=1, **common))
+    assert always.fight_on is not None and strafe.fight_on is not None and rarely.fight_on is not None
+    assert always.fight_on == pytest.approx(strafe.fight_on, abs=1e-15)
+    assert always.retreat == pytest.approx(strafe.retreat, abs=1e-15)
+    assert rarely.retreat < always.retreat and rarely.fight_on["attacker_win"] > always.fight_on["attacker_win"]
+
+
 def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> None:
     """A-10.3: at most one bombarding ship per unit landed from the sea; units that
     came over land neither land nor stay when the others retreat."""
@@ -164,11 +179,11 @@ def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> N
     assert "kind:amphibious" in err.value.text()
 
 
-@pytest.mark.parametrize("options", [dict(rounds=2, retreat_after=1), dict(retreat_chance=40),
+@pytest.mark.parametrize("options", [dict(rounds=2, retreat_after=1), dict(rounds=3, retreat_chance=40),
                                      dict(retreat_after=1, wave2="2 inf")])
 def test_a_landings_retreat_refuses_what_it_cannot_follow(options: dict[str, object]) -> None:
-    """The landed units fight on to the end (A-10.3): no round limit, no retreat by win
-    chance, no second wave there; each refusal offers the land battle."""
+    """The landed units fight on to the end (A-10.3): no round limit, no second wave
+    there; each refusal offers the land battle."""
     with pytest.raises(PlayerError) as err:
         aa_odds(AABattle.parse("2 inf, 1 fig", "2 inf", mode="amphibious", bombard="1 cru", **options))
     assert '/odds aa … kind:land bombard:""' in err.value.text()
@@ -1403,7 +1418,8 @@ def test_a_stuck_start_still_fighting_is_joined_by_the_second_wave(
     assert together.attacker_win > alone.attacker_win + 0.5  # the two cases differ
 
 
-@pytest.mark.parametrize("retreat", [dict(retreat_after=2), dict(retreat_left=20), dict(retreat_after=3, retreat_left=25)])
+@pytest.mark.parametrize("retreat", [dict(retreat_after=2), dict(retreat_left=20), dict(retreat_after=3, retreat_left=25),
+                                     dict(retreat_chance=40), dict(retreat_chance=30, retreat_left=15)])
 def test_a_big_landings_retreat_in_the_merged_table_engine_is_the_general_engines(
         monkeypatch: pytest.MonkeyPatch, retreat: dict[str, int]) -> None:
     """A-10.3: with AA fire splitting the attacker, the merged table engine keeps the

@@ -137,14 +137,14 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
     code, _, err = run(capsys, "aa", "--attacker", "3 inf, 1 bat", "--defender", "3 inf")
     assert code == 2 and 'warroom odds aa … --amphibious --attacker "3 inf" --bombard "1 bat"' in err
     assert "/odds" not in err and "kind:" not in err
-    # A retreat by win chance in an amphibious assault (A-10.3: not computed there): the
-    # example says what to change, and it answers.
+    # A round limit with a retreat in an amphibious assault (A-10.3: the landed units
+    # fight on to the end): the example says what to change, and it answers.
     code, _, err = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--amphibious",
-                       "--bombard", "1 cru", "--retreat-chance", "40")  # fmt: skip
+                       "--bombard", "1 cru", "--rounds", "2", "--retreat-chance", "40")  # fmt: skip
     assert code == 2 and "(A-10.3)" in err
-    assert 'Legal: warroom odds aa … --land --bombard "" --retreat-chance 40.' in err
+    assert 'Legal: warroom odds aa … --land --bombard "" --rounds 2.' in err
     code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--land", "--bombard", "",
-                       "--retreat-chance", "40")  # fmt: skip
+                       "--rounds", "2", "--retreat-chance", "40")  # fmt: skip
     assert code == 0 and "Attacker wins" in out
     # A strafe there is computed: the fighters and the tank from over land leave after
     # round 1, the infantry landed from the sea fights on.

@@ -75,7 +75,8 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_below=2),
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_chance=30),
     dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_after=1),
-    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 cru", retreat_chance=40),
+    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 cru", rounds=3,
+         retreat_chance=40),
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", overland="1 inf", rounds=2,
          retreat_after=1),
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 bat", retreat_left=1,
