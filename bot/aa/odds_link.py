@@ -21,7 +21,7 @@ from bot.context import Ctx
 from engine.aa.state import AAState
 from engine.core.errors import NotationError
 from engine.odds.aa import AABattle
-from engine.odds.aa_game import battle_spaces, odds_battle
+from engine.odds.aa_game import battle_spaces, check_retreat, odds_battle
 from engine.odds.aa_units import format_army
 
 
@@ -75,7 +75,11 @@ def extend_odds_aa() -> None:
     async def handler(ctx: Ctx, battle: str | None = None, **values: Any) -> None:
         if battle is not None:
             state = await _game_state(ctx)
-            values.update(odds_options(odds_battle(state, battle), values))
+            live = odds_battle(state, battle)
+            retreats = any(values.get(name) for name in ("retreat_after", "retreat_left", "retreat_below")) or (
+                values.get("retreat_chance") is not None)
+            check_retreat(state, live, retreats)
+            values.update(odds_options(live, values))
             ctx.default_ephemeral = True  # odds of a live battle tell what the asker plans
         elif values.get("attacker") is None or values.get("defender") is None:
             raise NotationError("Name both sides, or a battle of this channel's A&A game.",

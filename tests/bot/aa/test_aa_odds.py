@@ -133,6 +133,22 @@ def test_the_units_that_came_over_land_are_named_for_a_landings_retreat() -> Non
     assert odds.fight_on is not None and odds.retreat > 0
 
 
+def test_a_retreat_from_a_landing_of_an_older_game_is_refused_as_the_game_refuses_it() -> None:
+    """A-10.3: games opened before 2026-12-04 let no aircraft retreat from a landing
+    whose land units all came from the sea; the live odds do not assume they do."""
+    from engine.odds.aa_game import check_retreat
+
+    s = add(_landing(2), "Germany", "fighter", "Karelia S.S.R.", 1, p3=True, moved=2, came_from="Finland")
+    s = turn(add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 3), "Germany", "combat move")
+    battle = odds_battle(s, "Karelia S.S.R.")
+    with pytest.raises(IllegalOrder, match="opened before 2026-12-04"):
+        check_retreat(s, battle, True)
+    check_retreat(s, battle, False)  # no retreat asked: the battle as it is
+    new = replace(s, options=replace(s.options, landing_air_retreat=True))
+    check_retreat(new, odds_battle(new, "Karelia S.S.R."), True)  # games opened now: the fighter may leave
+    assert aa_odds(replace(battle, retreat_after=1)).fight_on is not None
+
+
 def test_a14_5_bombardment_is_one_ship_per_unit_landing_the_strongest_first() -> None:
     """A-10.3 step 2 / A-14.5: one infantry landing lets one warship bombard (the battleship,
     not the cruiser), as the engine will fire it."""
