@@ -30,7 +30,7 @@ async def _build(ctx: Ctx, v: dict[str, Any]) -> dict[str, Any]:
     # aircraft retreat from a landing with no overland attackers (A-10.3); the engine's
     # defaults stay the older games' rules, so their stored logs replay as played.
     return {"setup": v["setup"], "research": v["research"], "national_objectives": v["objectives"],
-            "victory_cities": int(v["victory_cities"]), "casualties": "earliest", "landing_air_retreat": True}
+            "victory_cities": int(v["victory_cities"]), "casualties": "earliest", "landing_retreat": True}
 
 
 register_lifecycle(

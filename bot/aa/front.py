@@ -200,9 +200,10 @@ class AAFront(BaseFront):
         casualties = ["Default casualties (on a timeout, or with `/aa ool auto:true`): as many hits as"
                       " can be taken, losing the earliest units of the order of loss that the hits allow"
                       " (A-10.14)."] if o.casualties == "earliest" else []
-        if o.landing_air_retreat:
+        if o.landing_retreat:
             casualties.append("Aircraft may retreat from an amphibious assault even when every land unit came"
-                              " from the sea; the landed units fight on (A-10.3).")
+                              " from the sea; the landed units fight on, and take hits before the units of"
+                              " their type that came over land (A-10.3).")
         return ["Rules: " + ", ".join(rules) + ".", *casualties,
                 "Seats: Germany, Soviet Union, Japan, United Kingdom, Italy, United States, China"
                 " (China is usually played by the United States player; one person may hold several"

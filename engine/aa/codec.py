@@ -46,7 +46,7 @@ def dump_state(s: AAState) -> dict[str, Any]:
                     "victory_cities": s.options.victory_cities,
                     # only where it is not the older games' rule: their snapshots have no key
                     **({"casualties": s.options.casualties} if s.options.casualties != "by-class" else {}),
-                    **({"landing_air_retreat": True} if s.options.landing_air_retreat else {})},
+                    **({"landing_retreat": True} if s.options.landing_retreat else {})},
         "round": s.round,
         "turn_order": list(s.turn_order),
         "turn": s.turn,
@@ -102,7 +102,7 @@ def load_state(d: Mapping[str, Any]) -> AAState:
         return AAState(
             options=Options(o["setup"], bool(o["research"]), bool(o["national_objectives"]),
                             int(o["victory_cities"]), casualty_rule(o.get("casualties", "by-class")),
-                            bool(o.get("landing_air_retreat", False))),
+                            bool(o.get("landing_retreat", False))),
             round=int(d["round"]),
             turn_order=tuple(d["turn_order"]),
             turn=int(d["turn"]),

@@ -142,10 +142,20 @@ def _pools(units: Iterable[Unit]) -> list[int]:
     return pools
 
 
-def _prefer(state: AAState, who: str) -> Callable[[Unit], tuple[int, int, bool, bool, int]]:
-    def key(u: Unit) -> tuple[int, int, bool, bool, int]:
+def _prefer(state: AAState, who: str) -> Callable[[Unit], tuple[int, int, bool, bool, bool, int]]:
+    """Which unit of a type takes a hit first.  In a land battle of a game with the
+    landing rules of 2026-12-04 (``landing_retreat``), the attacker's units landed from
+    the sea go before those of their type that came over land, which may still retreat
+    (A-10.3; the odds calculator assumes the same)."""
+    b = state.battle
+    landing = state.options.landing_retreat and b is not None and b.kind == "land"
+    bd = state.board
+
+    def key(u: Unit) -> tuple[int, int, bool, bool, bool, int]:
+        overland = landing and b is not None and u.owner == b.attacker and bool(u.came_from) and bd.is_land(
+            u.came_from or "")
         return (-u.damage, len(state.transport_load(u.id)) if u.kind == TRANSPORT else 0,
-                u.mission == "para", u.owner != who, u.id)
+                u.mission == "para", u.owner != who, overland, u.id)
     return key
 
 
@@ -936,7 +946,7 @@ def retreat_options(state: AAState) -> list[str | None]:
             # the aircraft may still leave, all together (games opened before
             # 2026-12-04: no retreat there, as they were played).
             air = len(movers) < len(att)
-            return [None] if air and state.options.landing_air_retreat else []
+            return [None] if air and state.options.landing_retreat else []
         spaces = {u.came_from for u in overland if u.came_from in bd.adj[b.where]
                   and state.friendly(u.came_from, b.attacker)}
         return sorted(spaces, key=bd.order.__getitem__)  # type: ignore[arg-type]

@@ -5,8 +5,9 @@
   (13, 15 or 18 — A-3.2 — or any number from 1 to 18 for short games), ``casualties``
   ("earliest" | "by-class", how default casualties are chosen, A-10.14; absent: "by-class",
   the rule of the games opened before 2026-12-02: the bot opens games with "earliest"),
-  ``landing_air_retreat`` (bool: aircraft may retreat from a landing whose land units all
-  came from the sea, A-10.3; absent: false, the rule of games opened before 2026-12-04:
+  ``landing_retreat`` (bool: aircraft may retreat from a landing whose land units all
+  came from the sea, and within a type the landed units take hits before those that
+  came over land, A-10.3; absent: false, the rules of games opened before 2026-12-04:
   the bot opens games with true)
 * ``parse_order(state, seat, text)`` / ``format_order(state, order)`` (canonical text)
 * ``legal_orders(state, seat)`` (lazy; moves from a sensible generator)
@@ -81,9 +82,9 @@ def game_options(options: Mapping[str, Any]) -> Options:
         rule = casualty_rule(casualties)
     except ValueError:
         raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES) from None
-    air_retreat = options.get("landing_air_retreat", False)  # absent: a game opened before 2026-12-04
+    air_retreat = options.get("landing_retreat", False)  # absent: a game opened before 2026-12-04
     if not isinstance(air_retreat, bool):
-        raise DataError("landing_air_retreat is true or false.")
+        raise DataError("landing_retreat is true or false.")
     return Options(setup, flags["research"], flags["national_objectives"], target, rule, air_retreat)
 
 

@@ -68,11 +68,13 @@ class Options:
     # "by-class" (the default of games opened before, kept so their logs replay as
     # played) places the submarine hits first, then the aircraft hits, then the others.
     casualties: CasualtyRule = "by-class"
-    # Whether aircraft may retreat from an amphibious assault whose land units all came
-    # from the sea (A-10.3: aircraft retreat by the normal rules): True in games opened
-    # since 2026-12-04; False (no retreat there) in games opened before, kept so their
-    # logs replay as played.
-    landing_air_retreat: bool = False
+    # The landing rules of games opened since 2026-12-04, True there: aircraft
+    # may retreat from an amphibious assault whose land units all came from the sea
+    # (aircraft retreat by the normal rules), and within a type the attacker's units
+    # landed from the sea take hits before those that came over land.  False in games
+    # opened before (no retreat there; hits by unit number), kept so their logs replay
+    # as played.
+    landing_retreat: bool = False
 
 
 @dataclass(frozen=True)

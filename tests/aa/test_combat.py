@@ -192,7 +192,7 @@ def test_a10_3_aircraft_retreat_alone_while_units_landed_from_the_sea_fight_on()
     even when every land unit came from the sea; the landed units fight on alone (games
     opened since 2026-12-04; games opened before keep the rule they were played with)."""
     old = empty()
-    s = empty(landing_air_retreat=True)
+    s = empty(landing_retreat=True)
     s = attack(s, G, "transport", "5 Sea Zone", 1, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
     t = ids(s, G, "transport", "5 Sea Zone")[0]
     s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=t, target="Karelia S.S.R.", p3=True, came_from="5 Sea Zone")
@@ -212,6 +212,25 @@ def test_a10_3_aircraft_retreat_alone_while_units_landed_from_the_sea_fight_on()
                              ("attacker", "infantry", 1, (6,), 0), ("defender", "infantry", 2, (1, 6), 1)]
     assert BattleEnded("Karelia S.S.R.", "defender", False) in events
     assert kinds_at(s, "Karelia S.S.R.", R) == {"infantry": 2} and kinds_at(s, "Karelia S.S.R.", G) == {"fighter": 1}
+
+
+def test_a10_3_the_infantry_landed_from_the_sea_takes_the_hit_before_those_from_over_land() -> None:
+    """Games opened since 2026-12-04: within a type the attacker's units landed from the
+    sea are lost first, so those that came over land may still retreat; older games
+    take the lowest unit number (here an overland infantry)."""
+    def fought(options: AAState) -> list[str | None]:
+        s = attack(options, G, "infantry", "Karelia S.S.R.", 2, "Finland")  # the lower numbers
+        s = attack(s, G, "transport", "5 Sea Zone", 1, "6 Sea Zone", stop=True, target="Karelia S.S.R.")
+        t = ids(s, G, "transport", "5 Sea Zone")[0]
+        s = add(s, G, "infantry", "5 Sea Zone", 1, aboard=t, target="Karelia S.S.R.", p3=True,
+                came_from="5 Sea Zone")
+        s = combat(add(s, R, "infantry", "Karelia S.S.R.", 3))
+        s, _ = play(s, G, "battle Karelia S.S.R.", dice=[6, 6, 6, 1, 6, 6])  # one hit on the attacker
+        assert pending(s)[0].choices == ("continue", "retreat Finland")
+        return sorted(u.came_from or "" for u in s.units_at("Karelia S.S.R.") if u.owner == G)
+
+    assert fought(empty(landing_retreat=True)) == ["Finland", "Finland"]
+    assert fought(empty()) == ["5 Sea Zone", "Finland"]
 
 
 def test_a10_2_strategic_bombing_with_aa_fire_and_the_damage_cap() -> None:

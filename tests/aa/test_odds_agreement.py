@@ -178,8 +178,12 @@ def _orders(state: AAState, att_order: tuple[str, ...], def_order: tuple[str, ..
 
 
 def _battle(kind: str, attacker: dict[str, int], defender: dict[str, int], bombard: dict[str, int],
-            att_order: tuple[str, ...], def_order: tuple[str, ...]) -> AAState:
+            att_order: tuple[str, ...], def_order: tuple[str, ...], overland: dict[str, int] | None = None) -> AAState:
+    """``overland``: an amphibious assault's units from Finland, added first (the lowest
+    unit numbers)."""
     s = empty("1941", casualties="earliest")  # the rule of games opened now (A-10.14)
+    for k, n in (overland or {}).items():
+        s = add(s, ATTACKER, k, AMPHIBIOUS_AT, n, p3=True, moved=1, came_from="Finland")
     if kind == "land":
         for k, n in attacker.items():
             s = add(s, ATTACKER, k, LAND_AT, n, p3=True, moved=1, came_from=LAND_FROM)
@@ -494,17 +498,18 @@ def test_amphibious_assaults_have_the_calculators_probabilities(
 # --------------------------------------------------------------------------- amphibious retreats
 
 def _landing_with_overland(landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
-                           defender: dict[str, int], bombard: dict[str, int]
+                           defender: dict[str, int], bombard: dict[str, int], overland_first: bool = False,
                            ) -> tuple[AAState, tuple[str, ...], tuple[str, ...]]:
     """An amphibious assault on Karelia: ``landed`` from transports, ``overland`` from
-    Finland, ``air`` flying in, ``bombard`` offshore; the units landed from the sea are
-    added first, so that the game's default casualties (lowest id first within a type,
-    A-10.14) lose them before the overland units of their type, as the calculator
-    assumes.  Returns the position and both full type orders of loss."""
-    state = _battle("amphibious", {**landed, **air}, defender, bombard, (), ())
-    for k, n in overland.items():
+    Finland (added before them with ``overland_first``: lower unit numbers), ``air``
+    flying in, ``bombard`` offshore, in a game with the landing rules of 2026-12-04
+    (within a type the game's default casualties lose the landed units first, A-10.3,
+    as the calculator assumes).  Returns the position and both full type orders of loss."""
+    state = _battle("amphibious", {**landed, **air}, defender, bombard, (), (),
+                    overland=overland if overland_first else None)
+    for k, n in overland.items() if not overland_first else ():
         state = add(state, ATTACKER, k, AMPHIBIOUS_AT, n, p3=True, moved=1, came_from="Finland")
-    state = replace(state, options=replace(state.options, landing_air_retreat=True))
+    state = replace(state, options=replace(state.options, landing_retreat=True))
     kinds = Counter(landed) + Counter(overland) + Counter(air)
     att_order = tuple(combat.loss_order(state, ATTACKER, "attack", kinds))
     def_order = tuple(combat.loss_order(state, DEFENDER, "defense", defender))
@@ -513,14 +518,14 @@ def _landing_with_overland(landed: dict[str, int], overland: dict[str, int], air
 
 def _check_retreat(monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int],
                    air: dict[str, int], defender: dict[str, int], bombard: dict[str, int], after: int | None,
-                   left: int | None) -> tuple[AABattle, dict[str, Fraction]]:
+                   left: int | None, overland_first: bool = False) -> tuple[AABattle, dict[str, Fraction]]:
     """The calculator's whole assault (``fight_on``, in fractions and decimals) is the
     game's battle where the attacker retreats its aircraft and overland units after
     round ``after`` or with ``left`` units or fewer, and the landed units fight on,
     every dice outcome summed; the live form reads the same battle."""
     landed, overland, air, defender = ({k: n for k, n in army.items() if n}
                                        for army in (landed, overland, air, defender))
-    state, att_order, def_order = _landing_with_overland(landed, overland, air, defender, bombard)
+    state, att_order, def_order = _landing_with_overland(landed, overland, air, defender, bombard, overland_first)
 
     def retreat(s: AAState) -> bool:
         b = s.battle
@@ -561,12 +566,18 @@ def _check_retreat(monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], over
     ({"infantry": 1}, {"infantry": 1, "tank": 1}, {"bomber": 1}, {"infantry": 2, "artillery": 1}, None, 2),
     # Both: after round 2 at the latest, earlier with 1 unit left.
     ({"infantry": 2}, {"artillery": 1}, {}, {"infantry": 3}, 2, 1),
+    # One infantry of each kind: where one is lost in round 1 it is the landed one, so
+    # the strafe leaves nobody to fight on.
+    ({"infantry": 1}, {"infantry": 1}, {"fighter": 1}, {"infantry": 2}, 1, None),
 ])  # fmt: skip
+@pytest.mark.parametrize("overland_first", [False, True])
 def test_amphibious_retreats_leave_the_landed_units_fighting_as_in_the_game(
         monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
-        defender: dict[str, int], after: int | None, left: int | None) -> None:
-    """A-10.3 and its ruling, in the game and in the calculator alike."""
-    battle, got = _check_retreat(monkeypatch, landed, overland, air, defender, {}, after, left)
+        defender: dict[str, int], after: int | None, left: int | None, overland_first: bool) -> None:
+    """A-10.3 and its ruling, in the game and in the calculator alike, whatever the
+    units' numbers (``overland_first``: the overland units have the lower ones, which
+    the game's default casualties pick first within a type in older games)."""
+    battle, got = _check_retreat(monkeypatch, landed, overland, air, defender, {}, after, left, overland_first)
     # The retreat itself changes the answer: fighting everything to the end differs.
     plain = aa_odds(replace(battle, retreat_after=None, retreat_below=0))
     assert abs(plain.attacker_win - float(got["attacker"])) > 1e-3
@@ -576,10 +587,11 @@ def test_amphibious_retreats_leave_the_landed_units_fighting_as_in_the_game(
 @given(landed=army(("infantry", "artillery", "tank"), 1, 2), overland=army(("infantry", "tank"), 0, 2),
        air=army(("fighter", "bomber"), 0, 1), ships=army(("battleship", "cruiser"), 0, 2),
        dfn=army(("infantry", "artillery", "tank", "fighter"), 1, 3), gun=st.booleans(),
-       after=st.sampled_from([None, 1, 2]), left=st.sampled_from([None, 1, 2]))
+       after=st.sampled_from([None, 1, 2]), left=st.sampled_from([None, 1, 2]), overland_first=st.booleans())
 def test_random_amphibious_retreats_have_the_games_probabilities(
         monkeypatch: pytest.MonkeyPatch, landed: dict[str, int], overland: dict[str, int], air: dict[str, int],
-        ships: dict[str, int], dfn: dict[str, int], gun: bool, after: int | None, left: int | None) -> None:
+        ships: dict[str, int], dfn: dict[str, int], gun: bool, after: int | None, left: int | None,
+        overland_first: bool) -> None:
     """A-10.3, A-10.5 (AA fire), A-14.5 (bombardment by the ships the landed units
     allow): random small landings with a retreat, as the game plays them."""
     if after is None and left is None:
@@ -587,4 +599,5 @@ def test_random_amphibious_retreats_have_the_games_probabilities(
     if not any(air.values()) and not any(overland.values()):
         air = {"fighter": 1}
     defender = {**dfn, **({"aa gun": 1} if gun and any(air.values()) else {})}
-    _check_retreat(monkeypatch, landed, overland, air, defender, {k: n for k, n in ships.items() if n}, after, left)
+    _check_retreat(monkeypatch, landed, overland, air, defender, {k: n for k, n in ships.items() if n}, after, left,
+                   overland_first)

@@ -39,7 +39,7 @@ def options_for(seed: int) -> dict[str, Any]:
     # the bot's new games' and the older games' (replayed)
     return {"setup": setup, "victory_cities": target, "research": rng.random() < 0.8,
             "national_objectives": rng.random() < 0.8, "casualties": "earliest" if seed % 3 else "by-class",
-            "landing_air_retreat": seed % 4 != 0}
+            "landing_retreat": seed % 4 != 0}
 
 
 def play_one(seed: int, seen: Counter[str]) -> int:

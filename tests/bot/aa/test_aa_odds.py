@@ -144,7 +144,7 @@ def test_a_retreat_from_a_landing_of_an_older_game_is_refused_as_the_game_refuse
     with pytest.raises(IllegalOrder, match="opened before 2026-12-04"):
         check_retreat(s, battle, True)
     check_retreat(s, battle, False)  # no retreat asked: the battle as it is
-    new = replace(s, options=replace(s.options, landing_air_retreat=True))
+    new = replace(s, options=replace(s.options, landing_retreat=True))
     check_retreat(new, odds_battle(new, "Karelia S.S.R."), True)  # games opened now: the fighter may leave
     assert aa_odds(replace(battle, retreat_after=1)).fight_on is not None
 
