@@ -142,18 +142,22 @@ def _pools(units: Iterable[Unit]) -> list[int]:
     return pools
 
 
+def came_overland(state: AAState, u: Unit) -> bool:
+    """Whether ``u`` entered its battle over land (its land units may retreat, A-10.3),
+    not from the sea."""
+    return bool(u.came_from) and state.board.is_land(u.came_from or "")
+
+
 def _prefer(state: AAState, who: str) -> Callable[[Unit], tuple[int, int, bool, bool, bool, int]]:
     """Which unit of a type takes a hit first.  In a land battle of a game with the
     landing rules of 2026-12-04 (``landing_retreat``), the attacker's units landed from
     the sea go before those of their type that came over land, which may still retreat
     (A-10.3; the odds calculator assumes the same)."""
     b = state.battle
-    landing = state.options.landing_retreat and b is not None and b.kind == "land"
-    bd = state.board
+    attacker = b.attacker if state.options.landing_retreat and b is not None and b.kind == "land" else None
 
     def key(u: Unit) -> tuple[int, int, bool, bool, bool, int]:
-        overland = landing and b is not None and u.owner == b.attacker and bool(u.came_from) and bd.is_land(
-            u.came_from or "")
+        overland = u.owner == attacker and came_overland(state, u)
         return (-u.damage, len(state.transport_load(u.id)) if u.kind == TRANSPORT else 0,
                 u.mission == "para", u.owner != who, overland, u.id)
     return key
@@ -938,7 +942,7 @@ def retreat_options(state: AAState) -> list[str | None]:
         return []
     movers = [u for u in att if not u.is_air]
     if b.kind == "land":
-        overland = [u for u in movers if u.came_from and bd.is_land(u.came_from)]
+        overland = [u for u in movers if came_overland(state, u)]
         if not movers:
             return [None]
         if not overland:
@@ -976,14 +980,13 @@ def retreat(state: AAState, o: Retreat, dice: Dice) -> Result:
     if o.to not in legal:
         raise IllegalOrder("Retreat to one adjacent friendly space from which an attacker came "
                            "(A-10.9).", legal=[f"retreat {s}" if s else "retreat" for s in legal])
-    bd = state.board
     changed: dict[int, Unit | None] = {}
     moved: list[Unit] = []
     for u in attackers(state, b):
         if u.is_air:
             changed[u.id] = replace(u, mission="retreated", fought=True)
             moved.append(u)
-        elif b.kind == "land" and not (u.came_from and bd.is_land(u.came_from)):
+        elif b.kind == "land" and not came_overland(state, u):
             continue  # A-10.3: units landed from the sea never retreat
         else:
             assert o.to is not None

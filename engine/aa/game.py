@@ -82,10 +82,10 @@ def game_options(options: Mapping[str, Any]) -> Options:
         rule = casualty_rule(casualties)
     except ValueError:
         raise UnknownName(f"No casualty rule '{casualties}'.", legal=CASUALTY_RULES) from None
-    air_retreat = options.get("landing_retreat", False)  # absent: a game opened before 2026-12-04
-    if not isinstance(air_retreat, bool):
+    landing = options.get("landing_retreat", False)  # absent: a game opened before 2026-12-04
+    if not isinstance(landing, bool):
         raise DataError("landing_retreat is true or false.")
-    return Options(setup, flags["research"], flags["national_objectives"], target, rule, air_retreat)
+    return Options(setup, flags["research"], flags["national_objectives"], target, rule, landing)
 
 
 def new_game(options: Mapping[str, Any], dice: Dice) -> Result:

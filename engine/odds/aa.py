@@ -161,17 +161,6 @@ class AABattle:
             self.retreat_after is not None or self.retreat_below > 0 or self.retreat_chance is not None
         )
 
-    def landed(self, left: Mapping[str, int], units: Mapping[str, UnitProfile]) -> dict[str, int]:
-        """Of the attacker's units ``left`` (by type), those landed from the sea: its land
-        units but the ones that came over land (``overland``).  Within a type, the units
-        landed from the sea are lost first (they can never retreat; the ones that came
-        over land can): a type's overland units are the last of it to go."""
-        out = {}
-        for n, c in left.items():
-            if units[n].domain == LAND and c > self.overland.get(n, 0):
-                out[n] = c - self.overland.get(n, 0)
-        return out
-
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender
         return sum(army.values())
@@ -511,12 +500,12 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
             "this attack came over land (overland).",
             legal=[_armies_example(cat, overland=fewer)],
         )
+    if not battle.fights_on:
+        return
     retreating = any(prof_a[n].domain == AIR for n, c in battle.attacker.items() if c > 0) or bool(battle.overland)
     # The same question as a land battle (no bombardment, nothing came from the sea).
     as_land = " ".join(["kind:land", *(['bombard:""'] if battle.bombard else []),
                         *(['overland:""'] if battle.overland else [])])
-    if not battle.fights_on:
-        return
     if not retreating:
         legal = [f"/odds aa … {as_land}"]
         if land:
@@ -1081,7 +1070,8 @@ def _second_wave(
     keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
     if tally.pairs:
         pairs = PairTable.of(tally.pairs)
-        fid = _joined_forces(setup.attacker, pairs.attackers, battle.wave2, force_id)
+        names = sorted({slot.unit for slot in setup.attacker.slots} | set(battle.wave2))
+        fid = _state_forces(setup.attacker, pairs.attackers, names, force_id, more=battle.wave2)
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in pairs.defenders], dtype=np.int64)
         u, sums = sum_by(pairs.d, pairs.w, zero)
         for j, mass in zip(u.tolist(), sums.tolist()):
@@ -1215,7 +1205,7 @@ def _fight_on(
 ) -> tuple[dict[str, float], float, dict[str, Any] | None]:
     """The whole of an amphibious assault with a retreat (:attr:`AABattle.fights_on`):
     where the attacker retreats (``tally``'s pairs: still fighting after the strafe's
-    round, or retreating below its number of units), the aircraft and the units that
+    round, or retreating below its number of units or by win chance), the aircraft and the units that
     came over land leave and the units landed from the sea fight on against the
     defender's survivors until one side is gone (A-10.3 and its ruling; the battle goes
     on: no new AA fire, no bombardment, no retreat).  Where none of them is left the
@@ -1245,8 +1235,13 @@ def _fight_on(
 
     d_ids: dict[State, int] = {}
     keys, ws = [], []
+    # The units landed from the sea in each attacker state: its land units but those that
+    # came over land.  **Ruling** (docs/odds.md): within a type the landed units are lost
+    # first (they can never retreat; the ones that came over land can), so a type's
+    # overland units are the last of it to go.
+    landed = sorted({slot.unit for slot in setup.attacker.slots if prof_a[slot.unit].domain == LAND})
     for table in tables:
-        fid = _landed_forces(setup.attacker, table.attackers, battle, prof_a, force_id)
+        fid = _state_forces(setup.attacker, table.attackers, landed, force_id, less=battle.overland)
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in table.defenders], dtype=np.int64)
         f, w = fid[table.a], table.w
         gone = f < 0  # nobody landed is left: everything retreats, the defender holds
@@ -1290,57 +1285,40 @@ def _whole_losses(battle: AABattle, cat: Catalogue, expected: Mapping[str, Mappi
             "tuv_swing": ipcs["defender"] - ipcs["attacker"]}
 
 
-def _landed_forces(att: Side, states: Sequence[State], battle: AABattle, prof_a: Mapping[str, UnitProfile],
-                   force_id: Callable[[Counter[str]], int]) -> Any:
-    """The force (``force_id``'s number; -1: none) of the units landed from the sea in
-    each of the attacker's ``states`` (:meth:`AABattle.landed`: its land units but those
-    that came over land, which a type loses last), as arrays (a big assault leaves tens
-    of thousands of states)."""
+def _state_forces(att: Side, states: Sequence[State], names: Sequence[str], force_id: Callable[[Counter[str]], int],
+                  more: Mapping[str, int] | None = None, less: Mapping[str, int] | None = None) -> Any:
+    """The force (``force_id``'s number; -1: no unit at all) of each of the attacker's
+    ``states``: its units of the types ``names``, plus ``more`` (a second wave joining
+    them), less ``less`` (to none of a type at the least).  States with the same units by
+    type (a battleship damaged or not) are one force, numbered in the order the states
+    first show them.  As arrays: a big first battle leaves tens of thousands of states
+    (~0.3 s as a Counter per state)."""
     import numpy as np
 
     from engine.odds.aa_table import row_ids
 
-    names = sorted({slot.unit for slot in att.slots if prof_a[slot.unit].domain == LAND})
     col = {n: j for j, n in enumerate(names)}
     by_slot = np.zeros((len(att.slots), len(names)), dtype=np.int64)
     for j, slot in enumerate(att.slots):
         if slot.unit in col:
             by_slot[j, col[slot.unit]] = 1
-    over = np.array([battle.overland.get(n, 0) for n in names], dtype=np.int64)
+
+    def per_type(army: Mapping[str, int]) -> Any:
+        out = np.zeros(len(names), dtype=np.int64)
+        for n, c in army.items():
+            out[col[n]] += c
+        return out
+
     counts = np.array(states, dtype=np.int64).reshape(len(states), len(att.slots)) @ by_slot
-    landed = np.maximum(counts - over, 0)
-    first, at = row_ids(landed)
-    ids = np.zeros(len(first), dtype=np.int64)
-    for u in range(len(first)):
-        row = landed[first[u]].tolist()
-        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0})) if any(row) else -1
-    return ids[at]
-
-
-def _joined_forces(att: Side, states: Sequence[State], wave2: Mapping[str, int],
-                   force_id: Callable[[Counter[str]], int]) -> Any:
-    """The force (``force_id``'s number) of each of the first wave's ``states`` joined by
-    ``wave2``: states with the same units by type (a battleship damaged or not) are one
-    force, numbered in the order the states first show them.  As arrays: a joined wave
-    of 100 leaves tens of thousands of states (~0.3 s as a Counter per state)."""
-    import numpy as np
-
-    from engine.odds.aa_table import row_ids
-
-    names = sorted({slot.unit for slot in att.slots} | set(wave2))
-    col = {n: j for j, n in enumerate(names)}
-    by_slot = np.zeros((len(att.slots), len(names)), dtype=np.int64)
-    for j, slot in enumerate(att.slots):
-        by_slot[j, col[slot.unit]] = 1
-    base = np.zeros(len(names), dtype=np.int64)
-    for n, c in wave2.items():
-        base[col[n]] += c
-    counts = np.array(states, dtype=np.int64).reshape(len(states), len(att.slots)) @ by_slot + base
+    if more:
+        counts += per_type(more)
+    if less:
+        counts = np.maximum(counts - per_type(less), 0)
     first, at = row_ids(counts)
     ids = np.zeros(len(first), dtype=np.int64)
     for u in np.argsort(first, kind="stable").tolist():
         row = counts[first[u]].tolist()
-        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0}))
+        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0})) if any(row) else -1
     return ids[at]
 
 

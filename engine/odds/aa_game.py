@@ -141,7 +141,7 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     chooser = combat.decider(state, b, combat.DEF)
     # in an amphibious assault the land units that came over land retreat with
     # the aircraft; those landed from the sea never do (as combat.retreat_options).
-    overland = [u for u in att if u.is_land and u.came_from and state.board.is_land(u.came_from)] if amphibious else []
+    overland = [u for u in att if u.is_land and combat.came_overland(state, u)] if amphibious else []
     return AABattle.parse(
         _text(_odds_kinds(att)), _text(_odds_kinds(dfn)),
         mode="sea" if kind == "sea" else ("amphibious" if amphibious else "land"),
