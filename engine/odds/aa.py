@@ -156,10 +156,15 @@ class AABattle:
         """An amphibious assault with a retreat (after a round, below a number of units,
         or by win chance): the aircraft and the units that came over land retreat, and
         the units landed from the sea fight on until one side is gone (A-10.3 and its
-        ruling)."""
-        return self.mode == "amphibious" and (
+        ruling).  Not where no land unit came from the sea (aircraft alone, or every
+        land unit over land): then everything may retreat, as in a land battle."""
+        if self.mode != "amphibious" or not (
             self.retreat_after is not None or self.retreat_below > 0 or self.retreat_chance is not None
-        )
+        ):
+            return False
+        prof = self.profiles("attacker")
+        ashore = sum(c for n, c in self.attacker.items() if prof[n].domain == LAND)
+        return ashore > sum(self.overland.values())
 
     def units(self, side: str) -> int:
         army = self.attacker if side == "attacker" else self.defender

@@ -162,6 +162,28 @@ def test_a_landings_retreat_by_win_chance_at_100_percent_is_the_strafe_after_rou
     assert rarely.retreat < always.retreat and rarely.fight_on["attacker_win"] > always.fight_on["attacker_win"]
 
 
+@pytest.mark.parametrize("attacker, defender, options", [
+    ("1 bom", "1 tank", dict(retreat_after=1)),
+    ("4 fig, 1 bom", "5 art, 6 tank", dict(retreat_below=2)),
+    ("5 bom", "2 tank, 1 fig", dict(retreat_chance=50)),
+    ("2 inf, 2 fig", "3 inf", dict(retreat_after=1, overland="2 inf")),
+])  # fmt: skip
+def test_a_landing_with_nothing_from_the_sea_retreats_as_a_land_battle(
+    attacker: str, defender: str, options: dict[str, Any]
+) -> None:
+    """A-10.3: only land units from the sea stay when the others retreat.  Where none
+    came from the sea (aircraft alone, or every land unit over land) everything may
+    retreat, as in a land battle, and nothing fights on (these crashed the calculator
+    until 2026-12-04)."""
+    exact = "retreat_chance" not in options  # that one is computed in decimals
+    amphibious = aa_odds(AABattle.parse(attacker, defender, mode="amphibious", **options), exact=exact)
+    land_options = {k: v for k, v in options.items() if k != "overland"}
+    land = aa_odds(AABattle.parse(attacker, defender, mode="land", **land_options), exact=exact)
+    assert amphibious.fight_on is None and "fight_on" not in amphibious.to_dict()
+    assert amphibious.exact == land.exact and amphibious.retreat > 0
+    assert [getattr(amphibious, k) for k in CHANCES] == [getattr(land, k) for k in CHANCES]
+
+
 def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> None:
     """A-10.3: at most one bombarding ship per unit landed from the sea; units that
     came over land neither land nor stay when the others retreat."""
