@@ -526,12 +526,6 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
             "(A-10.3): no round limit there. A land battle takes both.",
             legal=[f"/odds aa … {as_land} rounds:{battle.rounds}"],
         )
-    if battle.wave2:
-        raise IllegalOrder(
-            "A second wave after an amphibious assault with a retreat is not computed (the landed units "
-            "fight on after the others retreat, A-10.3). A land battle takes both.",
-            legal=[f"/odds aa … {as_land}"],
-        )
 
 
 def setup_battle(battle: AABattle, unit: N, cat: Catalogue | None = None) -> tuple[BattleSetup[N], dict[str, int]]:
@@ -836,13 +830,17 @@ def _quarter(army: Mapping[str, int]) -> dict[str, int]:
 def _run(
     battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
     starts: Sequence[Start[N]] | None = None, report: bool = True, max_table: int | None = None,
+    ends: list[tuple[BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
     against every state the first left, :func:`_second_wave_once`); ``report`` False:
     the chances only, without the survivors and losses (a second wave's battles, whose
     survivors nobody reads: summing them by state is most of a big table's report);
     ``max_table``: the merged table engine's cap on its table (the battle a second wave
-    joined by the first wave's units fights, :attr:`Work.table`)."""
+    joined by the first wave's units fights, :attr:`Work.table`); ``ends``: where to put
+    the battle's setup, the units it kept aside and its tally (the final states: a
+    landing's second wave attacks the survivors of the battles the landed units fight
+    on, :func:`_fight_on`)."""
     max_states, max_cells, work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
@@ -957,12 +955,15 @@ def _run(
         # Strafe: whatever still fights after the last round retreats (A-10.15).
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
+    if ends is not None:
+        ends.append((setup, aside, tally))
     odds = _result(battle, setup, aside, tally, engine, cat, report)
+    first_wave = tally  # where the second wave finds the defender's survivors
     if fights_on:
-        whole, error, losses = _fight_on(battle, setup, aside, tally, cat, limits, eps, odds)
+        whole, error, losses, first_wave = _fight_on(battle, setup, aside, tally, cat, limits, eps, odds)
         odds = replace(odds, fight_on=whole, fight_on_losses=losses, error_bound=odds.error_bound + error)
     if battle.wave2:
-        second, error = _second_wave(battle, setup, aside, tally, cat, limits, eps)
+        second, error = _second_wave(battle, setup, aside, first_wave, cat, limits, eps)
         # The error bound covers the second wave's chances too (its battles' own bounds,
         # weighted; what the first left out already bounds how far its states may be off).
         odds = replace(odds, second_wave=second, error_bound=odds.error_bound + error)
@@ -1166,13 +1167,16 @@ def _fight_all(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N, cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool, cap: int | None,
     kept: list[tuple[float, AAOdds]] | None = None,
+    ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
 ) -> tuple[dict[str, float], float]:
     """Every battle of ``fights`` (a force against the survivors of a first battle's
     final state, :func:`_wave_battle`'s rules): the chances of the outcomes they add to
     the whole attack (their masses in ``fights.w``), and their error bounds, weighted.
     One battle with a start per pair (:func:`_second_wave_once`) unless ``one_solve`` is
     False or the states do not fit one; then a battle per pair (refused beyond ``cap``
-    pairs).  ``kept``: where to put each battle's whole report, with its share."""
+    pairs).  ``kept``: where to put each battle's whole report, with its share;
+    ``ends``: each battle's setup, kept units and tally, with its share (see
+    :func:`_second_wave_once`)."""
     import numpy as np
 
     prof_w = battle.profiles("attacker", cat)
@@ -1187,13 +1191,17 @@ def _fight_all(
         if not len(rows):
             continue
         group = fights.part(rows)
-        once = _second_wave_once(battle, group, survivors, unit, cat, limits, eps, kept) if one_solve else None
+        once = _second_wave_once(battle, group, survivors, unit, cat, limits, eps, kept, ends) if one_solve else None
         if once is None and cap is not None and len(fights.w) > cap:  # a battle per pair: too many
             raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else []
         for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist()) if once is None else ():
+            got: list[tuple[BattleSetup[Any], Mapping[str, int], Tally[Any]]] | None = [] if ends is not None else None
             odds = _run(_wave_battle(battle, fights.forces[f], survivors(group.defenders[j])), 1.0, "auto", limits,
-                        eps, report=kept is not None)
+                        eps, report=kept is not None or ends is not None, ends=got)
+            if ends is not None and got is not None:
+                b_setup, b_aside, b_tally = got[0]
+                ends.append((mass, b_setup, b_aside, b_tally))
             if kept is not None:
                 kept.append((float(mass), odds))
             parts.append(_shares(float(mass), odds))
@@ -1207,7 +1215,7 @@ def _fight_all(
 def _fight_on(
     battle: AABattle, setup: BattleSetup[N], aside: Mapping[str, int], tally: Tally[N], cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, first: AAOdds,
-) -> tuple[dict[str, float], float, dict[str, Any] | None]:
+) -> tuple[dict[str, float], float, dict[str, Any] | None, Tally[N]]:
     """The whole of an amphibious assault with a retreat (:attr:`AABattle.fights_on`):
     where the attacker retreats (``tally``'s pairs: still fighting after the strafe's
     round, or retreating below its number of units or by win chance), the aircraft and the units that
@@ -1217,7 +1225,9 @@ def _fight_on(
     retreat ends the assault: the defender holds.  Returns the whole assault's chances
     (the keys of :func:`_second_wave`), the error bound its later battles add, and (when
     ``first``, the odds up to the retreat, has a report) its expected survivors and
-    losses (:attr:`AAOdds.fight_on_losses`)."""
+    losses (:attr:`AAOdds.fight_on_losses`), and where a second wave follows, the whole
+    assault's final defender states and the mass that took the territory (a tally with
+    those alone: what :func:`_second_wave` attacks)."""
     import numpy as np
 
     from engine.odds.aa_table import sum_by
@@ -1233,8 +1243,13 @@ def _fight_on(
     tables = [PairTable.of(kept) for kept in (tally.pairs, tally.retreats) if kept]
     expected = {who: dict(first.expected_survivors[who]) for who in ("attacker", "defender")}
     report = bool(first.expected_survivors)
+    # The whole assault's ends for a second wave: the first part's, those where the
+    # landed units fight on replaced by the ends of their battles (below).
+    after: Tally[N] = Tally(dict(out), defender_end=dict(tally.defender_end),
+                            takes=tally.takes if tally.takes is not None else zero)  # fmt: skip
     if not tables:
-        return {k: chance(v) for k, v in whole.items()}, 0.0, _whole_losses(battle, cat, expected) if report else None
+        losses = _whole_losses(battle, cat, expected) if report else None
+        return {k: chance(v) for k, v in whole.items()}, 0.0, losses, after
     numbered = _Forces()
     forces, force_id = numbered.forces, numbered.id
 
@@ -1260,9 +1275,12 @@ def _fight_on(
         fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
         survivors = _survivors_of(setup.defender, aside)
         later: list[tuple[float, AAOdds]] | None = [] if report else None
-        parts, error = _fight_all(battle, fights, survivors, setup.unit, cat, limits, eps, True, None, later)
+        ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = [] if battle.wave2 else None
+        parts, error = _fight_all(battle, fights, survivors, setup.unit, cat, limits, eps, True, None, later, ends)
         for k, value in parts.items():
             whole[k] += value
+        if ends is not None:
+            _fought_on_ends(setup.defender, aside, fights, ends, after)
         # The survivors: those at the end of the first part, but where the landed units
         # fight on, theirs and the defender's at the end of that battle instead.
         for f, j, mass in zip(fights.f.tolist(), fights.d.tolist(), fights.w.tolist()) if report else ():
@@ -1273,7 +1291,32 @@ def _fight_on(
             for who in ("attacker", "defender"):
                 for n, v in odds.expected_survivors[who].items():
                     expected[who][n] = expected[who].get(n, 0.0) + share * v
-    return {k: chance(v) for k, v in whole.items()}, error, _whole_losses(battle, cat, expected) if report else None
+    losses = _whole_losses(battle, cat, expected) if report else None
+    return {k: chance(v) for k, v in whole.items()}, error, losses, after
+
+
+def _fought_on_ends(
+    dfn: Side, aside: Mapping[str, int], fights: Fights,
+    ends: Sequence[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]], after: Tally[N],
+) -> None:
+    """Into ``after`` (a landing's ends, :func:`_fight_on`): the defender's states where
+    the landed units fought on (``fights``) leave, and the final states of those battles
+    (``ends``: each with the share of the whole its masses are fractions of) come, as
+    states of the first battle's defender ``dfn`` (the same units, less those it kept
+    aside); the territory taken there too."""
+    zero = after.outcome[ATTACKER] - after.outcome[ATTACKER]
+    for j, mass in zip(fights.d.tolist(), fights.w.tolist()):
+        st = fights.defenders[j]
+        after.defender_end[st] = after.defender_end.get(st, zero) - mass
+    for share, setup, kept, tally in ends:
+        held = _survivors_of(setup.defender, kept)
+        for st, mass in tally.defender_end.items():
+            units = Counter(held(st))
+            units.subtract(aside)
+            st1 = dfn.state_of({n: c for n, c in units.items() if c > 0})
+            after.defender_end[st1] = after.defender_end.get(st1, zero) + share * mass
+        after.takes = (after.takes if after.takes is not None else zero) + share * (
+            tally.takes if tally.takes is not None else zero)
 
 
 def _whole_losses(battle: AABattle, cat: Catalogue, expected: Mapping[str, Mapping[str, float]]) -> dict[str, Any]:
@@ -1349,7 +1392,7 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 def _second_wave_once(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N,
     cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
-    kept: list[tuple[float, AAOdds]] | None = None,
+    kept: list[tuple[float, AAOdds]] | None = None, ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
 ) -> tuple[dict[str, float], float] | None:
     """The second battles, each attacking force of ``fights`` against each final state
     of the first it meets (with its chance; the state's units are ``survivors(state)``,
@@ -1367,7 +1410,9 @@ def _second_wave_once(
     engines take it: the survivors are steps of the defender's loss order, and the AA
     guns are never casualties.  Returns the chances of the whole attack these battles
     add (the keys of :func:`_second_wave`) and their error bound, or None where the
-    survivors do not fit one battle (then each is fought on its own)."""
+    survivors do not fit one battle (then each is fought on its own).  ``ends``: where
+    to put the battle's setup, kept units and tally, with the share of the whole its
+    masses are fractions of."""
     import numpy as np  # not at the top: a battle without a second wave may not need it
 
     from engine.odds.aa_table import row_ids
@@ -1444,8 +1489,12 @@ def _second_wave_once(
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     table_cap = limits[2].table if battle.wave2_joins else None
-    odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts, report=kept is not None,
-                max_table=table_cap)
+    got: list[tuple[BattleSetup[N], Mapping[str, int], Tally[N]]] | None = [] if ends is not None else None
+    odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts,
+                report=kept is not None or ends is not None, max_table=table_cap, ends=got)
+    if ends is not None and got is not None:
+        b_setup, b_aside, b_tally = got[0]
+        ends.append((live, b_setup, b_aside, b_tally))
     if kept is not None:  # the battle's own report too, with its share of the whole
         kept.append((float(live), odds))
     return _shares(float(live), odds)

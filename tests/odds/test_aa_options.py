@@ -201,14 +201,98 @@ def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> N
     assert "kind:amphibious" in err.value.text()
 
 
-@pytest.mark.parametrize("options", [dict(rounds=2, retreat_after=1), dict(rounds=3, retreat_chance=40),
-                                     dict(retreat_after=1, wave2="2 inf")])
+@pytest.mark.parametrize("options", [dict(rounds=2, retreat_after=1), dict(rounds=3, retreat_chance=40)])
 def test_a_landings_retreat_refuses_what_it_cannot_follow(options: dict[str, object]) -> None:
-    """The landed units fight on to the end (A-10.3): no round limit, no second wave
-    there; each refusal offers the land battle."""
+    """The landed units fight on to the end (A-10.3): no round limit there; each
+    refusal offers the land battle."""
     with pytest.raises(PlayerError) as err:
         aa_odds(AABattle.parse("2 inf, 1 fig", "2 inf", mode="amphibious", bombard="1 cru", **options))
     assert '/odds aa … kind:land bombard:""' in err.value.text()
+
+
+def _hits(values: tuple[int, ...]) -> list[Fraction]:
+    """The chance of each number of hits of units rolling at ``values`` (one die each)."""
+    dist = [F(1)]
+    for v in values:
+        p = F(v, 6)
+        dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0) for k in range(len(dist) + 1)]
+    return dist
+
+
+def _to_the_end(att: tuple[int, ...], dfn: tuple[int, ...]) -> dict[tuple[int, int], Fraction]:
+    """A land battle by hand, for the tests below: units as their combat values, first
+    lost first; the chance of each end (attacker units left, defender units left)."""
+    memo: dict[tuple[int, int], dict[tuple[int, int], Fraction]] = {}
+
+    def from_(a: int, d: int) -> dict[tuple[int, int], Fraction]:  # a, d: units lost so far
+        if a == len(att) or d == len(dfn):
+            return {(len(att) - a, len(dfn) - d): F(1)}
+        if (a, d) not in memo:
+            ha, hd = _hits(att[a:]), _hits(dfn[d:])
+            stay = ha[0] * hd[0]
+            out: dict[tuple[int, int], Fraction] = {}
+            for i, pi in enumerate(ha):
+                for j, pj in enumerate(hd):
+                    if i or j:
+                        for end, q in from_(min(a + j, len(att)), min(d + i, len(dfn))).items():
+                            out[end] = out.get(end, F(0)) + pi * pj * q / (1 - stay)
+            memo[(a, d)] = out
+        return memo[(a, d)]
+
+    return from_(0, 0)
+
+
+def test_a_second_wave_attacks_what_a_landing_with_a_retreat_leaves() -> None:
+    """A-10.3 then a second wave: 1 inf landed from the sea and 1 fighter against 2 inf,
+    the fighter strafing after round 1 and the infantry fighting on to the end; then 1
+    inf and 1 tank attack whatever is left, worked out by hand (fractions).  A first
+    assault that took the territory leaves it to the second wave, and one that left no
+    defender walks the second wave in (A-10.10's ruling)."""
+    att, dfn, wave = (1, 3), (2, 2), (1, 3)  # inf, fig / inf, inf / inf, tank: first lost first
+    ha, hd = _hits(att), _hits(dfn)
+    ends: dict[tuple[int, int, bool], Fraction] = {}  # (landed inf left, defenders left, took) after the assault
+    for i, pi in enumerate(ha):  # round 1 (once: where nobody is hit the fighter leaves all the same)
+        for j, pj in enumerate(hd):
+            p = pi * pj
+            inf, left = int(j == 0), max(len(dfn) - i, 0)  # the infantry goes first; the fighter then leaves
+            if left == 0 or inf == 0:  # over: won (took with the infantry), or nobody landed is left
+                ends[(inf, left, inf > 0 and left == 0)] = ends.get((inf, left, inf > 0 and left == 0), F(0)) + p
+                continue
+            for (a, d), q in _to_the_end((1,), dfn[len(dfn) - left :]).items():
+                ends[(a, d, a > 0 and d == 0)] = ends.get((a, d, a > 0 and d == 0), F(0)) + p * q
+    win = draw = F(0)
+    for (_, left, took), p in ends.items():
+        if left == 0:  # taken, or walked in by the second wave
+            win += p
+            continue
+        for (a, d), q in _to_the_end(wave, dfn[len(dfn) - left :]).items():
+            win += p * q * (a > 0 and d == 0)
+            draw += p * q * (a == 0 and d == 0)
+    battle = AABattle.parse("1 inf, 1 fig", "2 inf", mode="amphibious", retreat_after=1, wave2="1 inf, 1 tank",
+                            ool_attacker="inf,fig", ool_defender="inf")  # fmt: skip
+    odds = aa_odds(battle, exact=True)
+    assert odds.second_wave is not None and odds.fight_on is not None
+    assert odds.second_wave["attacker_win"] == pytest.approx(float(win), abs=1e-15)
+    assert odds.second_wave["attacker_takes"] == pytest.approx(float(win), abs=1e-15)  # every win has a land unit
+    assert odds.second_wave["draw"] == pytest.approx(float(draw), abs=1e-15)
+    assert odds.second_wave["defender_win"] == pytest.approx(float(1 - win - draw), abs=1e-15)
+    floats = aa_odds(battle)
+    assert floats.second_wave == pytest.approx(odds.second_wave, abs=1e-14)
+
+
+@pytest.mark.parametrize("retreat", [dict(retreat_after=2), dict(retreat_left=8)])
+def test_a_landings_second_wave_agrees_between_the_engines(retreat: dict[str, Any]) -> None:
+    """The same second wave after a landing with a retreat, from the merged table engine
+    (a big landing against an AA gun) and the general engine, within the error bounds."""
+    battle = AABattle.parse("8 inf, 4 tank, 4 fig, 2 bom", "10 inf, 3 art, 2 tank, 1 aa", mode="amphibious",
+                            overland="2 tank", bombard="1 bat", wave2="4 inf, 2 tank, 2 fig", **retreat)  # fmt: skip
+    merged, general = aa_odds(battle), aa_odds(battle, engine="general")
+    assert merged.second_wave is not None and general.second_wave is not None
+    bound = merged.error_bound + general.error_bound + 1e-12
+    for k, v in general.second_wave.items():
+        assert merged.second_wave[k] == pytest.approx(v, abs=bound)
+    # A second wave only adds: it wins wherever the assault alone took the territory.
+    assert merged.fight_on is not None and merged.second_wave["attacker_takes"] >= merged.fight_on["attacker_takes"]
 
 
 def test_a_strafe_after_the_round_limit_is_refused_in_slash_syntax() -> None:

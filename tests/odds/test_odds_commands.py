@@ -44,6 +44,14 @@ async def test_odds_aa_a_landings_strafe_leaves_the_landed_units_fighting() -> N
     assert f"Up to the retreat: attacker wins {100 * odds.attacker_win:.1f}%" in msg.text
     assert odds.fight_on["attacker_win"] != odds.attacker_win
     assert_chart(msg)
+    # With a second wave: it attacks what the whole assault left.
+    msg = await invoke("odds aa", attacker="3 inf, 1 tank, 2 fig", defender="4 inf", kind="amphibious",
+                       bombard="1 cru", overland="1 tank", retreat_after="1", wave2="2 inf, 1 tank")  # fmt: skip
+    odds = aa_odds(AABattle.parse("3 inf, 1 tank, 2 fig", "4 inf", mode="amphibious", bombard="1 cru",
+                                  overland="1 tank", retreat_after=1, wave2="2 inf, 1 tank"))  # fmt: skip
+    assert odds.second_wave is not None and odds.fight_on is not None
+    wave = f"With the second wave (2 inf, 1 tank) attacking the survivors: attacker wins {100 * odds.second_wave['attacker_win']:.1f}%"
+    assert wave in msg.text and odds.second_wave["attacker_win"] > odds.fight_on["attacker_win"]
 
 
 async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,8 +79,6 @@ AA_REFUSED: list[dict[str, Any]] = [
          retreat_chance=40),
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", overland="1 inf", rounds=2,
          retreat_after=1),
-    dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", bombard="1 bat", retreat_left=1,
-         wave2="2 inf"),
     dict(attacker="2 inf", defender="2 inf", overland="1 inf"),  # overland only in an amphibious assault
     dict(attacker="2 des", defender="1 des", kind="sea", overland="1 inf"),
     dict(attacker="2 inf", defender="2 inf", kind="amphibious", overland="3 inf"),

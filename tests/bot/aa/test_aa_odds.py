@@ -131,6 +131,10 @@ def test_the_units_that_came_over_land_are_named_for_a_landings_retreat() -> Non
     assert options["overland"] == "1 tank" and options["kind"] == "amphibious"
     odds = aa_odds(replace(battle, retreat_after=1))
     assert odds.fight_on is not None and odds.retreat > 0
+    # And a second wave planned after it attacks what the whole assault left.
+    wave = aa_odds(replace(battle, retreat_after=1, wave2={"infantry": 3, "tank": 1}))
+    assert wave.fight_on == odds.fight_on and wave.second_wave is not None
+    assert wave.second_wave["attacker_takes"] > odds.fight_on["attacker_takes"]
 
 
 def test_a_retreat_from_a_landing_of_an_older_game_is_refused_as_the_game_refuses_it() -> None:
