@@ -488,11 +488,13 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
             if battle.bombard and sum(fits.values()) >= sum(land.values()):
                 fits = {}  # something must land for the ships to bombard
             what = cat.profile(n).short
-            raise IllegalOrder(
-                f"overland lists {c} {what} but the attacker has {land.get(n, 0)} {what} among its land units: "
-                "overland is the part of the attacker's land units that came over land (A-10.3).",
-                legal=[_armies_example(cat, overland=fits)],
-            )
+            if prof_a[n].domain != LAND or prof_a[n].is_aa:  # aircraft, ships, AA guns: never "over land"
+                reason = (f"overland lists {what}, which is not an attacking land unit: overland names only the "
+                          "attacker's land units that came over land (A-10.3); its aircraft may retreat anyway.")
+            else:
+                reason = (f"overland lists {c} {what} but the attacker has {land.get(n, 0)} {what} among its land "
+                          "units: overland is the part of the attacker's land units that came over land (A-10.3).")
+            raise IllegalOrder(reason, legal=[_armies_example(cat, overland=fits)])
     if not amphibious:
         return
     if battle.bombard and land and sum(land.values()) <= sum(battle.overland.values()):

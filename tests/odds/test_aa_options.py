@@ -196,6 +196,10 @@ def test_overland_units_retreat_with_the_aircraft_and_cut_the_bombardment() -> N
     with pytest.raises(PlayerError) as err:  # more than the attacker has
         aa_odds(replace(one_ship, overland={"tank": 2}))
     assert "overland lists 2 tank but the attacker has 1 tank" in err.value.text()
+    for unit in ("fighter", "aa gun", "battleship"):  # not an attacking land unit: said so
+        with pytest.raises(PlayerError) as err:
+            aa_odds(replace(one_ship, attacker={**one_ship.attacker, "fighter": 1}, overland={unit: 1}))
+        assert "which is not an attacking land unit" in err.value.text() and 'overland:""' in err.value.text()
     with pytest.raises(PlayerError) as err:  # only in an amphibious assault
         aa_odds(replace(one_ship, mode="land", bombard={}))
     assert "kind:amphibious" in err.value.text()
