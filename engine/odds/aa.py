@@ -409,6 +409,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
                                legal=_ships_ashore(battle, att, dfn, cat))
     else:
         _check_fleets(battle, att, dfn, cat)
+    _check_wave2(battle, prof_a, cat)
     if battle.bombard and mode != "amphibious":
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
                            legal=["/odds aa … kind:amphibious"])
@@ -468,6 +469,25 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         raise IllegalOrder("The land units to keep cannot be negative.", legal=["/odds aa … keep_land_units:2"])
     if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
         raise IllegalOrder("Submarines submerge only in sea battles (A-10.6): leave submerge out of this one.")
+
+
+def _check_wave2(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:
+    """Refuse a second wave with units that cannot attack in this battle (refused here,
+    not as the second battle's own refusal, whose example would name its attacker)."""
+    sea = battle.mode == "sea"
+    wave = {n: prof_a[n] for n, c in battle.wave2.items() if c > 0}
+    guns = [p.short for p in wave.values() if p.is_aa]
+    wrong = [p.short for p in wave.values() if not p.is_aa and (p.domain == LAND if sea else p.domain == SEA)]
+    if not guns and not wrong:
+        return
+    kept = _without(battle.wave2, lambda n: prof_a[n].is_aa or prof_a[n].short in wrong)
+    if guns:
+        reason = "AA guns never attack (A-14)"
+    elif sea:
+        reason = f"Land units ({', '.join(wrong)}) never fight at sea (A-10.4)"
+    else:
+        reason = f"Ships ({', '.join(wrong)}) cannot fight in a land battle (A-14.1)"
+    raise IllegalOrder(f"{reason}: the second wave cannot bring them.", legal=[_armies_example(cat, wave2=kept)])
 
 
 def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:

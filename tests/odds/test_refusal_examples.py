@@ -80,6 +80,11 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", overland="1 inf", rounds=2,
          retreat_after=1),
     dict(attacker="2 inf", defender="2 inf", overland="1 inf"),  # overland only in an amphibious assault
+    # A second wave with units that cannot attack here: the example mends the wave.
+    dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"),
+    dict(attacker="2 sub", defender="1 des", kind="sea", wave2="2 inf, 1 des"),
+    dict(attacker="2 inf", defender="1 inf", wave2="1 aa, 1 tank"),
+    dict(attacker="2 inf", defender="1 inf", kind="amphibious", wave2="1 bat"),
     dict(attacker="2 des", defender="1 des", kind="sea", overland="1 inf"),
     dict(attacker="2 inf", defender="2 inf", kind="amphibious", overland="3 inf"),
     dict(attacker="1 inf", defender="2 inf", kind="amphibious", bombard="1 bat", overland="1 tank"),
@@ -119,6 +124,9 @@ def test_aa_refusal_examples_fit_the_battle() -> None:
         f"/odds aa … kind:{kind}" for kind in ("land", "sea", "amphibious"))
     assert _examples(lambda: _aa(dict(attacker="2 fig, 1 aa", defender="3 inf"))) == (
         '/odds aa … attacker:"2 fig" defender:"3 inf, 1 aa"',)
+    # The second wave's own units are mended, not the first wave's (it said attacker:"1 des").
+    assert _examples(lambda: _aa(dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"))) == (
+        '/odds aa … wave2:"2 inf"',)
     # Bombers dropped: the fighters the carriers hold, or all of them with the
     # carriers they need.
     assert _examples(lambda: _aa(dict(attacker="1 des", defender="1 fig, 1 bom", kind="sea"))) == (
