@@ -411,8 +411,11 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         _check_fleets(battle, att, dfn, cat)
     _check_wave2(battle, prof_a, cat)
     if battle.bombard and mode != "amphibious":
+        # The same attack as a landing where it is one (land units, no ships), else
+        # without the bombardment.
+        landing = any(p.domain == LAND for p in att.values()) and not any(p.domain == SEA for p in att.values())
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
-                           legal=["/odds aa … kind:amphibious"])
+                           legal=[*(["/odds aa … kind:amphibious"] if landing else []), '/odds aa … bombard:""'])
     for n in battle.bombard:
         if not cat.profile(n).bombard:
             bombarding = _without(battle.bombard, lambda u: not cat.profile(u).bombard)
@@ -425,7 +428,7 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
             "Ships bombard only when land units come ashore from the sea (A-10.3), and this attack lands none.",
             legal=[_armies_example(cat, "kind:amphibious", attacker={**battle.attacker, "infantry": 1},
                                    bombard=battle.bombard),
-                   _armies_example(cat, "kind:land", attacker=battle.attacker)],
+                   _armies_example(cat, "kind:land", attacker=battle.attacker, bombard={})],
         )  # fmt: skip
     # Whole numbers (Discord and the command line take them so; a caller of the engine
     # may not: 2.5 rounds failed deep in an engine instead, and True read as 1).
@@ -497,10 +500,12 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
     amphibious = battle.mode == "amphibious"
     land = {n: c for n, c in battle.attacker.items() if c > 0 and prof_a[n].domain == LAND}
     if battle.overland and not amphibious:
+        # As a landing: the overland units the attacker has (none: no such example).
+        fits = {n: min(c, land[n]) for n, c in battle.overland.items() if land.get(n, 0)}
         raise IllegalOrder("Units that came over land matter only in an amphibious assault, beside those "
                            "landed from the sea (A-10.3): leave overland out of this battle.",
-                           legal=[*([_armies_example(cat, "kind:amphibious", overland=battle.overland)]
-                                    if battle.mode == "land" else []),
+                           legal=[*([_armies_example(cat, "kind:amphibious", overland=fits)]
+                                    if battle.mode == "land" and fits else []),
                                   _armies_example(cat, overland={})])  # fmt: skip
     for n, c in battle.overland.items():
         if c > land.get(n, 0):

@@ -82,6 +82,10 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 inf", defender="2 inf", overland="1 inf"),  # overland only in an amphibious assault
     # A second wave with units that cannot attack here: the example mends the wave.
     dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"),
+    dict(attacker="5 sub", defender="1 cru", kind="sea", bombard="2 cru"),  # bombardment only in a landing
+    dict(attacker="5 bom", defender="2 tank", kind="amphibious", bombard="1 bat"),  # nothing lands to bombard for
+    dict(attacker="1 fig", defender="2 inf", overland="1 inf"),  # overland units the attacker lacks, not a landing
+    dict(attacker="1 fig, 2 inf", defender="2 inf", overland="3 inf"),
     dict(attacker="2 sub", defender="1 des", kind="sea", wave2="2 inf, 1 des"),
     dict(attacker="2 inf", defender="1 inf", wave2="1 aa, 1 tank"),
     dict(attacker="2 inf", defender="1 inf", kind="amphibious", wave2="1 bat"),
@@ -124,6 +128,8 @@ def test_aa_refusal_examples_fit_the_battle() -> None:
         f"/odds aa … kind:{kind}" for kind in ("land", "sea", "amphibious"))
     assert _examples(lambda: _aa(dict(attacker="2 fig, 1 aa", defender="3 inf"))) == (
         '/odds aa … attacker:"2 fig" defender:"3 inf, 1 aa"',)
+    assert _examples(lambda: _aa(dict(attacker="5 sub", defender="1 cru", kind="sea", bombard="2 cru"))) == (
+        '/odds aa … bombard:""',)  # a fleet is no landing (it offered kind:amphibious)
     # The second wave's own units are mended, not the first wave's (it said attacker:"1 des").
     assert _examples(lambda: _aa(dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"))) == (
         '/odds aa … wave2:"2 inf"',)
