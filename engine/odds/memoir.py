@@ -98,6 +98,11 @@ class MemoirRoll:
         return 0 if self.blocked else self.retreat_room
 
 
+def _in_range(dice: int) -> int:
+    """``dice`` brought within what a roll may have (for an example)."""
+    return min(max(dice, 1), MAX_DICE)
+
+
 @dataclass(frozen=True)
 class MemoirOdds:
     roll: MemoirRoll
@@ -205,23 +210,30 @@ class MemoirBattle:
             fit = [t for t in HIT_FACES if (self.ambush is None or t != ARTILLERY) and (self.overrun is None or t == ARMOR)]
             raise UnknownName(f"Unknown attacker type '{self.attacker}'.",
                               legal=tuple(f"/odds memoir … attacker:{t}" for t in fit))
+        # Who may roll first, then the rolls themselves: each example mends one thing and
+        # keeps the rest of the question (dice in range, the attacker that may roll).
         if self.ambush is not None:
-            self.ambush.validate(AMBUSH_ROLL)
+            dice = _in_range(self.ambush.dice)
+            who = "attacker:infantry " if self.attacker == ARTILLERY else ""
             if self.ambush.figures is None:
                 raise IllegalOrder("An Ambush needs the attacker's figures (attacker_figures).",
-                                   legal=("/odds memoir … ambush_dice:3 attacker_figures:4",))
+                                   legal=(f"/odds memoir … {who}ambush_dice:{dice} attacker_figures:4",))
             if self.attacker == ARTILLERY:
                 raise IllegalOrder("Ambush answers a close assault; artillery never close-assaults "
                                    "here (E-6.4): leave ambush_dice out for artillery.",
-                                   legal=(f"/odds memoir … attacker:infantry ambush_dice:{self.ambush.dice}",))
+                                   legal=(f"/odds memoir … attacker:infantry ambush_dice:{dice}",))
+            self.ambush.validate(AMBUSH_ROLL)
         if self.overrun is not None:
-            self.overrun.validate(OVERRUN_ROLL)
+            dice = _in_range(self.overrun.dice)
+            figures = self.overrun.figures if self.overrun.figures is not None else 4
             if self.attacker != ARMOR:
                 raise IllegalOrder("Only armor makes an Overrun (E-16).",
-                                   legal=("/odds memoir … attacker:armor overrun_dice:3",))
+                                   legal=(f"/odds memoir … attacker:armor overrun_dice:{dice} "
+                                          f"overrun_figures:{min(max(figures, 1), 6)}",))
             if self.overrun.figures is None:
                 raise IllegalOrder("The Overrun battle needs its target's figures (overrun_figures).",
-                                   legal=(f"/odds memoir … overrun_dice:{self.overrun.dice} overrun_figures:4",))
+                                   legal=(f"/odds memoir … overrun_dice:{dice} overrun_figures:4",))
+            self.overrun.validate(OVERRUN_ROLL)
 
 
 @dataclass(frozen=True)
@@ -281,12 +293,17 @@ def close_assault(
             overrun_figures, overrun_retreat_room) == (None,) * 8:  # fmt: skip
         return None
     if ambush_dice is None and (attacker_figures is not None or attacker_retreat_room is not None):
+        fix = [*(["attacker:infantry"] if attacker == ARTILLERY else []), "ambush_dice:3",
+               *([] if attacker_figures is not None and 1 <= attacker_figures <= 6 else ["attacker_figures:4"]),
+               *(["attacker_retreat_room:0"] if attacker_retreat_room is not None and attacker_retreat_room < 0 else [])]
         raise IllegalOrder("The attacker's figures and retreat room matter only under an Ambush: "
-                           "give the Ambush dice too.",
-                           legal=("/odds memoir … ambush_dice:3 attacker_figures:4",))
+                           "give the Ambush dice too.", legal=(" ".join(["/odds memoir …", *fix]),))
     if overrun_dice is None and (overrun_target, overrun_figures, overrun_retreat_room) != (None, None, None):
+        fix = ["attacker:armor", "overrun_dice:3",
+               *([] if overrun_figures is not None and 1 <= overrun_figures <= 6 else ["overrun_figures:4"]),
+               *(["overrun_retreat_room:0"] if overrun_retreat_room is not None and overrun_retreat_room < 0 else [])]
         raise IllegalOrder("The Overrun target's type, figures and retreat room need the Overrun dice too.",
-                           legal=("/odds memoir … attacker:armor overrun_dice:3 overrun_figures:4",))
+                           legal=(" ".join(["/odds memoir …", *fix]),))
     kind = attacker or INFANTRY
     ambush = None if ambush_dice is None else MemoirRoll(
         dice=ambush_dice, target=kind, figures=attacker_figures, retreat_room=attacker_retreat_room)

@@ -52,7 +52,7 @@ Rules as modelled:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
@@ -110,8 +110,11 @@ class MinisAttack:
             raise IllegalOrder("Superior Armor is at least 0.", legal=("/odds minis … superior_armor:1",))
         if self.shrapnel > 1 and self.target != SOLDIER:
             # An option that would change nothing is refused, not dropped in silence.
+            # Against a Soldier where nothing else of this attack is for Vehicles only.
+            soldier = not self.target_damaged and _valid(replace(self, target=SOLDIER))
             raise IllegalOrder("Shrapnel multiplies successes against Soldiers only.",
-                               legal=("/odds minis … target_type:soldier shrapnel:2",))
+                               legal=(*([f"/odds minis … target_type:soldier shrapnel:{self.shrapnel}"] if soldier else []),
+                                      "/odds minis … shrapnel:1"))
         if self.same_hex and self.cover is None:
             raise IllegalOrder("Sharing the target's hex only changes its cover roll: give the cover number too.",
                                legal=("/odds minis … cover:4 same_hex:true",))
@@ -134,6 +137,16 @@ class MinisAttack:
     @property
     def effective_defense(self) -> int:
         return self.defense - (1 if self.target_penalty or self.target_damaged else 0)
+
+
+def _valid(attack: MinisAttack) -> bool:
+    """Whether ``attack`` passes :meth:`MinisAttack.validate` (an example offered in a
+    refusal must)."""
+    try:
+        attack.validate()
+    except IllegalOrder:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,8 @@ def test_only_armor_overruns_in_slash_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         memoir_battle(MemoirBattle(attack=MemoirRoll(dice=1, target=INFANTRY, figures=1),
                                    overrun=MemoirRoll(dice=1, target=INFANTRY, figures=1)))  # fmt: skip
-    assert "/odds memoir … attacker:armor overrun_dice:3" in err.value.text()
+    # The example keeps the Overrun asked about (its dice and figures): armor makes it.
+    assert "/odds memoir … attacker:armor overrun_dice:1 overrun_figures:1" in err.value.text()
 
 
 def test_cli_full_battle(capsys: pytest.CaptureFixture[str]) -> None:

@@ -204,6 +204,8 @@ MINIS_REFUSED: list[dict[str, Any]] = [
     dict(dice=4, defense=4, target="soldier", heavy_armor=True),
     dict(dice=4, defense=4, shrapnel=2),  # Shrapnel against a Vehicle changes nothing
     dict(dice=4, defense=4, same_hex=True),
+    dict(dice=6, defense=8, target_damaged=True, shrapnel=2),  # a damaged target is a Vehicle: no Soldier example
+    dict(dice=11, defense=3, heavy_armor=True, shrapnel=2),
 ]  # fmt: skip
 
 
@@ -241,6 +243,14 @@ MEMOIR_REFUSED: list[dict[str, Any]] = [
     dict(dice=2, target="infantry", figures=4, attacker="infantry", overrun_dice=3, overrun_figures=3),
     dict(dice=2, target="infantry", figures=4, ambush_dice=2),
     dict(dice=2, target="infantry", figures=4, attacker="tank", ambush_dice=2, attacker_figures=3),
+    # Examples that keep the rest of the question (a fuzz found them refused in turn):
+    dict(dice=1, target="infantry", figures=3, attacker="infantry", overrun_dice=3),  # needs figures too
+    dict(dice=2, target="infantry", figures=4, overrun_dice=-1),  # dice first would need armor next
+    dict(dice=2, target="infantry", figures=4, ambush_dice=-1),  # and the attacker's figures
+    dict(dice=5, target="infantry", figures=2, attacker_retreat_room=-1),
+    dict(dice=1, target="armor", figures=1, attacker="artillery", attacker_figures=-1),
+    dict(dice=3, target="infantry", figures=1, attacker="artillery", ambush_dice=1),
+    dict(dice=4, target="armor", figures=3, attacker="artillery", overrun_retreat_room=-1),
 ]  # fmt: skip
 
 
