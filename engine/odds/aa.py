@@ -410,26 +410,29 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     else:
         _check_fleets(battle, att, dfn, cat)
     _check_wave2(battle, prof_a, cat)
+    # The ships that may bombard, for the examples below.
+    bombarding = _without(battle.bombard, lambda u: not cat.profile(u).bombard)
     if battle.bombard and mode != "amphibious":
-        # The same attack as a landing where it is one (land units, no ships), else
-        # without the bombardment.
+        # The same attack as a landing where it is one (land units, no ships; with the
+        # ships that may bombard), else without the bombardment.
         landing = any(p.domain == LAND for p in att.values()) and not any(p.domain == SEA for p in att.values())
+        as_landing = "kind:amphibious" + ("" if bombarding == battle.bombard else
+                                          f' bombard:"{format_army(bombarding, cat, empty="1 bat")}"')
         raise IllegalOrder("Shore bombardment happens only in an amphibious assault (A-10.3).",
-                           legal=[*(["/odds aa … kind:amphibious"] if landing else []), '/odds aa … bombard:""'])
-    for n in battle.bombard:
-        if not cat.profile(n).bombard:
-            bombarding = _without(battle.bombard, lambda u: not cat.profile(u).bombard)
-            raise IllegalOrder(
-                f"'{cat.profile(n).short}' cannot bombard: only battleships and cruisers do (A-14.5).",
-                legal=[f'/odds aa … kind:amphibious bombard:"{format_army(bombarding, cat, empty="1 bat")}"'],
-            )
+                           legal=[*([f"/odds aa … {as_landing}"] if landing else []), '/odds aa … bombard:""'])
     if battle.bombard and mode == "amphibious" and not any(p.domain == LAND for p in att.values()):
         raise IllegalOrder(
             "Ships bombard only when land units come ashore from the sea (A-10.3), and this attack lands none.",
             legal=[_armies_example(cat, "kind:amphibious", attacker={**battle.attacker, "infantry": 1},
-                                   bombard=battle.bombard),
+                                   bombard=bombarding or {"battleship": 1}),
                    _armies_example(cat, "kind:land", attacker=battle.attacker, bombard={})],
         )  # fmt: skip
+    for n in battle.bombard:
+        if not cat.profile(n).bombard:
+            raise IllegalOrder(
+                f"'{cat.profile(n).short}' cannot bombard: only battleships and cruisers do (A-14.5).",
+                legal=[f'/odds aa … kind:amphibious bombard:"{format_army(bombarding, cat, empty="1 bat")}"'],
+            )
     # Whole numbers (Discord and the command line take them so; a caller of the engine
     # may not: 2.5 rounds failed deep in an engine instead, and True read as 1).
     for name, option in (("rounds", "rounds"), ("retreat_after", "retreat_after"),

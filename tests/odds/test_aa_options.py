@@ -431,8 +431,9 @@ def test_bombardment_needs_land_units_landing_a_10_3() -> None:
         aa_odds(AABattle.parse("1 fig", "1 inf", mode="amphibious", bombard="1 bat"))
     assert "lands none" in err.value.message
     assert err.value.legal == ('/odds aa … kind:amphibious attacker:"1 inf, 1 fig" bombard:"1 bat"',
-                               '/odds aa … kind:land attacker:"1 fig"')
-    # Both examples are answered.
+                               '/odds aa … kind:land attacker:"1 fig" bombard:""')
+    # Both examples are answered (the land battle without the ships: with them it is
+    # refused, as tests/odds/test_refusal_examples.py checks by applying each example).
     assert aa_odds(AABattle.parse("1 inf, 1 fig", "1 inf", mode="amphibious", bombard="1 bat")).attacker_win > 0.5
     assert aa_odds(AABattle.parse("1 fig", "1 inf")).attacker_win > 0
 

@@ -84,6 +84,8 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"),
     dict(attacker="5 sub", defender="1 cru", kind="sea", bombard="2 cru"),  # bombardment only in a landing
     dict(attacker="5 bom", defender="2 tank", kind="amphibious", bombard="1 bat"),  # nothing lands to bombard for
+    dict(attacker="3 bom", defender="4 art", kind="amphibious", bombard="1 des"),  # and a ship that may not
+    dict(attacker="4 art", defender="4 art", bombard="1 des"),  # a land battle: the landing with ships that may
     dict(attacker="1 fig", defender="2 inf", overland="1 inf"),  # overland units the attacker lacks, not a landing
     dict(attacker="1 fig, 2 inf", defender="2 inf", overland="3 inf"),
     dict(attacker="2 sub", defender="1 des", kind="sea", wave2="2 inf, 1 des"),
