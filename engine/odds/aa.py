@@ -111,6 +111,13 @@ class AABattle:
         is the issue's "retreat when the attacker has K units or fewer left": the same
         rule as ``retreat_below=K + 1`` (the two cannot both be given)."""
         if retreat_left is not None:
+            # Its own value first: the examples below keep it.
+            if not isinstance(retreat_left, int):
+                raise IllegalOrder(f"retreat_left is a whole number, not {retreat_left!r}.",
+                                   legal=["/odds aa … retreat_left:2"])
+            if retreat_left < 1:
+                raise IllegalOrder("retreat_left counts the units left after a round: at least 1.",
+                                   legal=["/odds aa … retreat_left:2"])
             if options.get("retreat_below"):
                 raise IllegalOrder(
                     "Give one retreat threshold: retreat_left (K units or fewer left) or "
@@ -118,12 +125,6 @@ class AABattle:
                     legal=[f"/odds aa … retreat_left:{retreat_left}",
                            f"/odds aa … retreat_below:{retreat_left + 1}"],
                 )  # fmt: skip
-            if not isinstance(retreat_left, int):
-                raise IllegalOrder(f"retreat_left is a whole number, not {retreat_left!r}.",
-                                   legal=["/odds aa … retreat_left:2"])
-            if retreat_left < 1:
-                raise IllegalOrder("retreat_left counts the units left after a round: at least 1.",
-                                   legal=["/odds aa … retreat_left:2"])
             options["retreat_below"] = retreat_left + 1
         return cls(
             wave2=parse_army(wave2) if wave2.strip() else {},

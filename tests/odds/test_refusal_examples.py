@@ -100,6 +100,7 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="3 inf", defender="3 inf", rounds=1, retreat_after=2),
     dict(attacker="3 inf", defender="3 inf", retreat_chance=0),
     dict(attacker="3 inf", defender="3 inf", retreat_left=2, retreat_below=2),
+    dict(attacker="3 inf", defender="3 inf", retreat_left=0, retreat_below=2),  # its own value first
     dict(attacker="1 bat", defender="3 inf"),  # ships in a land battle
     dict(attacker="3 inf, 1 bat, 1 cru", defender="3 inf"),
     dict(attacker="3 inf, 1 fig", defender="2 inf, 1 car, 3 fig, 1 bom"),
