@@ -78,7 +78,7 @@ def extend_odds_aa() -> None:
             live = odds_battle(state, battle)
             retreats = any(values.get(name) for name in ("retreat_after", "retreat_left", "retreat_below")) or (
                 values.get("retreat_chance") is not None)
-            check_retreat(state, live, retreats)
+            check_retreat(state, live, retreats, battle)
             values.update(odds_options(live, values))
             ctx.default_ephemeral = True  # odds of a live battle tell what the asker plans
         elif values.get("attacker") is None or values.get("defender") is None:

@@ -57,6 +57,9 @@ SMALL_CELLS = 500
 SMALL_CELLS_ROUNDS = 150
 # Armies for the examples of a refusal that has none of its own to show.
 LAND_EXAMPLE, SEA_EXAMPLE = "3 inf, 1 tank", "2 des, 1 cru"
+# Battles' final states as _run leaves them (``ends``): each battle's share of the whole
+# attack (its masses are fractions of it), setup, units kept aside and tally.
+Ends = list[tuple[Any, BattleSetup[Any], Mapping[str, int], Tally[Any]]]
 
 
 _PROFILES: dict[tuple[frozenset[str], str], Mapping[str, UnitProfile]] = {}
@@ -481,19 +484,18 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
 def _check_wave2(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:
     """Refuse a second wave with units that cannot attack in this battle (refused here,
     not as the second battle's own refusal, whose example would name its attacker)."""
-    sea = battle.mode == "sea"
-    wave = {n: prof_a[n] for n, c in battle.wave2.items() if c > 0}
-    guns = [p.short for p in wave.values() if p.is_aa]
-    wrong = [p.short for p in wave.values() if not p.is_aa and (p.domain == LAND if sea else p.domain == SEA)]
-    if not guns and not wrong:
+    elsewhere = LAND if battle.mode == "sea" else SEA
+    out = [n for n, c in battle.wave2.items() if c > 0 and (prof_a[n].is_aa or prof_a[n].domain == elsewhere)]
+    if not out:
         return
-    kept = _without(battle.wave2, lambda n: prof_a[n].is_aa or prof_a[n].short in wrong)
-    if guns:
+    wrong = ", ".join(prof_a[n].short for n in out if not prof_a[n].is_aa)
+    if any(prof_a[n].is_aa for n in out):
         reason = "AA guns never attack (A-14)"
-    elif sea:
-        reason = f"Land units ({', '.join(wrong)}) never fight at sea (A-10.4)"
+    elif elsewhere == LAND:
+        reason = f"Land units ({wrong}) never fight at sea (A-10.4)"
     else:
-        reason = f"Ships ({', '.join(wrong)}) cannot fight in a land battle (A-14.1)"
+        reason = f"Ships ({wrong}) cannot fight in a land battle (A-14.1)"
+    kept = _without(battle.wave2, out.__contains__)
     raise IllegalOrder(f"{reason}: the second wave cannot bring them.", legal=[_armies_example(cat, wave2=kept)])
 
 
@@ -861,7 +863,7 @@ def _quarter(army: Mapping[str, int]) -> dict[str, int]:
 def _run(
     battle: AABattle, unit: N, engine: str, limits: tuple[int | None, int | None, Work], eps: float,
     starts: Sequence[Start[N]] | None = None, report: bool = True, max_table: int | None = None,
-    ends: list[tuple[BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
+    ends: Ends | None = None, share: Any = 1,
 ) -> AAOdds:
     """``starts``: round 1's starting points instead of the battle's own (a second wave
     against every state the first left, :func:`_second_wave_once`); ``report`` False:
@@ -869,9 +871,9 @@ def _run(
     survivors nobody reads: summing them by state is most of a big table's report);
     ``max_table``: the merged table engine's cap on its table (the battle a second wave
     joined by the first wave's units fights, :attr:`Work.table`); ``ends``: where to put
-    the battle's setup, the units it kept aside and its tally (the final states: a
-    landing's second wave attacks the survivors of the battles the landed units fight
-    on, :func:`_fight_on`)."""
+    the battle's ``share`` of the whole attack, setup, units kept aside and tally (its
+    final states: a landing's second wave attacks the survivors of the battles the
+    landed units fight on, :func:`_fight_on`)."""
     max_states, max_cells, work = limits
     cat = catalogue()
     setup, aside = setup_battle(battle, unit, cat)
@@ -987,7 +989,7 @@ def _run(
         tally.outcome[RETREAT] += tally.outcome[UNFINISHED]
         tally.outcome[UNFINISHED] -= tally.outcome[UNFINISHED]
     if ends is not None:
-        ends.append((setup, aside, tally))
+        ends.append((share, setup, aside, tally))
     odds = _result(battle, setup, aside, tally, engine, cat, report)
     first_wave = tally  # where the second wave finds the defender's survivors
     if fights_on:
@@ -1198,7 +1200,7 @@ def _fight_all(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N, cat: Catalogue,
     limits: tuple[int | None, int | None, Work], eps: float, one_solve: bool, cap: int | None,
     kept: list[tuple[float, AAOdds]] | None = None,
-    ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
+    ends: Ends | None = None,
 ) -> tuple[dict[str, float], float]:
     """Every battle of ``fights`` (a force against the survivors of a first battle's
     final state, :func:`_wave_battle`'s rules): the chances of the outcomes they add to
@@ -1227,12 +1229,8 @@ def _fight_all(
             raise too_many_starts(cap, battle.rounds or 0)
         parts = [once] if once is not None else []
         for f, j, mass in zip(group.f.tolist(), group.d.tolist(), group.w.tolist()) if once is None else ():
-            got: list[tuple[BattleSetup[Any], Mapping[str, int], Tally[Any]]] | None = [] if ends is not None else None
             odds = _run(_wave_battle(battle, fights.forces[f], survivors(group.defenders[j])), 1.0, "auto", limits,
-                        eps, report=kept is not None or ends is not None, ends=got)
-            if ends is not None and got is not None:
-                b_setup, b_aside, b_tally = got[0]
-                ends.append((mass, b_setup, b_aside, b_tally))
+                        eps, report=kept is not None or ends is not None, ends=ends, share=mass)
             if kept is not None:
                 kept.append((float(mass), odds))
             parts.append(_shares(float(mass), odds))
@@ -1256,9 +1254,9 @@ def _fight_on(
     retreat ends the assault: the defender holds.  Returns the whole assault's chances
     (the keys of :func:`_second_wave`), the error bound its later battles add, and (when
     ``first``, the odds up to the retreat, has a report) its expected survivors and
-    losses (:attr:`AAOdds.fight_on_losses`), and where a second wave follows, the whole
-    assault's final defender states and the mass that took the territory (a tally with
-    those alone: what :func:`_second_wave` attacks)."""
+    losses (:attr:`AAOdds.fight_on_losses`), and what a second wave attacks: where one
+    follows, the whole assault's final defender states and the mass that took the
+    territory (a tally with those alone), else ``tally``."""
     import numpy as np
 
     from engine.odds.aa_table import sum_by
@@ -1276,8 +1274,8 @@ def _fight_on(
     report = bool(first.expected_survivors)
     # The whole assault's ends for a second wave: the first part's, those where the
     # landed units fight on replaced by the ends of their battles (below).
-    after: Tally[N] = Tally(dict(out), defender_end=dict(tally.defender_end),
-                            takes=tally.takes if tally.takes is not None else zero)  # fmt: skip
+    after: Tally[N] = tally if not battle.wave2 else Tally(
+        dict(out), defender_end=dict(tally.defender_end), takes=tally.takes if tally.takes is not None else zero)
     if not tables:
         losses = _whole_losses(battle, cat, expected) if report else None
         return {k: chance(v) for k, v in whole.items()}, 0.0, losses, after
@@ -1306,7 +1304,7 @@ def _fight_on(
         fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
         survivors = _survivors_of(setup.defender, aside)
         later: list[tuple[float, AAOdds]] | None = [] if report else None
-        ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = [] if battle.wave2 else None
+        ends: Ends | None = [] if battle.wave2 else None
         parts, error = _fight_all(battle, fights, survivors, setup.unit, cat, limits, eps, True, None, later, ends)
         for k, value in parts.items():
             whole[k] += value
@@ -1328,7 +1326,7 @@ def _fight_on(
 
 def _fought_on_ends(
     dfn: Side, aside: Mapping[str, int], fights: Fights,
-    ends: Sequence[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]], after: Tally[N],
+    ends: Ends, after: Tally[N],
 ) -> None:
     """Into ``after`` (a landing's ends, :func:`_fight_on`): the defender's states where
     the landed units fought on (``fights``) leave, and the final states of those battles
@@ -1423,7 +1421,7 @@ def _shares(share: float, odds: AAOdds) -> tuple[dict[str, float], float]:
 def _second_wave_once(
     battle: AABattle, fights: Fights, survivors: Callable[[State], dict[str, int]], unit: N,
     cat: Catalogue, limits: tuple[int | None, int | None, Work], eps: float,
-    kept: list[tuple[float, AAOdds]] | None = None, ends: list[tuple[N, BattleSetup[N], Mapping[str, int], Tally[N]]] | None = None,
+    kept: list[tuple[float, AAOdds]] | None = None, ends: Ends | None = None,
 ) -> tuple[dict[str, float], float] | None:
     """The second battles, each attacking force of ``fights`` against each final state
     of the first it meets (with its chance; the state's units are ``survivors(state)``,
@@ -1520,12 +1518,8 @@ def _second_wave_once(
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)
     table_cap = limits[2].table if battle.wave2_joins else None
-    got: list[tuple[BattleSetup[N], Mapping[str, int], Tally[N]]] | None = [] if ends is not None else None
     odds = _run(second, unit, "general" if sea else "auto", limits, eps, starts=starts,
-                report=kept is not None or ends is not None, max_table=table_cap, ends=got)
-    if ends is not None and got is not None:
-        b_setup, b_aside, b_tally = got[0]
-        ends.append((live, b_setup, b_aside, b_tally))
+                report=kept is not None or ends is not None, max_table=table_cap, ends=ends, share=live)
     if kept is not None:  # the battle's own report too, with its share of the whole
         kept.append((float(live), odds))
     return _shares(float(live), odds)

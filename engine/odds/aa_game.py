@@ -155,14 +155,15 @@ def odds_battle(state: AAState, where: str | None = None) -> AABattle:
     )
 
 
-def check_retreat(state: AAState, battle: AABattle, retreats: bool) -> None:
+def check_retreat(state: AAState, battle: AABattle, retreats: bool, where: str = "current") -> None:
     """Refuse a retreat (``retreats``: the asker gave a retreat option) from the live
-    ``battle`` where this game offers none: games opened before 2026-12-04 let nothing
-    retreat from a landing whose attacking land units all came from the sea, not even
-    its aircraft (the rule they were played with; A-10.3, ``landing_retreat``)."""
+    ``battle`` (asked as ``battle:where``) where this game offers none: games opened
+    before 2026-12-04 let nothing retreat from a landing whose attacking land units all
+    came from the sea, not even its aircraft (the rule they were played with; A-10.3,
+    ``landing_retreat``)."""
     if retreats and battle.mode == "amphibious" and not battle.overland and not state.options.landing_retreat:
         raise IllegalOrder(
             "In this game (opened before 2026-12-04) nothing retreats from a landing whose land units all came "
             "from the sea, not even the aircraft: leave the retreat out.",
-            legal=("/odds aa battle:current",),
+            legal=(f"/odds aa battle:{where}",),
         )

@@ -71,7 +71,7 @@ class MemoirRoll:
 
         if not 1 <= self.dice <= MAX_DICE:
             raise IllegalOrder(f"Roll between 1 and {MAX_DICE} dice.",
-                               legal=(example("dice", min(max(self.dice, 1), MAX_DICE)),))
+                               legal=(example("dice", _in_range(self.dice)),))
         if self.target not in HIT_FACES:
             raise UnknownName(f"Unknown target '{self.target}'.", legal=tuple(example("target", t) for t in HIT_FACES))
         if self.figures is not None and not 1 <= self.figures <= 6:

@@ -80,7 +80,8 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="2 inf, 1 fig", defender="2 inf", kind="amphibious", overland="1 inf", rounds=2,
          retreat_after=1),
     dict(attacker="2 inf", defender="2 inf", overland="1 inf"),  # overland only in an amphibious assault
-    # A second wave with units that cannot attack here: the example mends the wave.
+    # A second wave with units that cannot attack here (A-14.1 ships ashore, A-10.4 land
+    # units at sea, A-14 AA guns): the example mends the wave.
     dict(attacker="2 inf", defender="1 inf", wave2="1 des, 2 inf"),
     dict(attacker="5 sub", defender="1 cru", kind="sea", bombard="2 cru"),  # bombardment only in a landing
     dict(attacker="5 bom", defender="2 tank", kind="amphibious", bombard="1 bat"),  # nothing lands to bombard for

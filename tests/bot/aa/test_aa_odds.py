@@ -145,8 +145,9 @@ def test_a_retreat_from_a_landing_of_an_older_game_is_refused_as_the_game_refuse
     s = add(_landing(2), "Germany", "fighter", "Karelia S.S.R.", 1, p3=True, moved=2, came_from="Finland")
     s = turn(add(s, "Soviet Union", "infantry", "Karelia S.S.R.", 3), "Germany", "combat move")
     battle = odds_battle(s, "Karelia S.S.R.")
-    with pytest.raises(IllegalOrder, match="opened before 2026-12-04"):
-        check_retreat(s, battle, True)
+    with pytest.raises(IllegalOrder, match="opened before 2026-12-04") as err:
+        check_retreat(s, battle, True, "Karelia")
+    assert err.value.legal == ("/odds aa battle:Karelia",)  # the battle asked about, without the retreat
     check_retreat(s, battle, False)  # no retreat asked: the battle as it is
     new = replace(s, options=replace(s.options, landing_retreat=True))
     check_retreat(new, odds_battle(new, "Karelia S.S.R."), True)  # games opened now: the fighter may leave
