@@ -92,6 +92,9 @@ class AABattle:
     # An amphibious assault's attacking land units that came over land, not from the sea
     # (A-10.3): with the aircraft they are the units a retreat takes away.
     overland: Mapping[str, int] = field(default_factory=dict)
+    # retreat_left as given where it is below 1, for validate to refuse (a valid one is
+    # retreat_below=K + 1).
+    retreat_left: int | None = None
 
     @classmethod
     def parse(
@@ -118,17 +121,17 @@ class AABattle:
             if not isinstance(retreat_left, int):
                 raise IllegalOrder(f"retreat_left is a whole number, not {retreat_left!r}.",
                                    legal=["/odds aa … retreat_left:2"])
-            if retreat_left < 1:
-                raise IllegalOrder("retreat_left counts the units left after a round: at least 1.",
-                                   legal=["/odds aa … retreat_left:2"])
-            if options.get("retreat_below"):
+            if retreat_left < 1:  # refused by validate, with the other options' faults
+                options["retreat_left"] = retreat_left
+            elif options.get("retreat_below"):
                 raise IllegalOrder(
                     "Give one retreat threshold: retreat_left (K units or fewer left) or "
                     "retreat_below (fewer than K units left).",
                     legal=[f"/odds aa … retreat_left:{retreat_left}",
                            f"/odds aa … retreat_below:{retreat_left + 1}"],
                 )  # fmt: skip
-            options["retreat_below"] = retreat_left + 1
+            else:
+                options["retreat_below"] = retreat_left + 1
         return cls(
             wave2=parse_army(wave2) if wave2.strip() else {},
             overland=parse_army(overland) if overland.strip() else {},
@@ -163,7 +166,8 @@ class AABattle:
         ruling).  Not where no land unit came from the sea (aircraft alone, or every
         land unit over land): then everything may retreat, as in a land battle."""
         if self.mode != "amphibious" or not (
-            self.retreat_after is not None or self.retreat_below > 0 or self.retreat_chance is not None
+            self.retreat_after is not None or self.retreat_below != 0 or self.retreat_chance is not None
+            or self.retreat_left is not None
         ):
             return False
         prof = self.profiles("attacker")
@@ -449,29 +453,19 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
     ):
         raise IllegalOrder(f"retreat_chance is a percentage, not {battle.retreat_chance!r}.",
                            legal=["/odds aa … retreat_chance:30"])
-    if battle.rounds is not None and battle.rounds < 1:
-        raise IllegalOrder("The number of rounds must be at least 1.", legal=["/odds aa … rounds:1"])
-    if battle.rounds is not None and battle.rounds > MAX_ROUNDS:
-        raise IllegalOrder(f"At most {MAX_ROUNDS} rounds (or no round limit: a battle fought to the end).",
-                           legal=[f"/odds aa … rounds:{MAX_ROUNDS}"])
-    if battle.retreat_after is not None and battle.retreat_after < 1:
-        raise IllegalOrder("The attacker can retreat after round 1 at the earliest.",
-                           legal=["/odds aa … retreat_after:1"])
-    if battle.retreat_after is not None and battle.retreat_after > MAX_ROUNDS:
-        raise IllegalOrder(f"The attacker can retreat after round {MAX_ROUNDS} at the latest (or not at all:"
-                           " a battle fought to the end).", legal=[f"/odds aa … retreat_after:{MAX_ROUNDS}"])
+    faults, mends = _range_faults(
+        battle.rounds, battle.retreat_after, battle.retreat_chance, battle.retreat_below, battle.retreat_left
+    )
+    # A landing's own refusals of a retreat first: their examples mend the values too.
+    _check_overland(battle, prof_a, cat, mends)
+    if faults:
+        raise IllegalOrder(" ".join(faults), legal=[_options_example(mends)])
     if battle.retreat_after is not None and battle.rounds is not None and battle.retreat_after > battle.rounds:
         last, strafe = battle.rounds, battle.retreat_after
         raise IllegalOrder(
             f"The battle stops after round {last} (its round limit), before the retreat after round {strafe}.",
             legal=[f"/odds aa … rounds:{last} retreat_after:{last}", f"/odds aa … rounds:{strafe} retreat_after:{strafe}"],
         )
-    if battle.retreat_chance is not None and not 0 < battle.retreat_chance <= 100:
-        raise IllegalOrder("The win chance to retreat below is a percentage above 0 and at most 100.",
-                           legal=["/odds aa … retreat_chance:30"])
-    if battle.retreat_below < 0:
-        raise IllegalOrder("The retreat threshold cannot be negative.", legal=["/odds aa … retreat_below:2"])
-    _check_overland(battle, prof_a, cat)
     if battle.keep_land_unit and mode == "sea":
         raise IllegalOrder("Keeping a land unit alive only matters in a land battle: a sea battle has "
                            "none to keep, so leave keep_land out.")
@@ -479,6 +473,50 @@ def validate(battle: AABattle, cat: Catalogue | None = None) -> None:
         raise IllegalOrder("The land units to keep cannot be negative.", legal=["/odds aa … keep_land_units:2"])
     if (battle.submerge_attacker or battle.submerge_defender) and mode != "sea":
         raise IllegalOrder("Submarines submerge only in sea battles (A-10.6): leave submerge out of this one.")
+
+
+def _range_faults(
+    rounds: int | None,
+    retreat_after: int | None,
+    retreat_chance: float | None,
+    retreat_below: int,
+    retreat_left: int | None,
+) -> tuple[list[str], dict[str, int]]:
+    """What is wrong with the round and retreat options' own values, all at once, and
+    the values that mend every one of them (a strafe kept within the round limit), so
+    one example is answered where two options were out of range."""
+    faults: list[str] = []
+    mends: dict[str, int] = {}
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        faults.append("The number of rounds must be at least 1." if rounds < 1 else
+                      f"At most {MAX_ROUNDS} rounds (or no round limit: a battle fought to the end).")
+        mends["rounds"] = min(max(rounds, 1), MAX_ROUNDS)
+    if retreat_after is not None and not 1 <= retreat_after <= MAX_ROUNDS:
+        faults.append("The attacker can retreat after round 1 at the earliest." if retreat_after < 1 else
+                      f"The attacker can retreat after round {MAX_ROUNDS} at the latest (or not at all: a "
+                      "battle fought to the end).")
+        mends["retreat_after"] = min(max(retreat_after, 1), MAX_ROUNDS)
+    if mends and rounds is not None and retreat_after is not None:
+        limit, strafe = mends.get("rounds", rounds), mends.get("retreat_after", retreat_after)
+        if strafe > limit and "rounds" in mends:  # the value given stays where it can
+            mends["rounds"] = strafe
+        elif strafe > limit:
+            mends["retreat_after"] = limit
+    if retreat_chance is not None and not 0 < retreat_chance <= 100:
+        faults.append("The win chance to retreat below is a percentage above 0 and at most 100.")
+        mends["retreat_chance"] = 30
+    if retreat_below < 0:
+        faults.append("The retreat threshold cannot be negative.")
+        mends["retreat_below"] = 2
+    if retreat_left is not None and retreat_left < 1:
+        faults.append("retreat_left counts the units left after a round: at least 1.")
+        mends["retreat_left"] = 2
+    return faults, mends
+
+
+def _options_example(options: Mapping[str, object], *first: str) -> str:
+    """``/odds aa … kind:land rounds:2``: an example setting these options."""
+    return " ".join(["/odds aa …", *first, *(f"{k}:{v}" for k, v in options.items())])
 
 
 def _check_wave2(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:
@@ -499,10 +537,14 @@ def _check_wave2(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catal
     raise IllegalOrder(f"{reason}: the second wave cannot bring them.", legal=[_armies_example(cat, wave2=kept)])
 
 
-def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue) -> None:
+def _check_overland(
+    battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Catalogue, mends: Mapping[str, int]
+) -> None:
     """The refusals of :func:`validate` about units that came over land (``overland``)
     and retreats in an amphibious assault (A-10.3): land units from the sea never
-    retreat; the aircraft and the overland units may, and the landed units fight on."""
+    retreat; the aircraft and the overland units may, and the landed units fight on.
+    The examples of a retreat's refusal also mend the round and retreat options out of
+    range (``mends``, :func:`_range_faults`)."""
     amphibious = battle.mode == "amphibious"
     land = {n: c for n, c in battle.attacker.items() if c > 0 and prof_a[n].domain == LAND}
     if battle.overland and not amphibious:
@@ -540,14 +582,18 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
         )
     if not battle.fights_on:
         return
+    if battle.rounds is not None and battle.retreat_after is not None:  # a strafe within the round limit
+        limit = mends.get("rounds", battle.rounds)
+        if mends.get("retreat_after", battle.retreat_after) > limit:
+            mends = {**mends, "retreat_after": limit}
     retreating = any(prof_a[n].domain == AIR for n, c in battle.attacker.items() if c > 0) or bool(battle.overland)
     # The same question as a land battle (no bombardment, nothing came from the sea).
-    as_land = " ".join(["kind:land", *(['bombard:""'] if battle.bombard else []),
-                        *(['overland:""'] if battle.overland else [])])
+    as_land = ["kind:land", *(['bombard:""'] if battle.bombard else []), *(['overland:""'] if battle.overland else [])]
     if not retreating:
-        legal = [f"/odds aa … {as_land}"]
-        if land:
-            legal.insert(0, _armies_example(cat, "kind:amphibious", overland={next(iter(land)): 1}))
+        legal = [_options_example(mends, *as_land)]
+        if land and battle.rounds is None:  # a round limit would be refused in turn (below)
+            legal.insert(0, _armies_example(cat, "kind:amphibious", *(f"{k}:{v}" for k, v in mends.items()),
+                                            overland={next(iter(land)): 1}))
         raise IllegalOrder(
             "Land units from the sea never retreat (A-10.3), and this assault has no aircraft and no units "
             "that came over land to retreat: name those with overland, or ask about a land battle.",
@@ -557,7 +603,7 @@ def _check_overland(battle: AABattle, prof_a: Mapping[str, UnitProfile], cat: Ca
         raise IllegalOrder(
             "After a retreat in an amphibious assault the landed units fight on until one side is gone "
             "(A-10.3): no round limit there. A land battle takes both.",
-            legal=[f"/odds aa … {as_land} rounds:{battle.rounds}"],
+            legal=[_options_example({"rounds": battle.rounds, **mends}, *as_land)],
         )
 
 

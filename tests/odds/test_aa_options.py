@@ -805,8 +805,9 @@ def test_retreat_left_is_k_units_or_fewer() -> None:
     with pytest.raises(PlayerError) as err:
         AABattle.parse("3 inf", "2 inf", retreat_left=1, retreat_below=3)
     assert "/odds aa … retreat_left:1" in err.value.text() and "retreat_below:2" in err.value.text()
-    with pytest.raises(PlayerError):
-        AABattle.parse("3 inf", "2 inf", retreat_left=0)
+    with pytest.raises(PlayerError) as err:  # refused with the battle's other faults (validate)
+        aa_odds(AABattle.parse("3 inf", "2 inf", retreat_left=0))
+    assert err.value.legal == ("/odds aa … retreat_left:2",)
 
 
 async def test_retreat_left_in_the_cli_and_discord(capsys: pytest.CaptureFixture[str]) -> None:

@@ -102,6 +102,20 @@ AA_REFUSED: list[dict[str, Any]] = [
     dict(attacker="3 inf", defender="3 inf", retreat_chance=0),
     dict(attacker="3 inf", defender="3 inf", retreat_left=2, retreat_below=2),
     dict(attacker="3 inf", defender="3 inf", retreat_left=0, retreat_below=2),  # its own value first
+    # Two round or retreat options out of range, or one beside a landing's retreat
+    # one example mends them all.
+    dict(attacker="3 inf", defender="3 inf", retreat_after=0, retreat_chance=0),
+    dict(attacker="3 inf", defender="3 inf", rounds=0, retreat_after=3),
+    dict(attacker="3 inf", defender="3 inf", rounds=0, retreat_left=0),
+    dict(attacker="3 inf", defender="3 inf", retreat_after=101, rounds=4),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_after=0, rounds=2),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_left=0),
+    dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_below=-1),
+    dict(attacker="3 inf, 1 fig", defender="3 inf", kind="amphibious", retreat_after=99, rounds=2),
+    dict(attacker="3 inf, 1 fig", defender="3 inf", kind="amphibious", bombard="1 bat", retreat_below=-1,
+         rounds=0),
+    dict(attacker="3 inf, 1 tank", defender="3 inf", kind="amphibious", overland="1 tank", retreat_left=0,
+         rounds=2),
     dict(attacker="1 bat", defender="3 inf"),  # ships in a land battle
     dict(attacker="3 inf, 1 bat, 1 cru", defender="3 inf"),
     dict(attacker="3 inf, 1 fig", defender="2 inf, 1 car, 3 fig, 1 bom"),
@@ -151,6 +165,29 @@ def test_aa_refusal_examples_fit_the_battle() -> None:
         _aa(dict(attacker="3 inf", defender="3 inf", kind="amphibious", bombard="2 inf"))
     assert err.value.message.startswith("'inf' cannot bombard")
     assert err.value.legal == ('/odds aa … kind:amphibious bombard:"1 bat"',)
+
+
+def test_faults_of_several_round_and_retreat_options_are_told_at_once() -> None:
+    with pytest.raises(PlayerError) as err:
+        _aa(dict(attacker="3 inf", defender="3 inf", retreat_after=0, retreat_chance=0, retreat_left=0))
+    assert err.value.message == (
+        "The attacker can retreat after round 1 at the earliest. The win chance to retreat below is a "
+        "percentage above 0 and at most 100. retreat_left counts the units left after a round: at least 1.")
+    assert err.value.legal == ("/odds aa … retreat_after:1 retreat_chance:30 retreat_left:2",)
+    # A mended round limit makes room for the strafe given; a mended strafe stays within it.
+    assert _examples(lambda: _aa(dict(attacker="3 inf", defender="3 inf", rounds=0, retreat_after=3))) == (
+        "/odds aa … rounds:3",)
+    assert _examples(lambda: _aa(dict(attacker="3 inf", defender="3 inf", rounds=4, retreat_after=101))) == (
+        "/odds aa … retreat_after:4",)
+    # A landing's retreat is refused first, its examples mending the values.
+    with pytest.raises(PlayerError) as err:
+        _aa(dict(attacker="3 inf", defender="3 inf", kind="amphibious", retreat_left=0))
+    assert err.value.message.startswith("Land units from the sea never retreat (A-10.3)")
+    assert err.value.legal == ('/odds aa … kind:amphibious retreat_left:2 overland:"1 inf"',
+                               "/odds aa … kind:land retreat_left:2")
+    assert _examples(lambda: _aa(dict(attacker="3 inf, 1 fig", defender="3 inf", kind="amphibious",
+                                      retreat_after=99, rounds=2))) == (
+        "/odds aa … kind:land rounds:2 retreat_after:2",)  # fmt: skip
 
 
 @pytest.mark.parametrize("limit", [{"max_states": 40}, {"max_work": 2_000}, {"max_naval_table": 1_000}])
