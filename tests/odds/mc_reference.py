@@ -29,10 +29,15 @@ PROFILE = {
 class Unit:
     name: str
     damaged: bool = False
+    overland: bool = False  # an amphibious assault's land unit that came over land (A-10.3)
 
     @property
     def kind(self) -> str:
         return PROFILE[self.name][3]
+
+
+def _new_tally() -> dict[str, int]:
+    return {"attacker": 0, "defender": 0, "draw": 0, "takes": 0}
 
 
 @dataclass
@@ -42,7 +47,12 @@ class Tally:
     defender: int = 0
     draw: int = 0
     takes: int = 0
+    retreat: int = 0
     survivors: dict[str, dict[str, int]] = field(default_factory=lambda: {"attacker": {}, "defender": {}})
+    ipc_lost: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
+    # With a second wave: the whole attack's outcomes; an amphibious assault with a
+    # retreat: the whole assault's, the landed units fighting on (A-10.3's ruling).
+    whole: dict[str, int] = field(default_factory=_new_tally)
 
 
 def _order(names: list[str], role: str, preferred: tuple[str, ...]) -> list[str]:
@@ -115,7 +125,7 @@ def take_hits(units: list[Unit], hits: dict[str, int], order: list[str], keep_la
                     chosen.append((i, what))
                     steps = rest
                     break
-    out = [Unit(u.name, u.damaged) for u in units]
+    out = [Unit(u.name, u.damaged, u.overland) for u in units]
     dead = set()
     for i, what in chosen:
         if what == "damage":
@@ -129,9 +139,16 @@ def _roll(rng: random.Random, value: int) -> bool:
     return rng.randint(1, 6) <= value
 
 
+def _low_luck(rng: random.Random, total: int) -> int:
+    """Low-luck hits of a pool of combat value ``total``: a sure hit per 6, one die for
+    the rest."""
+    return total // 6 + (1 if total % 6 and _roll(rng, total % 6) else 0)
+
+
 def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, others: bool, air_any: bool,
-          support: bool) -> dict[str, int]:
+          support: bool, low_luck: bool = False) -> dict[str, int]:
     hits = {"sub": 0, "air": 0, "any": 0}
+    totals = {"sub": 0, "air": 0, "any": 0}
     arts = sum(1 for u in units if u.name == "artillery") if support else 0
     for u in units:
         value = PROFILE[u.name][0 if role == "attack" else 1]
@@ -141,105 +158,226 @@ def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, other
         if value <= 0:
             continue
         if u.kind == "sub":
-            if subs and _roll(rng, value):
-                hits["sub"] += 1
-        elif others and _roll(rng, value):
-            hits["any" if (u.kind != "air" or air_any) else "air"] += 1
+            cls = "sub" if subs else ""
+        else:
+            cls = ("any" if (u.kind != "air" or air_any) else "air") if others else ""
+        if not cls:
+            continue
+        if low_luck:  # pooled by the hits' targets (the calculator's low-luck ruling)
+            totals[cls] += value
+        elif _roll(rng, value):
+            hits[cls] += 1
+    if low_luck:
+        hits = {cls: _low_luck(rng, total) for cls, total in totals.items()}
     return hits
+
+
+@dataclass
+class _Rules:
+    sea: bool
+    a_order: list[str]
+    d_order: list[str]
+    keep_land: bool = False
+    low_luck: bool = False
+    rounds: int | None = None
+    retreat_below: int = 0
+    retreat_after: int | None = None
+
+
+def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool) -> list[Unit]:
+    """A-10.5: one die per aircraft, rolled by type (low luck: per type, a sure hit per 6
+    aircraft and one die for the rest)."""
+    if not low_luck:
+        return [u for u in att if not (u.kind == "air" and _roll(rng, 1))]
+    out = list(att)
+    for name in sorted({u.name for u in att if u.kind == "air"}):
+        hits = _low_luck(rng, sum(1 for u in att if u.name == name))
+        for _ in range(hits):
+            out.remove(next(u for u in out if u.name == name))
+    return out
+
+
+def _end(att: list[Unit], dfn: list[Unit], fought: bool) -> str:
+    if att:
+        return "attacker"
+    return "defender" if dfn or not fought else "draw"
+
+
+def _fight(rng: random.Random, att: list[Unit], dfn: list[Unit], rules: _Rules, *, fires_first: list[Unit] | None,
+           fought: bool) -> tuple[str, list[Unit], list[Unit], int]:
+    """Rounds until an end: (outcome, attacker left, defender left, rounds fought);
+    ``fires_first``: the defender as it fires in round 1 (bombardment's casualties
+    included)."""
+    sea = rules.sea
+    r = 0
+    while True:
+        # end-of-round (and before round 1) checks
+        if fires_first is None or r > 0:
+            if not att or not dfn:
+                return _end(att, dfn, fought), att, dfn, r
+            if sea and any(u.name == "transport" for u in dfn) and any(PROFILE[u.name][0] > 0 for u in att):
+                only_tr = all(u.name == "transport" for u in dfn)
+                subs_tr = all(u.name in ("transport", "submarine") for u in dfn) and all(
+                    u.kind == "air" for u in att)
+                if only_tr or subs_tr:
+                    dfn = [u for u in dfn if u.name != "transport"]
+                    if not dfn:
+                        return "attacker", att, dfn, r
+            if r > 0 and rules.retreat_below and len(att) < rules.retreat_below:
+                return "retreat", att, dfn, r
+            if r > 0 and r == rules.retreat_after:  # a strafe (A-10.15)
+                return "retreat", att, dfn, r
+        if rules.rounds is not None and r >= rules.rounds:
+            return "unfinished", att, dfn, r
+        a_des = any(u.name == "destroyer" for u in att)
+        d_des = any(u.name == "destroyer" for u in dfn)
+        a_strike = any(u.kind == "sub" for u in att) and not d_des
+        d_strike = any(u.kind == "sub" for u in dfn) and not a_des
+        before = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
+        ll = rules.low_luck
+        # 1. surprise strike (A-10.6), both sides from the round's start
+        if a_strike or d_strike:
+            ha = _fire(rng, att, "attack", subs=a_strike, others=False, air_any=True, support=False, low_luck=ll)
+            hd = _fire(rng, dfn, "defense", subs=d_strike, others=False, air_any=True, support=False, low_luck=ll)
+            att = take_hits(att, hd, rules.a_order, rules.keep_land)
+            dfn = take_hits(dfn, ha, rules.d_order, False)
+        # 2. general fire, both at once; aircraft's hits are pooled apart (low luck)
+        # only where they may not hit the enemy's submarines
+        shooters_d = fires_first if (fires_first is not None and r == 0) else dfn
+        d_subs = any(u.kind == "sub" for u in dfn)
+        a_subs = any(u.kind == "sub" for u in att)
+        ha = _fire(rng, att, "attack", subs=not a_strike, others=True, support=True, low_luck=ll,
+                   air_any=any(u.name == "destroyer" for u in att) or not d_subs)
+        hd = _fire(rng, shooters_d, "defense", subs=not d_strike, others=True, support=False, low_luck=ll,
+                   air_any=any(u.name == "destroyer" for u in shooters_d) or not a_subs)
+        att = take_hits(att, hd, rules.a_order, rules.keep_land)
+        dfn = take_hits(dfn, ha, rules.d_order, False)
+        r += 1
+        after = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
+        if after == before and _stuck(att, dfn):
+            return "stalemate", att, dfn, r
+
+
+def _aside(att: list[Unit], dfn: list[Unit], sea: bool) -> tuple[list[Unit], list[Unit]]:
+    """A-10.6 / A-14.4: defending fighters stay out of a battle against submarines
+    alone with no defending destroyer: (in the battle, aside)."""
+    if sea and att and all(u.kind == "sub" for u in att) and not any(u.name == "destroyer" for u in dfn):
+        return [u for u in dfn if u.kind != "air"], [u for u in dfn if u.kind == "air"]
+    return dfn, []
+
+
+def _cost(units: list[Unit]) -> int:
+    return sum(PROFILE[u.name][2] for u in units)
+
+
+def _count(into: dict[str, int], outcome: str, att: list[Unit], sea: bool) -> None:
+    if outcome == "attacker":
+        into["attacker"] += 1
+        if sea or any(u.kind == "land" for u in att):
+            into["takes"] += 1
+    elif outcome == "draw":
+        into["draw"] += 1
+    else:
+        into["defender"] += 1
+
+
+def _repaired(units: list[Unit]) -> list[Unit]:
+    return [Unit(u.name, False, u.overland) for u in units]  # A-10.8: repaired when the battle ends
 
 
 def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = "land", n: int,
              seed: int, bombard: dict[str, int] | None = None, rounds: int | None = None,
              retreat_below: int = 0, keep_land: bool = False,
-             ool_attacker: tuple[str, ...] = (), ool_defender: tuple[str, ...] = ()) -> Tally:
+             ool_attacker: tuple[str, ...] = (), ool_defender: tuple[str, ...] = (),
+             retreat_after: int | None = None, low_luck: bool = False, wave2: dict[str, int] | None = None,
+             overland: dict[str, int] | None = None) -> Tally:
+    """``n`` battles.  ``wave2``: a second force attacks what the first left (joined by
+    the first wave's units still fighting when a round limit stops it, without a
+    strafe), its outcomes in ``Tally.whole``; ``overland``: an amphibious assault's land
+    units that came over land, which retreat with the aircraft while those landed from
+    the sea fight on to the end (A-10.3), the whole assault in ``Tally.whole``."""
     rng = random.Random(seed)
     tally = Tally()
+    overland = dict(overland or {})
     a_names = [k for k, c in attacker.items() for _ in range(c)]
     d_names = [k for k, c in defender.items() for _ in range(c)]
-    a_order = _order(a_names, "attack", ool_attacker)
+    w_names = [k for k, c in (wave2 or {}).items() for _ in range(c)]
+    a_order = _order(a_names + w_names, "attack", ool_attacker)
     d_order = _order(d_names, "defense", ool_defender)
     sea = mode == "sea"
+    has_aa = any(x == "aa gun" for x in d_names)
+    rules = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
+    joins = bool(wave2) and rounds is not None and retreat_after is None
     for _ in range(n):
-        att = [Unit(x) for x in a_names]
+        # Within a type, the units landed from the sea are lost first (earlier in the list).
+        over = dict(overland)
+        flags = []
+        for x in a_names:
+            flags.append(over.get(x, 0) > 0)
+            over[x] = over.get(x, 0) - 1
+        att = sorted((Unit(x, overland=f) for x, f in zip(a_names, flags)), key=lambda u: u.overland)
         dfn = [Unit(x) for x in d_names if x != "aa gun"]
-        has_aa = any(x == "aa gun" for x in d_names)
         fought = bool(dfn)
-        if sea and all(u.kind == "sub" for u in att) and not any(u.name == "destroyer" for u in dfn):
-            aside = [u for u in dfn if u.kind == "air"]  # fighters stay out (A-14.4)
-            dfn = [u for u in dfn if u.kind != "air"]
-        else:
-            aside = []
+        dfn, aside = _aside(att, dfn, sea)
         if has_aa and not sea:  # A-10.5
-            att = [u for u in att if not (u.kind == "air" and _roll(rng, 1))]
+            att = _aa_fire(rng, att, low_luck)
         fires_first = None
-        if mode == "amphibious" and bombard:  # A-10.3
-            landed = sum(1 for u in att if u.kind == "land")
+        if mode == "amphibious" and bombard:  # A-10.3: one ship per land unit from the sea
+            landed = sum(1 for u in att if u.kind == "land" and not u.overland)
             ships = sorted((PROFILE[s][0] for s, c in bombard.items() for _ in range(c)), reverse=True)[:landed]
-            hits = sum(1 for v in ships if _roll(rng, v))
+            hits = _low_luck(rng, sum(ships)) if low_luck else sum(1 for v in ships if _roll(rng, v))
             fires_first = dfn
             dfn = take_hits(dfn, {"sub": 0, "air": 0, "any": hits}, d_order, False)
-        outcome = None
-        r = 0
-        while True:
-            # end-of-round (and before round 1) checks
-            if fires_first is None or r > 0:
-                if not att or not dfn:
-                    if att:
-                        outcome = "attacker"
-                    elif dfn or not fought:
-                        outcome = "defender"
-                    else:
-                        outcome = "draw"
-                    break
-                if sea and any(u.name == "transport" for u in dfn) and any(PROFILE[u.name][0] > 0 for u in att):
-                    only_tr = all(u.name == "transport" for u in dfn)
-                    subs_tr = all(u.name in ("transport", "submarine") for u in dfn) and all(
-                        u.kind == "air" for u in att)
-                    if only_tr or subs_tr:
-                        dfn = [u for u in dfn if u.name != "transport"]
-                        if not dfn:
-                            outcome = "attacker"
-                            break
-                if r > 0 and retreat_below and len(att) < retreat_below:
-                    outcome = "retreat"
-                    break
-            if rounds is not None and r >= rounds:
-                outcome = "unfinished"
-                break
-            a_des = any(u.name == "destroyer" for u in att)
-            d_des = any(u.name == "destroyer" for u in dfn)
-            a_strike = any(u.kind == "sub" for u in att) and not d_des
-            d_strike = any(u.kind == "sub" for u in dfn) and not a_des
-            before = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
-            # 1. surprise strike (A-10.6), both sides from the round's start
-            if a_strike or d_strike:
-                ha = _fire(rng, att, "attack", subs=a_strike, others=False, air_any=True, support=False)
-                hd = _fire(rng, dfn, "defense", subs=d_strike, others=False, air_any=True, support=False)
-                att, dfn = take_hits(att, hd, a_order, keep_land), take_hits(dfn, ha, d_order, False)
-            # 2. general fire, both at once
-            shooters_d = fires_first if (fires_first is not None and r == 0) else dfn
-            ha = _fire(rng, att, "attack", subs=not a_strike, others=True,
-                       air_any=any(u.name == "destroyer" for u in att), support=True)
-            hd = _fire(rng, shooters_d, "defense", subs=not d_strike, others=True,
-                       air_any=any(u.name == "destroyer" for u in shooters_d), support=False)
-            att, dfn = take_hits(att, hd, a_order, keep_land), take_hits(dfn, ha, d_order, False)
-            r += 1
-            after = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
-            if after == before and _stuck(att, dfn):
-                outcome = "stalemate"
-                break
+        outcome, att, dfn, _r = _fight(rng, att, dfn, rules, fires_first=fires_first, fought=fought)
         tally.battles += 1
-        if outcome == "attacker":
-            tally.attacker += 1
-            if sea or any(u.kind == "land" for u in att):
-                tally.takes += 1
-        elif outcome == "draw":
-            tally.draw += 1
-        else:
-            tally.defender += 1
+        first = _new_tally()
+        _count(first, outcome, att, sea)
+        tally.attacker += first["attacker"]
+        tally.defender += first["defender"]
+        tally.draw += first["draw"]
+        tally.takes += first["takes"]
+        tally.retreat += outcome == "retreat"
         for side, units in (("attacker", att), ("defender", dfn + aside)):
             for u in units:
                 tally.survivors[side][u.name] = tally.survivors[side].get(u.name, 0) + 1
+        tally.ipc_lost["attacker"] += _cost([Unit(x) for x in a_names]) - _cost(att)
+        tally.ipc_lost["defender"] += _cost([Unit(x) for x in d_names if x != "aa gun"]) - _cost(dfn + aside)
+        landed = [u for u in att if u.kind == "land" and not u.overland]
+        if mode == "amphibious" and (retreat_after is not None or retreat_below) and any(
+            not f for x, f in zip(a_names, flags) if PROFILE[x][3] == "land"
+        ):
+            # The whole assault: the landed units fight on after the others retreat (a
+            # second wave then attacks what that left).
+            if outcome == "retreat":
+                if landed:
+                    on = _Rules(False, a_order, d_order, keep_land, low_luck)
+                    outcome, att, dfn, _r = _fight(rng, landed, dfn, on, fires_first=None, fought=True)
+                else:
+                    outcome = "defender"
+            if not wave2:
+                _count(tally.whole, outcome, att, sea)
+        if wave2:
+            second = [Unit(x) for x in w_names]
+            if joins and outcome == "unfinished":
+                second = _repaired(att) + second
+            took = outcome == "attacker" and (sea or any(u.kind == "land" for u in att))
+            # What the first wave left; at sea the aircraft kept out of a battle against
+            # submarines alone are still there.
+            left = _repaired(dfn + aside)
+            if not left:
+                # Nothing defends: the second wave walks in, under AA fire where the
+                # territory was not taken (A-10.5, A-10.10's ruling).
+                if has_aa and not took and not sea:
+                    second = _aa_fire(rng, second, low_luck)
+                whole = "attacker" if second else "defender"
+                _count(tally.whole, whole, second, sea)
+                continue
+            second_rules = _Rules(sea, a_order, d_order, False, low_luck)
+            left, kept = _aside(second, left, sea)
+            if has_aa and not sea:
+                second = _aa_fire(rng, second, low_luck)
+            whole, second, left, _r = _fight(rng, second, left, second_rules, fires_first=None, fought=True)
+            _count(tally.whole, whole, second, sea)
     return tally
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import simulate
+from .mc_reference import PROFILE, simulate
 
 N = 8000
 Z = 4.5
@@ -72,3 +72,90 @@ def test_exact_odds_agree_with_monte_carlo(case: dict[str, Any]) -> None:
             # a survivor count lies in [0, start]: its standard deviation is at most start / 2
             se = (start[unit] / 2) / math.sqrt(N)
             assert abs(mean - expected) <= Z * se, (side, unit, expected, mean)
+
+
+# Issue 19's options against the same simulator: strafes, low luck (its pools, AA fire
+# and bombardment), retreats from an amphibious assault (A-10.3: aircraft and overland
+# units retreat, the landed units fight on), second waves against the survivors or
+# joined by the first wave's units, and the IPCs each side loses.
+OPTION_CASES: list[dict[str, Any]] = [
+    # a strafe after round 2 into an AA gun
+    dict(attacker={"infantry": 6, "artillery": 2, "tank": 2, "fighter": 2},
+         defender={"infantry": 8, "tank": 2, "aa gun": 1}, retreat_after=2),
+    # low luck on land: AA fire per aircraft type, artillery support
+    dict(attacker={"infantry": 5, "artillery": 2, "tank": 3, "fighter": 3, "bomber": 2},
+         defender={"infantry": 7, "artillery": 2, "fighter": 1, "aa gun": 1}, low_luck=True),
+    # low luck at sea: submarines' hits and aircraft's (no destroyer, enemy submarines)
+    # pooled apart (the aircraft's 7 and the battleship's 4: 1 hit and a die at 1, a die
+    # at 4, where one pool of 11 would be 1 hit and a die at 5)
+    dict(attacker={"submarine": 2, "bomber": 1, "fighter": 1, "battleship": 1},
+         defender={"submarine": 2, "fighter": 1, "cruiser": 1, "carrier": 1}, mode="sea", low_luck=True),
+    # low luck with a destroyer: aircraft may hit submarines, one pool with the ships
+    dict(attacker={"submarine": 2, "destroyer": 1, "fighter": 2, "bomber": 1},
+         defender={"submarine": 2, "destroyer": 1, "battleship": 1}, mode="sea", low_luck=True),
+    # low-luck bombardment: one ship per land unit from the sea (the overland tanks none)
+    dict(attacker={"infantry": 2, "tank": 2}, defender={"infantry": 5, "artillery": 1}, mode="amphibious",
+         bombard={"battleship": 2, "cruiser": 2}, overland={"tank": 2}, low_luck=True),
+    # a landing's strafe: the fighters and the overland units leave after round 1, the
+    # landed units fight on (within a type they are lost first)
+    dict(attacker={"infantry": 3, "tank": 2, "fighter": 2}, defender={"infantry": 4, "artillery": 1},
+         mode="amphibious", overland={"tank": 1, "infantry": 1}, retreat_after=1),
+    # the same below 4 units, with bombardment
+    dict(attacker={"infantry": 3, "tank": 2, "fighter": 2}, defender={"infantry": 4, "artillery": 1},
+         mode="amphibious", overland={"tank": 1}, retreat_below=4, bombard={"cruiser": 1}),
+    # a second wave against the survivors, under AA fire where the territory was not taken
+    dict(attacker={"infantry": 2, "tank": 1, "fighter": 1}, defender={"infantry": 3, "aa gun": 1},
+         wave2={"infantry": 2, "tank": 1, "fighter": 1}),
+    # aircraft alone first (a win takes nothing), then a second wave
+    dict(attacker={"fighter": 2, "bomber": 1}, defender={"infantry": 2, "aa gun": 1},
+         wave2={"infantry": 1, "fighter": 1}),
+    # the same, a bomber alone walking in where the first wave won: the AA gun it did
+    # not capture still fires (A-10.5, A-10.10's ruling)
+    dict(attacker={"fighter": 2, "bomber": 1}, defender={"infantry": 1, "aa gun": 1}, wave2={"bomber": 1}),
+    # at sea: the carrier's fighters kept out of a submarine attack fight the second wave
+    dict(attacker={"submarine": 3}, defender={"carrier": 1, "fighter": 2, "cruiser": 1}, mode="sea",
+         wave2={"destroyer": 2, "fighter": 1}),
+    # joined: the first wave's units still fighting after round 1 join the second, all
+    # their aircraft under AA fire again
+    dict(attacker={"infantry": 3, "artillery": 1, "fighter": 2}, defender={"infantry": 5, "aa gun": 1},
+         rounds=1, wave2={"infantry": 2, "tank": 1, "bomber": 1}),
+    # a strafe, then the second wave alone
+    dict(attacker={"infantry": 3, "tank": 1, "fighter": 1}, defender={"infantry": 4, "tank": 1},
+         retreat_after=1, wave2={"infantry": 2, "tank": 2}),
+    # a landing's strafe, the landed units fighting on, then a second wave
+    dict(attacker={"infantry": 2, "fighter": 1}, defender={"infantry": 3}, mode="amphibious",
+         retreat_after=1, wave2={"infantry": 2, "tank": 1}),
+]  # fmt: skip
+
+
+def _within(name: str, p: float, count: int, n: int) -> None:
+    se = math.sqrt(max(p * (1 - p), 1 / n) / n)
+    assert abs(count / n - p) <= Z * se, (name, p, count / n)
+
+
+@pytest.mark.parametrize("case", OPTION_CASES, ids=[str(i) for i in range(len(OPTION_CASES))])
+def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) -> None:
+    sim = simulate(n=N, seed=2027, **case)
+    odds = aa_odds(AABattle(**case))
+    for name, count in (("attacker_win", sim.attacker), ("defender_win", sim.defender), ("draw", sim.draw),
+                        ("attacker_takes", sim.takes), ("retreat", sim.retreat)):  # fmt: skip
+        _within(name, getattr(odds, name), count, N)
+    for side in ("attacker", "defender"):
+        start = case[side]
+        for unit, expected in odds.expected_survivors[side].items():
+            if unit != "aa gun":
+                mean = sim.survivors[side].get(unit, 0) / N
+                assert abs(mean - expected) <= Z * (start[unit] / 2) / math.sqrt(N), (side, unit, expected, mean)
+        # IPCs lost lie in [0, the side's cost]: a standard deviation of at most half of it
+        cost = sum(PROFILE[u][2] * c for u, c in start.items() if u != "aa gun")
+        mean = sim.ipc_lost[side] / N
+        assert abs(mean - odds.expected_ipc_loss[side]) <= Z * (cost / 2) / math.sqrt(N), (side, mean)
+    whole = odds.second_wave if case.get("wave2") else odds.fight_on
+    if "wave2" in case or "overland" in case and ("retreat_after" in case or "retreat_below" in case):
+        assert whole is not None
+        for name, key in (("attacker_win", "attacker"), ("defender_win", "defender"), ("draw", "draw"),
+                          ("attacker_takes", "takes")):  # fmt: skip
+            _within(f"whole {name}", whole[name], sim.whole[key], N)
+        assert sum(sim.whole.values()) - sim.whole["takes"] == N
+    else:
+        assert whole is None and sum(sim.whole.values()) == 0
