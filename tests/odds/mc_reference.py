@@ -1,7 +1,8 @@
 """A plain Monte Carlo simulator of A&A Anniversary battles, written separately from the
 exact engines (unit by unit, die by die) so that the tests can check the exact numbers
 against it within its statistical error.  Test code only: it uses its own seeded
-``random.Random``."""
+``random.Random``.  It also plays the calculator's other rules sets (issue 19): 1942
+Second Edition and the Global-1940 house rules (spec G-7, G-10), from its own tables."""
 
 from __future__ import annotations
 
@@ -23,6 +24,24 @@ PROFILE = {
     "carrier": (1, 2, 14, "ship"),
     "battleship": (4, 4, 20, "ship"),
 }
+# The other rules sets' unit profiles where they differ.  1942 Second Edition: carriers
+# take two hits and do not attack, every AA gun fires (below).  Global-1940 house rules
+# (G-7): transports defend at 1 and are lost like any ship; battleships roll two dice.
+RULES_SETS = {
+    "anniversary": PROFILE,
+    "1942se": {**PROFILE, "tank": (3, 3, 6, "land"), "aa gun": (0, 0, 5, "aa"), "carrier": (0, 2, 16, "ship")},
+    "global1940": {**PROFILE, "infantry": (1, 2, 2, "land"), "artillery": (2, 2, 3, "land"), "tank": (3, 3, 6, "land"),
+                   "aa gun": (0, 0, 5, "aa"), "bomber": (4, 1, 15, "air"), "transport": (0, 1, 8, "ship"),
+                   "submarine": (3, 2, 9, "sub"), "destroyer": (2, 2, 10, "ship"), "carrier": (1, 2, 15, "ship")},
+}  # fmt: skip
+TWO_HITS = {"anniversary": {"battleship"}, "1942se": {"battleship", "carrier"}, "global1940": {"battleship"}}
+DICE = {"anniversary": {}, "1942se": {}, "global1940": {"battleship": 2}}
+# The rules set of the battle being played (simulate sets it; test code, one thread).
+_SET = {"profile": PROFILE, "two_hits": TWO_HITS["anniversary"], "dice": DICE["anniversary"]}
+
+
+def _p(name: str) -> tuple[int, int, int, str]:
+    return _SET["profile"][name]  # type: ignore[index,no-any-return]
 
 
 @dataclass
@@ -33,7 +52,7 @@ class Unit:
 
     @property
     def kind(self) -> str:
-        return PROFILE[self.name][3]
+        return _p(self.name)[3]
 
 
 def _new_tally() -> dict[str, int]:
@@ -59,18 +78,19 @@ def _order(names: list[str], role: str, preferred: tuple[str, ...]) -> list[str]
     idx = 0 if role == "attack" else 1
     rest = sorted(
         (n for n in set(names) if n not in preferred and n != "aa gun"),
-        key=lambda n: (n == "transport", PROFILE[n][idx], PROFILE[n][2], n),
+        key=lambda n: (_p(n)[3] == "transport", _p(n)[idx], _p(n)[2], n),
     )
     order = [n for n in preferred if n in names and n != "aa gun"] + rest
-    return [n for n in order if n != "transport"] + [n for n in order if n == "transport"]
+    return [n for n in order if _p(n)[3] != "transport"] + [n for n in order if _p(n)[3] == "transport"]
 
 
 def _candidates(units: list[Unit], order: list[str], keep_land: bool) -> list[tuple[int, str]]:
-    """(unit index, 'damage' | 'kill') in the order hits go: intact battleships absorb
-    first, then by type; the kept land unit last."""
+    """(unit index, 'damage' | 'kill') in the order hits go: intact battleships (and
+    1942 Second Edition's carriers) absorb first, then by type; the kept land unit
+    last."""
     steps: list[tuple[int, str]] = []
     for i, u in enumerate(units):
-        if u.name == "battleship" and not u.damaged:
+        if u.name in _SET["two_hits"] and not u.damaged:
             steps.append((i, "damage"))
     for name in order:
         for i, u in enumerate(units):
@@ -151,7 +171,8 @@ def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, other
     totals = {"sub": 0, "air": 0, "any": 0}
     arts = sum(1 for u in units if u.name == "artillery") if support else 0
     for u in units:
-        value = PROFILE[u.name][0 if role == "attack" else 1]
+        value = _p(u.name)[0 if role == "attack" else 1]
+        dice = _SET["dice"].get(u.name, 1)  # type: ignore[attr-defined]
         if u.name == "infantry" and role == "attack" and arts > 0:
             arts -= 1
             value = 2
@@ -164,9 +185,9 @@ def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, other
         if not cls:
             continue
         if low_luck:  # pooled by the hits' targets (the calculator's low-luck ruling)
-            totals[cls] += value
-        elif _roll(rng, value):
-            hits[cls] += 1
+            totals[cls] += value * dice
+        else:
+            hits[cls] += sum(_roll(rng, value) for _ in range(dice))
     if low_luck:
         hits = {cls: _low_luck(rng, total) for cls, total in totals.items()}
     return hits
@@ -184,9 +205,19 @@ class _Rules:
     retreat_after: int | None = None
 
 
-def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool) -> list[Unit]:
+def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool, guns: int = 1,
+             order: list[str] | None = None) -> list[Unit]:
     """A-10.5: one die per aircraft, rolled by type (low luck: per type, a sure hit per 6
-    aircraft and one die for the rest)."""
+    aircraft and one die for the rest).  With ``order`` (1942 Second Edition): every gun
+    fires up to 3 dice, never more dice than aircraft, and the attacker loses the
+    aircraft its order of loss names first."""
+    if order is not None:
+        shots = min(3 * guns, sum(1 for u in att if u.kind == "air"))
+        hits = _low_luck(rng, shots) if low_luck else sum(_roll(rng, 1) for _ in range(shots))
+        out = list(att)
+        for _ in range(hits):
+            out.remove(next(u for name in order for u in out if u.name == name and u.kind == "air"))
+        return out
     if not low_luck:
         return [u for u in att if not (u.kind == "air" and _roll(rng, 1))]
     out = list(att)
@@ -215,12 +246,12 @@ def _fight(rng: random.Random, att: list[Unit], dfn: list[Unit], rules: _Rules, 
         if fires_first is None or r > 0:
             if not att or not dfn:
                 return _end(att, dfn, fought), att, dfn, r
-            if sea and any(u.name == "transport" for u in dfn) and any(PROFILE[u.name][0] > 0 for u in att):
-                only_tr = all(u.name == "transport" for u in dfn)
-                subs_tr = all(u.name in ("transport", "submarine") for u in dfn) and all(
+            if sea and any(u.kind == "transport" for u in dfn) and any(_p(u.name)[0] > 0 for u in att):
+                only_tr = all(u.kind == "transport" for u in dfn)
+                subs_tr = all(u.kind in ("transport", "sub") for u in dfn) and all(
                     u.kind == "air" for u in att)
                 if only_tr or subs_tr:
-                    dfn = [u for u in dfn if u.name != "transport"]
+                    dfn = [u for u in dfn if u.kind != "transport"]
                     if not dfn:
                         return "attacker", att, dfn, r
             if r > 0 and rules.retreat_below and len(att) < rules.retreat_below:
@@ -254,7 +285,7 @@ def _fight(rng: random.Random, att: list[Unit], dfn: list[Unit], rules: _Rules, 
         dfn = take_hits(dfn, ha, rules.d_order, False)
         r += 1
         after = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
-        if after == before and _stuck(att, dfn):
+        if att and dfn and after == before and _stuck(att, dfn):  # (an empty side ends the battle)
             return "stalemate", att, dfn, r
 
 
@@ -267,7 +298,7 @@ def _aside(att: list[Unit], dfn: list[Unit], sea: bool) -> tuple[list[Unit], lis
 
 
 def _cost(units: list[Unit]) -> int:
-    return sum(PROFILE[u.name][2] for u in units)
+    return sum(_p(u.name)[2] for u in units)
 
 
 def _count(into: dict[str, int], outcome: str, att: list[Unit], sea: bool) -> None:
@@ -290,12 +321,26 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
              retreat_below: int = 0, keep_land: bool = False,
              ool_attacker: tuple[str, ...] = (), ool_defender: tuple[str, ...] = (),
              retreat_after: int | None = None, low_luck: bool = False, wave2: dict[str, int] | None = None,
-             overland: dict[str, int] | None = None) -> Tally:
+             overland: dict[str, int] | None = None, rules: str = "anniversary") -> Tally:
     """``n`` battles.  ``wave2``: a second force attacks what the first left (joined by
     the first wave's units still fighting when a round limit stops it, without a
     strafe), its outcomes in ``Tally.whole``; ``overland``: an amphibious assault's land
     units that came over land, which retreat with the aircraft while those landed from
     the sea fight on to the end (A-10.3), the whole assault in ``Tally.whole``."""
+    _SET.update(profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules])
+    try:
+        return _simulate(attacker, defender, mode=mode, n=n, seed=seed, bombard=bombard, rounds=rounds,
+                         retreat_below=retreat_below, keep_land=keep_land, ool_attacker=ool_attacker,
+                         ool_defender=ool_defender, retreat_after=retreat_after, low_luck=low_luck, wave2=wave2,
+                         overland=overland, rules=rules)
+    finally:
+        _SET.update(profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"])
+
+
+def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, n: int, seed: int,
+              bombard: dict[str, int] | None, rounds: int | None, retreat_below: int, keep_land: bool,
+              ool_attacker: tuple[str, ...], ool_defender: tuple[str, ...], retreat_after: int | None,
+              low_luck: bool, wave2: dict[str, int] | None, overland: dict[str, int] | None, rules: str) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     overland = dict(overland or {})
@@ -305,8 +350,10 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
     a_order = _order(a_names + w_names, "attack", ool_attacker)
     d_order = _order(d_names, "defense", ool_defender)
     sea = mode == "sea"
-    has_aa = any(x == "aa gun" for x in d_names)
-    rules = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
+    guns = sum(1 for x in d_names if x == "aa gun")
+    has_aa = guns > 0
+    every_gun = a_order if rules == "1942se" else None  # every gun fires (1942 Second Edition)
+    play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
     joins = bool(wave2) and rounds is not None and retreat_after is None
     for _ in range(n):
         # Within a type, the units landed from the sea are lost first (earlier in the list).
@@ -320,15 +367,19 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
         fought = bool(dfn)
         dfn, aside = _aside(att, dfn, sea)
         if has_aa and not sea:  # A-10.5
-            att = _aa_fire(rng, att, low_luck)
+            att = _aa_fire(rng, att, low_luck, guns, every_gun)
         fires_first = None
         if mode == "amphibious" and bombard:  # A-10.3: one ship per land unit from the sea
             landed = sum(1 for u in att if u.kind == "land" and not u.overland)
-            ships = sorted((PROFILE[s][0] for s, c in bombard.items() for _ in range(c)), reverse=True)[:landed]
-            hits = _low_luck(rng, sum(ships)) if low_luck else sum(1 for v in ships if _roll(rng, v))
+            if rules == "global1940":  # G-10: one battleship and one cruiser per land unit landing
+                fire = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
+            else:  # the strongest ships, one per land unit landing
+                fire = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
+            dice = [_p(x)[0] for x in fire for _ in range(_SET["dice"].get(x, 1))]  # type: ignore[attr-defined]
+            hits = _low_luck(rng, sum(dice)) if low_luck else sum(1 for v in dice if _roll(rng, v))
             fires_first = dfn
             dfn = take_hits(dfn, {"sub": 0, "air": 0, "any": hits}, d_order, False)
-        outcome, att, dfn, _r = _fight(rng, att, dfn, rules, fires_first=fires_first, fought=fought)
+        outcome, att, dfn, _r = _fight(rng, att, dfn, play, fires_first=fires_first, fought=fought)
         tally.battles += 1
         first = _new_tally()
         _count(first, outcome, att, sea)
@@ -344,7 +395,7 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
         tally.ipc_lost["defender"] += _cost([Unit(x) for x in d_names if x != "aa gun"]) - _cost(dfn + aside)
         landed = [u for u in att if u.kind == "land" and not u.overland]
         if mode == "amphibious" and (retreat_after is not None or retreat_below) and any(
-            not f for x, f in zip(a_names, flags) if PROFILE[x][3] == "land"
+            not f for x, f in zip(a_names, flags) if _p(x)[3] == "land"
         ):
             # The whole assault: the landed units fight on after the others retreat (a
             # second wave then attacks what that left).
@@ -368,14 +419,14 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
                 # Nothing defends: the second wave walks in, under AA fire where the
                 # territory was not taken (A-10.5, A-10.10's ruling).
                 if has_aa and not took and not sea:
-                    second = _aa_fire(rng, second, low_luck)
+                    second = _aa_fire(rng, second, low_luck, guns, every_gun)
                 whole = "attacker" if second else "defender"
                 _count(tally.whole, whole, second, sea)
                 continue
             second_rules = _Rules(sea, a_order, d_order, False, low_luck)
             left, kept = _aside(second, left, sea)
             if has_aa and not sea:
-                second = _aa_fire(rng, second, low_luck)
+                second = _aa_fire(rng, second, low_luck, guns, every_gun)
             whole, second, left, _r = _fight(rng, second, left, second_rules, fires_first=None, fought=True)
             _count(tally.whole, whole, second, sea)
     return tally
@@ -386,7 +437,7 @@ def _stuck(att: list[Unit], dfn: list[Unit]) -> bool:
     def can_hit(shooters: list[Unit], targets: list[Unit], role: str) -> bool:
         des = any(u.name == "destroyer" for u in shooters)
         for s in shooters:
-            if PROFILE[s.name][0 if role == "attack" else 1] <= 0:
+            if _p(s.name)[0 if role == "attack" else 1] <= 0:
                 continue
             for t in targets:
                 if s.kind == "sub" and t.kind == "air":

@@ -13,7 +13,7 @@ import pytest
 
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import PROFILE, simulate
+from .mc_reference import RULES_SETS, simulate
 
 N = 8000
 Z = 4.5
@@ -125,6 +125,26 @@ OPTION_CASES: list[dict[str, Any]] = [
     # a landing's strafe, the landed units fighting on, then a second wave
     dict(attacker={"infantry": 2, "fighter": 1}, defender={"infantry": 3}, mode="amphibious",
          retreat_after=1, wave2={"infantry": 2, "tank": 1}),
+    # 1942 Second Edition: both AA guns fire, 3 dice each at most and no more than the
+    # aircraft; hits taken in the attacker's order of loss (fighters before bombers)
+    dict(attacker={"infantry": 4, "tank": 3, "fighter": 3, "bomber": 2},
+         defender={"infantry": 6, "artillery": 1, "aa gun": 2}, rules="1942se"),
+    dict(attacker={"infantry": 3, "fighter": 4, "bomber": 1}, defender={"infantry": 4, "aa gun": 1},
+         rules="1942se", low_luck=True, ool_attacker=("bomber",)),
+    # 1942 Second Edition at sea: carriers take two hits (absorbing first, as battleships
+    # do) and do not attack
+    dict(attacker={"carrier": 2, "fighter": 3, "destroyer": 2, "battleship": 1},
+         defender={"carrier": 1, "fighter": 2, "cruiser": 2, "submarine": 1}, mode="sea", rules="1942se"),
+    # Global-1940 house rules (G-7): battleships roll two dice, submarines 3/2,
+    # transports defend at 1 and are lost like any ship, carriers hold 3 fighters
+    dict(attacker={"submarine": 3, "battleship": 1, "destroyer": 1, "fighter": 2},
+         defender={"transport": 2, "cruiser": 1, "carrier": 1, "fighter": 3, "destroyer": 1}, mode="sea",
+         rules="global1940"),
+    # G-10: a battleship and a cruiser per land unit landing bombard (two dice a battleship)
+    dict(attacker={"infantry": 1, "artillery": 1}, defender={"infantry": 4, "tank": 1}, mode="amphibious",
+         bombard={"battleship": 2, "cruiser": 2}, rules="global1940"),
+    dict(attacker={"infantry": 1, "artillery": 1, "tank": 1}, defender={"infantry": 5, "tank": 1},
+         mode="amphibious", bombard={"battleship": 2, "cruiser": 1}, rules="global1940", low_luck=True),
 ]  # fmt: skip
 
 
@@ -136,7 +156,7 @@ def _within(name: str, p: float, count: int, n: int) -> None:
 @pytest.mark.parametrize("case", OPTION_CASES, ids=[str(i) for i in range(len(OPTION_CASES))])
 def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) -> None:
     sim = simulate(n=N, seed=2027, **case)
-    odds = aa_odds(AABattle(**case))
+    odds = aa_odds(AABattle(**{k: tuple(v) if k.startswith("ool_") else v for k, v in case.items()}))
     for name, count in (("attacker_win", sim.attacker), ("defender_win", sim.defender), ("draw", sim.draw),
                         ("attacker_takes", sim.takes), ("retreat", sim.retreat)):  # fmt: skip
         _within(name, getattr(odds, name), count, N)
@@ -147,7 +167,7 @@ def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) 
                 mean = sim.survivors[side].get(unit, 0) / N
                 assert abs(mean - expected) <= Z * (start[unit] / 2) / math.sqrt(N), (side, unit, expected, mean)
         # IPCs lost lie in [0, the side's cost]: a standard deviation of at most half of it
-        cost = sum(PROFILE[u][2] * c for u, c in start.items() if u != "aa gun")
+        cost = sum(RULES_SETS[case.get("rules", "anniversary")][u][2] * c for u, c in start.items() if u != "aa gun")
         mean = sim.ipc_lost[side] / N
         assert abs(mean - odds.expected_ipc_loss[side]) <= Z * (cost / 2) / math.sqrt(N), (side, mean)
     whole = odds.second_wave if case.get("wave2") else odds.fight_on
