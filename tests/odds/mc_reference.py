@@ -7,7 +7,8 @@ Second Edition and the Global-1940 house rules (spec G-7, G-10), from its own ta
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 # name: (attack, defense, cost, kind) — A-14
 PROFILE = {
@@ -165,10 +166,12 @@ def _low_luck(rng: random.Random, total: int) -> int:
     return total // 6 + (1 if total % 6 and _roll(rng, total % 6) else 0)
 
 
-def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, others: bool, air_any: bool,
-          support: bool, low_luck: bool = False) -> dict[str, int]:
-    hits = {"sub": 0, "air": 0, "any": 0}
-    totals = {"sub": 0, "air": 0, "any": 0}
+def _dice(units: list[Unit], role: str, *, subs: bool, others: bool, air_any: bool,
+          support: bool) -> list[tuple[str, int]]:
+    """The dice a side rolls, as (class of the hits, value): "sub" (a submarine's, never
+    on aircraft), "air" (an aircraft's without a friendly destroyer against
+    submarines, never on them), "any"."""
+    out: list[tuple[str, int]] = []
     arts = sum(1 for u in units if u.name == "artillery") if support else 0
     for u in units:
         value = _p(u.name)[0 if role == "attack" else 1]
@@ -182,15 +185,60 @@ def _fire(rng: random.Random, units: list[Unit], role: str, *, subs: bool, other
             cls = "sub" if subs else ""
         else:
             cls = ("any" if (u.kind != "air" or air_any) else "air") if others else ""
-        if not cls:
-            continue
-        if low_luck:  # pooled by the hits' targets (the calculator's low-luck ruling)
-            totals[cls] += value * dice
-        else:
-            hits[cls] += sum(_roll(rng, value) for _ in range(dice))
+        if cls:
+            out += [(cls, value)] * dice
+    return out
+
+
+Hits = tuple[int, int, int]  # submarine, aircraft and other hits
+CLASSES = ("sub", "air", "any")
+
+
+def _pools(dice: list[tuple[str, int]]) -> dict[str, int]:
+    """Low luck: each class's dice pooled (the calculator's ruling), its total value."""
+    return {cls: sum(v for c, v in dice if c == cls) for cls in CLASSES}
+
+
+def _fire(rng: random.Random, units: list[Unit], role: str, *, low_luck: bool = False,
+          **kinds: bool) -> list[tuple[float, Hits]]:
+    """One roll of the side's dice: [(1.0, hits)]."""
+    dice = _dice(units, role, **kinds)
     if low_luck:
-        hits = {cls: _low_luck(rng, total) for cls, total in totals.items()}
-    return hits
+        got = {cls: _low_luck(rng, total) for cls, total in _pools(dice).items()}
+    else:
+        got = {cls: sum(1 for c, v in dice if c == cls and _roll(rng, v)) for cls in CLASSES}
+    return [(1.0, (got["sub"], got["air"], got["any"]))]
+
+
+def fire_distribution(units: list[Unit], role: str, *, low_luck: bool = False,
+                      **kinds: bool) -> list[tuple[float, Hits]]:
+    """Every roll of the side's dice with its chance (for the exact chances below)."""
+    dist: dict[Hits, float] = {(0, 0, 0): 1.0}
+    dice = _dice(units, role, **kinds)
+    if low_luck:
+        for k, (cls, total) in enumerate(_pools(dice).items()):
+            sure, rest = divmod(total, 6)
+            step = [(1 - rest / 6, sure), (rest / 6, sure + 1)] if rest else [(1.0, sure)]
+            dist = _add(dist, k, step)
+    else:
+        for cls, value in dice:
+            dist = _add(dist, CLASSES.index(cls), [(1 - value / 6, 0), (value / 6, 1)])
+    return [(q, h) for h, q in dist.items()]
+
+
+def _add(dist: dict[Hits, float], k: int, step: list[tuple[float, int]]) -> dict[Hits, float]:
+    out: dict[Hits, float] = {}
+    for h, q in dist.items():
+        for w, n in step:
+            if w:
+                g = list(h)
+                g[k] += n
+                out[(g[0], g[1], g[2])] = out.get((g[0], g[1], g[2]), 0.0) + q * w
+    return out
+
+
+def _as_dict(hits: Hits) -> dict[str, int]:
+    return dict(zip(CLASSES, hits))
 
 
 @dataclass
@@ -203,6 +251,8 @@ class _Rules:
     rounds: int | None = None
     retreat_below: int = 0
     retreat_after: int | None = None
+    retreat_chance: float | None = None  # % (the chance of fighting on to the end, exact_win)
+    chances: dict[tuple[object, ...], float] = field(default_factory=dict)  # exact_win's, by state
 
 
 def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool, guns: int = 1,
@@ -239,54 +289,111 @@ def _fight(rng: random.Random, att: list[Unit], dfn: list[Unit], rules: _Rules, 
     """Rounds until an end: (outcome, attacker left, defender left, rounds fought);
     ``fires_first``: the defender as it fires in round 1 (bombardment's casualties
     included)."""
-    sea = rules.sea
     r = 0
     while True:
         # end-of-round (and before round 1) checks
         if fires_first is None or r > 0:
-            if not att or not dfn:
-                return _end(att, dfn, fought), att, dfn, r
-            if sea and any(u.kind == "transport" for u in dfn) and any(_p(u.name)[0] > 0 for u in att):
-                only_tr = all(u.kind == "transport" for u in dfn)
-                subs_tr = all(u.kind in ("transport", "sub") for u in dfn) and all(
-                    u.kind == "air" for u in att)
-                if only_tr or subs_tr:
-                    dfn = [u for u in dfn if u.kind != "transport"]
-                    if not dfn:
-                        return "attacker", att, dfn, r
+            outcome, att, dfn = _ends(att, dfn, rules, fought)
+            if outcome is not None:
+                return outcome, att, dfn, r
             if r > 0 and rules.retreat_below and len(att) < rules.retreat_below:
                 return "retreat", att, dfn, r
             if r > 0 and r == rules.retreat_after:  # a strafe (A-10.15)
                 return "retreat", att, dfn, r
+            if r > 0 and rules.retreat_chance is not None:  # fighting on would win less than X %
+                chance = exact_win(att, dfn, replace(rules, rounds=None, retreat_after=None, retreat_chance=None))
+                if chance < rules.retreat_chance / 100 - 1e-11:
+                    return "retreat", att, dfn, r
+            if _stuck(att, dfn):  # nothing can hit any more: after the retreats
+                return "stalemate", att, dfn, r
         if rules.rounds is not None and r >= rules.rounds:
             return "unfinished", att, dfn, r
-        a_des = any(u.name == "destroyer" for u in att)
-        d_des = any(u.name == "destroyer" for u in dfn)
-        a_strike = any(u.kind == "sub" for u in att) and not d_des
-        d_strike = any(u.kind == "sub" for u in dfn) and not a_des
-        before = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
-        ll = rules.low_luck
-        # 1. surprise strike (A-10.6), both sides from the round's start
-        if a_strike or d_strike:
-            ha = _fire(rng, att, "attack", subs=a_strike, others=False, air_any=True, support=False, low_luck=ll)
-            hd = _fire(rng, dfn, "defense", subs=d_strike, others=False, air_any=True, support=False, low_luck=ll)
-            att = take_hits(att, hd, rules.a_order, rules.keep_land)
-            dfn = take_hits(dfn, ha, rules.d_order, False)
+        shooters_d = fires_first if (fires_first is not None and r == 0) else dfn
+        (_q, att, dfn), = _round(att, dfn, rules, shooters_d, lambda *a, **k: _fire(rng, *a, **k))
+        r += 1
+
+
+Fire = Callable[..., list[tuple[float, Hits]]]
+
+
+def _round(att: list[Unit], dfn: list[Unit], rules: _Rules, shooters_d: list[Unit],
+           fire: Fire) -> list[tuple[float, list[Unit], list[Unit]]]:
+    """One round from (att, dfn), ``shooters_d`` the defender's units that fire in
+    general fire: its outcomes with their chances (one, sampled, when ``fire`` rolls)."""
+    a_des = any(u.name == "destroyer" for u in att)
+    d_des = any(u.name == "destroyer" for u in dfn)
+    a_strike = any(u.kind == "sub" for u in att) and not d_des
+    d_strike = any(u.kind == "sub" for u in dfn) and not a_des
+    ll = rules.low_luck
+    after_strike = [(1.0, att, dfn, shooters_d)]
+    # 1. surprise strike (A-10.6), both sides from the round's start
+    if a_strike or d_strike:
+        after_strike = [
+            (qa * qd, take_hits(att, _as_dict(hd), rules.a_order, rules.keep_land),
+             take_hits(dfn, _as_dict(ha), rules.d_order, False), None)
+            for qa, ha in fire(att, "attack", subs=a_strike, others=False, air_any=True, support=False, low_luck=ll)
+            for qd, hd in fire(dfn, "defense", subs=d_strike, others=False, air_any=True, support=False, low_luck=ll)
+        ]  # fmt: skip
+    out = []
+    for q, a1, d1, shooters in after_strike:
+        shooters = d1 if shooters is None else shooters
         # 2. general fire, both at once; aircraft's hits are pooled apart (low luck)
         # only where they may not hit the enemy's submarines
-        shooters_d = fires_first if (fires_first is not None and r == 0) else dfn
-        d_subs = any(u.kind == "sub" for u in dfn)
-        a_subs = any(u.kind == "sub" for u in att)
-        ha = _fire(rng, att, "attack", subs=not a_strike, others=True, support=True, low_luck=ll,
-                   air_any=any(u.name == "destroyer" for u in att) or not d_subs)
-        hd = _fire(rng, shooters_d, "defense", subs=not d_strike, others=True, support=False, low_luck=ll,
-                   air_any=any(u.name == "destroyer" for u in shooters_d) or not a_subs)
-        att = take_hits(att, hd, rules.a_order, rules.keep_land)
-        dfn = take_hits(dfn, ha, rules.d_order, False)
-        r += 1
-        after = ([(u.name, u.damaged) for u in att], [(u.name, u.damaged) for u in dfn])
-        if att and dfn and after == before and _stuck(att, dfn):  # (an empty side ends the battle)
-            return "stalemate", att, dfn, r
+        d_subs = any(u.kind == "sub" for u in d1)
+        a_subs = any(u.kind == "sub" for u in a1)
+        for qa, ha in fire(a1, "attack", subs=not a_strike, others=True, support=True, low_luck=ll,
+                           air_any=any(u.name == "destroyer" for u in a1) or not d_subs):
+            for qd, hd in fire(shooters, "defense", subs=not d_strike, others=True, support=False, low_luck=ll,
+                               air_any=any(u.name == "destroyer" for u in shooters) or not a_subs):
+                out.append((q * qa * qd, take_hits(a1, _as_dict(hd), rules.a_order, rules.keep_land),
+                            take_hits(d1, _as_dict(ha), rules.d_order, False)))
+    return out
+
+
+def _key(units: list[Unit]) -> tuple[tuple[str, bool], ...]:
+    return tuple(sorted((u.name, u.damaged) for u in units))
+
+
+def exact_win(att: list[Unit], dfn: list[Unit], rules: _Rules) -> float:
+    """The attacker's exact chance to win by fighting on to the end from a round's end
+    (the chance a retreat by win chance reads: no strafe, no round limit), for small
+    battles: every roll of every round, a round that changes nothing summed in closed
+    form."""
+    memo = rules.chances
+    key = (_key(att), _key(dfn))
+    if key in memo:
+        return memo[key]
+    outcome, att, dfn = _ends(att, dfn, rules, fought=True)
+    if outcome is not None:
+        return memo.setdefault(key, 1.0 if outcome == "attacker" else 0.0)
+    if _stuck(att, dfn):
+        return memo.setdefault(key, 0.0)  # a stalemate
+    if rules.retreat_below and len(att) < rules.retreat_below:
+        return memo.setdefault(key, 0.0)  # the ruling: a retreat below K units is never a win
+    same, rest = 0.0, 0.0
+    for q, a1, d1 in _round(att, dfn, rules, dfn, fire_distribution):
+        if (_key(a1), _key(d1)) == key:
+            same += q
+        else:
+            rest += q * exact_win(a1, d1, rules)
+    return memo.setdefault(key, rest / (1 - same))
+
+
+def _ends(att: list[Unit], dfn: list[Unit], rules: _Rules,
+          fought: bool) -> tuple[str | None, list[Unit], list[Unit]]:
+    """The end-of-round rules: a side gone ends the battle; a defender left with only
+    transports (or only them and submarines against aircraft) facing attackers able to
+    fire loses them (A-10.7).  (The outcome or None while it goes on, the sides.)"""
+    if not att or not dfn:
+        return _end(att, dfn, fought), att, dfn
+    if rules.sea and any(u.kind == "transport" for u in dfn) and any(_p(u.name)[0] > 0 for u in att):
+        only_tr = all(u.kind == "transport" for u in dfn)
+        subs_tr = all(u.kind in ("transport", "sub") for u in dfn) and all(u.kind == "air" for u in att)
+        if only_tr or subs_tr:
+            dfn = [u for u in dfn if u.kind != "transport"]
+            if not dfn:
+                return "attacker", att, dfn
+    return None, att, dfn
 
 
 def _aside(att: list[Unit], dfn: list[Unit], sea: bool) -> tuple[list[Unit], list[Unit]]:
@@ -321,7 +428,8 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
              retreat_below: int = 0, keep_land: bool = False,
              ool_attacker: tuple[str, ...] = (), ool_defender: tuple[str, ...] = (),
              retreat_after: int | None = None, low_luck: bool = False, wave2: dict[str, int] | None = None,
-             overland: dict[str, int] | None = None, rules: str = "anniversary") -> Tally:
+             overland: dict[str, int] | None = None, rules: str = "anniversary",
+             retreat_chance: float | None = None) -> Tally:
     """``n`` battles.  ``wave2``: a second force attacks what the first left (joined by
     the first wave's units still fighting when a round limit stops it, without a
     strafe), its outcomes in ``Tally.whole``; ``overland``: an amphibious assault's land
@@ -332,7 +440,7 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
         return _simulate(attacker, defender, mode=mode, n=n, seed=seed, bombard=bombard, rounds=rounds,
                          retreat_below=retreat_below, keep_land=keep_land, ool_attacker=ool_attacker,
                          ool_defender=ool_defender, retreat_after=retreat_after, low_luck=low_luck, wave2=wave2,
-                         overland=overland, rules=rules)
+                         overland=overland, rules=rules, retreat_chance=retreat_chance)
     finally:
         _SET.update(profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"])
 
@@ -340,7 +448,8 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
 def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, n: int, seed: int,
               bombard: dict[str, int] | None, rounds: int | None, retreat_below: int, keep_land: bool,
               ool_attacker: tuple[str, ...], ool_defender: tuple[str, ...], retreat_after: int | None,
-              low_luck: bool, wave2: dict[str, int] | None, overland: dict[str, int] | None, rules: str) -> Tally:
+              low_luck: bool, wave2: dict[str, int] | None, overland: dict[str, int] | None, rules: str,
+              retreat_chance: float | None) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     overland = dict(overland or {})
@@ -353,7 +462,7 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
     guns = sum(1 for x in d_names if x == "aa gun")
     has_aa = guns > 0
     every_gun = a_order if rules == "1942se" else None  # every gun fires (1942 Second Edition)
-    play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
+    play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after, retreat_chance)
     joins = bool(wave2) and rounds is not None and retreat_after is None
     for _ in range(n):
         # Within a type, the units landed from the sea are lost first (earlier in the list).
@@ -394,7 +503,7 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
         tally.ipc_lost["attacker"] += _cost([Unit(x) for x in a_names]) - _cost(att)
         tally.ipc_lost["defender"] += _cost([Unit(x) for x in d_names if x != "aa gun"]) - _cost(dfn + aside)
         landed = [u for u in att if u.kind == "land" and not u.overland]
-        if mode == "amphibious" and (retreat_after is not None or retreat_below) and any(
+        if mode == "amphibious" and (retreat_after is not None or retreat_below or retreat_chance) and any(
             not f for x, f in zip(a_names, flags) if _p(x)[3] == "land"
         ):
             # The whole assault: the landed units fight on after the others retreat (a

@@ -145,6 +145,25 @@ OPTION_CASES: list[dict[str, Any]] = [
          bombard={"battleship": 2, "cruiser": 2}, rules="global1940"),
     dict(attacker={"infantry": 1, "artillery": 1, "tank": 1}, defender={"infantry": 5, "tank": 1},
          mode="amphibious", bombard={"battleship": 2, "cruiser": 1}, rules="global1940", low_luck=True),
+    # A retreat by win chance: after a round, the attacker retreats where fighting on to
+    # the end would win less than X % (the simulator works that chance out exactly,
+    # mc_reference.exact_win, every roll of every round)
+    dict(attacker={"infantry": 3, "tank": 1, "fighter": 1}, defender={"infantry": 3, "artillery": 1},
+         retreat_chance=40),
+    dict(attacker={"infantry": 2, "artillery": 1, "fighter": 2}, defender={"infantry": 3, "aa gun": 1},
+         retreat_chance=55),
+    dict(attacker={"submarine": 2, "destroyer": 1, "fighter": 1},
+         defender={"submarine": 1, "cruiser": 1, "carrier": 1, "fighter": 1}, mode="sea", retreat_chance=45),
+    dict(attacker={"submarine": 2, "fighter": 2}, defender={"submarine": 2, "battleship": 1, "transport": 1},
+         mode="sea", retreat_chance=35),
+    dict(attacker={"infantry": 4, "tank": 2}, defender={"infantry": 4, "tank": 1}, low_luck=True,
+         retreat_chance=30),
+    # with a retreat below 3 units, which the chance counts as never a win
+    dict(attacker={"infantry": 3, "artillery": 1, "tank": 1}, defender={"infantry": 3, "tank": 1},
+         retreat_chance=50, retreat_below=3),
+    # the whole force's chance decides a landing's retreat; the landed units fight on
+    dict(attacker={"infantry": 2, "tank": 1, "fighter": 1}, defender={"infantry": 3, "tank": 1},
+         mode="amphibious", overland={"infantry": 2}, retreat_chance=60),
 ]  # fmt: skip
 
 
@@ -171,7 +190,7 @@ def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) 
         mean = sim.ipc_lost[side] / N
         assert abs(mean - odds.expected_ipc_loss[side]) <= Z * (cost / 2) / math.sqrt(N), (side, mean)
     whole = odds.second_wave if case.get("wave2") else odds.fight_on
-    if "wave2" in case or "overland" in case and ("retreat_after" in case or "retreat_below" in case):
+    if "wave2" in case or "overland" in case and ({"retreat_after", "retreat_below", "retreat_chance"} & set(case)):
         assert whole is not None
         for name, key in (("attacker_win", "attacker"), ("defender_win", "defender"), ("draw", "draw"),
                           ("attacker_takes", "takes")):  # fmt: skip
