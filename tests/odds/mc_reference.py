@@ -304,10 +304,10 @@ def _fight(rng: random.Random, att: list[Unit], dfn: list[Unit], rules: _Rules, 
                 chance = exact_win(att, dfn, replace(rules, rounds=None, retreat_after=None, retreat_chance=None))
                 if chance < rules.retreat_chance / 100 - 1e-11:
                     return "retreat", att, dfn, r
-            if _stuck(att, dfn):  # nothing can hit any more: after the retreats
-                return "stalemate", att, dfn, r
         if rules.rounds is not None and r >= rules.rounds:
             return "unfinished", att, dfn, r
+        if r > 0 and _stuck(att, dfn):  # nothing can hit any more: after the retreats and the round limit
+            return "stalemate", att, dfn, r
         shooters_d = fires_first if (fires_first is not None and r == 0) else dfn
         (_q, att, dfn), = _round(att, dfn, rules, shooters_d, lambda *a, **k: _fire(rng, *a, **k))
         r += 1

@@ -161,6 +161,13 @@ OPTION_CASES: list[dict[str, Any]] = [
     # with a retreat below 3 units, which the chance counts as never a win
     dict(attacker={"infantry": 3, "artillery": 1, "tank": 1}, defender={"infantry": 3, "tank": 1},
          retreat_chance=50, retreat_below=3),
+    # at sea: a strafe, a joined second wave, a retreat by win chance then a second wave
+    dict(attacker={"submarine": 2, "destroyer": 1, "fighter": 2}, defender={"cruiser": 1, "carrier": 1, "fighter": 2},
+         mode="sea", retreat_after=1),
+    dict(attacker={"submarine": 2, "destroyer": 1}, defender={"cruiser": 1, "carrier": 1, "fighter": 2}, mode="sea",
+         rounds=1, wave2={"destroyer": 1, "fighter": 1}),
+    dict(attacker={"infantry": 3, "tank": 1}, defender={"infantry": 3, "tank": 1}, retreat_chance=50,
+         wave2={"infantry": 2, "fighter": 1}),
     # the whole force's chance decides a landing's retreat; the landed units fight on
     dict(attacker={"infantry": 2, "tank": 1, "fighter": 1}, defender={"infantry": 3, "tank": 1},
          mode="amphibious", overland={"infantry": 2}, retreat_chance=60),
