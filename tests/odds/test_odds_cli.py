@@ -146,6 +146,14 @@ def test_aa_error_examples_are_written_as_flags(capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 2 fig", "--defender", "4 inf", "--land", "--bombard", "",
                        "--rounds", "2", "--retreat-chance", "40")  # fmt: skip
     assert code == 0 and "Attacker wins" in out
+    # Two options out of range: told at once, one example mends both, and it answers.
+    code, _, err = run(capsys, "aa", "--attacker", "3 inf", "--defender", "3 inf", "--retreat-after", "0",
+                       "--retreat-chance", "0")  # fmt: skip
+    assert code == 2 and "round 1 at the earliest. The win chance to retreat below" in err
+    assert "Legal: warroom odds aa … --retreat-after 1 --retreat-chance 30." in err
+    code, out, _ = run(capsys, "aa", "--attacker", "3 inf", "--defender", "3 inf", "--retreat-after", "1",
+                       "--retreat-chance", "30")  # fmt: skip
+    assert code == 0 and "Attacker wins" in out
     # A strafe there is computed: the fighters and the tank from over land leave after
     # round 1, the infantry landed from the sea fights on.
     code, out, _ = run(capsys, "aa", "--attacker", "3 inf, 1 tank, 2 fig", "--defender", "4 inf", "--amphibious",
