@@ -37,6 +37,16 @@ def percent(p: float | Fraction) -> str:
     return f"{x:.1f}%"
 
 
+def n_dice(n: int, kind: str = "") -> str:
+    """``1 die``, ``3 dice`` (``3 battle dice`` with ``kind="battle "``)."""
+    return f"{n} {kind}{'die' if n == 1 else 'dice'}"
+
+
+def n_figures(n: int | None) -> str:
+    """``1 figure``, ``4 figures``."""
+    return f"{n} figure" if n == 1 else f"{n} figures"
+
+
 def _army(expected: Mapping[str, float]) -> str:
     parts = [f"{v:.2f} {_short(k)}" for k, v in expected.items() if v > 0.005]
     return ", ".join(parts) if parts else "nothing"
@@ -201,7 +211,7 @@ def minis_lines(odds: MinisOdds) -> list[str]:
     a = odds.attack
     kind = "defensive fire" if a.defensive_fire else "attack"
     head = (
-        f"{a.dice} dice {kind} vs defense {a.defense}"
+        f"{n_dice(a.dice)} {kind} vs defense {a.defense}"
         + (f" (effective {a.effective_defense})" if a.effective_defense != a.defense else "")
         + f" {a.target}; each die succeeds {percent(odds.die_chance)}"
     )
@@ -260,7 +270,7 @@ _COUNTER_NAMES = {
 def minis_subtitle(odds: MinisOdds) -> str:
     """A short description of the attack for the chart."""
     a = odds.attack
-    parts = [f"{a.dice} dice vs defense {a.effective_defense} {a.target}"]
+    parts = [f"{n_dice(a.dice)} vs defense {a.effective_defense} {a.target}"]
     if a.cover_automatic:
         parts.append("automatic cover")
     elif a.cover is not None:
@@ -308,10 +318,10 @@ def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:
         f"{'' if live.distance == 1 else 'es'}, {live.band} range"
     ]
     modifier = a.die_modifier - (1 if a.attacker_penalty else 0)
-    dice = f"{a.dice} dice, die modifier {modifier:+d}"
+    rolled = f"{n_dice(a.dice)}, die modifier {modifier:+d}"
     if live.modifier_parts:
-        dice += f" ({', '.join(live.modifier_parts)})"
-    dice += f": each succeeds {percent(odds.die_chance)}"
+        rolled += f" ({', '.join(live.modifier_parts)})"
+    rolled += f": each succeeds {percent(odds.die_chance)}"
     if a.target == "vehicle":
         arc = "front" if live.front else "rear"
         base = live.defense_front if live.front else live.defense_rear
@@ -324,7 +334,7 @@ def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:
     cover = f"cover: {live.cover}"
     if odds.cover_chance is not None:
         cover += f" (succeeds {percent(odds.cover_chance)})"
-    lines.append(f"{dice} · {defense} · {cover}")
+    lines.append(f"{rolled} · {defense} · {cover}")
     if live.special:
         lines.append("Abilities: " + ", ".join(live.special))
     lines += minis_lines(odds)[1:]
@@ -346,7 +356,7 @@ def minis_blast_line(live: LiveAttack, odds: MinisOdds) -> str:
     counters = " · ".join(
         f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
     )
-    return (f"Blast also attacks {live.target} {live.target_name} ({live.attack.dice} dice vs defense "
+    return (f"Blast also attacks {live.target} {live.target_name} ({n_dice(live.attack.dice)} vs defense "
             f"{live.attack.effective_defense}, cover: {live.cover}): {counters}")
 
 
@@ -354,7 +364,7 @@ def memoir_lines(odds: MemoirOdds) -> list[str]:
     r = odds.roll
     hits = " · ".join(f"{k}: {percent(p)}" for k, p in enumerate(odds.hits))
     lines = [
-        f"{r.dice} battle dice vs {r.target}: hits {hits}",
+        f"{n_dice(r.dice, 'battle ')} vs {r.target}: hits {hits}",
         f"At least one hit {percent(1 - odds.hits[0])} · at least one flag "
         f"{percent(1 - odds.flags[0])} · expected hits {float(odds.expected_hits):.2f}",
     ]
@@ -377,10 +387,10 @@ def memoir_lines(odds: MemoirOdds) -> list[str]:
 
 def memoir_subtitle(odds: MemoirOdds) -> str:
     r = odds.roll
-    text = f"{r.dice} dice vs {r.target}"
+    text = f"{n_dice(r.dice)} vs {r.target}"
     if r.figures is not None:
         room = r.room
-        text += f", {r.figures} figures, " + (
+        text += f", {n_figures(r.figures)}, " + (
             "retreat blocked" if room == 0 else "retreat open" if room is None else f"room {room}"
         )
     return text
@@ -411,10 +421,10 @@ def memoir_battle_sections(whole: MemoirBattleOdds, dice: MemoirOdds) -> list[Se
 def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
     """The whole close assault: Ambush, the battle, Take Ground and Overrun."""
     b = odds.battle
-    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({b.attack.figures} figures)"]
+    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({n_figures(b.attack.figures)})"]
     if odds.ambush is not None and b.ambush is not None:
         lines.append(
-            f"Ambush first ({b.ambush.dice} dice at the {b.attacker}): attack cancelled "
+            f"Ambush first ({n_dice(b.ambush.dice)} at the {b.attacker}): attack cancelled "
             f"{percent(odds.cancelled)} (attacker eliminated {percent(odds.attacker_eliminated)})"
         )
     lines.append(
@@ -423,7 +433,7 @@ def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
     )
     if odds.overrun is not None and b.overrun is not None:
         lines.append(
-            f"Overrun ({b.overrun.dice} dice at {b.overrun.target}, {b.overrun.figures} figures): made "
+            f"Overrun ({n_dice(b.overrun.dice)} at {b.overrun.target}, {n_figures(b.overrun.figures)}): made "
             f"{percent(odds.overrun_made)}, eliminates {percent(odds.overrun_eliminated)}"
         )
     lines.append(

@@ -45,3 +45,20 @@ def test_defensive_fire_shows_0_and_1_hit_in_the_text_and_the_chart_alike() -> N
     assert text == " · ".join(f"{label} {percent(p)}" for label, p in hits)
     attack = minis_odds(MinisAttack(dice=6, defense=4))
     assert [label for label, _ in dict(minis_sections(attack))["Hits"]][2:] == ["2 hits", "3 hits"]
+
+
+def test_one_die_and_one_figure_are_singular() -> None:
+    from engine.odds.memoir import ARMOR, INFANTRY, MemoirBattle, MemoirRoll, memoir_battle, memoir_odds
+    from engine.odds.minis import MinisAttack, minis_odds
+    from engine.odds.report import memoir_battle_lines, memoir_lines, memoir_subtitle, minis_lines
+
+    whole = memoir_battle(MemoirBattle(attack=MemoirRoll(dice=1, target=ARMOR, figures=1), attacker=ARMOR,
+                                       ambush=MemoirRoll(dice=1, target=ARMOR, figures=2),
+                                       overrun=MemoirRoll(dice=2, target=INFANTRY, figures=1)))  # fmt: skip
+    text = "\n".join(memoir_battle_lines(whole))
+    assert "armor on armor (1 figure)" in text and "Ambush first (1 die at the armor)" in text
+    assert "Overrun (2 dice at infantry, 1 figure)" in text
+    roll = memoir_odds(MemoirRoll(dice=1, target=INFANTRY, figures=3))
+    assert memoir_lines(roll)[0].startswith("1 battle die vs infantry")
+    assert memoir_subtitle(roll).startswith("1 die vs infantry, 3 figures")
+    assert minis_lines(minis_odds(MinisAttack(dice=1, defense=4)))[0].startswith("1 die attack vs defense 4")
