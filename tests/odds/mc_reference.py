@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 # name: (attack, defense, cost, kind) — A-14
 PROFILE = {
@@ -37,12 +37,43 @@ RULES_SETS = {
 }  # fmt: skip
 TWO_HITS = {"anniversary": {"battleship"}, "1942se": {"battleship", "carrier"}, "global1940": {"battleship"}}
 DICE = {"anniversary": {}, "1942se": {}, "global1940": {"battleship": 2}}
-# The rules set of the battle being played (simulate sets it; test code, one thread).
-_SET = {"profile": PROFILE, "two_hits": TWO_HITS["anniversary"], "dice": DICE["anniversary"]}
+# Technologies (A-7, chart 1 and 2) as they change a battle: by role, since the
+# attacker's and the defender's are their own.
+SHIPYARD_COSTS = {"battleship": 17, "carrier": 11, "cruiser": 10, "destroyer": 7, "transport": 6, "submarine": 5}
+# The rules set and technologies of the battle being played (simulate sets them; test
+# code, one thread).
+_SET: dict[str, Any] = {"profile": PROFILE, "two_hits": TWO_HITS["anniversary"], "dice": DICE["anniversary"],
+                        "tech": {"attack": frozenset(), "defense": frozenset()}}
 
 
 def _p(name: str) -> tuple[int, int, int, str]:
-    return _SET["profile"][name]  # type: ignore[index,no-any-return]
+    return _SET["profile"][name]  # type: ignore[no-any-return]
+
+
+def _value(name: str, role: str) -> int:
+    """A unit's combat value in a role, with its side's technologies: Jet Fighters
+    (fighters attack at 4), Super Submarines (submarines attack at 3)."""
+    tech = _SET["tech"][role]
+    if role == "attack" and name == "fighter" and "jet fighters" in tech:
+        return 4
+    if role == "attack" and name == "submarine" and "super submarines" in tech:
+        return 3
+    return _p(name)[0 if role == "attack" else 1]
+
+
+def _unit_dice(name: str, role: str) -> int:
+    """Dice a unit rolls: two for a Global-1940 battleship; two for an attacking bomber
+    with Heavy Bombers (one on defence)."""
+    if role == "attack" and name == "bomber" and "heavy bombers" in _SET["tech"][role]:
+        return 2
+    return int(_SET["dice"].get(name, 1))
+
+
+def _price(name: str, role: str) -> int:
+    """A unit's cost to its side (Improved Shipyards lowers ships')."""
+    if name in SHIPYARD_COSTS and "improved shipyards" in _SET["tech"][role]:
+        return SHIPYARD_COSTS[name]
+    return _p(name)[2]
 
 
 @dataclass
@@ -76,10 +107,9 @@ class Tally:
 
 
 def _order(names: list[str], role: str, preferred: tuple[str, ...]) -> list[str]:
-    idx = 0 if role == "attack" else 1
     rest = sorted(
         (n for n in set(names) if n not in preferred and n != "aa gun"),
-        key=lambda n: (_p(n)[3] == "transport", _p(n)[idx], _p(n)[2], n),
+        key=lambda n: (_p(n)[3] == "transport", _value(n, role), _price(n, role), n),
     )
     order = [n for n in preferred if n in names and n != "aa gun"] + rest
     return [n for n in order if _p(n)[3] != "transport"] + [n for n in order if _p(n)[3] == "transport"]
@@ -172,10 +202,11 @@ def _dice(units: list[Unit], role: str, *, subs: bool, others: bool, air_any: bo
     on aircraft), "air" (an aircraft's without a friendly destroyer against
     submarines, never on them), "any"."""
     out: list[tuple[str, int]] = []
-    arts = sum(1 for u in units if u.name == "artillery") if support else 0
+    per = 2 if "advanced artillery" in _SET["tech"][role] else 1  # infantry an artillery supports
+    arts = per * sum(1 for u in units if u.name == "artillery") if support else 0
     for u in units:
-        value = _p(u.name)[0 if role == "attack" else 1]
-        dice = _SET["dice"].get(u.name, 1)  # type: ignore[attr-defined]
+        value = _value(u.name, role)
+        dice = _unit_dice(u.name, role)
         if u.name == "infantry" and role == "attack" and arts > 0:
             arts -= 1
             value = 2
@@ -257,22 +288,28 @@ class _Rules:
 
 def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool, guns: int = 1,
              order: list[str] | None = None) -> list[Unit]:
+    hit = 2 if "radar" in _SET["tech"]["defense"] else 1  # Radar: the guns hit on 1 or 2
+    return _aa_hits(rng, att, low_luck, guns, order, hit)
+
+
+def _aa_hits(rng: random.Random, att: list[Unit], low_luck: bool, guns: int, order: list[str] | None,
+             hit: int) -> list[Unit]:
     """A-10.5: one die per aircraft, rolled by type (low luck: per type, a sure hit per 6
     aircraft and one die for the rest).  With ``order`` (1942 Second Edition): every gun
     fires up to 3 dice, never more dice than aircraft, and the attacker loses the
     aircraft its order of loss names first."""
     if order is not None:
         shots = min(3 * guns, sum(1 for u in att if u.kind == "air"))
-        hits = _low_luck(rng, shots) if low_luck else sum(_roll(rng, 1) for _ in range(shots))
+        hits = _low_luck(rng, hit * shots) if low_luck else sum(_roll(rng, hit) for _ in range(shots))
         out = list(att)
         for _ in range(hits):
             out.remove(next(u for name in order for u in out if u.name == name and u.kind == "air"))
         return out
     if not low_luck:
-        return [u for u in att if not (u.kind == "air" and _roll(rng, 1))]
+        return [u for u in att if not (u.kind == "air" and _roll(rng, hit))]
     out = list(att)
     for name in sorted({u.name for u in att if u.kind == "air"}):
-        hits = _low_luck(rng, sum(1 for u in att if u.name == name))
+        hits = _low_luck(rng, hit * sum(1 for u in att if u.name == name))
         for _ in range(hits):
             out.remove(next(u for u in out if u.name == name))
     return out
@@ -404,8 +441,8 @@ def _aside(att: list[Unit], dfn: list[Unit], sea: bool) -> tuple[list[Unit], lis
     return dfn, []
 
 
-def _cost(units: list[Unit]) -> int:
-    return sum(_p(u.name)[2] for u in units)
+def _cost(units: list[Unit], role: str) -> int:
+    return sum(_price(u.name, role) for u in units)
 
 
 def _count(into: dict[str, int], outcome: str, att: list[Unit], sea: bool) -> None:
@@ -429,20 +466,23 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
              ool_attacker: tuple[str, ...] = (), ool_defender: tuple[str, ...] = (),
              retreat_after: int | None = None, low_luck: bool = False, wave2: dict[str, int] | None = None,
              overland: dict[str, int] | None = None, rules: str = "anniversary",
-             retreat_chance: float | None = None) -> Tally:
+             retreat_chance: float | None = None, tech_attacker: frozenset[str] = frozenset(),
+             tech_defender: frozenset[str] = frozenset()) -> Tally:
     """``n`` battles.  ``wave2``: a second force attacks what the first left (joined by
     the first wave's units still fighting when a round limit stops it, without a
     strafe), its outcomes in ``Tally.whole``; ``overland``: an amphibious assault's land
     units that came over land, which retreat with the aircraft while those landed from
     the sea fight on to the end (A-10.3), the whole assault in ``Tally.whole``."""
-    _SET.update(profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules])
+    _SET.update(profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
+                tech={"attack": tech_attacker, "defense": tech_defender})
     try:
         return _simulate(attacker, defender, mode=mode, n=n, seed=seed, bombard=bombard, rounds=rounds,
                          retreat_below=retreat_below, keep_land=keep_land, ool_attacker=ool_attacker,
                          ool_defender=ool_defender, retreat_after=retreat_after, low_luck=low_luck, wave2=wave2,
                          overland=overland, rules=rules, retreat_chance=retreat_chance)
     finally:
-        _SET.update(profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"])
+        _SET.update(profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"],
+                    tech={"attack": frozenset(), "defense": frozenset()})
 
 
 def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, n: int, seed: int,
@@ -484,7 +524,7 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
                 fire = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
             else:  # the strongest ships, one per land unit landing
                 fire = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
-            dice = [_p(x)[0] for x in fire for _ in range(_SET["dice"].get(x, 1))]  # type: ignore[attr-defined]
+            dice = [_p(x)[0] for x in fire for _ in range(int(_SET["dice"].get(x, 1)))]
             hits = _low_luck(rng, sum(dice)) if low_luck else sum(1 for v in dice if _roll(rng, v))
             fires_first = dfn
             dfn = take_hits(dfn, {"sub": 0, "air": 0, "any": hits}, d_order, False)
@@ -500,8 +540,9 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
         for side, units in (("attacker", att), ("defender", dfn + aside)):
             for u in units:
                 tally.survivors[side][u.name] = tally.survivors[side].get(u.name, 0) + 1
-        tally.ipc_lost["attacker"] += _cost([Unit(x) for x in a_names]) - _cost(att)
-        tally.ipc_lost["defender"] += _cost([Unit(x) for x in d_names if x != "aa gun"]) - _cost(dfn + aside)
+        tally.ipc_lost["attacker"] += _cost([Unit(x) for x in a_names], "attack") - _cost(att, "attack")
+        tally.ipc_lost["defender"] += (_cost([Unit(x) for x in d_names if x != "aa gun"], "defense")
+                                       - _cost(dfn + aside, "defense"))
         landed = [u for u in att if u.kind == "land" and not u.overland]
         if mode == "amphibious" and (retreat_after is not None or retreat_below or retreat_chance) and any(
             not f for x, f in zip(a_names, flags) if _p(x)[3] == "land"
@@ -546,7 +587,7 @@ def _stuck(att: list[Unit], dfn: list[Unit]) -> bool:
     def can_hit(shooters: list[Unit], targets: list[Unit], role: str) -> bool:
         des = any(u.name == "destroyer" for u in shooters)
         for s in shooters:
-            if _p(s.name)[0 if role == "attack" else 1] <= 0:
+            if _value(s.name, role) <= 0:
                 continue
             for t in targets:
                 if s.kind == "sub" and t.kind == "air":

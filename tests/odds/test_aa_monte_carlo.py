@@ -13,7 +13,7 @@ import pytest
 
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import RULES_SETS, simulate
+from .mc_reference import RULES_SETS, SHIPYARD_COSTS, simulate
 
 N = 8000
 Z = 4.5
@@ -168,6 +168,19 @@ OPTION_CASES: list[dict[str, Any]] = [
          rounds=1, wave2={"destroyer": 1, "fighter": 1}),
     dict(attacker={"infantry": 3, "tank": 1}, defender={"infantry": 3, "tank": 1}, retreat_chance=50,
          wave2={"infantry": 2, "fighter": 1}),
+    # technologies: Jet Fighters, Heavy Bombers (two dice on attack), Advanced
+    # Artillery (two infantry each) against Radar (AA hits on 1 or 2)
+    dict(attacker={"infantry": 6, "artillery": 3, "fighter": 2, "bomber": 1},
+         defender={"infantry": 7, "tank": 1, "fighter": 1, "aa gun": 1},
+         tech_attacker=frozenset({"jet fighters", "heavy bombers", "advanced artillery"}),
+         tech_defender=frozenset({"radar", "jet fighters"})),
+    # Super Submarines and Improved Shipyards (the IPCs lost), Heavy Bombers in low luck
+    dict(attacker={"submarine": 3, "destroyer": 1, "battleship": 1, "bomber": 1},
+         defender={"cruiser": 2, "carrier": 1, "fighter": 2, "submarine": 1}, mode="sea",
+         tech_attacker=frozenset({"super submarines", "improved shipyards"}),
+         tech_defender=frozenset({"improved shipyards", "super submarines"})),
+    dict(attacker={"infantry": 3, "bomber": 2, "fighter": 1}, defender={"infantry": 4, "aa gun": 1}, low_luck=True,
+         tech_attacker=frozenset({"heavy bombers"}), tech_defender=frozenset({"radar"})),
     # the whole force's chance decides a landing's retreat; the landed units fight on
     dict(attacker={"infantry": 2, "tank": 1, "fighter": 1}, defender={"infantry": 3, "tank": 1},
          mode="amphibious", overland={"infantry": 2}, retreat_chance=60),
@@ -193,7 +206,9 @@ def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) 
                 mean = sim.survivors[side].get(unit, 0) / N
                 assert abs(mean - expected) <= Z * (start[unit] / 2) / math.sqrt(N), (side, unit, expected, mean)
         # IPCs lost lie in [0, the side's cost]: a standard deviation of at most half of it
-        cost = sum(RULES_SETS[case.get("rules", "anniversary")][u][2] * c for u, c in start.items() if u != "aa gun")
+        yards = "improved shipyards" in case.get(f"tech_{side}", ())
+        cost = sum((SHIPYARD_COSTS[u] if yards and u in SHIPYARD_COSTS else RULES_SETS[case.get("rules", "anniversary")][u][2])
+                   * c for u, c in start.items() if u != "aa gun")
         mean = sim.ipc_lost[side] / N
         assert abs(mean - odds.expected_ipc_loss[side]) <= Z * (cost / 2) / math.sqrt(N), (side, mean)
     whole = odds.second_wave if case.get("wave2") else odds.fight_on
