@@ -35,6 +35,7 @@ from bot.minis.front import find_unit, minis_state
 from bot.present import clip
 from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
+from engine.core.words import plural
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
@@ -42,7 +43,7 @@ from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
 from engine.odds.minis_game import WHERE, live_attack
 from engine.odds.report import (
     aa_headline, aa_lines, memoir_battle_lines, memoir_lines, minis_blast_line, minis_extra_attack_line, minis_lines,
-    minis_live_lines, n_dice,
+    minis_live_lines,
 )  # fmt: skip
 from render.odds_chart import aa_chart, memoir_chart, minis_chart
 
@@ -503,7 +504,8 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
     loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
     # The asker's seats' view (the public one for someone not seated).
     roll, odds = live_odds(loaded.seen_by(ctx.actor.id), unit, enemy)
-    lines = [f"{unit.upper()} battles {enemy.upper()}: {n_dice(roll.dice)} at {roll.target}", *memoir_lines(odds)]
+    head = f"{unit.upper()} battles {enemy.upper()}: {plural(roll.dice, 'die', 'dice')} at {roll.target}"
+    lines = [head, *memoir_lines(odds)]
     await ctx.reply("\n".join(lines), ephemeral=True, files=[Attachment("odds-memoir.png", memoir_chart(odds))])
 
 

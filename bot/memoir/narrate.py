@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from engine.core.words import plural
 from engine.memoir.tables import card_kinds
 
 EventDict = Mapping[str, Any]
@@ -29,10 +30,6 @@ def card_name(kind: str | None) -> str:
 
 def faces(values: Sequence[str]) -> str:
     return " ".join(FACE.get(v, v) for v in values) or "no dice"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _played(e: EventDict) -> str:
@@ -57,7 +54,7 @@ def line(e: EventDict, state: Any = None) -> str | None:
     if t == "CardsDealt":
         cards = e.get("cards")
         if cards is None:
-            return f"{side_name(e['seat'])} were dealt {_plural(int(e.get('count', 0)), 'card')}."
+            return f"{side_name(e['seat'])} were dealt {plural(int(e.get('count', 0)), 'card')}."
         return f"Your hand ({side_name(e['seat'])}): " + ", ".join(card_name(_kind(c)) for c in cards) + "."
     if t == "Airdropped":
         if e.get("unit"):
@@ -87,15 +84,15 @@ def line(e: EventDict, state: Any = None) -> str | None:
                 else f"{side_name(e['seat'])} do not ambush.")
     if t == "Rolled":
         who = e.get("attacker") or card_name(str(e.get("why")))
-        return (f"🎲 {who} → {e['target']}: {faces(e['faces'])} → {_plural(int(e['hits']), 'hit')},"
-                f" {_plural(int(e['flags']), 'flag')}.")
+        return (f"🎲 {who} → {e['target']}: {faces(e['faces'])} → {plural(int(e['hits']), 'hit')},"
+                f" {plural(int(e['flags']), 'flag')}.")
     if t == "FiguresLost":
         why = " (no room to retreat)" if e.get("why") == "retreat" else ""
-        return f"💥 {e['hex']} loses {_plural(int(e['lost']), 'figure')}{why}; {e['left']} left."
+        return f"💥 {e['hex']} loses {plural(int(e['lost']), 'figure')}{why}; {e['left']} left."
     if t == "Eliminated":
         return f"☠️ The unit on {e['hex']} is eliminated: a medal to the {side_name(e['medal_to'])}."
     if t == "FlagsIgnored":
-        return f"{e['hex']} ignores {_plural(int(e['ignored']), 'flag')}."
+        return f"{e['hex']} ignores {plural(int(e['ignored']), 'flag')}."
     if t == "Retreated":
         path = list(e["path"])
         return f"↩️ {path[0]} retreats to {path[-1]}." if len(path) > 1 else None
@@ -106,7 +103,7 @@ def line(e: EventDict, state: Any = None) -> str | None:
     if t == "TookGround":
         return f"🚩 {e['frm']} takes ground in {e['to']}."
     if t == "Healed":
-        return f"⛑️ {e['hex']} gets back {_plural(int(e['figures']), 'figure')} ({e['now']} now)."
+        return f"⛑️ {e['hex']} gets back {plural(int(e['figures']), 'figure')} ({e['now']} now)."
     if t == "MedalsChanged":
         return f"🏅 Medals: Axis {e['axis']}, Allies {e['allies']}."
     if t == "CardDrawn":
@@ -116,7 +113,7 @@ def line(e: EventDict, state: Any = None) -> str | None:
     if t == "CardDiscarded":
         return f"{side_name(e['seat'])} discard {card_name(e['card'])} ({e['why']})."
     if t == "DeckShuffled":
-        return f"🔀 The deck is reshuffled ({_plural(int(e['cards']), 'card')}: {e['why']})."
+        return f"🔀 The deck is reshuffled ({plural(int(e['cards']), 'card')}: {e['why']})."
     if t == "StepClosed":
         return None
     if t == "TurnEnded":
@@ -161,7 +158,7 @@ def summary(events: Sequence[EventDict]) -> str:
         elif t == "BattleDeclared":
             parts.append(f"{e['attacker']} battled {e['target']} with {dice_count(int(e['dice']))}")
         elif t == "Rolled":
-            parts.append(f"{faces(e['faces'])} → {_plural(int(e['hits']), 'hit')}, {_plural(int(e['flags']), 'flag')}")
+            parts.append(f"{faces(e['faces'])} → {plural(int(e['hits']), 'hit')}, {plural(int(e['flags']), 'flag')}")
         elif t == "Retreated" and len(e["path"]) > 1:
             parts.append(f"{e['path'][0]} retreats to {e['path'][-1]}")
         elif t == "Eliminated":

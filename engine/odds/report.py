@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Mapping
 
+from engine.core.words import plural
 from engine.odds.aa_units import RULES_NAMES, catalogue, format_army
 
 if TYPE_CHECKING:  # the formatters only read results: no calculator imported at run time
@@ -35,16 +36,6 @@ def percent(p: float | Fraction) -> str:
     if x > 99.9:
         return ">99.9%"
     return f"{x:.1f}%"
-
-
-def n_dice(n: int, kind: str = "") -> str:
-    """``1 die``, ``3 dice`` (``3 battle dice`` with ``kind="battle "``)."""
-    return f"{n} {kind}{'die' if n == 1 else 'dice'}"
-
-
-def n_figures(n: int | None) -> str:
-    """``1 figure``, ``4 figures``."""
-    return f"{n} figure" if n == 1 else f"{n} figures"
 
 
 def _army(expected: Mapping[str, float]) -> str:
@@ -211,7 +202,7 @@ def minis_lines(odds: MinisOdds) -> list[str]:
     a = odds.attack
     kind = "defensive fire" if a.defensive_fire else "attack"
     head = (
-        f"{n_dice(a.dice)} {kind} vs defense {a.defense}"
+        f"{plural(a.dice, 'die', 'dice')} {kind} vs defense {a.defense}"
         + (f" (effective {a.effective_defense})" if a.effective_defense != a.defense else "")
         + f" {a.target}; each die succeeds {percent(odds.die_chance)}"
     )
@@ -270,7 +261,7 @@ _COUNTER_NAMES = {
 def minis_subtitle(odds: MinisOdds) -> str:
     """A short description of the attack for the chart."""
     a = odds.attack
-    parts = [f"{n_dice(a.dice)} vs defense {a.effective_defense} {a.target}"]
+    parts = [f"{plural(a.dice, 'die', 'dice')} vs defense {a.effective_defense} {a.target}"]
     if a.cover_automatic:
         parts.append("automatic cover")
     elif a.cover is not None:
@@ -318,7 +309,7 @@ def minis_live_lines(live: LiveAttack, odds: MinisOdds) -> list[str]:
         f"{'' if live.distance == 1 else 'es'}, {live.band} range"
     ]
     modifier = a.die_modifier - (1 if a.attacker_penalty else 0)
-    rolled = f"{n_dice(a.dice)}, die modifier {modifier:+d}"
+    rolled = f"{plural(a.dice, 'die', 'dice')}, die modifier {modifier:+d}"
     if live.modifier_parts:
         rolled += f" ({', '.join(live.modifier_parts)})"
     rolled += f": each succeeds {percent(odds.die_chance)}"
@@ -356,7 +347,8 @@ def minis_blast_line(live: LiveAttack, odds: MinisOdds) -> str:
     counters = " · ".join(
         f"{_COUNTER_NAMES[c]} {percent(p)}" for c, p in odds.counters.items() if p or c == "none"
     )
-    return (f"Blast also attacks {live.target} {live.target_name} ({n_dice(live.attack.dice)} vs defense "
+    return (f"Blast also attacks {live.target} {live.target_name} "
+            f"({plural(live.attack.dice, 'die', 'dice')} vs defense "
             f"{live.attack.effective_defense}, cover: {live.cover}): {counters}")
 
 
@@ -364,7 +356,7 @@ def memoir_lines(odds: MemoirOdds) -> list[str]:
     r = odds.roll
     hits = " · ".join(f"{k}: {percent(p)}" for k, p in enumerate(odds.hits))
     lines = [
-        f"{n_dice(r.dice, 'battle ')} vs {r.target}: hits {hits}",
+        f"{plural(r.dice, 'battle die', 'battle dice')} vs {r.target}: hits {hits}",
         f"At least one hit {percent(1 - odds.hits[0])} · at least one flag "
         f"{percent(1 - odds.flags[0])} · expected hits {float(odds.expected_hits):.2f}",
     ]
@@ -387,10 +379,10 @@ def memoir_lines(odds: MemoirOdds) -> list[str]:
 
 def memoir_subtitle(odds: MemoirOdds) -> str:
     r = odds.roll
-    text = f"{n_dice(r.dice)} vs {r.target}"
+    text = f"{plural(r.dice, 'die', 'dice')} vs {r.target}"
     if r.figures is not None:
         room = r.room
-        text += f", {n_figures(r.figures)}, " + (
+        text += f", {plural(r.figures, 'figure')}, " + (
             "retreat blocked" if room == 0 else "retreat open" if room is None else f"room {room}"
         )
     return text
@@ -421,19 +413,21 @@ def memoir_battle_sections(whole: MemoirBattleOdds, dice: MemoirOdds) -> list[Se
 def memoir_battle_lines(odds: MemoirBattleOdds) -> list[str]:
     """The whole close assault: Ambush, the battle, Take Ground and Overrun."""
     b = odds.battle
-    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({n_figures(b.attack.figures)})"]
+    assert b.attack.figures is not None  # a whole close assault names them (MemoirBattle refuses it otherwise)
+    lines = [f"Close assault by {b.attacker} on {b.attack.target} ({plural(b.attack.figures, 'figure')})"]
     if odds.ambush is not None and b.ambush is not None:
         lines.append(
-            f"Ambush first ({n_dice(b.ambush.dice)} at the {b.attacker}): attack cancelled "
+            f"Ambush first ({plural(b.ambush.dice, 'die', 'dice')} at the {b.attacker}): attack cancelled "
             f"{percent(odds.cancelled)} (attacker eliminated {percent(odds.attacker_eliminated)})"
         )
     lines.append(
         f"Target eliminated {percent(odds.target_eliminated)} · out of its hex or eliminated "
         f"{percent(odds.success)} (ground can be taken)"
     )
-    if odds.overrun is not None and b.overrun is not None:
+    if odds.overrun is not None and b.overrun is not None and b.overrun.figures is not None:
         lines.append(
-            f"Overrun ({n_dice(b.overrun.dice)} at {b.overrun.target}, {n_figures(b.overrun.figures)}): made "
+            f"Overrun ({plural(b.overrun.dice, 'die', 'dice')} at {b.overrun.target}, "
+            f"{plural(b.overrun.figures, 'figure')}): made "
             f"{percent(odds.overrun_made)}, eliminates {percent(odds.overrun_eliminated)}"
         )
     lines.append(
