@@ -483,8 +483,10 @@ def _range_faults(
     retreat_left: int | None,
 ) -> tuple[list[str], dict[str, int]]:
     """What is wrong with the round and retreat options' own values, all at once, and
-    the values that mend every one of them (a strafe kept within the round limit), so
-    one example is answered where two options were out of range."""
+    the values that mend every one of them, so one example is answered where two
+    options were out of range.  The mends keep a strafe within the round limit, even
+    where both values are in range (a landing's examples use them; a strafe past the
+    limit is refused on its own, in :func:`validate`)."""
     faults: list[str] = []
     mends: dict[str, int] = {}
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
@@ -496,7 +498,7 @@ def _range_faults(
                       f"The attacker can retreat after round {MAX_ROUNDS} at the latest (or not at all: a "
                       "battle fought to the end).")
         mends["retreat_after"] = min(max(retreat_after, 1), MAX_ROUNDS)
-    if mends and rounds is not None and retreat_after is not None:
+    if rounds is not None and retreat_after is not None:
         limit, strafe = mends.get("rounds", rounds), mends.get("retreat_after", retreat_after)
         if strafe > limit and "rounds" in mends:  # the value given stays where it can
             mends["rounds"] = strafe
@@ -582,10 +584,6 @@ def _check_overland(
         )
     if not battle.fights_on:
         return
-    if battle.rounds is not None and battle.retreat_after is not None:  # a strafe within the round limit
-        limit = mends.get("rounds", battle.rounds)
-        if mends.get("retreat_after", battle.retreat_after) > limit:
-            mends = {**mends, "retreat_after": limit}
     retreating = any(prof_a[n].domain == AIR for n, c in battle.attacker.items() if c > 0) or bool(battle.overland)
     # The same question as a land battle (no bombardment, nothing came from the sea).
     as_land = ["kind:land", *(['bombard:""'] if battle.bombard else []), *(['overland:""'] if battle.overland else [])]
