@@ -42,8 +42,8 @@ DICE = {"anniversary": {}, "1942se": {}, "global1940": {"battleship": 2}}
 SHIPYARD_COSTS = {"battleship": 17, "carrier": 11, "cruiser": 10, "destroyer": 7, "transport": 6, "submarine": 5}
 # The rules set and technologies of the battle being played (simulate sets them; test
 # code, one thread).
-_SET: dict[str, Any] = {"profile": PROFILE, "two_hits": TWO_HITS["anniversary"], "dice": DICE["anniversary"],
-                        "tech": {"attack": frozenset(), "defense": frozenset()}}
+_SET: dict[str, Any] = {"rules": "anniversary", "profile": PROFILE, "two_hits": TWO_HITS["anniversary"],
+                        "dice": DICE["anniversary"], "tech": {"attack": frozenset(), "defense": frozenset()}}
 
 
 def _p(name: str) -> tuple[int, int, int, str]:
@@ -69,11 +69,15 @@ def _unit_dice(name: str, role: str) -> int:
     return int(_SET["dice"].get(name, 1))
 
 
-def _price(name: str, role: str) -> int:
-    """A unit's cost to its side (Improved Shipyards lowers ships')."""
-    if name in SHIPYARD_COSTS and "improved shipyards" in _SET["tech"][role]:
+def unit_cost(name: str, rules: str = "anniversary", tech: frozenset[str] = frozenset()) -> int:
+    """A unit's cost to its side under a rules set (Improved Shipyards lowers ships')."""
+    if name in SHIPYARD_COSTS and "improved shipyards" in tech:
         return SHIPYARD_COSTS[name]
-    return _p(name)[2]
+    return RULES_SETS[rules][name][2]
+
+
+def _price(name: str, role: str) -> int:
+    return unit_cost(name, _SET["rules"], _SET["tech"][role])
 
 
 @dataclass
@@ -288,16 +292,11 @@ class _Rules:
 
 def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool, guns: int = 1,
              order: list[str] | None = None) -> list[Unit]:
-    hit = 2 if "radar" in _SET["tech"]["defense"] else 1  # Radar: the guns hit on 1 or 2
-    return _aa_hits(rng, att, low_luck, guns, order, hit)
-
-
-def _aa_hits(rng: random.Random, att: list[Unit], low_luck: bool, guns: int, order: list[str] | None,
-             hit: int) -> list[Unit]:
     """A-10.5: one die per aircraft, rolled by type (low luck: per type, a sure hit per 6
     aircraft and one die for the rest).  With ``order`` (1942 Second Edition): every gun
     fires up to 3 dice, never more dice than aircraft, and the attacker loses the
-    aircraft its order of loss names first."""
+    aircraft its order of loss names first.  Radar: the guns hit on 1 or 2."""
+    hit = 2 if "radar" in _SET["tech"]["defense"] else 1
     if order is not None:
         shots = min(3 * guns, sum(1 for u in att if u.kind == "air"))
         hits = _low_luck(rng, hit * shots) if low_luck else sum(_roll(rng, hit) for _ in range(shots))
@@ -473,7 +472,7 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
     strafe), its outcomes in ``Tally.whole``; ``overland``: an amphibious assault's land
     units that came over land, which retreat with the aircraft while those landed from
     the sea fight on to the end (A-10.3), the whole assault in ``Tally.whole``."""
-    _SET.update(profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
+    _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
                 tech={"attack": tech_attacker, "defense": tech_defender})
     try:
         return _simulate(attacker, defender, mode=mode, n=n, seed=seed, bombard=bombard, rounds=rounds,
@@ -481,7 +480,7 @@ def simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str = 
                          ool_defender=ool_defender, retreat_after=retreat_after, low_luck=low_luck, wave2=wave2,
                          overland=overland, rules=rules, retreat_chance=retreat_chance)
     finally:
-        _SET.update(profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"],
+        _SET.update(rules="anniversary", profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"],
                     tech={"attack": frozenset(), "defense": frozenset()})
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import RULES_SETS, SHIPYARD_COSTS, simulate
+from .mc_reference import simulate, unit_cost
 
 N = 8000
 Z = 4.5
@@ -206,9 +206,8 @@ def test_exact_odds_of_the_options_agree_with_monte_carlo(case: dict[str, Any]) 
                 mean = sim.survivors[side].get(unit, 0) / N
                 assert abs(mean - expected) <= Z * (start[unit] / 2) / math.sqrt(N), (side, unit, expected, mean)
         # IPCs lost lie in [0, the side's cost]: a standard deviation of at most half of it
-        yards = "improved shipyards" in case.get(f"tech_{side}", ())
-        cost = sum((SHIPYARD_COSTS[u] if yards and u in SHIPYARD_COSTS else RULES_SETS[case.get("rules", "anniversary")][u][2])
-                   * c for u, c in start.items() if u != "aa gun")
+        cost = sum(unit_cost(u, case.get("rules", "anniversary"), case.get(f"tech_{side}", frozenset())) * c
+                   for u, c in start.items() if u != "aa gun")
         mean = sim.ipc_lost[side] / N
         assert abs(mean - odds.expected_ipc_loss[side]) <= Z * (cost / 2) / math.sqrt(N), (side, mean)
     whole = odds.second_wave if case.get("wave2") else odds.fight_on
