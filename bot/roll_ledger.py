@@ -100,5 +100,6 @@ async def verify_roll(app: Any, channel_id: int, roll_id: str) -> str:
         if derived != die.value:
             lines.append(f"❌ die {i + 1}: the log says {die.value} (d{die.sides}) but the stream gives {derived}.")
             return "\n".join(lines)
-    lines.append(f"✅ all {len(logged['dice'])} dice match.")
+    count = len(logged["dice"])
+    lines.append("✅ the only die matches." if count == 1 else f"✅ all {count} dice match.")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from bot.dice_service import SEED_ONLY, SETUP, stream_label
 from engine.core.dice import FAIR_SCHEME, commitment, play_key, stream_die
+from engine.core.words import plural
 
 SCHEMES = (FAIR_SCHEME, SEED_ONLY)
 
@@ -31,8 +32,9 @@ class Verdict:
 
     def text(self) -> str:
         if self.ok:
-            return f"✅ all {self.dice} dice match the revealed seed and its commitment."
-        return f"❌ {self.problem} ({self.dice} dice matched before that)."
+            every = "the only die matches" if self.dice == 1 else f"all {self.dice} dice match"
+            return f"✅ {every} the revealed seed and its commitment."
+        return f"❌ {self.problem} ({plural(self.dice, 'die', 'dice')} matched before that)."
 
 
 def _hex(value: Any, what: str) -> bytes:

@@ -107,14 +107,14 @@ async def test_status_shows_the_commitment_while_live_and_the_seed_once_over(tmp
 
 async def test_an_aborted_open_game_reveals_its_seed_too(tmp_path: Path) -> None:
     code, out = await run("alice: /race new\nalice: /race abort confirm:true\n!expect 🔓 The game is over\n"
-                          "alice: /verify\n!expect all 1 dice match\n", tmp_path)
+                          "alice: /verify\n!expect the only die matches\n", tmp_path)
     assert code == 0, out
 
 
 async def test_a_forfeit_on_timeout_reveals_the_seed_outside_any_command(tmp_path: Path) -> None:
     code, out = await run("alice: /race new side:red timeout:1h policy:forfeit\nbob: /race join\n"
                           "!wait 2h\n!expect ⏰ Forfeit\n!expect 🔓 The game is over\n"
-                          "alice: /verify\n!expect all 1 dice match\n", tmp_path)
+                          "alice: /verify\n!expect the only die matches\n", tmp_path)
     assert code == 0, out
     assert out.index("⏰ Forfeit") < out.index("🔓")
 

@@ -31,6 +31,7 @@ async def test_a_quick_roll_gets_an_id_and_is_proved_after_its_day(tmp_path: Pat
                           "!wait 1d\n"
                           "carol: /roll dice:1d20\n!expect roll `20260102-1`\n"
                           "bob: /verify roll:20260101-2\n!expect ✅ all 11 dice match.\n"
+                          "!wait 1d\ncarol: /verify roll:20260102-1\n!expect ✅ the only die matches.\n"
                           "bob: /verify roll:20260101-3\n!expect No roll `20260101-3`\n"
                           "bob: /verify roll:yesterday\n!expect is not a roll id\n"
                           "!channel #elsewhere\nbob: /verify roll:20260101-1\n!expect No roll\n", tmp_path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine.core.hexgrid import Hex
+from engine.core.words import plural
 from engine.minis.state import MinisState
 
 EventDict = Mapping[str, Any]
@@ -79,7 +80,7 @@ def _attack(e: EventDict, n: Namer) -> str:
     if e.get("front") is not None:
         defense += " front" if e["front"] else " rear"
     body = (f"{e['range']} hex{'es' if e['range'] != 1 else ''} ({e['band']}): "
-            f"{len(e['dice'])} dice {_dice(e['dice'], e.get('modifier', 0))} = "
+            f"{plural(len(e['dice']), 'die', 'dice')} {_dice(e['dice'], e.get('modifier', 0))} = "
             f"{e['successes']} success{'es' if e['successes'] != 1 else ''} vs {defense}")
     hits = e.get("hits", 0)
     result = f"{hits} hit{'s' if hits != 1 else ''}" if hits else "no effect"
