@@ -32,6 +32,8 @@ class Config:
     log_level: str
     shards: str = ""  # WARROOM_SHARDS: this process's Discord shards, e.g. "0,1" (warroom run)
     shard_count: str = ""  # WARROOM_SHARD_COUNT: the deployment's shard count
+    odds_big: bool = False  # WARROOM_ODDS_BIG: /odds aa computes battles past its work limits too
+    odds_big_mb: int | None = None  # WARROOM_ODDS_BIG_MB: each such battle's memory cap (MB)
 
     @classmethod
     def load(cls, env_file: Path | None = None) -> "Config":
@@ -45,4 +47,17 @@ class Config:
             log_level=merged.get("WARROOM_LOG", "").strip().upper() or "INFO",
             shards=merged.get("WARROOM_SHARDS", "").strip(),
             shard_count=merged.get("WARROOM_SHARD_COUNT", "").strip(),
+            odds_big=merged.get("WARROOM_ODDS_BIG", "").strip().lower() in ("1", "true", "yes", "on"),
+            odds_big_mb=_megabytes(merged.get("WARROOM_ODDS_BIG_MB", "")),
         )
+
+
+def _megabytes(text: str) -> int | None:
+    """A memory cap in MB (``"2000"``); None when unset.  Anything else is refused at
+    start, never read as "no cap"."""
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 200:
+        raise ValueError(f"WARROOM_ODDS_BIG_MB must be a number of megabytes, 200 or more (e.g. 2000), not {text!r}")
+    return int(text)

@@ -29,9 +29,16 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
 
 
 def run_local(args: argparse.Namespace) -> int:
+    from bot.commands.odds import configure_from
     from bot.local import run_interactive, run_script
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = Config.load()
+    except ValueError as err:
+        print(f"warroom local: {err}", file=sys.stderr)
+        return 2
+    configure_from(config)
     if args.script:
         try:
             text = args.script.read_text(encoding="utf-8")
@@ -41,5 +48,5 @@ def run_local(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="warroom-") as tmp:
             db = args.db or str(Path(tmp) / "script.db")
             return asyncio.run(run_script(text, database=db, out_dir=args.out, seed=args.seed))
-    db = args.db or Config.load().database
+    db = args.db or config.database
     return asyncio.run(run_interactive(database=db, out_dir=args.out, seed=args.seed))

@@ -76,7 +76,11 @@ def parse_shards(text: str | None, count: int | None) -> tuple[list[int] | None,
 
 
 def run(args: argparse.Namespace) -> int:
-    config = Config.load(args.env_file)
+    try:
+        config = Config.load(args.env_file)
+    except ValueError as err:
+        print(f"warroom run: {err}", file=sys.stderr)
+        return 2
     if args.db:
         config = replace(config, database=args.db)
     count_text = config.shard_count
@@ -93,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.check:
         return check(config.database, shard_ids, shard_count, bool(config.discord_token))
+    from bot.commands.odds import configure_from
+
+    configure_from(config)
     logging.basicConfig(
         level=getattr(logging, config.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

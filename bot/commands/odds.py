@@ -12,7 +12,9 @@ every answer comes within seconds: nearly all well under one, the
 slowest accepted (100 a side at sea, submarines striking every round, with a retreat by
 win chance) ~3.6 s, ~4-6.5 s with a strafe after 3 rounds as well, ~9-13 s where the
 defender's submarines strike (on the slow machines of 2026-12-01/02), and the biggest
-refused after ~0.35 s instead of a minute or more of work.  A few battles are computed at
+refused after ~0.35 s instead of a minute or more of work, unless the server allows big
+battles (:func:`configure`, ``WARROOM_ODDS_BIG``: then computed without the work limits
+in a process of their own, one at a time).  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).  A battle of ``TRIM_AFTER``
 seconds or more gives the memory it freed back to the system (:mod:`bot.memory`).
@@ -25,8 +27,11 @@ import time
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Awaitable, Callable
 
 from bot.commands.base import Option, command
+from bot.config import Config
 from bot.context import Attachment, Ctx
 from bot.memory import give_back
 from bot.minis import complete
@@ -37,6 +42,7 @@ from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
 from engine.core.words import plural
 from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
+from engine.odds.aa_battle import OverLimit
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
@@ -100,14 +106,109 @@ ODDS_AT_ONCE = 2
 # a refusal included.  Per asker, as a plan asked about in private (a battle of the
 # game) must not be told apart by how fast someone else's answer comes.
 ODDS_REMEMBERED = 256
+# Where the server allows big battles (configure): those past the work limits are
+# computed one at a time, each in a process of its own, within BIG_SECONDS.
+BIG_AT_ONCE = 1
+BIG_SECONDS = 600.0
+BIG_NOTICE = ("⏳ A big battle, past the quick limits: it is computed exactly in a process of its own, one big"
+              " battle at a time (a minute or more at 100 a side). The answer follows here.")
+
+
+@dataclass(frozen=True)
+class BigBattles:
+    """What the server allows of battles past Discord's work limits (:func:`configure`;
+    ``warroom run`` reads ``WARROOM_ODDS_BIG`` and ``WARROOM_ODDS_BIG_MB``)."""
+
+    allowed: bool = False  # computed anyway (else refused with a smaller battle as an example)
+    memory_mb: int | None = None  # each one's memory cap, its process's address space (None: none)
+    seconds: float = BIG_SECONDS  # each one's time limit
+
+
+_big = BigBattles()
+
+
+def configure(big: BigBattles) -> None:
+    """Set what the server allows of big battles (the default: none, every battle past
+    the work limits is refused)."""
+    global _big
+    _big = big
+
+
+def configure_from(config: Config) -> None:
+    """:func:`configure` as the server's settings say (``WARROOM_ODDS_BIG``,
+    ``WARROOM_ODDS_BIG_MB``): ``warroom run`` and ``warroom local`` call it."""
+    configure(BigBattles(allowed=config.odds_big, memory_mb=config.odds_big_mb))
+
+
+def _big_child(conn: Connection, battle: AABattle, memory_mb: int | None) -> None:
+    """In a process of its own (spawned): the reply to ``battle`` without work limits,
+    sent down ``conn`` as ``("reply", (text, png))``, ``("refused", (message, legal))``
+    or ``("memory", None)``.  The compiled loops are loaded first, as in the bot; the
+    memory cap (if any) is set after that, so it bounds the battle's own work."""
+    try:
+        warm()
+        if memory_mb is not None:
+            import resource
+
+            cap = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        conn.send(("reply", _aa_reply(battle, limited=False)))
+    except PlayerError as refused:
+        conn.send(("refused", (refused.message, refused.legal)))
+    except MemoryError:
+        conn.send(("memory", None))
+    finally:
+        conn.close()
+
+
+def _too_much_memory() -> PlayerError:
+    return PlayerError("This battle needs more memory than this server gives a battle; try fewer units (or"
+                       " the command line, warroom odds aa, on a machine with more memory).",
+                       legal=["/odds aa attacker:… defender:… with fewer units"])
+
+
+def _big_reply(battle: AABattle, big: BigBattles) -> tuple[str, bytes] | PlayerError:
+    """The reply to a battle past the work limits, computed without them in a spawned
+    process (never a fork of the bot's): its memory, however much, goes back to the
+    system when it ends, and running out of it ends only that process.  Refused if it
+    runs out of memory or time (``big.seconds``: Discord waits 15 minutes at most)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    mine, theirs = context.Pipe(duplex=False)
+    child = context.Process(target=_big_child, args=(theirs, battle, big.memory_mb), daemon=True)
+    child.start()
+    theirs.close()
+    try:
+        if not mine.poll(big.seconds):
+            limit = f"{big.seconds / 60:g} minutes" if big.seconds >= 60 else f"{big.seconds:g} seconds"
+            return PlayerError(f"This battle takes more than {limit} to compute here; try fewer units,"
+                               " or the command line (warroom odds aa), which has no limit.",
+                               legal=["/odds aa attacker:… defender:… with fewer units"])
+        what, value = mine.recv()
+    except EOFError:  # the process died: out of memory (the system's killer), most likely
+        return _too_much_memory()
+    finally:
+        mine.close()
+        if child.is_alive():
+            child.terminate()
+        child.join()
+    if what == "reply":
+        text, png = value
+        return str(text), bytes(png)
+    if what == "refused":
+        message, legal = value
+        return PlayerError(str(message), legal=list(legal))
+    return _too_much_memory()
 
 
 @dataclass
 class _Turns:
-    """One event loop's odds turns: the shared ones, each asker's own, the replies
-    remembered (oldest first)."""
+    """One event loop's odds turns: the shared ones, the big battles' (one at a time),
+    each asker's own, the replies remembered (oldest first)."""
 
     at_once: asyncio.Semaphore
+    big: asyncio.Semaphore
     # Per asker, while some ask of theirs holds it (then it goes by itself).
     askers: "weakref.WeakValueDictionary[int, asyncio.Lock]" = field(default_factory=weakref.WeakValueDictionary)
     replies: "OrderedDict[tuple[object, ...], tuple[str, bytes] | PlayerError]" = field(default_factory=OrderedDict)
@@ -136,19 +237,21 @@ def warm() -> None:
 
 
 def _aa(battle: AABattle) -> AAOdds:
+    """The odds of ``battle`` within Discord's work limits."""
     starts = MAX_SEA_STARTS if battle.mode == "sea" else MAX_STARTS
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
                    max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)
 
 
-def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
+def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
     """The reply's text and chart (run in a worker thread: the chart is drawn there too).
     After a battle that took TRIM_AFTER seconds or more, the memory it freed goes back
     to the system: the bot's process lives long, and a big battle's work would
     otherwise stay in it (~420 MB kept after the slowest battle accepted)."""
     start = time.perf_counter()
     try:
-        odds = _aa(battle)
+        # A big battle (_big_reply): MAX_UNITS alone.
+        odds = _aa(battle) if limited else aa_odds(battle, max_units=MAX_UNITS)
     finally:
         if time.perf_counter() - start >= TRIM_AFTER:
             give_back()
@@ -157,16 +260,20 @@ def _aa_reply(battle: AABattle) -> tuple[str, bytes]:
     return text, aa_chart(odds, lines[0])
 
 
-async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
+async def _aa_in_turn(battle: AABattle, asker: int,
+                      notice: Callable[[], Awaitable[None]] | None = None) -> tuple[str, bytes]:
     """The reply to ``battle`` for ``asker``: remembered (see ODDS_REMEMBERED), or
     :func:`_aa` in a worker thread in turn: after the asker's earlier asks, at most
-    ``ODDS_AT_ONCE`` at a time (per event loop).  A refusal (PlayerError) is raised."""
+    ``ODDS_AT_ONCE`` at a time (per event loop).  A battle past the work limits is
+    refused, or where the server allows big battles (:func:`configure`) computed in a
+    process of its own, one at a time, after ``notice()`` tells the asker it will take
+    a while.  A refusal (PlayerError) is raised."""
     loop = asyncio.get_running_loop()
     turns = _turns.get(loop)
     if turns is None:
-        turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE))
+        turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE), asyncio.Semaphore(BIG_AT_ONCE))
     key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_SEA_STARTS, MAX_TABLE,
-           MAX_NAVAL_TABLE)  # fmt: skip
+           MAX_NAVAL_TABLE, _big)  # fmt: skip
     own = turns.askers.get(asker)
     if own is None:
         own = turns.askers[asker] = asyncio.Lock()
@@ -178,6 +285,11 @@ async def _aa_in_turn(battle: AABattle, asker: int) -> tuple[str, bytes]:
                     got = await asyncio.to_thread(_aa_reply, battle)
                 except PlayerError as refused:
                     got = refused
+            if isinstance(got, OverLimit) and _big.allowed:
+                if notice is not None:
+                    await notice()
+                async with turns.big:
+                    got = await asyncio.to_thread(_big_reply, battle, _big)
             turns.replies[key] = got  # the newest last
         else:
             turns.replies.move_to_end(key)
@@ -269,7 +381,10 @@ async def odds_aa(
         retreat_left=retreat_left,
         overland=overland,
     )
-    text, png = await _aa_in_turn(battle, ctx.actor.id)
+    async def notice() -> None:
+        await ctx.reply(BIG_NOTICE, ephemeral=ctx.default_ephemeral)
+
+    text, png = await _aa_in_turn(battle, ctx.actor.id, notice)
     # Public for numbers; a battle read from a live game is the asker's plan (bot/aa/odds_link.py
     # makes the reply private, as the Minis and Memoir live forms are).
     await ctx.reply(text, ephemeral=ctx.default_ephemeral, files=[Attachment("odds-aa.png", png)])

@@ -65,7 +65,14 @@ def retreat_band(threshold: float) -> tuple[float, float, float]:
     return at - SLACK, at, at + SLACK
 
 
-class TooBig(PlayerError):
+class OverLimit(PlayerError):
+    """A battle refused only for a work limit its caller set (Discord's: states, products,
+    table cells, a joined wave's starts): without limits it is answered, as the command
+    line answers it.  A server that allows big battles computes it anyway
+    (``bot.commands.odds``, ``WARROOM_ODDS_BIG``)."""
+
+
+class TooBig(OverLimit):
     """A battle past one of the work limits (Discord's): the player fixes it with fewer
     units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
     what would be legal (the engines that refuse it do not know the armies)."""
@@ -110,10 +117,10 @@ class Work:
             raise too_much_work(self.limit)
 
 
-def _second_wave_too_big(what: str) -> PlayerError:
+def _second_wave_too_big(what: str) -> OverLimit:
     """A second wave joined by the first wave's units refused for ``what`` it leaves the
     battle they join, with the ways to a smaller one."""
-    return PlayerError(
+    return OverLimit(
         f"This second wave is too big to compute exactly here: {what}. Try fewer rounds, fewer"
         " aircraft facing AA guns, a strafe (the first wave retreats, the second attacks alone),"
         " or the command line (warroom odds aa), which has no limit.",
@@ -121,7 +128,7 @@ def _second_wave_too_big(what: str) -> PlayerError:
     )
 
 
-def too_big_table(cells: int, max_table: int) -> PlayerError:
+def too_big_table(cells: int, max_table: int) -> OverLimit:
     """The battle a second wave joined by the first wave's units fights has a bigger
     table than ``max_table`` cells: refused before it is fought."""
     return _second_wave_too_big(
@@ -130,7 +137,7 @@ def too_big_table(cells: int, max_table: int) -> PlayerError:
     )
 
 
-def too_many_starts(max_starts: int, rounds: int) -> PlayerError:
+def too_many_starts(max_starts: int, rounds: int) -> OverLimit:
     """The first wave's units still fighting after the round limit, joined by the second
     wave, leave more starting points than ``max_starts``: refused before the battle."""
     return _second_wave_too_big(
