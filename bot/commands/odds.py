@@ -142,9 +142,10 @@ def configure_from(config: Config) -> None:
 
 def _big_child(conn: Connection, battle: AABattle, memory_mb: int | None) -> None:
     """In a process of its own (spawned): the reply to ``battle`` without work limits,
-    sent down ``conn`` as ``("reply", (text, png))``, ``("refused", (message, legal))``
-    or ``("memory", None)``.  The compiled loops are loaded first, as in the bot; the
-    memory cap (if any) is set after that, so it bounds the battle's own work."""
+    sent down ``conn`` as ``("reply", (text, png))``, ``("refused", (message, legal))``,
+    ``("memory", None)`` or, for a bug, ``("bug", traceback)``.  The compiled loops are
+    loaded first, as in the bot; the memory cap (if any) is set after that, so it bounds
+    the battle's own work."""
     try:
         warm()
         if memory_mb is not None:
@@ -157,6 +158,10 @@ def _big_child(conn: Connection, battle: AABattle, memory_mb: int | None) -> Non
         conn.send(("refused", (refused.message, refused.legal)))
     except MemoryError:
         conn.send(("memory", None))
+    except Exception:  # a bug: its traceback goes to the bot, which reports it as one
+        import traceback
+
+        conn.send(("bug", traceback.format_exc()))
     finally:
         conn.close()
 
@@ -199,6 +204,8 @@ def _big_reply(battle: AABattle, big: BigBattles) -> tuple[str, bytes] | PlayerE
     if what == "refused":
         message, legal = value
         return PlayerError(str(message), legal=list(legal))
+    if what == "bug":
+        raise RuntimeError(f"the big battle's process failed:\n{value}")
     return _too_much_memory()
 
 

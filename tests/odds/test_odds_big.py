@@ -8,6 +8,7 @@ aircraft on both sides and no destroyer, whose full answer takes ~81 s and 1.5 G
 from __future__ import annotations
 
 import io
+import multiprocessing
 import weakref
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bot.commands.odds import BIG_NOTICE, BigBattles
 from bot.config import Config
 from bot.discord_app import WarroomBot
 from bot.local import run_script
+from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle
 from tests.discord_harness import CHANNEL_ID, Recorder, deliver, member, png_files, slash
 
@@ -120,3 +122,29 @@ def test_a_bad_memory_cap_stops_warroom_run_with_one_line(tmp_path: Path, monkey
     assert main(["run", "--env-file", str(tmp_path / "none.env")]) == 2
     assert "WARROOM_ODDS_BIG_MB must be a number of megabytes, 200 or more (e.g. 2000), not '50'" in \
         capsys.readouterr().err
+
+
+@pytest.mark.parametrize("failure, sent", [
+    (PlayerError("No such unit: zeppelin.", legal=["/odds aa attacker:\"1 fig\" …"]),
+     ("refused", ("No such unit: zeppelin.", ("/odds aa attacker:\"1 fig\" …",)))),
+    (MemoryError(), ("memory", None)),
+    (ZeroDivisionError("a bug"), ("bug", "ZeroDivisionError: a bug")),
+])
+def test_the_big_battles_process_says_how_it_ended(failure: BaseException, sent: tuple[str, object],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # The message a spawned process sends back, read here in-process: a refusal with its
+    # examples, running out of memory, or a bug's traceback (the bot reports it as a bug,
+    # never as a lack of memory).
+    def fails(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
+        raise failure
+
+    monkeypatch.setattr(odds, "warm", lambda: None)
+    monkeypatch.setattr(odds, "_aa_reply", fails)
+    mine, theirs = multiprocessing.Pipe(duplex=False)
+    odds._big_child(theirs, AABattle.parse("1 inf", "1 inf"), None)
+    what, value = mine.recv()
+    assert what == sent[0]
+    if what == "bug":
+        assert isinstance(value, str) and value.rstrip().endswith(str(sent[1]))
+    else:
+        assert value == sent[1]
