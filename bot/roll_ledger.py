@@ -22,6 +22,7 @@ from typing import Any
 from bot.roll import RollResult, roll
 from bot.session import TryAgain
 from bot.storage.repository import VersionConflict
+from bot.verify import all_match
 from engine.core.dice import commitment, dice_from_json, dice_json, stream_dice, stream_die
 from engine.core.errors import IllegalOrder, NotationError, UnknownName
 
@@ -100,6 +101,5 @@ async def verify_roll(app: Any, channel_id: int, roll_id: str) -> str:
         if derived != die.value:
             lines.append(f"❌ die {i + 1}: the log says {die.value} (d{die.sides}) but the stream gives {derived}.")
             return "\n".join(lines)
-    count = len(logged["dice"])
-    lines.append("✅ the only die matches." if count == 1 else f"✅ all {count} dice match.")
+    lines.append(f"✅ {all_match(len(logged['dice']))}.")
     return "\n".join(lines)

@@ -24,6 +24,11 @@ class BadExport(ValueError):
     """The file is not a Warroom game export (or cannot be checked yet)."""
 
 
+def all_match(dice: int) -> str:
+    """``all 11 dice match``; ``the only die matches`` (a game's or a quick roll's check)."""
+    return "the only die matches" if dice == 1 else f"all {dice} dice match"
+
+
 @dataclass(frozen=True)
 class Verdict:
     ok: bool
@@ -32,8 +37,7 @@ class Verdict:
 
     def text(self) -> str:
         if self.ok:
-            every = "the only die matches" if self.dice == 1 else f"all {self.dice} dice match"
-            return f"✅ {every} the revealed seed and its commitment."
+            return f"✅ {all_match(self.dice)} the revealed seed and its commitment."
         return f"❌ {self.problem} ({plural(self.dice, 'die', 'dice')} matched before that)."
 
 
