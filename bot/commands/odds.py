@@ -41,7 +41,7 @@ from bot.present import clip
 from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
 from engine.core.words import plural
-from engine.odds.aa import MODES, AABattle, AAOdds, aa_odds
+from engine.odds.aa import MAX_ROUNDS, MODES, AABattle, AAOdds, aa_odds
 from engine.odds.aa_battle import OverLimit
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
@@ -316,7 +316,7 @@ async def _aa_in_turn(battle: AABattle, asker: int,
     Option("bombard", str, 'Amphibious: bombarding ships, e.g. "1 battleship"', required=False, default=""),
     Option("ool_attacker", str, 'Attacker order of loss, e.g. "inf,art,tank,fighter"', required=False, default=""),
     Option("ool_defender", str, "Defender order of loss", required=False, default=""),
-    Option("rounds", int, "Fight this many rounds only", required=False, min_value=1, max_value=50),
+    Option("rounds", int, "Fight this many rounds only", required=False, min_value=1, max_value=MAX_ROUNDS),
     Option("retreat_below", int, "Attacker retreats when fewer units remain", required=False,
            default=0, min_value=0, max_value=MAX_UNITS),  # fmt: skip
     Option("keep_land", bool, "Attacker keeps a land unit to take the territory", required=False, default=False),
@@ -328,7 +328,7 @@ async def _aa_in_turn(battle: AABattle, asker: int,
     Option("defender_tech", str, 'e.g. "radar"', required=False, default=""),
     Option("low_luck", bool, "Low-luck dice", required=False, default=False),
     Option("retreat_after", int, "Strafe: the attacker retreats after this round", required=False,
-           min_value=1, max_value=50),  # fmt: skip
+           min_value=1, max_value=MAX_ROUNDS),  # fmt: skip
     Option("retreat_left", int, "Attacker retreats when this many units or fewer remain", required=False,
            min_value=1, max_value=MAX_UNITS),  # fmt: skip
     Option("retreat_chance", float, "The attacker retreats when its chance to win falls below this % (e.g. 33.3)",

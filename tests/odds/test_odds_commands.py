@@ -261,6 +261,25 @@ async def test_odds_aa_retreat_chance_takes_decimals() -> None:
         await invoke("odds aa", attacker="5 inf", defender="4 inf", retreat_chance="0.5")
 
 
+async def test_odds_aa_takes_round_options_up_to_the_calculators_hundred() -> None:
+    """Discord's rounds:/retreat_after: reach the calculator's own bound (MAX_ROUNDS), as
+    the command line does; past it the option is refused, naming the bound."""
+    from engine.odds.aa import MAX_ROUNDS, AABattle, aa_odds
+
+    assert MAX_ROUNDS == 100
+    msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", rounds="80")
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", rounds=80))
+    assert f"**Attacker wins {100 * odds.attacker_win:.1f}%**" in msg.text
+    msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", retreat_after="60")
+    odds = aa_odds(AABattle.parse("1 inf", "1 inf", retreat_after=60))
+    assert f"**Attacker wins {100 * odds.attacker_win:.1f}%**" in msg.text
+    assert "attacker retreats after round 60" in msg.text
+    with pytest.raises(PlayerError, match="'rounds' must be at most 100"):
+        await invoke("odds aa", attacker="1 inf", defender="1 inf", rounds="101")
+    with pytest.raises(PlayerError, match="'retreat_after' must be at most 100"):
+        await invoke("odds aa", attacker="1 inf", defender="1 inf", retreat_after="101")
+
+
 async def test_refusals_speak_slash_command_syntax() -> None:
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="1 bat", defender="1 inf")
