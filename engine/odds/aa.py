@@ -1007,7 +1007,7 @@ def _run(
         tally = merged.run(limit)
         engine = "fast"
     elif engine == "fast" and isinstance(unit, float) and (
-        table_cells(setup) > small or battle.retreat_chance is not None
+        table_cells(setup) > small or battle.retreat_chance is not None or (limit is None and _rows_compiled(setup))
     ):
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
@@ -1047,6 +1047,17 @@ def _run(
     if odds.error_bound > 1.0:  # no chance is off by more than 1
         odds = replace(odds, error_bound=1.0)
     return odds
+
+
+def _rows_compiled(setup: BattleSetup[float]) -> bool:
+    """Whether the table engine's compiled rows take ``setup`` (then small battles too:
+    :func:`engine.odds.aa_table.rows_compiled`); only asked where numba is loaded, so
+    numpy and the table engine are loaded already."""
+    if not compiled.numba_loaded():
+        return False
+    from engine.odds.aa_table import rows_compiled
+
+    return rows_compiled(setup)
 
 
 def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N, pairs: bool = False) -> Tally[N] | None:

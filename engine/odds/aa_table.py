@@ -48,8 +48,8 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
-    too_many_cells,
+    ATTACKER, CUT, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
+    start_attackers, too_many_cells,
 )  # fmt: skip
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
@@ -65,9 +65,15 @@ SHARED_BAND = 16  # columns per product in shared_spread
 SHARED_MIN = 32  # rows from which shared_spread beats a product per row
 # shared_spread_into's bands: 8 columns measured ~10 % faster than 16 there (products and
 # additions of the bench's joined wave of 100 on their own inputs, 1.24 -> 1.11 s; 4 and
-# 12 slower), the products the same bit for bit.
+# 12 slower), the products the same (to rounding).
 SHARED_BAND_INTO = 8
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
+# Where numba is loaded, a battle fought to the end with one attacker block goes row by
+# row in one compiled loop (engine.odds.aa_table_kernel): 40 a side ~1.5 ms against the
+# numpy rows' ~3.7, 100 a side ~14 against ~18 (about even from ~110 a side, where the
+# matrix products of the numpy rows catch up).  False: the numpy rows always (the tests
+# compare the two).
+ROWS_COMPILED = True
 H_CHUNK = 8  # defender scores per product in _ground_spread
 
 
@@ -179,6 +185,14 @@ def padded_rows(rows: Sequence[Arr]) -> Arr:
     for i, x in enumerate(rows):
         out[i, : len(x)] = x
     return out
+
+
+def rows_compiled(setup: BattleSetup[float]) -> bool:
+    """Whether :class:`TableEngine` fights ``setup`` to the end in its compiled rows:
+    numba loaded, one attacker block (no AA fire splitting it).  Then the table engine
+    takes small battles too (below engine.odds.aa.SMALL_CELLS): ~0.18 ms at 10 a side
+    against the fast engine's ~0.25 (most of it the report, the rows ~0.02)."""
+    return ROWS_COMPILED and compiled.numba_loaded() and len(start_attackers(setup.starts)) <= BLOCKS_TOGETHER
 
 
 def row_ids(rows: Arr) -> tuple[Arr, Arr]:
@@ -348,7 +362,8 @@ def shared_spread_into(x: Arr, DT: Arr, A: Arr, keep: int, emit: Callable[[Arr, 
         band_factor(Vb, xT, A, cs, js, je)
         out = buf[: H * K * B].reshape(H, K * B)
         # The product of shared_spread's band, its columns (b, n) reordered (n, b): each
-        # output number the same sum of the same terms, bit for bit.
+        # output number the same sum of the same terms (bit for bit on most processors;
+        # with AVX-512, OpenBLAS's order of adding follows the shapes: an ulp apart).
         np.matmul(DT[:, js:je], Vb.reshape(J, K * B), out=out)
         emit(out.reshape(H, K, B), cs)
     if fold:
@@ -1011,7 +1026,10 @@ class TableEngine:
                 self.DFT[:, j] = saved[:, fj]
             self._spread(M, k, 0, one, j, 0)
             self.DFT = saved
-        if rounds is None and self._dense(M):
+        in_kernel = rounds is None and K <= BLOCKS_TOGETHER and rows_compiled(self.setup)
+        if in_kernel:
+            self._compiled_rows(M)
+        elif rounds is None and self._dense(M):
             pass
         elif rounds is None and K > BLOCKS_TOGETHER:
             for i in range(self.R):
@@ -1047,6 +1065,25 @@ class TableEngine:
                             self._spread(nxt, k, i, r[:lim].copy(), 0, 0)
                 M = nxt
         return self._tally()
+
+    def _compiled_rows(self, M: Arr) -> None:
+        """The rows of ``M`` in one compiled loop (:mod:`engine.odds.aa_table_kernel`):
+        what the loop over :meth:`_settle_row` and :meth:`_row_solve` does, recorded
+        the same way."""
+        from engine.odds.aa_table_kernel import solve
+
+        counts = np.zeros(len(OUTCOMES))
+        takes, rounds, dropped, unsure = solve(
+            M, self.AF, self.a_lo, self.a_hi, self.a_alive, self.a_quiet, self.a_takes, self.a_retreat, self.r_cut,
+            self.r_open, self.DF, self.DFT, self.d_quiet, self.nD, self.jT, self.setup.defender_fought, TINY, counts,
+            self.a_end, self.d_end,
+        ).tolist()
+        for o, total in zip(OUTCOMES, counts.tolist()):
+            self.counts[o] += total
+        self.takes += takes
+        self.rounds += rounds
+        self.dropped += dropped
+        self.unsure += unsure
 
     def _dense(self, M: Arr) -> bool:
         """Small battles, no round limit: one linear solve over every live cell instead

@@ -6,14 +6,37 @@ the engine's own reported error bound (plus float rounding)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from engine.odds.aa import AABattle, _result, aa_odds, catalogue, setup_battle
 from engine.odds.aa_fast import FastEngine
-from engine.odds.aa_table import TableEngine
+from engine.odds import aa_table
+from engine.odds.aa_table import TableEngine, rows_compiled
 
 KEYS = ("attacker", "defender", "draw", "retreat", "stalemate", "unfinished")
+
+
+@pytest.fixture(params=["numpy rows", "compiled rows"])
+def rows(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each test twice: the table engine's rows in numpy, and in its compiled loop
+    (engine/odds/aa_table_kernel.py, taken where numba is loaded).  The calls of the
+    compiled loop, counted."""
+    calls: list[int] = []
+    if request.param == "numpy rows":
+        monkeypatch.setattr(aa_table, "ROWS_COMPILED", False)
+        return calls
+    import numba  # noqa: F401  (loaded: the engines take their compiled loops)
+
+    real = TableEngine._compiled_rows
+
+    def counted(self: TableEngine, M: Any) -> None:
+        calls.append(1)
+        real(self, M)
+
+    monkeypatch.setattr(TableEngine, "_compiled_rows", counted)
+    return calls
 
 
 def _compare(battle: AABattle) -> None:
@@ -53,8 +76,16 @@ def _compare(battle: AABattle) -> None:
         ("3 inf, 2 fig, 1 bom", "5 inf, 1 aa", {"rounds": 2}),
     ],
 )
-def test_table_engine_matches_fractions(attacker: str, defender: str, options: dict[str, object]) -> None:
-    _compare(AABattle.parse(attacker, defender, **options))  # type: ignore[arg-type]
+def test_table_engine_matches_fractions(attacker: str, defender: str, options: dict[str, object],
+                                       rows: list[int]) -> None:
+    battle = AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+    _compare(battle)
+    setup, _ = setup_battle(battle, 1.0)
+    # The compiled rows take a battle fought to the end with one attacker block (no AA
+    # fire splitting it).
+    one_block = len({s.attacker for s in setup.starts}) == 1
+    compiled = rows_compiled(setup) and battle.rounds is None and one_block
+    assert len(rows) == (1 if compiled else 0)
 
 
 def test_many_aa_blocks_processed_together_match_fractions() -> None:
@@ -63,8 +94,24 @@ def test_many_aa_blocks_processed_together_match_fractions() -> None:
     _compare(AABattle.parse("5 inf, 2 art, 3 fig", "7 inf, 1 fig, 1 aa", retreat_below=3))
 
 
-def test_twenty_a_side_matches_fractions() -> None:
+def test_twenty_a_side_matches_fractions(rows: list[int]) -> None:
     _compare(AABattle.parse("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig"))
+    _compare(AABattle.parse("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig", retreat_below=6))
+    _compare(AABattle.parse("6 des, 4 cru, 4 bat, 2 car, 4 fig", "8 cru, 6 bat, 2 tra, 4 des", mode="sea"))
+    assert len(rows) == (0 if not aa_table.ROWS_COMPILED else 3)
+
+
+def test_small_battles_take_the_compiled_rows_where_numba_is_loaded(rows: list[int]) -> None:
+    # Below aa.SMALL_CELLS the fast engine answered every battle; where numba is loaded,
+    # the table engine's compiled rows do (several times faster), with the same answer.
+    battle = AABattle.parse("5 inf, 2 art, 2 tank, 1 fig", "6 inf, 2 art, 1 tank, 1 fig")
+    odds = aa_odds(battle)
+    exact = aa_odds(battle, exact=True)
+    assert exact.exact is not None
+    for key, value in exact.exact.items():
+        assert getattr(odds, key) == pytest.approx(float(value), abs=odds.error_bound + 1e-15)
+    assert odds.error_bound < 1e-14
+    assert len(rows) == (1 if aa_table.ROWS_COMPILED else 0)
 
 
 def test_exact_mode_reaches_twenty_a_side_and_agrees_with_the_float_answer() -> None:
@@ -77,7 +124,7 @@ def test_exact_mode_reaches_twenty_a_side_and_agrees_with_the_float_answer() -> 
         assert getattr(floats, key) == pytest.approx(float(value), abs=floats.error_bound + 1e-13)
 
 
-def test_hundred_a_side_every_kind_without_submarines() -> None:
+def test_hundred_a_side_every_kind_without_submarines(rows: list[int]) -> None:
     cases = [
         AABattle.parse("50 inf, 20 art, 20 tank, 10 fig", "60 inf, 20 art, 10 tank, 10 fig"),
         AABattle.parse("60 inf, 20 tank, 20 fig", "90 inf, 9 art, 1 aa"),

@@ -353,10 +353,11 @@ async def test_odds_aa_gives_a_long_battles_memory_back(monkeypatch: pytest.Monk
 
 def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
     # bot.commands.odds.warm (run in a worker thread as the bot starts): the strike
-    # pass's three loops through the smallest strike battle and the merged engine's loop,
-    # the sea solve's first (the solve takes it as soon as numba is loaded).
+    # pass's three loops through the smallest strike battle, the merged engine's loop
+    # and the table engine's compiled rows, the sea solve's first (the solve takes it as
+    # soon as numba is loaded).
     from bot.commands import odds
-    from engine.odds import aa_merged_kernel, aa_naval_kernel
+    from engine.odds import aa_merged_kernel, aa_naval_kernel, aa_table_kernel
 
     asked: list[tuple[str, int | None, float | None]] = []
     kernels: list[str] = []
@@ -368,9 +369,10 @@ def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(odds, "aa_odds", ask)
     monkeypatch.setattr(aa_merged_kernel, "warm", lambda: kernels.append("merged"))
     monkeypatch.setattr(aa_naval_kernel, "warm", lambda: kernels.append("naval"))
+    monkeypatch.setattr(aa_table_kernel, "warm", lambda: kernels.append("table"))
     odds.warm()
     assert asked == [("sea", None, None), ("sea", 1, None), ("sea", None, 70.0)]
-    assert kernels == ["naval", "sea", "sea", "sea", "merged"]
+    assert kernels == ["naval", "sea", "sea", "sea", "merged", "table"]
 
 
 def test_the_warming_battles_compile_every_strike_pass_loop(monkeypatch: pytest.MonkeyPatch) -> None:
