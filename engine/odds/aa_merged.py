@@ -339,6 +339,8 @@ def _scatter_cols(into: Arr, target: Arr, cols: Arr, c0: int) -> None:
 
 
 class MergedTable(TableEngine):
+    rows_are_lines = False  # its rows are the distinct attacker states of every block
+
     def __init__(self, setup: BattleSetup[float], max_cells: int | None = None, max_table: int | None = None) -> None:
         """``max_cells``: the table engine's cap, on every block's loss sequence, checked
         first; ``max_table``: a cap on this engine's own table (distinct attacker states

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.odds.aa import AABattle, _result, aa_odds, catalogue, setup_battle
-from engine.odds.aa_fast import FastEngine
+from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds import aa_table
 from engine.odds.aa_table import TableEngine, rows_compiled
 
@@ -190,3 +190,38 @@ def test_a_span_holds_every_mass_of_at_least_tiny_and_drops_the_rest() -> None:
     assert engine.dropped == pytest.approx(5e-20, rel=1e-12)
     engine.dropped = 0.0
     assert engine._span(np.array([0.5])) == (0, 1) and engine.dropped == 0.0
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options"),
+    [
+        ("5 inf, 2 art, 2 tank, 1 fig", "6 inf, 2 art, 1 tank, 1 fig", {}),
+        ("6 inf, 2 tank, 2 fig", "8 inf, 1 aa", {"keep_land_unit": 2}),  # AA gun: several blocks, by state
+        ("2 bat, 2 cru, 2 des, 1 car, 2 fig", "1 bat, 2 cru, 2 des, 2 tra", {"mode": "sea"}),  # damaged battleships
+        ("4 inf, 2 tank", "5 inf", {"mode": "amphibious", "bombard": "1 bat"}),
+        ("10 inf, 4 art, 4 tank, 2 fig", "12 inf, 4 art, 2 tank, 2 fig", {"retreat_below": 6}),
+    ],
+)
+def test_the_report_by_line_positions_is_the_report_by_states(
+    attacker: str, defender: str, options: dict[str, object], rows: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One attacker block: the table engine hands the report its final masses by position
+    # on the loss sequences (the fast engine's per-line tables); the same report as
+    # summed state by state.
+    battle = AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+    setup, aside = setup_battle(battle, 1.0)
+    tally = TableEngine(setup).run(None)
+    one_block = len({s.attacker for s in setup.starts}) == 1
+    assert isinstance(tally, LineTally) == one_block
+    if not options:  # the per-line tables answer (damaged battleships share survivors: by state)
+        assert isinstance(tally, LineTally) and tally.side_report("attacker", tuple(battle.attacker)) is not None
+    by_line = _result(battle, setup, aside, tally, "fast", catalogue())
+    monkeypatch.setattr(TableEngine, "rows_are_lines", False)
+    by_state = _result(battle, setup, aside, TableEngine(setup).run(None), "fast", catalogue())
+    for who in ("attacker", "defender"):
+        assert by_line.expected_survivors[who] == pytest.approx(by_state.expected_survivors[who], abs=1e-15)
+        assert by_line.expected_ipc_loss[who] == pytest.approx(by_state.expected_ipc_loss[who], abs=1e-12)
+        assert [k for k, _ in by_line.survivors[who]] == [k for k, _ in by_state.survivors[who]]
+        assert [p for _, p in by_line.survivors[who]] == pytest.approx([p for _, p in by_state.survivors[who]], abs=1e-15)
+        assert by_line.survivor_count[who] == pytest.approx(by_state.survivor_count[who], abs=1e-15)
+    assert by_line.survivors["attacker"]  # something to compare
