@@ -1539,8 +1539,12 @@ def _second_wave_once(
             return None
         d_of.append(d_ids.setdefault(d, len(d_ids)))
     # S[f, d]: force f's chance to meet defender start d (two final states may be one).
-    S = np.zeros((len(forces), len(d_ids)), dtype=object if exact else float)
-    np.add.at(S, (f_at.ravel(), np.array(d_of, dtype=np.int64)[d_at.ravel()]), fights.w / live)
+    cells = f_at.ravel() * len(d_ids) + np.array(d_of, dtype=np.int64)[d_at.ravel()]
+    if exact:
+        S = np.zeros((len(forces), len(d_ids)), dtype=object)
+        np.add.at(S.reshape(-1), cells, fights.w / live)
+    else:  # the same sums in the same order (each cell's terms as they come), ~50 times faster
+        S = np.bincount(cells, fights.w / live, len(forces) * len(d_ids)).reshape(len(forces), len(d_ids))
     force_states = np.array([att.state_of(force) for force in forces], dtype=np.int64)
     if force_states.max(initial=0) < 2**14:  # their AA outcomes in a quarter of the memory
         force_states = force_states.astype(np.int16)
