@@ -5,11 +5,13 @@ the engine's own reported error bound (plus float rounding)."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from engine.core.errors import IllegalOrder
 from engine.odds.aa import AABattle, _result, aa_odds, catalogue, setup_battle
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds import aa_table
@@ -225,3 +227,52 @@ def test_the_report_by_line_positions_is_the_report_by_states(
         assert [p for _, p in by_line.survivors[who]] == pytest.approx([p for _, p in by_state.survivors[who]], abs=1e-15)
         assert by_line.survivor_count[who] == pytest.approx(by_state.survivor_count[who], abs=1e-15)
     assert by_line.survivors["attacker"]  # something to compare
+
+
+def _random_battle(rng: random.Random) -> AABattle:
+    """A random battle the table engine takes with one attacker block: land or
+    amphibious (no attacking aircraft against an AA gun) or at sea without submarines,
+    1-12 units a side, with random options a player may ask for."""
+    def army(n: int, kinds: list[str]) -> str:
+        counts: dict[str, int] = {}
+        for _ in range(n):
+            kind = rng.choice(kinds)
+            counts[kind] = counts.get(kind, 0) + 1
+        return ", ".join(f"{c} {k}" for k, c in counts.items())
+
+    options: dict[str, object] = {"low_luck": rng.random() < 0.15,
+                                  "rules": rng.choice(["anniversary", "1942se", "global1940"])}  # fmt: skip
+    kind = rng.choice(["land", "land", "amphibious", "sea"])
+    if kind == "sea":
+        attacker = army(rng.randint(1, 10), ["des", "cru", "bat", "car", "fig", "bom", "tra"])
+        defender = army(rng.randint(1, 10), ["des", "cru", "bat", "car", "fig", "tra"])
+        options["mode"] = "sea"
+    else:
+        air = rng.random() < 0.5
+        attacker = army(rng.randint(1, 12), ["inf", "art", "tank"] + (["fig", "bom"] if air else []))
+        defender = army(rng.randint(1, 12), ["inf", "art", "tank", "fig"]) + ("" if air or rng.random() < 0.5
+                                                                             else ", 1 aa")  # fmt: skip
+        if kind == "amphibious":
+            options.update(mode="amphibious", bombard=rng.choice(["1 bat", "1 cru", "1 bat, 2 cru"]))
+        elif rng.random() < 0.3:
+            options["keep_land_unit"] = rng.randint(1, 2)
+    if rng.random() < 0.3:
+        options["retreat_below"] = rng.randint(1, 4)
+    return AABattle.parse(attacker, defender, **options)  # type: ignore[arg-type]
+
+
+def test_random_battles_in_the_compiled_rows_match_fractions(rows: list[int]) -> None:
+    # 40 random battles, each against exact fractions (the fast engine), in the numpy
+    # rows and in the compiled ones; every one of them with one attacker block.
+    rng = random.Random(1941)
+    battles: list[AABattle] = []
+    while len(battles) < 40:
+        battle = _random_battle(rng)
+        try:
+            setup_battle(battle, 1.0)
+        except IllegalOrder:  # e.g. fighters at sea without room on carriers: refused, as a player is
+            continue
+        battles.append(battle)
+    for battle in battles:
+        _compare(battle)
+    assert len(rows) == (40 if aa_table.ROWS_COMPILED else 0)
