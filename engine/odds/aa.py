@@ -1011,7 +1011,7 @@ def _run(
     ):
         from engine.odds.aa_merged import table_engine  # numpy: imported for big battles only
 
-        table = table_engine(setup, max_cells, max_table)
+        table = table_engine(setup, max_cells, max_table, to_the_end=limit is None and battle.retreat_chance is None)
         table.report_ends = report  # without a report nobody reads the final states
         if battle.retreat_chance is not None:
             table.win_chance_cuts(battle.retreat_chance / 100)
@@ -1050,14 +1050,14 @@ def _run(
 
 
 def _rows_compiled(setup: BattleSetup[float]) -> bool:
-    """Whether the table engine's compiled rows take ``setup`` (then small battles too:
-    :func:`engine.odds.aa_table.rows_compiled`); only asked where numba is loaded, so
-    numpy and the table engine are loaded already."""
+    """Whether the table engine's compiled rows take ``setup`` ahead of the fast engine
+    (:func:`engine.odds.aa_table.rows_compiled_first`); only asked where numba is
+    loaded, so numpy and the table engine are loaded already."""
     if not compiled.numba_loaded():
         return False
-    from engine.odds.aa_table import rows_compiled
+    from engine.odds.aa_table import rows_compiled_first
 
-    return rows_compiled(setup)
+    return rows_compiled_first(setup)
 
 
 def stuck_start(setup: BattleSetup[N], battle: AABattle, unit: N, pairs: bool = False) -> Tally[N] | None:

@@ -48,8 +48,8 @@ from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, retreat_band,
-    start_attackers, too_many_cells,
+    ATTACKER, CUT, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, StartTable, Tally,
+    retreat_band, too_many_cells,
 )  # fmt: skip
 from engine.odds.aa_fast import LineTally
 from engine.odds.aa_fast import _line as fast_line
@@ -70,11 +70,11 @@ SHARED_MIN = 32  # rows from which shared_spread beats a product per row
 # 12 slower), the products the same (to rounding).
 SHARED_BAND_INTO = 8
 SOURCE = 1e-30  # in-row moves start from columns whose d0 x reaches this
-# Where numba is loaded, a battle fought to the end with one attacker block goes row by
-# row in one compiled loop (engine.odds.aa_table_kernel): 40 a side ~1.5 ms against the
-# numpy rows' ~3.7, 100 a side ~14 against ~18 (about even from ~110 a side, where the
-# matrix products of the numpy rows catch up).  False: the numpy rows always (the tests
-# compare the two).
+# Where numba is loaded, a battle fought to the end goes row by row, every block's, in
+# one compiled loop (engine.odds.aa_table_kernel): 40 a side ~1.5 ms against the numpy
+# rows' ~3.7, 100 a side ~14 against ~18 (about even from ~110 a side, where the matrix
+# products of the numpy rows catch up).  False: the numpy rows always (the tests compare
+# the two).
 ROWS_COMPILED = True
 H_CHUNK = 8  # defender scores per product in _ground_spread
 
@@ -191,10 +191,22 @@ def padded_rows(rows: Sequence[Arr]) -> Arr:
 
 def rows_compiled(setup: BattleSetup[float]) -> bool:
     """Whether :class:`TableEngine` fights ``setup`` to the end in its compiled rows:
-    numba loaded, one attacker block (no AA fire splitting it).  Then the table engine
-    takes small battles too (below engine.odds.aa.SMALL_CELLS): ~0.18 ms at 10 a side
-    against the fast engine's ~0.25 (most of it the report, the rows ~0.02)."""
-    return ROWS_COMPILED and compiled.numba_loaded() and len(start_attackers(setup.starts)) <= BLOCKS_TOGETHER
+    numba loaded (the bot and ``make bench`` load it as they start; a one-shot
+    ``warroom odds`` would lose more to its import than it saves on a small battle)."""
+    return ROWS_COMPILED and compiled.numba_loaded()
+
+
+def rows_compiled_first(setup: BattleSetup[float]) -> bool:
+    """Whether the compiled rows take ``setup`` ahead of the fast engine (a small battle,
+    below engine.odds.aa.SMALL_CELLS) or the merged engine (AA fire's blocks, up to
+    engine.odds.aa_merged.COMPILED_OVER_MERGED cells): :func:`rows_compiled`, and round
+    1 starts from a list of starts.  ~0.15 ms at 10 a side against the fast engine's
+    ~0.17-0.25 (most of it the report, the rows ~0.02); ~0.3 against ~0.42 ms with an
+    AA gun firing at one fighter (2 blocks); 8 units with 3 aircraft against 10 and an
+    AA gun (6 blocks) ~0.7 against the numpy rows' ~4.5 ms.  A second wave's thousands
+    of starts come as a :class:`engine.odds.aa_battle.StartTable`, which those engines
+    read as arrays and the table engine one by one."""
+    return rows_compiled(setup) and not isinstance(setup.starts, StartTable)
 
 
 def row_ids(rows: Arr) -> tuple[Arr, Arr]:
@@ -1032,7 +1044,7 @@ class TableEngine:
                 self.DFT[:, j] = saved[:, fj]
             self._spread(M, k, 0, one, j, 0)
             self.DFT = saved
-        in_kernel = rounds is None and K <= BLOCKS_TOGETHER and rows_compiled(self.setup)
+        in_kernel = rounds is None and rows_compiled(self.setup)
         if in_kernel:
             self._compiled_rows(M)
         elif rounds is None and self._dense(M):

@@ -18,7 +18,8 @@ from engine.odds.aa_battle import CUT, RETREAT, SLACK, TINY
 from engine.odds.aa_fast import FastEngine
 from engine.odds import aa_merged
 from engine.odds.aa_merged import (
-    RUNS_APART, MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, table_engine,
+    RUNS_APART, MergedTable, _after, _catalogue, _chains, _dice_dists, _levels, _run_sums, _scatter, merges,
+    table_engine,
 )
 from engine.odds.aa_table import TableEngine, hits, shared_spread, shared_spread_into
 from engine.odds.dist import low_luck_distribution
@@ -439,6 +440,27 @@ def test_big_aa_battles_use_the_merged_engine_and_add_up() -> None:
     assert type(table_engine(small)) is TableEngine
 
 
+def test_blocks_fought_to_the_end_take_the_compiled_rows_up_to_their_limit() -> None:
+    # Where numba is loaded, a battle fought to the end with up to COMPILED_OVER_MERGED
+    # cells goes to the table engine's compiled rows, every block's (faster there); with
+    # a round limit or a retreat by win chance, and past the limit, the merged engine.
+    import numba  # noqa: F401
+
+    battle = AABattle.parse("10 inf, 3 art, 3 tank, 2 fig, 2 bom", "12 inf, 3 art, 2 tank, 2 fig, 1 aa")
+    setup, _ = setup_battle(battle, 1.0)
+    assert merges(setup) and len({s.attacker for s in setup.starts}) == 9
+    compiled = table_engine(setup, to_the_end=True)
+    assert type(compiled) is TableEngine
+    assert isinstance(table_engine(setup), MergedTable)
+    by_rows, by_states = compiled.run(None), table_engine(setup).run(None)
+    bound = by_rows.dropped + by_states.dropped + 1e-15
+    for key in ("attacker", "defender", "draw"):
+        assert by_rows.outcome[key] == pytest.approx(by_states.outcome[key], abs=bound)
+    big, _ = setup_battle(AABattle.parse("40 inf, 10 art, 10 tank, 5 fig, 5 bom",
+                                         "50 inf, 10 art, 5 tank, 5 fig, 1 aa"), 1.0)  # fmt: skip
+    assert isinstance(table_engine(big, to_the_end=True), MergedTable)  # 168,696 cells
+
+
 def test_win_chance_by_column_chunks_matches_one_product(monkeypatch: pytest.MonkeyPatch) -> None:
     battle = AABattle.parse("12 inf, 6 fig, 6 bom", "16 inf, 2 tank, 1 aa", retreat_chance=40)
     setup, _ = setup_battle(battle, 1.0)
@@ -714,6 +736,9 @@ def test_random_battles_with_options_agree_with_the_general_engine(monkeypatch: 
         real_init(self, *args, **kwargs)
 
     monkeypatch.setattr(MergedTable, "__init__", counted)
+    # The merged engine as it was, where numba is loaded too (there the table engine's
+    # compiled rows take small battles fought to the end: see table_engine).
+    monkeypatch.setattr(aa_merged, "COMPILED_OVER_MERGED", 0)
     rng = random.Random(5)
     options = [{}, {"rounds": 2}, {"retreat_left": 3}, {"retreat_after": 2}, {"keep_land_unit": 1},
                {"retreat_chance": 35}, {"rounds": 1, "wave2": "3 inf, 2 fig"}]  # fmt: skip
