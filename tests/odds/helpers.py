@@ -161,3 +161,13 @@ def assert_floats_match_fractions(battle: AABattle) -> AAOdds:
         for count, p in exact.survivor_count[side].items():
             assert floats.survivor_count[side].get(count, 0.0) == pytest.approx(p, abs=1e-12)
     return exact
+
+
+def random_army(rng: random.Random, kinds: list[str], total: int) -> str:
+    """An army of ``total`` units, each of a kind drawn from ``kinds`` (repeat a kind to
+    draw it more often), in the /odds notation (``"3 inf, 1 fig"``)."""
+    counts: dict[str, int] = {}
+    for _ in range(total):
+        kind = rng.choice(kinds)
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n} {kind}" for kind, n in counts.items())

@@ -23,6 +23,7 @@ from engine.odds.aa_merged import (
 )
 from engine.odds.aa_table import TableEngine, hits, shared_spread, shared_spread_into
 from engine.odds.dist import low_luck_distribution
+from tests.odds.helpers import random_army
 from tests.odds.merged_helpers import round_limit, run_merged, same_tally
 
 
@@ -714,14 +715,6 @@ def test_the_merged_engine_keeps_the_pairs_still_fighting_as_the_general_engine(
     assert aa_odds(joined).engine == "fast"  # the first wave in the merged engine
 
 
-def _random_army(rng: random.Random, kinds: list[str], total: int) -> str:
-    counts: dict[str, int] = {}
-    for _ in range(total):
-        kind = rng.choice(kinds)
-        counts[kind] = counts.get(kind, 0) + 1
-    return ", ".join(f"{n} {kind}" for kind, n in counts.items())
-
-
 def test_random_battles_with_options_agree_with_the_general_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     # Land battles against an AA gun with many aircraft, each with one of the
     # options players use (a round limit, retreats after N rounds, with K units left or
@@ -745,8 +738,8 @@ def test_random_battles_with_options_agree_with_the_general_engine(monkeypatch: 
     keys = ("attacker_win", "defender_win", "draw", "attacker_takes", "retreat", "stalemate", "unfinished")
     merged = 0
     for n in range(28):
-        attacker = _random_army(rng, ["inf", "art", "tank", "fig", "fig", "bom"], rng.randint(10, 22))
-        defender = _random_army(rng, ["inf", "inf", "art", "tank", "fig"], rng.randint(10, 22)) + ", 1 aa"
+        attacker = random_army(rng, ["inf", "art", "tank", "fig", "fig", "bom"], rng.randint(10, 22))
+        defender = random_army(rng, ["inf", "inf", "art", "tank", "fig"], rng.randint(10, 22)) + ", 1 aa"
         battle = AABattle.parse(attacker, defender, **options[n % len(options)])
         before = len(made)
         got = aa_odds(battle)

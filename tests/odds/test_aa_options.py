@@ -21,7 +21,7 @@ from engine.odds.aa_fast import FastEngine
 from engine.odds.aa_retreat import retreat_pairs
 from engine.odds.aa_table import TableEngine
 from engine.odds.report import aa_lines
-from tests.odds.helpers import invoke
+from tests.odds.helpers import invoke, random_army
 
 F = Fraction
 
@@ -1149,16 +1149,10 @@ def test_second_wave_in_the_chart_sections() -> None:
 def _random_land_battle(rng: random.Random) -> AABattle:
     """A random land battle of 4-14 attackers (aircraft likely) against 3-12 defenders
     (an AA gun likely) with random options: what a player may ask for."""
-
-    def army(size: int, pool: list[str]) -> str:
-        counts: dict[str, int] = {}
-        for _ in range(size):
-            unit = rng.choice(pool)
-            counts[unit] = counts.get(unit, 0) + 1
-        return ", ".join(f"{n} {u}" for u, n in counts.items())
-
-    attacker = army(rng.randint(4, 14), ["inf", "art", "tank", "fig", "bom", "fig", "bom"])
-    defender = army(rng.randint(3, 12), ["inf", "art", "tank", "fig"]) + (", 1 aa" if rng.random() < 0.7 else "")
+    attacker = random_army(rng, ["inf", "art", "tank", "fig", "bom", "fig", "bom"], rng.randint(4, 14))
+    defender = random_army(rng, ["inf", "art", "tank", "fig"], rng.randint(3, 12)) + (
+        ", 1 aa" if rng.random() < 0.7 else ""
+    )
     options: dict[str, Any] = {}
     if rng.random() < 0.5:
         options["retreat_chance"] = rng.choice([10, 25, 40, 55, 70])

@@ -16,6 +16,7 @@ from engine.odds.aa import AABattle, _result, aa_odds, catalogue, setup_battle
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds import aa_table
 from engine.odds.aa_table import TableEngine, rows_compiled
+from tests.odds.helpers import random_army
 
 KEYS = ("attacker", "defender", "draw", "retreat", "stalemate", "unfinished")
 
@@ -233,24 +234,18 @@ def _random_battle(rng: random.Random) -> AABattle:
     """A random battle the table engine takes: land or amphibious (an AA gun firing at
     attacking aircraft likely: several blocks) or at sea without submarines, 1-12 units
     a side, with random options a player may ask for."""
-    def army(n: int, kinds: list[str]) -> str:
-        counts: dict[str, int] = {}
-        for _ in range(n):
-            kind = rng.choice(kinds)
-            counts[kind] = counts.get(kind, 0) + 1
-        return ", ".join(f"{c} {k}" for k, c in counts.items())
-
     options: dict[str, object] = {"low_luck": rng.random() < 0.15,
                                   "rules": rng.choice(["anniversary", "1942se", "global1940"])}  # fmt: skip
     kind = rng.choice(["land", "land", "amphibious", "sea"])
     if kind == "sea":
-        attacker = army(rng.randint(1, 10), ["des", "cru", "bat", "car", "fig", "bom", "tra"])
-        defender = army(rng.randint(1, 10), ["des", "cru", "bat", "car", "fig", "tra"])
+        attacker = random_army(rng, ["des", "cru", "bat", "car", "fig", "bom", "tra"], rng.randint(1, 10))
+        defender = random_army(rng, ["des", "cru", "bat", "car", "fig", "tra"], rng.randint(1, 10))
         options["mode"] = "sea"
     else:
         air = rng.random() < 0.5
-        attacker = army(rng.randint(1, 12), ["inf", "art", "tank"] + (["fig", "bom"] if air else []))
-        defender = army(rng.randint(1, 12), ["inf", "art", "tank", "fig"]) + (", 1 aa" if rng.random() < 0.5 else "")
+        attacker = random_army(rng, ["inf", "art", "tank"] + (["fig", "bom"] if air else []), rng.randint(1, 12))
+        defender = random_army(rng, ["inf", "art", "tank", "fig"], rng.randint(1, 12))
+        defender += ", 1 aa" if rng.random() < 0.5 else ""
         if kind == "amphibious":
             options.update(mode="amphibious", bombard=rng.choice(["1 bat", "1 cru", "1 bat, 2 cru"]))
         elif rng.random() < 0.3:
