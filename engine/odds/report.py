@@ -60,6 +60,8 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append("low luck")
     if b.overland:
         extras.append(f"{format_army(b.overland)} came over land")
+    if b.rounds is not None:
+        extras.append(f"{b.rounds} round{'' if b.rounds == 1 else 's'} at most")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
     if b.keep_land_unit:

@@ -270,6 +270,11 @@ async def test_odds_aa_takes_round_options_up_to_the_calculators_hundred() -> No
     msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", rounds="80")
     odds = aa_odds(AABattle.parse("1 inf", "1 inf", rounds=80))
     assert f"**Attacker wins {100 * odds.attacker_win:.1f}%**" in msg.text
+    # The round limit is said in the first line, as every other option is: after 80
+    # rounds nothing is left fighting to show it below.
+    assert msg.text.splitlines()[0] == "1 inf attack 1 inf (land battle) — 80 rounds at most"
+    msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", rounds="1")
+    assert msg.text.splitlines()[0] == "1 inf attack 1 inf (land battle) — 1 round at most"
     msg = await invoke("odds aa", attacker="1 inf", defender="1 inf", retreat_after="60")
     odds = aa_odds(AABattle.parse("1 inf", "1 inf", retreat_after=60))
     assert f"**Attacker wins {100 * odds.attacker_win:.1f}%**" in msg.text
