@@ -233,8 +233,8 @@ def warm() -> None:
     the retreats may correct the traced solve: 1 sub against 1 cru retreats at 70 %,
     little enough to be corrected), and the merged engine's
     loop for big AA battles (engine.odds.aa_merged_kernel), and the table engine's
-    compiled rows, which take every battle fought to the end without submarines or AA
-    fire once numba is loaded (engine.odds.aa_table_kernel): the bot does it in a worker
+    compiled rows, which take every battle without submarines fought to the end once
+    numba is loaded (engine.odds.aa_table_kernel): the bot does it in a worker
     thread as it starts, so nobody's first such battle waits for it (~1 s from the
     cache; compiling ~10-30 s, once per machine)."""
     from engine.odds import aa_merged_kernel, aa_naval_kernel, aa_table_kernel

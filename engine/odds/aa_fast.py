@@ -159,13 +159,13 @@ class FastEngine(Generic[N]):
         for start in setup.starts:
             if start.attacker not in self.a_block:
                 self.a_block[start.attacker] = len(self.a_states)
-                line = _line(att, start.attacker, self.unit, setup.low_luck)
+                line = side_line(att, start.attacker, self.unit, setup.low_luck)
                 self._a_lines.append((line, len(self.a_states)))
                 a_lines.append(line)
                 end = len(self.a_states) + len(line.states) - 1
                 self.a_states += line.states
                 self.a_end += [end] * len(line.states)
-        d_line = _line(dfn, dfn.start, self.unit, setup.low_luck)
+        d_line = side_line(dfn, dfn.start, self.unit, setup.low_luck)
         self.d_line: _Line[N] = d_line
         self.d_states = d_line.states
         self.d_index = d_line.index
@@ -598,7 +598,10 @@ class _Line(Generic[N]):
 _Block = tuple[struct.Struct, Callable[[list[float]], Any], list[float], list[tuple[int, int, int]]]
 
 
-def _line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
+def side_line(side: Side, start: State, unit: N, low_luck: bool) -> _Line[N]:
+    """``side``'s loss sequence from ``start`` with what the engines ask of each state on
+    it (memoised with the side): the fast engine's rows and columns, and the report's
+    per-line tables (also :meth:`engine.odds.aa_table.TableEngine._line_ends`)."""
     key = ("fast-line", start, type(unit).__name__, low_luck)
     got = side.engine_memo.get(key)
     if got is None:

@@ -51,8 +51,7 @@ from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, OUTCOMES, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, StartTable, Tally,
     retreat_band, too_many_cells,
 )  # fmt: skip
-from engine.odds.aa_fast import LineTally
-from engine.odds.aa_fast import _line as fast_line
+from engine.odds.aa_fast import LineTally, side_line
 from engine.odds.aa_side import Side, State
 from engine.odds.aa_units import AIR
 from engine.odds.dist import low_luck_distribution
@@ -189,8 +188,8 @@ def padded_rows(rows: Sequence[Arr]) -> Arr:
     return out
 
 
-def rows_compiled(setup: BattleSetup[float]) -> bool:
-    """Whether :class:`TableEngine` fights ``setup`` to the end in its compiled rows:
+def rows_compiled() -> bool:
+    """Whether :class:`TableEngine` fights a battle to the end in its compiled rows:
     numba loaded (the bot and ``make bench`` load it as they start; a one-shot
     ``warroom odds`` would lose more to its import than it saves on a small battle)."""
     return ROWS_COMPILED and compiled.numba_loaded()
@@ -206,7 +205,7 @@ def rows_compiled_first(setup: BattleSetup[float]) -> bool:
     AA gun (6 blocks) ~0.7 against the numpy rows' ~4.5 ms.  A second wave's thousands
     of starts come as a :class:`engine.odds.aa_battle.StartTable`, which those engines
     read as arrays and the table engine one by one."""
-    return rows_compiled(setup) and not isinstance(setup.starts, StartTable)
+    return rows_compiled() and not isinstance(setup.starts, StartTable)
 
 
 def row_ids(rows: Arr) -> tuple[Arr, Arr]:
@@ -1044,8 +1043,7 @@ class TableEngine:
                 self.DFT[:, j] = saved[:, fj]
             self._spread(M, k, 0, one, j, 0)
             self.DFT = saved
-        in_kernel = rounds is None and rows_compiled(self.setup)
-        if in_kernel:
+        if rounds is None and rows_compiled():
             self._compiled_rows(M)
         elif rounds is None and self._dense(M):
             pass
@@ -1261,8 +1259,8 @@ class TableEngine:
         tally.attacker_end = {st: x for st, x in zip(t.states, a_mass) if x}
         tally.defender_end = {st: x for st, x in zip(self.d_tab.states, d_mass) if x}
         tally.lines = (
-            fast_line(setup.attacker, self.blocks[0], 1.0, setup.low_luck),
-            fast_line(setup.defender, setup.defender.start, 1.0, setup.low_luck),
+            side_line(setup.attacker, self.blocks[0], 1.0, setup.low_luck),
+            side_line(setup.defender, setup.defender.start, 1.0, setup.low_luck),
         )
         tally.a_mass, tally.d_mass = a_mass, d_mass
 

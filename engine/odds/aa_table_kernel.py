@@ -27,9 +27,9 @@ dice outcomes outside ``a_lo .. a_hi`` (each below :data:`engine.odds.aa_battle.
 Every kept visit spreads over the whole kept span of the attacker's outcomes, in one
 loop the compiler vectorises: trimming the span product by product (from the most
 likely outcome outward while a product reaches ``tiny``) did fewer products but was
-slower (~10.5 against ~7.2 ms at 80 a side) and left out more.  The same answer as the numpy rows to
-rounding, within both error bounds (tests/odds/test_aa_table.py compares the two, and
-both with exact fractions).
+slower (~10.5 against ~7.2 ms at 80 a side) and left out more.  The same answer as
+the numpy rows to rounding, within both error bounds (tests/odds/test_aa_table.py
+compares the two, and both with exact fractions).
 """
 
 from __future__ import annotations

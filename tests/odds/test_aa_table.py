@@ -85,7 +85,7 @@ def test_table_engine_matches_fractions(attacker: str, defender: str, options: d
     _compare(battle)
     setup, _ = setup_battle(battle, 1.0)
     # The compiled rows take a battle fought to the end (AA fire's blocks too).
-    compiled = rows_compiled(setup) and battle.rounds is None
+    compiled = rows_compiled() and battle.rounds is None
     assert len(rows) == (1 if compiled else 0)
 
 
