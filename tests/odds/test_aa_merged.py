@@ -441,11 +441,34 @@ def test_big_aa_battles_use_the_merged_engine_and_add_up() -> None:
     assert type(table_engine(small)) is TableEngine
 
 
-def test_blocks_fought_to_the_end_take_the_compiled_rows_up_to_their_limit() -> None:
+def test_blocks_fought_to_the_end_take_the_compiled_rows_up_to_their_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     # Where numba is loaded, a battle fought to the end with up to COMPILED_OVER_MERGED
     # cells goes to the table engine's compiled rows, every block's (faster there); with
     # a round limit or a retreat by win chance, and past the limit, the merged engine.
     import numba  # noqa: F401
+
+    made: list[str] = []
+    real_init = MergedTable.__init__
+
+    def counted(self: MergedTable, *args: Any, **kwargs: Any) -> None:
+        made.append("merged")
+        real_init(self, *args, **kwargs)
+
+    real_rows = TableEngine._compiled_rows
+
+    def rows(self: TableEngine, M: Any) -> None:
+        made.append("compiled rows")
+        real_rows(self, M)
+
+    monkeypatch.setattr(MergedTable, "__init__", counted)
+    monkeypatch.setattr(TableEngine, "_compiled_rows", rows)
+    a, d = "10 inf, 3 art, 3 tank, 2 fig, 2 bom", "12 inf, 3 art, 2 tank, 2 fig, 1 aa"
+    for options, want in (({}, ["compiled rows"]), ({"rounds": 2}, ["merged"]),
+                          ({"retreat_chance": 40}, ["merged"])):  # fmt: skip
+        made.clear()
+        aa_odds(AABattle.parse(a, d, **options))  # type: ignore[arg-type]
+        assert made == want, options
+    made.clear()
 
     battle = AABattle.parse("10 inf, 3 art, 3 tank, 2 fig, 2 bom", "12 inf, 3 art, 2 tank, 2 fig, 1 aa")
     setup, _ = setup_battle(battle, 1.0)
