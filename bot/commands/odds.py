@@ -112,6 +112,10 @@ BIG_AT_ONCE = 1
 BIG_SECONDS = 600.0
 BIG_NOTICE = ("⏳ A big battle, past the quick limits: it is computed exactly in a process of its own, one big"
               " battle at a time (a minute or more at 100 a side). The answer follows here.")
+# Said after a refusal for the work limits where the server does not allow big battles:
+# the member asking may be its admin, or may tell them.
+BIG_HINT = (" This server answers only battles within its quick limits; its admin can allow bigger ones"
+            " (WARROOM_ODDS_BIG=1, see the README).")
 
 
 @dataclass(frozen=True)
@@ -300,6 +304,8 @@ async def _aa_in_turn(battle: AABattle, asker: int,
                     await notice()
                 async with turns.big:
                     got = await asyncio.to_thread(_big_reply, battle, _big)
+            elif isinstance(got, OverLimit):
+                got = type(got)(got.message + BIG_HINT, legal=got.legal)
             turns.replies[key] = got  # the newest last
         else:
             turns.replies.move_to_end(key)

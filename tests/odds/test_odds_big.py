@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.commands import odds
-from bot.commands.odds import BIG_NOTICE, BigBattles
+from bot.commands.odds import BIG_HINT, BIG_NOTICE, BigBattles
 from bot.config import Config
 from bot.discord_app import WarroomBot
 from bot.local import run_script
@@ -51,6 +51,11 @@ async def test_by_default_a_battle_past_the_work_limit_is_refused(small_limit: N
     code, out = await run(ASK, tmp_path)
     assert code == 0, out
     assert "too big to compute exactly here" in out and BIG_NOTICE not in out and "Attacker wins" not in out
+    # The refusal tells how a server answers it: its admin may allow big battles.
+    assert BIG_HINT.strip() in out and "WARROOM_ODDS_BIG=1" in out
+    # A refusal for anything else than the work limits says nothing of it.
+    code, out = await run('alice: /odds aa attacker:"200 inf" defender:"1 inf"\n', tmp_path)
+    assert code == 0 and "At most 120 units per side" in out and "WARROOM_ODDS_BIG" not in out, out
 
 
 async def test_where_allowed_it_is_computed_exactly_after_a_notice(small_limit: None, tmp_path: Path) -> None:
@@ -74,6 +79,7 @@ async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small
     code, out = await run(ASK, tmp_path)
     assert code == 0 and BIG_NOTICE in out, out
     assert "This battle takes more than 0.001 seconds to compute here" in out and "Attacker wins" not in out
+    assert "WARROOM_ODDS_BIG" not in out  # allowed already: no hint
     # 200 MB of address space is less than numpy and the compiled loops hold already:
     # the battle's first big table cannot be had, and only its process ends.
     odds.configure(BigBattles(allowed=True, memory_mb=200))
