@@ -139,47 +139,27 @@ def _candidates(units: list[Unit], order: list[str], keep_land: bool) -> list[tu
     return steps
 
 
-def _legal(cls: str, unit: Unit) -> bool:
-    return not ((cls == "sub" and unit.kind == "air") or (cls == "air" and unit.kind == "sub"))
-
-
-def _best_absorb(units: list[Unit], steps: list[tuple[int, str]], hits: dict[str, int]) -> int:
-    """Most hits the steps can take (tiny brute force over how the shared pool splits)."""
-    s = sum(1 for i, _ in steps if units[i].kind == "sub")
-    a = sum(1 for i, _ in steps if units[i].kind == "air")
-    f = len(steps) - s - a
-    best = 0
-    for fs in range(f + 1):  # shared steps given to submarine fire
-        for fa in range(f - fs + 1):  # and to aircraft fire
-            got_s = min(hits["sub"], s + fs)
-            got_a = min(hits["air"], a + fa)
-            got_y = min(hits["any"], s + a + f - got_s - got_a)
-            best = max(best, got_s + got_a + got_y)
-    return best
+def _matchable(kinds: list[str], hits: dict[str, int]) -> bool:
+    """Whether steps of unit kinds ``kinds`` can each take a hit of their own: a
+    submarine's hit never on an aircraft, an aircraft's (without a friendly destroyer)
+    never on a submarine.  Hall's condition on the three groups of steps: the
+    submarines' steps need submarine or unrestricted hits, the aircraft's aircraft or
+    unrestricted ones, and all of them no more hits than there are."""
+    s = sum(1 for k in kinds if k == "sub")
+    a = sum(1 for k in kinds if k == "air")
+    total = hits["sub"] + hits["air"] + hits["any"]
+    return s <= hits["sub"] + hits["any"] and a <= hits["air"] + hits["any"] and len(kinds) <= total
 
 
 def take_hits(units: list[Unit], hits: dict[str, int], order: list[str], keep_land: bool) -> list[Unit]:
+    """A-10.14's ruling: the owner takes as many hits as can be placed and, of those
+    choices, loses the earliest steps of its order: going down the order, a step is
+    lost when it and the steps lost before it can still each take a hit."""
     steps = _candidates(units, order, keep_land)
-    hits = dict(hits)
-    if not any(u.kind == "sub" for u in units):  # nothing for the aircraft rule to protect
-        hits["any"], hits["air"] = hits["any"] + hits["air"], 0
-    if not any(u.kind == "air" for u in units):  # nothing for the submarine rule to spare
-        hits["any"], hits["sub"] = hits["any"] + hits["sub"], 0
     chosen: list[tuple[int, str]] = []
-    if not hits["sub"] and not hits["air"]:  # unrestricted: straight down the order
-        chosen, hits["any"] = steps[: hits["any"]], 0
-    for cls in ("sub", "air", "any"):
-        while hits[cls] > 0:
-            best = _best_absorb(units, steps, hits)
-            hits[cls] -= 1
-            for k, (i, what) in enumerate(steps):
-                if not _legal(cls, units[i]):
-                    continue
-                rest = steps[:k] + steps[k + 1 :]
-                if _best_absorb(units, rest, hits) == best - 1:
-                    chosen.append((i, what))
-                    steps = rest
-                    break
+    for i, what in steps:
+        if _matchable([units[j].kind for j, _ in chosen] + [units[i].kind], hits):
+            chosen.append((i, what))
     out = [Unit(u.name, u.damaged, u.overland) for u in units]
     dead = set()
     for i, what in chosen:
