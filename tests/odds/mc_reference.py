@@ -6,6 +6,7 @@ Second Edition and the Global-1940 house rules (spec G-7, G-10), from its own ta
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -576,3 +577,113 @@ def _stuck(att: list[Unit], dfn: list[Unit]) -> bool:
                 return True
         return False
     return not can_hit(att, dfn, "attack") and not can_hit(dfn, att, "defense")
+
+
+def _sure_or_die(total: int) -> dict[int, float]:
+    """Low luck's hits of a pool of ``total`` as a distribution (see :func:`_low_luck`)."""
+    sure, rest = divmod(total, 6)
+    return {sure: 1.0} if not rest else {sure: 1 - rest / 6, sure + 1: rest / 6}
+
+
+def _aa_outcomes(att: list[Unit], low_luck: bool, guns: int, order: list[str] | None) -> list[tuple[float, list[Unit]]]:
+    """:func:`_aa_fire`'s outcomes with their chances, every one of them."""
+    hit = 2 if "radar" in _SET["tech"]["defense"] else 1
+    air = [u for u in att if u.kind == "air"]
+    if not air or not guns:
+        return [(1.0, att)]
+
+    def dist(n: int) -> dict[int, float]:
+        if low_luck:
+            return _sure_or_die(hit * n)
+        p = hit / 6
+        return {k: math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+    if order is not None:  # 1942 Second Edition: up to 3 dice a gun, hits in the order of loss
+        out = []
+        for k, q in dist(min(3 * guns, len(air))).items():
+            left = list(att)
+            for _ in range(k):
+                left.remove(next(u for name in order for u in left if u.name == name and u.kind == "air"))
+            out.append((q, left))
+        return out
+    outcomes = [(1.0, list(att))]
+    for name in sorted({u.name for u in air}):  # a die per aircraft, by type
+        n = sum(1 for u in att if u.name == name)
+        nxt = []
+        for q0, left in outcomes:
+            for k, q in dist(n).items():
+                rest = list(left)
+                for _ in range(k):
+                    rest.remove(next(u for u in rest if u.name == name))
+                nxt.append((q0 * q, rest))
+        outcomes = nxt
+    return outcomes
+
+
+def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: str = "land",
+                   rules: str = "anniversary", low_luck: bool = False, ool_attacker: tuple[str, ...] = (),
+                   ool_defender: tuple[str, ...] = (), rounds: int | None = None, retreat_below: int = 0,
+                   retreat_after: int | None = None, keep_land: bool = False,
+                   most_rounds: int = 400) -> dict[str, float]:
+    """:func:`simulate`'s battle (land or sea; no bombardment, second wave or retreat by
+    win chance) with every roll instead of a sample: AA fire's every outcome, then
+    :func:`_fight`'s checks and rounds over the distribution of states, for up to
+    ``most_rounds`` rounds (what is still fighting then, a few in 1e-50 for small
+    battles, is left out, as are states whose chance falls below 1e-20).  The chances of ``attacker``, ``defender`` (its ``retreat``,
+    ``unfinished`` and ``stalemate`` shares also apart), ``draw`` and ``takes``."""
+    _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
+                tech={"attack": frozenset(), "defense": frozenset()})
+    try:
+        sea = mode == "sea"
+        a_names = [k for k, c in attacker.items() for _ in range(c)]
+        d_names = [k for k, c in defender.items() for _ in range(c)]
+        a_order, d_order = _order(a_names, "attack", ool_attacker), _order(d_names, "defense", ool_defender)
+        play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
+        att = [Unit(x) for x in a_names]
+        dfn = [Unit(x) for x in d_names if x != "aa gun"]
+        fought = bool(dfn)
+        dfn, _aircraft_out = _aside(att, dfn, sea)
+        guns = sum(1 for x in d_names if x == "aa gun")
+        starts = [(1.0, att)] if sea else _aa_outcomes(att, low_luck, guns, a_order if rules == "1942se" else None)
+        out = dict.fromkeys(("attacker", "defender", "draw", "takes", "retreat", "unfinished", "stalemate"), 0.0)
+
+        def end(outcome: str, units: list[Unit], p: float) -> None:
+            if outcome in ("attacker", "draw"):
+                out[outcome] += p
+                out["takes"] += p if outcome == "attacker" and (sea or any(u.kind == "land" for u in units)) else 0.0
+                return
+            out["defender"] += p
+            if outcome != "defender":
+                out[outcome] += p
+
+        live: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
+        for q, a in starts:
+            key = (_key(a), _key(dfn))
+            live[key] = (live.get(key, (0.0,))[0] + q, a, dfn)
+        for r in range(most_rounds):
+            nxt: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
+            for p, a, d in live.values():
+                if p < 1e-20:  # left out: a few in 1e-16 in all, far below the comparisons' 1e-12
+                    continue
+                outcome, a, d = _ends(a, d, play, fought)
+                if outcome is None and r > 0 and retreat_below and len(a) < retreat_below:
+                    outcome = "retreat"
+                if outcome is None and r > 0 and r == retreat_after:
+                    outcome = "retreat"  # a strafe (A-10.15)
+                if outcome is None and rounds is not None and r >= rounds:
+                    outcome = "unfinished"
+                if outcome is None and r > 0 and _stuck(a, d):
+                    outcome = "stalemate"
+                if outcome is not None:
+                    end(outcome, a, p)
+                    continue
+                for q, a1, d1 in _round(a, d, play, d, fire_distribution):
+                    key = (_key(a1), _key(d1))
+                    nxt[key] = (nxt.get(key, (0.0,))[0] + p * q, a1, d1)
+            live = nxt
+            if not live:
+                break
+        return out
+    finally:
+        _SET.update(rules="anniversary", profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"],
+                    tech={"attack": frozenset(), "defense": frozenset()})

@@ -15,11 +15,16 @@ import random
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import DICE, RULES_SETS, TWO_HITS, Unit, _aside, _order, _Rules, _SET, exact_win
+from .mc_reference import DICE, RULES_SETS, TWO_HITS, Unit, _aside, _order, _Rules, _SET, exact_outcomes, exact_win
 
+LAND_ATTACK = ("infantry", "artillery", "tank", "fighter", "bomber")
+LAND_DEFENCE = (*LAND_ATTACK, "aa gun")
+SEA_ATTACK = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "bomber")
+SEA_DEFENCE = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "transport")
 SHIPS = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "bomber", "transport")
 SHORT = {"submarine": "sub", "destroyer": "des", "cruiser": "cru", "carrier": "car", "battleship": "bat",
-         "fighter": "fig", "bomber": "bom", "transport": "tra"}  # fmt: skip
+         "fighter": "fig", "bomber": "bom", "transport": "tra", "infantry": "inf", "artillery": "art", "tank": "tank",
+         "aa gun": "aa"}  # fmt: skip
 CASES = 400
 
 
@@ -100,3 +105,54 @@ def test_the_reference_places_a_bombers_hit_away_from_the_submarine_it_may_not_t
     fleet = [Unit("destroyer"), Unit("submarine"), Unit("fighter"), Unit("carrier")]
     left = take_hits(fleet, {"sub": 1, "air": 1, "any": 0}, ["destroyer", "submarine", "fighter", "carrier"], False)
     assert sorted(u.name for u in left) == ["carrier", "fighter"]
+
+
+def _force(rng: random.Random, kinds: tuple[str, ...]) -> dict[str, int]:
+    force: dict[str, int] = {}
+    for _ in range(rng.randint(1, 4)):
+        kind = rng.choice(kinds)
+        force[kind] = force.get(kind, 0) + 1
+    return force
+
+
+def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
+    """Land battles with AA guns and sea battles, with round limits, strafes, retreats
+    below K units, a kept land unit, low luck, orders of loss and the three rules sets:
+    every outcome's chance (and the retreats, unfinished battles and stalemates the
+    defender's holding includes) equals :func:`exact_outcomes`', AA fire's every
+    outcome and every roll of every round of the reference's own rules."""
+    rng = random.Random(4122026)
+    compared = options = aa_fire = 0
+    for _ in range(CASES * 2):
+        if compared == CASES:
+            break
+        mode = rng.choice(("land", "sea"))
+        attacker = _force(rng, LAND_ATTACK if mode == "land" else SEA_ATTACK)
+        defender = _force(rng, LAND_DEFENCE if mode == "land" else SEA_DEFENCE)
+        chosen = dict(rules=rng.choice(("anniversary", "1942se", "global1940")), low_luck=rng.random() < 0.2,
+                      rounds=rng.choice((None, None, 1, 2, 3)), retreat_below=rng.choice((0, 0, 2, 3)),
+                      retreat_after=rng.choice((None, None, None, 1, 2)),
+                      keep_land=mode == "land" and rng.random() < 0.3)  # fmt: skip
+        ool_a = tuple(rng.sample(sorted(attacker), len(attacker))) if rng.random() < 0.4 else ()
+        ool_d = tuple(k for k in rng.sample(sorted(defender), len(defender)) if k != "aa gun") if rng.random() < 0.4 else ()
+        try:
+            odds = aa_odds(AABattle.parse(
+                _text(attacker), _text(defender), mode=mode, rules=chosen["rules"], low_luck=chosen["low_luck"],
+                rounds=chosen["rounds"], retreat_below=chosen["retreat_below"], retreat_after=chosen["retreat_after"],
+                keep_land_unit=chosen["keep_land"], ool_attacker=",".join(SHORT[k] for k in ool_a),
+                ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
+        except PlayerError:
+            continue
+        want = exact_outcomes(attacker, defender, mode=mode, ool_attacker=ool_a, ool_defender=ool_d,
+                              **chosen)  # type: ignore[arg-type]
+        got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
+               "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
+               "stalemate": odds.stalemate}  # fmt: skip
+        compared += 1
+        options += any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land"))
+        aa_fire += "aa gun" in defender and ("fighter" in attacker or "bomber" in attacker)
+        for name, chance in want.items():
+            assert abs(got[name] - chance) < 1e-12, (name, mode, _text(attacker), _text(defender), chosen, ool_a,
+                                                     ool_d, got, want)  # fmt: skip
+    assert compared == CASES
+    assert options >= CASES // 4 and aa_fire >= CASES // 20
