@@ -624,9 +624,9 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
                    rules: str = "anniversary", low_luck: bool = False, ool_attacker: tuple[str, ...] = (),
                    ool_defender: tuple[str, ...] = (), rounds: int | None = None, retreat_below: int = 0,
                    retreat_after: int | None = None, keep_land: bool = False,
-                   most_rounds: int = 400) -> dict[str, float]:
-    """:func:`simulate`'s battle (land or sea; no bombardment, second wave or retreat by
-    win chance) with every roll instead of a sample: AA fire's every outcome, then
+                   retreat_chance: float | None = None, most_rounds: int = 400) -> dict[str, float]:
+    """:func:`simulate`'s battle (land or sea; no bombardment or second wave) with every
+    roll instead of a sample: AA fire's every outcome, then
     :func:`_fight`'s checks and rounds over the distribution of states, for up to
     ``most_rounds`` rounds (what is still fighting then, a few in 1e-50 for small
     battles, is left out, as are states whose chance falls below 1e-20).  The chances of ``attacker``, ``defender`` (its ``retreat``,
@@ -639,6 +639,7 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
         d_names = [k for k, c in defender.items() for _ in range(c)]
         a_order, d_order = _order(a_names, "attack", ool_attacker), _order(d_names, "defense", ool_defender)
         play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
+        to_the_end = replace(play, rounds=None, retreat_after=None)  # the chance a retreat by win chance reads
         att = [Unit(x) for x in a_names]
         dfn = [Unit(x) for x in d_names if x != "aa gun"]
         fought = bool(dfn)
@@ -670,6 +671,9 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
                     outcome = "retreat"
                 if outcome is None and r > 0 and r == retreat_after:
                     outcome = "retreat"  # a strafe (A-10.15)
+                if (outcome is None and r > 0 and retreat_chance is not None
+                        and exact_win(a, d, to_the_end) < retreat_chance / 100 - 1e-11):
+                    outcome = "retreat"
                 if outcome is None and rounds is not None and r >= rounds:
                     outcome = "unfinished"
                 if outcome is None and r > 0 and _stuck(a, d):

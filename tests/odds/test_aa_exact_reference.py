@@ -117,12 +117,12 @@ def _force(rng: random.Random, kinds: tuple[str, ...]) -> dict[str, int]:
 
 def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
     """Land battles with AA guns and sea battles, with round limits, strafes, retreats
-    below K units, a kept land unit, low luck, orders of loss and the three rules sets:
+    below K units and by win chance, a kept land unit, low luck, orders of loss and the three rules sets:
     every outcome's chance (and the retreats, unfinished battles and stalemates the
     defender's holding includes) equals :func:`exact_outcomes`', AA fire's every
     outcome and every roll of every round of the reference's own rules."""
     rng = random.Random(4122026)
-    compared = options = aa_fire = 0
+    compared = options = aa_fire = by_chance = 0
     for _ in range(CASES * 2):
         if compared == CASES:
             break
@@ -132,14 +132,15 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
         chosen = dict(rules=rng.choice(("anniversary", "1942se", "global1940")), low_luck=rng.random() < 0.2,
                       rounds=rng.choice((None, None, 1, 2, 3)), retreat_below=rng.choice((0, 0, 2, 3)),
                       retreat_after=rng.choice((None, None, None, 1, 2)),
-                      keep_land=mode == "land" and rng.random() < 0.3)  # fmt: skip
+                      keep_land=mode == "land" and rng.random() < 0.3,
+                      retreat_chance=rng.choice((None, None, None, 25.0, 50.0, 70.0)))  # fmt: skip
         ool_a = tuple(rng.sample(sorted(attacker), len(attacker))) if rng.random() < 0.4 else ()
         ool_d = tuple(k for k in rng.sample(sorted(defender), len(defender)) if k != "aa gun") if rng.random() < 0.4 else ()
         try:
             odds = aa_odds(AABattle.parse(
                 _text(attacker), _text(defender), mode=mode, rules=chosen["rules"], low_luck=chosen["low_luck"],
                 rounds=chosen["rounds"], retreat_below=chosen["retreat_below"], retreat_after=chosen["retreat_after"],
-                keep_land_unit=chosen["keep_land"], ool_attacker=",".join(SHORT[k] for k in ool_a),
+                keep_land_unit=chosen["keep_land"], retreat_chance=chosen["retreat_chance"], ool_attacker=",".join(SHORT[k] for k in ool_a),
                 ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
         except PlayerError:
             continue
@@ -149,10 +150,11 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
                "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
                "stalemate": odds.stalemate}  # fmt: skip
         compared += 1
-        options += any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land"))
+        options += any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land", "retreat_chance"))
+        by_chance += chosen["retreat_chance"] is not None and got["retreat"] > 0
         aa_fire += "aa gun" in defender and ("fighter" in attacker or "bomber" in attacker)
         for name, chance in want.items():
             assert abs(got[name] - chance) < 1e-12, (name, mode, _text(attacker), _text(defender), chosen, ool_a,
                                                      ool_d, got, want)  # fmt: skip
     assert compared == CASES
-    assert options >= CASES // 4 and aa_fire >= CASES // 20
+    assert options >= CASES // 4 and aa_fire >= CASES // 20 and by_chance >= CASES // 20
