@@ -620,19 +620,47 @@ def _aa_outcomes(att: list[Unit], low_luck: bool, guns: int, order: list[str] | 
     return outcomes
 
 
+def _bombarded(att: list[Unit], dfn: list[Unit], bombard: dict[str, int] | None, rules: str, low_luck: bool,
+               d_order: list[str]) -> list[tuple[float, list[Unit]]]:
+    """The defender after bombardment (A-10.3, as :func:`_simulate` fires it), every
+    outcome with its chance."""
+    if not bombard:
+        return [(1.0, dfn)]
+    landed = sum(1 for u in att if u.kind == "land" and not u.overland)
+    if rules == "global1940":  # G-10: a battleship and a cruiser per land unit landing
+        ships = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
+    else:  # the strongest ships, one per land unit landing
+        ships = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
+    dice = [_p(x)[0] for x in ships for _ in range(int(_SET["dice"].get(x, 1)))]
+    hits: dict[int, float] = {0: 1.0}
+    if low_luck:
+        hits = _sure_or_die(sum(dice))
+    else:
+        for value in dice:
+            nxt: dict[int, float] = {}
+            for k, q in hits.items():
+                nxt[k] = nxt.get(k, 0.0) + q * (1 - value / 6)
+                nxt[k + 1] = nxt.get(k + 1, 0.0) + q * value / 6
+            hits = nxt
+    return [(q, take_hits(dfn, {"sub": 0, "air": 0, "any": k}, d_order, False)) for k, q in hits.items()]
+
+
 def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: str = "land",
                    rules: str = "anniversary", low_luck: bool = False, ool_attacker: tuple[str, ...] = (),
                    ool_defender: tuple[str, ...] = (), rounds: int | None = None, retreat_below: int = 0,
                    retreat_after: int | None = None, keep_land: bool = False,
-                   retreat_chance: float | None = None, most_rounds: int = 400) -> dict[str, float]:
-    """:func:`simulate`'s battle (land or sea; no bombardment or second wave) with every
-    roll instead of a sample: AA fire's every outcome, then
+                   retreat_chance: float | None = None, bombard: dict[str, int] | None = None,
+                   tech_attacker: frozenset[str] = frozenset(), tech_defender: frozenset[str] = frozenset(),
+                   most_rounds: int = 400) -> dict[str, float]:
+    """:func:`simulate`'s battle (land, sea, or amphibious without a retreat or units
+    that came over land; no second wave) with every roll instead of a sample: AA fire's
+    every outcome, bombardment's, then
     :func:`_fight`'s checks and rounds over the distribution of states, for up to
     ``most_rounds`` rounds (what is still fighting then, a few in 1e-50 for small
     battles, is left out, as are states whose chance falls below 1e-20).  The chances of ``attacker``, ``defender`` (its ``retreat``,
     ``unfinished`` and ``stalemate`` shares also apart), ``draw`` and ``takes``."""
     _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
-                tech={"attack": frozenset(), "defense": frozenset()})
+                tech={"attack": tech_attacker, "defense": tech_defender})
     try:
         sea = mode == "sea"
         a_names = [k for k, c in attacker.items() for _ in range(c)]
@@ -659,12 +687,20 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
 
         live: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
         for q, a in starts:
-            key = (_key(a), _key(dfn))
-            live[key] = (live.get(key, (0.0,))[0] + q, a, dfn)
+            for qb, d in _bombarded(a, dfn, bombard if mode == "amphibious" else None, rules, low_luck, d_order):
+                key = (_key(a), _key(d))
+                live[key] = (live.get(key, (0.0,))[0] + q * qb, a, d)
+        # The defender's units fire in round 1 as they stood before bombardment (A-10.3).
+        bombarded = mode == "amphibious" and bool(bombard)
         for r in range(most_rounds):
             nxt: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
             for p, a, d in live.values():
                 if p < 1e-20:  # left out: a few in 1e-16 in all, far below the comparisons' 1e-12
+                    continue
+                if r == 0 and bombarded:  # no end before round 1: the casualties fire back
+                    for q, a1, d1 in _round(a, d, play, dfn, fire_distribution):
+                        key = (_key(a1), _key(d1))
+                        nxt[key] = (nxt.get(key, (0.0,))[0] + p * q, a1, d1)
                     continue
                 outcome, a, d = _ends(a, d, play, fought)
                 if outcome is None and r > 0 and retreat_below and len(a) < retreat_below:

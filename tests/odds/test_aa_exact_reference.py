@@ -11,6 +11,7 @@ would see only a big difference."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
@@ -21,6 +22,8 @@ LAND_ATTACK = ("infantry", "artillery", "tank", "fighter", "bomber")
 LAND_DEFENCE = (*LAND_ATTACK, "aa gun")
 SEA_ATTACK = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "bomber")
 SEA_DEFENCE = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "transport")
+TECH_ATTACK = ["jet fighters", "heavy bombers", "advanced artillery", "super submarines"]
+TECH_DEFENCE = ["radar", "jet fighters", "super submarines"]
 SHIPS = ("submarine", "destroyer", "cruiser", "carrier", "battleship", "fighter", "bomber", "transport")
 SHORT = {"submarine": "sub", "destroyer": "des", "cruiser": "cru", "carrier": "car", "battleship": "bat",
          "fighter": "fig", "bomber": "bom", "transport": "tra", "infantry": "inf", "artillery": "art", "tank": "tank",
@@ -115,46 +118,66 @@ def _force(rng: random.Random, kinds: tuple[str, ...]) -> dict[str, int]:
     return force
 
 
+def _options(rng: random.Random, mode: str) -> dict[str, Any]:
+    """Random options of ``mode``'s battle as :func:`exact_outcomes` takes them (a landing
+    without a retreat: the landed units fighting on are the simulator's alone)."""
+    landing = mode == "amphibious"
+    return dict(
+        rules=rng.choice(("anniversary", "1942se", "global1940")), low_luck=rng.random() < 0.2,
+        rounds=rng.choice((None, None, 1, 2, 3)), retreat_below=0 if landing else rng.choice((0, 0, 2, 3)),
+        retreat_after=None if landing else rng.choice((None, None, None, 1, 2)),
+        retreat_chance=None if landing else rng.choice((None, None, None, 25.0, 50.0, 70.0)),
+        keep_land=mode != "sea" and rng.random() < 0.3,
+        bombard=_force(rng, ("battleship", "cruiser")) if landing and rng.random() < 0.8 else None,
+        tech_attacker=frozenset(rng.sample(TECH_ATTACK, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
+        tech_defender=frozenset(rng.sample(TECH_DEFENCE, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
+    )
+
+
 def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
-    """Land battles with AA guns and sea battles, with round limits, strafes, retreats
-    below K units and by win chance, a kept land unit, low luck, orders of loss and the three rules sets:
-    every outcome's chance (and the retreats, unfinished battles and stalemates the
-    defender's holding includes) equals :func:`exact_outcomes`', AA fire's every
-    outcome and every roll of every round of the reference's own rules."""
+    """Land battles with AA guns, landings with bombardment and sea battles, with round
+    limits, strafes, retreats below K units and by win chance, a kept land unit, low
+    luck, technologies, orders of loss and the three rules sets: every outcome's chance
+    (and the retreats, unfinished battles and stalemates the defender's holding
+    includes) equals :func:`exact_outcomes`', AA fire's and bombardment's every outcome
+    and every roll of every round of the reference's own rules."""
     rng = random.Random(4122026)
-    compared = options = aa_fire = by_chance = 0
+    seen: dict[str, int] = {}
+    compared = 0
     for _ in range(CASES * 2):
         if compared == CASES:
             break
-        mode = rng.choice(("land", "sea"))
-        attacker = _force(rng, LAND_ATTACK if mode == "land" else SEA_ATTACK)
-        defender = _force(rng, LAND_DEFENCE if mode == "land" else SEA_DEFENCE)
-        chosen = dict(rules=rng.choice(("anniversary", "1942se", "global1940")), low_luck=rng.random() < 0.2,
-                      rounds=rng.choice((None, None, 1, 2, 3)), retreat_below=rng.choice((0, 0, 2, 3)),
-                      retreat_after=rng.choice((None, None, None, 1, 2)),
-                      keep_land=mode == "land" and rng.random() < 0.3,
-                      retreat_chance=rng.choice((None, None, None, 25.0, 50.0, 70.0)))  # fmt: skip
+        mode = rng.choice(("land", "sea", "amphibious"))
+        attacker = _force(rng, SEA_ATTACK if mode == "sea" else LAND_ATTACK)
+        defender = _force(rng, SEA_DEFENCE if mode == "sea" else LAND_DEFENCE)
+        chosen = _options(rng, mode)
         ool_a = tuple(rng.sample(sorted(attacker), len(attacker))) if rng.random() < 0.4 else ()
         ool_d = tuple(k for k in rng.sample(sorted(defender), len(defender)) if k != "aa gun") if rng.random() < 0.4 else ()
         try:
             odds = aa_odds(AABattle.parse(
                 _text(attacker), _text(defender), mode=mode, rules=chosen["rules"], low_luck=chosen["low_luck"],
                 rounds=chosen["rounds"], retreat_below=chosen["retreat_below"], retreat_after=chosen["retreat_after"],
-                keep_land_unit=chosen["keep_land"], retreat_chance=chosen["retreat_chance"], ool_attacker=",".join(SHORT[k] for k in ool_a),
+                retreat_chance=chosen["retreat_chance"], keep_land_unit=chosen["keep_land"],
+                bombard=_text(chosen["bombard"] or {}), tech_attacker=", ".join(sorted(chosen["tech_attacker"])),
+                tech_defender=", ".join(sorted(chosen["tech_defender"])), ool_attacker=",".join(SHORT[k] for k in ool_a),
                 ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
         except PlayerError:
             continue
-        want = exact_outcomes(attacker, defender, mode=mode, ool_attacker=ool_a, ool_defender=ool_d,
-                              **chosen)  # type: ignore[arg-type]
+        want = exact_outcomes(attacker, defender, mode=mode, ool_attacker=ool_a, ool_defender=ool_d, **chosen)
         got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
                "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
                "stalemate": odds.stalemate}  # fmt: skip
         compared += 1
-        options += any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land", "retreat_chance"))
-        by_chance += chosen["retreat_chance"] is not None and got["retreat"] > 0
-        aa_fire += "aa gun" in defender and ("fighter" in attacker or "bomber" in attacker)
         for name, chance in want.items():
             assert abs(got[name] - chance) < 1e-12, (name, mode, _text(attacker), _text(defender), chosen, ool_a,
                                                      ool_d, got, want)  # fmt: skip
+        for kind, met in (
+            ("options", any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land"))),
+            ("retreat by chance", chosen["retreat_chance"] is not None and got["retreat"] > 0),
+            ("AA fire", "aa gun" in defender and ("fighter" in attacker or "bomber" in attacker)),
+            ("bombardment", bool(chosen["bombard"])),
+            ("technologies", bool(chosen["tech_attacker"] or chosen["tech_defender"])),
+        ):
+            seen[kind] = seen.get(kind, 0) + met
     assert compared == CASES
-    assert options >= CASES // 4 and aa_fire >= CASES // 20 and by_chance >= CASES // 20
+    assert min(seen.values()) >= CASES // 20, seen
