@@ -545,6 +545,11 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
             # What the first wave left; at sea the aircraft kept out of a battle against
             # submarines alone are still there.
             left = _repaired(dfn + aside)
+            if took and not sea:
+                # The first wave took the territory (a land unit left, A-10.10), AA guns
+                # and all: the whole attack took it, whatever the second wave brings.
+                _count(tally.whole, "attacker", att, sea)
+                continue
             if not left:
                 # Nothing defends: the second wave walks in, under AA fire where the
                 # territory was not taken (A-10.5, A-10.10's ruling).
@@ -553,7 +558,7 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
                 whole = "attacker" if second else "defender"
                 _count(tally.whole, whole, second, sea)
                 continue
-            second_rules = _Rules(sea, a_order, d_order, False, low_luck)
+            second_rules = _Rules(sea, a_order, d_order, keep_land, low_luck)  # its kept land unit too
             left, kept = _aside(second, left, sea)
             if has_aa and not sea:
                 second = _aa_fire(rng, second, low_luck, guns, every_gun)
@@ -645,84 +650,134 @@ def _bombarded(att: list[Unit], dfn: list[Unit], bombard: dict[str, int] | None,
     return [(q, take_hits(dfn, {"sub": 0, "air": 0, "any": k}, d_order, False)) for k, q in hits.items()]
 
 
+End = Callable[[str, float, list[Unit], list[Unit]], None]
+
+
+def _walk(starts: list[tuple[float, list[Unit], list[Unit]]], play: _Rules, fought: bool, end: End, *,
+          first_shooters: list[Unit] | None = None, most_rounds: int = 400) -> None:
+    """:func:`_fight` over a distribution of starts instead of one: ``end(outcome,
+    chance, attacker, defender)`` for every way it ends, merged by state each round.
+    ``first_shooters``: the defender as it fires in round 1 (before bombardment, which
+    also leaves no end before round 1).  States whose chance falls below 1e-20 are left
+    out (a few in 1e-16 in all, far below the comparisons' 1e-12), as is what still
+    fights after ``most_rounds`` (a few in 1e-50 for small battles)."""
+    to_the_end = replace(play, rounds=None, retreat_after=None, retreat_chance=None)
+    live: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
+    for p, a, d in starts:
+        key = (_key(a), _key(d))
+        live[key] = (live.get(key, (0.0,))[0] + p, a, d)
+    for r in range(most_rounds):
+        nxt: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
+        for p, a, d in live.values():
+            if p < 1e-20:
+                continue
+            if r == 0 and first_shooters is not None:  # the casualties fire back
+                shooters = first_shooters
+            else:
+                outcome, a, d = _ends(a, d, play, fought)
+                if outcome is None and r > 0 and play.retreat_below and len(a) < play.retreat_below:
+                    outcome = "retreat"
+                if outcome is None and r > 0 and r == play.retreat_after:
+                    outcome = "retreat"  # a strafe (A-10.15)
+                if (outcome is None and r > 0 and play.retreat_chance is not None
+                        and exact_win(a, d, to_the_end) < play.retreat_chance / 100 - 1e-11):
+                    outcome = "retreat"
+                if outcome is None and play.rounds is not None and r >= play.rounds:
+                    outcome = "unfinished"
+                if outcome is None and r > 0 and _stuck(a, d):
+                    outcome = "stalemate"
+                if outcome is not None:
+                    end(outcome, p, a, d)
+                    continue
+                shooters = d
+            for q, a1, d1 in _round(a, d, play, shooters, fire_distribution):
+                key = (_key(a1), _key(d1))
+                nxt[key] = (nxt.get(key, (0.0,))[0] + p * q, a1, d1)
+        live = nxt
+        if not live:
+            break
+
+
 def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: str = "land",
                    rules: str = "anniversary", low_luck: bool = False, ool_attacker: tuple[str, ...] = (),
                    ool_defender: tuple[str, ...] = (), rounds: int | None = None, retreat_below: int = 0,
                    retreat_after: int | None = None, keep_land: bool = False,
                    retreat_chance: float | None = None, bombard: dict[str, int] | None = None,
                    tech_attacker: frozenset[str] = frozenset(), tech_defender: frozenset[str] = frozenset(),
-                   most_rounds: int = 400) -> dict[str, float]:
+                   wave2: dict[str, int] | None = None) -> dict[str, float]:
     """:func:`simulate`'s battle (land, sea, or amphibious without a retreat or units
-    that came over land; no second wave) with every roll instead of a sample: AA fire's
-    every outcome, bombardment's, then
-    :func:`_fight`'s checks and rounds over the distribution of states, for up to
-    ``most_rounds`` rounds (what is still fighting then, a few in 1e-50 for small
-    battles, is left out, as are states whose chance falls below 1e-20).  The chances of ``attacker``, ``defender`` (its ``retreat``,
-    ``unfinished`` and ``stalemate`` shares also apart), ``draw`` and ``takes``."""
+    that came over land) with every roll instead of a sample: AA fire's every outcome,
+    bombardment's, then :func:`_fight`'s checks and rounds over the distribution of
+    states (:func:`_walk`), and a second wave's battle from every way the first ends.
+    The chances of ``attacker``, ``defender`` (its ``retreat``, ``unfinished`` and
+    ``stalemate`` shares also apart), ``draw`` and ``takes``, each side's expected
+    survivors of each type (``"survivor defender fighter"``; a side's AA guns not among
+    them), and with ``wave2`` the whole attack's ``"wave attacker"``, ``"wave
+    defender"``, ``"wave draw"`` and ``"wave takes"``."""
     _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
                 tech={"attack": tech_attacker, "defense": tech_defender})
     try:
         sea = mode == "sea"
         a_names = [k for k, c in attacker.items() for _ in range(c)]
         d_names = [k for k, c in defender.items() for _ in range(c)]
-        a_order, d_order = _order(a_names, "attack", ool_attacker), _order(d_names, "defense", ool_defender)
-        play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after)
-        to_the_end = replace(play, rounds=None, retreat_after=None)  # the chance a retreat by win chance reads
+        w_names = [k for k, c in (wave2 or {}).items() for _ in range(c)]
+        a_order = _order(a_names + w_names, "attack", ool_attacker)
+        d_order = _order(d_names, "defense", ool_defender)
+        play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after, retreat_chance)
         att = [Unit(x) for x in a_names]
         dfn = [Unit(x) for x in d_names if x != "aa gun"]
         fought = bool(dfn)
-        dfn, _aircraft_out = _aside(att, dfn, sea)
-        guns = sum(1 for x in d_names if x == "aa gun")
-        starts = [(1.0, att)] if sea else _aa_outcomes(att, low_luck, guns, a_order if rules == "1942se" else None)
+        dfn, aircraft_out = _aside(att, dfn, sea)
+        guns = sum(1 for x in d_names if x == "aa gun") if not sea else 0
+        every_gun = a_order if rules == "1942se" else None
         out = dict.fromkeys(("attacker", "defender", "draw", "takes", "retreat", "unfinished", "stalemate"), 0.0)
+        for side, units in (("attacker", att), ("defender", dfn + aircraft_out)):
+            for u in units:
+                out[f"survivor {side} {u.name}"] = 0.0
+        ends: list[tuple[str, float, list[Unit], list[Unit]]] = []
+        starts = [(q * qb, a, d) for q, a in _aa_outcomes(att, low_luck, guns, every_gun)
+                  for qb, d in _bombarded(a, dfn, bombard if mode == "amphibious" else None, rules, low_luck, d_order)]
+        first = dfn if mode == "amphibious" and bombard else None  # A-10.3: they fire as they stood
+        _walk(starts, play, fought, lambda *end: ends.append(end), first_shooters=first)
 
-        def end(outcome: str, units: list[Unit], p: float) -> None:
+        def count(into: str, outcome: str, p: float, units: list[Unit]) -> None:
             if outcome in ("attacker", "draw"):
-                out[outcome] += p
-                out["takes"] += p if outcome == "attacker" and (sea or any(u.kind == "land" for u in units)) else 0.0
+                out[into + outcome] += p
+                if outcome == "attacker" and (sea or any(u.kind == "land" for u in units)):
+                    out[into + "takes"] += p
                 return
-            out["defender"] += p
-            if outcome != "defender":
+            out[into + "defender"] += p
+            if not into and outcome != "defender":
                 out[outcome] += p
 
-        live: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
-        for q, a in starts:
-            for qb, d in _bombarded(a, dfn, bombard if mode == "amphibious" else None, rules, low_luck, d_order):
-                key = (_key(a), _key(d))
-                live[key] = (live.get(key, (0.0,))[0] + q * qb, a, d)
-        # The defender's units fire in round 1 as they stood before bombardment (A-10.3).
-        bombarded = mode == "amphibious" and bool(bombard)
-        for r in range(most_rounds):
-            nxt: dict[tuple[object, ...], tuple[float, list[Unit], list[Unit]]] = {}
-            for p, a, d in live.values():
-                if p < 1e-20:  # left out: a few in 1e-16 in all, far below the comparisons' 1e-12
-                    continue
-                if r == 0 and bombarded:  # no end before round 1: the casualties fire back
-                    for q, a1, d1 in _round(a, d, play, dfn, fire_distribution):
-                        key = (_key(a1), _key(d1))
-                        nxt[key] = (nxt.get(key, (0.0,))[0] + p * q, a1, d1)
-                    continue
-                outcome, a, d = _ends(a, d, play, fought)
-                if outcome is None and r > 0 and retreat_below and len(a) < retreat_below:
-                    outcome = "retreat"
-                if outcome is None and r > 0 and r == retreat_after:
-                    outcome = "retreat"  # a strafe (A-10.15)
-                if (outcome is None and r > 0 and retreat_chance is not None
-                        and exact_win(a, d, to_the_end) < retreat_chance / 100 - 1e-11):
-                    outcome = "retreat"
-                if outcome is None and rounds is not None and r >= rounds:
-                    outcome = "unfinished"
-                if outcome is None and r > 0 and _stuck(a, d):
-                    outcome = "stalemate"
-                if outcome is not None:
-                    end(outcome, a, p)
-                    continue
-                for q, a1, d1 in _round(a, d, play, d, fire_distribution):
-                    key = (_key(a1), _key(d1))
-                    nxt[key] = (nxt.get(key, (0.0,))[0] + p * q, a1, d1)
-            live = nxt
-            if not live:
-                break
+        for outcome, p, a, d in ends:
+            count("", outcome, p, a)
+            for side, still in (("attacker", a), ("defender", d + aircraft_out)):
+                for u in still:
+                    out[f"survivor {side} {u.name}"] += p
+        if not wave2:
+            return out
+        out.update(dict.fromkeys(("wave attacker", "wave defender", "wave draw", "wave takes"), 0.0))
+        joins = rounds is not None and retreat_after is None
+        second_rules = _Rules(sea, a_order, d_order, keep_land, low_luck)  # its kept land unit too
+        fights: list[tuple[float, list[Unit], list[Unit]]] = []
+        for outcome, p, a, d in ends:
+            second = [Unit(x) for x in w_names]
+            if joins and outcome == "unfinished":
+                second = _repaired(a) + second
+            took = outcome == "attacker" and (sea or any(u.kind == "land" for u in a))
+            left = _repaired(d + aircraft_out)
+            if took and not sea:  # the first wave took the territory: the whole attack did
+                count("wave ", "attacker", p, a)
+                continue
+            if not left:  # the second wave walks in, under the fire of a gun not captured
+                for q, walked in _aa_outcomes(second, low_luck, 0 if took else guns, every_gun):
+                    count("wave ", "attacker" if walked else "defender", p * q, walked)
+                continue
+            left, _kept_out = _aside(second, left, sea)
+            fights += [(p * q, s2, left) for q, s2 in _aa_outcomes(second, low_luck, guns, every_gun)]
+        # Every second battle in one walk: those that meet the same states share them.
+        _walk(fights, second_rules, True, lambda o, p, a, d: count("wave ", o, p, a))
         return out
     finally:
         _SET.update(rules="anniversary", profile=PROFILE, two_hits=TWO_HITS["anniversary"], dice=DICE["anniversary"],

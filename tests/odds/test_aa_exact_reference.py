@@ -131,16 +131,20 @@ def _options(rng: random.Random, mode: str) -> dict[str, Any]:
         bombard=_force(rng, ("battleship", "cruiser")) if landing and rng.random() < 0.8 else None,
         tech_attacker=frozenset(rng.sample(TECH_ATTACK, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
         tech_defender=frozenset(rng.sample(TECH_DEFENCE, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
+        wave2=_force(rng, SEA_ATTACK if mode == "sea" else LAND_ATTACK) if rng.random() < 0.3 else None,
     )
 
 
 def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
     """Land battles with AA guns, landings with bombardment and sea battles, with round
     limits, strafes, retreats below K units and by win chance, a kept land unit, low
-    luck, technologies, orders of loss and the three rules sets: every outcome's chance
+    luck, technologies, orders of loss, the three rules sets and second waves (joined
+    by the first wave's units after a round limit): every outcome's chance
     (and the retreats, unfinished battles and stalemates the defender's holding
-    includes) equals :func:`exact_outcomes`', AA fire's and bombardment's every outcome
-    and every roll of every round of the reference's own rules."""
+    includes) and each side's expected survivors of each type equal
+    :func:`exact_outcomes`', AA fire's and bombardment's every outcome and every roll
+    of every round of the reference's own rules, and the whole attack's with the second
+    wave."""
     rng = random.Random(4122026)
     seen: dict[str, int] = {}
     compared = 0
@@ -159,7 +163,8 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
                 rounds=chosen["rounds"], retreat_below=chosen["retreat_below"], retreat_after=chosen["retreat_after"],
                 retreat_chance=chosen["retreat_chance"], keep_land_unit=chosen["keep_land"],
                 bombard=_text(chosen["bombard"] or {}), tech_attacker=", ".join(sorted(chosen["tech_attacker"])),
-                tech_defender=", ".join(sorted(chosen["tech_defender"])), ool_attacker=",".join(SHORT[k] for k in ool_a),
+                tech_defender=", ".join(sorted(chosen["tech_defender"])), wave2=_text(chosen["wave2"] or {}),
+                ool_attacker=",".join(SHORT[k] for k in ool_a),
                 ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
         except PlayerError:
             continue
@@ -167,9 +172,16 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
         got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
                "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
                "stalemate": odds.stalemate}  # fmt: skip
+        if odds.second_wave is not None:
+            wave = odds.second_wave
+            got.update({"wave attacker": wave["attacker_win"], "wave defender": wave["defender_win"],
+                        "wave draw": wave["draw"], "wave takes": wave["attacker_takes"]})
+        for side, expected in odds.expected_survivors.items():
+            got.update((f"survivor {side} {name}", n) for name, n in expected.items() if name != "aa gun")
+        assert {k for k, n in got.items() if n > 1e-12} <= set(want), (got, want)
         compared += 1
         for name, chance in want.items():
-            assert abs(got[name] - chance) < 1e-12, (name, mode, _text(attacker), _text(defender), chosen, ool_a,
+            assert abs(got.get(name, 0.0) - chance) < 1e-12, (name, mode, _text(attacker), _text(defender), chosen, ool_a,
                                                      ool_d, got, want)  # fmt: skip
         for kind, met in (
             ("options", any(chosen[k] for k in ("rounds", "retreat_below", "retreat_after", "keep_land"))),
@@ -177,6 +189,8 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
             ("AA fire", "aa gun" in defender and ("fighter" in attacker or "bomber" in attacker)),
             ("bombardment", bool(chosen["bombard"])),
             ("technologies", bool(chosen["tech_attacker"] or chosen["tech_defender"])),
+            ("second wave", bool(chosen["wave2"])),
+            ("joined second wave", bool(chosen["wave2"]) and got["unfinished"] > 0 and not chosen["retreat_after"]),
         ):
             seen[kind] = seen.get(kind, 0) + met
     assert compared == CASES
