@@ -499,12 +499,7 @@ def _simulate(attacker: dict[str, int], defender: dict[str, int], *, mode: str, 
             att = _aa_fire(rng, att, low_luck, guns, every_gun)
         fires_first = None
         if mode == "amphibious" and bombard:  # A-10.3: one ship per land unit from the sea
-            landed = sum(1 for u in att if u.kind == "land" and not u.overland)
-            if rules == "global1940":  # G-10: one battleship and one cruiser per land unit landing
-                fire = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
-            else:  # the strongest ships, one per land unit landing
-                fire = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
-            dice = [_p(x)[0] for x in fire for _ in range(int(_SET["dice"].get(x, 1)))]
+            dice = _bombard_dice(att, bombard, rules)
             hits = _low_luck(rng, sum(dice)) if low_luck else sum(1 for v in dice if _roll(rng, v))
             fires_first = dfn
             dfn = take_hits(dfn, {"sub": 0, "air": 0, "any": hits}, d_order, False)
@@ -625,18 +620,25 @@ def _aa_outcomes(att: list[Unit], low_luck: bool, guns: int, order: list[str] | 
     return outcomes
 
 
+def _bombard_dice(att: list[Unit], bombard: dict[str, int], rules: str) -> list[int]:
+    """The bombardment's dice by value (A-10.3): one ship per land unit landing from the
+    sea, the strongest first; Global-1940 (G-10): a battleship and a cruiser per land
+    unit landing, its battleships rolling two dice."""
+    landed = sum(1 for u in att if u.kind == "land" and not u.overland)
+    if rules == "global1940":
+        ships = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
+    else:
+        ships = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
+    return [_p(x)[0] for x in ships for _ in range(int(_SET["dice"].get(x, 1)))]
+
+
 def _bombarded(att: list[Unit], dfn: list[Unit], bombard: dict[str, int] | None, rules: str, low_luck: bool,
                d_order: list[str]) -> list[tuple[float, list[Unit]]]:
     """The defender after bombardment (A-10.3, as :func:`_simulate` fires it), every
     outcome with its chance."""
     if not bombard:
         return [(1.0, dfn)]
-    landed = sum(1 for u in att if u.kind == "land" and not u.overland)
-    if rules == "global1940":  # G-10: a battleship and a cruiser per land unit landing
-        ships = [x for kind in ("battleship", "cruiser") for x in [kind] * min(bombard.get(kind, 0), landed)]
-    else:  # the strongest ships, one per land unit landing
-        ships = sorted((x for x, c in bombard.items() for _ in range(c)), key=lambda x: -_p(x)[0])[:landed]
-    dice = [_p(x)[0] for x in ships for _ in range(int(_SET["dice"].get(x, 1)))]
+    dice = _bombard_dice(att, bombard, rules)
     hits: dict[int, float] = {0: 1.0}
     if low_luck:
         hits = _sure_or_die(sum(dice))
