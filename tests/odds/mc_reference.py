@@ -269,6 +269,9 @@ class _Rules:
     retreat_after: int | None = None
     retreat_chance: float | None = None  # % (the chance of fighting on to the end, exact_win)
     chances: dict[tuple[object, ...], float] = field(default_factory=dict)  # exact_win's, by state
+    # A-10.6's ruling, per side (attacker, defender): submarines that are all a side has
+    # left submerge when no enemy destroyer is there (exact_outcomes only).
+    submerge: tuple[bool, bool] = (False, False)
 
 
 def _aa_fire(rng: random.Random, att: list[Unit], low_luck: bool, guns: int = 1,
@@ -655,6 +658,20 @@ def _bombarded(att: list[Unit], dfn: list[Unit], bombard: dict[str, int] | None,
 End = Callable[[str, float, list[Unit], list[Unit]], None]
 
 
+def _submerged(att: list[Unit], dfn: list[Unit], submerge: tuple[bool, bool]) -> str | None:
+    """A-10.6's submerging, the attacker declaring first: its lone submarines submerge
+    (a retreat), else the defender's (the attacker holds the zone), where asked and no
+    enemy destroyer is there.  None: nobody submerges."""
+    def alone(units: list[Unit]) -> bool:
+        return bool(units) and all(u.kind == "sub" for u in units)
+
+    if submerge[0] and alone(att) and not any(u.name == "destroyer" for u in dfn):
+        return "retreat"
+    if submerge[1] and alone(dfn) and not any(u.name == "destroyer" for u in att):
+        return "attacker"
+    return None
+
+
 def _walk(starts: list[tuple[float, list[Unit], list[Unit]]], play: _Rules, fought: bool, end: End, *,
           first_shooters: list[Unit] | None = None, most_rounds: int = 400) -> None:
     """:func:`_fight` over a distribution of starts instead of one: ``end(outcome,
@@ -679,6 +696,8 @@ def _walk(starts: list[tuple[float, list[Unit], list[Unit]]], play: _Rules, foug
                 outcome, a, d = _ends(a, d, play, fought)
                 if outcome is None and r > 0 and play.retreat_below and len(a) < play.retreat_below:
                     outcome = "retreat"
+                if outcome is None and play.sea and any(play.submerge):
+                    outcome = _submerged(a, d, play.submerge)
                 if outcome is None and r > 0 and r == play.retreat_after:
                     outcome = "retreat"  # a strafe (A-10.15)
                 if (outcome is None and r > 0 and play.retreat_chance is not None
@@ -706,7 +725,7 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
                    retreat_after: int | None = None, keep_land: bool = False,
                    retreat_chance: float | None = None, bombard: dict[str, int] | None = None,
                    tech_attacker: frozenset[str] = frozenset(), tech_defender: frozenset[str] = frozenset(),
-                   wave2: dict[str, int] | None = None) -> dict[str, float]:
+                   wave2: dict[str, int] | None = None, submerge: tuple[bool, bool] = (False, False)) -> dict[str, float]:
     """:func:`simulate`'s battle (land, sea, or amphibious without a retreat or units
     that came over land) with every roll instead of a sample: AA fire's every outcome,
     bombardment's, then :func:`_fight`'s checks and rounds over the distribution of
@@ -725,7 +744,8 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
         w_names = [k for k, c in (wave2 or {}).items() for _ in range(c)]
         a_order = _order(a_names + w_names, "attack", ool_attacker)
         d_order = _order(d_names, "defense", ool_defender)
-        play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after, retreat_chance)
+        play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after, retreat_chance,
+                      submerge=submerge)
         att = [Unit(x) for x in a_names]
         dfn = [Unit(x) for x in d_names if x != "aa gun"]
         fought = bool(dfn)
@@ -768,7 +788,9 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
             if joins and outcome == "unfinished":
                 second = _repaired(a) + second
             took = outcome == "attacker" and (sea or any(u.kind == "land" for u in a))
-            left = _repaired(d + aircraft_out)
+            # The defender's submarines that submerged (A-10.6) left the battle: the
+            # second wave walks in past them, as after any win.
+            left = _repaired((d if outcome != "attacker" else []) + aircraft_out)
             if took and not sea:  # the first wave took the territory: the whole attack did
                 count("wave ", "attacker", p, a)
                 continue

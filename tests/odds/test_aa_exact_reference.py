@@ -126,20 +126,23 @@ def _options(rng: random.Random, mode: str) -> dict[str, Any]:
         rules=rng.choice(("anniversary", "1942se", "global1940")), low_luck=rng.random() < 0.2,
         rounds=rng.choice((None, None, 1, 2, 3)), retreat_below=0 if landing else rng.choice((0, 0, 2, 3)),
         retreat_after=None if landing else rng.choice((None, None, None, 1, 2)),
-        retreat_chance=None if landing else rng.choice((None, None, None, 25.0, 50.0, 70.0)),
+        # (exact_win, which a retreat by win chance reads, knows no submerging)
+        retreat_chance=None if mode != "land" else rng.choice((None, None, 25.0, 50.0, 70.0)),
         keep_land=mode != "sea" and rng.random() < 0.3,
         bombard=_force(rng, ("battleship", "cruiser")) if landing and rng.random() < 0.8 else None,
         tech_attacker=frozenset(rng.sample(TECH_ATTACK, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
         tech_defender=frozenset(rng.sample(TECH_DEFENCE, rng.randint(0, 2))) if rng.random() < 0.3 else frozenset(),
         wave2=_force(rng, SEA_ATTACK if mode == "sea" else LAND_ATTACK) if rng.random() < 0.3 else None,
+        submerge=(rng.random() < 0.5, rng.random() < 0.5) if mode == "sea" else (False, False),
     )
 
 
 def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
     """Land battles with AA guns, landings with bombardment and sea battles, with round
     limits, strafes, retreats below K units and by win chance, a kept land unit, low
-    luck, technologies, orders of loss, the three rules sets and second waves (joined
-    by the first wave's units after a round limit): every outcome's chance
+    luck, technologies, orders of loss, the three rules sets, submerging (A-10.6) and
+    second waves (joined by the first wave's units after a round limit): every
+    outcome's chance
     (and the retreats, unfinished battles and stalemates the defender's holding
     includes) and each side's expected survivors of each type equal
     :func:`exact_outcomes`', AA fire's and bombardment's every outcome and every roll
@@ -164,6 +167,7 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
                 retreat_chance=chosen["retreat_chance"], keep_land_unit=chosen["keep_land"],
                 bombard=_text(chosen["bombard"] or {}), tech_attacker=", ".join(sorted(chosen["tech_attacker"])),
                 tech_defender=", ".join(sorted(chosen["tech_defender"])), wave2=_text(chosen["wave2"] or {}),
+                submerge_attacker=chosen["submerge"][0], submerge_defender=chosen["submerge"][1],
                 ool_attacker=",".join(SHORT[k] for k in ool_a),
                 ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
         except PlayerError:
@@ -190,6 +194,7 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
             ("bombardment", bool(chosen["bombard"])),
             ("technologies", bool(chosen["tech_attacker"] or chosen["tech_defender"])),
             ("second wave", bool(chosen["wave2"])),
+            ("submerging", any(chosen["submerge"]) and any(u == "submarine" for u in (*attacker, *defender))),
             ("joined second wave", bool(chosen["wave2"]) and got["unfinished"] > 0 and not chosen["retreat_after"]),
         ):
             seen[kind] = seen.get(kind, 0) + met
