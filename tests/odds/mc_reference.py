@@ -370,8 +370,8 @@ def _round(att: list[Unit], dfn: list[Unit], rules: _Rules, shooters_d: list[Uni
     return out
 
 
-def _key(units: list[Unit]) -> tuple[tuple[str, bool], ...]:
-    return tuple(sorted((u.name, u.damaged) for u in units))
+def _key(units: list[Unit]) -> tuple[tuple[str, bool, bool], ...]:
+    return tuple(sorted((u.name, u.damaged, u.overland) for u in units))
 
 
 def exact_win(att: list[Unit], dfn: list[Unit], rules: _Rules) -> float:
@@ -725,7 +725,8 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
                    retreat_after: int | None = None, keep_land: bool = False,
                    retreat_chance: float | None = None, bombard: dict[str, int] | None = None,
                    tech_attacker: frozenset[str] = frozenset(), tech_defender: frozenset[str] = frozenset(),
-                   wave2: dict[str, int] | None = None, submerge: tuple[bool, bool] = (False, False)) -> dict[str, float]:
+                   wave2: dict[str, int] | None = None, submerge: tuple[bool, bool] = (False, False),
+                   overland: dict[str, int] | None = None) -> dict[str, float]:
     """:func:`simulate`'s battle (land, sea, or amphibious without a retreat or units
     that came over land) with every roll instead of a sample: AA fire's every outcome,
     bombardment's, then :func:`_fight`'s checks and rounds over the distribution of
@@ -746,7 +747,14 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
         d_order = _order(d_names, "defense", ool_defender)
         play = _Rules(sea, a_order, d_order, keep_land, low_luck, rounds, retreat_below, retreat_after, retreat_chance,
                       submerge=submerge)
-        att = [Unit(x) for x in a_names]
+        # A landing's units that came over land (the first of their type), lost after
+        # those landed from the sea, as the simulator orders them.
+        over = dict(overland or {})
+        att = []
+        for x in a_names:
+            att.append(Unit(x, overland=over.get(x, 0) > 0))
+            over[x] = over.get(x, 0) - 1
+        att.sort(key=lambda u: u.overland)
         dfn = [Unit(x) for x in d_names if x != "aa gun"]
         fought = bool(dfn)
         dfn, aircraft_out = _aside(att, dfn, sea)
@@ -777,6 +785,25 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
             for side, still in (("attacker", a), ("defender", d + aircraft_out)):
                 for u in still:
                     out[f"survivor {side} {u.name}"] += p
+        if mode == "amphibious" and (retreat_after is not None or retreat_below or retreat_chance is not None) and any(
+                u.kind == "land" and not u.overland for u in att):
+            # A-10.3: the units landed from the sea never retreat; after the others do,
+            # they fight on to the end (the whole assault: "whole ...").
+            # A second wave attacks what the whole assault left.
+            out.update(dict.fromkeys(("whole attacker", "whole defender", "whole draw", "whole takes"), 0.0))
+            on = _Rules(False, a_order, d_order, keep_land, low_luck)
+            fights_on: list[tuple[float, list[Unit], list[Unit]]] = []
+            whole: list[tuple[str, float, list[Unit], list[Unit]]] = []
+            for outcome, p, a, d in ends:
+                landed = [u for u in a if u.kind == "land" and not u.overland]
+                if outcome == "retreat" and landed:
+                    fights_on.append((p, landed, d))
+                else:
+                    whole.append((outcome if outcome != "retreat" else "defender", p, a, d))
+            _walk(fights_on, on, True, lambda *end: whole.append(end))
+            for outcome, p, a, _d in whole:
+                count("whole ", outcome, p, a)
+            ends = whole
         if not wave2:
             return out
         out.update(dict.fromkeys(("wave attacker", "wave defender", "wave draw", "wave takes"), 0.0))
