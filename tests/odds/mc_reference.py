@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
 # name: (attack, defense, cost, kind) — A-14
 PROFILE = {
@@ -658,6 +658,16 @@ def _bombarded(att: list[Unit], dfn: list[Unit], bombard: dict[str, int] | None,
 End = Callable[[str, float, list[Unit], list[Unit]], None]
 
 
+def left_units(units: Iterable[Unit] | Mapping[str, int]) -> str:
+    """A side's survivors as one key (``"fighter=1,infantry=2"``; AA guns left out), to
+    compare distributions of survivors."""
+    counts = dict(units) if isinstance(units, Mapping) else {}
+    if not isinstance(units, Mapping):
+        for u in units:
+            counts[u.name] = counts.get(u.name, 0) + 1
+    return ",".join(f"{name}={n}" for name, n in sorted(counts.items()) if name != "aa gun" and n)
+
+
 def _submerged(att: list[Unit], dfn: list[Unit], submerge: tuple[bool, bool]) -> str | None:
     """A-10.6's submerging, the attacker declaring first: its lone submarines submerge
     (a retreat), else the defender's (the attacker holds the zone), where asked and no
@@ -734,7 +744,7 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
     The chances of ``attacker``, ``defender`` (its ``retreat``, ``unfinished`` and
     ``stalemate`` shares also apart), ``draw`` and ``takes``, each side's expected
     survivors of each type (``"survivor defender fighter"``; a side's AA guns not among
-    them), and with ``wave2`` the whole attack's ``"wave attacker"``, ``"wave
+    them) and the chance of each set of survivors (``"left attacker <left_units>"``), and with ``wave2`` the whole attack's ``"wave attacker"``, ``"wave
     defender"``, ``"wave draw"`` and ``"wave takes"``."""
     _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
                 tech={"attack": tech_attacker, "defense": tech_defender})
@@ -785,6 +795,8 @@ def exact_outcomes(attacker: dict[str, int], defender: dict[str, int], *, mode: 
             for side, still in (("attacker", a), ("defender", d + aircraft_out)):
                 for u in still:
                     out[f"survivor {side} {u.name}"] += p
+                key = f"left {side} {left_units(still)}"
+                out[key] = out.get(key, 0.0) + p
         if mode == "amphibious" and (retreat_after is not None or retreat_below or retreat_chance is not None) and any(
                 u.kind == "land" and not u.overland for u in att):
             # A-10.3: the units landed from the sea never retreat; after the others do,

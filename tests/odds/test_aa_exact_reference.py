@@ -16,7 +16,7 @@ from typing import Any
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import DICE, RULES_SETS, TWO_HITS, Unit, _aside, _order, _Rules, _SET, exact_outcomes, exact_win
+from .mc_reference import DICE, RULES_SETS, TWO_HITS, Unit, _aside, _order, _Rules, _SET, exact_outcomes, exact_win, left_units
 
 LAND_ATTACK = ("infantry", "artillery", "tank", "fighter", "bomber")
 LAND_DEFENCE = (*LAND_ATTACK, "aa gun")
@@ -150,7 +150,8 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
     landing's retreat (its landed units fighting on, A-10.3) and second waves (joined
     by the first wave's units after a round limit): every outcome's chance
     (and the retreats, unfinished battles and stalemates the defender's holding
-    includes) and each side's expected survivors of each type equal
+    includes), each side's expected survivors of each type and the chance of each set of
+    survivors equal
     :func:`exact_outcomes`', AA fire's and bombardment's every outcome and every roll
     of every round of the reference's own rules, and the whole assault's and the whole
     attack's with the second wave."""
@@ -191,6 +192,10 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
             wave = odds.second_wave
             got.update({"wave attacker": wave["attacker_win"], "wave defender": wave["defender_win"],
                         "wave draw": wave["draw"], "wave takes": wave["attacker_takes"]})
+        for side, chances in odds.survivors.items():  # the distribution of survivors (the chart's)
+            for units, chance in chances:
+                key = f"left {side} {left_units(units)}"
+                got[key] = got.get(key, 0.0) + chance
         for side, expected in odds.expected_survivors.items():
             got.update((f"survivor {side} {name}", n) for name, n in expected.items() if name != "aa gun")
         assert {k for k, n in got.items() if n > 1e-12} <= set(want), (got, want)
