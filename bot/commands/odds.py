@@ -632,7 +632,11 @@ async def _odds_memoir_live(ctx: Ctx, unit: str, enemy: str) -> None:
     game as the asker may see it, answered to the asker alone (it tells what they plan)."""
     from bot.memoir.odds import live_odds
 
-    loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
+    try:
+        loaded = await ctx.app.sessions.latest(ctx.channel_id, kind="memoir")
+    except NoGame:  # as the Minis form says it: the numbers need no game
+        raise NoGame("There is no Memoir '44 game in this channel: give the numbers instead "
+                     "(/odds memoir dice:3 target:infantry), or start one with /memoir new.") from None
     # The asker's seats' view (the public one for someone not seated).
     roll, odds = live_odds(loaded.seen_by(ctx.actor.id), unit, enemy)
     head = f"{unit.upper()} battles {enemy.upper()}: {plural(roll.dice, 'die', 'dice')} at {roll.target}"

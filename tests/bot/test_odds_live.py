@@ -119,6 +119,17 @@ async def test_no_minis_game_in_the_channel(tmp_path: Path) -> None:
         "(/odds minis dice:11 defense:5), or start one with /minis new."]
 
 
+async def test_no_memoir_game_in_the_channel(tmp_path: Path) -> None:
+    """The Memoir '44 live form says what the Minis one says: the numbers need no game."""
+    code, out = await run("alice: /odds memoir unit:E4 enemy:F6\nalice: /odds memoir dice:3 target:infantry\n",
+                          tmp_path)
+    assert code == 0, out
+    assert lines_to(out, "alice") == [
+        "[to alice] ⚠️ There is no Memoir '44 game in this channel: give the numbers instead "
+        "(/odds memoir dice:3 target:infantry), or start one with /memoir new."]
+    assert "[#table] 3 battle dice vs infantry" in out, out  # the numbers answered, publicly
+
+
 def test_unit_options_complete_from_the_units_the_asker_sees() -> None:
     load_all()
     cmd = REGISTRY[("odds", "minis")]
