@@ -61,7 +61,7 @@ def aa_lines(odds: AAOdds) -> list[str]:
     if b.overland:
         extras.append(f"{format_army(b.overland)} came over land")
     if b.rounds is not None:
-        extras.append(f"{b.rounds} round{'' if b.rounds == 1 else 's'} at most")
+        extras.append(f"{plural(b.rounds, 'round')} at most")
     if b.retreat_after is not None:
         extras.append(f"attacker retreats after round {b.retreat_after}")
     if b.keep_land_unit:
@@ -70,7 +70,7 @@ def aa_lines(odds: AAOdds) -> list[str]:
                       else f"attacker loses its last {n} land units last")
     if b.retreat_below:
         left = b.retreat_below - 1
-        extras.append(f"attacker retreats with {left} unit{'' if left == 1 else 's'} or fewer left")
+        extras.append(f"attacker retreats with {plural(left, 'unit')} or fewer left")
     if b.retreat_chance is not None:
         extras.append(f"attacker retreats when its chance to win falls below {b.retreat_chance:g}%")
     if extras:
