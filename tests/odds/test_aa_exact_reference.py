@@ -1,12 +1,13 @@
-"""Exact A&A sea odds against the separately written reference of
-:mod:`tests.odds.mc_reference` (``exact_win``: unit by unit, every roll of every round,
-the casualties of A-10.14's ruling placed by brute force), on random small fleets with
-submarines, destroyers, carriers, aircraft, battleships and transports, in the three
-rules sets, with low luck and the players' own orders of loss.  The attacker's chance
-to win must agree to rounding: any rule placed differently (a surprise strike, a hit
-that may not land on a submarine or an aircraft, a battleship's or a carrier's two
-hits, defenceless transports, a stalemate) shows at once, where the Monte Carlo tests
-would see only a big difference."""
+"""Exact A&A odds against the separately written reference of
+:mod:`tests.odds.mc_reference` (``exact_outcomes``: the die-by-die simulator's own
+battle walked over every roll, and ``exact_win_from_start``; the casualties placed by
+A-10.14's ruling by brute force): random small fleets fought to the end, with submarines, destroyers, carriers,
+aircraft, battleships and transports, and random battles with every option of
+``/odds aa``, in the three rules sets, with low luck and the players' own orders of
+loss.  Every number compared must agree to rounding: any rule placed differently (a
+surprise strike, a hit that may not land on a submarine or an aircraft, a battleship's
+or a carrier's two hits, defenceless transports, a stalemate, a retreat, a second
+wave) shows at once, where the Monte Carlo tests would see only a big difference."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
 
-from .mc_reference import DICE, RULES_SETS, TWO_HITS, Unit, _aside, _order, _Rules, _SET, exact_outcomes, exact_win, left_units
+from .mc_reference import Unit, exact_outcomes, exact_win_from_start, left_units, take_hits
 
 LAND_ATTACK = ("infantry", "artillery", "tank", "fighter", "bomber")
 LAND_DEFENCE = (*LAND_ATTACK, "aa gun")
@@ -31,40 +32,18 @@ SHORT = {"submarine": "sub", "destroyer": "des", "cruiser": "cru", "carrier": "c
 CASES = 400
 
 
-def _fleet(rng: random.Random, mixed: bool, defends: bool) -> dict[str, int]:
-    """Up to 5 units; ``mixed``: a submarine and an aircraft among them (a defender's
-    fighter with its carrier), where the restricted hits of A-10.6 and A-10.14 matter
-    most."""
-    fleet: dict[str, int] = {}
-    if mixed:
-        fleet = {"submarine": 1, "fighter": 1, "carrier": 1} if defends else {
-            "submarine": 1, rng.choice(("fighter", "bomber")): 1}
-    for _ in range(rng.randint(1, 5 - len(fleet))):
-        kind = rng.choice(SHIPS)
-        fleet[kind] = fleet.get(kind, 0) + 1
-    return fleet
+def _force(rng: random.Random, kinds: tuple[str, ...], most: int = 4,
+           given: dict[str, int] | None = None) -> dict[str, int]:
+    """``given`` and more units of ``kinds``, ``most`` in all."""
+    force = dict(given or {})
+    for _ in range(rng.randint(1, most - len(force))):
+        kind = rng.choice(kinds)
+        force[kind] = force.get(kind, 0) + 1
+    return force
 
 
 def _text(fleet: dict[str, int]) -> str:
     return ", ".join(f"{n} {SHORT[kind]}" for kind, n in fleet.items())
-
-
-def _reference(attacker: dict[str, int], defender: dict[str, int], rules: str, low_luck: bool,
-               ool_a: tuple[str, ...], ool_d: tuple[str, ...]) -> float | None:
-    """``exact_win`` from the start (None: the defender's aircraft stay out and nothing
-    is left to fight, which exact_win, reading a round's end, does not start from)."""
-    _SET.update(rules=rules, profile=RULES_SETS[rules], two_hits=TWO_HITS[rules], dice=DICE[rules],
-                tech={"attack": frozenset(), "defense": frozenset()})
-    try:
-        a_names = [kind for kind, n in attacker.items() for _ in range(n)]
-        d_names = [kind for kind, n in defender.items() for _ in range(n)]
-        play = _Rules(True, _order(a_names, "attack", ool_a), _order(d_names, "defense", ool_d), low_luck=low_luck)
-        att = [Unit(x) for x in a_names]
-        dfn, _aircraft_out = _aside(att, [Unit(x) for x in d_names], True)
-        return exact_win(att, dfn, play) if dfn else None
-    finally:
-        _SET.update(rules="anniversary", profile=RULES_SETS["anniversary"], two_hits=TWO_HITS["anniversary"],
-                    dice=DICE["anniversary"])
 
 
 def test_random_fleets_agree_with_the_exact_reference() -> None:
@@ -73,8 +52,11 @@ def test_random_fleets_agree_with_the_exact_reference() -> None:
     for _ in range(CASES * 4):
         if compared == CASES:
             break
+        # Half with a submarine and an aircraft on both sides (the defender's fighter with
+        # its carrier), where the restricted hits of A-10.6 and A-10.14 matter most.
         mixed = rng.random() < 0.5
-        attacker, defender = _fleet(rng, mixed, False), _fleet(rng, mixed, True)
+        attacker = _force(rng, SHIPS, 5, {"submarine": 1, rng.choice(("fighter", "bomber")): 1} if mixed else None)
+        defender = _force(rng, SHIPS, 5, {"submarine": 1, "fighter": 1, "carrier": 1} if mixed else None)
         rules = rng.choice(("anniversary", "1942se", "global1940"))
         low_luck = rng.random() < 0.2
         ool_a = tuple(rng.sample(sorted(attacker), len(attacker))) if rng.random() < 0.5 else ()
@@ -85,7 +67,8 @@ def test_random_fleets_agree_with_the_exact_reference() -> None:
                                           ool_defender=",".join(SHORT[k] for k in ool_d)))  # fmt: skip
         except PlayerError:  # e.g. bombers defending at sea (A-14.1): refused, as the bot does
             continue
-        want = _reference(attacker, defender, rules, low_luck, ool_a, ool_d)
+        want = exact_win_from_start(attacker, defender, rules=rules, low_luck=low_luck, ool_attacker=ool_a,
+                                    ool_defender=ool_d)  # fmt: skip
         if want is None:
             continue
         compared += 1
@@ -103,19 +86,9 @@ def test_the_reference_places_a_bombers_hit_away_from_the_submarine_it_may_not_t
     carrier, hit once by a submarine and once by a bomber: the destroyer and the
     submarine are lost (the bomber's hit on the destroyer, the submarine's on the
     submarine), not the destroyer and the fighter."""
-    from .mc_reference import take_hits
-
     fleet = [Unit("destroyer"), Unit("submarine"), Unit("fighter"), Unit("carrier")]
     left = take_hits(fleet, {"sub": 1, "air": 1, "any": 0}, ["destroyer", "submarine", "fighter", "carrier"], False)
     assert sorted(u.name for u in left) == ["carrier", "fighter"]
-
-
-def _force(rng: random.Random, kinds: tuple[str, ...]) -> dict[str, int]:
-    force: dict[str, int] = {}
-    for _ in range(rng.randint(1, 4)):
-        kind = rng.choice(kinds)
-        force[kind] = force.get(kind, 0) + 1
-    return force
 
 
 def _options(rng: random.Random, mode: str, attacker: dict[str, int]) -> dict[str, Any]:
@@ -148,13 +121,12 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
     limits, strafes, retreats below K units and by win chance, a kept land unit, low
     luck, technologies, orders of loss, the three rules sets, submerging (A-10.6), a
     landing's retreat (its landed units fighting on, A-10.3) and second waves (joined
-    by the first wave's units after a round limit): every outcome's chance
-    (and the retreats, unfinished battles and stalemates the defender's holding
-    includes), each side's expected survivors of each type and the chance of each set of
-    survivors equal
-    :func:`exact_outcomes`', AA fire's and bombardment's every outcome and every roll
-    of every round of the reference's own rules, and the whole assault's and the whole
-    attack's with the second wave."""
+    by the first wave's units after a round limit): every outcome's chance (and the
+    retreats, unfinished battles and stalemates the defender's holding includes), the
+    whole assault's and the whole attack's with the second wave, each side's expected
+    survivors of each type and the chance of each set of survivors equal
+    :func:`exact_outcomes`', with AA fire's and bombardment's every outcome and every
+    roll of every round of the reference's own rules."""
     rng = random.Random(4122026)
     seen: dict[str, int] = {}
     compared = 0
