@@ -352,7 +352,36 @@ class BattleSetup(Generic[N]):
             return False
         if self.sea and side.submerge and _subs_alone(side, st):
             return False
-        return not (self.sea and not attacker and side.has(st, "transport"))
+        if self.sea and not attacker and side.has(st, "transport"):
+            # A-10.7 takes a defender's transports only when transports (or transports
+            # and submarines) are all it has left: another unit keeps them safe this
+            # round, whatever the attacker holds (_defenceless).
+            return not side.only(st, ("transport", "submarine"))
+        return True
+
+    def calm_unless_air_alone(self, st: State) -> bool:
+        """For a defender's state: :meth:`calm`, or not calm only because it holds
+        transports beside submarines and nothing else (A-10.7), which lose the transports
+        only to an attacker whose fighting units are all aircraft (:meth:`air_alone`).
+        :meth:`settle` leaves such a state alone against any quiet attacker state that
+        is not aircraft alone."""
+        side = self.defender
+        if self.calm(st, False):
+            return True
+        return (self.sea and side.alive(st) > 0 and side.has(st, "submarine")
+                and not (side.submerge and _subs_alone(side, st)))  # fmt: skip
+
+    def retreats_below(self, a: State) -> bool:
+        """Whether the attacker at ``a`` retreats after a round for having fewer than
+        ``retreat_below`` units left (A-10.15), whatever defender state it faces that
+        still fights and that the end-of-round rules leave alone (:meth:`calm`, or
+        :meth:`calm_unless_air_alone` where ``a`` is not aircraft alone): :meth:`settle`
+        then gives ``(RETREAT, a, d)``."""
+        return bool(self.retreat_below) and 0 < self.attacker.alive(a) < self.retreat_below
+
+    def air_alone(self, a: State) -> bool:
+        """Whether the attacker's fighting units at ``a`` are all aircraft (A-10.7)."""
+        return self.attacker.fighting_categories(a) == {CAT_AIR}
 
     def takes(self, a: State) -> bool:
         """Whether the attacker at ``a`` could take the territory (any battle at sea, or a
@@ -425,10 +454,7 @@ class BattleSetup(Generic[N]):
             return False
         if dfn.only(d, ("transport",)):
             return True
-        return (
-            dfn.only(d, ("transport", "submarine"))
-            and att.fighting_categories(a) == {CAT_AIR}
-        )
+        return dfn.only(d, ("transport", "submarine")) and self.air_alone(a)
 
 
 def _subs_alone(side: Side, st: State) -> bool:

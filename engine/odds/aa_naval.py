@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
+    ATTACKER, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
@@ -181,8 +181,11 @@ class _Numbered:
         # submarines among the fighting units, plain; fire keys by variant; strike key;
         # the stored "nothing happens" entry.
         # And aircraft among the fighting units; plain apart from a retreat by win chance
-        # (BattleSetup.calm: NavalSolver._loud then looks the pairs up).
-        self.flags = np.zeros((256, 6), dtype=bool)
+        # (BattleSetup.calm: NavalSolver._loud then looks the pairs up); a defender's
+        # state calm but against aircraft alone (BattleSetup.calm_unless_air_alone); an
+        # attacker's state of aircraft alone (BattleSetup.air_alone), and one that
+        # retreats for its few units left (BattleSetup.retreats_below).
+        self.flags = np.zeros((256, 9), dtype=bool)
         self.fkeys = np.full((256, 4), -1, dtype=np.int64)
         self.skeys = np.full(256, -1, dtype=np.int64)
         self.ident = np.full(256, -1, dtype=np.int64)
@@ -195,6 +198,7 @@ class _Numbered:
         self.slot_state: list[int] = []
         self._quiet = setup.quiet
         self._calm = setup.calm
+        self._setup = setup
         self._attacker = attacker
 
     def number(self, st: State) -> int:
@@ -217,19 +221,30 @@ class _Numbered:
             for name in PER_STATE:
                 setattr(self, name, _longer(getattr(self, name), 2 * n, -1))
         calm = plain or self._calm(st, self._attacker)
-        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm)
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm, *self._air_flags(st))
         self.hp_arr[n] = hp
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
 
+    def _air_flags(self, st: State) -> tuple[bool, bool, bool]:
+        """Flags 6 to 8 of ``st``: a defender's state calm but against aircraft alone;
+        an attacker's state of aircraft alone, and one that retreats for its few units
+        left."""
+        setup = self._setup
+        if self._attacker:
+            return False, setup.air_alone(st), setup.retreats_below(st)
+        return setup.calm_unless_air_alone(st), False, False
+
     def rebind(self, setup: BattleSetup[float]) -> None:
         """Take ``setup``'s end-of-round rules (which states are plain) from now on."""
         self._quiet = setup.quiet
         self._calm = setup.calm
+        self._setup = setup
         for n, st in enumerate(self.states):
             self.plain[n] = self.flags[n, 3] = self._quiet(st, self._attacker)
             self.flags[n, 5] = self.plain[n] or self._calm(st, self._attacker)
+            self.flags[n, 6:9] = self._air_flags(st)
 
     def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
         """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
@@ -1095,17 +1110,44 @@ class NavalSolver:
         they are): not both sides plain.  A pair whose attacker state is not plain only
         because it retreats by win chance from some pairs (``retreat_at``) is looked up
         among those, all at once, instead of being settled one by one."""
+        return self._sorted_out(ii, jj)[0]
+
+    def _sorted_out(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """:meth:`_loud`, and which of those pairs the attacker surely retreats from
+        with both states as they are (the defender's left alone by the rules): its
+        few units left (``retreat_below``) or a pair of ``retreat_at``."""
         A, D = self.A, self.D
-        loud = ~(A.flags[ii, 3] & D.flags[jj, 3])
+        # A defender left with transports and submarines loses the transports only to
+        # aircraft alone (A-10.7): against other attackers its state is as calm.
+        d_calm = D.flags[jj, 6] & ~A.flags[ii, 7]
+        loud = ~(A.flags[ii, 3] & (D.flags[jj, 3] | d_calm))
+        d_calm |= D.flags[jj, 5]
+        back = loud & A.flags[ii, 8] & d_calm
         rk = self._retreat_keys
         if rk is not None:
-            only = np.flatnonzero(loud & A.flags[ii, 5] & D.flags[jj, 5])
+            only = np.flatnonzero(loud & A.flags[ii, 5] & d_calm)
             if len(only):
                 keys = (ii[only] << SHIFT) | jj[only]
                 at = np.minimum(np.searchsorted(rk, keys), max(len(rk) - 1, 0))
                 retreats = rk[at] == keys if len(rk) else np.zeros(len(only), dtype=bool)
                 loud[only[~retreats]] = False
-        return loud
+                back[only[retreats]] = True
+        return loud, back
+
+    def _retreat_all(self, ii: Arr, jj: Arr, m: Arr, tally: Tally[float]) -> None:
+        """Record the attacker's retreat from pairs (ii, jj) with masses ``m`` (their
+        round starts), as :meth:`_settle` and ``end`` would one by one."""
+        live = m > 0
+        ii, jj, m = ii[live], jj[live], m[live]
+        if not len(m):
+            return
+        tally.outcome[RETREAT] += float(m.sum())
+        if isinstance(tally.retreats, dict):
+            for i, j, w in zip(ii.tolist(), jj.tolist(), m.tolist()):
+                pair = (self.A.states[i], self.D.states[j])
+                tally.retreats[pair] = tally.retreats.get(pair, 0.0) + w
+        _add_ends(tally.attacker_end, self.A.states, ii, m)
+        _add_ends(tally.defender_end, self.D.states, jj, m)
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -1132,7 +1174,15 @@ class NavalSolver:
         A, D = self.A, self.D
         met = (ii, jj)
         stays = np.ones(len(ii), dtype=bool)
-        for k in np.flatnonzero(self._loud(ii, jj)).tolist():
+        loud, back = self._sorted_out(ii, jj)
+        # The attacker's retreats from pairs the rules leave alone otherwise (few units
+        # left, or by win chance): recorded at once, not one by one.
+        if back.any():
+            self._retreat_all(ii[back], jj[back], ms[back], tally)
+            ms[back] = 0.0
+            stays[back] = False
+            loud &= ~back
+        for k in np.flatnonzero(loud).tolist():
             i, j = int(ii[k]), int(jj[k])
             if ms[k] and end(i, j, float(ms[k])):
                 ms[k] = 0.0
@@ -1143,7 +1193,7 @@ class NavalSolver:
         keep = total >= TINY
         if not keep.all():
             dropped += float(total[~keep].sum())
-            ii, jj, ms, mg, stays = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep]
+            ii, jj, ms, mg, stays, back = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep], back[keep]
         if not len(ii):
             if self.trace is not None:
                 self.trace.append(_Level(met, None))
@@ -1166,8 +1216,10 @@ class NavalSolver:
         stale = stays & (loop >= 1.0)  # nothing can change any more
         for k in np.flatnonzero(stale).tolist():
             tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k] + mg[k]), False)
-        for k in np.flatnonzero(~stays).tolist():
-            # S(i, j) never holds mass: G's "no hit" share settles at once.
+        # S(i, j) never holds mass: G's "no hit" share settles at once.
+        if back.any():
+            self._retreat_all(ii[back], jj[back], g0[back] * mg[back], tally)
+        for k in np.flatnonzero(~stays & ~back).tolist():
             if g0[k] and mg[k]:
                 end(int(ii[k]), int(jj[k]), float(g0[k] * mg[k]))
         live = stays & ~stale

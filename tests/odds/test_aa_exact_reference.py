@@ -189,3 +189,59 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
             seen[kind] = seen.get(kind, 0) + met
     assert compared == CASES
     assert min(seen.values()) >= CASES // 40, seen  # every kind met, ten times at least
+
+
+def test_defending_transports_beside_submarines_agree_with_the_exact_reference() -> None:
+    """A defender's transports are lost without dice once it has only them left, or
+    only them and submarines against aircraft alone (A-10.7).  The sea solve settles a
+    pair of states one by one only where that (or another end-of-round rule) may act;
+    a defender holding transports beside another ship, or beside submarines against an
+    attacker that is not aircraft alone, fights on untouched.  Random fleets where it
+    matters (the attacker's aircraft outliving its ships or not, the defender's
+    submarines beside its transports), with retreats, round limits and submerging: every
+    outcome and the chance of each set of survivors equal :func:`exact_outcomes`'."""
+    rng = random.Random(20261205)
+    compared = lost_to_aircraft = 0
+    for _ in range(300):
+        if compared == 120:
+            break
+        attacker = _force(rng, ("submarine", "destroyer", "cruiser", "fighter", "bomber"), 5,
+                          {rng.choice(("fighter", "bomber")): 1})  # fmt: skip
+        defender = _force(rng, ("submarine", "transport", "destroyer", "cruiser"), 6,
+                          {"transport": 1, "submarine": 1})  # fmt: skip
+        if rng.random() < 0.3:
+            defender.update(carrier=1, fighter=1)
+        submerge = (rng.random() < 0.25, rng.random() < 0.25)
+        chosen: dict[str, Any] = dict(
+            rounds=rng.choice((None, None, None, 2)), retreat_below=rng.choice((0, 0, 2)),
+            # (exact_win, which a retreat by win chance reads, knows no submerging)
+            retreat_chance=rng.choice((None, 30.0, 60.0)) if not any(submerge) else None, submerge=submerge,
+        )  # fmt: skip
+        try:
+            odds = aa_odds(AABattle.parse(
+                _text(attacker), _text(defender), mode="sea", rounds=chosen["rounds"],
+                retreat_below=chosen["retreat_below"], retreat_chance=chosen["retreat_chance"],
+                submerge_attacker=submerge[0], submerge_defender=submerge[1]))  # fmt: skip
+        except PlayerError:
+            continue
+        want = exact_outcomes(attacker, defender, mode="sea", **chosen)
+        got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
+               "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
+               "stalemate": odds.stalemate}  # fmt: skip
+        for side, chances in odds.survivors.items():
+            for units, chance in chances:
+                key = f"left {side} {left_units(units)}"
+                got[key] = got.get(key, 0.0) + chance
+        for side, expected in odds.expected_survivors.items():
+            got.update((f"survivor {side} {name}", n) for name, n in expected.items())
+        compared += 1
+        # The defender's submarines left without its transports against aircraft alone.
+        lost_to_aircraft += any(k.startswith("left attacker") and "submarine" not in k and "destroyer" not in k
+                                and "cruiser" not in k and p > 1e-6 for k, p in want.items()) and any(
+            k.startswith("left defender") and "submarine" in k and "transport" not in k and p > 1e-6
+            for k, p in want.items())  # fmt: skip
+        for name, chance in want.items():
+            assert abs(got.get(name, 0.0) - chance) < 1e-12, (name, _text(attacker), _text(defender), chosen, got,
+                                                             want)  # fmt: skip
+    assert compared == 120
+    assert lost_to_aircraft >= 10
