@@ -79,6 +79,24 @@
   numba's cache (~0.3 s; ``make bench`` compiles it first), best of three.
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
+- Battles a timing survey of random 40-100-ship fleets found over 1 s (2026-12-04,
+  twelfth stop's evening; docs/odds.md, *Speed*), in-process:
+  ``odds-aa-sea-100v100-full-fleets-ms``: submarines, destroyers and aircraft on both
+  sides, the defender's transports (25 sub, 15 des, 15 fig, 15 bom, 10 car, 13 cru, 7
+  bat against 25 sub, 15 des, 15 car, 30 fig, 10 tra, 3 cru, 2 bat), best of three
+  (~4.1 s before a defender's transports stopped sending every pair through the
+  end-of-round rules one by one, ~1.6 s after); ``odds-aa-sea-100v100-defender-
+  destroyers-air-ms``: the same without the attacker's destroyers, one run (~10.9 ->
+  ~7.2 s); ``odds-aa-sea-100v100-attacker-destroyers-air-ms``: without the defender's,
+  one run (~7.2 -> ~4 s); ``odds-aa-sea-defending-transports-ms``: 17 sub, 17 car, 10
+  bom against 18 sub, 4 des, 20 car, 15 fig, 20 tra, best of three (~1.57 -> ~0.7 s);
+  ``odds-aa-sea-retreat-left-ms``: 11 sub, 8 cru, 23 bom, 32 tra against 17 sub, 16 des,
+  2 cru, 14 car, 22 fig, 7 tra, retreating with 40 units left, best of three (~3.4 ->
+  ~1.2 s: the retreats recorded at once); ``odds-aa-sea-100v100-struck-aircraft-ms``: 12
+  bat, 68 fig, 17 bom against 23 sub, 19 des, 28 car, 20 bat, 9 tra (the defender's
+  submarines strike at a fleet of 85 aircraft), best of three (~1.5 s), and
+  ``odds-aa-sea-100v100-struck-aircraft-retreat-chance-ms`` the same retreating below
+  20 %, one run (~6.4 s).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
   machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
   to read the other figures by: machines of one class differ from day to day (on
@@ -236,6 +254,14 @@ SEA_ONE_DES_ATTACK = "40 sub, 40 des, 20 cru"
 SEA_ONE_DES_DEFENSE = "15 tra, 14 cru, 25 sub, 24 bat, 8 car, 14 fig"
 SEA_OTHER_DES_ATTACK = "40 sub, 20 cru, 20 bat, 20 car"
 SEA_OTHER_DES_DEFENSE = "10 des, 20 cru, 20 car, 10 bat, 40 fig"
+# Found by timing random fleets (2026-12-04): subs and aircraft on both sides,
+# destroyers on both, the defender's only or the attacker's only.
+SEA_FULL_ATTACK = "25 sub, 15 des, 15 fig, 15 bom, 10 car, 13 cru, 7 bat"
+SEA_FULL_DEFENSE = "25 sub, 15 des, 15 car, 30 fig, 10 tra, 3 cru, 2 bat"
+SEA_FULL_NO_DES_ATTACK = "25 sub, 15 fig, 15 bom, 10 car, 23 cru, 12 bat"
+SEA_FULL_NO_DES_DEFENSE = "25 sub, 15 car, 30 fig, 10 tra, 13 cru, 7 bat"
+SEA_STRUCK_AIR_ATTACK = "12 bat, 68 fig, 17 bom"
+SEA_STRUCK_AIR_DEFENSE = "23 sub, 19 des, 28 car, 20 bat, 9 tra"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
@@ -379,3 +405,13 @@ def figures() -> Iterable[tuple[str, object]]:
     yield "odds-aa-sea-100v100-strikes-strafe-3-retreat-chance-ms", _ms(SEA_STRIKES_ATTACK, SEA_STRIKES_DEFENSE, 1,
                                                                       mode="sea", retreat_after=3,
                                                                       retreat_chance=40)  # fmt: skip
+    yield "odds-aa-sea-defending-transports-ms", _ms("17 sub, 17 car, 10 bom", "18 sub, 4 des, 20 car, 15 fig, 20 tra",
+                                                   3, mode="sea")  # fmt: skip
+    yield "odds-aa-sea-retreat-left-ms", _ms("11 sub, 8 cru, 23 bom, 32 tra", "17 sub, 16 des, 2 cru, 14 car, 22 fig, 7 tra",
+                                           3, mode="sea", retreat_left=40)  # fmt: skip
+    yield "odds-aa-sea-100v100-full-fleets-ms", _ms(SEA_FULL_ATTACK, SEA_FULL_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-struck-aircraft-ms", _ms(SEA_STRUCK_AIR_ATTACK, SEA_STRUCK_AIR_DEFENSE, 3, mode="sea")
+    yield "odds-aa-sea-100v100-struck-aircraft-retreat-chance-ms", _ms(SEA_STRUCK_AIR_ATTACK, SEA_STRUCK_AIR_DEFENSE, 1,
+                                                                     mode="sea", retreat_chance=20)  # fmt: skip
+    yield "odds-aa-sea-100v100-attacker-destroyers-air-ms", _ms(SEA_FULL_ATTACK, SEA_FULL_NO_DES_DEFENSE, 1, mode="sea")
+    yield "odds-aa-sea-100v100-defender-destroyers-air-ms", _ms(SEA_FULL_NO_DES_ATTACK, SEA_FULL_DEFENSE, 1, mode="sea")
