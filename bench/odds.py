@@ -80,7 +80,7 @@
 - ``odds-cli-process-ms``: a whole ``warroom odds aa`` process (10 vs 10), start-up
   included (best of five).
 - Battles a timing survey of random 40-100-ship fleets found over 1 s (2026-12-04,
-  twelfth stop's evening; docs/odds.md, *Speed*), in-process:
+  the thirteenth stop's night; docs/odds.md, *Speed*), in-process:
   ``odds-aa-sea-100v100-full-fleets-ms``: submarines, destroyers and aircraft on both
   sides, the defender's transports (25 sub, 15 des, 15 fig, 15 bom, 10 car, 13 cru, 7
   bat against 25 sub, 15 des, 15 car, 30 fig, 10 tra, 3 cru, 2 bat), best of three

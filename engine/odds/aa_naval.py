@@ -221,13 +221,13 @@ class _Numbered:
             for name in PER_STATE:
                 setattr(self, name, _longer(getattr(self, name), 2 * n, -1))
         calm = plain or self._calm(st, self._attacker)
-        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm, *self._air_flags(st))
+        self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm, *self._pair_flags(st))
         self.hp_arr[n] = hp
         self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
 
-    def _air_flags(self, st: State) -> tuple[bool, bool, bool]:
+    def _pair_flags(self, st: State) -> tuple[bool, bool, bool]:
         """Flags 6 to 8 of ``st``: a defender's state calm but against aircraft alone;
         an attacker's state of aircraft alone, and one that retreats for its few units
         left."""
@@ -244,7 +244,7 @@ class _Numbered:
         for n, st in enumerate(self.states):
             self.plain[n] = self.flags[n, 3] = self._quiet(st, self._attacker)
             self.flags[n, 5] = self.plain[n] or self._calm(st, self._attacker)
-            self.flags[n, 6:9] = self._air_flags(st)
+            self.flags[n, 6:9] = self._pair_flags(st)
 
     def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
         """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
@@ -1141,11 +1141,11 @@ class NavalSolver:
         ii, jj, m = ii[live], jj[live], m[live]
         if not len(m):
             return
-        tally.outcome[RETREAT] += float(m.sum())
-        if isinstance(tally.retreats, dict):
+        if isinstance(tally.retreats, dict):  # the pairs kept too (a landing's retreat): Tally.record's
             for i, j, w in zip(ii.tolist(), jj.tolist(), m.tolist()):
-                pair = (self.A.states[i], self.D.states[j])
-                tally.retreats[pair] = tally.retreats.get(pair, 0.0) + w
+                tally.record(RETREAT, self.A.states[i], self.D.states[j], w, False)
+            return
+        tally.outcome[RETREAT] += float(m.sum())
         _add_ends(tally.attacker_end, self.A.states, ii, m)
         _add_ends(tally.defender_end, self.D.states, jj, m)
 

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle, aa_odds
+from engine.odds.aa import AABattle, AAOdds, aa_odds
 
 from .mc_reference import Unit, exact_outcomes, exact_win_from_start, left_units, take_hits
 
@@ -91,6 +91,27 @@ def test_the_reference_places_a_bombers_hit_away_from_the_submarine_it_may_not_t
     assert sorted(u.name for u in left) == ["carrier", "fighter"]
 
 
+def _answer(odds: AAOdds) -> dict[str, float]:
+    """``odds`` in :func:`exact_outcomes`' keys: every outcome (and the shares the
+    defender's holding includes), the whole assault's after a landing's retreat and the
+    whole attack's with a second wave, the chance of each set of survivors (the chart's)
+    and each side's expected survivors of each type (a side's AA guns not among them)."""
+    got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
+           "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
+           "stalemate": odds.stalemate}  # fmt: skip
+    for name, whole in (("whole", odds.fight_on), ("wave", odds.second_wave)):
+        if whole is not None:
+            got.update({f"{name} attacker": whole["attacker_win"], f"{name} defender": whole["defender_win"],
+                        f"{name} draw": whole["draw"], f"{name} takes": whole["attacker_takes"]})
+    for side, chances in odds.survivors.items():
+        for units, chance in chances:
+            key = f"left {side} {left_units(units)}"
+            got[key] = got.get(key, 0.0) + chance
+    for side, expected in odds.expected_survivors.items():
+        got.update((f"survivor {side} {name}", n) for name, n in expected.items() if name != "aa gun")
+    return got
+
+
 def _options(rng: random.Random, mode: str, attacker: dict[str, int]) -> dict[str, Any]:
     """Random options of ``mode``'s battle as :func:`exact_outcomes` takes them.  A
     landing has either a round limit or retreats (the two are refused together), the
@@ -153,23 +174,7 @@ def test_random_battles_with_options_agree_with_the_exact_reference() -> None:
         except PlayerError:
             continue
         want = exact_outcomes(attacker, defender, mode=mode, ool_attacker=ool_a, ool_defender=ool_d, **chosen)
-        got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
-               "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
-               "stalemate": odds.stalemate}  # fmt: skip
-        if odds.fight_on is not None:
-            whole = odds.fight_on
-            got.update({"whole attacker": whole["attacker_win"], "whole defender": whole["defender_win"],
-                        "whole draw": whole["draw"], "whole takes": whole["attacker_takes"]})
-        if odds.second_wave is not None:
-            wave = odds.second_wave
-            got.update({"wave attacker": wave["attacker_win"], "wave defender": wave["defender_win"],
-                        "wave draw": wave["draw"], "wave takes": wave["attacker_takes"]})
-        for side, chances in odds.survivors.items():  # the distribution of survivors (the chart's)
-            for units, chance in chances:
-                key = f"left {side} {left_units(units)}"
-                got[key] = got.get(key, 0.0) + chance
-        for side, expected in odds.expected_survivors.items():
-            got.update((f"survivor {side} {name}", n) for name, n in expected.items() if name != "aa gun")
+        got = _answer(odds)
         assert {k for k, n in got.items() if n > 1e-12} <= set(want), (got, want)
         compared += 1
         for name, chance in want.items():
@@ -225,15 +230,7 @@ def test_defending_transports_beside_submarines_agree_with_the_exact_reference()
         except PlayerError:
             continue
         want = exact_outcomes(attacker, defender, mode="sea", **chosen)
-        got = {"attacker": odds.attacker_win, "defender": odds.defender_win, "draw": odds.draw,
-               "takes": odds.attacker_takes, "retreat": odds.retreat, "unfinished": odds.unfinished,
-               "stalemate": odds.stalemate}  # fmt: skip
-        for side, chances in odds.survivors.items():
-            for units, chance in chances:
-                key = f"left {side} {left_units(units)}"
-                got[key] = got.get(key, 0.0) + chance
-        for side, expected in odds.expected_survivors.items():
-            got.update((f"survivor {side} {name}", n) for name, n in expected.items())
+        got = _answer(odds)
         compared += 1
         # The defender's submarines left without its transports against aircraft alone.
         lost_to_aircraft += any(k.startswith("left attacker") and "submarine" not in k and "destroyer" not in k
