@@ -348,7 +348,7 @@ class BattleSetup(Generic[N]):
         on pairs of states rather than on ``st`` alone."""
         side = self.attacker if attacker else self.defender
         alive = side.alive(st)
-        if not alive or (attacker and self.retreat_below and alive < self.retreat_below):
+        if not alive or (attacker and self.retreats_below(st)):
             return False
         if self.sea and side.submerge and _subs_alone(side, st):
             return False
@@ -414,7 +414,7 @@ class BattleSetup(Generic[N]):
                 outcome = self._ended(a, d)
                 if outcome is not None:
                     return outcome, a, d
-            if after_round and self.retreat_below and att.alive(a) < self.retreat_below:
+            if after_round and self.retreats_below(a):  # a still fights (_ended)
                 return RETREAT, a, d
             if not self.sea:
                 return None, a, d
