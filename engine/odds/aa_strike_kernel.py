@@ -154,22 +154,6 @@ def _span(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float) -> tu
 
 
 @_borrowing
-def _low_end(dist: Any, mode: Any, row: int, m: float, tiny: float) -> tuple[int, int]:
-    """The first outcome of :func:`_span` and the one it starts from, ``(lo, c)``
-    (``(1, 0)`` for none): a caller then adds in order from ``lo``, each outcome past
-    ``c`` checked as it is met, the last before the first below ``tiny`` (one pass over
-    the outcomes above the mode instead of two; the same products in the same order)."""
-    end = dist.shape[1]
-    c = max(mode[row], 1)
-    if c >= end or m * dist[row, c] < tiny:
-        return 1, 0
-    lo = c
-    while lo > 1 and m * dist[row, lo - 1] >= tiny:
-        lo -= 1
-    return lo, c
-
-
-@_borrowing
 def _span_out(cum: Any, row: int, lo: int, hi: int) -> float:
     """:func:`_span`'s chance of the outcomes from 1 on left out, for its ``(lo, hi)``."""
     end = cum.shape[1] - 1
@@ -179,34 +163,63 @@ def _span_out(cum: Any, row: int, lo: int, hi: int) -> float:
     return out
 
 
+# Steps 1-4 spread a mass over the outcomes of a *rung*: the span (:func:`_span`) of the
+# least power of two 2^-j at least the mass (rung 0: every outcome not 0, for a mass of
+# 1 or more), from the table of :func:`span_ladder`.  A rung holds every outcome the
+# mass's own span holds, and at most the few more whose products lie between tiny / 2
+# and tiny (more exact, not less): no walk out from the mode, whose stops the processor
+# cannot foresee, no test per product, and step 4's products in one vectorised run
+# (~1/5 off the strike battle against 85 aircraft, late on 2026-12-04).
+LADDER = 64  # rungs 0 to LADDER: 2^-64 is below TINY (the last rung is empty)
+
+
+@_compiled
+def span_ladder(dist: Any, tiny: float) -> tuple[Any, Any]:
+    """The rungs of a distribution table ``dist`` (:func:`engine.odds.aa_strike.
+    _dist_table`'s tuple): ``(firsts, lasts)`` by ``[row, j]``, ``(1, 0)`` for none."""
+    table, lo, hi, _, mode, cum = dist
+    rows = table.shape[0]
+    firsts = np.ones((rows, LADDER + 1), dtype=np.int64)
+    lasts = np.zeros((rows, LADDER + 1), dtype=np.int64)
+    for kk in range(rows):
+        if hi[kk] >= 1:
+            firsts[kk, 0], lasts[kk, 0] = max(lo[kk], 1), hi[kk]
+        for j in range(1, LADDER + 1):
+            f0, f1, _ = _span(table, mode, cum, kk, 2.0**-j, tiny)
+            firsts[kk, j], lasts[kk, j] = f0, f1
+    return firsts, lasts
+
+
+@_compiled
+def rung_bits() -> tuple[Any, Any]:
+    """A number and its bits, one memory cell seen as a float and as an integer, for
+    :func:`_rung` to read a mass's exponent (``math.frexp`` is a call into the C
+    library there: ~4 ns against ~0.5)."""
+    cell = np.zeros(1)
+    return cell, cell.view(np.int64)
+
+
 @_borrowing
-def _span_add(dist: Any, mode: Any, cum: Any, row: int, m: float, tiny: float, into: Any) -> tuple[int, int, float]:
-    """:func:`_span`, each product of the span added to ``into[x]`` as it is met (one
-    pass over the outcomes instead of two: each index gets the one product it would get
-    after the span, so the sums are the same)."""
-    end = dist.shape[1]
-    c = max(mode[row], 1)
-    if c >= end:
-        return 1, 0, cum[row, end] - cum[row, 1]
-    w = m * dist[row, c]
-    if w < tiny:
-        return 1, 0, cum[row, end] - cum[row, 1]
-    into[c] += w
-    hi = c
-    while hi + 1 < end:
-        w = m * dist[row, hi + 1]
-        if w < tiny:
-            break
-        hi += 1
-        into[hi] += w
-    lo = c
-    while lo > 1:
-        w = m * dist[row, lo - 1]
-        if w < tiny:
-            break
-        lo -= 1
-        into[lo] += w
-    return lo, hi, max(0.0, (cum[row, lo] - cum[row, 1]) + (cum[row, end] - cum[row, hi + 1]))
+def _rung(ladder: Any, kk: int, m: float, bits: Any) -> tuple[int, int]:
+    """The ends of row ``kk``'s rung for a mass ``m`` (:func:`span_ladder`): the one of
+    the least power of two above it (``m < 2^e``, e from its exponent's bits, ``bits``:
+    :func:`rung_bits`); none for no mass."""
+    if m <= 0.0:
+        return 1, 0
+    bits[0][0] = m
+    j = min(max(1022 - ((bits[1][0] >> 52) & 0x7FF), 0), LADDER)  # -e: m = (1 + f) 2^(e - 1)
+    return ladder[0][kk, j], ladder[1][kk, j]
+
+
+@_borrowing
+def _add_run(into: Any, table: Any, kk: int, m: float, lo: int, hi: int) -> None:
+    """``into[x] += m * table[kk, x]`` for x from ``lo`` to ``hi`` (``hi >= lo``), by
+    indices without sign: numba checks a signed index for wrapping around, which keeps
+    the loop one number at a time (~3x slower)."""
+    row = table[kk]
+    base = np.uint64(lo)
+    for x in range(np.uint64(hi - lo + 1)):
+        into[base + x] += m * row[base + x]
 
 
 @_borrowing
@@ -255,21 +268,13 @@ def aircraft(P: int, p: int, f: int) -> int:
 
 
 @_borrowing
-def _strike(m: float, s: int, d: int, into: Any, b: Any, nxt_strike: Any, tiny: float) -> tuple[float, int]:
-    """Step 1 from mass ``m``: X's strike hits (at least one) move Y along its
-    non-aircraft steps, into ``into[column]``; ``(dropped, products)``."""
-    table, _, _, cut, mode, cum = b
-    lo, c = _low_end(table, mode, s, m, tiny)
-    hi = 0
-    if c >= lo:
-        j = lo
-        while j < table.shape[1]:
-            w = m * table[s, j]
-            if j > c and w < tiny:
-                break
-            into[nxt_strike[d, j]] += w
-            j += 1
-        hi = j - 1
+def _strike(m: float, s: int, d: int, into: Any, b: Any, b_lad: Any, nxt_strike: Any, bits: Any) -> tuple[float, int]:
+    """Step 1 from mass ``m``: X's strike hits (at least one, the rung of ``m``) move Y
+    along its non-aircraft steps, into ``into[column]``; ``(dropped, products)``."""
+    table, _, _, cut, _, cum = b
+    lo, hi = _rung(b_lad, s, m, bits)
+    for j in range(lo, hi + 1):
+        into[nxt_strike[d, j]] += m * table[s, j]
     return m * (cut[s] + _span_out(cum, s, lo, hi)), hi - lo + 1
 
 
@@ -314,27 +319,20 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
 
 @_borrowing
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
-                  tiny: float) -> tuple[float, int]:
-    """Step 2 from mass ``m``: Y's unrestricted hits (at least one) move X from (s, p)
-    (submarines first), into ``x1[p, d, s']``, or, past X's submarines, into
-    ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are one run of
-    memory; ``(dropped, products)``."""
-    table, _, _, cut, mode, cum = u
-    lo, c = _low_end(table, mode, i, m, tiny)
-    hi = 0
-    if c >= lo:
-        n = lo
-        while n < table.shape[1]:
-            w = m * table[i, n]
-            if n > c and w < tiny:
-                break
-            s2, pm = unrestricted(P, s, p, n)
-            if pm == p:
-                x1[p, d, s2] += w
-            else:
-                x1e[d, p, pm] += w
-            n += 1
-        hi = n - 1
+                  u_lad: Any, bits: Any) -> tuple[float, int]:
+    """Step 2 from mass ``m``: Y's unrestricted hits (at least one, the rung of ``m``)
+    move X from (s, p) (submarines first), into ``x1[p, d, s']``, or, past X's
+    submarines, into ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are
+    one run of memory; ``(dropped, products)``."""
+    table, _, _, cut, _, cum = u
+    lo, hi = _rung(u_lad, i, m, bits)
+    for n in range(lo, hi + 1):
+        w = m * table[i, n]
+        s2, pm = unrestricted(P, s, p, n)
+        if pm == p:
+            x1[p, d, s2] += w
+        else:
+            x1e[d, p, pm] += w
     return m * (cut[i] + _span_out(cum, i, lo, hi)), hi - lo + 1
 
 
@@ -542,29 +540,21 @@ def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
 
 
 @_borrowing
-def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a: Any, nxt_fire: Any,
-          air_lost: Any, tiny: float) -> tuple[float, int]:
+def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a: Any, a_lad: Any, nxt_fire: Any,
+          air_lost: Any, tiny: float, bits: Any) -> tuple[float, int]:
     """Step 3 from mass ``m`` (X's dice at p) and, when ``tagged``, the fire of
-    :func:`_excess` in ``hb``: X's general hits (at least one) move Y along its loss
-    order, into the row's ``x2[column, aircraft lost]`` (``tags``: each column's bound);
-    ``(dropped, products)``."""
-    table, _, _, cut, mode, cum = a
-    if not tagged:  # the span, in one pass (:func:`_low_end`)
-        lo, c = _low_end(table, mode, p, m, tiny)
-        hi = 0
-        if c >= lo:
-            h = lo
-            while h < table.shape[1]:
-                w = m * table[p, h]
-                if h > c and w < tiny:
-                    break
-                d2 = nxt_fire[d, h]
-                t = air_lost[d, h]
-                x2[d2, t] += w
-                if t >= tags[d2]:
-                    tags[d2] = t + 1
-                h += 1
-            hi = h - 1
+    :func:`_excess` in ``hb``: X's general hits (at least one; untagged, the rung of
+    ``m``) move Y along its loss order, into the row's ``x2[column, aircraft lost]``
+    (``tags``: each column's bound); ``(dropped, products)``."""
+    table, _, _, cut, _, cum = a
+    if not tagged:
+        lo, hi = _rung(a_lad, p, m, bits)
+        for h in range(lo, hi + 1):
+            d2 = nxt_fire[d, h]
+            t = air_lost[d, h]
+            x2[d2, t] += m * table[p, h]
+            if t >= tags[d2]:
+                tags[d2] = t + 1
         return m * (cut[p] + _span_out(cum, p, lo, hi)), hi - lo + 1
     dropped = m * cut[p]  # every outcome, each checked
     lo = 1
@@ -586,12 +576,12 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
 
 @_borrowing
 def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
-              f: Any, tiny: float) -> tuple[float, int]:
+              f: Any, ladder: Any, tiny: float, bits: Any) -> tuple[float, int]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
     aircraft hits (at least one; its aircraft at k - t rolling) move X along its other
-    steps, summed over the tags first (``fb``), into ``into`` (columns x rows);
-    ``(dropped, products)``."""
-    table, _, _, cut, mode, cum = f
+    steps, each tag over its rung (:func:`_rung`), summed over the tags first (``fb``),
+    into ``into`` (columns x rows); ``(dropped, products)``."""
+    table, _, _, cut, _, cum = f
     dropped = 0.0
     n = 0
     lo = fb.shape[0]
@@ -603,8 +593,10 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
         if m == 0.0:
             continue
         kk = k - t
-        f0, f1, out = _span_add(table, mode, cum, kk, m, tiny, fb)
-        dropped += m * (cut[kk] + out)
+        f0, f1 = _rung(ladder, kk, m, bits)
+        if f1 >= f0:
+            _add_run(fb, table, kk, m, f0, f1)
+        dropped += m * (cut[kk] + _span_out(cum, kk, f0, f1))
         n += f1 - f0 + 1
         lo = min(lo, f0)
         hi = max(hi, f1)
@@ -719,6 +711,9 @@ def solve(
     yt = yb[0]
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    f_lad, b_lad, a_lad = span_ladder(f, tiny), span_ladder(b, tiny), span_ladder(a, tiny)
+    u_lad, ud_lad = span_ladder(u, tiny), span_ladder(ud, tiny)
+    bits = rung_bits()
     dbuf = _destroyer_buffers(uy, ND)
     rounds = 0.0
     dropped = 0.0
@@ -734,6 +729,7 @@ def solve(
             # While X has a destroyer, Y's submarines do not strike: they fire with its
             # other ships (ud; X has no aircraft for their hits to spare), A-10.6.
             ur = ud if xd[p] else u
+            ur_lad = ud_lad if xd[p] else u_lad
             ysr = ys and not xd[p]
             uyr = uyd if xd[p] else uy
             g_row[:] = 0.0
@@ -834,7 +830,7 @@ def solve(
                         work += n
                     if not dest:  # (where Y has a destroyer: both sides' fire, below)
                         if s > 0 and i < n_i:
-                            lost, n = _strike(zv, s, d, g_row, b, nxt_strike, tiny)
+                            lost, n = _strike(zv, s, d, g_row, b, b_lad, nxt_strike, bits)
                             dropped += lost
                             work += n
                         if p < q:
@@ -847,12 +843,12 @@ def solve(
                             # reached only by pushes to its round starts (no step 2 lands in
                             # it), and its own steps 2-4 are the joint moves just made.
                             continue
-                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
+                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, ur_lad, bits)
                         dropped += lost
                         work += n
                 elif ended:
                     if zx > 0.0 and s > 0 and i < n_i and not dest:  # a round begun here goes on (step 1)
-                        lost, n = _strike(zx, s, d, g_row, b, nxt_strike, tiny)
+                        lost, n = _strike(zx, s, d, g_row, b, b_lad, nxt_strike, bits)
                         dropped += lost
                         work += n
                     gv = gx + sig0 * zx
@@ -864,7 +860,7 @@ def solve(
                         # A round begun elsewhere goes on here (step 2): where both
                         # sides strike, Y's strike may leave X with its lone transports
                         # (A-10.7 acts at the round's end) while Y's ships still fire.
-                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, tiny)
+                        lost, n = _unrestricted(gv, s, p, d, i, S, P, x1, x1e, ur, ur_lad, bits)
                         dropped += lost
                         work += n
                 if dest:
@@ -878,13 +874,13 @@ def solve(
                     continue
                 x1t = xu + gv * u0
                 if not y_dead:
-                    lost, n = _fire(x1t, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
+                    lost, n = _fire(x1t, p, d, hb, e_tot > 0.0, x2, tags, a, a_lad, nxt_fire, air_lost, tiny, bits)
                     dropped += lost
                     work += n
                 if not f_stay:
                     if traced:
                         reach[d, r] = _top(x2, d, nt, x1t * a0 + hstay)
-                    lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, tiny)
+                    lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, f_lad, tiny, bits)
                     dropped += lost
                     work += n
     return ends_x, ends_y, rounds, dropped, seen, work
@@ -919,6 +915,9 @@ def walk(
     yt = yb[0]
     x1, x1e = moved[0], moved[1]
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
+    f_lad, b_lad, a_lad = span_ladder(f, tiny), span_ladder(b, tiny), span_ladder(a, tiny)
+    u_lad, ud_lad = span_ladder(u, tiny), span_ladder(ud, tiny)
+    bits = rung_bits()
     nxt = moved[2]  # the next round's starts
     dbuf = _destroyer_buffers(uy, ND)
     fought = 0.0
@@ -932,6 +931,7 @@ def walk(
             s = S - r // W
             p = r % W
             ur = ud if xd[p] else u  # as in solve
+            ur_lad = ud_lad if xd[p] else u_lad
             ysr = ys and not xd[p]
             uyr = uyd if xd[p] else uy
             g_row[:] = 0.0
@@ -977,7 +977,7 @@ def walk(
                 if mz != 0.0:
                     g_row[d] += mz * sig0
                     if sig0 < 1.0:
-                        lost, n = _strike(mz, s, d, g_row, b, nxt_strike, tiny)
+                        lost, n = _strike(mz, s, d, g_row, b, b_lad, nxt_strike, bits)
                         dropped += lost
                         work += n
                 # Step 2 (the rows before X's submarines: steps 2-4 at once).
@@ -992,7 +992,7 @@ def walk(
                         work += n
                     else:
                         x1[p, d, s] += m * ur[0][i, 0]
-                        lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, ur, tiny)
+                        lost, n = _unrestricted(m, s, p, d, i, S, P, x1, x1e, ur, ur_lad, bits)
                         dropped += lost
                         work += n
                 # Step 3 (to later columns of the row), then step 4 (to later rows).
@@ -1005,7 +1005,7 @@ def walk(
                 if m != 0.0 or e_tot != 0.0:
                     if alive_y[d]:
                         x2[d, 0] += m * a[0][p, 0] + (hb[0] if e_tot > 0.0 else 0.0)
-                        lost, n = _fire(m, p, d, hb, e_tot > 0.0, x2, tags, a, nxt_fire, air_lost, tiny)
+                        lost, n = _fire(m, p, d, hb, e_tot > 0.0, x2, tags, a, a_lad, nxt_fire, air_lost, tiny, bits)
                         dropped += lost
                         work += n
                     else:  # no fire changes a side that is gone
@@ -1024,7 +1024,7 @@ def walk(
                     continue
                 for t in range(nt):
                     nxt[d, r] += x2[d, t] * f[0][k - t, 0]
-                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, tiny)
+                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, tiny, bits)
                 dropped += lost
                 work += n
         # The end of the round.
@@ -1104,94 +1104,59 @@ def _fire_pull(a: Any, p: int, first: int, d: int, nxt_fire: Any, air_lost: Any,
 
 
 @_borrowing
-def _aircraft_pull(f: Any, k: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any, m: float,
-                   tiny: float) -> tuple[float, float, int]:
-    """Step 4 backward: the value of Y's aircraft fire (its aircraft at k, at least one
-    hit) at (row r, column d), as an interval over the later rows' values, over the
-    outcomes whose products with ``m`` (at least any mass step 4 spread there with
-    these dice) reach ``tiny``: the others (which :func:`_aircraft` left out) and the
-    dice outcomes cut, anything; ``(low, high, products)``."""
-    table, _, _, cut, mode, cum = f
-    lo, hi, out = _span(table, mode, cum, k, m, tiny)
-    low = 0.0
-    high = cut[k] + out
-    for nf in range(lo, hi + 1):
-        c = table[k, nf]
-        rr = r + aircraft(P, p, nf) - p
-        low += c * lo_s[d, rr]
-        high += c * hi_s[d, rr]
-    return low, high, hi - lo + 1
-
-
-@_compiled
-def _mode_mins(table: Any, mode: Any) -> Any:
-    """For each row of a distribution table, from its mode ``c`` (1 at least) outwards,
-    the least chance met: ``mins[row, x]`` is the least of ``table[row, c + 1 .. x]``
-    above the mode, of ``table[row, x .. c - 1]`` below it, ``table[row, c]`` at it.
-    :func:`_span` walks out from the mode while each product with ``m`` reaches
-    ``tiny``: it stops at the first outcome past which ``m * mins[row, x] < tiny``,
-    and that test only fails further out (a product with m never rounds a smaller
-    chance above a larger one's), so the ends can be found from anywhere."""
-    mins = np.zeros(table.shape)
-    end = table.shape[1]
-    for row in range(table.shape[0]):
-        c = max(mode[row], 1)
-        if c >= end:
-            continue
-        low = table[row, c]
-        mins[row, c] = low
-        for x in range(c + 1, end):
-            low = min(low, table[row, x])
-            mins[row, x] = low
-        low = table[row, c]
-        for x in range(c - 1, 0, -1):
-            low = min(low, table[row, x])
-            mins[row, x] = low
-    return mins
+def _mix(row: Any, window: Any, lo: int, hi: int) -> tuple[float, float]:
+    """The sums of ``row[x] * window[0, x]`` and of ``row[x] * window[1, x]`` for x from
+    ``lo`` to ``hi``, each as four running sums (by x mod 4) added at the end: four
+    chains of additions the processor runs side by side instead of one (each addition
+    waits for the one before it in its chain), ~2x faster on the struck-aircraft
+    retreat's chances; the last bits are not one running sum's."""
+    l0 = l1 = l2 = l3 = 0.0
+    h0 = h1 = h2 = h3 = 0.0
+    w0 = window[0]
+    w1 = window[1]
+    x = np.uint64(lo)
+    end = np.uint64(hi + 1) if hi >= lo else x
+    while x + np.uint64(4) <= end:
+        c0, c1, c2, c3 = row[x], row[x + np.uint64(1)], row[x + np.uint64(2)], row[x + np.uint64(3)]
+        l0 += c0 * w0[x]
+        l1 += c1 * w0[x + np.uint64(1)]
+        l2 += c2 * w0[x + np.uint64(2)]
+        l3 += c3 * w0[x + np.uint64(3)]
+        h0 += c0 * w1[x]
+        h1 += c1 * w1[x + np.uint64(1)]
+        h2 += c2 * w1[x + np.uint64(2)]
+        h3 += c3 * w1[x + np.uint64(3)]
+        x += np.uint64(4)
+    while x < end:
+        l0 += row[x] * w0[x]
+        h0 += row[x] * w1[x]
+        x += np.uint64(1)
+    return (l0 + l1) + (l2 + l3), (h0 + h1) + (h2 + h3)
 
 
 @_borrowing
-def _aircraft_pulls(f: Any, mins: Any, k: int, nt: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any,
-                    m: float, tiny: float, z_lo: Any, z_hi: Any, spans: Any, window: Any) -> int:
-    """:func:`_aircraft_pull` for each tag t from 1 to ``nt - 1`` (Y's aircraft at
-    ``k - t`` rolling), its sums into ``z_lo[d, t]`` and ``z_hi[d, t]``; the products.
-    Each tag's span (:func:`_span`'s ends for the mass ``m``) is found from the last
-    tag's ends by ``mins`` (:func:`_mode_mins`: the same ends, a step or two from
-    there instead of a walk out from the mode).  Every tag reads the same later rows'
-    values, so they are read once, into ``window`` (lows, highs by hits), before the
-    tags' sums (each tag's span kept in ``spans``): ~2/5 off those sums where a tag's
-    values were read from the tables (strided by row) each time.  Each tag adds the
-    same products in the same order as :func:`_aircraft_pull`: the same sums, bit for
-    bit."""
-    table, _, _, cut, mode, cum = f
-    end = table.shape[1]
-    first = end
+def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any,
+                    m: float, z_lo: Any, z_hi: Any, spans: Any, window: Any, bits: Any) -> int:
+    """Step 4 backward from (row r, column d), for each tag t below ``nt`` (Y's
+    aircraft at ``k - t`` rolling, at least one hit): its value as an interval over the
+    later rows' values, into ``z_lo[d, t]`` and ``z_hi[d, t]``; the products.  Each tag
+    is pulled over the outcomes of the rung of ``m`` (:func:`_rung`; ``m`` at least any
+    mass of one tag step 4 spread there, so a rung holds every outcome step 4 spread
+    there): the others and the dice outcomes cut, anything.  Every tag reads the same
+    later rows' values, so they are read once, into ``window`` (lows, highs by hits;
+    each tag's span kept in ``spans``): ~2/5 off those sums where a tag's values were
+    read from the tables (strided by row) each time."""
+    table, _, _, cut, _, cum = f
+    first = table.shape[1]
     last = 0
     n = 0
-    lo = end - 1  # the last tag's ends: where the next one's are looked for
-    hi = 1
-    for t in range(1, nt):
+    for t in range(nt):
         kk = k - t
-        c = max(mode[kk], 1)
-        if c >= end or m * table[kk, c] < tiny:
-            spans[0, t] = 1
-            spans[1, t] = 0
-            z_hi[d, t] = cut[kk] + (cum[kk, end] - cum[kk, 1])
-            continue
-        # The last outcome x from c up with every product from c on at least tiny.
-        hi = min(max(hi, c), end - 1)
-        while hi > c and m * mins[kk, hi] < tiny:
-            hi -= 1
-        while hi + 1 < end and m * mins[kk, hi + 1] >= tiny:
-            hi += 1
-        lo = max(min(lo, c), 1)
-        while lo < c and m * mins[kk, lo] < tiny:
-            lo += 1
-        while lo > 1 and m * mins[kk, lo - 1] >= tiny:
-            lo -= 1
+        lo, hi = _rung(ladder, kk, m, bits)
         spans[0, t] = lo
         spans[1, t] = hi
-        z_hi[d, t] = cut[kk] + max(0.0, (cum[kk, lo] - cum[kk, 1]) + (cum[kk, end] - cum[kk, hi + 1]))
+        if hi < lo:
+            continue
         first = min(first, lo)
         last = max(last, hi)
         n += hi - lo + 1
@@ -1199,16 +1164,12 @@ def _aircraft_pulls(f: Any, mins: Any, k: int, nt: int, r: int, p: int, P: int, 
         rr = r + aircraft(P, p, nf) - p
         window[0, nf] = lo_s[d, rr]
         window[1, nf] = hi_s[d, rr]
-    for t in range(1, nt):
+    for t in range(nt):
         kk = k - t
-        low = 0.0
-        high = z_hi[d, t]
-        for nf in range(spans[0, t], spans[1, t] + 1):
-            c = table[kk, nf]
-            low += c * window[0, nf]
-            high += c * window[1, nf]
+        lo, hi = spans[0, t], spans[1, t]
+        low, high = _mix(table[kk], window, lo, hi)
         z_lo[d, t] = low
-        z_hi[d, t] = high
+        z_hi[d, t] = cut[kk] + _span_out(cum, kk, lo, hi) + high
     return n
 
 
@@ -1320,7 +1281,8 @@ def chances(
     window = np.zeros((2, ft.shape[1]))
     at_x, ax_lo, ax_hi, ax_cut, _, _ = a
     zfire = np.zeros((2, at_x.shape[1]))  # the values X's fire reads from one column, by hits
-    f_mins = _mode_mins(ft, f[4])
+    ladder = span_ladder(f, tiny)
+    bits = rung_bits()
     flagged = back.shape[0] > 0
     met = tagb  # rows x columns: read along a row
     work = 0
@@ -1358,10 +1320,13 @@ def chances(
                 work += n
                 sig0 = 1.0
             else:
-                # Step 4 from the pair after X's fire (tag 0), to later rows.
+                # Step 4 from the pair after X's fire, to later rows: tag 0, and the
+                # others where the values after X's fire are kept (below).
                 if not f_stay:
-                    zl0, zh0, n = _aircraft_pull(f, k, r, p, P, d, lo_s, hi_s, reach[d, r], tiny)
-                    work += n
+                    nt = 1 if joint and live else max(tb - 1, 1)
+                    work += _aircraft_pulls(f, ladder, k, nt, r, p, P, d, lo_s, hi_s, reach[d, r], z_lo, z_hi, spans,
+                                            window, bits)
+                    zl0, zh0 = z_lo[d, 0], z_hi[d, 0]
                 # Step 3 from the pair after Y's unrestricted hits, to later columns.
                 if not y_dead:
                     ql, qh, n = _fire_pull(a, p, 1, d, nxt_fire, air_lost, zn, z_lo, z_hi)
@@ -1467,9 +1432,7 @@ def chances(
                 for t in range(1, nt):
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
-            elif nt > 1:
-                work += _aircraft_pulls(f, f_mins, k, nt, r, p, P, d, lo_s, hi_s, reach[d, r], tiny, z_lo, z_hi,
-                                        spans, window)
+            elif nt > 1:  # (step 4's sums of these tags: pulled above)
                 for t in range(1, nt):
                     kk = k - t
                     z_lo[d, t] = ft[kk, 0] * xl + z_lo[d, t]
