@@ -174,20 +174,25 @@ LADDER = 64  # rungs 0 to LADDER: 2^-64 is below TINY (the last rung is empty)
 
 
 @_compiled
-def span_ladder(dist: Any, tiny: float) -> tuple[Any, Any]:
+def span_ladder(dist: Any, tiny: float) -> tuple[Any, Any, Any]:
     """The rungs of a distribution table ``dist`` (:func:`engine.odds.aa_strike.
-    _dist_table`'s tuple): ``(firsts, lasts)`` by ``[row, j]``, ``(1, 0)`` for none."""
-    table, lo, hi, _, mode, cum = dist
+    _dist_table`'s tuple): ``(firsts, lasts, left)`` by ``[row, j]``, ``(1, 0)`` for
+    none, ``left`` the chance of the outcomes from 1 on that a rung leaves out with the
+    dice outcomes cut (what a spread over it drops, per unit of mass)."""
+    table, lo, hi, cut, mode, cum = dist
     rows = table.shape[0]
     firsts = np.ones((rows, LADDER + 1), dtype=np.int64)
     lasts = np.zeros((rows, LADDER + 1), dtype=np.int64)
+    left = np.zeros((rows, LADDER + 1))
     for kk in range(rows):
         if hi[kk] >= 1:
             firsts[kk, 0], lasts[kk, 0] = max(lo[kk], 1), hi[kk]
         for j in range(1, LADDER + 1):
             f0, f1, _ = _span(table, mode, cum, kk, 2.0**-j, tiny)
             firsts[kk, j], lasts[kk, j] = f0, f1
-    return firsts, lasts
+        for j in range(LADDER + 1):
+            left[kk, j] = cut[kk] + _span_out(cum, kk, firsts[kk, j], lasts[kk, j])
+    return firsts, lasts, left
 
 
 @_compiled
@@ -200,15 +205,15 @@ def rung_bits() -> tuple[Any, Any]:
 
 
 @_borrowing
-def _rung(ladder: Any, kk: int, m: float, bits: Any) -> tuple[int, int]:
-    """The ends of row ``kk``'s rung for a mass ``m`` (:func:`span_ladder`): the one of
-    the least power of two above it (``m < 2^e``, e from its exponent's bits, ``bits``:
-    :func:`rung_bits`); none for no mass."""
+def _rung(ladder: Any, kk: int, m: float, bits: Any) -> tuple[int, int, float]:
+    """Row ``kk``'s rung for a mass ``m`` (:func:`span_ladder`), ``(first, last, left)``:
+    the one of the least power of two above it (``m < 2^e``, e from its exponent's bits,
+    ``bits``: :func:`rung_bits`); none for no mass (all left out)."""
     if m <= 0.0:
-        return 1, 0
+        return 1, 0, ladder[2][kk, LADDER]
     bits[0][0] = m
     j = min(max(1022 - ((bits[1][0] >> 52) & 0x7FF), 0), LADDER)  # -e: m = (1 + f) 2^(e - 1)
-    return ladder[0][kk, j], ladder[1][kk, j]
+    return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
 
 
 @_borrowing
@@ -271,11 +276,11 @@ def aircraft(P: int, p: int, f: int) -> int:
 def _strike(m: float, s: int, d: int, into: Any, b: Any, b_lad: Any, nxt_strike: Any, bits: Any) -> tuple[float, int]:
     """Step 1 from mass ``m``: X's strike hits (at least one, the rung of ``m``) move Y
     along its non-aircraft steps, into ``into[column]``; ``(dropped, products)``."""
-    table, _, _, cut, _, cum = b
-    lo, hi = _rung(b_lad, s, m, bits)
+    table = b[0]
+    lo, hi, left = _rung(b_lad, s, m, bits)
     for j in range(lo, hi + 1):
         into[nxt_strike[d, j]] += m * table[s, j]
-    return m * (cut[s] + _span_out(cum, s, lo, hi)), hi - lo + 1
+    return m * left, hi - lo + 1
 
 
 @_borrowing
@@ -324,8 +329,8 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
     move X from (s, p) (submarines first), into ``x1[p, d, s']``, or, past X's
     submarines, into ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are
     one run of memory; ``(dropped, products)``."""
-    table, _, _, cut, _, cum = u
-    lo, hi = _rung(u_lad, i, m, bits)
+    table = u[0]
+    lo, hi, left = _rung(u_lad, i, m, bits)
     for n in range(lo, hi + 1):
         w = m * table[i, n]
         s2, pm = unrestricted(P, s, p, n)
@@ -333,7 +338,7 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
             x1[p, d, s2] += w
         else:
             x1e[d, p, pm] += w
-    return m * (cut[i] + _span_out(cum, i, lo, hi)), hi - lo + 1
+    return m * left, hi - lo + 1
 
 
 @_borrowing
@@ -546,16 +551,16 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
     :func:`_excess` in ``hb``: X's general hits (at least one; untagged, the rung of
     ``m``) move Y along its loss order, into the row's ``x2[column, aircraft lost]``
     (``tags``: each column's bound); ``(dropped, products)``."""
-    table, _, _, cut, _, cum = a
+    table, _, _, cut, _, _ = a
     if not tagged:
-        lo, hi = _rung(a_lad, p, m, bits)
+        lo, hi, left = _rung(a_lad, p, m, bits)
         for h in range(lo, hi + 1):
             d2 = nxt_fire[d, h]
             t = air_lost[d, h]
             x2[d2, t] += m * table[p, h]
             if t >= tags[d2]:
                 tags[d2] = t + 1
-        return m * (cut[p] + _span_out(cum, p, lo, hi)), hi - lo + 1
+        return m * left, hi - lo + 1
     dropped = m * cut[p]  # every outcome, each checked
     lo = 1
     hi = hb.shape[0] - 1
@@ -576,12 +581,12 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
 
 @_borrowing
 def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
-              f: Any, ladder: Any, tiny: float, bits: Any) -> tuple[float, int]:
+              f: Any, ladder: Any, bits: Any) -> tuple[float, int]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
     aircraft hits (at least one; its aircraft at k - t rolling) move X along its other
     steps, each tag over its rung (:func:`_rung`), summed over the tags first (``fb``),
     into ``into`` (columns x rows); ``(dropped, products)``."""
-    table, _, _, cut, _, cum = f
+    table = f[0]
     dropped = 0.0
     n = 0
     lo = fb.shape[0]
@@ -593,22 +598,32 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
         if m == 0.0:
             continue
         kk = k - t
-        f0, f1 = _rung(ladder, kk, m, bits)
+        f0, f1, left = _rung(ladder, kk, m, bits)
         if f1 >= f0:
             _add_run(fb, table, kk, m, f0, f1)
-        dropped += m * (cut[kk] + _span_out(cum, kk, f0, f1))
+        dropped += m * left
         n += f1 - f0 + 1
         lo = min(lo, f0)
         hi = max(hi, f1)
-    for nf in range(lo, hi + 1):
-        w = fb[nf]
-        fb[nf] = 0.0
-        if w == 0.0:
-            continue
-        if w < tiny:
-            dropped += w
-            continue
-        into[d, r + aircraft(P, p, nf) - p] += w
+    # The sums by hits into the column's later rows (``aircraft``: nf rows on, at most
+    # to the last of X's other steps), whatever their size: a cell holding less than
+    # tiny in all is left out when its pair is met (counted in ``dropped`` then), so
+    # the contiguous part is one vectorised run.
+    if hi >= lo:
+        col = into[d]
+        top = min(hi, P - p)
+        if top >= lo:
+            base = np.uint64(lo)
+            at = np.uint64(r + lo)
+            for x in range(np.uint64(top - lo + 1)):
+                col[at + x] += fb[base + x]
+                fb[base + x] = 0.0
+        rest = 0.0
+        for nf in range(max(lo, P - p + 1), hi + 1):
+            rest += fb[nf]
+            fb[nf] = 0.0
+        if rest != 0.0:
+            col[r + P - p] += rest
     return dropped, n
 
 
@@ -880,7 +895,7 @@ def solve(
                 if not f_stay:
                     if traced:
                         reach[d, r] = _top(x2, d, nt, x1t * a0 + hstay)
-                    lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, f_lad, tiny, bits)
+                    lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, f_lad, bits)
                     dropped += lost
                     work += n
     return ends_x, ends_y, rounds, dropped, seen, work
@@ -1024,7 +1039,7 @@ def walk(
                     continue
                 for t in range(nt):
                     nxt[d, r] += x2[d, t] * f[0][k - t, 0]
-                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, tiny, bits)
+                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, bits)
                 dropped += lost
                 work += n
         # The end of the round.
@@ -1146,15 +1161,16 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int
     later rows' values, so they are read once, into ``window`` (lows, highs by hits;
     each tag's span kept in ``spans``): ~2/5 off those sums where a tag's values were
     read from the tables (strided by row) each time."""
-    table, _, _, cut, _, cum = f
+    table = f[0]
     first = table.shape[1]
     last = 0
     n = 0
     for t in range(nt):
         kk = k - t
-        lo, hi = _rung(ladder, kk, m, bits)
+        lo, hi, left = _rung(ladder, kk, m, bits)
         spans[0, t] = lo
         spans[1, t] = hi
+        z_hi[d, t] = left
         if hi < lo:
             continue
         first = min(first, lo)
@@ -1166,10 +1182,9 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int
         window[1, nf] = hi_s[d, rr]
     for t in range(nt):
         kk = k - t
-        lo, hi = spans[0, t], spans[1, t]
-        low, high = _mix(table[kk], window, lo, hi)
+        low, high = _mix(table[kk], window, spans[0, t], spans[1, t])
         z_lo[d, t] = low
-        z_hi[d, t] = cut[kk] + _span_out(cum, kk, lo, hi) + high
+        z_hi[d, t] += high
     return n
 
 
