@@ -708,7 +708,7 @@ class StrikeSolver:
         shaped as ``ps``), made by numpy, which asks for huge pages for a big array where
         numba's allocation does not (:func:`engine.odds.aa_strike_kernel.chances`)."""
         W, nd = self.P + 1, ps.shape[0]
-        moved = (self._table((W, nd, self.S + 1)), self._table((nd, W, W)))
+        moved = (self._table((W, nd, self.S + 1)), self._table((W, W, nd)))
         return (*moved, self._table(ps.shape)) if nxt else moved
 
     def _values(self, ps: Arr) -> tuple[Arr, ...]:

@@ -326,9 +326,11 @@ def _y_strike(m: float, s: int, p: int, d: int, i: int, S: int, P: int, q: int, 
 def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: Any, x1e: Any, u: Any,
                   u_lad: Any, bits: Any) -> tuple[float, int]:
     """Step 2 from mass ``m``: Y's unrestricted hits (at least one, the rung of ``m``)
-    move X from (s, p) (submarines first), into ``x1[p, d, s']``, or, past X's
-    submarines, into ``x1e[d, p, p']`` (X's dice still those at p): a pair's moves are
-    one run of memory; ``(dropped, products)``."""
+    move X from (s, p) (submarines first), into ``x1[p, d, s']`` (a pair's moves one run
+    of memory), or, past X's submarines, into ``x1e[p, p', d]`` (X's dice still those
+    at p; by column last: a row's pairs, one column after another, share its cache
+    lines, where a pair's own run was met again only rows later, long out of the
+    caches: ~5 % off the strike battles, 2026-12-04); ``(dropped, products)``."""
     table = u[0]
     lo, hi, left = _rung(u_lad, i, m, bits)
     for n in range(lo, hi + 1):
@@ -337,7 +339,7 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
         if pm == p:
             x1[p, d, s2] += w
         else:
-            x1e[d, p, pm] += w
+            x1e[p, pm, d] += w
     return m * left, hi - lo + 1
 
 
@@ -526,17 +528,17 @@ def _destroyer_pull(ax: bool, ay: bool, s: int, p: int, d: int, S: int, P: int, 
 @_borrowing
 def _excess(x1e: Any, p: int, d: int, a: Any, hb: Any) -> tuple[float, float]:
     """Step 3's fire of the masses kept at row (0, p) by where X's other steps stood
-    (``x1e[d, src, p]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
+    (``x1e[src, p, d]``, taken out), by hits into ``hb`` (zeroed first): ``(their mass,
     the chance cut)``."""
     at, a_lo, a_hi, a_cut, _, _ = a
     hb[:] = 0.0
     total = 0.0
     cut = 0.0
     for src in range(p):
-        m = x1e[d, src, p]
+        m = x1e[src, p, d]
         if m == 0.0:
             continue
-        x1e[d, src, p] = 0.0
+        x1e[src, p, d] = 0.0
         total += m
         for h in range(a_lo[src], a_hi[src] + 1):
             hb[h] += m * at[src, h]
@@ -715,7 +717,7 @@ def solve(
     strike).  Moves only go to later columns or rows, so such a column is reached from
     round starts and step 0 alone: steps 1-4 never start there.
 
-    ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[column, p, p'])`` (past
+    ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[p, p', column])`` (past
     X's submarines, by where X's other steps stood), made by numpy
     (:meth:`engine.odds.aa_strike.StrikeSolver._moved`, as the tables of :func:`chances`'
     ``values``, and for the same reason)."""
