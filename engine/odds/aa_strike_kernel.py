@@ -39,7 +39,9 @@ aircraft taken), ``f`` Y's aircraft fire by ``yk`` (its aircraft steps taken).
 take Y, ``air_lost[d, h]`` the aircraft the latter cost it.  Rows with ``p < q`` (X's
 steps before its submarines not all taken; then ``s == S``) move X by both kinds of
 Y's hits at once (A-10.14: the aircraft's hits take the first of those steps, the
-others what is left).  Products below ``tiny`` are left out, their mass counted.
+others what is left).  Products below ``tiny`` are left out, their mass counted (steps
+1-4 spread over a *rung*, which may keep a few between ``tiny`` / 2 and ``tiny``:
+:func:`span_ladder`), and so are the masses of the pairs holding less than ``tiny``.
 """
 
 from __future__ import annotations
@@ -633,7 +635,8 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
 def _top(x2: Any, d: int, nt: int, own: float) -> Any:
     """The largest mass of one tag that :func:`_aircraft` spreads from ``x2[d]`` (and
     ``own`` at tag 0), rounded up to single precision (for :func:`chances`, which
-    leaves out the products below ``tiny`` of that mass: never one that step 4 made)."""
+    pulls each tag over the rung of that mass: a rung grows with the mass, so it holds
+    every outcome step 4 spread there)."""
     top = own + (x2[d, 0] if nt > 0 else 0.0)
     for t in range(1, nt):
         top = max(top, x2[d, t])
