@@ -166,13 +166,13 @@ def _span_out(cum: Any, row: int, lo: int, hi: int) -> float:
 
 
 # Steps 1-4 spread a mass over the outcomes of a *rung*: the span (:func:`_span`) of the
-# least power of two 2^-j at least the mass (rung 0: every outcome not 0, for a mass of
-# 1 or more), from the table of :func:`span_ladder`.  A rung holds every outcome the
+# least power of two above the mass (rung j >= 1: the span of 2^(1 - j); rung 0: every
+# outcome not 0, for a mass of 1 or more), from the table of :func:`span_ladder`.  A rung holds every outcome the
 # mass's own span holds, and at most the few more whose products lie between tiny / 2
 # and tiny (more exact, not less): no walk out from the mode, whose stops the processor
 # cannot foresee, no test per product, and step 4's products in one vectorised run
 # (~1/5 off the strike battle against 85 aircraft, late on 2026-12-04).
-LADDER = 64  # rungs 0 to LADDER: 2^-64 is below TINY (the last rung is empty)
+LADDER = 65  # rungs 0 to LADDER: the last one's mass, 2^-64, is below TINY (it is empty)
 
 
 @_compiled
@@ -190,7 +190,7 @@ def span_ladder(dist: Any, tiny: float) -> tuple[Any, Any, Any]:
         if hi[kk] >= 1:
             firsts[kk, 0], lasts[kk, 0] = max(lo[kk], 1), hi[kk]
         for j in range(1, LADDER + 1):
-            f0, f1, _ = _span(table, mode, cum, kk, 2.0**-j, tiny)
+            f0, f1, _ = _span(table, mode, cum, kk, 2.0 ** (1 - j), tiny)
             firsts[kk, j], lasts[kk, j] = f0, f1
         for j in range(LADDER + 1):
             left[kk, j] = cut[kk] + _span_out(cum, kk, firsts[kk, j], lasts[kk, j])
@@ -209,12 +209,13 @@ def rung_bits() -> tuple[Any, Any]:
 @_borrowing
 def _rung(ladder: Any, kk: int, m: float, bits: Any) -> tuple[int, int, float]:
     """Row ``kk``'s rung for a mass ``m`` (:func:`span_ladder`), ``(first, last, left)``:
-    the one of the least power of two above it (``m < 2^e``, e from its exponent's bits,
-    ``bits``: :func:`rung_bits`); none for no mass (all left out)."""
+    the one of the least power of two above it, 2^e (``m < 2^e``, e as ``math.frexp``
+    gives it, from the exponent's bits, ``bits``: :func:`rung_bits`), rung ``1 - e``;
+    none for no mass (all left out)."""
     if m <= 0.0:
         return 1, 0, ladder[2][kk, LADDER]
     bits[0][0] = m
-    j = min(max(1022 - ((bits[1][0] >> 52) & 0x7FF), 0), LADDER)  # -e: m = (1 + f) 2^(e - 1)
+    j = min(max(1023 - ((bits[1][0] >> 52) & 0x7FF), 0), LADDER)  # 1 - e: m = (1 + f) 2^(e - 1)
     return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
 
 
