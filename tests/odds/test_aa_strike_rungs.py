@@ -8,6 +8,7 @@ spread), and leaves out exactly the chance it says (the error bound)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -90,8 +91,6 @@ def test_the_exponent_read_from_the_bits_is_frexps() -> None:
     """The rung index comes from the mass's exponent bits: the least power of two above
     the mass, 2^e as ``math.frexp`` gives it, is rung 1 - e (rung 0 at a mass of 1 or
     more, the last rung for the least masses)."""
-    import math
-
     dist = _dists()
     ladder = span_ladder(dist, TINY)
     bits = rung_bits()
