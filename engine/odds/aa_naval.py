@@ -37,7 +37,8 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, too_big_naval_table, too_many_states,
+    ATTACKER, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without, too_big_naval_table,
+    too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import hits
@@ -1087,6 +1088,12 @@ class NavalSolver:
             self._retreat_keys = np.sort(np.array(keys, dtype=np.int64))
         self._cells_counted = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
+        # Per defender state: -2 not looked at yet, -1 not lost for sure, else the number
+        # of the state the end-of-round rules leave it in when the attacker wins there
+        # (:meth:`_won`); per attacker state: -1 not looked at yet, else whether it can
+        # fire.
+        self._lost_to = np.full(256, -2, dtype=np.int64)
+        self._can_fire = np.full(256, -1, dtype=np.int64)
         # Levels as :meth:`solve` met them, for :meth:`win_chances` (None: not kept).
         self.trace: list[_Level] | None = None
         self.dropped = 0.0  # the mass :meth:`solve` left out
@@ -1149,6 +1156,55 @@ class NavalSolver:
         _add_ends(tally.attacker_end, self.A.states, ii, m)
         _add_ends(tally.defender_end, self.D.states, jj, m)
 
+    def _won(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
+        """Which pairs (ii, jj) the end-of-round rules surely end in the attacker's win,
+        as :meth:`_settle` would one by one, and the defender's state there: the defender
+        has nothing left, or only transports (lost without dice, A-10.7, when the
+        attacker can still fire), against a quiet attacker state (alive, no retreat,
+        nothing to submerge: :meth:`BattleSetup.quiet`).  In a battle fought to the end
+        nearly every round that leaves the defender only transports comes here (tens of
+        thousands of pairs in the bench's full fleets, ~15 us each one by one)."""
+        A, D, setup = self.A, self.D, self.setup
+        dfn = setup.defender
+        for name, nums in (("_lost_to", jj), ("_can_fire", ii)):
+            arr = getattr(self, name)
+            if nums.size and int(nums.max()) >= len(arr):
+                setattr(self, name, _longer(arr, 2 * int(nums.max()) + 2, -2 if name == "_lost_to" else -1))
+        lost_to, fires = self._lost_to, self._can_fire
+        for j in np.unique(jj[lost_to[jj] == -2]).tolist():
+            d = D.states[j]
+            if dfn.alive(d) == 0:
+                lost_to[j] = j
+            elif setup.sea and dfn.has(d, "transport") and dfn.only(d, ("transport",)):
+                lost_to[j] = D.number(state_without(dfn, d, "transport"))
+            else:
+                lost_to[j] = -1
+        to = lost_to[jj]
+        doomed = to >= 0
+        quiet = A.flags[ii, 3] & doomed
+        if not quiet.any():
+            return quiet, to
+        empty = to == jj  # nothing left: the attacker need not fire
+        need = quiet & ~empty
+        for i in np.unique(ii[need & (fires[ii] < 0)]).tolist():
+            fires[i] = int(setup.can_fire(setup.attacker, A.states[i]))
+        return quiet & (empty | (fires[ii] == 1)), to
+
+    def _wins_all(self, ii: Arr, jj: Arr, m: Arr, tally: Tally[float]) -> None:
+        """Record the attacker's wins at pairs (ii, jj) with the defender's states there
+        ``jj`` (:meth:`_won`) and masses ``m``, as ``tally.record`` would one by one."""
+        live = m > 0
+        ii, jj, m = ii[live], jj[live], m[live]
+        if not len(m):
+            return
+        tally.outcome[ATTACKER] += float(m.sum())
+        _add_ends(tally.attacker_end, self.A.states, ii, m)
+        _add_ends(tally.defender_end, self.D.states, jj, m)
+        if tally.takes is not None:
+            sums = np.bincount(ii, m)
+            takes = self.setup.takes
+            tally.takes += sum(float(sums[i]) for i in np.flatnonzero(sums).tolist() if takes(self.A.states[i]))
+
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
         they change nothing."""
@@ -1182,6 +1238,14 @@ class NavalSolver:
             ms[back] = 0.0
             stays[back] = False
             loud &= ~back
+        # The defender lost (nothing, or transports alone, left): recorded at once.
+        won, lost_to = self._won(ii, jj)
+        won &= loud
+        if won.any():
+            self._wins_all(ii[won], lost_to[won], ms[won], tally)
+            ms[won] = 0.0
+            stays[won] = False
+            loud &= ~won
         for k in np.flatnonzero(loud).tolist():
             i, j = int(ii[k]), int(jj[k])
             if ms[k] and end(i, j, float(ms[k])):
@@ -1194,6 +1258,7 @@ class NavalSolver:
         if not keep.all():
             dropped += float(total[~keep].sum())
             ii, jj, ms, mg, stays, back = ii[keep], jj[keep], ms[keep], mg[keep], stays[keep], back[keep]
+            won, lost_to = won[keep], lost_to[keep]
         if not len(ii):
             if self.trace is not None:
                 self.trace.append(_Level(met, None))
@@ -1219,7 +1284,9 @@ class NavalSolver:
         # S(i, j) never holds mass: G's "no hit" share settles at once.
         if back.any():
             self._retreat_all(ii[back], jj[back], g0[back] * mg[back], tally)
-        for k in np.flatnonzero(~stays & ~back).tolist():
+        if won.any():
+            self._wins_all(ii[won], lost_to[won], g0[won] * mg[won], tally)
+        for k in np.flatnonzero(~stays & ~back & ~won).tolist():
             if g0[k] and mg[k]:
                 end(int(ii[k]), int(jj[k]), float(g0[k] * mg[k]))
         live = stays & ~stale
@@ -1321,10 +1388,8 @@ class NavalSolver:
                     side.keep_from()
             dropped, rounds = self._nodes(ii, jj, m_s, m_g, end, tally, parts, dropped, rounds, defer)
             if parts:
-                flat = parts.flat()
-                self._charge(int(flat[2] @ flat[5]))
                 grow()
-                dropped += _spread_flat(table, *flat)
+                dropped += parts.spread(table, self._charge)
             if defer is not None:
                 dropped += defer.flush_split(level)
                 grow()
@@ -1813,6 +1878,24 @@ class _Parts:
 
     def __bool__(self) -> bool:
         return bool(self.scale)
+
+    def spread(self, table: Arr, charge: Callable[[int], None]) -> float:
+        """Add the parts' outer products to ``table`` (:func:`_spread_flat`), taken out,
+        their count charged first; returns the mass left out.  With the compiled loop,
+        read where the sides stored them (:func:`engine.odds.aa_naval_kernel.
+        spread_stored`: the same numbers, without gathering them)."""
+        A, D = self.A, self.D
+        a_ids, d_ids = np.concatenate(self.a_ids), np.concatenate(self.d_ids)
+        products = int(A.res_len[a_ids] @ D.res_len[d_ids])
+        charge(products)
+        if not (compiled.numba_loaded() or products >= COMPILED_PRODUCTS):
+            return _spread_flat(table, *self.flat())
+        from engine.odds.aa_naval_kernel import spread_stored  # numba: compiled on first use
+
+        scale = np.concatenate(self.scale)
+        self.scale, self.a_ids, self.d_ids = [], [], []
+        return float(spread_stored(table, scale, a_ids, A.res_off, A.res_len, A.res_idx.data, A.res_p.data, d_ids,
+                                   D.res_off, D.res_len, D.res_idx.data, D.res_p.data, TINY))  # fmt: skip
 
     def flat(self) -> tuple[Arr, Arr, Arr, Arr, Arr, Arr]:
         """The parts as flat arrays, taken out: attacker entries and their masses

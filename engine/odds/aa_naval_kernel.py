@@ -19,7 +19,41 @@ from typing import Any
 
 import numpy as np
 
+from engine.odds.compiled import borrowing as _borrowing
 from engine.odds.compiled import compiled as _compiled
+
+
+@_borrowing
+def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: int, d1: int,
+          tiny: float, kept: Any) -> float:
+    """One part of :func:`spread` (attacker entries ``a0:a1``, their values ``a_p``
+    times ``scale``; defender entries ``d0:d1``); returns the mass it left out.
+    ``kept``: room for the part's defender entries kept."""
+    dropped = 0.0
+    a_max = 0.0
+    a_sum = 0.0
+    for i in range(a0, a1):
+        v = a_p[i] * scale
+        if v >= tiny:
+            a_max = max(a_max, v)
+            a_sum += v
+        else:
+            dropped += v
+    n = 0
+    for j in range(d0, d1):
+        if d_p[j] * a_max >= tiny:
+            kept[n] = j
+            n += 1
+        else:
+            dropped += d_p[j] * a_sum
+    for i in range(a0, a1):
+        v = a_p[i] * scale
+        if v >= tiny:
+            row = a_idx[i]
+            for m in range(n):
+                j = kept[m]
+                table[row, d_idx[j]] += v * d_p[j]
+    return dropped
 
 
 @_compiled
@@ -38,31 +72,31 @@ def spread(table: Any, a_idx: Any, a_val: Any, la: Any, d_idx: Any, d_val: Any, 
     for k in range(la.shape[0]):
         a1 = a0 + la[k]
         d1 = d0 + ld[k]
-        a_max = 0.0
-        a_sum = 0.0
-        for i in range(a0, a1):
-            v = a_val[i]
-            if v >= tiny:
-                a_max = max(a_max, v)
-                a_sum += v
-            else:
-                dropped += v
-        n = 0
-        for j in range(d0, d1):
-            if d_val[j] * a_max >= tiny:
-                kept[n] = j
-                n += 1
-            else:
-                dropped += d_val[j] * a_sum
-        for i in range(a0, a1):
-            v = a_val[i]
-            if v >= tiny:
-                row = a_idx[i]
-                for m in range(n):
-                    j = kept[m]
-                    table[row, d_idx[j]] += v * d_val[j]
+        dropped += _part(table, a_idx, a_val, a0, a1, 1.0, d_idx, d_val, d0, d1, tiny, kept)
         a0 = a1
         d0 = d1
+    return dropped
+
+
+@_compiled
+def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_idx: Any, a_p: Any, d_ids: Any,
+                  d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> float:
+    """:func:`spread` of parts read where the sides stored them: part ``k`` is the
+    attacker's result ``a_ids[k]`` (``a_len`` entries from ``a_off`` in ``a_idx`` and
+    ``a_p``), its chances times ``scale[k]``, and the defender's result ``d_ids[k]``.
+    The same numbers as gathering the parts first (:meth:`engine.odds.aa_naval._Parts.
+    flat`) and spreading them, without the gathered copies (~15 % of the bench's full
+    fleets)."""
+    dropped = 0.0
+    most = 0
+    for k in range(d_ids.shape[0]):
+        most = max(most, d_len[d_ids[k]])
+    kept = np.empty(most, dtype=np.int64)
+    for k in range(scale.shape[0]):
+        a0 = a_off[a_ids[k]]
+        d0 = d_off[d_ids[k]]
+        dropped += _part(table, a_idx, a_p, a0, a0 + a_len[a_ids[k]], scale[k], d_idx, d_p, d0,
+                         d0 + d_len[d_ids[k]], tiny, kept)  # fmt: skip
     return dropped
 
 
@@ -98,6 +132,8 @@ def warm() -> None:
     ints = np.zeros(1, dtype=np.int64)
     spread(np.zeros((1, 1)), ints, np.zeros(1), np.ones(1, dtype=np.int64), ints, np.zeros(1),
            np.ones(1, dtype=np.int64), 1e-19)  # fmt: skip
+    spread_stored(np.zeros((1, 1)), np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1), ints, ints,
+                  ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip

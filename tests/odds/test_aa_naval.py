@@ -665,3 +665,50 @@ def test_tables_number_states_fewest_hits_first() -> None:
             assert (lost[local] <= hs + ha + hy).all()
             checked += 1
     assert checked == 40
+
+
+def test_defeats_recorded_at_once_are_those_the_rules_end() -> None:
+    """A-10.7: the pairs the sea solve records at once as the attacker's win (a
+    defender with nothing left, or transports alone, which sink without dice when the
+    attacker can still fire; NavalSolver._won) are exactly those where the end-of-round
+    rules (BattleSetup.settle) end the battle so, among quiet attacker states; and the
+    defender's state recorded is the one settle leaves.  Attackers with transports too,
+    so that some quiet attacker states cannot fire (then nothing sinks: a stalemate)."""
+    import numpy as np
+
+    from engine.odds.aa_battle import ATTACKER
+    from engine.odds.aa_naval import NavalSolver
+
+    rng = random.Random(1907)
+    won_seen = cannot_fire = 0
+    for _ in range(25):
+        attacker = fleet(rng, False) + (f", {rng.randint(1, 2)} tra" if rng.random() < 0.5 else "")
+        defender = fleet(rng, True) + (f", {rng.randint(1, 3)} tra" if "tra" not in fleet(rng, True) else "")
+        battle = AABattle.parse(attacker, defender, mode="sea")
+        setup, _ = setup_battle(battle, 1.0)
+        solver = NavalSolver(setup)
+        sides = []
+        for side, numbered in ((setup.attacker, solver.A), (setup.defender, solver.D)):
+            states = {side.start}
+            for _ in range(60):  # states after random hits of each class
+                states.add(side.take_hits(side.start, rng.randint(0, 6), rng.randint(0, 3), rng.randint(0, 3)))
+            states.add(tuple(n if side.profiles[s.unit].transport else 0 for s, n in zip(side.slots, side.start)))
+            states.add(tuple(0 for _ in side.start))
+            sides.append(np.array(sorted(numbered.number(st) for st in states), dtype=np.int64))
+        ii, jj = (a.ravel() for a in np.meshgrid(*sides, indexing="ij"))
+        won, to = solver._won(ii, jj)
+        for k in range(len(ii)):
+            i, j = int(ii[k]), int(jj[k])
+            a, d = solver.A.states[i], solver.D.states[j]
+            outcome, a3, d3 = setup.settle(a, d)
+            quiet = setup.quiet(a, True)
+            doomed = setup.defender.alive(d) == 0 or setup.defender.only(d, ("transport",))
+            if won[k]:
+                assert (outcome, a3, d3) == (ATTACKER, a, solver.D.states[int(to[k])]), (attacker, defender, a, d)
+                won_seen += 1
+            elif quiet and doomed:
+                assert outcome != ATTACKER, (attacker, defender, a, d)
+                cannot_fire += 1
+            else:
+                assert not (quiet and doomed)
+    assert won_seen > 500 and cannot_fire > 0, (won_seen, cannot_fire)

@@ -1,6 +1,7 @@
-"""The sea solve's compiled loop (engine.odds.aa_naval_kernel.spread): the same table
-and the same mass left out as the numpy path it replaces where numba is loaded
-(engine.odds.aa_naval._pruned then _spread), on random parts and on whole battles."""
+"""The sea solve's compiled loops (engine.odds.aa_naval_kernel.spread, and spread_stored
+reading the parts where the sides stored them): the same table and the same mass left
+out as the numpy path they replace where numba is loaded (engine.odds.aa_naval._pruned
+then _spread), on random parts and on whole battles."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
     # from its held-back and split casualties) and a fleet with destroyers: every round's
     # products through the loop, or none.
     monkeypatch.setattr(aa_strike, "ENABLED", False)
-    calls = _counting(monkeypatch, "spread", lambda *args: int(args[3] @ args[6]))  # the products
+    calls = _counting(monkeypatch, "spread_stored", lambda *args: int(args[4][args[2]] @ args[9][args[7]]))  # products
     for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
                                ("3 sub, 2 des, 2 cru, 1 car, 2 fig", "4 sub, 2 des, 1 bat, 1 car, 1 fig")):  # fmt: skip
         battle = AABattle.parse(attacker, defender, mode="sea")
@@ -75,16 +76,51 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
         assert compiled.error_bound == pytest.approx(plain.error_bound, rel=1e-9, abs=1e-25)
 
 
+def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
+    # Results stored flat as the sides store them (entries int32, offsets and lengths per
+    # result), parts naming them with a scale each, some results used by many parts:
+    # spread_stored gives the table and the mass left out of gathering the parts first
+    # (each attacker chance times its part's scale) and spreading them, bit for bit.
+    rng = np.random.default_rng(45)
+    for _ in range(30):
+        tables = []
+        for n_res, rows in ((int(rng.integers(1, 12)), 9), (int(rng.integers(1, 12)), 7)):
+            lens = rng.integers(1, 7, n_res)
+            gap = rng.integers(0, 3, n_res)  # results need not lie end to end
+            off = np.cumsum(lens + gap) - lens
+            size = int(off[-1] + lens[-1]) + 2
+            idx = rng.integers(0, rows, size).astype(np.int32)
+            p = rng.random(size) * 10.0 ** rng.integers(-14, 0, size)
+            tables.append((off.astype(np.int64), lens.astype(np.int64), idx, p))
+        (a_off, a_len, a_idx, a_p), (d_off, d_len, d_idx, d_p) = tables
+        n_parts = int(rng.integers(1, 30))
+        a_ids = rng.integers(0, len(a_off), n_parts)
+        d_ids = rng.integers(0, len(d_off), n_parts)
+        scale = rng.random(n_parts) * 10.0 ** rng.integers(-10, 1, n_parts)  # some products below TINY
+        a_pos = np.concatenate([np.arange(a_off[k], a_off[k] + a_len[k]) for k in a_ids])
+        d_pos = np.concatenate([np.arange(d_off[k], d_off[k] + d_len[k]) for k in d_ids])
+        want = np.zeros((9, 7))
+        want_dropped = aa_naval_kernel.spread(
+            want, a_idx[a_pos].astype(np.int64), a_p[a_pos] * np.repeat(scale, a_len[a_ids]), a_len[a_ids],
+            d_idx[d_pos].astype(np.int64), d_p[d_pos], d_len[d_ids], TINY)  # fmt: skip
+        got = np.zeros((9, 7))
+        dropped = aa_naval_kernel.spread_stored(got, scale, a_ids, a_off, a_len, a_idx, a_p, d_ids, d_off, d_len,
+                                                d_idx, d_p, TINY)  # fmt: skip
+        assert np.array_equal(got, want)
+        assert dropped == want_dropped
+        assert got.any()
+
+
 def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     # warm compiles the one signature the engine's battles use: after it, battles of
-    # every kind that reach the loop compile nothing more (a second signature would
+    # every kind that reach the loops compile nothing more (a second signature would
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    signatures = list(aa_naval_kernel.spread.signatures)  # type: ignore[attr-defined]
-    assert len(signatures) == 1
-    loop = aa_naval_kernel.spread
-    calls = _counting(monkeypatch, "spread")
+    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored")}
+    signatures = {name: list(loop.signatures) for name, loop in loops.items()}
+    assert all(len(sig) == 1 for sig in signatures.values()), signatures
+    calls = {name: _counting(monkeypatch, name) for name in loops}
     monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
     for attacker, defender, options in (
         ("3 sub, 2 cru, 2 fig", "2 sub, 1 car, 2 fig", {}),
@@ -92,8 +128,10 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
         ("4 sub, 1 bat, 2 bom", "3 cru, 1 car, 2 fig", {"retreat_chance": 40.0}),
     ):
         aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
-    assert len(calls) > 3
-    assert list(loop.signatures) == signatures  # type: ignore[attr-defined]
+    assert len(calls["spread_stored"]) > 3
+    assert len(calls["spread"]) > 0  # a round limit's walk
+    for name, loop in loops.items():
+        assert list(loop.signatures) == signatures[name], name
 
 
 def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monkeypatch: pytest.MonkeyPatch) -> None:
