@@ -1035,8 +1035,16 @@ class _Deferred:
         key, vals, _ = _merged(np.concatenate([h[0] for h in held]), np.concatenate([h[1] for h in held]))
         dist = key >> ROW_BITS
         starts = np.flatnonzero(np.r_[True, dist[1:] != dist[:-1]])
-        d_idx, d_p, ld = self.D.gather(dist[starts])
-        flat = (key & ROW_MASK, vals, np.diff(np.r_[starts, len(dist)]), d_idx, d_p, ld)
+        la = np.diff(np.r_[starts, len(dist)])
+        D = self.D
+        if spread is None and (compiled.numba_loaded() or int(la @ D.res_len[dist[starts]]) >= COMPILED_PRODUCTS):
+            # The defender's results read where they are stored.
+            from engine.odds.aa_naval_kernel import spread_held  # numba: compiled on first use
+
+            return float(spread_held(table, key & ROW_MASK, vals, la, dist[starts], D.res_off, D.res_len, D.res_idx.data,
+                                     D.res_p.data, TINY))  # fmt: skip
+        d_idx, d_p, ld = D.gather(dist[starts])
+        flat = (key & ROW_MASK, vals, la, d_idx, d_p, ld)
         return _spread_flat(table, *flat) if spread is None else spread(flat)
 
 

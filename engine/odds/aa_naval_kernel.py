@@ -101,6 +101,27 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
 
 
 @_compiled
+def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: Any, d_len: Any, d_idx: Any, d_p: Any,
+                tiny: float) -> float:
+    """:func:`spread` of parts whose attacker entries are flat (part ``k`` the next
+    ``la[k]`` of ``a_idx``, ``a_val``) and whose defender entries are the defender's
+    stored result ``d_ids[k]`` (``d_len`` entries from ``d_off`` in ``d_idx`` and
+    ``d_p``): the general fire held back and merged (:meth:`engine.odds.aa_naval.
+    _Deferred.flush`), without gathering the defender's results first."""
+    dropped = 0.0
+    most = 0
+    for k in range(d_ids.shape[0]):
+        most = max(most, d_len[d_ids[k]])
+    kept = np.empty(most, dtype=np.int64)
+    a0 = 0
+    for k in range(la.shape[0]):
+        d0 = d_off[d_ids[k]]
+        dropped += _part(table, a_idx, a_val, a0, a0 + la[k], 1.0, d_idx, d_p, d0, d0 + d_len[d_ids[k]], tiny, kept)
+        a0 += la[k]
+    return dropped
+
+
+@_compiled
 def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any, n_a: Any,
                     row_len: Any, tbase: Any, s1: Any, s2: Any, off: Any) -> int:
     """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``
@@ -134,6 +155,8 @@ def warm() -> None:
            np.ones(1, dtype=np.int64), 1e-19)  # fmt: skip
     spread_stored(np.zeros((1, 1)), np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1), ints, ints,
                   ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
+    spread_held(np.zeros((1, 1)), ints, np.zeros(1), ints, ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1),
+                1e-19)  # fmt: skip
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip

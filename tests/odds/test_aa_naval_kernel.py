@@ -59,17 +59,21 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
     # products through the loop, or none.
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     calls = _counting(monkeypatch, "spread_stored", lambda *args: int(args[4][args[2]] @ args[9][args[7]]))  # products
+    held = _counting(monkeypatch, "spread_held", lambda *args: int(args[3] @ args[6][args[4]]))  # general fire held back
     for attacker, defender in (("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig"),
                                ("3 sub, 2 des, 2 cru, 1 car, 2 fig", "4 sub, 2 des, 1 bat, 1 car, 1 fig")):  # fmt: skip
         battle = AABattle.parse(attacker, defender, mode="sea")
         monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: False)  # numba not loaded
         monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 10**18)
         plain = aa_odds(battle, engine="general")
-        assert not calls
+        assert not calls and not held
         monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
         compiled = aa_odds(battle, engine="general")
         assert len(calls) > 5 and sum(calls) > 1_000, (len(calls), sum(calls))
         calls.clear()
+        if "des" not in attacker + defender:
+            assert len(held) > 5 and sum(held) > 1_000, (len(held), sum(held))
+        held.clear()
         assert 0.01 < compiled.attacker_win < 0.99
         for key in ("attacker_win", "defender_win", "draw", "stalemate", "expected_rounds", "tuv_swing"):
             assert getattr(compiled, key) == pytest.approx(getattr(plain, key), abs=1e-13), key
@@ -79,8 +83,9 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
 def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
     # Results stored flat as the sides store them (entries int32, offsets and lengths per
     # result), parts naming them with a scale each, some results used by many parts:
-    # spread_stored gives the table and the mass left out of gathering the parts first
-    # (each attacker chance times its part's scale) and spreading them, bit for bit.
+    # spread_stored (both sides' results stored) and spread_held (the attacker's flat)
+    # give the table and the mass left out of gathering the parts first (each attacker
+    # chance times its part's scale) and spreading them, bit for bit.
     rng = np.random.default_rng(45)
     for _ in range(30):
         tables = []
@@ -109,6 +114,13 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
         assert np.array_equal(got, want)
         assert dropped == want_dropped
         assert got.any()
+        # The attacker's entries flat, the defender's stored (general fire held back).
+        held = np.zeros((9, 7))
+        dropped = aa_naval_kernel.spread_held(held, a_idx[a_pos].astype(np.int64),
+                                              a_p[a_pos] * np.repeat(scale, a_len[a_ids]), a_len[a_ids], d_ids, d_off,
+                                              d_len, d_idx, d_p, TINY)  # fmt: skip
+        assert np.array_equal(held, want)
+        assert dropped == want_dropped
 
 
 def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -117,7 +129,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored")}
+    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored", "spread_held")}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
     assert all(len(sig) == 1 for sig in signatures.values()), signatures
     calls = {name: _counting(monkeypatch, name) for name in loops}
@@ -129,6 +141,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     ):
         aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
     assert len(calls["spread_stored"]) > 3
+    assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
     assert len(calls["spread"]) > 0  # a round limit's walk
     for name, loop in loops.items():
         assert list(loop.signatures) == signatures[name], name
