@@ -550,7 +550,7 @@ class StrikeSolver:
             return None
         visits = np.zeros_like(ps)
         tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
-        reach = np.zeros(ps.shape, dtype=np.float32)  # with tagb, one table of 8-byte cells
+        reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns, as tagb: read along a row
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))

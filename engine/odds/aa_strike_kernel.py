@@ -708,7 +708,7 @@ def solve(
     empty, each live pair's round starts are written to the first, to the second one
     more than how many of step 3's tags reached it at every pair processed where the
     masses there reached ``least`` in all (0: not, or no mass of it ever reached
-    ``tiny``: the chances backward leaves such a pair anything), to ``reach`` (columns x rows) at least the largest
+    ``tiny``: the chances backward leaves such a pair anything), to ``reach`` (rows x columns, as ``tagb``) at least the largest
     mass of one tag that step 4 spreads there (rounded up), and to ``gvis`` (``[p, column]``) the mass after the strike at the rows before
     X's submarines (for :func:`chances`).
 
@@ -908,7 +908,7 @@ def solve(
                     work += n
                 if not f_stay:
                     if traced:
-                        reach[d, r] = _top(x2, d, nt, x1t * a0 + hstay)
+                        reach[r, d] = _top(x2, d, nt, x1t * a0 + hstay)
                     lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, f_lad, bits)
                     dropped += lost
                     work += n
@@ -1352,7 +1352,7 @@ def chances(
                 # others where the values after X's fire are kept (below).
                 if not f_stay:
                     nt = 1 if joint and live else max(tb - 1, 1)
-                    work += _aircraft_pulls(f, ladder, k, nt, r, p, P, d, lo_s, hi_s, reach[d, r], z_lo, z_hi, spans,
+                    work += _aircraft_pulls(f, ladder, k, nt, r, p, P, d, lo_s, hi_s, reach[r, d], z_lo, z_hi, spans,
                                             window, bits)
                     zl0, zh0 = z_lo[d, 0], z_hi[d, 0]
                 # Step 3 from the pair after Y's unrestricted hits, to later columns.
