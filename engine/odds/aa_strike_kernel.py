@@ -688,6 +688,18 @@ def _tables(S: int, P: int, ND: int, air_lost: Any, a: Any, u: Any, f: Any) -> t
 
 
 @_compiled
+def _check_traced(visits: Any, tagb: Any, reach: Any, S: int, P: int, ND: int) -> None:
+    """Refuse a traced solve's tables in the wrong shapes (``visits`` columns x rows,
+    ``tagb`` and ``reach`` rows x columns): the loops index them unchecked, and a table
+    the wrong way round would be written past its end."""
+    rows = (S + 1) * (P + 1)
+    if visits.shape[0] != ND or visits.shape[1] != rows:
+        raise ValueError("visits: columns x rows expected")
+    if tagb.shape[0] != rows or tagb.shape[1] != ND or reach.shape[0] != rows or reach.shape[1] != ND:
+        raise ValueError("tagb, reach: rows x columns expected")
+
+
+@_compiled
 def solve(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
     alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, yi: Any, yk: Any, n_i: int,
@@ -750,6 +762,8 @@ def solve(
     work = 0
     flagged = back.shape[0] > 0
     traced = visits.shape[0] > 0
+    if traced:
+        _check_traced(visits, tagb, reach, S, P, ND)
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -1312,6 +1326,7 @@ def chances(
     ladder = span_ladder(f, tiny)
     bits = rung_bits()
     flagged = back.shape[0] > 0
+    _check_traced(visits, tagb, reach, S, P, ND)
     met = tagb  # rows x columns: read along a row
     work = 0
     for r in backward_rows(S, P, BACK_BLOCK):

@@ -443,7 +443,7 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
     assert ps is not None
     visits = ps * 0.0
     tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
-    reach = (ps * 0).astype("float32")
+    reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
