@@ -117,6 +117,7 @@ class _Numbered:
         self._rseq: dict[int, Arr] = {}
         self._firsts: dict[int, tuple[int, int]] = {}
         self._tables: list[tuple[Arr, Arr] | None] = []
+        self._cell_marks = np.full(0, -1, dtype=np.int64)  # table_cells' marks by state, -1 between calls
         self._tstore = _Store(np.int32)
         self._nstore = _Store(np.int32)
         # Per fire key of the enemy (their shooter's numbering): where its three hit
@@ -527,17 +528,29 @@ class _Numbered:
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
         distinct, which = _marked(bases, len(self.states))
-        seqs = [self.seq(int(b)) for b in distinct.tolist()]
-        lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
-        starts = np.cumsum(lengths) - lengths
-        last = (lengths[which] - 1)[:, :, None]
-        pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
-        out = np.concatenate(seqs)[pos]
-        numbers, local = _marked(out, len(self.states))
-        # Numbered fewest hits from t first: the states a fire of at most h hits reaches
-        # are the first ones (a batch's items then use only their table's first states).
+        if compiled.numba_loaded():
+            # Each cell's state read along its base's chain (in the store of chains) by
+            # one compiled loop, the distinct ones marked there too.
+            from engine.odds.aa_naval_kernel import table_cells
+
+            c_off, c_len = self.seq_meta(distinct, False)
+            if len(self._cell_marks) < len(self.states):
+                self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
+            numbers, local = table_cells(which, extra, np.ascontiguousarray(c_off), np.ascontiguousarray(c_len),
+                                         self.chains.data, hp + 1, self._cell_marks)  # fmt: skip
+        else:
+            seqs = [self.seq(int(b)) for b in distinct.tolist()]
+            lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
+            starts = np.cumsum(lengths) - lengths
+            last = (lengths[which] - 1)[:, :, None]
+            pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
+            out = np.concatenate(seqs)[pos]
+            numbers, local = _marked(out, len(self.states))
+        # Numbered fewest hits from t first, then by number: the states a fire of at most
+        # h hits reaches are the first ones (a batch's items then use only their table's
+        # first states).
         lost = hp - self.hp_arr[numbers]
-        order = np.argsort(lost, kind="stable")
+        order = np.lexsort((numbers, lost))
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
         numbers, local = numbers[order], rank[local]

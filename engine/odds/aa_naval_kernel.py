@@ -1,8 +1,10 @@
-"""The compiled loop of the numpy sea solve (:mod:`engine.odds.aa_naval`, numba): adding
+"""The compiled loops of the numpy sea solve (:mod:`engine.odds.aa_naval`, numba): adding
 the outer products of a round's mixture parts into the table of next states
-(:func:`spread`), leaving out the products too small to count as the numpy path does;
-and binning the cells of many casualty distributions under restricted hits
-(:func:`restricted_bins`).
+(:func:`spread`; :func:`spread_stored` and :func:`spread_held` read the parts where
+the sides stored them), leaving out the products too small to count as the numpy path
+does; reading a target's table of where hits land along its chains
+(:func:`table_cells`); and binning the cells of many casualty distributions under
+restricted hits (:func:`restricted_bins`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -147,9 +149,38 @@ def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, 
     return cells
 
 
+@_compiled
+def table_cells(which: Any, extra: Any, c_off: Any, c_len: Any, chains: Any, n_any: int, marks: Any) -> Any:
+    """The cells of :meth:`engine.odds.aa_naval._Numbered.table`: cell ``(hs, ha, hy)``
+    is the state ``extra[hs, ha] + hy`` steps down the chain of base ``which[hs, ha]``
+    (``c_len`` states from ``c_off`` in ``chains``; past its end, its last state).
+    Returns the distinct states in the order met and each cell's index among them.
+    ``marks``: a cell of -1 per state numbered, left so."""
+    ns, na = which.shape
+    local = np.empty((ns, na, n_any), dtype=np.int64)
+    found = np.empty(min(ns * na * n_any, marks.shape[0]), dtype=np.int64)
+    count = 0
+    for hs in range(ns):
+        for ha in range(na):
+            b = which[hs, ha]
+            o = c_off[b]
+            last = c_len[b] - 1
+            e = extra[hs, ha]
+            for hy in range(n_any):
+                st = chains[o + min(e + hy, last)]
+                if marks[st] < 0:
+                    marks[st] = count
+                    found[count] = st
+                    count += 1
+                local[hs, ha, hy] = marks[st]
+    for k in range(count):
+        marks[found[k]] = -1
+    return found[:count].copy(), local
+
+
 def warm() -> None:
-    """Compile (or load from numba's cache) :func:`spread` and :func:`restricted_bins` for
-    the arrays the engine passes them."""
+    """Compile (or load from numba's cache) every loop here for the arrays the engine
+    passes them."""
     ints = np.zeros(1, dtype=np.int64)
     spread(np.zeros((1, 1)), ints, np.zeros(1), np.ones(1, dtype=np.int64), ints, np.zeros(1),
            np.ones(1, dtype=np.int64), 1e-19)  # fmt: skip
@@ -160,3 +191,5 @@ def warm() -> None:
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip
+    table_cells(np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64), ints, ones, ints, 1,
+                np.full(1, -1, dtype=np.int64))

@@ -712,3 +712,46 @@ def test_defeats_recorded_at_once_are_those_the_rules_end() -> None:
             else:
                 assert not (quiet and doomed)
     assert won_seen > 500 and cannot_fire > 0, (won_seen, cannot_fire)
+
+
+def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-10.6, A-10.14: every cell (hs submarine hits, ha aircraft hits, hy others) of a
+    target's table of where hits land is the state Side.take_hits leaves, whether the
+    table is read along its chains by numpy or by the compiled loop
+    (aa_naval_kernel.table_cells); both give the same table, number for number."""
+    import numpy as np
+
+    from engine.odds import aa_naval, aa_naval_kernel
+    from engine.odds.aa_naval import _Numbered
+
+    aa_naval_kernel.warm()
+    calls: list[int] = []
+    loop = aa_naval_kernel.table_cells
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return loop(*args)
+
+    monkeypatch.setattr(aa_naval_kernel, "table_cells", counted)
+    rng = random.Random(1941)
+    cells = 0
+    for _ in range(40):
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea")  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            st = side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
+            ns, na = rng.randint(1, 5), rng.randint(1, 5)
+            tables = []
+            for loaded in (False, True):
+                monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+                target = _Numbered(side, setup, attacking)
+                t = target.number(st)
+                numbers, local = target.table(t, ns, na)
+                tables.append((numbers, local))
+                for hs, ha, hy in np.ndindex(*local.shape):
+                    assert target.states[int(numbers[local[hs, ha, hy]])] == side.take_hits(st, hs, ha, hy)
+                    cells += 1
+            (n0, l0), (n1, l1) = tables
+            assert np.array_equal(n0, n1) and np.array_equal(l0, l1)
+    assert len(calls) == 80 and cells > 4000, (len(calls), cells)

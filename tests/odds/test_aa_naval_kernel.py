@@ -129,7 +129,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored", "spread_held")}
+    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored", "spread_held", "table_cells")}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
     assert all(len(sig) == 1 for sig in signatures.values()), signatures
     calls = {name: _counting(monkeypatch, name) for name in loops}
@@ -142,6 +142,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
         aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
     assert len(calls["spread_stored"]) > 3
     assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
+    assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
     assert len(calls["spread"]) > 0  # a round limit's walk
     for name, loop in loops.items():
         assert list(loop.signatures) == signatures[name], name
