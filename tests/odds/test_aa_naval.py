@@ -6,14 +6,15 @@ A-10.15 retreat, submerging), only computed differently."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterator
 from fractions import Fraction
 
 import pytest
 
 from engine.odds.aa import AABattle, aa_odds, setup_battle
-from engine.odds.aa_battle import OUTCOMES, Tally
+from engine.odds.aa_battle import OUTCOMES, BattleSetup, Tally
 from engine.odds.aa_general import GeneralEngine
+from engine.odds.aa_side import Side, State
 from tests.odds.helpers import ODDS_KEYS, assert_floats_match_fractions, assert_same_odds, close, fleet, strike_fleet
 
 
@@ -636,6 +637,17 @@ def test_split_casualties_on_random_strike_battles(monkeypatch: pytest.MonkeyPat
     assert split_battles >= 15
 
 
+def _random_targets(rng: random.Random, battles: int) -> Iterator[tuple[BattleSetup[float], Side, bool, State]]:
+    """Both sides of ``battles`` random fleets whose submarines may strike, each in a
+    state after a few hits of each class: ``(setup, side, attacking, state)``."""
+    for _ in range(battles):
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea")  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            yield setup, side, attacking, side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
+
+
 def test_tables_number_states_fewest_hits_first() -> None:
     """A target's table of where hits land numbers its states fewest hits from the
     target first, with how many are within h hits (what a batch of casualty
@@ -646,24 +658,19 @@ def test_tables_number_states_fewest_hits_first() -> None:
 
     rng = random.Random(1944)
     checked = 0
-    for _ in range(20):
-        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
-                                mode="sea")  # fmt: skip
-        setup, _ = setup_battle(battle, 1.0)
-        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
-            target = _Numbered(side, setup, attacking)
-            st = side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
-            t = target.number(st)
-            numbers, local = target.table(t, rng.randint(1, 4), rng.randint(1, 4))
-            lost = target.hp_arr[t] - target.hp_arr[numbers]
-            assert lost[0] == 0 and numbers[0] == t and (np.diff(lost) >= 0).all()
-            meta = target.tmeta[t]
-            within = target._pstore.data[meta[5] : meta[5] + target.hp_arr[t] + 1]
-            assert within.tolist() == [int((lost <= h).sum()) for h in range(int(target.hp_arr[t]) + 1)]
-            # Every cell's state is at most its hits from t.
-            hs, ha, hy = np.indices(local.shape)
-            assert (lost[local] <= hs + ha + hy).all()
-            checked += 1
+    for setup, side, attacking, st in _random_targets(rng, 20):
+        target = _Numbered(side, setup, attacking)
+        t = target.number(st)
+        numbers, local = target.table(t, rng.randint(1, 4), rng.randint(1, 4))
+        lost = target.hp_arr[t] - target.hp_arr[numbers]
+        assert lost[0] == 0 and numbers[0] == t and (np.diff(lost) >= 0).all()
+        meta = target.tmeta[t]
+        within = target._pstore.data[meta[5] : meta[5] + target.hp_arr[t] + 1]
+        assert within.tolist() == [int((lost <= h).sum()) for h in range(int(target.hp_arr[t]) + 1)]
+        # Every cell's state is at most its hits from t.
+        hs, ha, hy = np.indices(local.shape)
+        assert (lost[local] <= hs + ha + hy).all()
+        checked += 1
     assert checked == 40
 
 
@@ -735,23 +742,18 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
     monkeypatch.setattr(aa_naval_kernel, "table_cells", counted)
     rng = random.Random(1941)
     cells = 0
-    for _ in range(40):
-        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
-                                mode="sea")  # fmt: skip
-        setup, _ = setup_battle(battle, 1.0)
-        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
-            st = side.take_hits(side.start, rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 1))
-            ns, na = rng.randint(1, 5), rng.randint(1, 5)
-            tables = []
-            for loaded in (False, True):
-                monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
-                target = _Numbered(side, setup, attacking)
-                t = target.number(st)
-                numbers, local = target.table(t, ns, na)
-                tables.append((numbers, local))
-                for hs, ha, hy in np.ndindex(*local.shape):
-                    assert target.states[int(numbers[local[hs, ha, hy]])] == side.take_hits(st, hs, ha, hy)
-                    cells += 1
-            (n0, l0), (n1, l1) = tables
-            assert np.array_equal(n0, n1) and np.array_equal(l0, l1)
+    for setup, side, attacking, st in _random_targets(rng, 40):
+        ns, na = rng.randint(1, 5), rng.randint(1, 5)
+        tables = []
+        for loaded in (False, True):
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            target = _Numbered(side, setup, attacking)
+            t = target.number(st)
+            numbers, local = target.table(t, ns, na)
+            tables.append((numbers, local))
+            for hs, ha, hy in np.ndindex(*local.shape):
+                assert target.states[int(numbers[local[hs, ha, hy]])] == side.take_hits(st, hs, ha, hy)
+                cells += 1
+        (n0, l0), (n1, l1) = tables
+        assert np.array_equal(n0, n1) and np.array_equal(l0, l1)
     assert len(calls) == 80 and cells > 4000, (len(calls), cells)
