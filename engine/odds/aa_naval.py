@@ -17,7 +17,11 @@ each once, its "nobody is hit" loop summed in closed form.  What is new is how:
   ones (A-10.6, A-10.14); a level's new casualty distributions are one batch;
 * a level's nodes are arrays: flags, fire keys and stored results (casualties,
   strikes) by number; all their outer products are added to a dense table of masses
-  at once;
+  at once (where numba is loaded, by a compiled loop reading both sides' stored
+  results where they lie, :mod:`engine.odds.aa_naval_kernel`);
+* the end-of-round rules act one pair at a time only where they may change it, and
+  the pairs they surely end in the attacker's win (a defender with nothing, or with
+  transports alone, A-10.7) are found and recorded at once;
 * stored results are flat arrays (entries, chances; offsets and lengths by number),
   found through dense memo tables (target state x the enemy's fire key), so no Python
   work is done per pair; a side whose results are nearly all new drops each level's
