@@ -531,18 +531,19 @@ class _Numbered:
                 bases[1:, 1:] = self.both_classes(t, ns, na)[1:, 1:]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        distinct, which = _marked(bases, len(self.states))
         if compiled.numba_loaded():
             # Each cell's state read along its base's chain (in the store of chains) by
             # one compiled loop, the distinct ones marked there too.
             from engine.odds.aa_naval_kernel import table_cells
 
-            c_off, c_len = self.seq_meta(distinct, False)
+            c_off, c_len = self.seq_meta(bases.ravel(), False)
             if len(self._cell_marks) < len(self.states):
                 self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
-            numbers, local = table_cells(which, extra, np.ascontiguousarray(c_off), np.ascontiguousarray(c_len),
-                                         self.chains.data, hp + 1, self._cell_marks)  # fmt: skip
+            numbers, local = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
+                                         np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data, hp + 1,
+                                         self._cell_marks)  # fmt: skip
         else:
+            distinct, which = _marked(bases, len(self.states))
             seqs = [self.seq(int(b)) for b in distinct.tolist()]
             lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
             starts = np.cumsum(lengths) - lengths
@@ -555,7 +556,7 @@ class _Numbered:
         # first states).
         lost = hp - self.hp_arr[numbers]
         order = np.lexsort((numbers, lost))
-        rank = np.empty_like(order)
+        rank = np.empty(len(order), dtype=np.int32)  # the cells as the store keeps them
         rank[order] = np.arange(len(order))
         numbers, local = numbers[order], rank[local]
         got = self._tables[t] = (numbers, local)

@@ -150,21 +150,20 @@ def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, 
 
 
 @_compiled
-def table_cells(which: Any, extra: Any, c_off: Any, c_len: Any, chains: Any, n_any: int, marks: Any) -> Any:
+def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any) -> Any:
     """The cells of :meth:`engine.odds.aa_naval._Numbered.table`: cell ``(hs, ha, hy)``
-    is the state ``extra[hs, ha] + hy`` steps down the chain of base ``which[hs, ha]``
-    (``c_len`` states from ``c_off`` in ``chains``; past its end, its last state).
+    is the state ``extra[hs, ha] + hy`` steps down its base's chain (``c_len[hs, ha]``
+    states from ``c_off[hs, ha]`` in ``chains``; past its end, its last state).
     Returns the distinct states in the order met and each cell's index among them.
     ``marks``: a cell of -1 per state numbered, left so."""
-    ns, na = which.shape
+    ns, na = c_off.shape
     local = np.empty((ns, na, n_any), dtype=np.int64)
     found = np.empty(min(ns * na * n_any, marks.shape[0]), dtype=np.int64)
     count = 0
     for hs in range(ns):
         for ha in range(na):
-            b = which[hs, ha]
-            o = c_off[b]
-            last = c_len[b] - 1
+            o = c_off[hs, ha]
+            last = c_len[hs, ha] - 1
             e = extra[hs, ha]
             for hy in range(n_any):
                 st = chains[o + min(e + hy, last)]
@@ -191,5 +190,5 @@ def warm() -> None:
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip
-    table_cells(np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64), ints, ones, ints, 1,
-                np.full(1, -1, dtype=np.int64))
+    table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+                ints, 1, np.full(1, -1, dtype=np.int64))
