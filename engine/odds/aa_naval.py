@@ -722,19 +722,32 @@ def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n
     span = int(n_c.sum())
     pl = np.bincount(off[kk] + h, w, minlength=span)
     stays = pl[off]  # no hit: the chain's first state, t
+    states, p, counts = _cells_with_mass(pl, off, span, target.chains.data, c_off)
+    return _store_results(target, ts, counts, states, p, stays, shift)
+
+
+def _cells_with_mass(pl: Arr, off: Arr, span: int, source: Arr, base: Arr) -> tuple[Arr, Arr, Arr]:
+    """The cells of ``pl`` holding mass, item by item (item k's cells from ``off[k]`` on,
+    the last item's up to ``span``): their states (cell ``off[k] + x`` is state
+    ``source[base[k] + x]``), their chances and how many each item has.  With numba
+    loaded, one compiled pass (:func:`engine.odds.aa_naval_kernel.cells_with_mass`, the
+    same arrays)."""
+    if compiled.numba_loaded():
+        from engine.odds.aa_naval_kernel import cells_with_mass
+
+        got: tuple[Arr, Arr, Arr] = cells_with_mass(pl, np.ascontiguousarray(off, dtype=np.int64), span, source,
+                                                    np.ascontiguousarray(base, dtype=np.int64))  # fmt: skip
+        return got
     nz = np.flatnonzero(pl)
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))
-    states = target.chains.data[nz - np.repeat(off - c_off, counts)]
-    return _store_results(target, ts, nz, counts, states, pl, stays, shift)
+    return source[nz - np.repeat(off - base, counts)], pl[nz], counts
 
 
-def _store_results(target: _Numbered, ts: Arr, nz: Arr, counts: Arr, states: Arr, pl: Arr, stays: Arr,
-                   shift: int) -> Arr:  # fmt: skip
-    """Store a batch's results: item k's entries are the next ``counts[k]`` of the
-    cells ``nz`` of ``pl`` that hold mass (the states there: ``states``); its chance of
-    staying put ``stays[k]``.  One state for sure is stored with chance 1 (exact,
-    whatever the rounding), staying put only when it is the target itself."""
-    p = pl[nz]
+def _store_results(target: _Numbered, ts: Arr, counts: Arr, states: Arr, p: Arr, stays: Arr, shift: int) -> Arr:
+    """Store a batch's results: item k's entries are the next ``counts[k]`` of
+    ``states`` with their chances ``p`` (changed); its chance of staying put
+    ``stays[k]``.  One state for sure is stored with chance 1 (exact, whatever the
+    rounding), staying put only when it is the target itself."""
     single = counts == 1
     if single.any():
         first = np.cumsum(counts) - counts
@@ -862,10 +875,8 @@ def _binned(target: _Numbered, ts: Arr, pl: Arr, off: Arr, span: int, nbase: Arr
     (item k's states from ``off[k]`` on, numbered first by its table from ``nbase[k]``),
     stored; their numbers."""
     stays = pl[off]  # no hit at all: t itself, numbered first
-    nz = np.flatnonzero(pl)
-    counts = np.diff(np.searchsorted(nz, np.append(off, span)))
-    states = target._nstore.data[nz - np.repeat(off - nbase, counts)]
-    return _store_results(target, ts, nz, counts, states, pl, stays, 0)
+    states, p, counts = _cells_with_mass(pl, off, span, target._nstore.data, nbase)
+    return _store_results(target, ts, counts, states, p, stays, 0)
 
 
 def _marked(nums: Arr, n: int) -> tuple[Arr, Arr]:

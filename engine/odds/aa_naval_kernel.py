@@ -177,6 +177,33 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
     return found[:count].copy(), local
 
 
+@_compiled
+def cells_with_mass(pl: Any, off: Any, span: int, source: Any, base: Any) -> Any:
+    """:func:`engine.odds.aa_naval._cells_with_mass` in one pass: the cells of ``pl``
+    holding mass, item by item (item k's from ``off[k]`` to the next item's, the last
+    one's to ``span``), as ``(states, chances, counts)``, cell ``off[k] + x`` being
+    state ``source[base[k] + x]``."""
+    n = 0
+    for x in range(span):
+        if pl[x] != 0.0:
+            n += 1
+    states = np.empty(n, dtype=source.dtype)
+    p = np.empty(n)
+    counts = np.zeros(off.shape[0], dtype=np.int64)
+    at = 0
+    for k in range(off.shape[0]):
+        start = at
+        end = off[k + 1] if k + 1 < off.shape[0] else span
+        for x in range(off[k], end):
+            v = pl[x]
+            if v != 0.0:
+                states[at] = source[base[k] + x - off[k]]
+                p[at] = v
+                at += 1
+        counts[k] = at - start
+    return states, p, counts
+
+
 def warm() -> None:
     """Compile (or load from numba's cache) every loop here for the arrays the engine
     passes them."""
@@ -192,3 +219,5 @@ def warm() -> None:
                     ones, ints, ints, ints, ints)  # fmt: skip
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
                 ints, 1, np.full(1, -1, dtype=np.int64))
+    for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
+        cells_with_mass(np.zeros(1), ints, 1, source, ints)

@@ -129,9 +129,10 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    loops = {name: getattr(aa_naval_kernel, name) for name in ("spread", "spread_stored", "spread_held", "table_cells")}
+    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2}  # signatures
+    loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
-    assert all(len(sig) == 1 for sig in signatures.values()), signatures
+    assert {name: len(sig) for name, sig in signatures.items()} == kinds, signatures
     calls = {name: _counting(monkeypatch, name) for name in loops}
     monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)
     for attacker, defender, options in (
@@ -143,6 +144,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     assert len(calls["spread_stored"]) > 3
     assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
     assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
+    assert len(calls["cells_with_mass"]) > 0
     assert len(calls["spread"]) > 0  # a round limit's walk
     for name, loop in loops.items():
         assert list(loop.signatures) == signatures[name], name
@@ -171,3 +173,28 @@ def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monk
         assert 0.01 < looped.attacker_win < 0.99
         assert looped == plain
     assert len(loop.signatures) == 1  # type: ignore[attr-defined]
+
+
+def test_cells_with_mass_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A batch's binned chances, items end to end, many cells empty (some items all
+    # empty): the cells holding mass, their states (read from a chain store of int64 or
+    # a table store of int32, at each item's own base) and each item's count, the same
+    # from the compiled pass as from numpy's.
+    rng = np.random.default_rng(46)
+    for _ in range(40):
+        n_items = int(rng.integers(1, 12))
+        sizes = rng.integers(1, 9, n_items)
+        off = np.cumsum(sizes) - sizes
+        span = int(sizes.sum())
+        pl = rng.random(span) * (rng.random(span) < 0.4)
+        for dtype in (np.int64, np.int32):
+            source = rng.integers(0, 1000, span + 20).astype(dtype)
+            base = rng.integers(0, 20, n_items)
+            got = []
+            for loaded in (False, True):
+                monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+                got.append(aa_naval._cells_with_mass(pl, off, span, source, base))
+            (s0, p0, c0), (s1, p1, c1) = got
+            assert np.array_equal(s0, s1) and s0.dtype == s1.dtype
+            assert np.array_equal(p0, p1) and np.array_equal(c0, c1)
+            assert int(c0.sum()) == int((pl != 0).sum())
