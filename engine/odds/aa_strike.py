@@ -70,6 +70,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without,
     too_big_naval_table, too_many_states,
@@ -548,9 +549,9 @@ class StrikeSolver:
         ps = self._place(initial, Tally.empty(1.0), tables=7 if self.ys else 4)
         if ps is None:
             return None
-        visits = np.zeros_like(ps)
-        tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
-        reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns, as tagb: read along a row
+        visits = compiled.sparse_zeros(ps.shape)
+        tagb = compiled.sparse_zeros(ps.shape[::-1], np.int32)  # rows x columns
+        reach = compiled.sparse_zeros(ps.shape[::-1], np.float32)  # rows x columns, as tagb: read along a row
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
@@ -705,8 +706,7 @@ class StrikeSolver:
     def _moved(self, ps: Arr, nxt: bool = False) -> tuple[Arr, ...]:
         """The kernels' tables of step 2's results, zeros (``moved`` of :func:`engine.odds.
         aa_strike_kernel.solve`; with ``nxt``, ``walk``'s, with its next round's starts
-        shaped as ``ps``), made by numpy, which asks for huge pages for a big array where
-        numba's allocation does not (:func:`engine.odds.aa_strike_kernel.chances`)."""
+        shaped as ``ps``), made here (:meth:`_table`)."""
         W, nd = self.P + 1, ps.shape[0]
         moved = (self._table((W, nd, self.S + 1)), self._table((W, W, nd)))
         return (*moved, self._table(ps.shape)) if nxt else moved
@@ -721,23 +721,28 @@ class StrikeSolver:
                 t((nd, W, W), 1.0), t(zv), t(zv, 1.0))
 
     def _table(self, shape: tuple[int, ...], fill: float = 0.0) -> Arr:
-        """A table of floats of ``shape``, every cell ``fill``: one of the tables an earlier
-        pass of this solver is done with, of as many cells, where there is one (a
-        retreat by win chance: the traced solve's for the chances backward, the
-        backward's for the solve with the retreats), else a new one.  Each table is
-        ~60 MB at 100 a side, and a new one's pages are cleared by the system as they are
-        first touched, inside the passes (~10-90 ms a table on 2026-12-03's machine, the
-        most where no huge page was ready) against ~5 ms to fill one already touched:
-        the defender-strike retreat by win chance at 40 % ~3.10 -> ~2.79 s there (best
-        of 6, alternated in one process)."""
+        """A table of floats of ``shape``, every cell ``fill``.  One of ``fill`` 1.0 is
+        one of the tables an earlier pass of this solver is done with, of as many cells,
+        where there is one (a retreat by win chance: the traced solve's for the chances
+        backward, the backward's for the solve with the retreats), refilled: its pages
+        are touched already (~5 ms a table against ~10-90 ms for the system to clear a
+        new one's, 2026-12-03).  One of zeros is new, backed by small pages
+        (:func:`engine.odds.compiled.sparse_zeros`; a spare of its size dropped first, so
+        the memory at the peak is the same): the passes touch few of its pages, and
+        refilling a spare touched them all; numpy's huge pages are cleared whole on
+        first touch.  The defender-strike retreat by win chance at 40 % ~2.7-3.2 ->
+        ~2.0-2.1 s (first runs in fresh processes, 2026-12-05)."""
         n = int(np.prod(shape))
         for at, old in enumerate(self._spare):
             if old.size == n:
                 del self._spare[at]
+                if fill == 0.0:
+                    del old  # its memory goes back before the new table's is asked for
+                    break
                 table = old.reshape(shape)
                 table.fill(fill)
                 return table
-        return np.zeros(shape) if fill == 0.0 else np.full(shape, fill)
+        return compiled.sparse_zeros(shape) if fill == 0.0 else np.full(shape, fill)
 
     def _budget(self) -> int:
         """The products the kernel may make before the work limit refuses the battle."""

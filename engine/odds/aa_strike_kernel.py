@@ -1294,11 +1294,13 @@ def chances(
 
     ``values``: the tables of values, each starting as [0, 1] (``lo_s``, ``hi_s`` by
     column and row; ``qo_lo``, ``qo_hi``, ``qt_lo``, ``qt_hi`` and ``zv_lo``, ``zv_hi``
-    below), made by numpy (:meth:`engine.odds.aa_strike.StrikeSolver._values`): numpy
-    asks the system for huge pages for an array that big (``madvise``), numba's own
-    allocation does not, and a pair's reads and writes here are a column's length
-    apart (~27 KB at 100 a side: each its own 4 KB page, ~7.6 million pairs' tables
-    of 61 MB): ~1/10 off the defender-strike retreat by win chance (2026-12-03)."""
+    below), made by numpy (:meth:`engine.odds.aa_strike.StrikeSolver._values`): the
+    highs, filled with 1, on the huge pages numpy asks the system for (a pair's reads
+    and writes here are a column's length apart, ~27 KB at 100 a side: each its own 4
+    KB page otherwise; ~1/10 off the defender-strike retreat by win chance,
+    2026-12-03), the lows zeros on small pages, which the pass touches few of
+    (:func:`engine.odds.compiled.sparse_zeros`; huge ones are cleared whole, 2 MB at a
+    time, on first touch: ~1/4 off that retreat, 2026-12-05)."""
     W = P + 1
     ND = alive_y.shape[0]
     yt = yb[0]

@@ -2,7 +2,8 @@
 :mod:`engine.odds.aa_merged_kernel`, :mod:`engine.odds.aa_naval_kernel`): compiled on
 first use, cached on disk once per machine (beside the module, or in
 ``NUMBA_CACHE_DIR``), the GIL released while it runs (the bot runs battles in worker
-threads).  Importing this module does not import numba: only a kernel module does."""
+threads).  Importing this module does not import numba: only a kernel module does.
+Also the big sparse tables those loops fill (:func:`sparse_zeros`)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,29 @@ def numba_loaded() -> bool:
     start, ``bot.commands.odds.warm``): the engines then take their compiled loops even
     where a one-shot ``warroom odds`` would lose more to numba's import than it saves."""
     return "numba" in sys.modules
+
+
+_MADV_NOHUGEPAGE = 15  # Linux's madvise advice: back this range with small pages only
+_PAGE = 4096
+
+
+def sparse_zeros(shape: tuple[int, ...], dtype: Any = float) -> Any:
+    """``np.zeros(shape, dtype)`` for a big table the passes touch sparsely: the system
+    is asked to back it with small pages only (``madvise``), where numpy asks for huge
+    ones (2 MB, each cleared whole on first touch).  Nothing is asked where the C
+    library or the advice is missing; the table is the same either way."""
+    import numpy as np
+
+    table = np.zeros(shape, dtype)
+    if table.nbytes >= 4 << 20 and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            start = (table.ctypes.data + _PAGE - 1) // _PAGE * _PAGE
+            end = (table.ctypes.data + table.nbytes) // _PAGE * _PAGE
+            if end > start:
+                libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(end - start), ctypes.c_int(_MADV_NOHUGEPAGE))
+        except (OSError, AttributeError):
+            pass
+    return table
