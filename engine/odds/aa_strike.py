@@ -713,12 +713,13 @@ class StrikeSolver:
 
     def _values(self, ps: Arr) -> tuple[Arr, ...]:
         """:func:`engine.odds.aa_strike_kernel.chances`' tables of values, each [0, 1]
-        (anything) to start with, made by numpy (see there)."""
+        (anything) to start with (:meth:`_table`): the highs, filled with 1, asked for
+        first, so that they are the spares refilled and the lows the new zeros."""
         W, nd = self.P + 1, ps.shape[0]
-        zv = ps.shape if self.ys else (1, 1)
-        t = self._table
-        return (t(ps.shape), t(ps.shape, 1.0), t((W, nd, self.S + 1)), t((W, nd, self.S + 1), 1.0), t((nd, W, W)),
-                t((nd, W, W), 1.0), t(zv), t(zv, 1.0))
+        shapes = (ps.shape, (W, nd, self.S + 1), (nd, W, W), ps.shape if self.ys else (1, 1))
+        hi_s, qo_hi, qt_hi, zv_hi = [self._table(shape, 1.0) for shape in shapes]
+        lo_s, qo_lo, qt_lo, zv_lo = [self._table(shape) for shape in shapes]
+        return lo_s, hi_s, qo_lo, qo_hi, qt_lo, qt_hi, zv_lo, zv_hi
 
     def _table(self, shape: tuple[int, ...], fill: float = 0.0) -> Arr:
         """A table of floats of ``shape``, every cell ``fill``.  One of ``fill`` 1.0 is
@@ -727,8 +728,8 @@ class StrikeSolver:
         backward, the backward's for the solve with the retreats), refilled: its pages
         are touched already (~5 ms a table against ~10-90 ms for the system to clear a
         new one's, 2026-12-03).  One of zeros is new, backed by small pages
-        (:func:`engine.odds.compiled.sparse_zeros`; a spare of its size dropped first, so
-        the memory at the peak is the same): the passes touch few of its pages, and
+        (:func:`engine.odds.compiled.sparse_zeros`; a spare of its size is let go first,
+        not to add to the memory at the peak): the passes touch few of its pages, and
         refilling a spare touched them all; numpy's huge pages are cleared whole on
         first touch.  The defender-strike retreat by win chance at 40 % ~2.7-3.2 ->
         ~2.0-2.1 s (first runs in fresh processes, 2026-12-05)."""

@@ -745,8 +745,8 @@ def solve(
 
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[p, p', column])`` (past
     X's submarines, by where X's other steps stood), made by numpy
-    (:meth:`engine.odds.aa_strike.StrikeSolver._moved`, as the tables of :func:`chances`'
-    ``values``, and for the same reason)."""
+    (:meth:`engine.odds.aa_strike.StrikeSolver._moved`: zeros on small pages, as the
+    lows of :func:`chances`' ``values``, and for the same reason)."""
     W = P + 1
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
