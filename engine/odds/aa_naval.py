@@ -519,7 +519,6 @@ class _Numbered:
         if got is not None:
             ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
         hp = int(self.hp_arr[t])
-        hy = np.arange(hp + 1)
         air_only = self.restricted_seq(t, CAT_SUB)
         bases = np.empty((ns, na), dtype=np.int64)
         bases[:, :] = air_only[np.minimum(np.arange(na), len(air_only) - 1)][None, :]
@@ -543,6 +542,7 @@ class _Numbered:
                                          np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data, hp + 1,
                                          self._cell_marks)  # fmt: skip
         else:
+            hy = np.arange(hp + 1)
             distinct, which = _marked(bases, len(self.states))
             seqs = [self.seq(int(b)) for b in distinct.tolist()]
             lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
@@ -1178,20 +1178,26 @@ class NavalSolver:
                 back[only[retreats]] = True
         return loud, back
 
-    def _retreat_all(self, ii: Arr, jj: Arr, m: Arr, tally: Tally[float]) -> None:
-        """Record the attacker's retreat from pairs (ii, jj) with masses ``m`` (their
-        round starts), as :meth:`_settle` and ``end`` would one by one."""
+    def _record_all(self, outcome: str, ii: Arr, jj: Arr, m: Arr, tally: Tally[float]) -> None:
+        """Record ``outcome`` at pairs (ii, jj) with masses ``m``, as ``tally.record`` would
+        one by one: the attacker's retreat from pairs the rules otherwise leave alone
+        (their round starts), or its win where :meth:`_won` finds the defender lost
+        (``jj`` then the defender's states the rules leave)."""
         live = m > 0
         ii, jj, m = ii[live], jj[live], m[live]
         if not len(m):
             return
-        if isinstance(tally.retreats, dict):  # the pairs kept too (a landing's retreat): Tally.record's
+        if outcome == RETREAT and isinstance(tally.retreats, dict):  # the pairs kept too (a landing's retreat)
             for i, j, w in zip(ii.tolist(), jj.tolist(), m.tolist()):
                 tally.record(RETREAT, self.A.states[i], self.D.states[j], w, False)
             return
-        tally.outcome[RETREAT] += float(m.sum())
+        tally.outcome[outcome] += float(m.sum())
         _add_ends(tally.attacker_end, self.A.states, ii, m)
         _add_ends(tally.defender_end, self.D.states, jj, m)
+        if outcome == ATTACKER and tally.takes is not None:
+            sums = np.bincount(ii, m)
+            takes = self.setup.takes
+            tally.takes += sum(float(sums[i]) for i in np.flatnonzero(sums).tolist() if takes(self.A.states[i]))
 
     def _won(self, ii: Arr, jj: Arr) -> tuple[Arr, Arr]:
         """Which pairs (ii, jj) the end-of-round rules surely end in the attacker's win,
@@ -1203,10 +1209,10 @@ class NavalSolver:
         thousands of pairs in the bench's full fleets, ~15 us each one by one)."""
         A, D, setup = self.A, self.D, self.setup
         dfn = setup.defender
-        for name, nums in (("_lost_to", jj), ("_can_fire", ii)):
-            arr = getattr(self, name)
-            if nums.size and int(nums.max()) >= len(arr):
-                setattr(self, name, _longer(arr, 2 * int(nums.max()) + 2, -2 if name == "_lost_to" else -1))
+        if len(jj) and int(jj.max()) >= len(self._lost_to):
+            self._lost_to = _longer(self._lost_to, 2 * int(jj.max()) + 2, -2)
+        if len(ii) and int(ii.max()) >= len(self._can_fire):
+            self._can_fire = _longer(self._can_fire, 2 * int(ii.max()) + 2, -1)
         lost_to, fires = self._lost_to, self._can_fire
         for j in np.unique(jj[lost_to[jj] == -2]).tolist():
             d = D.states[j]
@@ -1226,21 +1232,6 @@ class NavalSolver:
         for i in np.unique(ii[need & (fires[ii] < 0)]).tolist():
             fires[i] = int(setup.can_fire(setup.attacker, A.states[i]))
         return quiet & (empty | (fires[ii] == 1)), to
-
-    def _wins_all(self, ii: Arr, jj: Arr, m: Arr, tally: Tally[float]) -> None:
-        """Record the attacker's wins at pairs (ii, jj) with the defender's states there
-        ``jj`` (:meth:`_won`) and masses ``m``, as ``tally.record`` would one by one."""
-        live = m > 0
-        ii, jj, m = ii[live], jj[live], m[live]
-        if not len(m):
-            return
-        tally.outcome[ATTACKER] += float(m.sum())
-        _add_ends(tally.attacker_end, self.A.states, ii, m)
-        _add_ends(tally.defender_end, self.D.states, jj, m)
-        if tally.takes is not None:
-            sums = np.bincount(ii, m)
-            takes = self.setup.takes
-            tally.takes += sum(float(sums[i]) for i in np.flatnonzero(sums).tolist() if takes(self.A.states[i]))
 
     def _settle(self, i: int, j: int) -> tuple[str | None, int, int]:
         """The end-of-round rules on (i, j): ``(outcome, i3, j3)``; (None, i, j) when
@@ -1271,7 +1262,7 @@ class NavalSolver:
         # The attacker's retreats from pairs the rules leave alone otherwise (few units
         # left, or by win chance): recorded at once, not one by one.
         if back.any():
-            self._retreat_all(ii[back], jj[back], ms[back], tally)
+            self._record_all(RETREAT, ii[back], jj[back], ms[back], tally)
             ms[back] = 0.0
             stays[back] = False
             loud &= ~back
@@ -1279,7 +1270,7 @@ class NavalSolver:
         won, lost_to = self._won(ii, jj)
         won &= loud
         if won.any():
-            self._wins_all(ii[won], lost_to[won], ms[won], tally)
+            self._record_all(ATTACKER, ii[won], lost_to[won], ms[won], tally)
             ms[won] = 0.0
             stays[won] = False
             loud &= ~won
@@ -1320,9 +1311,9 @@ class NavalSolver:
             tally.record(STALEMATE, A.states[int(ii[k])], D.states[int(jj[k])], float(ms[k] + mg[k]), False)
         # S(i, j) never holds mass: G's "no hit" share settles at once.
         if back.any():
-            self._retreat_all(ii[back], jj[back], g0[back] * mg[back], tally)
+            self._record_all(RETREAT, ii[back], jj[back], g0[back] * mg[back], tally)
         if won.any():
-            self._wins_all(ii[won], lost_to[won], g0[won] * mg[won], tally)
+            self._record_all(ATTACKER, ii[won], lost_to[won], g0[won] * mg[won], tally)
         for k in np.flatnonzero(~stays & ~back & ~won).tolist():
             if g0[k] and mg[k]:
                 end(int(ii[k]), int(jj[k]), float(g0[k] * mg[k]))

@@ -3,8 +3,9 @@ the outer products of a round's mixture parts into the table of next states
 (:func:`spread`; :func:`spread_stored` and :func:`spread_held` read the parts where
 the sides stored them), leaving out the products too small to count as the numpy path
 does; reading a target's table of where hits land along its chains
-(:func:`table_cells`); and binning the cells of many casualty distributions under
-restricted hits (:func:`restricted_bins`).
+(:func:`table_cells`); binning the cells of many casualty distributions under
+restricted hits (:func:`restricted_bins`); and finding a batch's cells holding mass
+(:func:`cells_with_mass`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -81,6 +82,16 @@ def spread(table: Any, a_idx: Any, a_val: Any, la: Any, d_idx: Any, d_val: Any, 
 
 
 @_compiled
+def _room(d_ids: Any, d_len: Any) -> Any:
+    """Room for the kept defender entries of the biggest of the defender's stored
+    results ``d_ids`` (``d_len`` entries each): :func:`_part`'s ``kept``."""
+    most = 0
+    for k in range(d_ids.shape[0]):
+        most = max(most, d_len[d_ids[k]])
+    return np.empty(most, dtype=np.int64)
+
+
+@_compiled
 def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_idx: Any, a_p: Any, d_ids: Any,
                   d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> float:
     """:func:`spread` of parts read where the sides stored them: part ``k`` is the
@@ -90,10 +101,7 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
     flat`) and spreading them, without the gathered copies (~15 % of the bench's full
     fleets)."""
     dropped = 0.0
-    most = 0
-    for k in range(d_ids.shape[0]):
-        most = max(most, d_len[d_ids[k]])
-    kept = np.empty(most, dtype=np.int64)
+    kept = _room(d_ids, d_len)
     for k in range(scale.shape[0]):
         a0 = a_off[a_ids[k]]
         d0 = d_off[d_ids[k]]
@@ -111,10 +119,7 @@ def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: 
     ``d_p``): the general fire held back and merged (:meth:`engine.odds.aa_naval.
     _Deferred.flush`), without gathering the defender's results first."""
     dropped = 0.0
-    most = 0
-    for k in range(d_ids.shape[0]):
-        most = max(most, d_len[d_ids[k]])
-    kept = np.empty(most, dtype=np.int64)
+    kept = _room(d_ids, d_len)
     a0 = 0
     for k in range(la.shape[0]):
         d0 = d_off[d_ids[k]]
