@@ -690,7 +690,9 @@ def test_defeats_recorded_at_once_are_those_the_rules_end() -> None:
     won_seen = cannot_fire = 0
     for _ in range(25):
         attacker = fleet(rng, False) + (f", {rng.randint(1, 2)} tra" if rng.random() < 0.5 else "")
-        defender = fleet(rng, True) + (f", {rng.randint(1, 3)} tra" if "tra" not in fleet(rng, True) else "")
+        defender = fleet(rng, True)
+        if "tra" not in defender:
+            defender += f", {rng.randint(1, 3)} tra"
         battle = AABattle.parse(attacker, defender, mode="sea")
         setup, _ = setup_battle(battle, 1.0)
         solver = NavalSolver(setup)
