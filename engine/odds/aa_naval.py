@@ -402,9 +402,12 @@ class _Numbered:
             if step.target >= 0:
                 nxt[step.target] += 1
             cur = self.number(tuple(nxt))
-        for c in reversed(path):
-            got = memo[(c << 2) | excluded] = np.concatenate((np.array([c], dtype=np.int64), got))
-        return got
+        # The path's chains are the suffixes of one array (views): one copy, not one per
+        # state of the path.
+        whole = np.concatenate((np.array(path, dtype=np.int64), got))
+        for k, c in enumerate(path):
+            memo[(c << 2) | excluded] = whole[k:]
+        return memo[(t << 2) | excluded]
 
     def firsts(self, t: int) -> tuple[int, int]:
         """Steps of the loss order of ``t`` before its first aircraft and before its
@@ -659,12 +662,15 @@ class _Numbered:
         return got[:, 0], got[:, 1]
 
     def chain_offset(self, c: Arr) -> int:
-        """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains."""
-        got = self._coff.get(id(c))
+        """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains.  A chain is
+        a suffix of the array it was made in (its ``base``): that array is stored once,
+        and each of its suffixes is found in it."""
+        whole = c if c.base is None else c.base
+        got = self._coff.get(id(whole))
         if got is None:
-            got = self._coff[id(c)] = self.chains.put(c)
-            self._dkeep.append(c)
-        return got
+            got = self._coff[id(whole)] = self.chains.put(whole)
+            self._dkeep.append(whole)  # keeps id(whole) from being reused
+        return int(got + (c.__array_interface__["data"][0] - whole.__array_interface__["data"][0]) // c.itemsize)
 
     def dist_offset(self, d: Arr) -> int:
         """Where hit distribution ``d`` is in the flat store of distributions."""
