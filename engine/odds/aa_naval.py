@@ -664,13 +664,17 @@ class _Numbered:
     def chain_offset(self, c: Arr) -> int:
         """Where chain ``c`` (:meth:`_chain`) is in the flat store of chains.  A chain is
         a suffix of the array it was made in (its ``base``): that array is stored once,
-        and each of its suffixes is found in it."""
-        whole = c if c.base is None else c.base
-        got = self._coff.get(id(whole))
+        and each of its suffixes is found at the end of it."""
+        got = self._coff.get(id(c))
         if got is None:
-            got = self._coff[id(whole)] = self.chains.put(whole)
-            self._dkeep.append(whole)  # keeps id(whole) from being reused
-        return int(got + (c.__array_interface__["data"][0] - whole.__array_interface__["data"][0]) // c.itemsize)
+            whole = c if c.base is None else c.base
+            at = self._coff.get(id(whole))
+            if at is None:
+                at = self._coff[id(whole)] = self.chains.put(whole)
+                self._dkeep.append(whole)  # keeps id(whole) from being reused
+            got = self._coff[id(c)] = at + len(whole) - len(c)
+            self._dkeep.append(c)
+        return got
 
     def dist_offset(self, d: Arr) -> int:
         """Where hit distribution ``d`` is in the flat store of distributions."""
