@@ -533,17 +533,20 @@ class _Numbered:
                 bases[1:, 1:] = self.both_classes(t, ns, na)[1:, 1:]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
+        # Numbered fewest hits from t first, then by number: the states a fire of at most
+        # h hits reaches are the first ones (a batch's items then use only their table's
+        # first states); ``upto[h]``: how many of them a fire of at most h hits reaches.
         if compiled.numba_loaded():
             # Each cell's state read along its base's chain (in the store of chains) by
-            # one compiled loop, the distinct ones marked there too.
+            # one compiled loop, the distinct ones marked, ordered and counted there too.
             from engine.odds.aa_naval_kernel import table_cells
 
             c_off, c_len = self.seq_meta(bases.ravel(), False)
             if len(self._cell_marks) < len(self.states):
                 self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
-            numbers, local = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
-                                         np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data, hp + 1,
-                                         self._cell_marks)  # fmt: skip
+            numbers, local, upto = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
+                                               np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data,
+                                               hp + 1, self._cell_marks, self.hp_arr, hp)  # fmt: skip
         else:
             hy = np.arange(hp + 1)
             distinct, which = _marked(bases, len(self.states))
@@ -554,19 +557,17 @@ class _Numbered:
             pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
             out = np.concatenate(seqs)[pos]
             numbers, local = _marked(out, len(self.states))
-        # Numbered fewest hits from t first, then by number: the states a fire of at most
-        # h hits reaches are the first ones (a batch's items then use only their table's
-        # first states).
-        lost = hp - self.hp_arr[numbers]
-        order = np.lexsort((numbers, lost))
-        rank = np.empty(len(order), dtype=np.int32)  # the cells as the store keeps them
-        rank[order] = np.arange(len(order))
-        numbers, local = numbers[order], rank[local]
+            lost = hp - self.hp_arr[numbers]
+            order = np.lexsort((numbers, lost))
+            rank = np.empty(len(order), dtype=np.int32)  # the cells as the store keeps them
+            rank[order] = np.arange(len(order))
+            numbers, local = numbers[order], rank[local]
+            upto = np.searchsorted(lost[order], np.arange(hp + 1), side="right")
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())
         nbase = self._nstore.put(numbers)
-        pbase = self._pstore.put(np.searchsorted(lost[order], np.arange(hp + 1), side="right"))
+        pbase = self._pstore.put(upto)
         self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase, pbase, ns, na)
         return got
 

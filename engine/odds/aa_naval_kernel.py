@@ -155,14 +155,17 @@ def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, 
 
 
 @_compiled
-def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any) -> Any:
+def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any, hp_arr: Any,
+                hp: int) -> tuple[Any, Any, Any]:
     """The cells of :meth:`engine.odds.aa_naval._Numbered.table`: cell ``(hs, ha, hy)``
     is the state ``extra[hs, ha] + hy`` steps down its base's chain (``c_len[hs, ha]``
     states from ``c_off[hs, ha]`` in ``chains``; past its end, its last state).
-    Returns the distinct states in the order met and each cell's index among them.
-    ``marks``: a cell of -1 per state numbered, left so."""
+    Returns ``(numbers, local, upto)``: the distinct states ordered by the hit points
+    they lost from the target's ``hp`` (``hp_arr`` by state), then by number; each
+    cell's index among them (int32); and per loss ``h`` from 0 to ``hp`` how many of
+    them lost at most ``h``.  ``marks``: a cell of -1 per state numbered, left so."""
     ns, na = c_off.shape
-    local = np.empty((ns, na, n_any), dtype=np.int64)
+    met = np.empty((ns, na, n_any), dtype=np.int64)
     found = np.empty(min(ns * na * n_any, marks.shape[0]), dtype=np.int64)
     count = 0
     for hs in range(ns):
@@ -176,10 +179,31 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
                     marks[st] = count
                     found[count] = st
                     count += 1
-                local[hs, ha, hy] = marks[st]
+                met[hs, ha, hy] = marks[st]
     for k in range(count):
         marks[found[k]] = -1
-    return found[:count].copy(), local
+    # Ordered by (hit points lost, number): one key each, distinct (the numbers are).
+    key = np.empty(count, dtype=np.int64)
+    span = marks.shape[0]
+    upto = np.zeros(hp + 1, dtype=np.int64)
+    for k in range(count):
+        lost = hp - hp_arr[found[k]]
+        key[k] = lost * span + found[k]
+        upto[lost] += 1
+    for h in range(1, hp + 1):
+        upto[h] += upto[h - 1]
+    order = np.argsort(key)
+    rank = np.empty(count, dtype=np.int32)
+    numbers = np.empty(count, dtype=np.int64)
+    for k in range(count):
+        rank[order[k]] = k
+        numbers[k] = found[order[k]]
+    local = np.empty((ns, na, n_any), dtype=np.int32)
+    for hs in range(ns):
+        for ha in range(na):
+            for hy in range(n_any):
+                local[hs, ha, hy] = rank[met[hs, ha, hy]]
+    return numbers, local, upto
 
 
 @_compiled
@@ -223,6 +247,6 @@ def warm() -> None:
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-                ints, 1, np.full(1, -1, dtype=np.int64))
+                ints, 1, np.full(1, -1, dtype=np.int64), ints, 0)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
         cells_with_mass(np.zeros(1), ints, 1, source, ints)

@@ -727,7 +727,9 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
     """A-10.6, A-10.14: every cell (hs submarine hits, ha aircraft hits, hy others) of a
     target's table of where hits land is the state Side.take_hits leaves, whether the
     table is read along its chains by numpy or by the compiled loop
-    (aa_naval_kernel.table_cells); both give the same table, number for number."""
+    (aa_naval_kernel.table_cells); both give the same table, number for number, its
+    states ordered by the hit points they lost, and the same counts of the states a
+    fire of at most h hits reaches."""
     import numpy as np
 
     from engine.odds import aa_naval, aa_naval_kernel
@@ -752,10 +754,16 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
             target = _Numbered(side, setup, attacking)
             t = target.number(st)
             numbers, local = target.table(t, ns, na)
-            tables.append((numbers, local))
+            meta = target.tmeta[t]
+            upto = target._pstore.data[meta[5] : meta[5] + meta[3]].copy()
+            tables.append((numbers, local, upto))
             for hs, ha, hy in np.ndindex(*local.shape):
                 assert target.states[int(numbers[local[hs, ha, hy]])] == side.take_hits(st, hs, ha, hy)
                 cells += 1
-        (n0, l0), (n1, l1) = tables
-        assert np.array_equal(n0, n1) and np.array_equal(l0, l1)
+            lost = [side.hp(st) - side.hp(target.states[int(n)]) for n in numbers]
+            assert lost == sorted(lost) and len(set(numbers.tolist())) == len(numbers)
+            assert upto.tolist() == [sum(x <= h for x in lost) for h in range(side.hp(st) + 1)]
+        (n0, l0, u0), (n1, l1, u1) = tables
+        assert np.array_equal(n0, n1) and np.array_equal(l0, l1) and np.array_equal(u0, u1)
+        assert l0.dtype == l1.dtype == np.int32
     assert len(calls) == 80 and cells > 4000, (len(calls), cells)
