@@ -404,9 +404,10 @@ class _Numbered:
             cur = self.number(tuple(nxt))
         # The path's chains are the suffixes of one array (views): one copy, not one per
         # state of the path.
-        whole = np.concatenate((np.array(path, dtype=np.int64), got))
-        for k, c in enumerate(path):
-            memo[(c << 2) | excluded] = whole[k:]
+        if path:
+            whole = np.concatenate((np.array(path, dtype=np.int64), got))
+            for k, c in enumerate(path):
+                memo[(c << 2) | excluded] = whole[k:]
         return memo[(t << 2) | excluded]
 
     def firsts(self, t: int) -> tuple[int, int]:

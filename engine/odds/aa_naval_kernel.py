@@ -188,6 +188,8 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
     upto = np.zeros(hp + 1, dtype=np.int64)
     for k in range(count):
         lost = hp - hp_arr[found[k]]
+        if lost < 0 or lost > hp:  # (numba checks no bounds: never write past upto)
+            raise ValueError("table_cells: a state with more hit points than its target")
         key[k] = lost * span + found[k]
         upto[lost] += 1
     for h in range(1, hp + 1):
