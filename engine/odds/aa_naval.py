@@ -547,7 +547,7 @@ class _Numbered:
                 self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
             numbers, local, upto = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
                                                np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data,
-                                               hp + 1, self._cell_marks, self.hp_arr, hp)  # fmt: skip
+                                               hp + 1, self._cell_marks, self.hp_arr)  # fmt: skip
         else:
             hy = np.arange(hp + 1)
             distinct, which = _marked(bases, len(self.states))

@@ -2,8 +2,8 @@
 the outer products of a round's mixture parts into the table of next states
 (:func:`spread`; :func:`spread_stored` and :func:`spread_held` read the parts where
 the sides stored them), leaving out the products too small to count as the numpy path
-does; reading a target's table of where hits land along its chains
-(:func:`table_cells`); binning the cells of many casualty distributions under
+does; reading a target's table of where hits land along its chains, ordered by the
+hit points its states lost (:func:`table_cells`); binning the cells of many casualty distributions under
 restricted hits (:func:`restricted_bins`); and finding a batch's cells holding mass
 (:func:`cells_with_mass`).
 
@@ -155,17 +155,19 @@ def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, 
 
 
 @_compiled
-def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any, hp_arr: Any,
-                hp: int) -> tuple[Any, Any, Any]:
+def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any,
+                hp_arr: Any) -> tuple[Any, Any, Any]:
     """The cells of :meth:`engine.odds.aa_naval._Numbered.table`: cell ``(hs, ha, hy)``
     is the state ``extra[hs, ha] + hy`` steps down its base's chain (``c_len[hs, ha]``
     states from ``c_off[hs, ha]`` in ``chains``; past its end, its last state).
     Returns ``(numbers, local, upto)``: the distinct states ordered by the hit points
-    they lost from the target's ``hp`` (``hp_arr`` by state), then by number; each
-    cell's index among them (int32); and per loss ``h`` from 0 to ``hp`` how many of
-    them lost at most ``h``.  ``marks``: a cell of -1 per state numbered, left so."""
+    they lost from the target's ``n_any - 1`` (``hp_arr`` by state, -1 where not
+    numbered), then by number; each cell's index among them (int32); and per loss
+    ``h`` from 0 to ``n_any - 1`` how many of them lost at most ``h``.  ``marks``: a
+    cell of -1 per state numbered, left so."""
     ns, na = c_off.shape
-    met = np.empty((ns, na, n_any), dtype=np.int64)
+    hp = n_any - 1  # every hit the target can absorb: its hit points
+    met = np.empty(ns * na * n_any, dtype=np.int64)  # each cell's state, as met
     found = np.empty(min(ns * na * n_any, marks.shape[0]), dtype=np.int64)
     count = 0
     for hs in range(ns):
@@ -179,7 +181,7 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
                     marks[st] = count
                     found[count] = st
                     count += 1
-                met[hs, ha, hy] = marks[st]
+                met[(hs * na + ha) * n_any + hy] = marks[st]
     for k in range(count):
         marks[found[k]] = -1
     # Ordered by (hit points lost, number): one key each, distinct (the numbers are).
@@ -189,7 +191,7 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
     for k in range(count):
         lost = hp - hp_arr[found[k]]
         if lost < 0 or lost > hp:  # (numba checks no bounds: never write past upto)
-            raise ValueError("table_cells: a state with more hit points than its target")
+            raise ValueError("table_cells: a state with more hit points than its target, or not numbered")
         key[k] = lost * span + found[k]
         upto[lost] += 1
     for h in range(1, hp + 1):
@@ -200,12 +202,7 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
     for k in range(count):
         rank[order[k]] = k
         numbers[k] = found[order[k]]
-    local = np.empty((ns, na, n_any), dtype=np.int32)
-    for hs in range(ns):
-        for ha in range(na):
-            for hy in range(n_any):
-                local[hs, ha, hy] = rank[met[hs, ha, hy]]
-    return numbers, local, upto
+    return numbers, rank[met].reshape((ns, na, n_any)), upto
 
 
 @_compiled
@@ -249,6 +246,6 @@ def warm() -> None:
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
                     ones, ints, ints, ints, ints)  # fmt: skip
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-                ints, 1, np.full(1, -1, dtype=np.int64), ints, 0)
+                ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
         cells_with_mass(np.zeros(1), ints, 1, source, ints)

@@ -203,14 +203,16 @@ def test_cells_with_mass_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_table_refuses_a_state_with_more_hit_points_than_its_target() -> None:
     # table_cells counts its states by the hit points they lost into an array of hp + 1
     # cells; numba checks no bounds, so a chain that climbed above its target (never
-    # made by the engine) is refused rather than written past that array's end.
+    # made by the engine), or a state not numbered (hit points -1), is refused rather
+    # than written past that array's end.
     chains = np.array([0, 1, 2], dtype=np.int64)  # a chain of three states
     marks = np.full(3, -1, dtype=np.int64)
     shape = (1, 1)
     args = (np.zeros(shape, dtype=np.int64), np.full(shape, 3, dtype=np.int64), np.zeros(shape, dtype=np.int64), chains,
             3, marks)  # fmt: skip
-    numbers, local, upto = aa_naval_kernel.table_cells(*args, np.array([2, 1, 0], dtype=np.int64), 2)
+    numbers, local, upto = aa_naval_kernel.table_cells(*args, np.array([2, 1, 0], dtype=np.int64))
     assert numbers.tolist() == [0, 1, 2] and local.tolist() == [[[0, 1, 2]]] and upto.tolist() == [1, 2, 3]
     assert marks.tolist() == [-1, -1, -1]
-    with pytest.raises(ValueError, match="more hit points"):
-        aa_naval_kernel.table_cells(*args, np.array([2, 3, 0], dtype=np.int64), 2)
+    for hp_arr in ([2, 3, 0], [2, -1, 0]):  # a state above its target; one not numbered
+        with pytest.raises(ValueError, match="more hit points than its target, or not numbered"):
+            aa_naval_kernel.table_cells(*args, np.array(hp_arr, dtype=np.int64))
