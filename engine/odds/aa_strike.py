@@ -78,7 +78,7 @@ from engine.odds.aa_battle import (
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
 from engine.odds.aa_units import AIR
-from engine.odds.dist import convolve
+from engine.odds.dist import convolve, hits_distribution
 
 Arr = Any  # numpy arrays
 
@@ -96,7 +96,11 @@ CORRECTION_MAX = 0.5
 # 1e-17, 3.1e-13 in all: ~40 % off the backward pass, its error bound 9.0e-13 ->
 # 1.25e-12.
 CHANCE_LEAST = 1e-17
-BACK_ROW = OUTCOME_ROWS.index(RETREAT)  # the kernel's outcome row of a retreat (BACK)
+BACK_ROW = OUTCOME_ROWS.index(RETREAT)
+# Step 4 split (_lost_air) at the pairs whose Y aircraft's hits span more outcomes than
+# this: there each lost aircraft's die taken on its own (a few scattered products)
+# costs less than spreading every tag over its own wide distribution (one run each).
+SPLIT_WIDTH = 24  # the kernel's outcome row of a retreat (BACK)
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -185,6 +189,36 @@ def _dist_tables(*groups: list[list[float]]) -> list[tuple[Arr, Arr, Arr, Arr, A
                     table[4][at : at + n], table[5][at : at + n]))  # fmt: skip
         at += n
     return out
+
+
+def _lost_air(y: Side, air_states: list[State], most: int, f: tuple[Arr, ...]) -> tuple[Arr, Arr, int, Arr]:
+    """The dice of Y's aircraft steps (``air_states[k]``: Y with its aircraft steps ``0
+    .. k`` taken): ``(units, lens, most)``, ``units[k, j]`` the chance that what step
+    ``k`` takes away scores ``j`` hits (``lens[k]`` of them can be more than 0), and
+    ``most``, the most aircraft one round's general fire takes.  Aircraft lost in a
+    round fire in it all the same (A-10.4): Y's aircraft at ``k - t`` roll those at
+    ``k`` and the dice of steps ``k - t + 1 .. k``, so :func:`engine.odds.
+    aa_strike_kernel.solve` spreads the first once per pair and the others one step at
+    a time (its step 4, :func:`engine.odds.aa_strike_kernel._owed`).  Empty where a step
+    does more than take dice away (nothing of the kind in these battles' rules:
+    checked, not assumed); the kernel then spreads each mass over its own aircraft."""
+    off = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64), 0, np.zeros(0, dtype=np.bool_))
+    n_k = len(air_states) - 1
+    wide = f[2] - f[1] + 1 > SPLIT_WIDTH
+    if most < 1 or n_k < 1 or not wide.any():
+        return off
+    units: list[list[float]] = [[1.0]]  # step 0 takes nothing (never read)
+    for k in range(1, n_k + 1):
+        before, after = dict(y.dice(air_states[k - 1])[1]), dict(y.dice(air_states[k])[1])
+        gone = {v: before.get(v, 0) - after.get(v, 0) for v in set(before) | set(after)}
+        if any(c < 0 for c in gone.values()):
+            return off
+        units.append(hits_distribution(sorted(gone.items()), 1.0))
+    width = max(len(x) for x in units)
+    table = np.zeros((n_k + 1, width))
+    for k, x in enumerate(units):
+        table[k, : len(x)] = x
+    return table, np.array([len(x) for x in units], dtype=np.int64), min(most, n_k), wide
 
 
 def _deltas(side: Side, steps: list[Step]) -> Arr:
@@ -357,7 +391,8 @@ class StrikeSolver:
             self.fire_y[:] = [setup.can_fire(y, st) for st in self.y_states]
             self.y_air[:] = [y.fighting_categories(st) == {CAT_AIR} for st in self.y_states]
         self.u = _dist_table([fire(y, tuple((ybase + by_i[i]).tolist()), False, False)[2] for i in range(n_i + 1)])
-        self.f = _dist_table([fire(y, tuple((ybase + by_k[k]).tolist()), False, False)[1] for k in range(n_k + 1)])
+        air_states = [tuple((ybase + by_k[k]).tolist()) for k in range(n_k + 1)]
+        self.f = _dist_table([fire(y, st, False, False)[1] for st in air_states])
         # Y's strike by i (its submarines are ship steps), when it has submarines (else
         # X's, which the kernels never read there: they take a table either way).
         self.yb = self.b if not self.ys else _dist_table(
@@ -389,6 +424,7 @@ class StrikeSolver:
         k2 = np.maximum(self.yk[:, None], air_before[at])
         self.nxt_fire = col_of[i2, k2]
         self.air_lost = k2 - self.yk[:, None]
+        self.lost_air = _lost_air(y, air_states, int(self.air_lost.max(initial=0)), self.f)
         assert (self.nxt_strike >= 0).all() and (self.nxt_fire >= 0).all()
         # Where Y has a destroyer (A-10.6; by column: its destroyers are ship steps, so up
         # to some i): X's submarines fire with its other units, and all of Y's hits may
@@ -430,7 +466,7 @@ class StrikeSolver:
         none = np.zeros((0, 0))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY, left,
-            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
+            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air,
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -510,7 +546,7 @@ class StrikeSolver:
         if back.any():  # (no retreat anywhere: the traced answer as it is)
             ends_x, ends_y, rounds, dropped, seen, work = solve(
                 *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY,
-                left, self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(),
+                left, self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air,
             )
             self.work.add(work)
             if seen < 0:
@@ -561,7 +597,7 @@ class StrikeSolver:
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, CHANCE_LEAST, left, self._budget(), self.yb,
             z0, moved,
-            *self._destroyers(),
+            *self._destroyers(), self.lost_air,
         )
         self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
         del ps, z0, moved

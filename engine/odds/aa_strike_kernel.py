@@ -595,6 +595,60 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
 
 
 @_borrowing
+def _take_ring(x2: Any, tags: Any, d: int, p: int, ring: Any, tops: Any, sums: Any) -> None:
+    """The masses ``ring`` holds for this pair (see :func:`_owed`) join the row's tags
+    ``x2[d]`` (each owes the fire of its aircraft lost, as a tag does), taken out."""
+    slot = p % ring.shape[0]
+    top = tops[slot, d]
+    if top < 0:
+        return
+    cur = ring[slot, d]
+    for t in range(top + 1):
+        x2[d, t] += cur[t]
+        cur[t] = 0.0
+    if top >= tags[d]:
+        tags[d] = top + 1
+    tops[slot, d] = -1
+    sums[slot, d] = 0.0
+
+
+@_borrowing
+def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring: Any, tops: Any,
+          sums: Any) -> tuple[float, int]:
+    """Step 4 split (:func:`solve` with ``lost_air``): a mass at Y's column ``d`` whose
+    round began with ``t`` more aircraft (the row's tag ``x2[d, t]``, t < ``nt``) rolls
+    Y's aircraft at ``k`` and the dice of the ``t`` aircraft steps lost (``k - t + 1 ..
+    k``, ``lost_air``).  Those are taken one step at a time, the last first: what they
+    score moves X along its other steps at once, into ``ring`` (by row mod its length,
+    column, aircraft still owed; ``tops``: each entry's bound on those, ``sums`` its
+    mass), and what remains owes one step fewer.  The tags are taken out; ``(what owes
+    Y's aircraft at k alone, products)``, spread once with the pair's other masses."""
+    units, lens = lost_air[0], lost_air[1]
+    R = ring.shape[0]
+    n = 0
+    for t in range(nt - 1, 0, -1):
+        m = x2[d, t]
+        if m == 0.0:
+            continue
+        x2[d, t] = 0.0
+        j = k - t + 1
+        u = units[j]
+        x2[d, t - 1] += m * u[0]
+        for h in range(1, lens[j]):
+            s2 = min(p + h, P) % R
+            v = m * u[h]
+            ring[s2, d, t - 1] += v
+            sums[s2, d] += v
+            if t - 1 > tops[s2, d]:
+                tops[s2, d] = t - 1
+        n += lens[j]
+    owed = x2[d, 0] if nt > 0 else 0.0
+    if nt > 0:
+        x2[d, 0] = 0.0
+    return owed, n
+
+
+@_borrowing
 def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
               f: Any, ladder: Any, bits: Any) -> tuple[float, int]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
@@ -706,7 +760,7 @@ def solve(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, least: float,
-    max_seen: int, budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
+    max_seen: int, budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any, lost_air: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -764,6 +818,12 @@ def solve(
     traced = visits.shape[0] > 0
     if traced:
         _check_traced(visits, tagb, reach, S, P, ND)
+    # Step 4 split (see _owed) where the lost aircraft's dice are given, but in the
+    # traced solve (its records are the whole step's, as the chances backward reads it).
+    split = lost_air[0].shape[0] > 0 and not traced
+    ring = np.zeros((lost_air[0].shape[1] if split else 0, ND, lost_air[2] + 1))
+    tops = np.full((ring.shape[0], ND), -1, dtype=np.int64)
+    sums = np.zeros((ring.shape[0], ND))
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -784,6 +844,8 @@ def solve(
                 gx = g_row[d]
                 xu = x1[p, d, s]
                 zx = z0[d, r] if ysr else 0.0
+                if split:
+                    _take_ring(x2, tags, d, p, ring, tops, sums)
                 nt = tags[d]
                 total = sx + gx + xu + zx
                 for t in range(nt):
@@ -817,10 +879,17 @@ def solve(
                 sig0, u0, a0, f00 = _stays(s, p, i, k, ax, ay, n_i, P, b, a, ur, f)
                 y0 = yt[i, 0] if ysr and ax else 1.0  # Y's strike leaves X as it is
                 s_in = sx
-                for t in range(nt):
-                    m = x2[d, t]
-                    if m != 0.0:
-                        s_in += m * (1.0 if f_stay else f[0][k - t, 0])
+                owed = 0.0  # (here) the mass here owed Y's aircraft fire at k
+                here = split and p >= q and not f_stay and nt > 1 and lost_air[3][k]
+                if not here:
+                    for t in range(nt):
+                        m = x2[d, t]
+                        if m != 0.0:
+                            s_in += m * (1.0 if f_stay else f[0][k - t, 0])
+                else:
+                    owed, n = _owed(x2, d, nt, k, p, P, lost_air, ring, tops, sums)
+                    work += n
+                    s_in += owed * f[0][k, 0]
                 s_in += (xu * a0 + hstay) * f00
                 own = u0 * a0 * f00
                 dest = yd[d]
@@ -923,7 +992,9 @@ def solve(
                 if not f_stay:
                     if traced:
                         reach[r, d] = _top(x2, d, nt, x1t * a0 + hstay)
-                    lost, n = _aircraft(x2, d, nt, x1t * a0 + hstay, k, p, P, r, ps, fb, f, f_lad, bits)
+                    # (here: the tags are in owed, x2 emptied by _owed)
+                    lost, n = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps, fb, f,
+                                        f_lad, bits)
                     dropped += lost
                     work += n
     return ends_x, ends_y, rounds, dropped, seen, work
