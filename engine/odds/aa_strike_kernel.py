@@ -595,33 +595,33 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
 
 
 @_borrowing
-def _take_ring(x2: Any, tags: Any, d: int, p: int, ring: Any, tops: Any, sums: Any) -> None:
-    """The masses ``ring`` holds for this pair (see :func:`_owed`) join the row's tags
-    ``x2[d]`` (each owes the fire of its aircraft lost, as a tag does), taken out."""
+def _take_ring(x2: Any, tags: Any, p: int, ring: Any, tops: Any) -> None:
+    """The masses ``ring`` holds for row ``p`` (see :func:`_owed`) join the row's tags
+    ``x2`` (each owes the fire of its aircraft lost, as a tag does), taken out: once
+    per row, before its pairs (a test per pair cost ~5 % of every strike battle)."""
     slot = p % ring.shape[0]
-    top = tops[slot, d]
-    if top < 0:
-        return
-    cur = ring[slot, d]
-    for t in range(top + 1):
-        x2[d, t] += cur[t]
-        cur[t] = 0.0
-    if top >= tags[d]:
-        tags[d] = top + 1
-    tops[slot, d] = -1
-    sums[slot, d] = 0.0
+    for d in range(tops.shape[1]):
+        top = tops[slot, d]
+        if top < 0:
+            continue
+        cur = ring[slot, d]
+        for t in range(top + 1):
+            x2[d, t] += cur[t]
+            cur[t] = 0.0
+        if top >= tags[d]:
+            tags[d] = top + 1
+        tops[slot, d] = -1
 
 
 @_borrowing
-def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring: Any, tops: Any,
-          sums: Any) -> tuple[float, int]:
+def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring: Any, tops: Any) -> tuple[float, int]:
     """Step 4 split (:func:`solve` with ``lost_air``): a mass at Y's column ``d`` whose
     round began with ``t`` more aircraft (the row's tag ``x2[d, t]``, t < ``nt``) rolls
     Y's aircraft at ``k`` and the dice of the ``t`` aircraft steps lost (``k - t + 1 ..
     k``, ``lost_air``).  Those are taken one step at a time, the last first: what they
     score moves X along its other steps at once, into ``ring`` (by row mod its length,
-    column, aircraft still owed; ``tops``: each entry's bound on those, ``sums`` its
-    mass), and what remains owes one step fewer.  The tags are taken out; ``(what owes
+    column, aircraft still owed; ``tops``: each entry's bound on those; they join the
+    row's tags when it comes, :func:`_take_ring`), and what remains owes one step fewer.  The tags are taken out; ``(what owes
     Y's aircraft at k alone, products)``, spread once with the pair's other masses."""
     units, lens = lost_air[0], lost_air[1]
     R = ring.shape[0]
@@ -636,9 +636,7 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
         x2[d, t - 1] += m * u[0]
         for h in range(1, lens[j]):
             s2 = min(p + h, P) % R
-            v = m * u[h]
-            ring[s2, d, t - 1] += v
-            sums[s2, d] += v
+            ring[s2, d, t - 1] += m * u[h]
             if t - 1 > tops[s2, d]:
                 tops[s2, d] = t - 1
         n += lens[j]
@@ -823,7 +821,6 @@ def solve(
     split = lost_air[0].shape[0] > 0 and not traced
     ring = np.zeros((lost_air[0].shape[1] if split else 0, ND, lost_air[2] + 1))
     tops = np.full((ring.shape[0], ND), -1, dtype=np.int64)
-    sums = np.zeros((ring.shape[0], ND))
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -837,6 +834,8 @@ def solve(
             uyr = uyd if xd[p] else uy
             g_row[:] = 0.0
             _clear(x2, tags)
+            if split:
+                _take_ring(x2, tags, p, ring, tops)
             ax = alive_x[r]
             f_stay = p == P  # none of X's other steps left: Y's aircraft hits land nowhere
             for d in range(ND):
@@ -844,8 +843,6 @@ def solve(
                 gx = g_row[d]
                 xu = x1[p, d, s]
                 zx = z0[d, r] if ysr else 0.0
-                if split:
-                    _take_ring(x2, tags, d, p, ring, tops, sums)
                 nt = tags[d]
                 total = sx + gx + xu + zx
                 for t in range(nt):
@@ -880,14 +877,14 @@ def solve(
                 y0 = yt[i, 0] if ysr and ax else 1.0  # Y's strike leaves X as it is
                 s_in = sx
                 owed = 0.0  # (here) the mass here owed Y's aircraft fire at k
-                here = split and p >= q and not f_stay and nt > 1 and lost_air[3][k]
+                here = split and p >= q and not f_stay and nt > lost_air[4] and lost_air[3][k]
                 if not here:
                     for t in range(nt):
                         m = x2[d, t]
                         if m != 0.0:
                             s_in += m * (1.0 if f_stay else f[0][k - t, 0])
                 else:
-                    owed, n = _owed(x2, d, nt, k, p, P, lost_air, ring, tops, sums)
+                    owed, n = _owed(x2, d, nt, k, p, P, lost_air, ring, tops)
                     work += n
                     s_in += owed * f[0][k, 0]
                 s_in += (xu * a0 + hstay) * f00
