@@ -96,15 +96,16 @@ CORRECTION_MAX = 0.5
 # 1e-17, 3.1e-13 in all: ~40 % off the backward pass, its error bound 9.0e-13 ->
 # 1.25e-12.
 CHANCE_LEAST = 1e-17
-BACK_ROW = OUTCOME_ROWS.index(RETREAT)
+BACK_ROW = OUTCOME_ROWS.index(RETREAT)  # the kernel's outcome row of a retreat (BACK)
 # Step 4 split (_lost_air) at the pairs whose Y aircraft's hits span more outcomes than
 # SPLIT_WIDTH and that hold more than SPLIT_TAGS tags: there each lost aircraft's die
 # taken on its own (a few scattered products each) costs less than spreading every tag
 # over its own wide distribution (one run each).  Measured on the bench's strike
 # battles, alternated in one process (2026-12-06): against 85 aircraft ~17 % faster;
-# the others, whose tags are fewer or whose aircraft fire is narrower, within ~2 %.
+# the others, whose tags are fewer or whose aircraft fire is narrower, within ~2 % (8,
+# 12 and 16 tags alike against 85 aircraft; 8 cost the striker-transports battle ~2 %).
 SPLIT_WIDTH = 24
-SPLIT_TAGS = 8  # the kernel's outcome row of a retreat (BACK)
+SPLIT_TAGS = 12
 
 
 def _has(side: Side, flag: str) -> bool:

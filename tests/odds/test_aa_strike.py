@@ -1110,6 +1110,7 @@ def test_step_4_split_matches_the_dict_solve_on_random_strike_battles(
     ("5 sub, 2 des, 1 bat, 1 tra", "26 fig, 13 car", {}),  # Y defends with many aircraft
     ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"tech_attacker": "heavy bombers"}),
     ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"retreat_chance": 40}),  # the correction too
+    ("40 fig, 2 bat", "3 sub, 30 cru, 10 bat", {}),  # many tags a pair: taken without forcing
 ])
 def test_step_4_split_agrees_with_the_numpy_solve_within_both_error_bounds(
     monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str, options: dict[str, Any]
@@ -1135,10 +1136,10 @@ def test_step_4_split_agrees_with_the_numpy_solve_within_both_error_bounds(
 
 def test_step_4_split_makes_fewer_products(monkeypatch: pytest.MonkeyPatch) -> None:
     # What the split is for: fewer products where Y's aircraft fire is wide (each tag
-    # was spread over its own ~30 outcomes), taken as the engine chooses, everywhere,
-    # and nowhere.  Here ~11 % fewer everywhere; the bench's strike battle against 85
-    # aircraft (~30 tags a pair, X's 96 other steps) ~5x fewer.
-    battle = AABattle.parse("34 fig, 2 bat", "3 sub, 20 cru, 8 bat", mode="sea")
+    # was spread over its own ~40 outcomes), taken as the engine chooses, everywhere,
+    # and nowhere: here ~7 % and ~3x fewer; the bench's strike battle against 85
+    # aircraft (~30 tags a pair, X's 96 other steps) ~5x fewer as the engine chooses.
+    battle = AABattle.parse("40 fig, 2 bat", "3 sub, 30 cru, 10 bat", mode="sea")
     work = []
     for width, tags in ((aa_strike.SPLIT_WIDTH, aa_strike.SPLIT_TAGS), (0, 1), (10**6, 1)):
         monkeypatch.setattr(aa_strike, "SPLIT_WIDTH", width)
@@ -1148,4 +1149,4 @@ def test_step_4_split_makes_fewer_products(monkeypatch: pytest.MonkeyPatch) -> N
         assert solver.solve(GeneralEngine(setup).plain_pairs(Tally.empty(1.0)), Tally.empty(1.0)) is not None
         work.append(solver.work.done)
     natural, everywhere, never = work
-    assert everywhere < 0.95 * never and natural < never, work
+    assert everywhere < 0.5 * never and natural < never, work
