@@ -94,7 +94,8 @@
   2 cru, 14 car, 22 fig, 7 tra, retreating with 40 units left, best of three (~3.4 ->
   ~1.2 s: the retreats recorded at once); ``odds-aa-sea-100v100-struck-aircraft-ms``: 12
   bat, 68 fig, 17 bom against 23 sub, 19 des, 28 car, 20 bat, 9 tra (the defender's
-  submarines strike at a fleet of 85 aircraft), best of three (~1.5 s), and
+  submarines strike at a fleet of 85 aircraft), best of three (~1.5 s, ~0.95 s after
+  the strike pass's rungs, ~0.8 s est. after its step 4 split of 2026-12-06), and
   ``odds-aa-sea-100v100-struck-aircraft-retreat-chance-ms`` the same retreating below
   20 %, one run (~6.4 s).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
