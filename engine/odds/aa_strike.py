@@ -198,17 +198,19 @@ def _dist_tables(*groups: list[list[float]]) -> list[tuple[Arr, Arr, Arr, Arr, A
 
 def _lost_air(y: Side, air_states: list[State], most: int, f: tuple[Arr, ...]) -> tuple[Arr, Arr, int, Arr, int]:
     """The dice of Y's aircraft steps (``air_states[k]``: Y with its aircraft steps ``0
-    .. k`` taken): ``(units, lens, most)``, ``units[k, j]`` the chance that what step
-    ``k`` takes away scores ``j`` hits (``lens[k]`` of them can be more than 0), and
-    ``most``, the most aircraft one round's general fire takes, then where the kernel
-    takes the split: ``wide[k]`` (Y's aircraft fire at ``k`` spans more than
-    SPLIT_WIDTH outcomes) and at pairs holding more than SPLIT_TAGS tags.  Aircraft lost in a
-    round fire in it all the same (A-10.4): Y's aircraft at ``k - t`` roll those at
-    ``k`` and the dice of steps ``k - t + 1 .. k``, so :func:`engine.odds.
-    aa_strike_kernel.solve` spreads the first once per pair and the others one step at
-    a time (its step 4, :func:`engine.odds.aa_strike_kernel._owed`).  Empty where a step
-    does more than take dice away (nothing of the kind in these battles' rules:
-    checked, not assumed); the kernel then spreads each mass over its own aircraft."""
+    .. k`` taken), for :func:`engine.odds.aa_strike_kernel.solve`'s step 4 split:
+    ``(units, lens, most, wide, tags)``, ``units[k, j]`` the chance that what step ``k``
+    takes away scores ``j`` hits (``lens[k]`` of them can be more than 0), ``most`` the
+    most aircraft one round's general fire takes, ``wide[k]`` whether Y's aircraft fire
+    at ``k`` (``f``) spans more than SPLIT_WIDTH outcomes, and ``tags`` (SPLIT_TAGS):
+    the split is taken at pairs holding more tags than that where ``wide``.  Aircraft
+    lost in a round fire in it all the same (A-10.4): Y's aircraft at ``k - t`` roll
+    those at ``k`` and the dice of steps ``k - t + 1 .. k``, so the kernel spreads the
+    first once per pair and takes the others one step at a time
+    (:func:`engine.odds.aa_strike_kernel._owed`).  Empty tables where no column is wide
+    or a step does more than take dice away (nothing of the kind in these battles'
+    rules: checked, not assumed): the kernel then spreads each tag over its own
+    aircraft's fire."""
     off = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64), 0, np.zeros(0, dtype=np.bool_), 0)
     n_k = len(air_states) - 1
     wide = f[2] - f[1] + 1 > SPLIT_WIDTH

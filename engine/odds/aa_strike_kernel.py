@@ -620,9 +620,10 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
     Y's aircraft at ``k`` and the dice of the ``t`` aircraft steps lost (``k - t + 1 ..
     k``, ``lost_air``).  Those are taken one step at a time, the last first: what they
     score moves X along its other steps at once, into ``ring`` (by row mod its length,
-    column, aircraft still owed; ``tops``: each entry's bound on those; they join the
-    row's tags when it comes, :func:`_take_ring`), and what remains owes one step fewer.  The tags are taken out; ``(what owes
-    Y's aircraft at k alone, products)``, spread once with the pair's other masses."""
+    column, aircraft still owed; ``tops``: each entry's bound on those; they join that
+    row's tags when it comes, :func:`_take_ring`), and what they miss stays, owing one
+    step fewer.  The tags are taken out; ``(what owes Y's aircraft at k alone,
+    products)``, spread once with the pair's own round."""
     units, lens = lost_air[0], lost_air[1]
     R = ring.shape[0]
     n = 0
@@ -794,6 +795,13 @@ def solve(
     ``uy``, or ``uyd`` with its submarines' where X still has a destroyer and they do not
     strike).  Moves only go to later columns or rows, so such a column is reached from
     round starts and step 0 alone: steps 1-4 never start there.
+
+    Where ``lost_air`` (:func:`engine.odds.aa_strike._lost_air`) is not empty and the
+    solve is not traced, step 4 is split at the pairs it marks (:func:`_owed`): the
+    dice of the aircraft a mass lost in its round are taken one step at a time, and
+    what is left is spread once per pair, instead of each tag over its own aircraft's
+    fire.  The same sums, in another order (fewer products where Y's aircraft fire is
+    wide and a pair holds many tags).
 
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[p, p', column])`` (past
     X's submarines, by where X's other steps stood), made by numpy
