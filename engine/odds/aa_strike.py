@@ -63,6 +63,7 @@ is sunk the battle is one of those above.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -216,10 +217,14 @@ def _lost_air(y: Side, air_states: list[State], most: int, f: tuple[Arr, ...]) -
     wide = f[2] - f[1] + 1 > SPLIT_WIDTH
     if most < 1 or n_k < 1 or not wide.any():
         return off
+    # Dice by value (two unit types may roll at one value: jet fighters and bombers at 4).
+    dice = [Counter[int]() for _ in air_states]
+    for by_value, st in zip(dice, air_states):
+        for value, count in y.dice(st)[1]:
+            by_value[value] += count
     units: list[list[float]] = [[1.0]]  # step 0 takes nothing (never read)
     for k in range(1, n_k + 1):
-        before, after = dict(y.dice(air_states[k - 1])[1]), dict(y.dice(air_states[k])[1])
-        gone = {v: before.get(v, 0) - after.get(v, 0) for v in set(before) | set(after)}
+        gone = {v: dice[k - 1][v] - dice[k][v] for v in dice[k - 1].keys() | dice[k].keys()}
         if any(c < 0 for c in gone.values()):
             return off
         units.append(hits_distribution(sorted(gone.items()), 1.0))

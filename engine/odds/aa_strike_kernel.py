@@ -641,9 +641,8 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
             if t - 1 > tops[s2, d]:
                 tops[s2, d] = t - 1
         n += lens[j]
-    owed = x2[d, 0] if nt > 0 else 0.0
-    if nt > 0:
-        x2[d, 0] = 0.0
+    owed = x2[d, 0]  # (0 where no tag: _clear leaves every cell past a row's tags 0)
+    x2[d, 0] = 0.0
     return owed, n
 
 

@@ -1042,35 +1042,34 @@ def test_which_retreats_by_win_chance_correct_the_traced_solve(
 # -- step 4 split: the lost aircraft's dice one step at a time --------------------------------
 
 
-def test_lost_aircraft_dice_are_what_their_steps_take_away() -> None:
+@pytest.mark.parametrize(("tech", "lens"), [
+    ("heavy bombers", {2, 3}),  # a fighter's die, a heavy bomber's two
+    ("jets", {2}),  # jet fighters attack at 4, as bombers do: one value, two unit types
+])
+def test_lost_aircraft_dice_are_what_their_steps_take_away(monkeypatch: pytest.MonkeyPatch, tech: str,
+                                                           lens: set[int]) -> None:
     # aircraft lost in a round fire in it all the same, so a mass whose round
     # began with t more aircraft rolls Y's aircraft at k and the dice of steps k - t + 1
     # .. k.  _lost_air's per-step dice, convolved onto the fire at k, must give the fire
-    # at k - t exactly (heavy bombers: two dice a step, A-7).
-    battle = AABattle.parse("12 fig, 6 bom, 1 bat", "4 sub, 2 cru, 1 bat", mode="sea", tech_attacker="heavy bombers")
+    # at k - t exactly.  (SPLIT_WIDTH 0: the table is made for every battle.)
+    monkeypatch.setattr(aa_strike, "SPLIT_WIDTH", 0)
+    battle = AABattle.parse("12 fig, 6 bom, 1 bat", "4 sub, 2 cru, 1 bat", mode="sea", tech_attacker=tech)
     solver = _numbered(battle)
     setup, _ = setup_battle(battle, 1.0)
     fire = GeneralEngine(setup).fire
     y = solver.y
     n_k = solver.f[0].shape[0] - 1
-    base = np.array(y.start, dtype=np.int64)
     air = [st for st in y.steps(y.start) if st.category == CAT_AIR]
-    states = [tuple(base)]
-    for step in air:
-        row = np.array(states[-1], dtype=np.int64)
-        row[step.source] -= 1
-        if step.target >= 0:
-            row[step.target] += 1
-        states.append(tuple(row.tolist()))
+    states = [tuple(row) for row in (np.array(y.start) + aa_strike._deltas(y, air)).tolist()]
     assert len(states) == n_k + 1 == 19
-    units, lens, most, wide, _ = aa_strike._lost_air(y, states, n_k, solver.f)
-    assert most == n_k and wide.dtype == np.bool_
-    assert set(lens[1:].tolist()) == {2, 3}  # a fighter's die, a heavy bomber's two
+    units, steps, most, wide, _ = aa_strike._lost_air(y, states, n_k, solver.f)
+    assert most == n_k and wide.all()
+    assert set(steps[1:].tolist()) == lens
     exact = [np.array(fire(y, st, False, False)[1]) for st in states]
     for k in range(n_k + 1):
         got = exact[k]
         for t in range(1, k + 1):
-            got = np.convolve(got, units[k - t + 1, : lens[k - t + 1]])
+            got = np.convolve(got, units[k - t + 1, : steps[k - t + 1]])
             assert got == pytest.approx(exact[k - t], abs=1e-15), (k, t)
 
 
@@ -1106,25 +1105,30 @@ def test_step_4_split_matches_the_dict_solve_on_random_strike_battles(
     assert split >= 20  # most battles have aircraft on Y that can be lost
 
 
-@pytest.mark.parametrize(("attacker", "defender", "options"), [
-    ("5 sub, 2 des, 1 bat, 1 tra", "26 fig, 13 car", {}),  # Y defends with many aircraft
-    ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"tech_attacker": "heavy bombers"}),
-    ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"retreat_chance": 40}),  # the correction too
-    ("40 fig, 2 bat", "3 sub, 30 cru, 10 bat", {}),  # many tags a pair: taken without forcing
+@pytest.mark.parametrize(("attacker", "defender", "options", "forced"), [
+    ("5 sub, 2 des, 1 bat, 1 tra", "26 fig, 13 car", {}, True),  # Y defends with many aircraft
+    ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"tech_attacker": "heavy bombers"}, True),
+    ("26 fig, 4 bom, 1 bat", "4 sub, 2 des, 2 car, 1 bat", {"retreat_chance": 40}, True),  # the correction too
+    ("20 fig, 10 bom, 1 cru", "4 sub, 20 cru, 6 bat", {"tech_attacker": "jets"}, True),  # fighters at 4, as bombers
+    ("40 fig, 2 bat", "3 sub, 30 cru, 10 bat", {}, False),  # many tags a pair: taken as the engine chooses
 ])
 def test_step_4_split_agrees_with_the_numpy_solve_within_both_error_bounds(
-    monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str, options: dict[str, Any]
+    monkeypatch: pytest.MonkeyPatch, passes: list[int], attacker: str, defender: str, options: dict[str, Any],
+    forced: bool,
 ) -> None:
-    # Y with ~30 aircraft: the split is taken where their fire is wide (no forcing), with
-    # fewer products than without it; the answers within both error bounds of the numpy
-    # solve's (and of the pass without the split).
+    # Y with ~30 aircraft, the split taken (forced at every pair with two tags, or as
+    # the engine chooses): the answers within both error bounds of the numpy solve's and
+    # of the pass without the split, and not bit for bit the latter's (it was taken).
+    if forced:
+        monkeypatch.setattr(aa_strike, "SPLIT_WIDTH", 0)
+        monkeypatch.setattr(aa_strike, "SPLIT_TAGS", 1)
     battle = AABattle.parse(attacker, defender, mode="sea", **options)
-    solver = _numbered(battle)
-    assert solver.lost_air[3].any()
+    assert _numbered(battle).lost_air[3].any()
     new = aa_odds(battle)
     assert passes
     monkeypatch.setattr(aa_strike, "SPLIT_WIDTH", 10**6)
     plain = aa_odds(battle)
+    assert new.to_dict() != plain.to_dict()
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     old = aa_odds(battle)
     keys = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
