@@ -1073,7 +1073,7 @@ def test_lost_aircraft_dice_are_what_their_steps_take_away(monkeypatch: pytest.M
             assert got == pytest.approx(exact[k - t], abs=1e-15), (k, t)
 
 
-def test_no_lost_aircraft_table_where_no_pair_gains_from_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_lost_aircraft_table_where_no_column_is_wide(monkeypatch: pytest.MonkeyPatch) -> None:
     # Y's aircraft fire no wider than SPLIT_WIDTH anywhere: the kernel keeps its one
     # spread per tag (the table is empty); wider: the table, flagged where it is wide.
     narrow = _numbered(AABattle.parse("3 fig, 1 cru", "4 sub, 2 cru", mode="sea"))
