@@ -58,6 +58,12 @@ def aa_lines(odds: AAOdds) -> list[str]:
         extras.append(f"{RULES_NAMES.get(b.rules, b.rules)} profiles")
     if b.low_luck:
         extras.append("low luck")
+    for side, techs in (("attacker", b.tech_attacker), ("defender", b.tech_defender)):
+        if techs:
+            extras.append(f"{side} with {', '.join(sorted(techs))}")
+    for side, asked in (("attacker", b.submerge_attacker), ("defender", b.submerge_defender)):
+        if asked:
+            extras.append(f"{side}'s submarines submerge when alone")
     if b.overland:
         extras.append(f"{format_army(b.overland)} came over land")
     if b.rounds is not None:

@@ -31,6 +31,17 @@ def test_aa_text_names_each_part_of_defender_holds() -> None:
         "Outcome", "Surviving attacker units", "Surviving defender units"]  # fmt: skip
 
 
+def test_aa_first_line_names_technologies_and_submerging() -> None:
+    # A-7 technologies and submerging shape the answer, so the first line names
+    # them with the other options (without them, a reply could not be told apart).
+    battle = AABattle.parse("2 sub, 3 fig, 1 bom", "2 cru, 1 car", mode="sea", tech_attacker="heavy bombers, jets",
+                            tech_defender="super subs", submerge_attacker=True)  # fmt: skip
+    first = aa_lines(aa_odds(battle))[0]
+    assert first.endswith("— attacker with heavy bombers, jet fighters, defender with super submarines, "
+                          "attacker's submarines submerge when alone"), first
+    assert "—" not in aa_lines(aa_odds(AABattle.parse("2 sub", "2 cru", mode="sea")))[0]
+
+
 def test_defensive_fire_shows_0_and_1_hit_in_the_text_and_the_chart_alike() -> None:
     # M-12.4: defensive fire that reaches the defense disrupts; 2 or 3 hits mean nothing
     # more, so neither the text nor the chart shows them (one rule for both).
