@@ -28,7 +28,7 @@ import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from bot.commands.base import Option, command
 from bot.config import Config
@@ -42,7 +42,7 @@ from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
 from engine.core.words import plural
 from engine.odds.aa import MAX_ROUNDS, MODES, AABattle, AAOdds, aa_odds
-from engine.odds.aa_battle import OverLimit
+from engine.odds.aa_battle import OverLimit, TooBig
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
@@ -252,10 +252,13 @@ def warm() -> None:
 
 
 def _aa(battle: AABattle) -> AAOdds:
-    """The odds of ``battle`` within Discord's work limits."""
+    """The odds of ``battle`` within Discord's work limits.  A battle past them is
+    refused with the biggest battle of its forces scaled down that the engine found
+    answered (``TooBig.offered``), unless the server computes big battles anyway."""
     starts = MAX_SEA_STARTS if battle.mode == "sea" else MAX_STARTS
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
-                   max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE)
+                   max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE,
+                   offer_biggest=not _big.allowed)
 
 
 def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
@@ -267,12 +270,38 @@ def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
     try:
         # A big battle (_big_reply): MAX_UNITS alone.
         odds = _aa(battle) if limited else aa_odds(battle, max_units=MAX_UNITS)
+    except TooBig as refused:
+        if refused.offered is None:
+            raise
+        offered, offered_odds = refused.offered  # the reply to the battle offered, drawn here too
+        raise _Offered(refused, offered, _reply_of(offered_odds)) from None
     finally:
         if time.perf_counter() - start >= TRIM_AFTER:
             give_back()
+    return _reply_of(odds)
+
+
+class _Offered(TooBig):
+    """A refusal whose offered battle (``TooBig.offered``) has its reply drawn: kept as
+    the asker's reply to that battle (:func:`_aa_in_turn`)."""
+
+    def __init__(self, refused: TooBig, battle: AABattle, reply: tuple[str, bytes]) -> None:
+        super().__init__(refused.message, legal=refused.legal, offered=refused.offered)
+        self.battle = battle
+        self.reply = reply
+
+
+def _reply_of(odds: AAOdds) -> tuple[str, bytes]:
+    """An A&A answer's text and chart."""
     lines = aa_lines(odds)
     text = "\n".join([lines[0], aa_headline(odds), *lines[2:]])
     return text, aa_chart(odds, lines[0])
+
+
+def _reply_key(asker: int, battle: AABattle) -> tuple[Any, ...]:
+    """What a remembered reply is kept under: the asker, the battle and the limits."""
+    return (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_SEA_STARTS, MAX_TABLE,
+            MAX_NAVAL_TABLE, _big)  # fmt: skip
 
 
 async def _aa_in_turn(battle: AABattle, asker: int,
@@ -287,8 +316,7 @@ async def _aa_in_turn(battle: AABattle, asker: int,
     turns = _turns.get(loop)
     if turns is None:
         turns = _turns[loop] = _Turns(asyncio.Semaphore(ODDS_AT_ONCE), asyncio.Semaphore(BIG_AT_ONCE))
-    key = (asker, battle.key(), MAX_UNITS, MAX_CELLS, MAX_STATES, MAX_WORK, MAX_STARTS, MAX_SEA_STARTS, MAX_TABLE,
-           MAX_NAVAL_TABLE, _big)  # fmt: skip
+    key = _reply_key(asker, battle)
     own = turns.askers.get(asker)
     if own is None:
         own = turns.askers[asker] = asyncio.Lock()
@@ -306,7 +334,9 @@ async def _aa_in_turn(battle: AABattle, asker: int,
                 async with turns.big:
                     got = await asyncio.to_thread(_big_reply, battle, _big)
             elif isinstance(got, OverLimit):
-                got = type(got)(got.message + BIG_HINT, legal=got.legal)
+                if isinstance(got, _Offered):  # the battle offered, answered already: its reply kept for the asker
+                    turns.replies[_reply_key(asker, got.battle)] = got.reply
+                got = (TooBig if isinstance(got, TooBig) else type(got))(got.message + BIG_HINT, legal=got.legal)
             turns.replies[key] = got  # the newest last
         else:
             turns.replies.move_to_end(key)

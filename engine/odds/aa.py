@@ -17,6 +17,7 @@ Modelling choices the rules leave open are listed in ``docs/odds.md``.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, replace
@@ -25,11 +26,11 @@ from itertools import product
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
 
-from engine.core.errors import IllegalOrder
+from engine.core.errors import IllegalOrder, PlayerError
 from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, PairTable, Start, StartTable, Tally,
-    TooBig, Work, chance, table_cells, too_many_starts,
+    OverLimit, TooBig, Work, chance, table_cells, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -837,6 +838,7 @@ def aa_odds(
     max_starts: int | None = None,
     max_table: int | None = None,
     max_naval_table: int | None = None,
+    offer_biggest: bool = False,
 ) -> AAOdds:
     """Exact odds of ``battle``.
 
@@ -850,7 +852,10 @@ def aa_odds(
     battle's table in the merged engine: attacker states times columns, checked before
     it is fought) and ``max_naval_table`` (the cells of the submarine solves' mass table,
     its memory, checked before it grows) cap the work and raise a :class:`PlayerError`
-    beyond; ``None`` means no cap."""
+    beyond; ``None`` means no cap.  A battle past one of them is refused with the battle
+    at a quarter of every force as what would be legal; with ``offer_biggest``, with the
+    biggest battle of the same forces scaled down that a few tries found answered
+    under the same limits (:func:`_biggest_answered`; Discord's offer)."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
                  "second wave": sum(battle.wave2.values())}
@@ -859,7 +864,10 @@ def aa_odds(
                 raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
                                    f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.",
                                    legal=[_resized(battle, lambda army: _fit(army, max_units))])
-    limits = (max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table))
+    def limits_afresh() -> tuple[int | None, int | None, Work]:
+        return max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table)
+
+    limits = limits_afresh()
     if exact and max(battle.units("attacker"), battle.units("defender")) > EXACT_MAX_UNITS:
         raise IllegalOrder(
             f"Exact fractions are for small battles (at most {EXACT_MAX_UNITS} units a side); "
@@ -870,7 +878,11 @@ def aa_odds(
             return _run(battle, Fraction(1), engine, limits, eps)
         return _run(battle, 1.0, engine, limits, eps)
     except TooBig as err:
-        raise TooBig(err.message, legal=[_resized(battle, _quarter)]) from None
+        offered = _biggest_answered(battle, engine, limits_afresh, eps) if offer_biggest and not exact else None
+        if offered is None:
+            raise TooBig(err.message, legal=[_resized(battle, _quarter)]) from None
+        raise TooBig(err.message, legal=[_armies_example(catalogue(), **_forces(offered[0]))],
+                     offered=offered) from None
 
 
 def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, int] | None]) -> str:
@@ -878,11 +890,18 @@ def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, i
     defender, second wave) as ``resize`` makes it (None: left as it is), its other
     options kept, as an example in slash syntax."""
     forces: dict[str, Mapping[str, int]] = {}
-    for name, army in (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2)):
-        smaller = resize({n: c for n, c in army.items() if c > 0}) if army else None
+    for name, army in _forces(battle).items():
+        smaller = resize(army)
         if smaller is not None:
             forces[name] = smaller
     return _armies_example(catalogue(), **forces)
+
+
+def _forces(battle: AABattle) -> dict[str, dict[str, int]]:
+    """The battle's forces by option name (attacker, defender, wave2 if any), each
+    without the types it has none of."""
+    named = (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2))
+    return {name: {n: c for n, c in army.items() if c > 0} for name, army in named if army}
 
 
 def _fit(army: Mapping[str, int], max_units: int) -> dict[str, int] | None:
@@ -892,6 +911,82 @@ def _fit(army: Mapping[str, int], max_units: int) -> dict[str, int] | None:
         return None
     scale = (max_units - len(army)) / size
     return {n: max(1, int(c * scale)) for n, c in army.items()}
+
+
+# A refused battle's offer (aa_odds' offer_biggest): how many scaled battles are tried,
+# the share of the work limit a try aims at, and how fast the work grows with the
+# battle's size until two tries measure it (work ~ scale ** power: the slowest kind,
+# submarines and aircraft on both sides and no destroyer, ~6-7 between 25 and 56 a
+# side; aiming at half the limit leaves room for a worse guess).
+OFFER_TRIES = 3
+OFFER_SHARE = 0.5
+OFFER_POWER = 6.0
+
+
+def _scaled(army: Mapping[str, int], scale: float) -> dict[str, int]:
+    """A force at ``scale`` of its units (each type rounded up, none left out)."""
+    return {n: max(1, math.ceil(c * scale)) for n, c in army.items()}
+
+
+def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
+    """``battle`` with every force (attacker, defender, second wave) at ``scale``."""
+    forces = _forces(battle)
+
+    def at(name: str) -> dict[str, int]:
+        return _scaled(forces.get(name, {}), scale)
+
+    return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"))
+
+
+def _biggest_answered(
+    battle: AABattle, engine: str, limits: Callable[[], tuple[int | None, int | None, Work]], eps: float
+) -> tuple[AABattle, AAOdds] | None:
+    """The biggest battle of ``battle``'s forces scaled down found answered within
+    ``limits`` (a fresh set for each try) in at most OFFER_TRIES tries, and its odds;
+    or None.  The first try is a
+    quarter (halved while refused); each one answered aims the next at OFFER_SHARE of
+    the work limit, from the work it measured (growing as OFFER_POWER, or as the two
+    biggest tries answered measured it), below the smallest scale refused; without a
+    work limit, halfway there.  The offer is a battle answered, not a guess: each try is
+    the battle computed in full (a refused try costs up to the limit's work, so a
+    refusal's offer costs a few times its work)."""
+    best: float | None = None
+    answer: tuple[AABattle, AAOdds] | None = None
+    refused = 1.0
+    done: list[tuple[float, int]] = []  # (scale, work) of the tries answered
+    scale = 0.25
+    for _ in range(OFFER_TRIES):
+        smaller = _scaled_battle(battle, scale)
+        fresh = limits()
+        try:
+            odds = _run(smaller, 1.0, engine, fresh, eps)
+        except OverLimit:
+            refused = scale
+        except PlayerError:
+            return answer  # a scaled battle that is not a legal one (e.g. its overland units)
+        else:
+            best = scale
+            answer = (smaller, odds)
+            done.append((scale, fresh[2].done))
+        if best is None:
+            following = scale / 2
+        else:
+            following = (best + refused) / 2
+            limit = fresh[2].limit
+            if limit is not None:
+                power = OFFER_POWER
+                if len(done) > 1:
+                    (s1, w1), (s2, w2) = done[-2:]
+                    if w1 > 0 and w2 > w1:
+                        power = min(max(math.log(w2 / w1) / math.log(s2 / s1), 2.0), 10.0)
+                aimed = best * (OFFER_SHARE * limit / max(done[-1][1], 1)) ** (1 / power)
+                if aimed < refused:
+                    following = aimed
+        after = _scaled_battle(battle, following)
+        if after == smaller or (best is not None and (following <= best or after == _scaled_battle(battle, best))):
+            break  # the same forces again (rounded up), or no bigger than the best answered
+        scale = following
+    return answer
 
 
 def _quarter(army: Mapping[str, int]) -> dict[str, int]:

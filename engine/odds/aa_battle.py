@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Set as AbstractSet
-from typing import Any, Generic, Iterator, Mapping, Sequence, SupportsFloat, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Mapping, Sequence, SupportsFloat, cast, overload
 
 from engine.core.errors import PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
 from engine.odds.dist import N
+
+if TYPE_CHECKING:
+    from engine.odds.aa import AABattle, AAOdds
 
 ATTACKER, DEFENDER, DRAW = "attacker", "defender", "draw"
 RETREAT, STALEMATE, UNFINISHED = "retreat", "stalemate", "unfinished"
@@ -75,7 +78,14 @@ class OverLimit(PlayerError):
 class TooBig(OverLimit):
     """A battle past one of the work limits (Discord's): the player fixes it with fewer
     units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
-    what would be legal (the engines that refuse it do not know the armies)."""
+    what would be legal (the engines that refuse it do not know the armies), or the
+    biggest such battle it found answered; ``offered`` is then that battle and its
+    odds, computed already (the bot remembers them as the reply to that battle)."""
+
+    def __init__(self, message: str, *, legal: Iterable[str] = (),
+                 offered: tuple[AABattle, AAOdds] | None = None) -> None:
+        super().__init__(message, legal=legal)
+        self.offered = offered
 
 
 def too_many_cells(cells: int, max_cells: int, why: str = "") -> TooBig:

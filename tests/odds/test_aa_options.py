@@ -1372,12 +1372,15 @@ async def test_submarine_battle_whose_table_passes_discords_limit_is_refused(mon
         await invoke("odds aa", **battle)
     text = err.value.text()
     assert "too big to compute exactly here" in text and "the limit here is 9,000" in text
-    # What would be legal: the battle at a quarter of its units (rounded up), answered
-    # under the same limit.
-    quarter = {"attacker": "1 bom, 3 sub, 1 cru, 1 bat", "defender": "2 fig, 2 cru, 1 car, 1 bat"}
-    assert err.value.legal == (f'/odds aa … attacker:"{quarter["attacker"]}" defender:"{quarter["defender"]}"',)
+    # What would be legal: the biggest battle of its forces scaled down that the engine
+    # found answered under the same limit (a quarter, "1 bom, 3 sub, 1 cru, 1 bat"
+    # against "2 fig, 2 cru, 1 car, 1 bat", first; then, the table's limit not being
+    # the work's, halfway between the biggest answered and the smallest refused), asked
+    # afresh by another member: answered.
+    offer = {"attacker": "2 bom, 8 sub, 3 cru, 2 bat", "defender": "4 fig, 5 cru, 3 car, 2 bat"}
+    assert err.value.legal == (f'/odds aa … attacker:"{offer["attacker"]}" defender:"{offer["defender"]}"',)
     assert "--" not in text
-    assert "sea battle" in (await invoke("odds aa", **{**battle, **quarter})).text
+    assert "sea battle" in (await invoke("odds aa", asker=2, **{**battle, **offer})).text
     monkeypatch.setattr(odds, "MAX_NAVAL_TABLE", real)
     msg = await invoke("odds aa", **battle)
     assert "sea battle" in msg.text and "Computed exactly" in msg.text

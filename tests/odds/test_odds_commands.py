@@ -97,10 +97,31 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
         await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     text = err.value.text()
     assert "too big to compute exactly here" in text and "Try fewer units" in text and "--" not in text
-    # What would be legal: a quarter of every force (rounded up), the other options kept.
-    assert err.value.legal == ('/odds aa … attacker:"1 bom, 1 sub, 1 cru" defender:"1 fig, 1 cru, 1 car"',)
-    msg = await invoke("odds aa", attacker="1 bom, 1 sub, 1 cru", defender="1 fig, 1 cru, 1 car", kind="sea")
-    assert "Attacker wins" in msg.text
+    # What would be legal: the biggest battle of the same forces scaled down that the
+    # engine found answered under the same limit (here more than a quarter of them, the
+    # offer of an API call without offer_biggest: "1 bom, 1 sub, 1 cru" against "1 fig,
+    # 1 cru, 1 car"), the other options kept.
+    assert err.value.legal == ('/odds aa … attacker:"1 bom, 2 sub, 1 cru" defender:"1 fig, 2 cru, 1 car"',)
+    monkeypatch.setattr(odds, "_turns", __import__("weakref").WeakKeyDictionary())
+    computed: list[str] = []
+    real = odds._aa
+
+    def counted(battle: Any) -> Any:
+        computed.append(format_army(battle.attacker))
+        return real(battle)
+
+    monkeypatch.setattr(odds, "_aa", counted)
+    with pytest.raises(PlayerError):
+        await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
+    # The battle offered was answered in finding it: asked next by the same member, its
+    # reply is the one remembered (nothing computed), the same as computed afresh.
+    offered = await invoke("odds aa", attacker="1 bom, 2 sub, 1 cru", defender="1 fig, 2 cru, 1 car", kind="sea")
+    assert computed == ["1 bom, 4 sub, 1 cru"]
+    assert "Attacker wins" in offered.text
+    fresh = await invoke("odds aa", asker=2, attacker="2 sub, 1 cru, 1 bom", defender="2 cru, 1 car, 1 fig",
+                         kind="sea")  # fmt: skip
+    assert computed == ["1 bom, 4 sub, 1 cru", "1 bom, 2 sub, 1 cru"]
+    assert fresh.text == offered.text and fresh.files[0].data == offered.files[0].data
     monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
     msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     assert "Attacker wins" in msg.text

@@ -12,6 +12,7 @@ import pytest
 
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
+from engine.odds.aa_battle import TooBig
 from engine.odds.memoir import MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import MinisAttack, minis_odds
 
@@ -206,6 +207,50 @@ def test_a_battle_past_a_work_limit_is_offered_a_quarter_of_its_size(limit: dict
     fixed = {**question, **_options(err.value.legal[0], "aa")}
     assert fixed == {**question, **quarter}
     assert aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()}), **limit).attacker_win > 0  # type: ignore[arg-type]
+
+
+def test_a_battle_past_a_work_limit_is_offered_the_biggest_battle_found_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # offer_biggest (Discord's): each force scaled down (rounded up, no type left out),
+    # tried in full under the same limits, a quarter first, then aimed from the work a
+    # try measured; the biggest answered is offered, with its odds.
+    from engine.odds import aa
+
+    question = dict(attacker="12 sub, 6 cru, 3 bat, 9 fig", defender="12 sub, 6 car, 3 bat, 9 fig", kind="sea")
+    battle = AABattle.parse(**{_AA.get(k, k): v for k, v in question.items()})  # type: ignore[arg-type]
+    sizes: list[int] = []
+    real = aa._run
+
+    def counted(b: AABattle, *args: Any, **kwargs: Any) -> Any:
+        sizes.append(sum(b.attacker.values()))
+        return real(b, *args, **kwargs)
+
+    monkeypatch.setattr(aa, "_run", counted)
+    full = aa_odds(battle)
+    limit = 12_000_000  # about a quarter of the battle's work in full (~4.9e7)
+    sizes.clear()
+    with pytest.raises(TooBig) as err:
+        aa_odds(battle, max_work=limit, offer_biggest=True)
+    assert sizes[0] == 30 and sizes[1] == 9 and len(sizes) <= 1 + aa.OFFER_TRIES  # the battle, then its quarter
+    assert err.value.offered is not None
+    offered, odds = err.value.offered
+    (example,) = err.value.legal
+    fixed = {**question, **_options(example, "aa")}
+    assert AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()}) == offered  # type: ignore[arg-type]
+    assert 9 < sum(offered.attacker.values()) < 30 and sum(offered.defender.values()) < 30
+    assert set(offered.attacker) == set(battle.attacker) and all(
+        offered.attacker[n] <= c for n, c in battle.attacker.items())
+    again = aa_odds(offered, max_work=limit)  # answered under the same limit, as offered
+    assert (again.attacker_win, again.defender_win, again.expected_survivors) == (
+        odds.attacker_win, odds.defender_win, odds.expected_survivors)
+    assert again.attacker_win != full.attacker_win
+    # Where every try is refused too, the quarter is named, as without offer_biggest.
+    sizes.clear()
+    with pytest.raises(TooBig) as err:
+        aa_odds(battle, max_work=1, offer_biggest=True)
+    assert err.value.offered is None and sizes == [30, 9, 6, 4]
+    assert err.value.legal == ('/odds aa … attacker:"3 fig, 3 sub, 2 cru, 1 bat" defender:"3 fig, 3 sub, 2 car, 1 bat"',)
 
 
 def test_a_battle_past_the_table_engines_cell_cap_is_offered_a_quarter_of_its_size() -> None:
