@@ -86,6 +86,25 @@ async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
     assert_chart(msg)
 
 
+def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The attackers of the /odds aa battles computed from now on (not answered from
+    the remembered replies, which start empty), in order."""
+    import weakref
+
+    from bot.commands import odds
+
+    computed: list[str] = []
+    real = odds._aa
+
+    def counted(battle: Any) -> Any:
+        computed.append(format_army(battle.attacker))
+        return real(battle)
+
+    monkeypatch.setattr(odds, "_aa", counted)
+    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    return computed
+
+
 async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # The work limit reaches the engine (bot.commands.odds.MAX_WORK; the real one refuses
     # 100 a side with submarines and aircraft on both sides and no destroyer after ~3 s
@@ -102,15 +121,7 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
     # offer of an API call without offer_biggest: "1 bom, 1 sub, 1 cru" against "1 fig,
     # 1 cru, 1 car"), the other options kept.
     assert err.value.legal == ('/odds aa … attacker:"1 bom, 2 sub, 1 cru" defender:"1 fig, 2 cru, 1 car"',)
-    monkeypatch.setattr(odds, "_turns", __import__("weakref").WeakKeyDictionary())
-    computed: list[str] = []
-    real = odds._aa
-
-    def counted(battle: Any) -> Any:
-        computed.append(format_army(battle.attacker))
-        return real(battle)
-
-    monkeypatch.setattr(odds, "_aa", counted)
+    computed = _counting_computed_battles(monkeypatch)
     with pytest.raises(PlayerError):
         await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
     # The battle offered was answered in finding it: asked next by the same member, its
@@ -229,19 +240,9 @@ async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypat
     # The same asker, the same battle (armies typed in any order), the same limits: the
     # reply remembered, computed once.  Another battle, another asker (a plan must not be
     # told apart by a quick answer) or other limits: computed.  Refusals too.
-    import weakref
-
     from bot.commands import odds
 
-    computed: list[str] = []
-    real = odds._aa
-
-    def counted(battle: Any) -> Any:
-        computed.append(format_army(battle.attacker))
-        return real(battle)
-
-    monkeypatch.setattr(odds, "_aa", counted)
-    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    computed = _counting_computed_battles(monkeypatch)
     one = await invoke("odds aa", attacker="3 inf, 1 tank", defender="2 inf, 1 art")
     again = await invoke("odds aa", attacker="1 armor, 3 infantry", defender="1 art, 2 inf")
     assert computed == ["3 inf, 1 tank"]
