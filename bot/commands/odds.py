@@ -42,7 +42,7 @@ from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
 from engine.core.words import plural
 from engine.odds.aa import MAX_ROUNDS, MODES, AABattle, AAOdds, aa_odds
-from engine.odds.aa_battle import OverLimit, TooBig
+from engine.odds.aa_battle import OverLimit
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
@@ -254,7 +254,7 @@ def warm() -> None:
 def _aa(battle: AABattle) -> AAOdds:
     """The odds of ``battle`` within Discord's work limits.  A battle past them is
     refused with the biggest battle of its forces scaled down that the engine found
-    answered (``TooBig.offered``), unless the server computes big battles anyway."""
+    answered (``OverLimit.offered``), unless the server computes big battles anyway."""
     starts = MAX_SEA_STARTS if battle.mode == "sea" else MAX_STARTS
     return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
                    max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE,
@@ -270,7 +270,7 @@ def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
     try:
         # A big battle (_big_reply): MAX_UNITS alone.
         odds = _aa(battle) if limited else aa_odds(battle, max_units=MAX_UNITS)
-    except TooBig as refused:
+    except OverLimit as refused:
         if refused.offered is None:
             raise
         offered, offered_odds = refused.offered  # the reply to the battle offered, drawn here too
@@ -281,12 +281,13 @@ def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
     return _reply_of(odds)
 
 
-class _Offered(TooBig):
-    """A refusal whose offered battle (``TooBig.offered``) has its reply drawn: kept as
-    the asker's reply to that battle (:func:`_aa_in_turn`)."""
+class _Offered(OverLimit):
+    """A refusal (``refused``) whose offered battle (``OverLimit.offered``) has its reply
+    drawn: kept as the asker's reply to that battle (:func:`_aa_in_turn`)."""
 
-    def __init__(self, refused: TooBig, battle: AABattle, reply: tuple[str, bytes]) -> None:
-        super().__init__(refused.message, legal=refused.legal, offered=refused.offered)
+    def __init__(self, refused: OverLimit, battle: AABattle, reply: tuple[str, bytes]) -> None:
+        super().__init__(refused.message, legal=refused.legal)
+        self.refused = refused
         self.battle = battle
         self.reply = reply
 
@@ -336,7 +337,8 @@ async def _aa_in_turn(battle: AABattle, asker: int,
             elif isinstance(got, OverLimit):
                 if isinstance(got, _Offered):  # the battle offered, answered already: its reply kept for the asker
                     turns.replies[_reply_key(asker, got.battle)] = got.reply
-                got = (TooBig if isinstance(got, TooBig) else type(got))(got.message + BIG_HINT, legal=got.legal)
+                    got = got.refused
+                got = type(got)(got.message + BIG_HINT, legal=got.legal)
             turns.replies[key] = got  # the newest last
         else:
             turns.replies.move_to_end(key)

@@ -853,9 +853,10 @@ def aa_odds(
     it is fought) and ``max_naval_table`` (the cells of the submarine solves' mass table,
     its memory, checked before it grows) cap the work and raise a :class:`PlayerError`
     beyond; ``None`` means no cap.  A battle past one of them is refused with the battle
-    at a quarter of every force as what would be legal; with ``offer_biggest``, with the
-    biggest battle of the same forces scaled down that a few tries found answered
-    under the same limits (:func:`_biggest_answered`; Discord's offer)."""
+    at a quarter of every force as what would be legal (a joined second wave's with its
+    own advice); with ``offer_biggest``, with the biggest battle of the same forces
+    scaled down that a few tries found answered under the same limits first
+    (:func:`_biggest_answered`; Discord's offer, ``OverLimit.offered``)."""
     if max_units is not None:
         sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
                  "second wave": sum(battle.wave2.values())}
@@ -877,12 +878,13 @@ def aa_odds(
         if exact:
             return _run(battle, Fraction(1), engine, limits, eps)
         return _run(battle, 1.0, engine, limits, eps)
-    except TooBig as err:
+    except OverLimit as err:
         offered = _biggest_answered(battle, engine, limits_afresh, eps) if offer_biggest and not exact else None
-        if offered is None:
-            raise TooBig(err.message, legal=[_resized(battle, _quarter)]) from None
-        raise TooBig(err.message, legal=[_armies_example(catalogue(), **_forces(offered[0]))],
-                     offered=offered) from None
+        offer = [] if offered is None else [_armies_example(catalogue(), **_forces(offered[0]))]
+        if isinstance(err, TooBig):  # no advice of its own: the offer, else a quarter of every force
+            raise TooBig(err.message, legal=offer or [_resized(battle, _quarter)], offered=offered) from None
+        # A joined wave's (fewer rounds, a strafe…): the offer first.
+        raise OverLimit(err.message, legal=[*offer, *err.legal], offered=offered) from None
 
 
 def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, int] | None]) -> str:

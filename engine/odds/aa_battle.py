@@ -72,20 +72,22 @@ class OverLimit(PlayerError):
     """A battle refused only for a work limit its caller set (Discord's: states, products,
     table cells, a joined wave's starts): without limits it is answered, as the command
     line answers it.  A server that allows big battles computes it anyway
-    (``bot.commands.odds``, ``WARROOM_ODDS_BIG``)."""
+    (``bot.commands.odds``, ``WARROOM_ODDS_BIG``).  ``offered``: the battle of the same
+    forces scaled down that :func:`engine.odds.aa.aa_odds` found answered and offers
+    first (``offer_biggest``), with its odds, computed already (the bot remembers them
+    as the reply to that battle)."""
+
+    def __init__(self, message: str, *, legal: Iterable[str] = (),
+                 offered: tuple[AABattle, AAOdds] | None = None) -> None:
+        super().__init__(message, legal=legal)
+        self.offered = offered
 
 
 class TooBig(OverLimit):
     """A battle past one of the work limits (Discord's): the player fixes it with fewer
     units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
     what would be legal (the engines that refuse it do not know the armies), or the
-    biggest such battle it found answered; ``offered`` is then that battle and its
-    odds, computed already (the bot remembers them as the reply to that battle)."""
-
-    def __init__(self, message: str, *, legal: Iterable[str] = (),
-                 offered: tuple[AABattle, AAOdds] | None = None) -> None:
-        super().__init__(message, legal=legal)
-        self.offered = offered
+    biggest such battle it found answered (``offered``)."""
 
 
 def too_many_cells(cells: int, max_cells: int, why: str = "") -> TooBig:

@@ -1312,7 +1312,15 @@ async def test_joined_second_wave_past_discords_limit_is_refused(monkeypatch: py
         await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     text = err.value.text()
     assert "too big to compute exactly here" in text and "after round 2" in text
-    assert "/odds aa … retreat_after:2 wave2:…" in text
+    # What would be legal: the same forces scaled down, found answered under the same
+    # limit (then kept as this member's reply to it), then the refusal's own advice.
+    offer = {"attacker": "1 inf, 1 tank", "defender": "1 inf", "wave2": "1 tank"}
+    assert err.value.legal == (
+        f'/odds aa … attacker:"{offer["attacker"]}" defender:"{offer["defender"]}" wave2:"{offer["wave2"]}"',
+        "/odds aa … rounds:1 wave2:…", "/odds aa … retreat_after:2 wave2:…")
+    msg = await invoke("odds aa", asker=2, **{"rounds": 2, **offer})
+    assert "joined by the first wave's units still fighting after round 2" in msg.text
+    assert (await invoke("odds aa", **{"rounds": 2, **offer})).text == msg.text
     monkeypatch.setattr(odds, "MAX_STARTS", real)
     msg = await invoke("odds aa", attacker="3 inf, 1 tank", defender="3 inf", rounds=2, wave2="2 tank")
     assert "joined by the first wave's units still fighting after round 2" in msg.text
