@@ -945,13 +945,13 @@ def _biggest_answered(
 ) -> tuple[AABattle, AAOdds] | None:
     """The biggest battle of ``battle``'s forces scaled down found answered within
     ``limits`` (a fresh set for each try) in at most OFFER_TRIES tries, and its odds;
-    or None.  The first try is a
-    quarter (halved while refused); each one answered aims the next at OFFER_SHARE of
-    the work limit, from the work it measured (growing as OFFER_POWER, or as the two
-    biggest tries answered measured it), below the smallest scale refused; without a
-    work limit, halfway there.  The offer is a battle answered, not a guess: each try is
-    the battle computed in full (a refused try costs up to the limit's work, so a
-    refusal's offer costs a few times its work)."""
+    or None.  The first try is a quarter (halved while refused); each one answered
+    aims the next at OFFER_SHARE of the work limit, from the work it measured (growing
+    as OFFER_POWER, or as the two biggest tries answered measured it), below the
+    smallest scale refused; without a work limit, halfway there.  The offer is a
+    battle answered, not a guess: each try is the battle computed in full (a refused
+    try costs up to the limit's work, so a refusal's offer costs a few times its
+    work)."""
     best: float | None = None
     answer: tuple[AABattle, AAOdds] | None = None
     refused = 1.0
