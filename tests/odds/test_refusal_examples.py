@@ -253,6 +253,63 @@ def test_a_battle_past_a_work_limit_is_offered_the_biggest_battle_found_answered
     assert err.value.legal == ('/odds aa … attacker:"3 fig, 3 sub, 2 cru, 1 bat" defender:"3 fig, 3 sub, 2 car, 1 bat"',)
 
 
+def test_random_battles_past_random_limits_are_offered_the_same_forces_answered() -> None:
+    # Land and sea, round limits, retreats by win chance, second waves, low luck, under
+    # random small limits (work, states, the submarine table, a joined wave's starts and
+    # table): each is answered or refused (never a crash); an offer is the same forces
+    # (attacker, defender, second wave), none bigger, answered under the same limits
+    # with the odds it came with, and named by the refusal's first example.
+    import random
+
+    from engine.odds.aa import _forces
+    from engine.odds.aa_battle import OverLimit
+    from engine.odds.aa_units import parse_army
+
+    rng = random.Random(19)
+    sea_kinds, land_kinds = ["sub", "des", "cru", "car", "bat", "fig", "bom", "tra"], ["inf", "art", "tank", "fig", "bom"]
+
+    def army(kinds: list[str], most: int) -> str:
+        return ", ".join(f"{rng.randint(1, most)} {k}" for k in rng.sample(kinds, rng.randint(1, 4)))
+
+    offers = 0
+    for _ in range(150):
+        sea = rng.random() < 0.6
+        kinds = sea_kinds if sea else land_kinds
+        options: dict[str, Any] = {}
+        if rng.random() < 0.3:
+            options["rounds"] = rng.randint(1, 4)
+        if rng.random() < 0.3:
+            options["retreat_chance"] = rng.choice([20.0, 40.0, 60.0])
+        if rng.random() < 0.2:
+            options["wave2"] = army(kinds, 6)
+        if rng.random() < 0.2:
+            options["low_luck"] = True
+        limits: dict[str, Any] = dict(
+            max_work=rng.choice([None, 200, 2000, 20000, 200000]), max_states=rng.choice([None, 50, 500, 5000]),
+            max_naval_table=rng.choice([None, 500, 5000]), max_starts=rng.choice([None, 5, 50, 500]),
+            max_table=rng.choice([None, 500, 5000]))  # fmt: skip
+        defending = [k for k in kinds if k != "bom"] if sea else [*kinds, "aa"]
+        try:
+            battle = AABattle.parse(army(kinds, 12), army(defending, 12), mode="sea" if sea else "land", **options)
+            aa_odds(battle, **limits, offer_biggest=True)
+        except OverLimit as err:
+            if err.offered is None:
+                continue
+            offers += 1
+            offered, odds = err.offered
+            named = _options(err.legal[0], "aa")
+            assert set(named) == set(_forces(offered))
+            for name, force in _forces(offered).items():
+                whole = _forces(battle)[name]
+                assert set(force) == set(whole) and all(force[n] <= whole[n] for n in force), (name, force, whole)
+                assert parse_army(named[name]) == force
+            again = aa_odds(offered, **limits)
+            assert (again.attacker_win, again.defender_win) == (odds.attacker_win, odds.defender_win)
+        except PlayerError:
+            continue
+    assert offers >= 20
+
+
 def test_a_battle_past_the_table_engines_cell_cap_is_offered_a_quarter_of_its_size() -> None:
     # aa_odds' max_cells (an API cap; Discord has none), refused by each table engine
     # before any work: the fast engine's, the numpy table's, the merged engine's (AA
