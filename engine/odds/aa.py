@@ -880,9 +880,10 @@ def aa_odds(
         return _run(battle, 1.0, engine, limits, eps)
     except OverLimit as err:
         offered = _biggest_answered(battle, engine, limits_afresh, eps) if offer_biggest and not exact else None
-        offer = [] if offered is None else [_armies_example(catalogue(), **_forces(offered[0]))]
+        offer = [] if offered is None else [_scaled_example(battle, offered[0])]
         if isinstance(err, TooBig):  # no advice of its own: the offer, else a quarter of every force
-            raise TooBig(err.message, legal=offer or [_resized(battle, _quarter)], offered=offered) from None
+            quarter = _scaled_example(battle, _scaled_battle(battle, QUARTER))
+            raise TooBig(err.message, legal=offer or [quarter], offered=offered) from None
         # A joined wave's (fewer rounds, a strafe…): the offer first.
         raise OverLimit(err.message, legal=[*offer, *err.legal], offered=offered) from None
 
@@ -931,13 +932,32 @@ def _scaled(army: Mapping[str, int], scale: float) -> dict[str, int]:
 
 
 def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
-    """``battle`` with every force (attacker, defender, second wave) at ``scale``."""
+    """``battle`` with every force (attacker, defender, second wave) at ``scale``, and the
+    options that count units with them (rounded up, at least 1): a retreat with K units
+    left (``retreat_below`` K + 1), the last N land units kept."""
     forces = _forces(battle)
 
     def at(name: str) -> dict[str, int]:
         return _scaled(forces.get(name, {}), scale)
 
-    return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"))
+    below, keep = battle.retreat_below, battle.keep_land_unit
+    if below > 1:
+        below = math.ceil((below - 1) * scale) + 1
+    if keep > 1:
+        keep = math.ceil(keep * scale)
+    return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"),
+                   retreat_below=below, keep_land_unit=keep)
+
+
+def _scaled_example(battle: AABattle, scaled: AABattle) -> str:
+    """``scaled`` (:func:`_scaled_battle`) as an example of what would be legal instead of
+    ``battle``: its forces, and the options counting units that changed."""
+    options = []
+    if scaled.retreat_below != battle.retreat_below:
+        options.append(f"retreat_left:{scaled.retreat_below - 1}")
+    if scaled.keep_land_unit != battle.keep_land_unit:
+        options.append(f"keep_land_units:{scaled.keep_land_unit}")
+    return _armies_example(catalogue(), *options, **_forces(scaled))
 
 
 def _biggest_answered(
@@ -956,7 +976,7 @@ def _biggest_answered(
     answer: tuple[AABattle, AAOdds] | None = None
     refused = 1.0
     done: list[tuple[float, int]] = []  # (scale, work) of the tries answered
-    scale = 0.25
+    scale = QUARTER
     for _ in range(OFFER_TRIES):
         smaller = _scaled_battle(battle, scale)
         fresh = limits()
@@ -991,14 +1011,13 @@ def _biggest_answered(
     return answer
 
 
-def _quarter(army: Mapping[str, int]) -> dict[str, int]:
-    """A force at a quarter of its units (rounded up, no type left out): what a battle
-    past a work limit could ask instead.  A battle's work grows with a power of its size
-    past the square: the slowest kind (submarines and aircraft on both sides, no
-    destroyer) is refused at 100 a side and its quarter answered in ~0.4 s, ~1 s with a
-    retreat by win chance, ~1.7 s at 120 a side with one (the slow machine of
-    2026-12-02)."""
-    return {n: -(-c // 4) for n, c in army.items()}
+# What a battle past a work limit could ask instead, untried (aa_odds without
+# offer_biggest, or where every try was refused): the battle at a quarter
+# (:func:`_scaled_battle`).  A battle's work grows with a power of its size past the
+# square: the slowest kind (submarines and aircraft on both sides, no destroyer) is
+# refused at 100 a side and its quarter answered in ~0.4 s, ~1 s with a retreat by win
+# chance, ~1.7 s at 120 a side with one (the slow machine of 2026-12-02).
+QUARTER = 0.25
 
 
 def _run(

@@ -253,6 +253,29 @@ def test_a_battle_past_a_work_limit_is_offered_the_biggest_battle_found_answered
     assert err.value.legal == ('/odds aa … attacker:"3 fig, 3 sub, 2 cru, 1 bat" defender:"3 fig, 3 sub, 2 car, 1 bat"',)
 
 
+def test_an_offer_scales_the_options_that_count_units_with_the_forces() -> None:
+    # "Retreat with 8 units left" of 30 is not the same plan at 21 units: the offer
+    # (and the quarter) scale retreat_left and keep_land_units as they scale the forces,
+    # rounded up, and name them; the example asks exactly the battle offered.
+    question = dict(attacker="12 sub, 6 cru, 3 bat, 9 fig", defender="12 sub, 6 car, 3 bat, 9 fig", kind="sea",
+                    retreat_left=8)  # fmt: skip
+    battle = AABattle.parse(**{_AA.get(k, k): v for k, v in question.items()})  # type: ignore[arg-type]
+    with pytest.raises(TooBig) as err:
+        aa_odds(battle, max_work=12_000_000, offer_biggest=True)
+    assert err.value.offered is not None
+    offered = err.value.offered[0]
+    (example,) = err.value.legal
+    fixed = {**question, **_options(example, "aa")}
+    assert AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()}) == offered  # type: ignore[arg-type]
+    assert 2 < fixed["retreat_left"] < 8 and 9 < sum(offered.attacker.values()) < 30  # past the quarter's 2
+    with pytest.raises(TooBig) as err:  # the quarter, untried
+        aa_odds(battle, max_work=12_000_000)
+    assert err.value.legal[0].startswith("/odds aa … retreat_left:2 attacker:")
+    with pytest.raises(TooBig) as err:
+        aa_odds(AABattle.parse("40 inf, 8 tank", "40 inf", keep_land_unit=9), max_cells=600)
+    assert err.value.legal == ('/odds aa … keep_land_units:3 attacker:"10 inf, 2 tank" defender:"10 inf"',)
+
+
 def test_random_battles_past_random_limits_are_offered_the_same_forces_answered() -> None:
     # Land and sea, round limits, retreats by win chance, second waves, low luck, under
     # random small limits (work, states, the submarine table, a joined wave's starts and
