@@ -934,7 +934,8 @@ def _scaled(army: Mapping[str, int], scale: float) -> dict[str, int]:
 def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
     """``battle`` with every force (attacker, defender, second wave) at ``scale``, and the
     options that count units with them (rounded up, at least 1): a retreat with K units
-    left (``retreat_below`` K + 1), the last N land units kept."""
+    left (``retreat_below`` K + 1), the last N land units kept, a landing's units that
+    came over land (each type rounded up as the attacker's: still a part of them)."""
     forces = _forces(battle)
 
     def at(name: str) -> dict[str, int]:
@@ -945,8 +946,9 @@ def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
         below = math.ceil((below - 1) * scale) + 1
     if keep > 1:
         keep = math.ceil(keep * scale)
+    overland = _scaled({n: c for n, c in battle.overland.items() if c > 0}, scale)
     return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"),
-                   retreat_below=below, keep_land_unit=keep)
+                   retreat_below=below, keep_land_unit=keep, overland=overland)
 
 
 def _scaled_example(battle: AABattle, scaled: AABattle) -> str:
@@ -957,7 +959,10 @@ def _scaled_example(battle: AABattle, scaled: AABattle) -> str:
         options.append(f"retreat_left:{scaled.retreat_below - 1}")
     if scaled.keep_land_unit != battle.keep_land_unit:
         options.append(f"keep_land_units:{scaled.keep_land_unit}")
-    return _armies_example(catalogue(), *options, **_forces(scaled))
+    forces: dict[str, Mapping[str, int]] = dict(_forces(scaled))
+    if scaled.overland != {n: c for n, c in battle.overland.items() if c > 0}:
+        forces["overland"] = scaled.overland
+    return _armies_example(catalogue(), *options, **forces)
 
 
 def _biggest_answered(

@@ -274,6 +274,17 @@ def test_an_offer_scales_the_options_that_count_units_with_the_forces() -> None:
     with pytest.raises(TooBig) as err:
         aa_odds(AABattle.parse("40 inf, 8 tank", "40 inf", keep_land_unit=9), max_cells=600)
     assert err.value.legal == ('/odds aa … keep_land_units:3 attacker:"10 inf, 2 tank" defender:"10 inf"',)
+    # A landing's units that came over land stay a part of the attacker's: the
+    # example would be refused in turn with the 4 tanks of the question.
+    landing = dict(attacker="12 inf, 4 tank, 4 fig", defender="12 inf", kind="amphibious", overland="4 tank",
+                   retreat_after=1, wave2="8 inf, 4 tank")  # fmt: skip
+    with pytest.raises(TooBig) as err:
+        aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in landing.items()}), max_cells=50,  # type: ignore[arg-type]
+                offer_biggest=True)  # fmt: skip
+    (example,) = err.value.legal
+    assert example.endswith(' overland:"1 tank"'), example
+    fixed = {**landing, **_options(example, "aa")}
+    assert aa_odds(AABattle.parse(**{_AA.get(k, k): v for k, v in fixed.items()})).attacker_win > 0  # type: ignore[arg-type]
 
 
 def test_random_battles_past_random_limits_are_offered_the_same_forces_answered() -> None:
