@@ -171,10 +171,28 @@ def _big_child(conn: Connection, battle: AABattle, memory_mb: int | None) -> Non
         conn.close()
 
 
+class _TooMuch(PlayerError):
+    """A big battle refused for the server's memory or time cap: :func:`_aa_in_turn`
+    names what the quick limits answer instead (:func:`_quick_offer`)."""
+
+
 def _too_much_memory() -> PlayerError:
-    return PlayerError("This battle needs more memory than this server gives a battle; try fewer units (or"
-                       " the command line, warroom odds aa, on a machine with more memory).",
-                       legal=["/odds aa attacker:… defender:… with fewer units"])
+    return _TooMuch("This battle needs more memory than this server gives a battle; try fewer units (or"
+                    " the command line, warroom odds aa, on a machine with more memory).",
+                    legal=["/odds aa attacker:… defender:… with fewer units"])
+
+
+def _quick_offer(battle: AABattle) -> _Offered | None:
+    """For a battle past the quick limits: the biggest battle of its forces scaled down
+    that they answer (``aa_odds``' ``offer_biggest``), with its reply drawn; None if
+    none was found."""
+    try:
+        _aa(battle, offer_biggest=True)
+    except _Offered as refused:
+        return refused
+    except PlayerError:
+        return None
+    return None
 
 
 def _big_reply(battle: AABattle, big: BigBattles) -> tuple[str, bytes] | PlayerError:
@@ -192,9 +210,9 @@ def _big_reply(battle: AABattle, big: BigBattles) -> tuple[str, bytes] | PlayerE
     try:
         if not mine.poll(big.seconds):
             limit = f"{big.seconds / 60:g} minutes" if big.seconds >= 60 else f"{big.seconds:g} seconds"
-            return PlayerError(f"This battle takes more than {limit} to compute here; try fewer units,"
-                               " or the command line (warroom odds aa), which has no limit.",
-                               legal=["/odds aa attacker:… defender:… with fewer units"])
+            return _TooMuch(f"This battle takes more than {limit} to compute here; try fewer units,"
+                            " or the command line (warroom odds aa), which has no limit.",
+                            legal=["/odds aa attacker:… defender:… with fewer units"])
         what, value = mine.recv()
     except EOFError:  # the process died: out of memory (the system's killer), most likely
         return _too_much_memory()
@@ -251,14 +269,22 @@ def warm() -> None:
     aa_table_kernel.warm()
 
 
-def _aa(battle: AABattle) -> AAOdds:
+def _aa(battle: AABattle, offer_biggest: bool | None = None) -> AAOdds:
     """The odds of ``battle`` within Discord's work limits.  A battle past them is
     refused with the biggest battle of its forces scaled down that the engine found
-    answered (``OverLimit.offered``), unless the server computes big battles anyway."""
+    answered (``OverLimit.offered``; raised as :class:`_Offered`, its reply drawn),
+    unless the server computes big battles anyway (``offer_biggest`` None: as the
+    server's settings say)."""
     starts = MAX_SEA_STARTS if battle.mode == "sea" else MAX_STARTS
-    return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
-                   max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE,
-                   offer_biggest=not _big.allowed)
+    try:
+        return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
+                       max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE,
+                       offer_biggest=not _big.allowed if offer_biggest is None else offer_biggest)
+    except OverLimit as refused:
+        if refused.offered is None:
+            raise
+        offered, offered_odds = refused.offered  # the reply to the battle offered, drawn here too
+        raise _Offered(refused, offered, _reply_of(offered_odds)) from None
 
 
 def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
@@ -270,11 +296,6 @@ def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
     try:
         # A big battle (_big_reply): MAX_UNITS alone.
         odds = _aa(battle) if limited else aa_odds(battle, max_units=MAX_UNITS)
-    except OverLimit as refused:
-        if refused.offered is None:
-            raise
-        offered, offered_odds = refused.offered  # the reply to the battle offered, drawn here too
-        raise _Offered(refused, offered, _reply_of(offered_odds)) from None
     finally:
         if time.perf_counter() - start >= TRIM_AFTER:
             give_back()
@@ -334,6 +355,12 @@ async def _aa_in_turn(battle: AABattle, asker: int,
                     await notice()
                 async with turns.big:
                     got = await asyncio.to_thread(_big_reply, battle, _big)
+                if isinstance(got, _TooMuch):  # past the server's caps: what the quick limits answer, offered
+                    async with turns.at_once:
+                        offer = await asyncio.to_thread(_quick_offer, battle)
+                    if offer is not None:
+                        turns.replies[_reply_key(asker, offer.battle)] = offer.reply
+                        got = PlayerError(got.message, legal=offer.legal[:1])
             elif isinstance(got, OverLimit):
                 if isinstance(got, _Offered):  # the battle offered, answered already: its reply kept for the asker
                     turns.replies[_reply_key(asker, got.battle)] = got.reply

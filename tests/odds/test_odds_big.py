@@ -11,6 +11,7 @@ import io
 import multiprocessing
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from bot.config import Config
 from bot.discord_app import WarroomBot
 from bot.local import run_script
 from engine.core.errors import PlayerError
-from engine.odds.aa import AABattle
+from engine.odds.aa import AABattle, aa_odds
 from tests.discord_harness import CHANNEL_ID, Recorder, deliver, member, png_files, slash
 
 # Submarines and aircraft on both sides, no destroyer (A-10.6): the numpy solve, whose
@@ -73,8 +74,8 @@ async def test_where_allowed_it_is_computed_exactly_after_a_notice(small_limit: 
     assert code == 0 and "Attacker wins" in out and BIG_NOTICE not in out, out
 
 
-async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small_limit: None,
-                                                                          tmp_path: Path) -> None:
+async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small_limit: None, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     odds.configure(BigBattles(allowed=True, seconds=0.001))
     code, out = await run(ASK, tmp_path)
     assert code == 0 and BIG_NOTICE in out, out
@@ -86,6 +87,23 @@ async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small
     code, out = await run(ASK, tmp_path)
     assert code == 0 and "needs more memory than this server gives a battle" in out, out
     assert "Attacker wins" not in out
+    # What would be legal: the biggest battle of the same fleets scaled down that the
+    # quick limits answer (as where big battles are not allowed), named in full; asked
+    # next, its reply is the one kept (no notice, no second process).
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse(ATTACKER, DEFENDER, mode="sea"), max_work=odds.MAX_WORK, offer_biggest=True)
+    (offer,) = err.value.legal
+    assert offer.startswith('/odds aa … attacker:"') and f"Legal: {offer}." in out, out
+    computed: list[AABattle] = []
+    real = odds._aa_reply
+
+    def counted(battle: AABattle, *args: Any, **kwargs: Any) -> Any:
+        computed.append(battle)
+        return real(battle, *args, **kwargs)
+
+    monkeypatch.setattr(odds, "_aa_reply", counted)
+    code, out = await run("alice: /odds aa" + offer.removeprefix("/odds aa …") + " kind:sea\n", tmp_path)
+    assert code == 0 and "Attacker wins" in out and BIG_NOTICE not in out and computed == [], out
 
 
 async def test_on_discord_the_notice_answers_at_once_and_the_answer_follows(small_limit: None, bot: WarroomBot,

@@ -96,9 +96,9 @@ def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     computed: list[str] = []
     real = odds._aa
 
-    def counted(battle: Any) -> Any:
+    def counted(battle: Any, *args: Any, **kwargs: Any) -> Any:
         computed.append(format_army(battle.attacker))
-        return real(battle)
+        return real(battle, *args, **kwargs)
 
     monkeypatch.setattr(odds, "_aa", counted)
     monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
