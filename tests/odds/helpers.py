@@ -23,6 +23,23 @@ from tests.minis.helpers import ascii_map, make_card
 # --------------------------------------------------------------------------- /odds commands
 
 
+def battles_computed(monkeypatch: pytest.MonkeyPatch, name: str = "_aa") -> list[AABattle]:
+    """The battles ``bot.commands.odds``' ``name`` (``_aa``: within Discord's limits;
+    ``_aa_reply``: a reply drawn) is called with from now on, in order: what was
+    computed rather than answered from the remembered replies."""
+    from bot.commands import odds
+
+    computed: list[AABattle] = []
+    real = getattr(odds, name)
+
+    def counted(battle: AABattle, *args: Any, **kwargs: Any) -> Any:
+        computed.append(battle)
+        return real(battle, *args, **kwargs)
+
+    monkeypatch.setattr(odds, name, counted)
+    return computed
+
+
 @dataclass
 class RecordingChannel:
     replies: list[Message] = field(default_factory=list)

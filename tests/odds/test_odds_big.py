@@ -8,6 +8,7 @@ aircraft on both sides and no destroyer, whose full answer takes ~81 s and 1.5 G
 from __future__ import annotations
 
 import io
+import re
 import multiprocessing
 import weakref
 from pathlib import Path
@@ -22,6 +23,7 @@ from bot.discord_app import WarroomBot
 from bot.local import run_script
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
+from tests.odds.helpers import battles_computed
 from tests.discord_harness import CHANNEL_ID, Recorder, deliver, member, png_files, slash
 
 # Submarines and aircraft on both sides, no destroyer (A-10.6): the numpy solve, whose
@@ -94,14 +96,7 @@ async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small
         aa_odds(AABattle.parse(ATTACKER, DEFENDER, mode="sea"), max_work=odds.MAX_WORK, offer_biggest=True)
     (offer,) = err.value.legal
     assert offer.startswith('/odds aa … attacker:"') and f"Legal: {offer}." in out, out
-    computed: list[AABattle] = []
-    real = odds._aa_reply
-
-    def counted(battle: AABattle, *args: Any, **kwargs: Any) -> Any:
-        computed.append(battle)
-        return real(battle, *args, **kwargs)
-
-    monkeypatch.setattr(odds, "_aa_reply", counted)
+    computed = battles_computed(monkeypatch, "_aa_reply")
     code, out = await run("alice: /odds aa" + offer.removeprefix("/odds aa …") + " kind:sea\n", tmp_path)
     assert code == 0 and "Attacker wins" in out and BIG_NOTICE not in out and computed == [], out
 
@@ -118,6 +113,43 @@ async def test_on_discord_the_notice_answers_at_once_and_the_answer_follows(smal
     assert [c.kind for c in calls] == ["message", "followup"], [c.kind for c in calls]
     assert calls[0].content == BIG_NOTICE and not png_files(calls[0])
     assert calls[1].content == full_answer() and len(png_files(calls[1])) == 1
+
+
+async def _call_saying(rec: Recorder, text: str) -> Any:
+    """The first call to Discord whose content holds ``text`` (after a defer, if the bot
+    deferred first)."""
+    for count in (1, 2, 3):
+        found = [c for c in await rec.wait_for(count, timeout=120) if text in c.content]
+        if found:
+            return found[0]
+    raise AssertionError(f"no call says {text!r}: {rec.calls}")
+
+
+async def test_on_discord_a_refusal_offers_a_battle_answered_and_asking_it_answers_at_once(
+    small_limit: None, bot: WarroomBot, rec: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # By default (no big battles): the refusal, to the asker alone, names the biggest
+    # battle of the same fleets scaled down that the quick limits answer; asked next
+    # through Discord, its answer and chart come from what the refusal computed.
+    options = [{"name": "attacker", "type": 3, "value": ATTACKER}, {"name": "defender", "type": 3, "value": DEFENDER},
+               {"name": "kind", "type": 3, "value": "sea"}]
+    deliver(bot, slash("odds aa", options, member(1001, "Alice"), channel_id=CHANNEL_ID))
+    refusal = await _call_saying(rec, "too big to compute exactly here")
+    assert refusal.ephemeral and BIG_HINT.strip() in refusal.content, refusal.content
+    with pytest.raises(PlayerError) as err:
+        aa_odds(AABattle.parse(ATTACKER, DEFENDER, mode="sea"), max_work=odds.MAX_WORK, offer_biggest=True)
+    (offer,) = err.value.legal
+    assert f"Legal: {offer}." in refusal.content
+    named = dict(re.findall(r'(\w+):"([^"]*)"', offer))
+    computed = battles_computed(monkeypatch, "_aa_reply")
+    rec.calls.clear()
+    asked = [{"name": "attacker", "type": 3, "value": named["attacker"]},
+             {"name": "defender", "type": 3, "value": named["defender"]}, {"name": "kind", "type": 3, "value": "sea"}]
+    deliver(bot, slash("odds aa", asked, member(1001, "Alice"), channel_id=CHANNEL_ID))
+    answer = await _call_saying(rec, "Attacker wins")
+    assert not answer.ephemeral and len(png_files(answer)) == 1 and computed == []
+    first_line = f'{named["attacker"]} attack {named["defender"]} (sea battle)'
+    assert answer.content.splitlines()[0] == first_line
 
 
 def test_the_servers_settings_say_whether_big_battles_are_computed(tmp_path: Path,

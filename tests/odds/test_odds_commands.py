@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from engine.core.errors import PlayerError
+from engine.odds.aa import AABattle
 from engine.odds.aa_units import format_army
-from tests.odds.helpers import assert_chart, invoke
+from tests.odds.helpers import assert_chart, battles_computed, invoke
 
 
 async def test_odds_aa_answers_publicly_with_numbers_and_chart() -> None:
@@ -86,23 +87,19 @@ async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
     assert_chart(msg)
 
 
-def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The attackers of the /odds aa battles computed from now on (not answered from
-    the remembered replies, which start empty), in order."""
+def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[AABattle]:
+    """The /odds aa battles computed from now on, not answered from the remembered
+    replies (which start empty), in order."""
     import weakref
 
     from bot.commands import odds
 
-    computed: list[str] = []
-    real = odds._aa
-
-    def counted(battle: Any, *args: Any, **kwargs: Any) -> Any:
-        computed.append(format_army(battle.attacker))
-        return real(battle, *args, **kwargs)
-
-    monkeypatch.setattr(odds, "_aa", counted)
     monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
-    return computed
+    return battles_computed(monkeypatch)
+
+
+def _attackers(battles: list[AABattle]) -> list[str]:
+    return [format_army(b.attacker) for b in battles]
 
 
 async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,11 +124,11 @@ async def test_odds_aa_submarine_battle_past_the_work_limit_is_refused(monkeypat
     # The battle offered was answered in finding it: asked next by the same member, its
     # reply is the one remembered (nothing computed), the same as computed afresh.
     offered = await invoke("odds aa", attacker="1 bom, 2 sub, 1 cru", defender="1 fig, 2 cru, 1 car", kind="sea")
-    assert computed == ["1 bom, 4 sub, 1 cru"]
+    assert _attackers(computed) == ["1 bom, 4 sub, 1 cru"]
     assert "Attacker wins" in offered.text
     fresh = await invoke("odds aa", asker=2, attacker="2 sub, 1 cru, 1 bom", defender="2 cru, 1 car, 1 fig",
                          kind="sea")  # fmt: skip
-    assert computed == ["1 bom, 4 sub, 1 cru", "1 bom, 2 sub, 1 cru"]
+    assert _attackers(computed) == ["1 bom, 4 sub, 1 cru", "1 bom, 2 sub, 1 cru"]
     assert fresh.text == offered.text and fresh.files[0].data == offered.files[0].data
     monkeypatch.setattr(odds, "MAX_WORK", 4_000_000_000)
     msg = await invoke("odds aa", attacker="4 sub, 1 cru, 1 bom", defender="3 cru, 1 car, 2 fig", kind="sea")
@@ -245,7 +242,7 @@ async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypat
     computed = _counting_computed_battles(monkeypatch)
     one = await invoke("odds aa", attacker="3 inf, 1 tank", defender="2 inf, 1 art")
     again = await invoke("odds aa", attacker="1 armor, 3 infantry", defender="1 art, 2 inf")
-    assert computed == ["3 inf, 1 tank"]
+    assert _attackers(computed) == ["3 inf, 1 tank"]
     assert again.text == one.text and again.files[0].data == one.files[0].data
     await invoke("odds aa", attacker="3 inf, 1 tank", defender="2 inf, 1 art", low_luck=True)
     await invoke("odds aa", asker=2, attacker="3 inf, 1 tank", defender="2 inf, 1 art")
@@ -264,11 +261,11 @@ async def test_odds_aa_the_same_question_again_is_answered_from_memory(monkeypat
     monkeypatch.setattr(odds, "ODDS_REMEMBERED", 2)
     for n in (1, 2, 1, 3, 1, 2):
         await invoke("odds aa", attacker=f"{n} inf", defender="2 inf")
-    assert computed[5:] == ["1 inf", "2 inf", "3 inf", "2 inf"]
+    assert _attackers(computed)[5:] == ["1 inf", "2 inf", "3 inf", "2 inf"]
     monkeypatch.setattr(odds, "ODDS_REMEMBERED", 0)
     for _ in range(2):
         await invoke("odds aa", attacker="5 inf", defender="2 inf")
-    assert computed[9:] == ["5 inf", "5 inf"]
+    assert _attackers(computed)[9:] == ["5 inf", "5 inf"]
 
 
 async def test_odds_aa_retreat_chance_takes_decimals() -> None:
