@@ -187,7 +187,7 @@ def _quick_offer(battle: AABattle) -> _Offered | None:
     that they answer (``aa_odds``' ``offer_biggest``), with its reply drawn; None if
     none was found."""
     try:
-        _aa(battle, offer_biggest=True)
+        _aa_reply(battle, offer_biggest=True)
     except _Offered as refused:
         return refused
     except PlayerError:
@@ -287,15 +287,16 @@ def _aa(battle: AABattle, offer_biggest: bool | None = None) -> AAOdds:
         raise _Offered(refused, offered, _reply_of(offered_odds)) from None
 
 
-def _aa_reply(battle: AABattle, limited: bool = True) -> tuple[str, bytes]:
+def _aa_reply(battle: AABattle, limited: bool = True, offer_biggest: bool | None = None) -> tuple[str, bytes]:
     """The reply's text and chart (run in a worker thread: the chart is drawn there too).
     After a battle that took TRIM_AFTER seconds or more, the memory it freed goes back
     to the system: the bot's process lives long, and a big battle's work would
-    otherwise stay in it (~420 MB kept after the slowest battle accepted)."""
+    otherwise stay in it (~420 MB kept after the slowest battle accepted), a refusal's
+    tries too (``offer_biggest``: :func:`_aa`'s)."""
     start = time.perf_counter()
     try:
         # A big battle (_big_reply): MAX_UNITS alone.
-        odds = _aa(battle) if limited else aa_odds(battle, max_units=MAX_UNITS)
+        odds = _aa(battle, offer_biggest) if limited else aa_odds(battle, max_units=MAX_UNITS)
     finally:
         if time.perf_counter() - start >= TRIM_AFTER:
             give_back()
