@@ -152,14 +152,14 @@ async def test_odds_aa_computes_a_few_battles_at_once(monkeypatch: pytest.Monkey
     release = threading.Event()
     real = odds._aa
 
-    def held(battle: Any) -> Any:
+    def held(battle: Any, *args: Any) -> Any:
         with lock:
             running[0] += 1
             running[1] = max(running[1], running[0])
         assert release.wait(30), "the test never let the computations go"
         with lock:
             running[0] -= 1
-        return real(battle)
+        return real(battle, *args)
 
     monkeypatch.setattr(odds, "_aa", held)
     monkeypatch.setattr(odds, "ODDS_AT_ONCE", at_once)
@@ -192,7 +192,7 @@ async def test_odds_aa_one_askers_battles_take_turns(monkeypatch: pytest.MonkeyP
     release = [threading.Event() for _ in range(5)]
     real = odds._aa
 
-    def held(battle: Any) -> Any:
+    def held(battle: Any, *args: Any) -> Any:
         n = battle.attacker["infantry"]
         with lock:
             running.append(n)
@@ -200,7 +200,7 @@ async def test_odds_aa_one_askers_battles_take_turns(monkeypatch: pytest.MonkeyP
         assert release[n].wait(30), "the test never let the computation go"
         with lock:
             running.remove(n)
-        return real(battle)
+        return real(battle, *args)
 
     async def until(test: Any) -> None:
         for _ in range(3000):  # up to 30 s
