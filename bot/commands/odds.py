@@ -334,7 +334,9 @@ async def _aa_in_turn(battle: AABattle, asker: int,
     ``ODDS_AT_ONCE`` at a time (per event loop).  A battle past the work limits is
     refused, or where the server allows big battles (:func:`configure`) computed in a
     process of its own, one at a time, after ``notice()`` tells the asker it will take
-    a while.  A refusal (PlayerError) is raised."""
+    a while.  A refusal (PlayerError) is raised; one that offers a smaller battle (past
+    the work limits, or a big battle past the server's memory or time cap) keeps that
+    battle's reply for the asker, who may ask it next."""
     loop = asyncio.get_running_loop()
     turns = _turns.get(loop)
     if turns is None:

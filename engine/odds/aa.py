@@ -901,9 +901,10 @@ def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, i
 
 
 def _forces(battle: AABattle) -> dict[str, dict[str, int]]:
-    """The battle's forces by option name (attacker, defender, wave2 if any), each
-    without the types it has none of."""
-    named = (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2))
+    """The battle's forces by option name (attacker, defender, and wave2 and a landing's
+    overland units if any), each without the types it has none of."""
+    named = (("attacker", battle.attacker), ("defender", battle.defender), ("wave2", battle.wave2),
+             ("overland", battle.overland))
     return {name: {n: c for n, c in army.items() if c > 0} for name, army in named if army}
 
 
@@ -946,23 +947,19 @@ def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
         below = math.ceil((below - 1) * scale) + 1
     if keep > 1:
         keep = math.ceil(keep * scale)
-    overland = _scaled({n: c for n, c in battle.overland.items() if c > 0}, scale)
     return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"),
-                   retreat_below=below, keep_land_unit=keep, overland=overland)
+                   overland=at("overland"), retreat_below=below, keep_land_unit=keep)
 
 
 def _scaled_example(battle: AABattle, scaled: AABattle) -> str:
     """``scaled`` (:func:`_scaled_battle`) as an example of what would be legal instead of
-    ``battle``: its forces, and the options counting units that changed."""
+    ``battle``: its forces, and the counts of units that changed."""
     options = []
     if scaled.retreat_below != battle.retreat_below:
         options.append(f"retreat_left:{scaled.retreat_below - 1}")
     if scaled.keep_land_unit != battle.keep_land_unit:
         options.append(f"keep_land_units:{scaled.keep_land_unit}")
-    forces: dict[str, Mapping[str, int]] = dict(_forces(scaled))
-    if scaled.overland != {n: c for n, c in battle.overland.items() if c > 0}:
-        forces["overland"] = scaled.overland
-    return _armies_example(catalogue(), *options, **forces)
+    return _armies_example(catalogue(), *options, **_forces(scaled))
 
 
 def _biggest_answered(
@@ -977,10 +974,9 @@ def _biggest_answered(
     battle answered, not a guess: each try is the battle computed in full (a refused
     try costs up to the limit's work, so a refusal's offer costs a few times its
     work)."""
-    best: float | None = None
     answer: tuple[AABattle, AAOdds] | None = None
     refused = 1.0
-    done: list[tuple[float, int]] = []  # (scale, work) of the tries answered
+    done: list[tuple[float, int]] = []  # (scale, work) of the tries answered, the biggest last
     scale = QUARTER
     for _ in range(OFFER_TRIES):
         smaller = _scaled_battle(battle, scale)
@@ -990,14 +986,14 @@ def _biggest_answered(
         except OverLimit:
             refused = scale
         except PlayerError:
-            return answer  # a scaled battle that is not a legal one (e.g. its overland units)
+            return answer  # a scaled battle that is not a legal one
         else:
-            best = scale
             answer = (smaller, odds)
             done.append((scale, fresh[2].done))
-        if best is None:
+        if answer is None:
             following = scale / 2
         else:
+            best = done[-1][0]
             following = (best + refused) / 2
             limit = fresh[2].limit
             if limit is not None:
@@ -1010,7 +1006,7 @@ def _biggest_answered(
                 if aimed < refused:
                     following = aimed
         after = _scaled_battle(battle, following)
-        if after == smaller or (best is not None and (following <= best or after == _scaled_battle(battle, best))):
+        if after == smaller or (answer is not None and (following <= done[-1][0] or after == answer[0])):
             break  # the same forces again (rounded up), or no bigger than the best answered
         scale = following
     return answer
