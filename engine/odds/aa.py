@@ -24,13 +24,13 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, NoReturn, Sequence, cast
 
 from engine.core.errors import IllegalOrder, PlayerError
 from engine.odds import compiled
 from engine.odds.aa_battle import (
     ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED, BattleSetup, PairTable, Start, StartTable, Tally,
-    OverLimit, TooBig, Work, chance, table_cells, too_many_starts,
+    OverLimit, TooBig, TooManyUnits, Work, chance, table_cells, too_many_starts,
 )  # fmt: skip
 from engine.odds.aa_fast import FastEngine, LineTally
 from engine.odds.aa_side import ATTACK, DEFENSE, Side, State
@@ -843,7 +843,9 @@ def aa_odds(
     """Exact odds of ``battle``.
 
     ``engine`` is ``"auto"`` (fast when no submarine takes part), ``"fast"`` or
-    ``"general"``.  ``max_units`` (per side), ``max_cells`` (size of the fast engine's
+    ``"general"``.  ``max_units`` (per side: a battle past it is refused with the same
+    battle scaled down alike to fit, :class:`TooManyUnits`; with ``offer_biggest``
+    computed and offered, or if past the other limits their offer), ``max_cells`` (size of the fast engine's
     table, checked before any work), ``max_states`` (states the general engine
     processes), ``max_work`` (outer product terms and casualty cells of its numpy
     solves, all of them together, checked before each batch), ``max_starts``
@@ -857,14 +859,10 @@ def aa_odds(
     own advice); with ``offer_biggest``, with the biggest battle of the same forces
     scaled down that a few tries found answered under the same limits first
     (:func:`_biggest_answered`; Discord's offer, ``OverLimit.offered``)."""
-    if max_units is not None:
-        sizes = {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
-                 "second wave": sum(battle.wave2.values())}
-        for side, size in sizes.items():
-            if size > max_units:
-                raise IllegalOrder(f"At most {max_units} units per side here (the {side} has {size}); the"
-                                   f" command line (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.",
-                                   legal=[_resized(battle, lambda army: _fit(army, max_units))])
+    if max_units is not None and max(_sizes(battle).values()) > max_units:
+        _refuse_oversized(battle, max_units, engine, eps, offer_biggest and not exact,
+                          dict(max_states=max_states, max_cells=max_cells, max_work=max_work, max_starts=max_starts,
+                               max_table=max_table, max_naval_table=max_naval_table))
     def limits_afresh() -> tuple[int | None, int | None, Work]:
         return max_states, max_cells, Work(max_work, starts=max_starts, table=max_table, naval_table=max_naval_table)
 
@@ -888,18 +886,6 @@ def aa_odds(
         raise OverLimit(err.message, legal=[*offer, *err.legal], offered=offered) from None
 
 
-def _resized(battle: AABattle, resize: Callable[[Mapping[str, int]], dict[str, int] | None]) -> str:
-    """What a battle refused for its size could ask instead: each force (attacker,
-    defender, second wave) as ``resize`` makes it (None: left as it is), its other
-    options kept, as an example in slash syntax."""
-    forces: dict[str, Mapping[str, int]] = {}
-    for name, army in _forces(battle).items():
-        smaller = resize(army)
-        if smaller is not None:
-            forces[name] = smaller
-    return _armies_example(catalogue(), **forces)
-
-
 def _forces(battle: AABattle) -> dict[str, dict[str, int]]:
     """The battle's forces by option name (attacker, defender, and wave2 and a landing's
     overland units if any), each without the types it has none of."""
@@ -908,13 +894,53 @@ def _forces(battle: AABattle) -> dict[str, dict[str, int]]:
     return {name: {n: c for n, c in army.items() if c > 0} for name, army in named if army}
 
 
-def _fit(army: Mapping[str, int], max_units: int) -> dict[str, int] | None:
-    """A force past ``max_units`` scaled down to fit (every type kept, one at least)."""
-    size = sum(army.values())
-    if size <= max_units:
-        return None
-    scale = (max_units - len(army)) / size
-    return {n: max(1, int(c * scale)) for n, c in army.items()}
+def _sizes(battle: AABattle) -> dict[str, int]:
+    """The units of each side a limit of units a side counts: the attacker, the
+    defender and a second wave."""
+    return {"attacker": battle.units("attacker"), "defender": battle.units("defender"),
+            "second wave": sum(battle.wave2.values())}
+
+
+def _fitted(battle: AABattle, max_units: int) -> AABattle:
+    """``battle`` with every force scaled down alike (:func:`_scaled_battle`: the odds
+    stay near, where fitting each force on its own would change who has more) at the
+    biggest scale at which no side has more than ``max_units``: the counts change only
+    where a count times the scale is whole, and the sides grow with the scale, so that
+    scale is the last such point that fits."""
+    counts = {c for force in _forces(battle).values() for c in force.values()}
+    scales = sorted({k / c for c in counts for k in range(1, c + 1)})
+    low, high = 0, len(scales) - 1  # scales[low] is taken when nothing fits: one of each type
+    while low < high:
+        middle = (low + high + 1) // 2
+        if max(_sizes(_scaled_battle(battle, scales[middle])).values()) <= max_units:
+            low = middle
+        else:
+            high = middle - 1
+    return _scaled_battle(battle, scales[low])
+
+
+def _refuse_oversized(battle: AABattle, max_units: int, engine: str, eps: float, offer_biggest: bool,
+                      limits: dict[str, Any]) -> NoReturn:
+    """Refuse ``battle``, a side of which has more than ``max_units``
+    (:class:`TooManyUnits`), with the same battle scaled down to fit
+    (:func:`_fitted`) as what would be legal.  With ``offer_biggest`` that battle is
+    computed under the same ``limits`` (keywords of :func:`aa_odds`) and offered with its
+    odds; one past them is refused in turn, and its own offer (the biggest of the
+    same forces found answered) is the one made."""
+    side, size = max(_sizes(battle).items(), key=lambda item: item[1])
+    message = (f"At most {max_units} units per side here (the {side} has {size}); the command line"
+               f" (warroom odds aa) takes up to {MOST_OF_A_KIND} of each kind.")
+    fitted = _fitted(battle, max_units)
+    offered: tuple[AABattle, AAOdds] | None = None
+    if offer_biggest:
+        try:
+            offered = (fitted, aa_odds(fitted, engine=engine, eps=eps, offer_biggest=True, **limits))
+        except OverLimit as refused:
+            offered = refused.offered
+            if offered is None:  # every try refused: a quarter of it, as for any battle past the limits
+                fitted = _scaled_battle(fitted, QUARTER)
+    raise TooManyUnits(message, legal=[_scaled_example(battle, fitted if offered is None else offered[0])],
+                       offered=offered)
 
 
 # A refused battle's offer (aa_odds' offer_biggest): how many scaled battles are tried,
@@ -929,7 +955,7 @@ OFFER_POWER = 6.0
 
 def _scaled(army: Mapping[str, int], scale: float) -> dict[str, int]:
     """A force at ``scale`` of its units (each type rounded up, none left out)."""
-    return {n: max(1, math.ceil(c * scale)) for n, c in army.items()}
+    return {n: max(1, math.ceil(c * scale - 1e-9)) for n, c in army.items()}  # k / c of c: k, whatever the rounding
 
 
 def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
@@ -944,9 +970,9 @@ def _scaled_battle(battle: AABattle, scale: float) -> AABattle:
 
     below, keep = battle.retreat_below, battle.keep_land_unit
     if below > 1:
-        below = math.ceil((below - 1) * scale) + 1
+        below = math.ceil((below - 1) * scale - 1e-9) + 1
     if keep > 1:
-        keep = math.ceil(keep * scale)
+        keep = math.ceil(keep * scale - 1e-9)
     return replace(battle, attacker=at("attacker"), defender=at("defender"), wave2=at("wave2"),
                    overland=at("overland"), retreat_below=below, keep_land_unit=keep)
 

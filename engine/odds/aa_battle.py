@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Mapping, Sequence, SupportsFloat, cast, overload
 
-from engine.core.errors import PlayerError
+from engine.core.errors import IllegalOrder, PlayerError
 from engine.odds.aa_side import CAT_AIR, Side, State
 from engine.odds.dist import N
 
@@ -88,6 +88,19 @@ class TooBig(OverLimit):
     units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
     what would be legal (the engines that refuse it do not know the armies), or the
     biggest such battle it found answered (``offered``)."""
+
+
+class TooManyUnits(IllegalOrder):
+    """A battle with more units on a side than its caller takes (``max_units``:
+    Discord's 120; the command line takes up to 9999 of each kind).  Not a work limit:
+    a server that computes big battles has it too.  ``offered``: as
+    :attr:`OverLimit.offered`, the battle of the same forces scaled down alike to fit
+    (or, past the work limits, the biggest such found answered), with its odds."""
+
+    def __init__(self, message: str, *, legal: Iterable[str] = (),
+                 offered: tuple[AABattle, AAOdds] | None = None) -> None:
+        super().__init__(message, legal=legal)
+        self.offered = offered
 
 
 def too_many_cells(cells: int, max_cells: int, why: str = "") -> TooBig:

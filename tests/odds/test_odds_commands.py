@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -56,35 +57,67 @@ async def test_odds_aa_a_landings_strafe_leaves_the_landed_units_fighting() -> N
 
 
 async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Refused before any computing starts (the engine's battle run is never reached).
-    from engine.odds import aa
-
-    runs: list[object] = []
-    real = aa._run
-
-    def counted(battle: Any, *args: Any, **kwargs: Any) -> Any:
-        runs.append(battle)
-        return real(battle, *args, **kwargs)
-
-    monkeypatch.setattr(aa, "_run", counted)
+    # Refused with the same battle scaled down alike to fit (the odds kept near: each
+    # force fitted on its own, 220 against 150 became 117 against 119), computed: its
+    # reply is kept for the asker, who gets it at once when asking it next.
+    computed = _counting_computed_battles(monkeypatch)
+    runs = _engine_runs(monkeypatch)
     with pytest.raises(PlayerError) as err:
-        await invoke("odds aa", attacker="130 inf", defender="60 inf, 1 aa")
+        await invoke("odds aa", attacker="200 inf, 20 tank", defender="150 inf, 1 aa")
     assert "At most 120 units per side" in err.value.message and "takes up to 9999 of each kind" in err.value.message
-    assert err.value.legal == ('/odds aa … attacker:"119 inf"',)  # the force scaled to fit, as the player types it
-    assert runs == []
+    assert "the attacker has 220" in err.value.message and "WARROOM_ODDS_BIG" not in err.value.text()
+    assert err.value.legal == ('/odds aa … attacker:"109 inf, 11 tank" defender:"82 inf, 1 aa"',)
+    assert _attackers(runs) == ["109 inf, 11 tank"]  # the offer, answered; never the battle refused
+    offered = await invoke("odds aa", attacker="109 inf, 11 tank", defender="82 inf, 1 aa")
+    assert len(computed) == 1 and len(runs) == 1 and "Attacker wins" in offered.text
+    fresh = await invoke("odds aa", asker=2, attacker="109 inf, 11 tank", defender="82 inf, 1 aa")
+    assert len(computed) == 2 and len(runs) == 2 and fresh.text == offered.text
+    # A second wave counts as a side; everything scales with it, and the options that
+    # count units (a landing's units that came over land, the land units kept, the
+    # retreat with K left) too: fitted on its own, overland stayed bigger than the
+    # attacker and the example was refused in turn.
     with pytest.raises(PlayerError) as err:
         await invoke("odds aa", attacker="100 inf, 60 tank, 1 bom", defender="60 inf", wave2="200 inf, 3 art")
-    assert err.value.legal == ('/odds aa … attacker:"72 inf, 43 tank, 1 bom" wave2:"116 inf, 1 art"',)
-    assert runs == []
+    assert "the second wave has 203" in err.value.message
+    assert err.value.legal == (
+        '/odds aa … attacker:"59 inf, 36 tank, 1 bom" defender:"36 inf" wave2:"118 inf, 2 art"',)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="200 inf, 20 tank", defender="150 inf", kind="amphibious",
+                     bombard="2 bat", overland="150 inf", keep_land_units=110, retreat_left=100)  # fmt: skip
+    (example,) = err.value.legal
+    assert example == ('/odds aa … retreat_left:55 keep_land_units:60 attacker:"109 inf, 11 tank" defender:"82 inf"'
+                       ' overland:"82 inf"')  # fmt: skip
+    before = len(computed)
+    answered = await invoke("odds aa", attacker="109 inf, 11 tank", defender="82 inf", kind="amphibious",
+                            bombard="2 bat", overland="82 inf", keep_land_units=60, retreat_left=55)  # fmt: skip
+    assert len(computed) == before and "Attacker wins" in answered.text  # the offer's reply, kept
     await invoke("odds aa", attacker="120 inf", defender="60 inf, 1 aa")
-    assert len(runs) == 1
+    assert _attackers(computed)[-1] == "120 inf"  # 120 a side: computed
 
 
-async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
-    # Issue 19: no Discord cap below 100 units a side (this was refused as too big).
-    msg = await invoke("odds aa", attacker="80 inf, 20 fig", defender="99 inf, 1 aa")
-    assert "Attacker wins" in msg.text
-    assert_chart(msg)
+async def test_odds_aa_past_a_hundred_and_twenty_and_the_work_limit_offers_what_it_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The battle fitted to 120 a side is past the work limit in turn: the offer is the
+    # biggest battle of the same forces found answered, as for any battle past it.
+    from bot.commands import odds
+
+    monkeypatch.setattr(odds, "MAX_WORK", 1_000_000)
+    computed = _counting_computed_battles(monkeypatch)
+    runs = _engine_runs(monkeypatch)
+    with pytest.raises(PlayerError) as err:
+        await invoke("odds aa", attacker="100 sub, 25 cru, 25 bom", defender="75 cru, 25 car, 50 fig", kind="sea")
+    assert "the attacker has 150" in err.value.message and "WARROOM_ODDS_BIG" not in err.value.text()
+    assert _attackers(runs)[0] == "20 bom, 80 sub, 20 cru"  # the battle fitted to 120, refused for the work
+    (example,) = err.value.legal
+    forces = re.fullmatch(r'/odds aa … attacker:"([^"]+)" defender:"([^"]+)"', example)
+    assert forces is not None
+    offer = AABattle.parse(*forces.groups(), mode="sea")
+    assert offer.key() in {run.key() for run in runs[1:]}  # one of the tries
+    assert offer.attacker.keys() == {"submarine", "cruiser", "bomber"} and 30 < offer.units("attacker") < 120
+    before = len(runs)
+    again = await invoke("odds aa", attacker=forces[1], defender=forces[2], kind="sea")
+    assert len(runs) == before and len(computed) == 1 and "Attacker wins" in again.text  # kept, not computed
 
 
 def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[AABattle]:
@@ -96,6 +129,21 @@ def _counting_computed_battles(monkeypatch: pytest.MonkeyPatch) -> list[AABattle
 
     monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
     return battles_computed(monkeypatch)
+
+
+def _engine_runs(monkeypatch: pytest.MonkeyPatch) -> list[AABattle]:
+    """The battles the engine computes from now on (each try of a refusal's offer too)."""
+    from engine.odds import aa
+
+    runs: list[AABattle] = []
+    real = aa._run
+
+    def counted(battle: AABattle, *args: Any, **kwargs: Any) -> Any:
+        runs.append(battle)
+        return real(battle, *args, **kwargs)
+
+    monkeypatch.setattr(aa, "_run", counted)
+    return runs
 
 
 def _attackers(battles: list[AABattle]) -> list[str]:

@@ -5,7 +5,9 @@ flags (``tests/odds/test_odds_cli.py``)."""
 
 from __future__ import annotations
 
+import math
 import re
+from fractions import Fraction
 from typing import Any, Callable
 
 import pytest
@@ -435,3 +437,76 @@ MEMOIR_REFUSED: list[dict[str, Any]] = [
 def test_memoir_refusals_offer_examples_that_are_answered(question: dict[str, Any]) -> None:
     for example in _examples(lambda: _memoir(question)):
         assert _memoir({**question, **_options(example, "memoir")}) is not None, example
+
+
+def test_random_battles_past_the_units_cap_are_offered_the_same_battle_scaled_to_fit() -> None:
+    # A side past max_units (Discord's 120; 12 here, so the battles stay quick): the
+    # example is every force scaled alike (attacker, defender, second wave, a
+    # landing's units that came over land, the counts of units kept and left), as big
+    # as fits (one unit more of the biggest type would not), answered under the cap;
+    # with offer_biggest it is the battle offered, with its odds.
+    import random
+
+    from engine.odds.aa import _forces, _sizes
+    from engine.odds.aa_battle import TooManyUnits
+
+    rng = random.Random(120)
+    cap = 12
+
+    def army(kinds: list[str]) -> str:
+        return ", ".join(f"{rng.randint(1, 14)} {k}" for k in rng.sample(kinds, rng.randint(1, min(3, len(kinds)))))
+
+    refused = 0
+    for _ in range(60):
+        mode = rng.choice(["land", "sea", "amphibious"])
+        options: dict[str, Any] = {}
+        if mode == "sea":
+            attacker, defender = army(["sub", "des", "cru", "bat"]), army(["sub", "des", "cru", "bat"])
+        else:
+            attacker, defender = army(["inf", "art", "tank"]), army(["inf", "art", "tank", "aa"])
+            if mode == "amphibious" and rng.random() < 0.5:
+                first = attacker.split(", ")[0]
+                options["overland"] = f"{rng.randint(1, int(first.split()[0]))} {first.split()[1]}"
+            elif mode == "land":
+                options["keep_land_unit"] = rng.choice([1, 2, 5, 9])
+                options["retreat_left"] = rng.choice([None, 1, 4, 10])
+        if mode != "amphibious" and rng.random() < 0.3:
+            options["wave2"] = army(["des", "cru"] if mode == "sea" else ["inf", "tank"])
+        battle = AABattle.parse(attacker, defender, mode=mode, **options)
+        if max(_sizes(battle).values()) <= cap:
+            continue
+        refused += 1
+        with pytest.raises(TooManyUnits) as err:
+            aa_odds(battle, max_units=cap)
+        (example,) = err.value.legal
+        named = _options(example, "aa")
+        fixed = AABattle.parse(**{**{"attacker": attacker, "defender": defender, "mode": mode}, **options,
+                                  **{_AA.get(k, k): v for k, v in named.items()}})  # fmt: skip
+        sizes = _sizes(fixed)
+        assert max(sizes.values()) <= cap, (example, sizes)
+        whole, scaled = _forces(battle), _forces(fixed)
+        assert set(whole) == set(scaled)
+        # Alike: one share s gives every count as max(1, ceil(count * s)), i.e. each
+        # count k of c is in (k - 1, k] / c (k = 1: at most 1 / c), and so for the
+        # units kept and the retreat's units left.
+        pairs = [(whole[name][n], k) for name, force in scaled.items() for n, k in force.items()]
+        if battle.retreat_below > 1:
+            pairs.append((battle.retreat_below - 1, fixed.retreat_below - 1))
+        if battle.keep_land_unit > 1:
+            pairs.append((battle.keep_land_unit, fixed.keep_land_unit))
+        lowest = max(Fraction(k - 1, c) for c, k in pairs)
+        highest = min(Fraction(k, c) for c, k in pairs)
+        assert lowest < highest, (example, pairs)
+        assert all(set(force) == set(whole[name]) for name, force in scaled.items())
+        # As big as fits: any share above ``highest`` makes some side bigger than the cap.
+        above = highest + Fraction(1, 10**6)
+        bigger = {name: {n: max(1, math.ceil(c * above)) for n, c in force.items()} for name, force in whole.items()}
+        wave = sum(bigger.get("wave2", {}).values())
+        assert max(sum(bigger["attacker"].values()), sum(bigger["defender"].values()), wave) > cap, example
+        answered = aa_odds(fixed, max_units=cap)
+        with pytest.raises(TooManyUnits) as offering:
+            aa_odds(battle, max_units=cap, offer_biggest=True)
+        assert offering.value.legal == (example,) and offering.value.offered is not None
+        offered, odds = offering.value.offered
+        assert offered.key() == fixed.key() and odds.attacker_win == answered.attacker_win
+    assert refused >= 30
