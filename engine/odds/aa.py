@@ -860,6 +860,7 @@ def aa_odds(
     scaled down that a few tries found answered under the same limits first
     (:func:`_biggest_answered`; Discord's offer, ``OverLimit.offered``)."""
     if max_units is not None and max(_sizes(battle).values()) > max_units:
+        validate(battle)  # the rules' refusals first: the battle scaled down would have the same fault
         _refuse_oversized(battle, max_units, engine, eps, offer_biggest and not exact,
                           dict(max_states=max_states, max_cells=max_cells, max_work=max_work, max_starts=max_starts,
                                max_table=max_table, max_naval_table=max_naval_table))

@@ -510,3 +510,14 @@ def test_random_battles_past_the_units_cap_are_offered_the_same_battle_scaled_to
         offered, odds = offering.value.offered
         assert offered.key() == fixed.key() and odds.attacker_win == answered.attacker_win
     assert refused >= 30
+
+
+@pytest.mark.parametrize("offer_biggest", [False, True])
+def test_a_battle_past_the_units_cap_with_a_fault_of_the_rules_is_told_that_fault(offer_biggest: bool) -> None:
+    # The fault as the player typed it (5 fighters, A-14), not the battle scaled to fit
+    # (it named 3 fighters, the example 3 fig and 1 car refused in turn).
+    battle = AABattle.parse("200 des", "1 car, 5 fig", mode="sea")
+    with pytest.raises(PlayerError) as err:
+        aa_odds(battle, max_units=120, offer_biggest=offer_biggest)
+    assert err.value.message.startswith("5 defending fighters need carriers")
+    assert err.value.legal == ('/odds aa … defender:"5 fig, 3 car"', '/odds aa … defender:"2 fig, 1 car"')
