@@ -152,6 +152,34 @@ async def test_on_discord_a_refusal_offers_a_battle_answered_and_asking_it_answe
     assert answer.content.splitlines()[0] == first_line
 
 
+@pytest.mark.parametrize("big", [False, True])
+async def test_on_discord_a_battle_past_120_a_side_is_offered_it_scaled_to_fit(
+    small_limit: None, bot: WarroomBot, rec: Recorder, monkeypatch: pytest.MonkeyPatch, big: bool
+) -> None:
+    # The 120 units a side hold where big battles are computed too (no notice, no
+    # process of its own, no word of WARROOM_ODDS_BIG). By default the battle scaled
+    # down to fit is computed in refusing, and asking it next answers at once; a server
+    # computing big battles names it untried (it would compute it anyway). 94 of 150
+    # infantry: 19 of 30 artillery and 7 of 10 fighters (rounded up) make 120; at 95, 121.
+    odds.configure(BigBattles(allowed=big))
+    computed = battles_computed(monkeypatch, "_aa_reply")
+    options = [{"name": "attacker", "type": 3, "value": "150 inf, 30 art, 10 fig"},
+               {"name": "defender", "type": 3, "value": "100 inf, 1 aa"}]
+    deliver(bot, slash("odds aa", options, member(1001, "Alice"), channel_id=CHANNEL_ID))
+    refusal = await _call_saying(rec, "At most 120 units per side")
+    assert refusal.ephemeral and "WARROOM_ODDS_BIG" not in refusal.content and BIG_NOTICE not in refusal.content
+    assert 'Legal: /odds aa … attacker:"94 inf, 19 art, 7 fig" defender:"63 inf, 1 aa".' in refusal.content
+    assert len(computed) == 1
+    rec.calls.clear()
+    asked = [{"name": "attacker", "type": 3, "value": "94 inf, 19 art, 7 fig"},
+             {"name": "defender", "type": 3, "value": "63 inf, 1 aa"}]
+    deliver(bot, slash("odds aa", asked, member(1001, "Alice"), channel_id=CHANNEL_ID))
+    answer = await _call_saying(rec, "Attacker wins")
+    assert not answer.ephemeral and len(png_files(answer)) == 1
+    assert answer.content.splitlines()[0] == "94 inf, 19 art, 7 fig attack 63 inf, 1 aa (land battle)"
+    assert len(computed) == (2 if big else 1)  # by default: the reply kept in refusing
+
+
 def test_the_servers_settings_say_whether_big_battles_are_computed(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     env = tmp_path / "bot.env"
