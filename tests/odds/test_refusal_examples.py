@@ -340,7 +340,10 @@ def test_random_battles_past_random_limits_are_offered_the_same_forces_answered(
                 assert set(force) == set(whole) and all(force[n] <= whole[n] for n in force), (name, force, whole)
                 assert parse_army(named[name]) == force
             again = aa_odds(offered, **limits)
-            assert (again.attacker_win, again.defender_win) == (odds.attacker_win, odds.defender_win)
+            # To rounding: a battle answered before numba is loaded (a later try, or an
+            # earlier battle, may load it) sums in another order than after.
+            assert (again.attacker_win, again.defender_win) == pytest.approx((odds.attacker_win, odds.defender_win),
+                                                                             abs=1e-12)  # fmt: skip
         except PlayerError:
             continue
     assert offers >= 20
@@ -508,7 +511,7 @@ def test_random_battles_past_the_units_cap_are_offered_the_same_battle_scaled_to
             aa_odds(battle, max_units=cap, offer_biggest=True)
         assert offering.value.legal == (example,) and offering.value.offered is not None
         offered, odds = offering.value.offered
-        assert offered.key() == fixed.key() and odds.attacker_win == answered.attacker_win
+        assert offered.key() == fixed.key() and odds.attacker_win == pytest.approx(answered.attacker_win, abs=1e-12)
     assert refused >= 30
 
 
