@@ -307,8 +307,9 @@ def _aa_reply(battle: AABattle, limited: bool = True, offer_biggest: bool | None
 
 
 class _Offered(OverLimit):
-    """A refusal (``refused``) whose offered battle (``OverLimit.offered``) has its reply
-    drawn: kept as the asker's reply to that battle (:func:`_aa_in_turn`)."""
+    """A refusal (``refused``: past the work limits or MAX_UNITS) whose offered battle
+    (its ``offered``) has its reply drawn: kept as the asker's reply to that battle
+    (:func:`_aa_in_turn`)."""
 
     def __init__(self, refused: OverLimit | TooManyUnits, battle: AABattle, reply: tuple[str, bytes]) -> None:
         super().__init__(refused.message, legal=refused.legal)
@@ -338,8 +339,8 @@ async def _aa_in_turn(battle: AABattle, asker: int,
     refused, or where the server allows big battles (:func:`configure`) computed in a
     process of its own, one at a time, after ``notice()`` tells the asker it will take
     a while.  A refusal (PlayerError) is raised; one that offers a smaller battle (past
-    the work limits, or a big battle past the server's memory or time cap) keeps that
-    battle's reply for the asker, who may ask it next."""
+    the work limits or MAX_UNITS, or a big battle past the server's memory or time cap)
+    keeps that battle's reply for the asker, who may ask it next."""
     loop = asyncio.get_running_loop()
     turns = _turns.get(loop)
     if turns is None:

@@ -58,7 +58,7 @@ async def test_odds_aa_a_landings_strafe_leaves_the_landed_units_fighting() -> N
 
 async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # Refused with the same battle scaled down alike to fit (the odds kept near: each
-    # force fitted on its own, 220 against 150 became 117 against 119), computed: its
+    # force fitted on its own, 220 against 151 became 117 against 118), computed: its
     # reply is kept for the asker, who gets it at once when asking it next.
     computed = _counting_computed_battles(monkeypatch)
     runs = _engine_runs(monkeypatch)
@@ -93,6 +93,13 @@ async def test_odds_aa_only_more_than_a_hundred_and_twenty_a_side_is_refused(mon
     assert len(computed) == before and "Attacker wins" in answered.text  # the offer's reply, kept
     await invoke("odds aa", attacker="120 inf", defender="60 inf, 1 aa")
     assert _attackers(computed)[-1] == "120 inf"  # 120 a side: computed
+
+
+async def test_odds_aa_hundred_a_side_with_an_aa_gun_answers() -> None:
+    # Issue 19: no Discord cap below 100 units a side (this was refused as too big).
+    msg = await invoke("odds aa", attacker="80 inf, 20 fig", defender="99 inf, 1 aa")
+    assert "Attacker wins" in msg.text
+    assert_chart(msg)
 
 
 async def test_odds_aa_past_a_hundred_and_twenty_and_the_work_limit_offers_what_it_answers(
