@@ -29,7 +29,9 @@ def odds_options(battle: AABattle, typed: Mapping[str, Any] | None = None) -> di
     """The ``/odds aa`` options that describe ``battle``.  The orders of loss and the land
     units kept are the game's defaults: where the asker ``typed`` an order of loss, or
     ``keep_land``/``keep_land_units``, theirs are kept (asking "what if I lose the
-    fighter first")."""
+    fighter first"); so are the forces they typed (``attacker``, ``defender``,
+    ``overland``, ``bombard``: "what if I attack with fewer", and a refusal's example,
+    which names the forces, asked with ``battle:`` still in the command)."""
     typed = typed or {}
     out = {"attacker": format_army(battle.attacker), "defender": format_army(battle.defender),
            "kind": battle.mode, "bombard": format_army(battle.bombard) if battle.bombard else "",
@@ -38,7 +40,7 @@ def odds_options(battle: AABattle, typed: Mapping[str, Any] | None = None) -> di
            "keep_land_units": battle.keep_land_unit or None,
            "attacker_tech": ", ".join(sorted(battle.tech_attacker)),
            "defender_tech": ", ".join(sorted(battle.tech_defender))}
-    for name in ("ool_attacker", "ool_defender"):
+    for name in ("ool_attacker", "ool_defender", "attacker", "defender", "overland", "bombard"):
         if typed.get(name):
             del out[name]
     if typed.get("keep_land") or typed.get("keep_land_units") is not None:

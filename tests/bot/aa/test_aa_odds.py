@@ -14,9 +14,11 @@ from engine.aa.state import AAState, Settings
 from engine.core.dice import seeded_dice
 from engine.core.errors import IllegalOrder
 from engine.odds.aa import AABattle, aa_odds
+from engine.odds.aa_units import format_army
 from tests.aa.helpers import add, empty, turn
 from tests.bot.aa.scripts import OPEN, TO_COMBAT_MOVE, run
 from tests.bot.local_scripts import public, replies_to
+from tests.odds.helpers import battles_computed
 
 ODDS_HEAD = "2 inf, 1 fig attack 2 inf (land battle) — attacker loses its last land unit last\n"
 
@@ -37,6 +39,7 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
                           + "!dice 6 6 6 6 6\nalice: /aa done\n"
                           + "carol: /odds aa battle:current\n"
                           + 'carol: /odds aa battle:current ool_attacker:"fig, inf"\n'
+                          + 'carol: /odds aa battle:current attacker:"1 inf, 1 fig"\n'
                           + "carol: /odds aa\n"
                           + 'carol: /odds aa attacker:"1 inf" defender:"1 inf"\n', tmp_path)
     assert code == 0, out
@@ -54,7 +57,38 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
     # An order of loss the asker types is theirs ("what if I lose the fighter first").
     assert mine.count(ODDS_HEAD + "           " + _wins("fig, inf")) == 1
     assert _wins("fig, inf") != _wins("inf, fig")
+    # So are the forces ("what if I attack with fewer"; a refusal's example names them).
+    fewer = aa_odds(AABattle.parse("1 inf, 1 fig", "2 inf", keep_land_unit=1))
+    assert ("1 inf, 1 fig attack 2 inf (land battle) — attacker loses its last land unit last\n           "
+            f"**Attacker wins {100 * fewer.attacker_win:.1f}%**") in mine
+    assert "1 inf, 1 fig attack" not in pub
     assert "1 inf attack 1 inf (land battle)\n         **Attacker wins 25.0%**" in pub
+
+
+async def test_a_refusals_example_is_answered_with_the_battle_still_named(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # A battle of the game past Discord's units cap (lowered here to 2, so that 2 inf and
+    # 1 fig against 2 inf passes it) is refused with the same battle scaled to fit; its
+    # example, typed with battle: still there, is that battle (answered from the reply
+    # kept in refusing, the game's order of loss and kept land unit with it).
+    import weakref
+
+    from bot.commands import odds
+
+    monkeypatch.setattr(odds, "MAX_UNITS", 2)
+    monkeypatch.setattr(odds, "_turns", weakref.WeakKeyDictionary())
+    computed = battles_computed(monkeypatch)
+    code, out = await run(TO_COMBAT_MOVE + 'alice: /aa move units:"2 inf, 1 fig" from:Manchuria to:Suiyuan\n'
+                          + "carol: /odds aa battle:Suiyuan\n"
+                          + 'carol: /odds aa battle:Suiyuan attacker:"1 inf, 1 fig" defender:"1 inf"\n', tmp_path)
+    assert code == 0, out
+    mine = replies_to(out, "carol")
+    assert ('⚠️ At most 2 units per side here (the attacker has 3); the command line (warroom odds aa) takes up to'
+            ' 9999 of each kind. Legal: /odds aa … attacker:"1 inf, 1 fig" defender:"1 inf".') in mine
+    smaller = aa_odds(AABattle.parse("1 inf, 1 fig", "1 inf", ool_attacker="inf, fig", keep_land_unit=1))
+    assert ("1 inf, 1 fig attack 1 inf (land battle) — attacker loses its last land unit last\n           "
+            f"**Attacker wins {100 * smaller.attacker_win:.1f}%**") in mine
+    assert [format_army(b.attacker) for b in computed] == ["2 inf, 1 fig"]  # the second: the reply kept
 
 
 def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
@@ -71,6 +105,11 @@ def test_conversion_reads_orders_of_loss_and_aa_guns() -> None:
     assert dict(battle.defender) == {"infantry": 3, "tank": 1, "aa gun": 1}  # AA fire
     assert battle.mode == "land" and battle.ool_defender[:2] == ("tank", "infantry")
     assert odds_options(battle)["kind"] == "land"
+    # What the asker typed wins over the game's: the forces and the orders of loss.
+    typed = {"attacker": "1 inf", "defender": "", "ool_defender": "inf, tank", "overland": None}
+    options = odds_options(battle, typed)
+    assert "attacker" not in options and "ool_defender" not in options
+    assert options["defender"] == "3 inf, 1 tank, 1 aa" and options["ool_attacker"] == ", ".join(battle.ool_attacker)
     # The same numbers as asking with the units typed out.
     assert aa_odds(battle).attacker_win > 0
 
