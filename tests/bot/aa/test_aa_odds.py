@@ -58,7 +58,7 @@ async def test_odds_of_a_planned_and_of_a_running_battle(tmp_path: Path) -> None
     assert mine.count(ODDS_HEAD + "           " + _wins("fig, inf")) == 1
     assert _wins("fig, inf") != _wins("inf, fig")
     # So are the forces ("what if I attack with fewer"; a refusal's example names them).
-    fewer = aa_odds(AABattle.parse("1 inf, 1 fig", "2 inf", keep_land_unit=1))
+    fewer = aa_odds(AABattle.parse("1 inf, 1 fig", "2 inf", ool_attacker="inf, fig", keep_land_unit=1))
     assert ("1 inf, 1 fig attack 2 inf (land battle) — attacker loses its last land unit last\n           "
             f"**Attacker wins {100 * fewer.attacker_win:.1f}%**") in mine
     assert "1 inf, 1 fig attack" not in pub
