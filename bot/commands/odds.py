@@ -42,7 +42,7 @@ from bot.session import NoGame
 from engine.core.errors import NotationError, PlayerError
 from engine.core.words import plural
 from engine.odds.aa import MAX_ROUNDS, MODES, AABattle, AAOdds, aa_odds
-from engine.odds.aa_battle import OverLimit, TooManyUnits
+from engine.odds.aa_battle import Offering, OverLimit
 from engine.odds.aa_units import RULES_SETS
 from engine.odds.memoir import ARMOR, ARTILLERY, INFANTRY, MemoirRoll, close_assault, memoir_battle, memoir_odds
 from engine.odds.minis import SOLDIER, VEHICLE, MinisAttack, minis_odds
@@ -272,7 +272,7 @@ def warm() -> None:
 def _aa(battle: AABattle, offer_biggest: bool | None = None) -> AAOdds:
     """The odds of ``battle`` within Discord's work limits.  A battle past them is
     refused with the biggest battle of its forces scaled down that the engine found
-    answered (``OverLimit.offered``; raised as :class:`_Offered`, its reply drawn),
+    answered (``Offering.offered``; raised as :class:`_Offered`, its reply drawn),
     unless the server computes big battles anyway (``offer_biggest`` None: as the
     server's settings say).  A battle past MAX_UNITS a side is refused with the same
     battle scaled down to fit (``TooManyUnits``: answered and offered the same way,
@@ -283,7 +283,7 @@ def _aa(battle: AABattle, offer_biggest: bool | None = None) -> AAOdds:
         return aa_odds(battle, max_units=MAX_UNITS, max_cells=MAX_CELLS, max_states=MAX_STATES, max_work=MAX_WORK,
                        max_starts=starts, max_table=MAX_TABLE, max_naval_table=MAX_NAVAL_TABLE,
                        offer_biggest=not _big.allowed if offer_biggest is None else offer_biggest)
-    except (OverLimit, TooManyUnits) as refused:
+    except Offering as refused:
         if refused.offered is None:
             raise
         offered, offered_odds = refused.offered  # the reply to the battle offered, drawn here too
@@ -306,12 +306,12 @@ def _aa_reply(battle: AABattle, limited: bool = True, offer_biggest: bool | None
     return _reply_of(odds)
 
 
-class _Offered(OverLimit):
+class _Offered(PlayerError):
     """A refusal (``refused``: past the work limits or MAX_UNITS) whose offered battle
     (its ``offered``) has its reply drawn: kept as the asker's reply to that battle
     (:func:`_aa_in_turn`)."""
 
-    def __init__(self, refused: OverLimit | TooManyUnits, battle: AABattle, reply: tuple[str, bytes]) -> None:
+    def __init__(self, refused: Offering, battle: AABattle, reply: tuple[str, bytes]) -> None:
         super().__init__(refused.message, legal=refused.legal)
         self.refused = refused
         self.battle = battle
@@ -357,6 +357,9 @@ async def _aa_in_turn(battle: AABattle, asker: int,
                     got = await asyncio.to_thread(_aa_reply, battle)
                 except PlayerError as refused:
                     got = refused
+            if isinstance(got, _Offered):  # a battle offered, answered already: its reply kept for the asker
+                turns.replies[_reply_key(asker, got.battle)] = got.reply
+                got = got.refused
             if isinstance(got, OverLimit) and _big.allowed:
                 if notice is not None:
                     await notice()
@@ -368,12 +371,8 @@ async def _aa_in_turn(battle: AABattle, asker: int,
                     if offer is not None:
                         turns.replies[_reply_key(asker, offer.battle)] = offer.reply
                         got = PlayerError(got.message, legal=offer.legal[:1])
-            elif isinstance(got, OverLimit):
-                if isinstance(got, _Offered):  # the battle offered, answered already: its reply kept for the asker
-                    turns.replies[_reply_key(asker, got.battle)] = got.reply
-                    got = got.refused
-                if isinstance(got, OverLimit):  # a work limit, which the server's admin may lift
-                    got = type(got)(got.message + BIG_HINT, legal=got.legal)
+            elif isinstance(got, OverLimit):  # a work limit, which the server's admin may lift
+                got = type(got)(got.message + BIG_HINT, legal=got.legal)
             turns.replies[key] = got  # the newest last
         else:
             turns.replies.move_to_end(key)

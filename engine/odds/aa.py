@@ -858,7 +858,7 @@ def aa_odds(
     at a quarter of every force as what would be legal (a joined second wave's with its
     own advice); with ``offer_biggest``, with the biggest battle of the same forces
     scaled down that a few tries found answered under the same limits first
-    (:func:`_biggest_answered`; Discord's offer, ``OverLimit.offered``)."""
+    (:func:`_biggest_answered`; Discord's offer, ``Offering.offered``)."""
     if max_units is not None and max(_sizes(battle).values()) > max_units:
         validate(battle)  # the rules' refusals first: the battle scaled down would have the same fault
         _refuse_oversized(battle, max_units, engine, eps, offer_biggest and not exact,

@@ -68,11 +68,8 @@ def retreat_band(threshold: float) -> tuple[float, float, float]:
     return at - SLACK, at, at + SLACK
 
 
-class OverLimit(PlayerError):
-    """A battle refused only for a work limit its caller set (Discord's: states, products,
-    table cells, a joined wave's starts): without limits it is answered, as the command
-    line answers it.  A server that allows big battles computes it anyway
-    (``bot.commands.odds``, ``WARROOM_ODDS_BIG``).  ``offered``: the battle of the same
+class Offering(PlayerError):
+    """A refusal that may offer a battle instead: ``offered``, the battle of the same
     forces scaled down that :func:`engine.odds.aa.aa_odds` found answered and offers
     first (``offer_biggest``), with its odds, computed already (the bot remembers them
     as the reply to that battle)."""
@@ -83,6 +80,13 @@ class OverLimit(PlayerError):
         self.offered = offered
 
 
+class OverLimit(Offering):
+    """A battle refused only for a work limit its caller set (Discord's: states, products,
+    table cells, a joined wave's starts): without limits it is answered, as the command
+    line answers it.  A server that allows big battles computes it anyway
+    (``bot.commands.odds``, ``WARROOM_ODDS_BIG``)."""
+
+
 class TooBig(OverLimit):
     """A battle past one of the work limits (Discord's): the player fixes it with fewer
     units.  :func:`engine.odds.aa.aa_odds` names the battle at a quarter of its size as
@@ -90,17 +94,12 @@ class TooBig(OverLimit):
     biggest such battle it found answered (``offered``)."""
 
 
-class TooManyUnits(IllegalOrder):
+class TooManyUnits(Offering, IllegalOrder):
     """A battle with more units on a side than its caller takes (``max_units``:
     Discord's 120; the command line takes up to 9999 of each kind).  Not a work limit:
-    a server that computes big battles has it too.  ``offered``: as
-    :attr:`OverLimit.offered`, the battle of the same forces scaled down alike to fit
-    (or, past the work limits, the biggest such found answered), with its odds."""
-
-    def __init__(self, message: str, *, legal: Iterable[str] = (),
-                 offered: tuple[AABattle, AAOdds] | None = None) -> None:
-        super().__init__(message, legal=legal)
-        self.offered = offered
+    a server that computes big battles has it too.  ``offered``: the battle of the same
+    forces scaled down alike to fit (or, past the work limits, the biggest such found
+    answered), with its odds."""
 
 
 def too_many_cells(cells: int, max_cells: int, why: str = "") -> TooBig:
