@@ -24,7 +24,7 @@ from bot.local import run_script
 from engine.core.errors import PlayerError
 from engine.odds.aa import AABattle, aa_odds
 from tests.odds.helpers import battles_computed
-from tests.discord_harness import CHANNEL_ID, Recorder, deliver, member, png_files, slash
+from tests.discord_harness import CHANNEL_ID, Recorder, deliver, member, option, png_files, slash
 
 # Submarines and aircraft on both sides, no destroyer (A-10.6): the numpy solve, whose
 # work passes 1,000,000 products here (~0.25 s in full).
@@ -104,8 +104,7 @@ async def test_a_big_battle_past_the_servers_time_or_memory_cap_is_refused(small
 async def test_on_discord_the_notice_answers_at_once_and_the_answer_follows(small_limit: None, bot: WarroomBot,
                                                                    rec: Recorder) -> None:
     odds.configure(BigBattles(allowed=True))
-    options = [{"name": "attacker", "type": 3, "value": ATTACKER}, {"name": "defender", "type": 3, "value": DEFENDER},
-               {"name": "kind", "type": 3, "value": "sea"}]
+    options = [option("attacker", ATTACKER), option("defender", DEFENDER), option("kind", "sea")]
     deliver(bot, slash("odds aa", options, member(1001, "Alice"), channel_id=CHANNEL_ID))
     calls = await rec.wait_for(2, timeout=120)
     # The notice answers the interaction at once (within Discord's three seconds, no
@@ -131,8 +130,7 @@ async def test_on_discord_a_refusal_offers_a_battle_answered_and_asking_it_answe
     # By default (no big battles): the refusal, to the asker alone, names the biggest
     # battle of the same fleets scaled down that the quick limits answer; asked next
     # through Discord, its answer and chart come from what the refusal computed.
-    options = [{"name": "attacker", "type": 3, "value": ATTACKER}, {"name": "defender", "type": 3, "value": DEFENDER},
-               {"name": "kind", "type": 3, "value": "sea"}]
+    options = [option("attacker", ATTACKER), option("defender", DEFENDER), option("kind", "sea")]
     deliver(bot, slash("odds aa", options, member(1001, "Alice"), channel_id=CHANNEL_ID))
     refusal = await _call_saying(rec, "too big to compute exactly here")
     assert refusal.ephemeral and BIG_HINT.strip() in refusal.content, refusal.content
@@ -143,8 +141,7 @@ async def test_on_discord_a_refusal_offers_a_battle_answered_and_asking_it_answe
     named = dict(re.findall(r'(\w+):"([^"]*)"', offer))
     computed = battles_computed(monkeypatch, "_aa_reply")
     rec.calls.clear()
-    asked = [{"name": "attacker", "type": 3, "value": named["attacker"]},
-             {"name": "defender", "type": 3, "value": named["defender"]}, {"name": "kind", "type": 3, "value": "sea"}]
+    asked = [option("attacker", named["attacker"]), option("defender", named["defender"]), option("kind", "sea")]
     deliver(bot, slash("odds aa", asked, member(1001, "Alice"), channel_id=CHANNEL_ID))
     answer = await _call_saying(rec, "Attacker wins")
     assert not answer.ephemeral and len(png_files(answer)) == 1 and computed == []
@@ -163,16 +160,14 @@ async def test_on_discord_a_battle_past_120_a_side_is_offered_it_scaled_to_fit(
     # infantry: 19 of 30 artillery and 7 of 10 fighters (rounded up) make 120; at 95, 121.
     odds.configure(BigBattles(allowed=big))
     computed = battles_computed(monkeypatch, "_aa_reply")
-    options = [{"name": "attacker", "type": 3, "value": "150 inf, 30 art, 10 fig"},
-               {"name": "defender", "type": 3, "value": "100 inf, 1 aa"}]
+    options = [option("attacker", "150 inf, 30 art, 10 fig"), option("defender", "100 inf, 1 aa")]
     deliver(bot, slash("odds aa", options, member(1001, "Alice"), channel_id=CHANNEL_ID))
     refusal = await _call_saying(rec, "At most 120 units per side")
     assert refusal.ephemeral and "WARROOM_ODDS_BIG" not in refusal.content and BIG_NOTICE not in refusal.content
     assert 'Legal: /odds aa … attacker:"94 inf, 19 art, 7 fig" defender:"63 inf, 1 aa".' in refusal.content
     assert len(computed) == 1
     rec.calls.clear()
-    asked = [{"name": "attacker", "type": 3, "value": "94 inf, 19 art, 7 fig"},
-             {"name": "defender", "type": 3, "value": "63 inf, 1 aa"}]
+    asked = [option("attacker", "94 inf, 19 art, 7 fig"), option("defender", "63 inf, 1 aa")]
     deliver(bot, slash("odds aa", asked, member(1001, "Alice"), channel_id=CHANNEL_ID))
     answer = await _call_saying(rec, "Attacker wins")
     assert not answer.ephemeral and len(png_files(answer)) == 1
