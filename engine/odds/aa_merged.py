@@ -151,6 +151,10 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     others where they meet (a state's casualties are a function of the state, see
     Side.steps, so they must)."""
     nsl = len(att.slots)
+    if not att.keep_land and compiled.numba_loaded():
+        got = _walked_catalogue(att, np.array(blocks, dtype=np.int64).reshape(len(blocks), nsl))
+        if got is not None:
+            return got
     if att.keep_land:  # the kept land units move last: each block's steps as they come
         chains = []
         for b in blocks:
@@ -191,6 +195,39 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     empty = next1 < 0
     next1[empty] = np.flatnonzero(empty)  # the empty state
     return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
+
+
+# The compiled walk's table of state codes: its size at most (int64 entries, 64 MB).
+WALK_TABLE_MAX = 2**23
+
+
+def _walked_catalogue(att: Side, B: Arr) -> tuple[_States, Arr, Arr, Arr, Arr] | None:
+    """:func:`_catalogue_rows` by the compiled walk of
+    :func:`engine.odds.aa_merged_kernel.chain_catalogue` (the same states, numbered
+    alike, with the same hit points and next states): each block's loss sequence made
+    only until it meets one made before.  None where the states' codes would need a
+    table over WALK_TABLE_MAX."""
+    from engine.odds.aa_merged_kernel import chain_catalogue
+
+    runs = att.step_runs()
+    src = np.array([step.source for step, _ in runs], dtype=np.int64)
+    tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
+    counts = np.zeros((len(B), len(runs)), dtype=np.int64)
+    for r, (_, slots) in enumerate(runs):
+        counts[:, r] = B[:, list(slots)].sum(axis=1)
+    # A bound on each slot's count along the walks: its first count, plus what runs
+    # into it can bring (a battleship's first hit moves it to its damaged slot).
+    base = B.max(axis=0) + 1 if len(B) else np.ones(B.shape[1], dtype=np.int64)
+    for r in np.flatnonzero(tgt >= 0).tolist():
+        base[tgt[r]] += int(counts[:, r].max(initial=0))
+    size = float(np.prod(base.astype(np.float64)))
+    if (B < 0).any() or size > WALK_TABLE_MAX:
+        return None
+    mult = np.concatenate([[1], np.cumprod(base[:-1])]).astype(np.int64)
+    sv, hp, next1, starts, ok = chain_catalogue(B, counts, src, tgt, mult, int(size))
+    if not ok:
+        raise ValueError("merged table: loss sequences disagree")
+    return _States(sv), hp, next1, sv, starts
 
 
 def _groups(row: list[int]) -> list[tuple[int, int]]:
@@ -235,7 +272,13 @@ def _after(next1: Arr, first: Arr, h_lo: int, h_hi: int) -> Arr:
     """Per state of ``first`` (its columns): the states after ``h_lo .. h_hi - 1`` more
     casualties (its rows; ``next1[s]``: the state after one).  Made for the states a
     product needs when it needs them: a table of every state's (80,000 x 91 on the
-    bench's joined wave of 100) took ~0.1 s to make and lay out."""
+    bench's joined wave of 100) took ~0.1 s to make and lay out.  Where numba is loaded,
+    one compiled loop makes it (:func:`engine.odds.aa_merged_kernel.after_states`)."""
+    if compiled.numba_loaded():
+        from engine.odds.aa_merged_kernel import after_states
+
+        table: Arr = after_states(next1, np.ascontiguousarray(first, dtype=np.int64), h_lo, h_hi)
+        return table
     out = np.empty((h_hi - h_lo, len(first)), dtype=np.int64)  # by score first: contiguous gathers
     at = first
     for _ in range(h_lo):

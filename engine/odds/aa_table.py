@@ -874,7 +874,21 @@ class TableEngine:
         one level): ``rows`` (n, C) the masses after a round, live below ``lims``, ``A``
         (n, Ha + 1) each row's attacker hits.  Returns ``(x, lo, past)``: the masses
         once the in-row moves are summed, on the columns ``lo..`` (``x`` is (n, w)), and
-        per row the in-row mass carried past its live columns (the attacker won)."""
+        per row the in-row mass carried past its live columns (the attacker won).  Where
+        numba is loaded, one compiled pass does the same steps (the same ``x``; ``past``
+        and the bookkeeping summed in another order)."""
+        if compiled.numba_loaded():
+            from engine.odds.aa_merged_kernel import rows_window
+
+            x, lo, past, dropped, rounds, ok = rows_window(
+                np.ascontiguousarray(rows), np.ascontiguousarray(lims, dtype=np.int64), np.ascontiguousarray(A),
+                np.ascontiguousarray(self.DF[:, 0]), TINY, CUT,
+            )  # fmt: skip
+            self.dropped += dropped
+            if not ok:
+                return None
+            self.rounds += rounds
+            return x, lo, past
         K = rows.shape[0]
         cols = np.arange(self.C)
         live = cols[None, :] < lims[:, None]

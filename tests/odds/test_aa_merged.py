@@ -778,3 +778,130 @@ def test_random_battles_with_options_agree_with_the_general_engine(monkeypatch: 
         for side in ("attacker", "defender"):
             assert abs(got.expected_ipc_loss[side] - want.expected_ipc_loss[side]) <= 1e-9
     assert merged >= 16  # the merged engine took most of them (19 of 28)
+
+
+def _window_both(monkeypatch: pytest.MonkeyPatch, engine: TableEngine, rows: Any, lims: Any, A: Any) -> tuple[Any, Any]:
+    """TableEngine._rows_window on the same rows by the compiled pass and by the numpy
+    steps: each one's ``(result, dropped, rounds)``."""
+    from engine.odds import aa_table
+
+    got = []
+    for loaded in (True, False):
+        monkeypatch.setattr(aa_table.compiled, "numba_loaded", lambda _v=loaded: _v)
+        engine.dropped = engine.rounds = 0.0
+        out = engine._rows_window(rows.copy(), lims.copy(), A.copy())
+        got.append((out, engine.dropped, engine.rounds))
+    return got[0], got[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_compiled_rows_window_is_the_numpy_steps(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    # One compiled pass for a level's in-row moves (where numba is loaded): the masses
+    # after them bit for bit, the mass carried past each row's live columns and the
+    # bookkeeping (left out, expected rounds) to rounding, on rows with limits before,
+    # inside and past the live masses, masses below TINY and outcomes below CUT.
+    from engine.odds import aa_merged_kernel  # noqa: F401  (numba loaded)
+
+    setup, _ = setup_battle(AABattle.parse("20 inf, 5 art, 5 tank, 4 fig", "24 inf, 4 art, 2 tank, 2 fig"), 1.0)
+    engine = TableEngine(setup)
+    rng = np.random.default_rng(seed)
+    K, C, La = 9, engine.C, 14
+    rows = rng.random((K, C)) * 10.0 ** rng.integers(-30, 0, size=(K, C))
+    rows[:, : int(rng.integers(0, 6))] = 1e-22  # a first live column below TINY
+    lims = rng.integers(0, C + 1, size=K)
+    lims[0] = C
+    A = rng.random((K, La)) ** 6
+    A[:, 0] += 0.5
+    A[:, -3:] = 1e-21  # outcomes below CUT in every row
+    A /= A.sum(axis=1, keepdims=True)
+    (got, dropped, rounds), (want, w_dropped, w_rounds) = _window_both(monkeypatch, engine, rows, lims, A)
+    assert got is not None and want is not None
+    assert got[1] == want[1] and np.array_equal(got[0], want[0])
+    assert (got[2] > 0).any()
+    assert got[2] == pytest.approx(want[2], rel=1e-13, abs=1e-300)
+    assert dropped == pytest.approx(w_dropped, rel=1e-12) and dropped > 0
+    assert rounds == pytest.approx(w_rounds, rel=1e-12) and rounds > 0
+
+
+def test_the_compiled_rows_window_drops_rows_below_tiny_as_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every live mass below TINY: nothing is spread, all of it is left out (counted);
+    # and a side with no hit beyond 0 (Ha = 0): no in-row move at all.
+    from engine.odds import aa_merged_kernel  # noqa: F401
+
+    setup, _ = setup_battle(AABattle.parse("6 inf, 2 tank", "7 inf, 1 art"), 1.0)
+    engine = TableEngine(setup)
+    C = engine.C
+    light = np.full((3, C), 1e-21)
+    lims = np.array([C, 2, 0])
+    A = np.tile([0.4, 0.6], (3, 1))
+    (got, dropped, _), (want, w_dropped, _) = _window_both(monkeypatch, engine, light, lims, A)
+    assert got is None and want is None
+    assert dropped == pytest.approx(w_dropped, rel=1e-14)
+    assert dropped == pytest.approx(1e-21 * (C + 2), rel=1e-12)  # lims C, 2 and 0: C + 2 live cells
+    heavy = np.full((2, C), 0.01)
+    (got, _, rounds), (want, _, w_rounds) = _window_both(monkeypatch, engine, heavy, lims[:2], np.ones((2, 1)))
+    assert got is not None and want is not None
+    assert got[1] == want[1] == 0 and np.array_equal(got[0], want[0]) and not got[2].any()
+    assert rounds == pytest.approx(w_rounds, rel=1e-14)
+    assert rounds > 0
+
+
+def test_the_compiled_after_table_is_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    # _after: the states h_lo .. h_hi - 1 casualties on, by one compiled loop where
+    # numba is loaded, by numpy's takes otherwise: the same table.
+    from engine.odds import aa_merged_kernel  # noqa: F401
+
+    setup, _ = setup_battle(AABattle.parse("8 inf, 3 art, 3 tank, 4 fig, 3 bom", "12 inf, 1 aa"), 1.0)
+    att = setup.attacker
+    rng = random.Random(3)
+    blocks = [att.start] + [tuple(rng.randint(0, n) for n in att.start) for _ in range(25)]
+    _, _, next1 = _catalogue(att, blocks)
+    first = np.array(rng.sample(range(len(next1)), 40), dtype=np.int64)
+    for h_lo, h_hi in ((0, 5), (3, 12), (2, 2), (0, 40)):
+        compiled_table = _after(next1, first, h_lo, h_hi)
+        monkeypatch.setattr(aa_merged.compiled, "numba_loaded", lambda: False)
+        want = _after(next1, first, h_lo, h_hi)
+        monkeypatch.undo()
+        assert compiled_table.shape == want.shape == (h_hi - h_lo, 40)
+        assert np.array_equal(compiled_table, want)
+        if h_hi > h_lo:  # each row one casualty on from the row before
+            assert np.array_equal(compiled_table[1:], next1[compiled_table[:-1]])
+
+
+@pytest.mark.parametrize(("attacker", "defender", "mode"), [
+    ("9 inf, 4 art, 3 tank, 5 fig, 4 bom", "12 inf, 1 aa", "land"),
+    ("3 bat, 2 cru, 2 car, 4 fig, 2 bom", "2 bat, 3 des", "sea"),  # a battleship's first hit moves it
+])  # fmt: skip
+def test_the_compiled_walk_catalogues_the_states_as_the_chains_do(
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, mode: str
+) -> None:
+    # The compiled walk stops each block's sequence at the first state met before; the
+    # states, their numbers, hit points, next states and the blocks' first states are
+    # those of every sequence in full.
+    from engine.odds import aa_merged_kernel  # noqa: F401
+
+    setup, _ = setup_battle(AABattle.parse(attacker, defender, mode=mode), 1.0)
+    att = setup.attacker
+    rng = random.Random(11)
+    full = att.start
+    blocks = [full] + [tuple(rng.randint(0, n) for n in full) for _ in range(60)] + [tuple(0 for _ in full)]
+    blocks += blocks[5:9]  # blocks met twice
+    walked = aa_merged._catalogue_rows(att, blocks)
+    monkeypatch.setattr(aa_merged.compiled, "numba_loaded", lambda: False)
+    want = aa_merged._catalogue_rows(att, blocks)
+    assert len(walked[0]) == len(want[0]) > len(blocks)
+    assert list(walked[0]) == list(want[0])
+    for got_part, want_part in zip(walked[1:], want[1:]):
+        assert got_part.dtype == want_part.dtype and np.array_equal(got_part, want_part)
+    # A walk that meets a state with other hit points than its own: sequences disagree.
+    from engine.odds.aa_merged_kernel import chain_catalogue
+
+    B = np.array([[2, 0], [1, 1]], dtype=np.int64)  # one run of slot 0, then one of slot 1
+    src, tgt = np.array([0, 1], dtype=np.int64), np.array([-1, -1], dtype=np.int64)
+    mult = np.array([1, 3], dtype=np.int64)
+    sv, hp, next1, starts, ok = chain_catalogue(B, B.copy(), src, tgt, mult, 9)
+    assert ok and sv.tolist() == [[2, 0], [1, 0], [0, 0], [1, 1], [0, 1]]
+    assert hp.tolist() == [2, 1, 0, 2, 1] and next1.tolist() == [1, 2, 2, 4, 2] and starts.tolist() == [0, 3]
+    same = np.array([[1, 1], [1, 1]], dtype=np.int64)
+    *_, ok = chain_catalogue(same, np.array([[1, 1], [1, 0]], dtype=np.int64), src, tgt, mult, 9)
+    assert not ok  # the second block's (1, 1) claims 1 casualty left, the first's 2
