@@ -197,6 +197,10 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
     return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
+# _pair_table: cells are counted on a table of every cell where it has at most this
+# many more than four per pair kept (else sorted).
+DENSE_CELLS = 2**20
+
 # The compiled walk's table of state codes: its size at most (int64 entries, 64 MB).
 WALK_TABLE_MAX = 2**23
 
@@ -931,7 +935,13 @@ class MergedTable(TableEngine):
         self.takes += float(w[ends & self.s_takes[s]].sum())
         go = ~lost & ~ends
         if Mm is not None:
-            np.add.at(Mm.reshape(-1), s[go] * Mm.shape[1] + j[go], w[go])  # 1-D: numpy's fast path
+            cells, masses = s[go] * Mm.shape[1] + j[go], w[go]
+            if compiled.numba_loaded():  # the same sums in the same order, one compiled loop
+                from engine.odds.aa_merged_kernel import add_at
+
+                add_at(Mm.reshape(-1), cells, np.ascontiguousarray(masses, dtype=np.float64))
+            else:
+                np.add.at(Mm.reshape(-1), cells, masses)  # 1-D: numpy's fast path
             return
         self.rounds += float(w[go].sum())
         for row, col, mass in zip((k if per_block else s)[go].tolist(), j[go].tolist(), w[go].tolist()):
@@ -958,10 +968,21 @@ class MergedTable(TableEngine):
             r, c = np.nonzero(rows)
             keys.append(states[r] * C + c)
             masses.append(rows[r, c])
-        key, mass = sum_by(np.concatenate(keys), np.concatenate(masses))
+        key_all, mass_all = np.concatenate(keys), np.concatenate(masses)
+        size = len(self.sv) * C
+        if size <= 4 * len(key_all) + DENSE_CELLS:
+            # Counted on a table of every cell instead of sorted: the same sums (each
+            # cell's masses added in the order they come, as sum_by's bincount does).
+            key = np.flatnonzero(np.bincount(key_all, minlength=size))
+            mass = np.bincount(key_all, mass_all, size)[key]
+        else:
+            key, mass = sum_by(key_all, mass_all)
         s_of, j_of = np.divmod(key, C)
-        us, u_at = np.unique(s_of, return_inverse=True)
-        return PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at.ravel(), j_of, mass)
+        # The keys ascend, so do their states: each new state starts a run.
+        new = np.ones(len(s_of), dtype=bool)
+        new[1:] = s_of[1:] != s_of[:-1]
+        us, u_at = s_of[new], np.cumsum(new) - 1
+        return PairTable(list(map(tuple, self.sv[us].tolist())), self.d_tab.states, u_at, j_of, mass)
 
     def _record_state(self, outcome: str, s: int, w: float, j: int) -> None:
         self.counts[outcome] += w

@@ -905,3 +905,44 @@ def test_the_compiled_walk_catalogues_the_states_as_the_chains_do(
     same = np.array([[1, 1], [1, 1]], dtype=np.int64)
     *_, ok = chain_catalogue(same, np.array([[1, 1], [1, 0]], dtype=np.int64), src, tgt, mult, 9)
     assert not ok  # the second block's (1, 1) claims 1 casualty left, the first's 2
+
+
+def test_the_compiled_add_at_is_numpys_add_at() -> None:
+    # A joined wave's starts put on their cells: the compiled loop adds in order, as
+    # np.add.at does (repeated cells included), the same sums bit for bit.
+    from engine.odds.aa_merged_kernel import add_at
+
+    rng = np.random.default_rng(2)
+    at = rng.integers(0, 50, size=4000)
+    w = rng.random(4000) * 10.0 ** rng.integers(-20, 0, size=4000)
+    want, got = rng.random(50), np.zeros(50)
+    got[:] = want
+    np.add.at(want, at, w)
+    add_at(got, at, w)
+    assert np.array_equal(got, want) and len(np.unique(at)) < len(at)
+
+
+def test_pairs_kept_are_summed_alike_by_a_table_of_cells_or_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pairs still fighting after a round limit, summed by (state, column) on a
+    # table of every cell where it is small, else sorted (sum_by): the same pairs.
+    battle = AABattle.parse("12 inf, 4 art, 6 fig, 6 bom", "16 inf, 2 tank, 1 fig, 1 aa", rounds=2)
+    setup, _ = setup_battle(battle, 1.0)
+    engine = MergedTable(setup)
+    engine.pairs = []
+    engine.run(2)
+    assert len(engine.pairs) > 1
+    kept = engine.pairs + engine.pairs[:1]  # a state's cells met twice: summed
+    dense = engine._pair_table(kept)
+    monkeypatch.setattr(aa_merged, "DENSE_CELLS", -(10**12))
+    sums: list[int] = []
+    real = aa_merged.sum_by
+
+    def counted(keys: Any, w: Any) -> Any:
+        sums.append(len(keys))
+        return real(keys, w)
+
+    monkeypatch.setattr(aa_merged, "sum_by", counted)
+    by_sorting = engine._pair_table(kept)
+    assert sums and dense.attackers == by_sorting.attackers and len(dense.a) > 100
+    for name in ("a", "d", "w"):
+        assert np.array_equal(getattr(dense, name), getattr(by_sorting, name)), name
