@@ -645,7 +645,19 @@ class MergedTable(TableEngine):
             record(DRAW, dead, lambda ids: np.broadcast_to(cols >= nD, (len(ids), C)))
         else:
             record(DEFENDER, dead, lambda ids: np.ones((len(ids), C), dtype=bool))
-        record(ATTACKER, alive, lambda ids: cols >= lim[ids, None], to_end=True)
+        # The attacker's wins: the columns from each row's limit on (the defender has
+        # nothing left that fights), only those read.
+        won = np.flatnonzero(alive)
+        if len(won):
+            first = int(lim[won].min())
+            masses = np.where(cols[:, first:] >= lim[won, None], rows[won, first:], 0.0)
+            by_row = masses.sum(axis=1)
+            total = float(by_row.sum())
+            if total:
+                self.counts[ATTACKER] += total
+                per_row[won] += by_row
+                self.d_end[nD] += total
+                self.takes += float(by_row[takes[won]].sum())
         fights = alive & ~stop
         if (r_open[fights, 1] > r_open[fights, 0]).any():  # decisions left open (TableEngine._settle_row)
             lo, hi = np.minimum(r_open[:, :1], lim[:, None]), np.minimum(r_open[:, 1:], lim[:, None])
@@ -669,8 +681,13 @@ class MergedTable(TableEngine):
             stale = alive[:, None] & (cols < lim[:, None]) & ~stop[:, None] & quiet[:, None] & self.d_quiet[None, :]
             record(STALEMATE, stale_rows, lambda ids: stale[ids] & (cols >= cut[ids]))
         lims = np.where(alive & ~stop, lim, 0)
-        keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
-        rows[~keep] = 0.0
+        if compiled.numba_loaded() and rows.flags.c_contiguous and not stale.any():  # one compiled pass, the same zeros
+            from engine.odds.aa_merged_kernel import clear_outside
+
+            clear_outside(rows, np.ascontiguousarray(cut1, dtype=np.int64), np.ascontiguousarray(lims, dtype=np.int64))
+        else:
+            keep = (cols < lims[:, None]) & (cols >= cut) & ~stale
+            rows[~keep] = 0.0
         return lims, per_row
 
     # -- spreading over states --------------------------------------------------------------------

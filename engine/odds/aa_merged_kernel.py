@@ -92,7 +92,7 @@ def warm() -> None:
     engine passes it (rows contiguous, or every other row of a bigger array),
     :func:`scatter_rows`, :func:`band_factor`, :func:`forward_moves`, :func:`past_terms`,
     :func:`add_rows`, :func:`back_substitute`, :func:`rows_window`, :func:`after_states`,
-    :func:`chain_catalogue` and :func:`add_at`."""
+    :func:`chain_catalogue`, :func:`add_at` and :func:`clear_outside`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
@@ -103,6 +103,7 @@ def warm() -> None:
     rows_window(np.zeros((2, 3)), np.zeros(2, dtype=np.int64), np.zeros((2, 2)), np.zeros(3), 1e-19, 1e-19)
     after_states(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 1, 2)
     add_at(np.zeros(2), np.zeros(1, dtype=np.int64), np.zeros(1))
+    clear_outside(np.zeros((2, 3)), np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64))
     one = np.ones((1, 1), dtype=np.int64)
     chain_catalogue(one, one, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), 2)
     past_terms(np.zeros((3, 2)), np.zeros((2, 3)), np.zeros(2, dtype=np.int64), 1)
@@ -424,3 +425,18 @@ def add_at(flat: Any, at: Any, w: Any) -> None:
     on their cells: ~40 ms)."""
     for i in range(at.shape[0]):
         flat[at[i]] += w[i]
+
+
+@_compiled
+def clear_outside(rows: Any, lo: Any, hi: Any) -> None:
+    """``rows[n, c] = 0`` where ``c < lo[n]`` or ``c >= hi[n]``: the settled rows'
+    cells that do not fight on (:meth:`engine.odds.aa_merged.MergedTable._settle_many`),
+    without numpy's masks of every cell."""
+    K, C = rows.shape
+    for n in range(K):
+        a = min(max(lo[n], 0), C)
+        b = min(max(hi[n], a), C)
+        for c in range(a):
+            rows[n, c] = 0.0
+        for c in range(b, C):
+            rows[n, c] = 0.0

@@ -946,3 +946,19 @@ def test_pairs_kept_are_summed_alike_by_a_table_of_cells_or_sorted(monkeypatch: 
     assert sums and dense.attackers == by_sorting.attackers and len(dense.a) > 100
     for name in ("a", "d", "w"):
         assert np.array_equal(getattr(dense, name), getattr(by_sorting, name)), name
+
+
+def test_the_compiled_clear_outside_leaves_each_rows_window() -> None:
+    # Settled rows keep only the cells that fight on, cut <= c < lim per row (limits
+    # of 0, inside, and past the row's end): the mask numpy used, cell for cell.
+    from engine.odds.aa_merged_kernel import clear_outside
+
+    rng = np.random.default_rng(4)
+    rows = rng.random((7, 12))
+    lo = np.array([0, 3, 5, 0, 12, 4, 2], dtype=np.int64)
+    hi = np.array([12, 9, 5, 0, 12, 20, 1], dtype=np.int64)
+    cols = np.arange(12)[None, :]
+    want = np.where((cols >= lo[:, None]) & (cols < hi[:, None]), rows, 0.0)
+    got = rows.copy()
+    clear_outside(got, lo, hi)
+    assert np.array_equal(got, want) and want[1].any() and not want[2].any()
