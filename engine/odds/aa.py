@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from itertools import product
+from itertools import chain, product
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, NoReturn, Sequence, cast
 
@@ -1300,16 +1300,16 @@ def _second_wave(
     # in each state it was left in (states with the same units, such as a battleship
     # damaged or not, are one force).
     numbered = _Forces()
-    forces, force_id = numbered.forces, numbered.id
+    forces = numbered.forces
 
-    force_id(Counter(battle.wave2))
+    numbered.id(battle.wave2)
     d_ids: dict[State, int] = {}
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
     keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
     if tally.pairs:
         pairs = PairTable.of(tally.pairs)
         names = sorted({slot.unit for slot in setup.attacker.slots} | set(battle.wave2))
-        fid = _state_forces(setup.attacker, pairs.attackers, names, force_id, more=battle.wave2)
+        fid = _state_forces(setup.attacker, pairs.attackers, names, numbered, more=battle.wave2)
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in pairs.defenders], dtype=np.int64)
         u, sums = sum_by(pairs.d, pairs.w, zero)
         for j, mass in zip(u.tolist(), sums.tolist()):
@@ -1371,7 +1371,10 @@ class _Forces:
         self._ids: dict[tuple[tuple[str, int], ...], int] = {}
 
     def id(self, units: Mapping[str, int]) -> int:
-        key = tuple(sorted((n, c) for n, c in units.items() if c > 0))
+        return self.key_id(tuple(sorted((n, c) for n, c in units.items() if c > 0)))
+
+    def key_id(self, key: tuple[tuple[str, int], ...]) -> int:
+        """:meth:`id` of the force ``key`` (its units by type, by name, none of 0)."""
         if key not in self._ids:
             self._ids[key] = len(self.forces)
             self.forces.append(dict(key))
@@ -1479,7 +1482,7 @@ def _fight_on(
         losses = _whole_losses(battle, cat, expected) if report else None
         return {k: chance(v) for k, v in whole.items()}, 0.0, losses, after
     numbered = _Forces()
-    forces, force_id = numbered.forces, numbered.id
+    forces = numbered.forces
 
     d_ids: dict[State, int] = {}
     keys, ws = [], []
@@ -1489,7 +1492,7 @@ def _fight_on(
     # overland units are the last of it to go.
     landed = sorted({slot.unit for slot in setup.attacker.slots if prof_a[slot.unit].domain == LAND})
     for table in tables:
-        fid = _state_forces(setup.attacker, table.attackers, landed, force_id, less=battle.overland)
+        fid = _state_forces(setup.attacker, table.attackers, landed, numbered, less=battle.overland)
         dmap = np.array([d_ids.setdefault(st, len(d_ids)) for st in table.defenders], dtype=np.int64)
         f, w = fid[table.a], table.w
         gone = f < 0  # nobody landed is left: everything retreats, the defender holds
@@ -1561,10 +1564,10 @@ def _whole_losses(battle: AABattle, cat: Catalogue, expected: Mapping[str, Mappi
             "tuv_swing": ipcs["defender"] - ipcs["attacker"]}
 
 
-def _state_forces(att: Side, states: Sequence[State], names: Sequence[str], force_id: Callable[[Counter[str]], int],
+def _state_forces(att: Side, states: Sequence[State], names: Sequence[str], numbered: _Forces,
                   more: Mapping[str, int] | None = None, less: Mapping[str, int] | None = None) -> Any:
-    """The force (``force_id``'s number; -1: no unit at all) of each of the attacker's
-    ``states``: its units of the types ``names``, plus ``more`` (a second wave joining
+    """The force (its number in ``numbered``; -1: no unit at all) of each of the attacker's
+    ``states``: its units of the types ``names`` (ascending), plus ``more`` (a second wave joining
     them), less ``less`` (to none of a type at the least).  States with the same units by
     type (a battleship damaged or not) are one force, numbered in the order the states
     first show them.  As arrays: a big first battle leaves tens of thousands of states
@@ -1592,9 +1595,10 @@ def _state_forces(att: Side, states: Sequence[State], names: Sequence[str], forc
         counts = np.maximum(counts - per_type(less), 0)
     first, at = row_ids(counts)
     ids = np.zeros(len(first), dtype=np.int64)
+    assert list(names) == sorted(names), "a force's key lists its units by name"
     for u in np.argsort(first, kind="stable").tolist():
-        row = counts[first[u]].tolist()
-        ids[u] = force_id(Counter({names[j]: c for j, c in enumerate(row) if c > 0})) if any(row) else -1
+        key = tuple((names[j], c) for j, c in enumerate(counts[first[u]].tolist()) if c > 0)
+        ids[u] = numbered.key_id(key) if key else -1
     return ids[at]
 
 
@@ -1648,10 +1652,11 @@ def _second_wave_once(
     sea = battle.mode == "sea"
     used, f_at = np.unique(fights.f, return_inverse=True)  # the forces that fight
     forces = [fights.forces[f] for f in used.tolist()]
-    army: dict[str, int] = {}
-    for force in forces:
-        for n, c in force.items():
-            army[n] = max(army.get(n, 0), c)
+    # The forces' units by type (types as they first come), as one array: thousands of
+    # forces for a big first wave.
+    kinds = list(dict.fromkeys(chain.from_iterable(forces)))
+    by_kind = np.array([[force.get(n, 0) for n in kinds] for force in forces], dtype=np.int64).reshape(len(forces), len(kinds))
+    army = dict(zip(kinds, by_kind.max(axis=0, initial=0).tolist()))
     second = _wave_battle(battle, army, battle.defender)
     setup, _ = setup_battle(second, unit, cat)
     prof_a, prof_d = second.profiles("attacker", cat), second.profiles("defender", cat)
@@ -1689,7 +1694,9 @@ def _second_wave_once(
         np.add.at(S.reshape(-1), cells, fights.w / live)
     else:  # the same sums in the same order (each cell's terms as they come), ~50 times faster
         S = np.bincount(cells, fights.w / live, len(forces) * len(d_ids)).reshape(len(forces), len(d_ids))
-    force_states = np.array([att.state_of(force) for force in forces], dtype=np.int64)
+    force_states = np.zeros((len(forces), len(att.slots)), dtype=np.int64)  # each force's state (Side.state_of)
+    for j, n in enumerate(kinds):
+        force_states[:, att.slot_of(n)] = by_kind[:, j]
     if force_states.max(initial=0) < 2**14:  # their AA outcomes in a quarter of the memory
         force_states = force_states.astype(np.int16)
     fired = _aa_fire_many(second, att, dfn, prof_a, prof_d, unit, not sea, force_states)

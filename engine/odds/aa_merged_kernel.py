@@ -92,7 +92,7 @@ def warm() -> None:
     engine passes it (rows contiguous, or every other row of a bigger array),
     :func:`scatter_rows`, :func:`band_factor`, :func:`forward_moves`, :func:`past_terms`,
     :func:`add_rows`, :func:`back_substitute`, :func:`rows_window`, :func:`after_states`,
-    :func:`chain_catalogue`, :func:`add_at` and :func:`clear_outside`."""
+    :func:`chain_catalogue`, :func:`add_at`, :func:`clear_outside` and :func:`dense_row_ids`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
@@ -104,6 +104,8 @@ def warm() -> None:
     after_states(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 1, 2)
     add_at(np.zeros(2), np.zeros(1, dtype=np.int64), np.zeros(1))
     clear_outside(np.zeros((2, 3)), np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64))
+    for kind in (np.int16, np.int32, np.int64):  # the counts' types row_ids is given
+        dense_row_ids(np.zeros((2, 2), dtype=kind), 4)
     one = np.ones((1, 1), dtype=np.int64)
     chain_catalogue(one, one, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), 2)
     past_terms(np.zeros((3, 2)), np.zeros((2, 3)), np.zeros(2, dtype=np.int64), 1)
@@ -440,3 +442,66 @@ def clear_outside(rows: Any, lo: Any, hi: Any) -> None:
             rows[n, c] = 0.0
         for c in range(b, C):
             rows[n, c] = 0.0
+
+
+@_compiled
+def dense_row_ids(rows: Any, limit: int) -> Any:
+    """``numpy.unique(rows, axis=0, return_index=True, return_inverse=True)``'s last two
+    for rows of counts (ints >= 0) by a table of every row's key (its counts as the
+    digits of one number, the first column the most significant) instead of a sort:
+    ``(first, ids, ok)``, each distinct row's first place (rows ascending) and every
+    row's number among them; ``ok`` False (nothing done) where a count is negative or
+    the table would have over ``limit`` keys (:func:`engine.odds.aa_table.row_ids`; a
+    joined wave's ~750,000 AA outcomes: ~60 ms sorted, the columns' bounds alone ~25 ms
+    in numpy)."""
+    n, m = rows.shape
+    lo = np.zeros(m, dtype=np.int64)
+    hi = np.zeros(m, dtype=np.int64)
+    for j in range(m):
+        lo[j] = rows[0, j]
+        hi[j] = rows[0, j]
+    for i in range(n):
+        for j in range(m):
+            v = rows[i, j]
+            if v < lo[j]:
+                lo[j] = v
+            if v > hi[j]:
+                hi[j] = v
+    empty = np.zeros(0, dtype=np.int64)
+    size = 1.0
+    for j in range(m):
+        size *= hi[j] + 1.0
+        if lo[j] < 0:
+            return empty, empty, False
+    if size > limit:
+        return empty, empty, False
+    place = np.ones(m, dtype=np.int64)
+    for j in range(m - 2, -1, -1):
+        place[j] = place[j + 1] * (hi[j + 1] + 1)
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        k = 0
+        for j in range(m):
+            k += rows[i, j] * place[j]
+        keys[i] = k
+    if n >= 2**31:
+        return empty, empty, False
+    seen = np.full(int(size), -1, dtype=np.int32)  # half the memory of int64: its pages are most of the time
+    for i in range(n):
+        if seen[keys[i]] < 0:
+            seen[keys[i]] = i
+    count = 0
+    for k in range(seen.shape[0]):
+        if seen[k] >= 0:
+            count += 1
+    first = np.empty(count, dtype=np.int64)
+    count = 0
+    for k in range(seen.shape[0]):
+        if seen[k] >= 0:
+            first[count] = seen[k]
+            seen[k] = count
+            count += 1
+    ids = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        ids[i] = seen[keys[i]]
+    return first, ids, True

@@ -208,11 +208,24 @@ def rows_compiled_first(setup: BattleSetup[float]) -> bool:
     return rows_compiled() and not isinstance(setup.starts, StartTable)
 
 
+# row_ids: keys are counted on a table of every key where it has at most this many
+# more than eight per row (else sorted).
+DENSE_KEYS = 2**20
+
+
 def row_ids(rows: Arr) -> tuple[Arr, Arr]:
     """The distinct rows of the int array ``rows``: ``(first, ids)``, the index of each
     distinct row's first occurrence (in the rows' sorted order) and every row's number
     among them, as ``numpy.unique(rows, axis=0)`` gives them (each row as one number
     when they fit: far faster)."""
+    if len(rows) and compiled.numba_loaded() and rows.ndim == 2 and rows.dtype.kind == "i":
+        # A table of every key instead of a sort (the same numbers): big first waves
+        # leave ~750,000 states to number.
+        from engine.odds.aa_merged_kernel import dense_row_ids
+
+        first, ids, ok = dense_row_ids(np.ascontiguousarray(rows), 8 * len(rows) + DENSE_KEYS)
+        if ok:
+            return first, ids
     radix = (rows.max(axis=0) + 1).tolist() if len(rows) else []
     if len(rows) and min(rows.min(axis=0).tolist()) >= 0 and math.prod(radix) < 2**62:
         place = np.array([math.prod(radix[i + 1 :]) for i in range(len(radix))], dtype=np.int64)

@@ -962,3 +962,40 @@ def test_the_compiled_clear_outside_leaves_each_rows_window() -> None:
     got = rows.copy()
     clear_outside(got, lo, hi)
     assert np.array_equal(got, want) and want[1].any() and not want[2].any()
+
+
+@pytest.mark.parametrize("kind", [np.int16, np.int64])
+def test_row_ids_by_a_table_of_keys_are_numpys_unique_rows(monkeypatch: pytest.MonkeyPatch, kind: Any) -> None:
+    # row_ids numbers distinct rows as numpy.unique(rows, axis=0) does: by a table of
+    # every key where numba is loaded and the table is small, else sorted.  Rows with
+    # repeats, a negative count and too many keys for the table (both sorted instead).
+    from engine.odds import aa_merged_kernel, aa_table
+    from engine.odds.aa_table import row_ids
+
+    rng = np.random.default_rng(8)
+    rows = rng.integers(0, 6, size=(3000, 5)).astype(kind)
+    rows[100:200] = rows[:100]
+    calls: list[bool] = []
+    real = aa_merged_kernel.dense_row_ids
+
+    def spy(r: Any, limit: int) -> Any:
+        got = real(r, limit)
+        calls.append(bool(got[2]))
+        return got
+
+    monkeypatch.setattr(aa_merged_kernel, "dense_row_ids", spy)
+    _, want_first, want_ids = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    first, ids = row_ids(rows)
+    assert calls == [True]
+    assert np.array_equal(first, want_first) and np.array_equal(ids, want_ids.ravel())
+    negative = rows.copy()
+    negative[7, 2] = -1
+    _, want_first, want_ids = np.unique(negative, axis=0, return_index=True, return_inverse=True)
+    first, ids = row_ids(negative)
+    assert calls == [True, False]
+    assert np.array_equal(first, want_first) and np.array_equal(ids, want_ids.ravel())
+    monkeypatch.setattr(aa_table, "DENSE_KEYS", -8 * len(rows) + 10)  # a table of 10 keys at most
+    first, ids = row_ids(rows)
+    assert calls == [True, False, False]
+    _, want_first, want_ids = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    assert np.array_equal(first, want_first) and np.array_equal(ids, want_ids.ravel())
