@@ -772,12 +772,12 @@ def _aa_fire_many(
         ok = (have >= np.array(shot)).all(axis=1)
         f = np.flatnonzero(ok)
         w = np.full(len(f), unit, dtype=dtype)
-        st = forces[f].copy()
+        st = forces[f]  # a copy (fancy indexing)
         for col, (slot, k) in enumerate(zip(slots, shot)):
             w = w * tables[col][have[f, col], k]
             st[:, slot] -= k
         nz = w != 0
-        out.append((f[nz], st[nz], w[nz]))
+        out.append((f, st, w) if nz.all() else (f[nz], st[nz], w[nz]))
     return out
 
 

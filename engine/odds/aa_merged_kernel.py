@@ -92,7 +92,8 @@ def warm() -> None:
     engine passes it (rows contiguous, or every other row of a bigger array),
     :func:`scatter_rows`, :func:`band_factor`, :func:`forward_moves`, :func:`past_terms`,
     :func:`add_rows`, :func:`back_substitute`, :func:`rows_window`, :func:`after_states`,
-    :func:`chain_catalogue`, :func:`add_at`, :func:`clear_outside` and :func:`dense_row_ids`."""
+    :func:`chain_catalogue`, :func:`add_at`, :func:`clear_outside`, :func:`dense_row_ids` and
+    :func:`folded_factor`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
@@ -104,6 +105,7 @@ def warm() -> None:
     after_states(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), 1, 2)
     add_at(np.zeros(2), np.zeros(1, dtype=np.int64), np.zeros(1))
     clear_outside(np.zeros((2, 3)), np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64))
+    folded_factor(np.zeros((3, 2)), np.zeros((2, 2)), 2)
     for kind in (np.int16, np.int32, np.int64):  # the counts' types row_ids is given
         dense_row_ids(np.zeros((2, 2), dtype=kind), 4)
     one = np.ones((1, 1), dtype=np.int64)
@@ -505,3 +507,27 @@ def dense_row_ids(rows: Any, limit: int) -> Any:
     for i in range(n):
         ids[i] = seen[keys[i]]
     return first, ids, True
+
+
+@_compiled
+def folded_factor(xT: Any, A: Any, keep: int) -> Any:
+    """The factor of :func:`engine.odds.aa_table._folded`'s product: ``Z[j, n] = xT[j, n]
+    * p(row n's hits >= keep - 1 - j)`` (the chances summed from the most hits down, as
+    numpy's cumsum of the reversed row does: the whole row's from 0 hits down, 0 past
+    ``A``'s outcomes), the same numbers as numpy's suffix table and gathered copy, in one pass."""
+    w, K = xT.shape
+    La = A.shape[1]
+    suffix = np.zeros((K, La + 1))
+    for n in range(K):
+        acc = A[n, La - 1]
+        suffix[n, La - 1] = acc
+        for t in range(La - 2, -1, -1):
+            acc = acc + A[n, t]
+            suffix[n, t] = acc
+    Z = np.empty((w, K))
+    for j in range(w):
+        d = keep - 1 - j
+        d = 0 if d < 0 else (La if d > La else d)
+        for n in range(K):
+            Z[j, n] = xT[j, n] * suffix[n, d]
+    return Z

@@ -399,6 +399,11 @@ def shared_spread_into(x: Arr, DT: Arr, A: Arr, keep: int, emit: Callable[[Arr, 
 def _folded(xT: Arr, DT: Arr, A: Arr, keep: int) -> Arr:
     """:func:`shared_spread`'s column ``keep - 1`` ((H, n)), which takes every hit count
     that reaches it: ``x`` (``xT`` (w, n)) times A's suffix sums, then ``DT``."""
+    if compiled.numba_loaded():  # the same factor in one compiled pass
+        from engine.odds.aa_merged_kernel import folded_factor
+
+        product: Arr = DT @ folded_factor(np.ascontiguousarray(xT), np.ascontiguousarray(A), keep)
+        return product
     K, La = A.shape
     suffix = np.zeros((K, La + 1))
     suffix[:, :La] = np.cumsum(A[:, ::-1], axis=1)[:, ::-1]

@@ -999,3 +999,21 @@ def test_row_ids_by_a_table_of_keys_are_numpys_unique_rows(monkeypatch: pytest.M
     assert calls == [True, False, False]
     _, want_first, want_ids = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     assert np.array_equal(first, want_first) and np.array_equal(ids, want_ids.ravel())
+
+
+def test_the_folded_column_compiled_or_not_is_the_same_bit_for_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # shared_spread's folded column (every hit count that destroys the defender, summed
+    # into its last live column): its factor by one compiled pass where numba is
+    # loaded, by numpy's suffix table otherwise; keeps before, inside and past the rows.
+    from engine.odds import aa_merged_kernel  # noqa: F401
+    from engine.odds import aa_table
+    from engine.odds.aa_table import _folded
+
+    rng = np.random.default_rng(9)
+    xT, DT, A = rng.random((30, 11)), rng.random((7, 30)), rng.random((11, 9))
+    for keep in (1, 5, 20, 45):
+        got = _folded(xT, DT, A, keep)
+        monkeypatch.setattr(aa_table.compiled, "numba_loaded", lambda: False)
+        want = _folded(xT, DT, A, keep)
+        monkeypatch.undo()
+        assert got.shape == (7, 11) and np.array_equal(got, want)
