@@ -258,6 +258,12 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
         lens.append(np.array([len(x) for x in got])[of])
     (air, rest), (air_of, rest_of) = tables, ofs
     La, Lr = air.shape[1], rest.shape[1]
+    n_air, n_rest = lens
+    if compiled.numba_loaded():  # one compiled loop over the rows (the same sums to rounding)
+        from engine.odds.aa_merged_kernel import convolve_rows
+
+        conv: Arr = convolve_rows(air, air_of, n_air, rest, rest_of, n_rest, int((n_air + n_rest).max()) - 1)
+        return conv
     out = np.zeros((len(by_dice), La + Lr - 1))
     order = np.argsort(air_of, kind="stable")
     cuts = np.flatnonzero(np.diff(air_of[order])) + 1
@@ -268,7 +274,6 @@ def _dice_dists(by_dice: Arr, low_luck: bool) -> Arr:
         P[Lr : Lr + La] = air[air_of[rows[0]]]
         T = as_strided(P[Lr:], shape=(Lr, La + Lr - 1), strides=(-P.itemsize, P.itemsize))
         out[rows] = rest[rest_of[rows]] @ T
-    n_air, n_rest = lens
     return out[:, : int((n_air + n_rest).max()) - 1]  # the rest are zeros
 
 
@@ -749,11 +754,18 @@ class MergedTable(TableEngine):
     def _level(self, Mm: Arr, ids: Arr) -> None:
         """Every state of one level with mass, no round limit: settle, the in-row moves,
         then every defender score ``>= 1`` into lower levels."""
-        rows = Mm[self.mm_of[ids]]
-        has = rows.max(axis=1) > 0
-        if not has.any():
-            return
-        ids, rows = ids[has], rows[has]
+        if compiled.numba_loaded():  # gathered and filtered in one compiled pass
+            from engine.odds.aa_merged_kernel import rows_with_mass
+
+            ids, rows = rows_with_mass(Mm, self.mm_of, np.ascontiguousarray(ids, dtype=np.int64))
+            if not len(ids):
+                return
+        else:
+            rows = Mm[self.mm_of[ids]]
+            has = rows.max(axis=1) > 0
+            if not has.any():
+                return
+            ids, rows = ids[has], rows[has]
         lims = self._settle_states(ids, rows)
         fights = lims > 0
         if not fights.any():

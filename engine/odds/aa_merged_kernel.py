@@ -92,8 +92,8 @@ def warm() -> None:
     engine passes it (rows contiguous, or every other row of a bigger array),
     :func:`scatter_rows`, :func:`band_factor`, :func:`forward_moves`, :func:`past_terms`,
     :func:`add_rows`, :func:`back_substitute`, :func:`rows_window`, :func:`after_states`,
-    :func:`chain_catalogue`, :func:`add_at`, :func:`clear_outside`, :func:`dense_row_ids` and
-    :func:`folded_factor`."""
+    :func:`chain_catalogue`, :func:`add_at`, :func:`clear_outside`, :func:`dense_row_ids`,
+    :func:`folded_factor`, :func:`convolve_rows` and :func:`rows_with_mass`."""
     into = np.zeros((2, 3))
     target = np.zeros(2, dtype=np.int64)
     scatter_add(into, target, np.zeros((2, 2)), 1)
@@ -106,6 +106,9 @@ def warm() -> None:
     add_at(np.zeros(2), np.zeros(1, dtype=np.int64), np.zeros(1))
     clear_outside(np.zeros((2, 3)), np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64))
     folded_factor(np.zeros((3, 2)), np.zeros((2, 2)), 2)
+    ones = np.ones(1, dtype=np.int64)
+    convolve_rows(np.ones((1, 1)), ones - 1, ones, np.ones((1, 1)), ones - 1, ones, 1)
+    rows_with_mass(np.ones((1, 2)), ones - 1, ones - 1)
     for kind in (np.int16, np.int32, np.int64):  # the counts' types row_ids is given
         dense_row_ids(np.zeros((2, 2), dtype=kind), 4)
     one = np.ones((1, 1), dtype=np.int64)
@@ -531,3 +534,50 @@ def folded_factor(xT: Any, A: Any, keep: int) -> Any:
         for n in range(K):
             Z[j, n] = xT[j, n] * suffix[n, d]
     return Z
+
+
+@_compiled
+def convolve_rows(air: Any, air_of: Any, air_len: Any, rest: Any, rest_of: Any, rest_len: Any, width: int) -> Any:
+    """``out[r] = air[air_of[r]] * rest[rest_of[r]]`` (convolved; each row's
+    distributions only as long as ``air_len[r]`` and ``rest_len[r]``), ``width`` columns:
+    :func:`engine.odds.aa_merged._dice_dists`' products, each column's terms added by
+    the rest's outcome in turn, in one loop instead of a matrix product per distinct
+    aircraft dice (~250 of them in a joined wave of 100)."""
+    n = air_of.shape[0]
+    out = np.zeros((n, width))
+    for r in range(n):
+        a, b = air_of[r], rest_of[r]
+        la, lb = air_len[r], rest_len[r]
+        for j in range(lb):
+            bj = rest[b, j]
+            for t in range(la):
+                out[r, j + t] += bj * air[a, t]
+    return out
+
+
+@_compiled
+def rows_with_mass(table: Any, row_of: Any, ids: Any) -> Any:
+    """``(kept, rows)``: the states ``ids`` whose rows ``table[row_of[s]]`` have some
+    mass (a cell above 0), in order, and a copy of those rows (a level's rows gathered
+    and filtered in one pass instead of numpy's gather, maxima and second gather)."""
+    n, C = ids.shape[0], table.shape[1]
+    keep = np.zeros(n, dtype=np.bool_)
+    count = 0
+    for i in range(n):
+        r = row_of[ids[i]]
+        for c in range(C):
+            if table[r, c] > 0:
+                keep[i] = True
+                count += 1
+                break
+    kept = np.empty(count, dtype=np.int64)
+    rows = np.empty((count, C))
+    m = 0
+    for i in range(n):
+        if keep[i]:
+            kept[m] = ids[i]
+            r = row_of[ids[i]]
+            for c in range(C):
+                rows[m, c] = table[r, c]
+            m += 1
+    return kept, rows

@@ -124,9 +124,17 @@ def test_a_level_in_order_reaches_each_state_in_one_run() -> None:
 
 
 @pytest.mark.parametrize("low_luck", [False, True])
-def test_dice_dists_are_each_rows_distribution(low_luck: bool) -> None:
+@pytest.mark.parametrize("loaded", [False, True])
+def test_dice_dists_are_each_rows_distribution(monkeypatch: pytest.MonkeyPatch, low_luck: bool, loaded: bool) -> None:
     # Rows of dice counts by target number (aircraft 0-6, then the rest), some sharing
-    # their aircraft dice, some with none: each row's distribution, zero-padded.
+    # their aircraft dice, some with none: each row's distribution, zero-padded (by
+    # numpy's products, or one compiled loop where numba is loaded).
+    from engine.odds import aa_merged_kernel  # noqa: F401  (numba loaded)
+
+    calls: list[int] = []
+    real = aa_merged_kernel.convolve_rows
+    monkeypatch.setattr(aa_merged_kernel, "convolve_rows", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(aa_merged.compiled, "numba_loaded", lambda: loaded)
     rng = np.random.default_rng(3)
     rows = rng.integers(0, 4, size=(40, 14))
     rows[:, [0, 7]] = 0
@@ -145,6 +153,7 @@ def test_dice_dists_are_each_rows_distribution(low_luck: bool) -> None:
         assert not dist[len(want) :].any()
         widest = max(widest, len(want))
     assert got.shape[1] == widest
+    assert len(calls) == (loaded and not low_luck)
 
 
 def _assert_run_sums(rows: Any, starts: Any) -> None:
@@ -1017,3 +1026,21 @@ def test_the_folded_column_compiled_or_not_is_the_same_bit_for_bit(monkeypatch: 
         want = _folded(xT, DT, A, keep)
         monkeypatch.undo()
         assert got.shape == (7, 11) and np.array_equal(got, want)
+
+
+def test_a_levels_rows_with_mass_are_gathered_as_numpy_would() -> None:
+    # A level's states whose rows hold some mass, in order, with copies of those rows:
+    # the compiled pass against numpy's gather and filter.
+    from engine.odds.aa_merged_kernel import rows_with_mass
+
+    rng = np.random.default_rng(6)
+    table = rng.random((40, 9)) * (rng.random((40, 1)) < 0.5)  # about half the rows empty
+    row_of = rng.permutation(40).astype(np.int64)
+    ids = np.array([3, 17, 0, 39, 8, 22, 5], dtype=np.int64)
+    kept, rows = rows_with_mass(table, row_of, ids)
+    gathered = table[row_of[ids]]
+    has = gathered.max(axis=1) > 0
+    assert 0 < has.sum() < len(ids)
+    assert np.array_equal(kept, ids[has]) and np.array_equal(rows, gathered[has])
+    rows[:] = -1.0  # a copy: the table is left as it was
+    assert (table >= 0).all()
