@@ -1,11 +1,17 @@
-"""The compiled loop of the merged table engine (:mod:`engine.odds.aa_merged`, numba):
+"""The compiled loops of the merged table engine (:mod:`engine.odds.aa_merged`, numba):
 adding a round's spread rows into the rows of their attacker states (:func:`scatter_add`;
 :func:`scatter_rows` for the bands of :func:`engine.odds.aa_table.shared_spread_into`,
-whose factors :func:`band_factor` builds), a level's in-row moves
-(:func:`rows_window`, with :func:`forward_moves` and :func:`past_terms`, also the
-table engine's), the win-chance pass's in-row back
-substitution (:func:`back_substitute`) and a joined second wave's table of start
-chances (:func:`add_rows`).
+whose factors :func:`band_factor` builds), a level's in-row moves (:func:`rows_window`,
+with :func:`forward_moves` and :func:`past_terms`; also the table engine's), the
+win-chance pass's in-row back substitution (:func:`back_substitute`), a joined second
+wave's table of start chances (:func:`add_rows`), and the bookkeeping around the
+products where numba is loaded: the states a product reaches (:func:`after_states`), the
+blocks' catalogue of states (:func:`chain_catalogue`), starts put on their cells
+(:func:`add_at`), settled rows cleared outside their window (:func:`clear_outside`),
+distinct rows numbered (:func:`dense_row_ids`), the folded column's factor
+(:func:`folded_factor`), the dice distributions (:func:`convolve_rows`) and a level's
+rows with mass (:func:`rows_with_mass`).  Each has a numpy path beside its caller, for
+one-shot processes that never load numba.
 
 A big level's products leave tens of millions of numbers, each to be added to the row
 of the state it reached, many rows to one state (runs of equal states, and "attacker
