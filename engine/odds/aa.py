@@ -1305,7 +1305,7 @@ def _second_wave(
     numbered.id(battle.wave2)
     d_ids: dict[State, int] = {}
     alone = dict(tally.defender_end)  # the first wave gone: the second attacks alone
-    keys, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
+    fs, ds, ws = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=dtype)]
     if tally.pairs:
         pairs = PairTable.of(tally.pairs)
         names = sorted({slot.unit for slot in setup.attacker.slots} | set(battle.wave2))
@@ -1314,7 +1314,8 @@ def _second_wave(
         u, sums = sum_by(pairs.d, pairs.w, zero)
         for j, mass in zip(u.tolist(), sums.tolist()):
             alone[pairs.defenders[j]] -= mass
-        keys.append(fid[pairs.a] * (1 << 32) + dmap[pairs.d])
+        fs.append(fid[pairs.a])
+        ds.append(dmap[pairs.d])
         ws.append(pairs.w)
     left = [(st, mass) for st, mass in alone.items() if mass > 0 and dfn.alive(st) > 0]
     # Every other end of the first wave left no defending unit: it won without taking the
@@ -1345,10 +1346,11 @@ def _second_wave(
         else:
             total["attacker_win"] += float(rest)
             total["attacker_takes"] += float(rest) if sea or wave_takes else 0.0
-    keys.append(np.array([d_ids.setdefault(st, len(d_ids)) for st, _ in left], dtype=np.int64))
+    ds.append(np.array([d_ids.setdefault(st, len(d_ids)) for st, _ in left], dtype=np.int64))
+    fs.append(np.zeros(len(left), dtype=np.int64))  # force 0: the second wave alone
     ws.append(np.array([mass for _, mass in left], dtype=dtype))
-    key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)
-    fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
+    f, d, w = _pairs_summed(fs, ds, ws, len(d_ids), zero)
+    fights = Fights(forces, list(d_ids), f, d, w)
     cap = limits[2].starts if battle.wave2_joins else None
     pairs_n = len(w)
     # On land every (force, survivors) pair is at least one start of the joined battle
@@ -1360,6 +1362,19 @@ def _second_wave(
     for k, value in parts.items():
         total[k] += value
     return {k: chance(v) for k, v in total.items()}, error + part_error
+
+
+def _pairs_summed(fs: list[Any], ds: list[Any], ws: list[Any], n_d: int, zero: Any) -> tuple[Any, Any, Any]:
+    """The pairs (force ``fs``, defender state ``ds``: int arrays, a part each) with their
+    chances ``ws`` summed by pair: ``(f, d, w)``, the pairs by force then defender (one
+    key each, ``f * n_d + d``: a small range, counted rather than sorted)."""
+    import numpy as np
+
+    from engine.odds.aa_table import sum_by
+
+    key, w = sum_by(np.concatenate(fs) * max(n_d, 1) + np.concatenate(ds), np.concatenate(ws), zero)
+    f, d = np.divmod(key, max(n_d, 1))
+    return f, d, w
 
 
 class _Forces:
@@ -1461,8 +1476,6 @@ def _fight_on(
     territory (a tally with those alone), else ``tally``."""
     import numpy as np
 
-    from engine.odds.aa_table import sum_by
-
     zero = setup.unit - setup.unit
     prof_a = battle.profiles("attacker", cat)
     out = tally.outcome
@@ -1485,7 +1498,9 @@ def _fight_on(
     forces = numbered.forces
 
     d_ids: dict[State, int] = {}
-    keys, ws = [], []
+    fs: list[Any] = []
+    ds: list[Any] = []
+    ws: list[Any] = []
     # The units landed from the sea in each attacker state: its land units but those that
     # came over land.  **Ruling** (docs/odds.md): within a type the landed units are lost
     # first (they can never retreat; the ones that came over land can), so a type's
@@ -1498,12 +1513,13 @@ def _fight_on(
         gone = f < 0  # nobody landed is left: everything retreats, the defender holds
         if gone.any():
             whole["defender_win"] += float(w[gone].sum() if w.dtype != object else sum(w[gone].tolist(), zero))
-        keys.append(f[~gone] * (1 << 32) + dmap[table.d[~gone]])
+        fs.append(f[~gone])
+        ds.append(dmap[table.d[~gone]])
         ws.append(w[~gone])
     error = 0.0
-    key, w = sum_by(np.concatenate(keys), np.concatenate(ws), zero)
+    f, d, w = _pairs_summed(fs, ds, ws, len(d_ids), zero)
     if len(w):
-        fights = Fights(forces, list(d_ids), key >> 32, key & ((1 << 32) - 1), w)
+        fights = Fights(forces, list(d_ids), f, d, w)
         survivors = _survivors_of(setup.defender, aside)
         later: list[tuple[float, AAOdds]] | None = [] if report else None
         ends: Ends | None = [] if battle.wave2 else None
@@ -1723,7 +1739,8 @@ def _second_wave_once(
         raise too_many_starts(cap, battle.rounds or 0)
     if not len(rows):
         return None
-    table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols])
+    table: StartTable[N] = StartTable([tuple(r) for r in states.tolist()], list(d_ids), rows, cols, W[rows, cols],
+                                      rows=states)  # fmt: skip
     del fired, every, first, a_at, W, S  # the battle's table needs their memory (up to GBs)
     # Arrays for the land table engines; Start objects for the others (sea, fractions).
     starts: Sequence[Start[N]] = table if not (sea or exact) else list(table)

@@ -231,7 +231,23 @@ class StartTable(StateArrays, Sequence[Start[N]]):
     wave joined by the first wave's units, :func:`engine.odds.aa._second_wave_once`):
     start ``i`` is ``attackers[a[i]]`` against ``defenders[d[i]]`` (firing as it stands)
     with weight ``w[i]``.  The merged table engine reads the arrays; every other engine
-    iterates :class:`Start` objects, made when asked."""
+    iterates :class:`Start` objects, made when asked.  ``rows``: the attackers as one
+    int array (a row of counts each), where the caller has it (tens of thousands of
+    tuples are otherwise made into arrays again, ~8 ms each time)."""
+
+    def __init__(self, attackers: Sequence[State], defenders: Sequence[State], a: Any, d: Any, w: Any,
+                 rows: Any = None) -> None:
+        super().__init__(attackers, defenders, a, d, w)
+        self.rows = rows
+
+    def attacker_rows(self, ids: Any) -> Any:
+        """The attackers ``ids`` (their numbers) as an int64 array, a row each."""
+        import numpy as np
+
+        if self.rows is not None:
+            return np.ascontiguousarray(self.rows[ids], dtype=np.int64)
+        rows = np.array([self.attackers[i] for i in ids.tolist()], dtype=np.int64)
+        return rows if len(rows) else rows.reshape(0, len(self.attackers[0]) if self.attackers else 0)
 
     @overload
     def __getitem__(self, i: int) -> Start[N]: ...
@@ -316,9 +332,7 @@ def table_cells(setup: BattleSetup[N]) -> int:
     att, dfn = setup.attacker, setup.defender
     starts = setup.starts
     if isinstance(starts, StartTable):  # many starts: their hit points as one product
-        import numpy as np
-
-        rows = np.array([starts.attackers[i] for i in starts.used_attackers().tolist()], dtype=np.int64)
+        rows = starts.attacker_rows(starts.used_attackers())
         blocks = int((att.hp_counts(rows) + 1).sum()) if len(rows) else 0
     else:
         blocks = sum(att.hp(a) + 1 for a in start_attackers(starts))

@@ -143,16 +143,18 @@ def _chains(att: Side, B: Arr) -> tuple[Arr, Arr]:
     return lens, np.cumsum(d, axis=0)
 
 
-def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, Arr, Arr]:
+def _catalogue_rows(att: Side, blocks: list[State], rows: Arr | None = None) -> tuple[_States, Arr, Arr, Arr, Arr]:
     """The distinct states of every block's loss sequence: ``(states, hp, next1, sv,
     starts)``, ``next1[s]`` the state after one more casualty (the empty state: itself),
     ``sv[s]`` state ``s`` as a row of counts and ``starts[k]`` block ``k``'s first state.  States are numbered in the order the
     blocks' sequences first reach them; every sequence is checked to agree with the
     others where they meet (a state's casualties are a function of the state, see
-    Side.steps, so they must)."""
+    Side.steps, so they must).  ``rows``: the blocks as an int64 array, where the caller
+    has it."""
     nsl = len(att.slots)
+    B = rows if rows is not None else np.array(blocks, dtype=np.int64).reshape(len(blocks), nsl)
     if not att.keep_land and compiled.numba_loaded():
-        got = _walked_catalogue(att, np.array(blocks, dtype=np.int64).reshape(len(blocks), nsl))
+        got = _walked_catalogue(att, B)
         if got is not None:
             return got
     if att.keep_land:  # the kept land units move last: each block's steps as they come
@@ -171,7 +173,7 @@ def _catalogue_rows(att: Side, blocks: list[State]) -> tuple[_States, Arr, Arr, 
         lens = np.array([len(c) for c in chains], dtype=np.int64)
         allst = np.concatenate(chains)
     else:
-        lens, allst = _chains(att, np.array(blocks, dtype=np.int64).reshape(len(blocks), nsl))
+        lens, allst = _chains(att, B)
     base = allst.max(axis=0) + 1
     if (allst < 0).any() or float(np.prod(base.astype(np.float64))) >= 2.0**62:
         raise ValueError("merged table: a loss sequence leaves its counts")
@@ -408,20 +410,28 @@ class MergedTable(TableEngine):
         _one_thread()
         self.setup = setup
         att, dfn = setup.attacker, setup.defender
-        weight: dict[State, float] = {}
         table = setup.starts if isinstance(setup.starts, StartTable) else None
-        if table is not None:
-            for st, w in zip(table.attackers, np.bincount(table.a, table.w, len(table.attackers)).tolist()):
-                if w > 0:
-                    weight[st] = w
-        for start in setup.starts if table is None else ():
-            weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
-        # Heaviest first, in groups of like weight (contiguous: see mass_groups).
-        # A block lighter than TINY spreads nothing: left out (see run).
-        ranked = sorted(weight, key=lambda b: -weight[b])
-        blocks = [b for b in ranked if weight[b] >= TINY] or ranked[:1]
+        # Heaviest first (ties as they come), in groups of like weight (contiguous: see
+        # mass_groups).  A block lighter than TINY spreads nothing: left out (see run).
+        if table is not None:  # a start table's distinct attackers: as arrays (thousands)
+            w_all = np.bincount(table.a, table.w, len(table.attackers))
+            some = np.flatnonzero(w_all > 0)
+            order = some[np.argsort(-w_all[some], kind="stable")]
+            ranked, ranked_w = [table.attackers[i] for i in order.tolist()], w_all[order]
+            ranked_rows: Arr | None = table.attacker_rows(order)
+            self._table_order: Arr | None = order  # the start table's attacker of each ranked block
+        else:
+            weight: dict[State, float] = {}
+            for start in setup.starts:
+                weight[start.attacker] = weight.get(start.attacker, 0.0) + float(start.weight)
+            ranked = sorted(weight, key=lambda b: -weight[b])
+            ranked_w = np.array([weight[b] for b in ranked])
+            ranked_rows = None
+            self._table_order = None
+        heavy = int(np.count_nonzero(ranked_w >= TINY)) or 1  # a prefix: the weights descend
+        blocks = ranked[:heavy]
         self.blocks = blocks
-        bins = np.floor(np.log10([weight[b] for b in blocks]) / MASS_BIN)
+        bins = np.floor(np.log10(ranked_w[:heavy]) / MASS_BIN)
         edges = [0]
         for e in (np.flatnonzero(np.diff(bins)) + 1).tolist():
             if e - edges[-1] >= GROUP_MIN:  # a small group is not worth its own products
@@ -430,7 +440,7 @@ class MergedTable(TableEngine):
             edges.pop()
         edges.append(len(blocks))
         self.block_groups = [slice(a, b) for a, b in zip(edges, edges[1:])]
-        self.block_w: Arr = np.array([weight[b] for b in blocks])
+        self.block_w: Arr = ranked_w[:heavy].copy()
         # Blocks from win_from on (the lightest) skip _win_ground; win_light: their weight.
         self.win_from, self.win_light = len(blocks), 0.0
         self.d_tab = d = side_table(dfn, dfn.start, setup.low_luck)
@@ -442,16 +452,18 @@ class MergedTable(TableEngine):
             if d_st not in self.d_index or fires_as not in self.d_index:
                 raise ValueError("table engine: defender start is off its loss sequence")
         self.nD = nD = len(d.states) - 1
-        cells = int((att.hp_counts(np.array(blocks, dtype=np.int64)) + 1).sum()) * (nD + 1)
+        block_rows = ranked_rows[:heavy] if ranked_rows is not None else np.array(blocks, dtype=np.int64)
+        cells = int((att.hp_counts(block_rows) + 1).sum()) * (nD + 1)
         if max_cells is not None and cells > max_cells:
             raise too_many_cells(cells, max_cells)
-        states, hp, next1, sv, starts = _catalogue_rows(att, blocks)
+        states, hp, next1, sv, starts = _catalogue_rows(att, blocks, block_rows if ranked_rows is not None else None)
         self.sv = sv
         self.states, self.hp, self.next1 = states, hp, next1
         S = len(states)
         self.dead = int(np.flatnonzero(hp == 0)[0])
         self.Hd = d.fire.shape[1] - 1
         self.start_id = dict(zip(blocks, starts.tolist()))
+        self.block_starts = starts  # block k's first state
         self.n0 = self._ground_phase(att, setup.low_luck)
         # Each state's dice as the table engine's side tables have them; the ground
         # phase's states (n0 > 0) from the ground part and each block's aircraft.
@@ -549,13 +561,10 @@ class MergedTable(TableEngine):
         (0: none worth splitting), with the rows' states ``rid[k, i]`` and the ground
         and aircraft hits (``G``, ``Hk``) of :meth:`TableEngine._split_init`."""
         K = len(self.blocks)
-        starts = np.array([self.start_id[b] for b in self.blocks])
+        starts = self.block_starts
         n_min = int(self.hp[starts].min()) + 1
         R = n_min + self.Hd + 2
-        rid = np.empty((K, R), dtype=np.int64)
-        rid[:, 0] = starts
-        for i in range(1, R):
-            rid[:, i] = self.next1[rid[:, i - 1]]
+        rid = np.ascontiguousarray(_after(self.next1, starts.astype(np.int64), 0, R).T)  # rid[k, i]: i casualties on
         self.rid = rid
         self.R = 0
         if K <= BLOCKS_TOGETHER or low_luck:
@@ -948,8 +957,16 @@ class MergedTable(TableEngine):
         at once (the defender fires as it stands): those lighter than TINY left out, an
         empty attacker or an empty or defenceless defender recorded, the others' mass
         put on their cells (``Mm``, when given) or in ``pending`` by defender start."""
-        k_of = np.array([block_of.get(st, -1) for st in table.attackers], dtype=np.int64)
-        s_of = np.array([self.start_id.get(st, -1) for st in table.attackers], dtype=np.int64)
+        order = self._table_order
+        if order is not None and table is self.setup.starts:  # the table the blocks were ranked from: by arrays
+            heavy = len(self.blocks)
+            k_of = np.full(len(table.attackers), -1, dtype=np.int64)
+            s_of = np.full(len(table.attackers), -1, dtype=np.int64)
+            k_of[order[:heavy]] = np.arange(heavy)
+            s_of[order[:heavy]] = self.block_starts
+        else:
+            k_of = np.array([block_of.get(st, -1) for st in table.attackers], dtype=np.int64)
+            s_of = np.array([self.start_id.get(st, -1) for st in table.attackers], dtype=np.int64)
         j_of = np.array([self.d_index[st] for st in table.defenders], dtype=np.int64)
         k = k_of[table.a]
         light = k < 0  # a block lighter than TINY

@@ -237,8 +237,14 @@ def row_ids(rows: Arr) -> tuple[Arr, Arr]:
 
 def sum_by(keys: Arr, w: Arr, zero: Any = 0.0) -> tuple[Arr, Arr]:
     """The distinct ``keys`` (ints, ascending) and the sums of ``w`` over each (``w`` of
-    Fraction objects summed exactly, from ``zero``)."""
+    Fraction objects summed exactly, from ``zero``).  Keys of a small range are counted
+    on a table of every key instead of sorted (the same sums, each key's terms added in
+    the order they come)."""
     if w.dtype != object:
+        if len(keys) and int(keys.min()) >= 0 and int(keys.max()) < 4 * len(keys) + DENSE_KEYS:
+            size = int(keys.max()) + 1
+            u = np.flatnonzero(np.bincount(keys, minlength=size))
+            return u, np.bincount(keys, w, size)[u]
         u, at = np.unique(keys, return_inverse=True)
         return u, np.bincount(at.ravel(), w, len(u))
     acc: dict[int, Any] = {}

@@ -1044,3 +1044,20 @@ def test_a_levels_rows_with_mass_are_gathered_as_numpy_would() -> None:
     assert np.array_equal(kept, ids[has]) and np.array_equal(rows, gathered[has])
     rows[:] = -1.0  # a copy: the table is left as it was
     assert (table >= 0).all()
+
+
+def test_sum_by_counts_small_keys_and_sorts_big_ones_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    # sum_by: keys of a small range counted on a table of every key, others sorted;
+    # the same distinct keys and the same sums bit for bit (each key's terms in order).
+    from engine.odds import aa_table
+    from engine.odds.aa_table import sum_by
+
+    rng = np.random.default_rng(12)
+    keys = rng.integers(0, 300, size=5000)
+    w = rng.random(5000) * 10.0 ** rng.integers(-18, 0, size=5000)
+    dense = sum_by(keys, w)
+    monkeypatch.setattr(aa_table, "DENSE_KEYS", -(10**9))  # every range "big": sorted
+    by_sorting = sum_by(keys, w)
+    assert len(dense[0]) < len(keys) and np.array_equal(dense[0], by_sorting[0])
+    assert np.array_equal(dense[1], by_sorting[1])
+    assert np.array_equal(dense[0], np.unique(keys))
