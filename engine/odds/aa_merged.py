@@ -623,8 +623,26 @@ class MergedTable(TableEngine):
         states: Arr,
     ) -> tuple[Arr, Arr]:
         """Settle rows given their flags (see :meth:`_settle_states`): ``(lims, mass
-        recorded per row)``.  ``states``: each row's attacker state (for ``pairs``)."""
+        recorded per row)``.  ``states``: each row's attacker state (for ``pairs``).
+        Rows with no retreat, no round limit and no stalemate to record are settled by
+        one compiled pass where numba is loaded (:func:`engine.odds.aa_merged_kernel.
+        settle_plain`: the same records, summed in another order)."""
         nD, C = self.nD, self.C
+        if (
+            compiled.numba_loaded() and not last and rows.flags.c_contiguous and not stop.any() and not r_cut.any()
+            and not (r_open[:, 1] > r_open[:, 0]).any() and not ((alive & quiet).any() and self.d_quiet.any())
+        ):  # fmt: skip
+            from engine.odds.aa_merged_kernel import settle_plain
+
+            lims_p, per_row_p, lost, drawn, won, taken = settle_plain(
+                rows, alive, quiet, takes, nD, self.jT, bool(self.setup.defender_fought), self.d_end,
+            )  # fmt: skip
+            self.counts[DEFENDER] += lost
+            self.counts[DRAW] += drawn
+            self.counts[ATTACKER] += won
+            self.d_end[nD] += won
+            self.takes += taken
+            return lims_p, per_row_p
         cols = np.arange(C)[None, :]
         lim = np.where(quiet, nD, self.jT)
         per_row = np.zeros(len(rows))

@@ -1061,3 +1061,38 @@ def test_sum_by_counts_small_keys_and_sorts_big_ones_alike(monkeypatch: pytest.M
     assert len(dense[0]) < len(keys) and np.array_equal(dense[0], by_sorting[0])
     assert np.array_equal(dense[1], by_sorting[1])
     assert np.array_equal(dense[0], np.unique(keys))
+
+
+@pytest.mark.parametrize("fought", [True, False])
+def test_plain_settling_compiled_or_not_records_the_same(monkeypatch: pytest.MonkeyPatch, fought: bool) -> None:
+    # Rows with no retreat, round limit or stalemate: the compiled pass records the
+    # defender's wins, draws and the attacker's wins (and what it takes), each final
+    # column's mass and each row's, and leaves the same cells to fight on as numpy's
+    # masks (sums to rounding).
+    from engine.odds import aa_merged_kernel  # noqa: F401
+
+    setup, _ = setup_battle(AABattle.parse("12 inf, 4 art, 6 fig, 6 bom", "16 inf, 2 tank, 1 fig, 1 aa"), 1.0)
+    setup.defender_fought = fought  # (False: a defender of AA guns alone, say)
+    rng = np.random.default_rng(13)
+    engine = MergedTable(setup)
+    engine._begin()
+    K, C = 40, engine.C
+    rows = rng.random((K, C)) * 10.0 ** rng.integers(-20, 0, size=(K, C))
+    alive = rng.random(K) < 0.7
+    quiet = rng.random(K) < 0.3
+    takes = rng.random(K) < 0.5
+    zeros = np.zeros(K, dtype=bool)
+    got = []
+    for loaded in (True, False):
+        monkeypatch.setattr(aa_merged.compiled, "numba_loaded", lambda _v=loaded: _v)
+        engine._begin()
+        r = rows.copy()
+        lims, per_row = engine._settle_many(r, alive, quiet, zeros, np.zeros(K, dtype=np.int64),
+                                            np.zeros((K, 2), dtype=np.int64), takes, False, np.arange(K))  # fmt: skip
+        got.append((r, lims, per_row, dict(engine.counts), engine.d_end.copy(), engine.takes))
+    (r1, l1, p1, c1, d1, t1), (r2, l2, p2, c2, d2, t2) = got
+    assert np.array_equal(r1, r2) and np.array_equal(l1, l2) and (l1 > 0).any() and (l1 == 0).any()
+    assert p1 == pytest.approx(p2, rel=1e-13) and d1 == pytest.approx(d2, rel=1e-13)
+    assert set(c1) == set(c2) and all(c1[k] == pytest.approx(c2[k], rel=1e-13) for k in c1)
+    assert c1["defender"] > 0 and c1["attacker"] > 0 and (c1.get("draw", 0) > 0) == fought
+    assert t1 == pytest.approx(t2, rel=1e-13) and t1 > 0
