@@ -151,9 +151,11 @@
   inf, 10 art, 10 tanks, 10 fighters and 10 bombers against 60 inf, 15 art, 10 tanks,
   5 fighters and an AA gun for 1 round, then 10 inf, 5 art, 5 tanks, 5 fighters and 5
   bombers joined by the first wave's units still fighting (an even fight: the whole
-  attack wins ~50 %), best of two (~1.6-2.1 s: not met; ~74,000 attacker states, each
-  level's products and their scatter into the next levels most of it; the scatter a
-  compiled loop since 2026-12-02: ~14 % less).
+  attack wins ~50 %), best of two (~1.5-1.6 s on 2026-12-06's slow machine, ~0.85-0.95
+  s at the reference speed, est.; ~2.0-2.2 s there that morning, before the merged
+  engine's bookkeeping went into compiled loops; ~80,000 attacker states, each level's
+  products and their scatter into the next levels most of it; the scatter a compiled
+  loop since 2026-12-02: ~14 % less).
 - ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
   to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~0.35 s
   with the work limit since the attacker's casualties are split, ~0.6 s before, ~3 s
