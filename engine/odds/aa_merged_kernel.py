@@ -370,7 +370,8 @@ def chain_catalogue(B: Any, counts: Any, src: Any, tgt: Any, mult: Any, size: in
     casualties are a function of the state), so the blocks' ~16 states in 17 that are
     shared are never made (the bench's joined wave of 100: 1.3 million steps, 80,000
     states).  Returns ``(sv, hp, next1, starts, ok)``: ``ok`` False where a walk met a
-    state with other hit points than its own (loss sequences that disagree)."""
+    state with other hit points than its own (loss sequences that disagree) or takes a
+    casualty its state does not have."""
     K, nsl = B.shape
     R = counts.shape[1]
     table = np.full(size, -1, dtype=np.int64)
@@ -423,6 +424,9 @@ def chain_catalogue(B: Any, counts: Any, src: Any, tgt: Any, mult: Any, size: in
             while taken == counts[k, r]:
                 r += 1
                 taken = 0
+            if cur[src[r]] <= 0:  # a casualty the state does not have: not a loss sequence
+                ok = False
+                break
             cur[src[r]] -= 1
             code -= mult[src[r]]
             if tgt[r] >= 0:

@@ -914,6 +914,8 @@ def test_the_compiled_walk_catalogues_the_states_as_the_chains_do(
     same = np.array([[1, 1], [1, 1]], dtype=np.int64)
     *_, ok = chain_catalogue(same, np.array([[1, 1], [1, 0]], dtype=np.int64), src, tgt, mult, 9)
     assert not ok  # the second block's (1, 1) claims 1 casualty left, the first's 2
+    *_, ok = chain_catalogue(np.array([[1, 0]], dtype=np.int64), np.array([[2, 0]], dtype=np.int64), src, tgt, mult, 9)
+    assert not ok  # two casualties of slot 0, which holds one
 
 
 def test_the_compiled_add_at_is_numpys_add_at() -> None:
