@@ -183,6 +183,19 @@ def add_rows(into: Any, at: Any, rows: Any, of: Any, w: Any) -> None:
 
 
 @_compiled
+def tail_chances(suffix: Any, A: Any, n: int) -> None:
+    """``suffix[t]`` = row ``n`` of ``A``'s chance of at least ``t`` hits, ``t`` below
+    ``A``'s width (``suffix[La]`` is left as it is: 0), summed from the most hits down
+    as numpy's cumsum of the reversed row does (the same numbers bit for bit)."""
+    La = A.shape[1]
+    acc = A[n, La - 1]
+    suffix[La - 1] = acc
+    for t in range(La - 2, -1, -1):
+        acc = acc + A[n, t]
+        suffix[t] = acc
+
+
+@_compiled
 def past_terms(Y: Any, A: Any, lims: Any, col0: int) -> Any:
     """The in-row mass each row carries past its live columns, term by term, for
     :meth:`engine.odds.aa_table.TableEngine._rows_window`: ``P[n, j] = Y[j, n] * p(row
@@ -195,11 +208,7 @@ def past_terms(Y: Any, A: Any, lims: Any, col0: int) -> Any:
     P = np.empty((K, ws))
     suffix = np.zeros(La + 1)
     for n in range(K):
-        acc = A[n, La - 1]
-        suffix[La - 1] = acc
-        for t in range(La - 2, -1, -1):
-            acc = acc + A[n, t]
-            suffix[t] = acc
+        tail_chances(suffix, A, n)
         for j in range(ws):
             d = lims[n] - (col0 + j)
             d = 0 if d < 0 else (La if d > La else d)
@@ -322,11 +331,7 @@ def rows_window(rows: Any, lims: Any, A: Any, d0: Any, tiny: float, cut: float) 
         suffix = np.zeros(La + 1)
         col0 = lo + js
         for n in range(K):
-            acc = A[n, La - 1]
-            suffix[La - 1] = acc
-            for t in range(La - 2, -1, -1):
-                acc = acc + A[n, t]
-                suffix[t] = acc
+            tail_chances(suffix, A, n)
             s = 0.0
             for j in range(max(0, lims[n] - col0 - La), min(ws, lims[n] - col0)):
                 s += Y[j, n] * suffix[lims[n] - (col0 + j)]
@@ -533,19 +538,14 @@ def folded_factor(xT: Any, A: Any, keep: int) -> Any:
     ``A``'s outcomes), the same numbers as numpy's suffix table and gathered copy, in one pass."""
     w, K = xT.shape
     La = A.shape[1]
-    suffix = np.zeros((K, La + 1))
-    for n in range(K):
-        acc = A[n, La - 1]
-        suffix[n, La - 1] = acc
-        for t in range(La - 2, -1, -1):
-            acc = acc + A[n, t]
-            suffix[n, t] = acc
+    suffix = np.zeros(La + 1)
     Z = np.empty((w, K))
-    for j in range(w):
-        d = keep - 1 - j
-        d = 0 if d < 0 else (La if d > La else d)
-        for n in range(K):
-            Z[j, n] = xT[j, n] * suffix[n, d]
+    for n in range(K):
+        tail_chances(suffix, A, n)
+        for j in range(w):
+            d = keep - 1 - j
+            d = 0 if d < 0 else (La if d > La else d)
+            Z[j, n] = xT[j, n] * suffix[d]
     return Z
 
 
