@@ -246,8 +246,7 @@ class StartTable(StateArrays, Sequence[Start[N]]):
 
         if self.rows is not None:
             return np.ascontiguousarray(self.rows[ids], dtype=np.int64)
-        rows = np.array([self.attackers[i] for i in ids.tolist()], dtype=np.int64)
-        return rows if len(rows) else rows.reshape(0, len(self.attackers[0]) if self.attackers else 0)
+        return np.array([self.attackers[i] for i in ids.tolist()], dtype=np.int64)
 
     @overload
     def __getitem__(self, i: int) -> Start[N]: ...

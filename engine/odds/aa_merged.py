@@ -109,19 +109,28 @@ class _States(Sequence[State]):
         return tuple(self.sv[s].tolist())
 
 
-def _chains(att: Side, B: Arr) -> tuple[Arr, Arr]:
-    """Every block's loss sequence (``B[k]``: its first state as counts) without kept
-    land units, all at once from the loss order's runs (Side.step_runs): ``(lens,
-    rows)``, block ``k``'s ``lens[k]`` states one after another in ``rows``."""
+def _run_counts(att: Side, B: Arr) -> tuple[Arr, Arr, Arr]:
+    """The loss order's runs (Side.step_runs, kept land units aside) for the blocks
+    ``B`` (a first state as counts each): ``(counts, src, tgt)``, ``counts[k, r]`` the
+    casualties block ``k`` takes in run ``r``, each taking a unit from slot ``src[r]``
+    (into ``tgt[r]`` where that is ``>= 0``: a battleship's first hit)."""
     runs = att.step_runs()
-    K, R = len(B), len(runs)
-    counts = np.zeros((K, R), dtype=np.int64)  # casualties per run
+    counts = np.zeros((len(B), len(runs)), dtype=np.int64)
     for r, (_, slots) in enumerate(runs):
         counts[:, r] = B[:, list(slots)].sum(axis=1)
-    lens = counts.sum(axis=1) + 1
-    first = np.cumsum(lens) - lens  # each block's first row
     src = np.array([step.source for step, _ in runs], dtype=np.int64)
     tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
+    return counts, src, tgt
+
+
+def _chains(att: Side, B: Arr) -> tuple[Arr, Arr]:
+    """Every block's loss sequence (``B[k]``: its first state as counts) without kept
+    land units, all at once from the loss order's runs (:func:`_run_counts`): ``(lens,
+    rows)``, block ``k``'s ``lens[k]`` states one after another in ``rows``."""
+    counts, src, tgt = _run_counts(att, B)
+    K, R = counts.shape
+    lens = counts.sum(axis=1) + 1
+    first = np.cumsum(lens) - lens  # each block's first row
     # A run's change to the counts per casualty; each block's last state (what the
     # runs leave: units that are never casualties, such as AA guns).
     change = np.zeros((R, B.shape[1]), dtype=np.int64)
@@ -199,10 +208,6 @@ def _catalogue_rows(att: Side, blocks: list[State], rows: Arr | None = None) -> 
     return _States(sv), hp, next1, sv, sid[np.cumsum(lens) - lens]
 
 
-# _pair_table: cells are counted on a table of every cell where it has at most this
-# many more than four per pair kept (else sorted).
-DENSE_CELLS = 2**20
-
 # The compiled walk's table of state codes: its size at most (int64 entries, 64 MB).
 WALK_TABLE_MAX = 2**23
 
@@ -215,12 +220,7 @@ def _walked_catalogue(att: Side, B: Arr) -> tuple[_States, Arr, Arr, Arr, Arr] |
     table over WALK_TABLE_MAX."""
     from engine.odds.aa_merged_kernel import chain_catalogue
 
-    runs = att.step_runs()
-    src = np.array([step.source for step, _ in runs], dtype=np.int64)
-    tgt = np.array([step.target for step, _ in runs], dtype=np.int64)
-    counts = np.zeros((len(B), len(runs)), dtype=np.int64)
-    for r, (_, slots) in enumerate(runs):
-        counts[:, r] = B[:, list(slots)].sum(axis=1)
+    counts, src, tgt = _run_counts(att, B)
     # A bound on each slot's count along the walks: its first count, plus what runs
     # into it can bring (a battleship's first hit moves it to its damaged slot).
     base = B.max(axis=0) + 1 if len(B) else np.ones(B.shape[1], dtype=np.int64)
@@ -1032,15 +1032,7 @@ class MergedTable(TableEngine):
             r, c = np.nonzero(rows)
             keys.append(states[r] * C + c)
             masses.append(rows[r, c])
-        key_all, mass_all = np.concatenate(keys), np.concatenate(masses)
-        size = len(self.sv) * C
-        if size <= 4 * len(key_all) + DENSE_CELLS:
-            # Counted on a table of every cell instead of sorted: the same sums (each
-            # cell's masses added in the order they come, as sum_by's bincount does).
-            key = np.flatnonzero(np.bincount(key_all, minlength=size))
-            mass = np.bincount(key_all, mass_all, size)[key]
-        else:
-            key, mass = sum_by(key_all, mass_all)
+        key, mass = sum_by(np.concatenate(keys), np.concatenate(masses))  # (counted, not sorted, where they are few)
         s_of, j_of = np.divmod(key, C)
         # The keys ascend, so do their states: each new state starts a run.
         new = np.ones(len(s_of), dtype=bool)

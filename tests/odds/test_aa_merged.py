@@ -934,8 +934,11 @@ def test_the_compiled_add_at_is_numpys_add_at() -> None:
 
 
 def test_pairs_kept_are_summed_alike_by_a_table_of_cells_or_sorted(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The pairs still fighting after a round limit, summed by (state, column) on a
-    # table of every cell where it is small, else sorted (sum_by): the same pairs.
+    # The pairs still fighting after a round limit, summed by (state, column): by
+    # sum_by's table of every key where they are few, else sorted; the same pairs, and
+    # each pair's mass the sum of its cells.
+    from engine.odds import aa_table
+
     battle = AABattle.parse("12 inf, 4 art, 6 fig, 6 bom", "16 inf, 2 tank, 1 fig, 1 aa", rounds=2)
     setup, _ = setup_battle(battle, 1.0)
     engine = MergedTable(setup)
@@ -944,19 +947,17 @@ def test_pairs_kept_are_summed_alike_by_a_table_of_cells_or_sorted(monkeypatch: 
     assert len(engine.pairs) > 1
     kept = engine.pairs + engine.pairs[:1]  # a state's cells met twice: summed
     dense = engine._pair_table(kept)
-    monkeypatch.setattr(aa_merged, "DENSE_CELLS", -(10**12))
-    sums: list[int] = []
-    real = aa_merged.sum_by
-
-    def counted(keys: Any, w: Any) -> Any:
-        sums.append(len(keys))
-        return real(keys, w)
-
-    monkeypatch.setattr(aa_merged, "sum_by", counted)
+    monkeypatch.setattr(aa_table, "DENSE_KEYS", -(10**12))  # every range "big": sorted
     by_sorting = engine._pair_table(kept)
-    assert sums and dense.attackers == by_sorting.attackers and len(dense.a) > 100
+    assert dense.attackers == by_sorting.attackers and len(dense.a) > 100
     for name in ("a", "d", "w"):
         assert np.array_equal(getattr(dense, name), getattr(by_sorting, name)), name
+    want: dict[tuple[Any, Any], float] = {}
+    for states, rows in kept:
+        for n, c in zip(*np.nonzero(rows)):
+            key = (tuple(engine.sv[states[n]].tolist()), engine.d_tab.states[c])
+            want[key] = want.get(key, 0.0) + float(rows[n, c])
+    assert dict(dense) == pytest.approx(want, rel=1e-13)
 
 
 def test_the_compiled_clear_outside_leaves_each_rows_window() -> None:
