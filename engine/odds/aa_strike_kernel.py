@@ -595,15 +595,16 @@ def _fire(m: float, p: int, d: int, hb: Any, tagged: bool, x2: Any, tags: Any, a
 
 
 @_borrowing
-def _take_ring(x2: Any, tags: Any, p: int, ring: Any, tops: Any) -> None:
+def _take_ring(x2: Any, tags: Any, p: int, ring: Any, tops: Any, cols: Any) -> None:
     """The masses ``ring`` holds for row ``p`` (see :func:`_owed`) join the row's tags
     ``x2`` (each owes the fire of its aircraft lost, as a tag does), taken out: once
-    per row, before its pairs (a test per pair cost ~5 % of every strike battle)."""
+    per row, before its pairs (a test per pair cost ~5 % of every strike battle), at
+    the columns ``cols`` lists for it (a test per column cost a traced solve split at
+    every pair ~4 % where few pairs hold many tags)."""
     slot = p % ring.shape[0]
-    for d in range(tops.shape[1]):
+    for x in range(cols[slot, 0]):
+        d = cols[slot, x + 1]
         top = tops[slot, d]
-        if top < 0:
-            continue
         cur = ring[slot, d]
         for t in range(top + 1):
             x2[d, t] += cur[t]
@@ -611,17 +612,20 @@ def _take_ring(x2: Any, tags: Any, p: int, ring: Any, tops: Any) -> None:
         if top >= tags[d]:
             tags[d] = top + 1
         tops[slot, d] = -1
+    cols[slot, 0] = 0
 
 
 @_borrowing
-def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring: Any, tops: Any) -> tuple[float, int]:
+def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring: Any, tops: Any,
+          cols: Any) -> tuple[float, int]:
     """Step 4 split (:func:`solve` with ``lost_air``): a mass at Y's column ``d`` whose
     round began with ``t`` more aircraft (the row's tag ``x2[d, t]``, t < ``nt``) rolls
     Y's aircraft at ``k`` and the dice of the ``t`` aircraft steps lost (``k - t + 1 ..
     k``, ``lost_air``).  Those are taken one step at a time, the last first: what they
     score moves X along its other steps at once, into ``ring`` (by row mod its length,
-    column, aircraft still owed; ``tops``: each entry's bound on those; they join that
-    row's tags when it comes, :func:`_take_ring`), and what they miss stays, owing one
+    column, aircraft still owed; ``tops``: each entry's bound on those, ``cols``: each
+    row's columns holding some, their count first; they join that row's tags when it
+    comes, :func:`_take_ring`), and what they miss stays, owing one
     step fewer.  The tags are taken out; ``(what owes Y's aircraft at k alone,
     products)``, spread once with the pair's own round."""
     units, lens = lost_air[0], lost_air[1]
@@ -639,6 +643,9 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
             s2 = min(p + h, P) % R
             ring[s2, d, t - 1] += m * u[h]
             if t - 1 > tops[s2, d]:
+                if tops[s2, d] < 0:
+                    cols[s2, 0] += 1
+                    cols[s2, cols[s2, 0]] = d
                 tops[s2, d] = t - 1
         n += lens[j]
     owed = x2[d, 0]  # (0 where no tag: _clear leaves every cell past a row's tags 0)
@@ -795,12 +802,15 @@ def solve(
     strike).  Moves only go to later columns or rows, so such a column is reached from
     round starts and step 0 alone: steps 1-4 never start there.
 
-    Where ``lost_air`` (:func:`engine.odds.aa_strike._lost_air`) is not empty and the
-    solve is not traced, step 4 is split at the pairs it marks (:func:`_owed`): the
+    Where ``lost_air`` (:func:`engine.odds.aa_strike._lost_air`) is not empty, step 4
+    is split at the pairs it marks (:func:`_owed`): the
     dice of the aircraft a mass lost in its round are taken one step at a time, and
     what is left is spread once per pair, instead of each tag over its own aircraft's
     fire.  The same sums, in another order (fewer products where Y's aircraft fire is
-    wide and a pair holds many tags).
+    wide and a pair holds many tags).  A traced solve's ``lost_air`` is
+    :func:`chances`' ``air_units``: the chances backward takes the tags of the pairs it
+    split from the tag before (:func:`_owed_back`), where the rungs of the masses this
+    solve spread there hold what those tags read.
 
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[p, p', column])`` (past
     X's submarines, by where X's other steps stood), made by numpy
@@ -823,11 +833,12 @@ def solve(
     traced = visits.shape[0] > 0
     if traced:
         _check_traced(visits, tagb, reach, S, P, ND)
-    # Step 4 split (see _owed) where the lost aircraft's dice are given, but in the
-    # traced solve (its records are the whole step's, as the chances backward reads it).
-    split = lost_air[0].shape[0] > 0 and not traced
+    # Step 4 split (see _owed) where the lost aircraft's dice are given (a traced
+    # solve's as the chances backward follows them: aa_strike._traced_air).
+    split = lost_air[0].shape[0] > 0
     ring = np.zeros((lost_air[0].shape[1] if split else 0, ND, lost_air[2] + 1))
     tops = np.full((ring.shape[0], ND), -1, dtype=np.int64)
+    cols = np.zeros((ring.shape[0], ND + 1), dtype=np.int64)
     for s in range(S, -1, -1):
         for p in range(W):
             if work > budget:
@@ -842,7 +853,7 @@ def solve(
             g_row[:] = 0.0
             _clear(x2, tags)
             if split:
-                _take_ring(x2, tags, p, ring, tops)
+                _take_ring(x2, tags, p, ring, tops, cols)
             ax = alive_x[r]
             f_stay = p == P  # none of X's other steps left: Y's aircraft hits land nowhere
             for d in range(ND):
@@ -891,7 +902,7 @@ def solve(
                         if m != 0.0:
                             s_in += m * (1.0 if f_stay else f[0][k - t, 0])
                 else:
-                    owed, n = _owed(x2, d, nt, k, p, P, lost_air, ring, tops)
+                    owed, n = _owed(x2, d, nt, k, p, P, lost_air, ring, tops, cols)
                     work += n
                     s_in += owed * f[0][k, 0]
                 s_in += (xu * a0 + hstay) * f00
@@ -995,7 +1006,7 @@ def solve(
                     work += n
                 if not f_stay:
                     if traced:
-                        reach[r, d] = _top(x2, d, nt, x1t * a0 + hstay)
+                        reach[r, d] = _top(x2, d, 0 if here else nt, owed + x1t * a0 + hstay)
                     # (here: the tags are in owed, x2 emptied by _owed)
                     lost, n = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps, fb, f,
                                         f_lad, bits)
@@ -1252,10 +1263,11 @@ def _mix(row: Any, window: Any, lo: int, hi: int) -> tuple[float, float]:
 
 
 @_borrowing
-def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int, d: int, lo_s: Any, hi_s: Any,
-                    m: float, z_lo: Any, z_hi: Any, spans: Any, window: Any, bits: Any) -> int:
+def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, rec: int, r: int, p: int, P: int, d: int, lo_s: Any,
+                    hi_s: Any, m: float, z_lo: Any, z_hi: Any, spans: Any, window: Any, bits: Any) -> int:
     """Step 4 backward from (row r, column d), for each tag t below ``nt`` (Y's
-    aircraft at ``k - t`` rolling, at least one hit): its value as an interval over the
+    aircraft at ``k - t`` rolling, at least one hit) but tags 1 to ``rec`` (worked out
+    from the tag before, :func:`_owed_back`): its value as an interval over the
     later rows' values, into ``z_lo[d, t]`` and ``z_hi[d, t]``; the products.  Each tag
     is pulled over the outcomes of the rung of ``m`` (:func:`_rung`; ``m`` at least any
     mass of one tag step 4 spread there, so a rung holds every outcome step 4 spread
@@ -1268,6 +1280,8 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int
     last = 0
     n = 0
     for t in range(nt):
+        if 0 < t <= rec:
+            continue
         kk = k - t
         lo, hi, left = _rung(ladder, kk, m, bits)
         spans[0, t] = lo
@@ -1283,6 +1297,8 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, r: int, p: int, P: int
         window[0, nf] = lo_s[d, rr]
         window[1, nf] = hi_s[d, rr]
     for t in range(nt):
+        if 0 < t <= rec:
+            continue
         kk = k - t
         low, high = _mix(table[kk], window, spans[0, t], spans[1, t])
         z_lo[d, t] = low
@@ -1328,6 +1344,37 @@ def _y_strike_pull(yb: Any, b: Any, i: int, s: int, p: int, d: int, S: int, P: i
     return low, high, n
 
 
+@_borrowing
+def _owed_back(z_lo: Any, z_hi: Any, d: int, rec: int, k: int, units: Any, o_lo: Any, o_hi: Any) -> int:
+    """Step 4 backward at column d for tags 1 to ``rec`` (Y's aircraft at ``k - t``
+    rolling), each from the tag before it: the dice of Y's aircraft at ``k - t`` are
+    those at ``k - t + 1`` and the die of the aircraft step ``k - t + 1`` takes away
+    (``units``, its chances of 0 and 1 hit: :func:`engine.odds.aa_strike._air_units`),
+    so a tag's value is that die's mix of the tag before it here (``z_lo``, ``z_hi``,
+    this pair: a miss) and at the row one of X's other steps further on (``o_lo``,
+    ``o_hi`` by tag: a hit), as :func:`_owed` takes those dice forward.  Two products a
+    tag instead of a pull over its aircraft's whole fire; the products."""
+    for t in range(1, rec + 1):
+        u = units[k - t + 1]
+        z_lo[d, t] = u[0] * z_lo[d, t - 1] + u[1] * o_lo[t - 1]
+        z_hi[d, t] = min(1.0, u[0] * z_hi[d, t - 1] + u[1] * o_hi[t - 1])
+    return 2 * rec
+
+
+@_borrowing
+def _kept_for(met: Any, r: int, p: int, q: int, d: int, gate: int, wide: bool, most: int) -> int:
+    """How many of the values after X's fire by tag (at most ``most``) the pair of
+    column d in the row before (s, p) reads in :func:`chances` (:func:`_owed_back`,
+    its tags 1 to nt - 1 reading 0 to nt - 2 here): 0 but where that row is past X's
+    submarines and the traced solve split step 4 at that pair."""
+    if p == 0 or p - 1 < q or not wide:
+        return 0
+    tb = int(met[r - 1, d])
+    if tb - 1 <= gate:
+        return 0
+    return min(most, tb - 2)
+
+
 @_compiled
 def chances(
     S: int, P: int, q: int, x_attacks: bool, defender_fought: bool,
@@ -1335,7 +1382,7 @@ def chances(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     tagb: Any, reach: Any, gvis: Any, visits: Any, back: Any, tiny: float, budget: int, yb: Any, ys: bool,
-    values: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any,
+    values: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any, air_units: Any,
 ) -> tuple[Any, Any, int]:
     """The attacker's chance to win by fighting on to the end from each pair where a
     round starts, as an interval: ``(low, high, work)`` (columns x rows; the products
@@ -1356,6 +1403,10 @@ def chances(
     outcomes cut) counts as a loss in ``low`` and a win in ``high``.  With ``ys`` both
     sides strike (see :func:`solve`): each pair's value after step 0 is kept too.  Where
     Y has a destroyer (``yd``), a pair's moves after step 0 are :func:`_destroyer_pull`.
+    Where the traced solve split step 4 (``air_units``, its ``lost_air``), a pair's
+    tags are worked out from the tag before (:func:`_owed_back`) as far as the row
+    after it kept its values (:func:`_kept_for`), the others pulled.
+
     Where ``back`` (columns x rows, or empty) is true the battle's own retreat rule acts
     (fewer than K units left): a round ending there is a retreat, never a win, so the
     chance of fighting on is the battle's with its other rules, as the table engine's
@@ -1389,6 +1440,20 @@ def chances(
     bt, b_lo, b_hi, b_cut, _, _ = b
     ft = f[0]
     KT = air_lost.max() + 1  # tags: the most aircraft one general fire takes, plus one
+    # Step 4's tags from the tag before (_owed_back) at the pairs where the traced solve
+    # split step 4 (_owed, with this ``air_units`` as its ``lost_air``) and the dice Y's
+    # aircraft steps take away are one die each: each row's values after X's fire by
+    # column and tag kept for the row before it (the next one worked out with that s:
+    # blocks of p from the last), one table per s: as many as that row's pair of the
+    # column reads (o_n), and the p they were kept at (o_at).
+    units = air_units[0]
+    chained = units.shape[0] > 0 and units.shape[1] == 2
+    gate = air_units[4]
+    wide = air_units[3]
+    o_lo = np.zeros((S + 1 if chained else 0, ND, KT))
+    o_hi = np.zeros((S + 1 if chained else 0, ND, KT))
+    o_n = np.zeros((S + 1 if chained else 0, ND), dtype=np.int64)
+    o_at = np.full((S + 1 if chained else 0, ND), -1, dtype=np.int64)
     vg_lo = np.zeros(ND)  # after the strike (this row)
     vg_hi = np.zeros(ND)
     z_lo = np.zeros((ND, KT))  # after X's fire, by aircraft lost (this row)
@@ -1424,6 +1489,9 @@ def chances(
                 vg_lo[d] = 0.0
                 vg_hi[d] = 1.0
                 continue
+            below = 0  # tags kept at (s, p + 1) for this column
+            if chained and o_at[s, d] == p + 1:
+                below = o_n[s, d]
             i = yi[d]
             k = yk[d]
             ay = alive_y[d]
@@ -1444,8 +1512,9 @@ def chances(
                 # others where the values after X's fire are kept (below).
                 if not f_stay:
                     nt = 1 if joint and live else max(tb - 1, 1)
-                    work += _aircraft_pulls(f, ladder, k, nt, r, p, P, d, lo_s, hi_s, reach[r, d], z_lo, z_hi, spans,
-                                            window, bits)
+                    rec = min(nt - 1, below) if not joint and tb - 1 > gate and wide[k] else 0
+                    work += _aircraft_pulls(f, ladder, k, nt, rec, r, p, P, d, lo_s, hi_s, reach[r, d], z_lo, z_hi,
+                                            spans, window, bits)
                     zl0, zh0 = z_lo[d, 0], z_hi[d, 0]
                 # Step 3 from the pair after Y's unrestricted hits, to later columns.
                 if not y_dead:
@@ -1552,11 +1621,28 @@ def chances(
                 for t in range(1, nt):
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
-            elif nt > 1:  # (step 4's sums of these tags: pulled above)
-                for t in range(1, nt):
+                if chained:  # every tag's value here: aircraft hits land nowhere
+                    keep = _kept_for(met, r, p, q, d, gate, wide[k], KT)
+                    if keep > 0:
+                        o_lo[s, d, :keep] = xl
+                        o_hi[s, d, :keep] = xh
+                        o_n[s, d] = keep
+                        o_at[s, d] = p
+            else:
+                rec = min(nt - 1, below) if not joint and tb - 1 > gate and wide[k] else 0
+                if rec > 0:  # (rec: as for the pulls above)
+                    work += _owed_back(z_lo, z_hi, d, rec, k, units, o_lo[s, d], o_hi[s, d])
+                for t in range(rec + 1, nt):  # (step 4's sums of these tags: pulled above)
                     kk = k - t
                     z_lo[d, t] = ft[kk, 0] * xl + z_lo[d, t]
                     z_hi[d, t] = min(1.0, ft[kk, 0] * xh + z_hi[d, t])
+                if chained:
+                    keep = _kept_for(met, r, p, q, d, gate, wide[k], nt)
+                    if keep > 0:
+                        o_lo[s, d, :keep] = z_lo[d, :keep]
+                        o_hi[s, d, :keep] = z_hi[d, :keep]
+                        o_n[s, d] = keep
+                        o_at[s, d] = p
             zn[d] = nt
             if s == 0 and y_dead:
                 for src in range(p):

@@ -422,19 +422,27 @@ def test_retreat_by_win_chance_with_a_round_limit_in_the_compiled_pass_matches_t
         ("3 sub, 1 bat, 1 bom", "1 des, 2 cru, 1 car, 2 fig"),
         # ... and its submarines strike too, X's sunk by them not striking back.
         ("3 sub, 1 cru", "2 sub, 1 des, 1 car, 2 fig"),
+        # Six of Y's aircraft: pairs holding several tags (gate 0: taken from the tag
+        # before, aa_strike_kernel._owed_back, beside pairs left out).
+        ("4 sub, 1 cru, 1 bat", "1 cru, 3 car, 6 fig"),
     ],
 )
 @pytest.mark.parametrize("least", [1e-19, 1e-3])
-def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str, least: float) -> None:
+@pytest.mark.parametrize("gate", [aa_strike.TRACED_SPLIT_TAGS, 0])
+def test_win_chances_backward_are_the_exact_chances(monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str,
+                                                     least: float, gate: int) -> None:
     # Every pair's chance to win by fighting on, from the backward pass, against the
     # battle solved exactly (fractions) from that pair: inside its interval, which is
     # narrow where the forward pass met the pair with at least ``least`` of mass in all
     # (aa_strike.CHANCE_LEAST; the pairs with less are anything, and so wider are the
     # intervals of the pairs whose rounds reach them, but they still hold the chance).
+    # ``gate`` 0: the traced solve splits step 4 at every pair holding a tag, and the
+    # backward pass takes those tags from the tag before (aa_strike_kernel._owed_back).
     from fractions import Fraction
 
     from engine.odds.aa_strike_kernel import chances, solve
 
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", gate)
     battle = AABattle.parse(attacker, defender, mode="sea")
     setup, _ = setup_battle(battle, 1.0)
     solver = aa_strike.StrikeSolver(setup)
@@ -448,10 +456,11 @@ def test_win_chances_backward_are_the_exact_chances(attacker: str, defender: str
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
+    split = aa_strike._traced_air(solver.lost_air, solver.air_units, int(solver.air_lost.max(initial=0)))
     solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
-          solver._moved(ps), *solver._destroyers(), solver.lost_air)
+          solver._moved(ps), *solver._destroyers(), split)
     low, high, _ = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
-                           solver._values(ps), *solver._destroyers())
+                           solver._values(ps), *solver._destroyers(), split)
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
     assert len(met) > 20
@@ -1154,3 +1163,85 @@ def test_step_4_split_makes_fewer_products(monkeypatch: pytest.MonkeyPatch) -> N
         work.append(solver.work.done)
     natural, everywhere, never = work
     assert everywhere < 0.5 * never and natural < never, work
+
+
+def _chances(battle: AABattle, back_split: bool, monkeypatch: pytest.MonkeyPatch, least: float) -> tuple[Any, ...]:
+    """The traced solve and the chances backward of ``battle`` from round 1's starts,
+    with the backward split (every pair holding a tag) or without, the pairs met with
+    less than ``least`` of mass in all left out: ``(low, high, visits, products of the
+    backward pass)``."""
+    from engine.odds.aa_strike_kernel import chances, solve
+
+    monkeypatch.setattr(aa_strike, "BACK_SPLIT", back_split)
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", 0)
+    setup, _ = setup_battle(battle, 1.0)
+    solver = aa_strike.StrikeSolver(setup)
+    initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
+    ps = solver._place(initial, Tally.empty(1.0), tables=3)
+    assert ps is not None
+    visits = ps * 0.0
+    tagb = np.zeros(ps.shape[::-1], dtype=np.int32)
+    reach = np.zeros(ps.shape[::-1], dtype=np.float32)
+    none = ps[:0, :0] > 0
+    gvis = visits[: max(solver.q, 1)] * 0.0
+    z0 = ps * 0.0 if solver.ys else visits[:0, :0]
+    split = aa_strike._traced_air(solver.lost_air, solver.air_units, int(solver.air_lost.max(initial=0)))
+    assert (split[0].size > 0) is back_split
+    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
+          solver._moved(ps), *solver._destroyers(), split)
+    low, high, work = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
+                              solver._values(ps), *solver._destroyers(), split)
+    return low, high, visits, work
+
+
+@pytest.mark.parametrize(("attacker", "defender", "fewer"), [
+    ("6 sub, 2 cru, 2 bat", "3 cru, 4 car, 8 fig", 1.0),  # Y defends with 8 fighters (X's fire takes them in tags)
+    ("14 fig, 4 bom, 2 bat", "5 sub, 3 des, 4 cru, 2 bat", 0.6),  # Y attacks with 18 aircraft
+    ("6 sub, 3 cru", "1 des, 2 cru, 3 car, 6 fig", 1.0),  # Y's destroyer: its aircraft hit X's submarines (A-10.6)
+])
+@pytest.mark.parametrize("least", [1e-17, 1e-4])
+def test_chances_backward_split_matches_the_pulls(monkeypatch: pytest.MonkeyPatch, attacker: str,
+                                                    defender: str, fewer: float, least: float) -> None:
+    # The chances backward with each tag from the tag before (a lost aircraft's die: a
+    # miss here, a hit at the row one of X's other steps further on, A-10.4) against
+    # the same pass pulling every tag over its aircraft's whole fire: the same chances
+    # wherever both intervals are narrow, overlapping everywhere, as narrow in all
+    # (their widths weighted by the round starts there: what a decision can leave
+    # unsure), for fewer products (~45 % fewer against 18 aircraft).  ``least`` 1e-4:
+    # many pairs left out (anything), next to pairs whose tags are taken so (a tag
+    # there is read from the row before only where that row kept its values).
+    battle = AABattle.parse(attacker, defender, mode="sea")
+    lo0, hi0, vis0, work0 = _chances(battle, False, monkeypatch, least)
+    lo1, hi1, vis1, work1 = _chances(battle, True, monkeypatch, least)
+    narrow = (vis0 > 0) & (vis1 > 0) & (hi0 - lo0 < 1e-12) & (hi1 - lo1 < 1e-12)
+    assert narrow.sum() > (100 if least < 1e-10 else 20)
+    assert np.abs(lo1[narrow] - lo0[narrow]).max() < 1e-12
+    assert (lo1 <= hi0 + 1e-12).all() and (lo0 <= hi1 + 1e-12).all()
+    assert ((hi1 - lo1) * vis1).sum() <= 1.5 * ((hi0 - lo0) * vis0).sum() + 1e-18
+    assert work1 < fewer * work0, (work1, work0)
+
+
+@pytest.mark.parametrize("options", [{"retreat_chance": 40}, {"retreat_chance": 60, "rounds": 4}])
+def test_a_retreat_by_win_chance_with_the_backward_split_matches_without(monkeypatch: pytest.MonkeyPatch,
+                                                                         options: dict[str, Any]) -> None:
+    # The whole answer of a retreat by win chance (the traced solve split, the chances
+    # backward taking tags from the tag before, then the solve with the retreats, or
+    # the rounds walked with those decisions) and without either split: the same to
+    # both error bounds, with pairs retreating.
+    battle = AABattle.parse("6 sub, 2 cru, 2 bat", "3 cru, 4 car, 8 fig", mode="sea", **options)
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", 0)
+    decided: list[object] = []
+    decide = aa_strike.StrikeSolver.decide
+
+    def counted(self: aa_strike.StrikeSolver, initial: Any, threshold: float) -> Any:
+        decided.append(threshold)
+        return decide(self, initial, threshold)
+
+    monkeypatch.setattr(aa_strike.StrikeSolver, "decide", counted)
+    new = aa_odds(battle)
+    assert decided
+    monkeypatch.setattr(aa_strike, "BACK_SPLIT", False)
+    old = aa_odds(battle)
+    assert new.retreat > 0.01
+    assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-13, same_states=False)
+    assert new.error_bound < 1e-11
