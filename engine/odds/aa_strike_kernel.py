@@ -1464,6 +1464,7 @@ def chances(
     spans = np.zeros((2, KT), dtype=np.int64)  # step 4's tags: their outcomes, and the values they read
     window = np.zeros((2, ft.shape[1]))
     at_x, ax_lo, ax_hi, ax_cut, _, _ = a
+    uu_hi, ud_hi = u[2], ud[2]  # Y's unrestricted hits at most, without and with its submarines' (qt below)
     zfire = np.zeros((2, at_x.shape[1]))  # the values X's fire reads from one column, by hits
     ladder = span_ladder(f, tiny)
     bits = rung_bits()
@@ -1649,10 +1650,14 @@ def chances(
                     qt_lo[d, src, p] = z0l
                     qt_hi[d, src, p] = z0h
             elif s == 0 and p > 0:
-                # :func:`_fire_pull` from every src (outcomes from 0 on): each reads the
-                # same values by hits, gathered once (the kept tags' values, else
-                # anything: 0 and 1), then read in runs.  The same products in the same
-                # order: the same sums, bit for bit.
+                # :func:`_fire_pull` from every src step 2 reads here (outcomes from 0
+                # on): each reads the same values by hits, gathered once (the kept tags'
+                # values, else anything: 0 and 1), then read in runs.  The same products
+                # in the same order: the same sums, bit for bit.  Step 2 comes here from
+                # a row (s', src) with nu > s' of Y's unrestricted hits: p - src <= nu
+                # <= the most Y's unrestricted fire at i scores (with its submarines'
+                # or not), so the rows further back never read these values (against
+                # 85 aircraft, X's 96 other steps: ~2/5 of the pass's products).
                 for h in range(at_x.shape[1]):
                     d2 = nxt_fire[d, h]
                     t = air_lost[d, h]
@@ -1662,7 +1667,7 @@ def chances(
                     else:
                         zfire[0, h] = 0.0
                         zfire[1, h] = 1.0
-                for src in range(p):
+                for src in range(max(0, p - max(uu_hi[i], ud_hi[i])), p):
                     tl = 0.0
                     th = ax_cut[src]
                     for h in range(ax_lo[src], ax_hi[src] + 1):
