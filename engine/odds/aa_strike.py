@@ -107,18 +107,23 @@ BACK_ROW = OUTCOME_ROWS.index(RETREAT)  # the kernel's outcome row of a retreat 
 # 12 and 16 tags alike against 85 aircraft; 8 cost the striker-transports battle ~2 %).
 SPLIT_WIDTH = 24
 SPLIT_TAGS = 12
-# A retreat by win chance: the traced solve splits step 4 at every pair holding more
-# than TRACED_SPLIT_TAGS tags, whatever the width of Y's aircraft fire (_traced_air),
-# and the chances backward takes those pairs' tags from the tag before and the lost
-# aircraft's die (aa_strike_kernel._owed_back) instead of a pull over each tag's
-# aircraft fire.  False: the traced solve unsplit, every tag pulled (the tests compare
-# the two).  Measured on the bench's four retreats by win chance, alternated in one
-# process (2026-12-06): 2, 8, 12, 16 and 24 tags; 12 took the struck aircraft's ~21 %
-# off, the other destroyers' ~7 %, the strike battle's ~5 %, and cost the defender's
-# strikes ~2 % (its traced solve is slower split, for more tags a pair and no fewer
-# products that count; 2 tags cost it ~4 %).
+# A retreat by win chance: where Y's aircraft fire spans more than TRACED_SPLIT_WIDTH
+# outcomes at its widest, the traced solve splits step 4 at every pair holding more
+# than TRACED_SPLIT_TAGS tags (_traced_air), and the chances backward takes those
+# pairs' tags from the tag before and the lost aircraft's die
+# (aa_strike_kernel._owed_back) instead of a pull over each tag's aircraft fire.
+# False: the traced solve unsplit, every tag pulled (the tests compare the two).
+# Measured on the bench's four retreats by win chance, alternated (2026-12-06): 2, 8,
+# 12, 16 and 24 tags at every width; 12 took the struck aircraft's (85 aircraft) ~21 %
+# off and the other destroyers' (40 fighters) ~3-7 %, left the strike battle's (30
+# fighters) within noise and cost the defender's strikes (30 fighters) 5-15 % (its
+# traced solve slower split, though with fewer products); split only where Y's fire
+# is wide at some column (the forward split's rule, 24 outcomes) that battle still
+# lost ~5 %, the struck aircraft gained half as much: so the rule is the fire's widest
+# span, between the 31 outcomes of 30 fighters and the 41 of 40.
 BACK_SPLIT = True
 TRACED_SPLIT_TAGS = 12
+TRACED_SPLIT_WIDTH = 36
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -267,16 +272,20 @@ NO_UNITS = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # _air_units: none
 NO_SPLIT = (*NO_UNITS, 0, np.zeros(0, dtype=np.bool_), 0)  # _lost_air: none
 
 
-def _traced_air(lost_air: tuple[Arr, Arr, int, Arr, int], units: tuple[Arr, Arr], most: int) -> tuple[Arr, ...]:
+def _traced_air(units: tuple[Arr, Arr], most: int, f: tuple[Arr, ...]) -> tuple[Arr, ...]:
     """The step 4 split of a traced solve, which :func:`engine.odds.aa_strike_kernel.
     chances` follows (BACK_SPLIT): at every pair past X's submarines holding more than
-    TRACED_SPLIT_TAGS tags, where the dice Y's aircraft steps take away are one die
-    each (``units``, :func:`_air_units`); the lost aircraft's dice then cost the chances
-    backward two products a tag (``_owed_back``) instead of a pull over their
-    aircraft's whole fire.  ``lost_air`` (the solve's own split) where it is not so."""
+    TRACED_SPLIT_TAGS tags, where Y's aircraft fire (``f``) spans more than
+    TRACED_SPLIT_WIDTH outcomes at its widest and the dice Y's aircraft steps take away
+    are one die each (``units``, :func:`_air_units`; ``most``: the most aircraft one
+    general fire takes); the lost aircraft's dice then cost the chances backward two
+    products a tag (``_owed_back``) instead of a pull over their aircraft's whole
+    fire.  No split elsewhere (the traced solve and the chances backward as before)."""
     table, lens = units
     if not BACK_SPLIT or most < 1 or table.shape[0] < 2 or table.shape[1] != 2:
-        return lost_air if BACK_SPLIT else NO_SPLIT
+        return NO_SPLIT
+    if int((f[2] - f[1]).max(initial=0)) + 1 <= TRACED_SPLIT_WIDTH:
+        return NO_SPLIT
     return table, lens, min(most, table.shape[0] - 1), np.ones(table.shape[0], dtype=np.bool_), TRACED_SPLIT_TAGS
 
 
@@ -654,7 +663,7 @@ class StrikeSolver:
         z0, moved = self._stage0(ps), self._moved(ps)
         start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
         start_m = ps.reshape(-1)[start]
-        split = _traced_air(self.lost_air, self.air_units, int(self.air_lost.max(initial=0)))
+        split = _traced_air(self.air_units, int(self.air_lost.max(initial=0)), self.f)
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, CHANCE_LEAST, left, self._budget(), self.yb,
             z0, moved,

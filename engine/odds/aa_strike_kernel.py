@@ -1263,11 +1263,10 @@ def _mix(row: Any, window: Any, lo: int, hi: int) -> tuple[float, float]:
 
 
 @_borrowing
-def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, rec: int, r: int, p: int, P: int, d: int, lo_s: Any,
+def _aircraft_pulls(f: Any, ladder: Any, k: int, t0: int, nt: int, r: int, p: int, P: int, d: int, lo_s: Any,
                     hi_s: Any, m: float, z_lo: Any, z_hi: Any, spans: Any, window: Any, bits: Any) -> int:
-    """Step 4 backward from (row r, column d), for each tag t below ``nt`` (Y's
-    aircraft at ``k - t`` rolling, at least one hit) but tags 1 to ``rec`` (worked out
-    from the tag before, :func:`_owed_back`): its value as an interval over the
+    """Step 4 backward from (row r, column d), for each tag t from ``t0`` to ``nt`` - 1
+    (Y's aircraft at ``k - t`` rolling, at least one hit): its value as an interval over the
     later rows' values, into ``z_lo[d, t]`` and ``z_hi[d, t]``; the products.  Each tag
     is pulled over the outcomes of the rung of ``m`` (:func:`_rung`; ``m`` at least any
     mass of one tag step 4 spread there, so a rung holds every outcome step 4 spread
@@ -1279,9 +1278,7 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, rec: int, r: int, p: i
     first = table.shape[1]
     last = 0
     n = 0
-    for t in range(nt):
-        if 0 < t <= rec:
-            continue
+    for t in range(t0, nt):
         kk = k - t
         lo, hi, left = _rung(ladder, kk, m, bits)
         spans[0, t] = lo
@@ -1296,9 +1293,7 @@ def _aircraft_pulls(f: Any, ladder: Any, k: int, nt: int, rec: int, r: int, p: i
         rr = r + aircraft(P, p, nf) - p
         window[0, nf] = lo_s[d, rr]
         window[1, nf] = hi_s[d, rr]
-    for t in range(nt):
-        if 0 < t <= rec:
-            continue
+    for t in range(t0, nt):
         kk = k - t
         low, high = _mix(table[kk], window, spans[0, t], spans[1, t])
         z_lo[d, t] = low
@@ -1513,9 +1508,13 @@ def chances(
                 # others where the values after X's fire are kept (below).
                 if not f_stay:
                     nt = 1 if joint and live else max(tb - 1, 1)
-                    rec = min(nt - 1, below) if not joint and tb - 1 > gate and wide[k] else 0
-                    work += _aircraft_pulls(f, ladder, k, nt, rec, r, p, P, d, lo_s, hi_s, reach[r, d], z_lo, z_hi,
-                                            spans, window, bits)
+                    rec = min(nt - 1, below) if below > 0 and not joint and tb - 1 > gate and wide[k] else 0
+                    # (tags 1 to rec: from the tag before, _owed_back, once this pair's value is known)
+                    work += _aircraft_pulls(f, ladder, k, 0, 1 if rec > 0 else nt, r, p, P, d, lo_s, hi_s, reach[r, d],
+                                            z_lo, z_hi, spans, window, bits)
+                    if rec > 0 and rec + 1 < nt:
+                        work += _aircraft_pulls(f, ladder, k, rec + 1, nt, r, p, P, d, lo_s, hi_s, reach[r, d], z_lo,
+                                                z_hi, spans, window, bits)
                     zl0, zh0 = z_lo[d, 0], z_hi[d, 0]
                 # Step 3 from the pair after Y's unrestricted hits, to later columns.
                 if not y_dead:
@@ -1630,7 +1629,7 @@ def chances(
                         o_n[s, d] = keep
                         o_at[s, d] = p
             else:
-                rec = min(nt - 1, below) if not joint and tb - 1 > gate and wide[k] else 0
+                rec = min(nt - 1, below) if below > 0 and not joint and tb - 1 > gate and wide[k] else 0
                 if rec > 0:  # (rec: as for the pulls above)
                     work += _owed_back(z_lo, z_hi, d, rec, k, units, o_lo[s, d], o_hi[s, d])
                 for t in range(rec + 1, nt):  # (step 4's sums of these tags: pulled above)

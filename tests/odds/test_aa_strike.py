@@ -443,6 +443,7 @@ def test_win_chances_backward_are_the_exact_chances(monkeypatch: pytest.MonkeyPa
     from engine.odds.aa_strike_kernel import chances, solve
 
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", gate)
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_WIDTH", 0 if gate == 0 else aa_strike.TRACED_SPLIT_WIDTH)
     battle = AABattle.parse(attacker, defender, mode="sea")
     setup, _ = setup_battle(battle, 1.0)
     solver = aa_strike.StrikeSolver(setup)
@@ -456,7 +457,7 @@ def test_win_chances_backward_are_the_exact_chances(monkeypatch: pytest.MonkeyPa
     none = (ps[:0, :0] > 0)
     gvis = visits[:max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
-    split = aa_strike._traced_air(solver.lost_air, solver.air_units, int(solver.air_lost.max(initial=0)))
+    split = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
     solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
           solver._moved(ps), *solver._destroyers(), split)
     low, high, _ = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
@@ -1174,6 +1175,7 @@ def _chances(battle: AABattle, back_split: bool, monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(aa_strike, "BACK_SPLIT", back_split)
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", 0)
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_WIDTH", 0)
     setup, _ = setup_battle(battle, 1.0)
     solver = aa_strike.StrikeSolver(setup)
     initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
@@ -1185,7 +1187,7 @@ def _chances(battle: AABattle, back_split: bool, monkeypatch: pytest.MonkeyPatch
     none = ps[:0, :0] > 0
     gvis = visits[: max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
-    split = aa_strike._traced_air(solver.lost_air, solver.air_units, int(solver.air_lost.max(initial=0)))
+    split = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
     assert (split[0].size > 0) is back_split
     solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
           solver._moved(ps), *solver._destroyers(), split)
@@ -1230,6 +1232,7 @@ def test_a_retreat_by_win_chance_with_the_backward_split_matches_without(monkeyp
     # both error bounds, with pairs retreating.
     battle = AABattle.parse("6 sub, 2 cru, 2 bat", "3 cru, 4 car, 8 fig", mode="sea", **options)
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", 0)
+    monkeypatch.setattr(aa_strike, "TRACED_SPLIT_WIDTH", 0)
     decided: list[object] = []
     decide = aa_strike.StrikeSolver.decide
 
@@ -1245,3 +1248,21 @@ def test_a_retreat_by_win_chance_with_the_backward_split_matches_without(monkeyp
     assert new.retreat > 0.01
     assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-13, same_states=False)
     assert new.error_bound < 1e-11
+
+
+@pytest.mark.parametrize(("attacker", "tech", "split"), [
+    ("40 fig, 1 bat", "", True),  # 40 fighters: their fire spans 41 outcomes
+    ("30 fig, 1 bat", "", False),  # 30: 31, no more than TRACED_SPLIT_WIDTH (the traced solve as before)
+    ("30 fig, 10 bom, 1 bat", "", True),
+    ("30 fig, 10 bom, 1 bat", "heavy bombers", False),  # a heavy bomber's step takes two dice away
+])
+def test_which_retreats_by_win_chance_split_the_traced_solve(attacker: str, tech: str, split: bool) -> None:
+    # The traced solve and the chances backward split step 4 only where Y's aircraft
+    # fire is wide (it cost the battles of 30 fighters, gained against 40 and more) and
+    # each aircraft step takes one die away (_owed_back mixes a miss and a hit).
+    battle = AABattle.parse(attacker, "4 sub, 2 cru", mode="sea", tech_attacker=tech)
+    solver = _numbered(battle)
+    got = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
+    assert (got[0].size > 0) is split
+    if split:
+        assert got[0].shape[1] == 2 and got[3].all() and got[4] == aa_strike.TRACED_SPLIT_TAGS
