@@ -124,6 +124,8 @@ SPLIT_TAGS = 12
 BACK_SPLIT = True
 TRACED_SPLIT_TAGS = 12
 TRACED_SPLIT_WIDTH = 36
+NO_UNITS = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # _air_units: none
+NO_SPLIT = (*NO_UNITS, 0, np.zeros(0, dtype=np.bool_), 0)  # _lost_air, _traced_air: none
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -266,10 +268,6 @@ def _air_units(y: Side, air_states: list[State]) -> tuple[Arr, Arr]:
     for k, x in enumerate(units):
         table[k, : len(x)] = x
     return table, np.array([len(x) for x in units], dtype=np.int64)
-
-
-NO_UNITS = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # _air_units: none
-NO_SPLIT = (*NO_UNITS, 0, np.zeros(0, dtype=np.bool_), 0)  # _lost_air: none
 
 
 def _traced_air(units: tuple[Arr, Arr], most: int, f: tuple[Arr, ...]) -> tuple[Arr, ...]:
@@ -663,7 +661,7 @@ class StrikeSolver:
         z0, moved = self._stage0(ps), self._moved(ps)
         start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
         start_m = ps.reshape(-1)[start]
-        split = _traced_air(self.air_units, int(self.air_lost.max(initial=0)), self.f)
+        split = self.traced_split()
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, CHANCE_LEAST, left, self._budget(), self.yb,
             z0, moved,
@@ -700,6 +698,11 @@ class StrikeSolver:
         self._spare += list(values)  # for the solve with the retreats
         self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits)
         return back, float(unsure.sum())
+
+    def traced_split(self) -> tuple[Arr, ...]:
+        """The step 4 split of :meth:`decide`'s traced solve, which the chances backward
+        follows (:func:`_traced_air`)."""
+        return _traced_air(self.air_units, int(self.air_lost.max(initial=0)), self.f)
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,
              starts: bool = False) -> bool:

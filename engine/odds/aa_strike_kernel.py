@@ -1485,11 +1485,13 @@ def chances(
                 vg_lo[d] = 0.0
                 vg_hi[d] = 1.0
                 continue
-            below = 0  # tags kept at (s, p + 1) for this column
-            if chained and o_at[s, d] == p + 1:
-                below = o_n[s, d]
             i = yi[d]
             k = yk[d]
+            # The tags worked out from the tag before (1 to rec): at a pair the traced
+            # solve split, as far as the row after it kept its values for this column.
+            rec = 0
+            if chained and o_at[s, d] == p + 1 and p >= q and tb - 1 > gate and wide[k]:
+                rec = min(max(tb - 1, 1) - 1, o_n[s, d])
             ay = alive_y[d]
             y_dead = not ay
             live, y_end, r_end, _, code = _fights(ax, ay, r, d, fire_x, gone, dive, back, shed, fire_y, y_air, alive_x,
@@ -1508,7 +1510,6 @@ def chances(
                 # others where the values after X's fire are kept (below).
                 if not f_stay:
                     nt = 1 if joint and live else max(tb - 1, 1)
-                    rec = min(nt - 1, below) if below > 0 and not joint and tb - 1 > gate and wide[k] else 0
                     # (tags 1 to rec: from the tag before, _owed_back, once this pair's value is known)
                     work += _aircraft_pulls(f, ladder, k, 0, 1 if rec > 0 else nt, r, p, P, d, lo_s, hi_s, reach[r, d],
                                             z_lo, z_hi, spans, window, bits)
@@ -1617,32 +1618,24 @@ def chances(
             z_lo[d, 0] = z0l
             z_hi[d, 0] = min(1.0, z0h)
             nt = max(tb - 1, 1)
-            if f_stay:
-                for t in range(1, nt):
+            if f_stay:  # every tag's value here, kept or not: aircraft hits land nowhere
+                for t in range(1, KT):
                     z_lo[d, t] = xl
                     z_hi[d, t] = xh
-                if chained:  # every tag's value here: aircraft hits land nowhere
-                    keep = _kept_for(met, r, p, q, d, gate, wide[k], KT)
-                    if keep > 0:
-                        o_lo[s, d, :keep] = xl
-                        o_hi[s, d, :keep] = xh
-                        o_n[s, d] = keep
-                        o_at[s, d] = p
             else:
-                rec = min(nt - 1, below) if below > 0 and not joint and tb - 1 > gate and wide[k] else 0
-                if rec > 0:  # (rec: as for the pulls above)
+                if rec > 0:
                     work += _owed_back(z_lo, z_hi, d, rec, k, units, o_lo[s, d], o_hi[s, d])
                 for t in range(rec + 1, nt):  # (step 4's sums of these tags: pulled above)
                     kk = k - t
                     z_lo[d, t] = ft[kk, 0] * xl + z_lo[d, t]
                     z_hi[d, t] = min(1.0, ft[kk, 0] * xh + z_hi[d, t])
-                if chained:
-                    keep = _kept_for(met, r, p, q, d, gate, wide[k], nt)
-                    if keep > 0:
-                        o_lo[s, d, :keep] = z_lo[d, :keep]
-                        o_hi[s, d, :keep] = z_hi[d, :keep]
-                        o_n[s, d] = keep
-                        o_at[s, d] = p
+            if chained:
+                keep = _kept_for(met, r, p, q, d, gate, wide[k], KT if f_stay else nt)
+                if keep > 0:
+                    o_lo[s, d, :keep] = z_lo[d, :keep]
+                    o_hi[s, d, :keep] = z_hi[d, :keep]
+                    o_n[s, d] = keep
+                    o_at[s, d] = p
             zn[d] = nt
             if s == 0 and y_dead:
                 for src in range(p):

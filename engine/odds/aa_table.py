@@ -208,8 +208,8 @@ def rows_compiled_first(setup: BattleSetup[float]) -> bool:
     return rows_compiled() and not isinstance(setup.starts, StartTable)
 
 
-# row_ids: keys are counted on a table of every key where it has at most this many
-# more than eight per row (else sorted).
+# row_ids and sum_by count keys on a table of every key where the keys span fewer than
+# this many plus a few per row (8 for row_ids, 4 for sum_by), else sort them.
 DENSE_KEYS = 2**20
 
 

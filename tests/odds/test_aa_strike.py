@@ -440,28 +440,11 @@ def test_win_chances_backward_are_the_exact_chances(monkeypatch: pytest.MonkeyPa
     # backward pass takes those tags from the tag before (aa_strike_kernel._owed_back).
     from fractions import Fraction
 
-    from engine.odds.aa_strike_kernel import chances, solve
-
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", gate)
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_WIDTH", 0 if gate == 0 else aa_strike.TRACED_SPLIT_WIDTH)
     battle = AABattle.parse(attacker, defender, mode="sea")
-    setup, _ = setup_battle(battle, 1.0)
-    solver = aa_strike.StrikeSolver(setup)
+    solver, low, high, visits, tagb, _ = _traced_chances(battle, least)
     assert solver.ys is ("sub" in defender)
-    initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
-    ps = solver._place(initial, Tally.empty(1.0), tables=3)
-    assert ps is not None
-    visits = ps * 0.0
-    tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
-    reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns
-    none = (ps[:0, :0] > 0)
-    gvis = visits[:max(solver.q, 1)] * 0.0
-    z0 = ps * 0.0 if solver.ys else visits[:0, :0]
-    split = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
-    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
-          solver._moved(ps), *solver._destroyers(), split)
-    low, high, _ = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
-                           solver._values(ps), *solver._destroyers(), split)
     exact_setup, _ = setup_battle(battle, Fraction(1))
     met = list(zip(*visits.nonzero()))
     assert len(met) > 20
@@ -506,6 +489,32 @@ def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
     setup, _ = setup_battle(battle, 1.0)
     assert aa_strike.applies(setup)
     return aa_strike.StrikeSolver(setup)
+
+
+def _traced_chances(battle: AABattle, least: float) -> tuple[Any, ...]:
+    """The traced solve of ``battle`` from round 1's starts (the pairs met with less
+    than ``least`` of mass in all left out) and the chances backward after it, with the
+    step 4 split the module's flags give: ``(solver, low, high, visits, tagb, products
+    of the backward pass)``."""
+    from engine.odds.aa_strike_kernel import chances, solve
+
+    setup, _ = setup_battle(battle, 1.0)
+    solver = aa_strike.StrikeSolver(setup)
+    initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
+    ps = solver._place(initial, Tally.empty(1.0), tables=3)
+    assert ps is not None
+    visits = ps * 0.0
+    tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
+    reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns
+    none = ps[:0, :0] > 0
+    gvis = visits[: max(solver.q, 1)] * 0.0
+    z0 = ps * 0.0 if solver.ys else visits[:0, :0]
+    split = solver.traced_split()
+    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
+          solver._moved(ps), *solver._destroyers(), split)
+    low, high, work = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
+                              solver._values(ps), *solver._destroyers(), split)
+    return solver, low, high, visits, tagb, work
 
 
 @pytest.mark.parametrize(
@@ -1167,32 +1176,13 @@ def test_step_4_split_makes_fewer_products(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def _chances(battle: AABattle, back_split: bool, monkeypatch: pytest.MonkeyPatch, least: float) -> tuple[Any, ...]:
-    """The traced solve and the chances backward of ``battle`` from round 1's starts,
-    with the backward split (every pair holding a tag) or without, the pairs met with
-    less than ``least`` of mass in all left out: ``(low, high, visits, products of the
-    backward pass)``."""
-    from engine.odds.aa_strike_kernel import chances, solve
-
+    """:func:`_traced_chances` with the backward split (every pair holding a tag) or
+    without: ``(low, high, visits, products of the backward pass)``."""
     monkeypatch.setattr(aa_strike, "BACK_SPLIT", back_split)
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_TAGS", 0)
     monkeypatch.setattr(aa_strike, "TRACED_SPLIT_WIDTH", 0)
-    setup, _ = setup_battle(battle, 1.0)
-    solver = aa_strike.StrikeSolver(setup)
-    initial = GeneralEngine(setup).plain_pairs(Tally.empty(1.0))
-    ps = solver._place(initial, Tally.empty(1.0), tables=3)
-    assert ps is not None
-    visits = ps * 0.0
-    tagb = np.zeros(ps.shape[::-1], dtype=np.int32)
-    reach = np.zeros(ps.shape[::-1], dtype=np.float32)
-    none = ps[:0, :0] > 0
-    gvis = visits[: max(solver.q, 1)] * 0.0
-    z0 = ps * 0.0 if solver.ys else visits[:0, :0]
-    split = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
-    assert (split[0].size > 0) is back_split
-    solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
-          solver._moved(ps), *solver._destroyers(), split)
-    low, high, work = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
-                              solver._values(ps), *solver._destroyers(), split)
+    solver, low, high, visits, _, work = _traced_chances(battle, least)
+    assert (solver.traced_split()[0].size > 0) is back_split
     return low, high, visits, work
 
 
@@ -1237,12 +1227,12 @@ def test_a_retreat_by_win_chance_with_the_backward_split_matches_without(monkeyp
     decide = aa_strike.StrikeSolver.decide
 
     def counted(self: aa_strike.StrikeSolver, initial: Any, threshold: float) -> Any:
-        decided.append(threshold)
+        decided.append(self.traced_split()[0].size > 0)  # the traced solve split step 4
         return decide(self, initial, threshold)
 
     monkeypatch.setattr(aa_strike.StrikeSolver, "decide", counted)
     new = aa_odds(battle)
-    assert decided
+    assert decided and all(decided)
     monkeypatch.setattr(aa_strike, "BACK_SPLIT", False)
     old = aa_odds(battle)
     assert new.retreat > 0.01
@@ -1261,8 +1251,7 @@ def test_which_retreats_by_win_chance_split_the_traced_solve(attacker: str, tech
     # fire is wide (it cost the battles of 30 fighters, gained against 40 and more) and
     # each aircraft step takes one die away (_owed_back mixes a miss and a hit).
     battle = AABattle.parse(attacker, "4 sub, 2 cru", mode="sea", tech_attacker=tech)
-    solver = _numbered(battle)
-    got = aa_strike._traced_air(solver.air_units, int(solver.air_lost.max(initial=0)), solver.f)
+    got = _numbered(battle).traced_split()
     assert (got[0].size > 0) is split
     if split:
         assert got[0].shape[1] == 2 and got[3].all() and got[4] == aa_strike.TRACED_SPLIT_TAGS
