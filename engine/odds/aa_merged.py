@@ -174,10 +174,10 @@ def _catalogue_rows(att: Side, blocks: list[State], rows: Arr | None = None) -> 
             d = np.zeros((n + 1, nsl), dtype=np.int64)
             d[0] = b
             if n:
-                rows = np.arange(1, n + 1)
-                d[rows, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
+                after = np.arange(1, n + 1)  # (not ``rows``, the blocks' array)
+                d[after, np.fromiter((st.source for st in steps), dtype=np.int64, count=n)] -= 1
                 tgt = np.fromiter((st.target for st in steps), dtype=np.int64, count=n)
-                d[rows[tgt >= 0], tgt[tgt >= 0]] += 1
+                d[after[tgt >= 0], tgt[tgt >= 0]] += 1
             chains.append(np.cumsum(d, axis=0))
         lens = np.array([len(c) for c in chains], dtype=np.int64)
         allst = np.concatenate(chains)
