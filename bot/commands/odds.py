@@ -252,9 +252,9 @@ def warm() -> None:
     products (engine.odds.aa_naval_kernel: first, as the solve takes it once numba is
     loaded), the compiled pass of sea battles where submarines strike every round
     (engine.odds.aa_strike) with the smallest such battle, fought to the end, for a
-    round, and with a retreat by win chance (its three loops, and the check of whether
-    the retreats may correct the traced solve: 1 sub against 1 cru retreats at 70 %,
-    little enough to be corrected), and the merged engine's
+    round, and with a retreat by win chance (its three loops, and the relabelling of
+    ends before the retreats correct the traced solve: 1 sub against 1 cru retreats at
+    70 %, little enough to be corrected), and the merged engine's
     loop for big AA battles (engine.odds.aa_merged_kernel), and the table engine's
     compiled rows, which take every battle without submarines fought to the end once
     numba is loaded (engine.odds.aa_table_kernel): the bot does it in a worker

@@ -90,6 +90,11 @@ ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests
 # (StrikeSolver._corrected) when at most this many round starts come to retreat pairs
 # in the traced solve (more: the solve itself, which stops there, meets fewer pairs).
 CORRECTION_MAX = 0.5
+# The correction: an end the subtraction took from and left at most this fraction of
+# what it was, or at most RESIDUE_FLOOR, is rounding's leftover (set to 0, counted in
+# the error bound): no stalemate of 1e-17 reported where the battle has none.
+RESIDUE = 1e-12
+RESIDUE_FLOOR = 1e-15
 # A retreat by win chance: the chances backward works out the pairs where the traced
 # solve met at least this much mass in all (the others are anything: a round start
 # there is a decision left open, its mass in the error bound).  Half the pairs of the
@@ -126,6 +131,7 @@ TRACED_SPLIT_TAGS = 12
 TRACED_SPLIT_WIDTH = 36
 NO_UNITS = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # _air_units: none
 NO_SPLIT = (*NO_UNITS, 0, np.zeros(0, dtype=np.bool_), 0)  # _lost_air, _traced_air: none
+NO_RULE_ENDS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0)))  # the kernel solve's frow, rule_ends: none kept
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -336,8 +342,10 @@ class Decided(AbstractSet[tuple[State, State]]):
 class _Traced:
     """What a traced solve (:meth:`StrikeSolver.decide`, no retreat) leaves for the solve
     with the retreats: its final masses (``ends_x``, ``ends_y``), rounds, mass left out
-    and pairs processed, round 1's starts (flat indices into the tables, masses) and
-    each pair's round starts (``visits``, columns x rows)."""
+    and pairs processed, round 1's starts (flat indices into the tables, masses), each
+    pair's round starts (``visits``, columns x rows) and what a rule ended by name at
+    the pairs of rows ``frows`` (``rule_ends``, by those rows and columns: for
+    :func:`engine.odds.aa_strike_kernel.relabel`)."""
 
     ends_x: Arr
     ends_y: Arr
@@ -347,6 +355,8 @@ class _Traced:
     start: Arr
     start_m: Arr
     visits: Arr
+    frows: Arr
+    rule_ends: Arr
 
     def retreating(self, back: Arr) -> float:
         """The round starts at the retreat pairs ``back`` but round 1's."""
@@ -533,7 +543,7 @@ class StrikeSolver:
         none = np.zeros((0, 0))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY, left,
-            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air,
+            self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air, *NO_RULE_ENDS,
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -559,9 +569,8 @@ class StrikeSolver:
         back, unsure = got
         traced, self._traced = self._traced, None
         assert traced is not None
-        if self._corrects(back, traced):
-            solved = self._corrected(initial, tally, back, traced)
-        else:
+        solved = self._corrects(back, traced) and self._corrected(initial, tally, back, traced)
+        if not solved:  # (_corrected records nothing where it gives False)
             self._spare.append(traced.visits)
             solved = self.solve(initial, tally, back) is not None
         self._spare.clear()
@@ -574,16 +583,8 @@ class StrikeSolver:
         """Whether the solve with the retreats is better made as the traced solve's
         correction (:meth:`_corrected`): little of the battle's mass ever comes to a
         retreat (at most CORRECTION_MAX round starts there, so the correction's pairs
-        are few), and the retreats change nothing that the end-of-round rules end
-        (:func:`engine.odds.aa_strike_kernel.fights_change`)."""
-        from engine.odds.aa_strike_kernel import fights_change
-
-        if not back.any():
-            return True
-        if traced.retreating(back) > CORRECTION_MAX:
-            return False
-        return not fights_change(self.alive_x, self.alive_y, self.fire_x, self.gone, self.dive, back, self.shed,
-                                 self.fire_y, self.y_air, self.yd)
+        are few)."""
+        return not back.any() or traced.retreating(back) <= CORRECTION_MAX
 
     def _corrected(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr,
                    traced: "_Traced") -> bool:
@@ -598,8 +599,19 @@ class StrikeSolver:
         :meth:`solve`'s to rounding; what either solve left out is in the error bound
         (both, as the traced answer's error spreads through the correction as the
         battle's own would), and so is any ending the subtraction leaves below 0
-        (rounding: set to 0)."""
-        from engine.odds.aa_strike_kernel import solve
+        (rounding: set to 0).  Where a retreat acts before an end-of-round rule that ends
+        a pair by name (a shed defender's submarines facing aircraft alone, a dive:
+        A-10.6, A-10.7), the traced answer's end there is relabelled a retreat first
+        (:func:`engine.odds.aa_strike_kernel.relabel`: the correction's solve, with the
+        retreats, ends what it brings there as a retreat already).  False (nothing
+        recorded) where that is not a relabelling."""
+        from engine.odds.aa_strike_kernel import relabel, solve
+
+        ex, ey = traced.ends_x.copy(), traced.ends_y.copy()
+        if relabel(self.alive_x, self.alive_y, self.fire_x, self.gone, self.dive, back, self.shed, self.fire_y,
+                   self.y_air, self.yd, traced.frows, traced.rule_ends, ex, ey, self.x_attacks,
+                   self.setup.defender_fought) < 0.0:
+            return False
 
         placed = self._place(initial, tally, tables=4 if self.ys else 3)  # the starts settled at once, recorded
         if placed is None:
@@ -614,20 +626,25 @@ class StrikeSolver:
             ends_x, ends_y, rounds, dropped, seen, work = solve(
                 *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY,
                 left, self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air,
+                *NO_RULE_ENDS,
             )
             self.work.add(work)
             if seen < 0:
                 assert self.max_states is not None
                 raise too_many_states(self.max_states)
         self.seen += traced.seen
-        ex, ey = traced.ends_x - ends_x, traced.ends_y - ends_y
+        scales = (np.maximum(ex, traced.ends_x), np.maximum(ey, traced.ends_y))
+        ex -= ends_x
+        ey -= ends_y
         ex[BACK_ROW] += add_x
         ey[BACK_ROW] += add_y
         below = 0.0
-        for t in (ex, ey):
-            neg = t < 0.0
-            below = max(below, float(-t[neg].sum()))
-            t[neg] = 0.0
+        for t, scale, took in zip((ex, ey), scales, (ends_x, ends_y)):
+            # Below 0, or a rounding's leftover where the subtraction took something (a
+            # stalemate relabelled a retreat, say): 0, in the error bound.
+            off = (t < 0.0) | ((took > 0.0) & (t <= np.maximum(RESIDUE * scale, RESIDUE_FLOOR)))
+            below = max(below, float(np.abs(t[off]).sum()))
+            t[off] = 0.0
         self._record(ex, ey, tally)
         assert tally.rounds is not None
         tally.rounds += max(traced.rounds - rounds, 0.0)
@@ -662,10 +679,16 @@ class StrikeSolver:
         start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
         start_m = ps.reshape(-1)[start]
         split = self.traced_split()
+        # The rows where a rule may end a pair by name (a shed defender's submarines
+        # facing aircraft alone, a dive): what it ends there is kept, for _corrected.
+        frows = np.flatnonzero((self.shed >= 0) | self.dive)
+        frow = np.full(self.shed.shape[0], -1, dtype=np.int64)
+        frow[frows] = np.arange(frows.size)
+        rule_ends = np.zeros((frows.size, ps.shape[0]))
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, CHANCE_LEAST, left, self._budget(), self.yb,
             z0, moved,
-            *self._destroyers(), split,
+            *self._destroyers(), split, frow, rule_ends,
         )
         self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
         del ps, z0, moved
@@ -696,7 +719,7 @@ class StrikeSolver:
         if rule.size:
             back |= rule
         self._spare += list(values)  # for the solve with the retreats
-        self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits)
+        self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits, frows, rule_ends)
         return back, float(unsure.sum())
 
     def traced_split(self) -> tuple[Arr, ...]:

@@ -115,24 +115,47 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
 
 
 @_compiled
-def fights_change(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any, fire_y: Any,
-                  y_air: Any, yd: Any) -> bool:
-    """Whether the retreat table ``back`` (columns x rows) changes what the end-of-round
-    rules (:func:`_fights`) make of a pair that they end without it: a dive or a shed
-    defender's submarines facing aircraft alone (A-10.6, A-10.7) that a retreat acts
-    before.  Only rows where X may submerge or be shed ask ``back`` there."""
+def relabel(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any, fire_y: Any,
+            y_air: Any, yd: Any, frows: Any, ended: Any, ends_x: Any, ends_y: Any, x_attacks: bool,
+            defender_fought: bool) -> float:
+    """Move, in the final masses ``ends_x``/``ends_y`` (changed), what a traced solve
+    (no retreat) ended by an end-of-round rule at the pairs of rows ``frows``
+    (``ended[j, column]``: the mass that ended at row ``frows[j]``) to the end the same
+    rules make of it with the retreat table ``back`` (columns x rows): a shed
+    defender's submarines facing aircraft alone, or submarines that submerge, where the
+    attacker retreats first (A-10.6, A-10.7, A-10.15).  Such a pair ends either way and
+    the masses passing through it move on alike, so only the label changes: a dive
+    or a stalemate becomes a retreat, recorded where the solve with the retreats
+    records it (a round start at a retreat pair retreats there).  The mass moved, or
+    -1.0 where ``back`` would let a pair fight on that the rules end without it (not a
+    relabelling: ``ends_x``/``ends_y`` are then partly changed and must be dropped)."""
     none = np.zeros((0, 0), dtype=np.bool_)
-    for r in range(alive_x.shape[0]):
-        if shed[r] < 0 and not dive[r]:
-            continue
-        for d in range(alive_y.shape[0]):
+    moved = 0.0
+    for j in range(frows.shape[0]):
+        r = frows[j]
+        for d in range(ended.shape[1]):
+            m = ended[j, d]
+            if m == 0.0:
+                continue
             l1, y1, r1, d1, c1 = _fights(alive_x[r], alive_y[d], r, d, fire_x, gone, dive, back, shed, fire_y, y_air,
                                          alive_x, yd)
             l0, y0, r0, d0, c0 = _fights(alive_x[r], alive_y[d], r, d, fire_x, gone, dive, none, shed, fire_y, y_air,
                                          alive_x, yd)
-            if l1 != l0 or y1 != y0 or r1 != r0 or d1 != d0 or c1 != c0:
-                return True
-    return False
+            if l1 == l0 and y1 == y0 and r1 == r0 and d1 == d0 and c1 == c0:
+                continue
+            o0 = c0 if c0 >= 0 else _outcome(alive_x[r0], y0, x_attacks, defender_fought)
+            if l1:
+                if not back[d, r]:
+                    return -1.0
+                o1, r1, d1 = BACK, r, d
+            else:
+                o1 = c1 if c1 >= 0 else _outcome(alive_x[r1], y1, x_attacks, defender_fought)
+            ends_x[o0, r0] -= m
+            ends_y[o0, d0] -= m
+            ends_x[o1, r1] += m
+            ends_y[o1, d1] += m
+            moved += m
+    return moved
 
 
 @_borrowing
@@ -766,6 +789,7 @@ def solve(
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, first: Any, visits: Any, tagb: Any, reach: Any, gvis: Any, tiny: float, least: float,
     max_seen: int, budget: int, yb: Any, z0: Any, moved: Any, yd: Any, uy: Any, uyd: Any, quiet_b: Any, lost_air: Any,
+    frow: Any, rule_ends: Any,
 ) -> tuple[Any, Any, float, float, int, int]:
     """Spread the round-start masses ``ps`` (columns x rows, changed) to the end:
     ``(ends_x, ends_y, rounds, dropped, seen, work)``, the final masses by outcome and
@@ -815,7 +839,12 @@ def solve(
     ``moved``: step 2's results, zeros, ``(x1[p, column, s], x1e[p, p', column])`` (past
     X's submarines, by where X's other steps stood), made by numpy
     (:meth:`engine.odds.aa_strike.StrikeSolver._moved`: zeros on small pages, as the
-    lows of :func:`chances`' ``values``, and for the same reason)."""
+    lows of :func:`chances`' ``values``, and for the same reason).
+
+    Where ``frow`` (by X row: an index into ``rule_ends``, or -1) is not empty, the mass
+    each pair of such a row ends by a rule that names the end (a dive, a stalemate of
+    submarines facing aircraft alone) is added to ``rule_ends[frow[r], column]``: a
+    traced solve's, which :func:`relabel` reads once the retreats are known."""
     W = P + 1
     ND = alive_y.shape[0]
     HM = a[0].shape[1]
@@ -983,6 +1012,8 @@ def solve(
                     o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
                     ends_x[o, r_end] += sv
                     ends_y[o, d_end] += sv
+                    if code >= 0 and frow.shape[0] > 0 and frow[r] >= 0:
+                        rule_ends[frow[r], d] += sv  # (a traced solve: for relabel)
                     if ax and p >= q and u0 < 1.0 and gv > 0.0 and not dest:
                         # A round begun elsewhere goes on here (step 2): where both
                         # sides strike, Y's strike may leave X with its lone transports

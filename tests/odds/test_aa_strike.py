@@ -511,7 +511,7 @@ def _traced_chances(battle: AABattle, least: float) -> tuple[Any, ...]:
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
     split = solver.traced_split()
     solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
-          solver._moved(ps), *solver._destroyers(), split)
+          solver._moved(ps), *solver._destroyers(), split, *aa_strike.NO_RULE_ENDS)
     low, high, work = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
                               solver._values(ps), *solver._destroyers(), split)
     return solver, low, high, visits, tagb, work
@@ -984,7 +984,8 @@ def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
     # turn on the same random battles (CORRECTION_MAX), both against the numpy passes
     # within both error bounds; where the retreats change what the end-of-round rules
     # end (a dive or a shed defender's submarines facing aircraft alone, A-10.6, A-10.7)
-    # the correction is never taken.
+    # the traced solve's ends there are relabelled retreats first (aa_strike_kernel.
+    # relabel: never a fall-back to the solve, one way per battle).
     ways: list[str] = []
     corrected, solve = aa_strike.StrikeSolver._corrected, aa_strike.StrikeSolver.solve
 
@@ -1024,37 +1025,58 @@ def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
 
 
 @pytest.mark.parametrize(
-    ("attacker", "defender", "options", "corrects"),
+    ("attacker", "defender", "options", "corrects", "relabels"),
     [
         # Little of the battle retreats: the correction.
-        ("3 sub, 2 cru, 1 bat", "1 cru, 1 car, 2 fig", {"retreat_chance": 20}, True),
+        ("3 sub, 2 cru, 1 bat", "1 cru, 1 car, 2 fig", {"retreat_chance": 20}, True, False),
         # Most of it: the solve with the retreats, which stops there.
-        ("2 bat, 2 sub", "4 cru, 2 car, 3 fig", {"retreat_chance": 60}, False),
+        ("2 bat, 2 sub", "4 cru, 2 car, 3 fig", {"retreat_chance": 60}, False, False),
         # Little, but a defender left only submarines (and transports, A-10.7) facing
         # aircraft alone would sit in a stalemate there, where the attacker retreats
-        # instead: the retreats change an end of the end-of-round rules, which the
-        # traced solve recorded (corrected anyway, 4e-8 of stalemate was left).
-        ("2 cru, 2 car, 4 fig, 6 bom", "3 sub, 1 cru, 2 tra", {"retreat_chance": 30}, False),
+        # instead (A-10.15): the traced solve's stalemates there relabelled retreats
+        # before the correction (aa_strike_kernel.relabel; the correction once left
+        # 4e-8 of stalemate, and was not taken).
+        ("2 cru, 2 car, 4 fig, 6 bom", "3 sub, 1 cru, 2 tra", {"retreat_chance": 30}, True, True),
+        # ... and where the defender's submarines submerge when alone (A-10.6), a
+        # retreat with 5 units left comes first where it acts (A-10.15): dives
+        # relabelled retreats; so too the attacker's own submarines' dives.
+        ("3 cru, 2 car, 4 fig", "4 sub, 1 cru", {"submerge_defender": True, "retreat_chance": 30, "retreat_left": 5},
+         True, True),
+        ("4 sub, 2 cru", "2 cru, 2 car, 3 fig", {"submerge_attacker": True, "retreat_chance": 40, "retreat_left": 3},
+         True, True),
     ],
 )
 def test_which_retreats_by_win_chance_correct_the_traced_solve(
-    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, options: dict[str, Any], corrects: bool
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, options: dict[str, Any], corrects: bool,
+    relabels: bool,
 ) -> None:
+    from engine.odds import aa_strike_kernel
+
     chosen: list[bool] = []
-    corrects_fn = aa_strike.StrikeSolver._corrects
+    moved: list[float] = []
+    corrects_fn, relabel = aa_strike.StrikeSolver._corrects, aa_strike_kernel.relabel
 
     def spied(self: aa_strike.StrikeSolver, back: Any, traced: Any) -> bool:
         got = corrects_fn(self, back, traced)
         chosen.append(got and bool(back.any()))
         return got
 
+    def relabelled(*args: Any) -> float:
+        got: float = relabel(*args)
+        moved.append(got)
+        return got
+
     monkeypatch.setattr(aa_strike.StrikeSolver, "_corrects", spied)
+    monkeypatch.setattr(aa_strike_kernel, "relabel", relabelled)
     battle = AABattle.parse(attacker, defender, mode="sea", **options)
     new = aa_odds(battle)
     assert chosen == [corrects]
+    assert (sum(moved) > 0.0) is relabels, moved
     assert new.retreat > 1e-6
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     old = aa_odds(battle)
+    if relabels:
+        assert new.stalemate == old.stalemate == 0.0  # (no leftover of the relabelled stalemates)
     assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, same_states=False)
 
 

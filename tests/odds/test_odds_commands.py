@@ -457,23 +457,23 @@ def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatc
 def test_the_warming_battles_compile_every_strike_pass_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     # The three battles bot.commands.odds.warm asks leave every compiled loop of the
     # strike pass compiled (or loaded from numba's cache): the solve, the round walk,
-    # the chances backward and the check of whether retreats by win chance may correct
-    # the traced solve (a retreat there small enough to be corrected: the warming
-    # battles call it themselves, whatever other tests compiled before).
+    # the chances backward and the relabelling of ends before a retreat by win chance
+    # corrects the traced solve (a retreat there small enough to be corrected: the
+    # warming battles call it themselves, whatever other tests compiled before).
     from bot.commands import odds
     from engine.odds import aa_strike_kernel
 
-    checked: list[bool] = []
-    check = aa_strike_kernel.fights_change
+    checked: list[float] = []
+    check = aa_strike_kernel.relabel
 
-    def counted(*args: Any) -> bool:
-        got = check(*args)
+    def counted(*args: Any) -> float:
+        got: float = check(*args)
         checked.append(got)
         return got
 
-    monkeypatch.setattr(aa_strike_kernel, "fights_change", counted)
+    monkeypatch.setattr(aa_strike_kernel, "relabel", counted)
     kernels = (aa_strike_kernel.solve, aa_strike_kernel.walk, aa_strike_kernel.chances, check)
     odds.warm()
-    assert checked == [False]  # reached, and the retreat corrected
+    assert checked == [0.0]  # reached (nothing to relabel), and the retreat corrected
     for kernel in kernels:
         assert getattr(kernel, "signatures", None), kernel
