@@ -97,7 +97,8 @@
   submarines strike at a fleet of 85 aircraft), best of three (~1.5 s, ~0.95 s after
   the strike pass's rungs, ~0.8 s est. after its step 4 split of 2026-12-06), and
   ``odds-aa-sea-100v100-struck-aircraft-retreat-chance-ms`` the same retreating below
-  20 %, one run (~6.4 s; ~3.0-3.5 s est. after the split backward of 2026-12-06).
+  20 %, one run (~6.4 s; ~3.0-3.5 s est. after the split backward of 2026-12-06, ~2.6-3.0 s
+  after its solve with the retreats became the traced solve's correction that afternoon).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
   machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
   to read the other figures by: machines of one class differ from day to day (on
