@@ -963,6 +963,9 @@ def solve(
                         ends_y[STALE, d] += m
                         if traced:  # a pair where a round starts too (it never wins)
                             visits[d, r] = m
+                            # Worked out by the chances backward however little mass
+                            # met it (a chance of 0, below any threshold: decided).
+                            tagb[r, d] = max(tagb[r, d], nt + 1)
                         gv = gx + zx
                     else:
                         sv = (s_in + own * (gx + sig0 * zx)) / (1.0 - loop)

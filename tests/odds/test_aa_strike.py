@@ -1024,6 +1024,27 @@ def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
     assert taken["corrected"] >= 5 and taken["solved"] >= 5, taken
 
 
+def test_a_retreat_by_win_chance_leaves_no_stalemate_met_with_little_mass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The attacker's submarines and transport against a lone fighter: once the
+    # transport is lost neither side can hit the other (A-10.14, no destroyer), a
+    # chance of 0 to win, so the attacker retreating by win chance retreats there
+    # . The traced solve met such a pair with ~1e-17 of mass, below the
+    # chances backward's CHANCE_LEAST: undecided, it was left a stalemate (1.2e-17, shown
+    # as "<0.1%"); a stalemate pair is now worked out however little mass met it.
+    battle = AABattle.parse("2 fig, 2 sub, 1 tra, 2 cru, 2 car, 2 bat", "1 fig, 1 car, 2 bat", mode="sea",
+                            retreat_chance=45, rules="global1940")
+    got = []
+    for most in (float("inf"), -1.0):  # the correction, and the solve with the retreats
+        monkeypatch.setattr(aa_strike, "CORRECTION_MAX", most)
+        got.append(aa_odds(battle))
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    old = aa_odds(battle)
+    for new in got:
+        assert new.engine == old.engine
+        assert new.stalemate == old.stalemate == 0.0
+        assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, keys=CHANCES, same_states=False)
+
+
 @pytest.mark.parametrize(
     ("attacker", "defender", "options", "corrects", "relabels"),
     [
