@@ -116,11 +116,11 @@ def _fights(ax: bool, ay: bool, r: int, d: int, fire_x: Any, gone: Any, dive: An
 
 @_compiled
 def relabel(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back: Any, shed: Any, fire_y: Any,
-            y_air: Any, yd: Any, frows: Any, ended: Any, ends_x: Any, ends_y: Any, x_attacks: bool,
+            y_air: Any, yd: Any, frows: Any, rule_ends: Any, ends_x: Any, ends_y: Any, x_attacks: bool,
             defender_fought: bool) -> float:
     """Move, in the final masses ``ends_x``/``ends_y`` (changed), what a traced solve
     (no retreat) ended by an end-of-round rule at the pairs of rows ``frows``
-    (``ended[j, column]``: the mass that ended at row ``frows[j]``) to the end the same
+    (``rule_ends[j, column]``: the mass that ended at row ``frows[j]``) to the end the same
     rules make of it with the retreat table ``back`` (columns x rows): a shed
     defender's submarines facing aircraft alone, or submarines that submerge, where the
     attacker retreats first (A-10.6, A-10.7, A-10.15).  Such a pair ends either way and
@@ -133,8 +133,8 @@ def relabel(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back:
     moved = 0.0
     for j in range(frows.shape[0]):
         r = frows[j]
-        for d in range(ended.shape[1]):
-            m = ended[j, d]
+        for d in range(rule_ends.shape[1]):
+            m = rule_ends[j, d]
             if m == 0.0:
                 continue
             l1, y1, r1, d1, c1 = _fights(alive_x[r], alive_y[d], r, d, fire_x, gone, dive, back, shed, fire_y, y_air,
