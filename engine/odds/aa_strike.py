@@ -344,8 +344,8 @@ class _Traced:
     with the retreats: its final masses (``ends_x``, ``ends_y``), rounds, mass left out
     and pairs processed, round 1's starts (flat indices into the tables, masses), each
     pair's round starts (``visits``, columns x rows) and what a rule ended by name at
-    the pairs of rows ``frows`` (``rule_ends``, by those rows and columns: for
-    :func:`engine.odds.aa_strike_kernel.relabel`)."""
+    the pairs of the rows :meth:`StrikeSolver._rule_rows` gives (``rule_ends``, by those
+    rows and columns: for :func:`engine.odds.aa_strike_kernel.relabel`)."""
 
     ends_x: Arr
     ends_y: Arr
@@ -355,7 +355,6 @@ class _Traced:
     start: Arr
     start_m: Arr
     visits: Arr
-    frows: Arr
     rule_ends: Arr
 
     def retreating(self, back: Arr) -> float:
@@ -569,8 +568,9 @@ class StrikeSolver:
         back, unsure = got
         traced, self._traced = self._traced, None
         assert traced is not None
-        solved = self._corrects(back, traced) and self._corrected(initial, tally, back, traced)
-        if not solved:  # (_corrected records nothing where it gives False)
+        if self._corrects(back, traced):
+            solved = self._corrected(initial, tally, back, traced)
+        else:
             self._spare.append(traced.visits)
             solved = self.solve(initial, tally, back) is not None
         self._spare.clear()
@@ -603,15 +603,12 @@ class StrikeSolver:
         a pair by name (a shed defender's submarines facing aircraft alone, a dive:
         A-10.6, A-10.7), the traced answer's end there is relabelled a retreat first
         (:func:`engine.odds.aa_strike_kernel.relabel`: the correction's solve, with the
-        retreats, ends what it brings there as a retreat already).  False (nothing
-        recorded) where that is not a relabelling."""
+        retreats, ends what it brings there as a retreat already)."""
         from engine.odds.aa_strike_kernel import relabel, solve
 
         ex, ey = traced.ends_x.copy(), traced.ends_y.copy()
-        if relabel(self.alive_x, self.alive_y, self.fire_x, self.gone, self.dive, back, self.shed, self.fire_y,
-                   self.y_air, self.yd, traced.frows, traced.rule_ends, ex, ey, self.x_attacks,
-                   self.setup.defender_fought) < 0.0:
-            return False
+        relabel(self.alive_x, self.alive_y, self.fire_x, self.gone, self.dive, back, self.shed, self.fire_y, self.y_air,
+                self.yd, self._rule_rows(), traced.rule_ends, ex, ey, self.x_attacks, self.setup.defender_fought)
 
         placed = self._place(initial, tally, tables=4 if self.ys else 3)  # the starts settled at once, recorded
         if placed is None:
@@ -679,9 +676,8 @@ class StrikeSolver:
         start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
         start_m = ps.reshape(-1)[start]
         split = self.traced_split()
-        # The rows where a rule may end a pair by name (a shed defender's submarines
-        # facing aircraft alone, a dive): what it ends there is kept, for _corrected.
-        frows = np.flatnonzero((self.shed >= 0) | self.dive)
+        # What a rule ends by name at the rows where it may act, kept for _corrected.
+        frows = self._rule_rows()
         frow = np.full(self.shed.shape[0], -1, dtype=np.int64)
         frow[frows] = np.arange(frows.size)
         rule_ends = np.zeros((frows.size, ps.shape[0]))
@@ -719,8 +715,14 @@ class StrikeSolver:
         if rule.size:
             back |= rule
         self._spare += list(values)  # for the solve with the retreats
-        self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits, frows, rule_ends)
+        self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits, rule_ends)
         return back, float(unsure.sum())
+
+    def _rule_rows(self) -> Arr:
+        """X's rows where an end-of-round rule may end a pair by name, which a retreat
+        acts before (a shed defender's submarines facing aircraft alone, a dive: A-10.6,
+        A-10.7): the rows of the traced solve's ``rule_ends``."""
+        return np.flatnonzero((self.shed >= 0) | self.dive)
 
     def traced_split(self) -> tuple[Arr, ...]:
         """The step 4 split of :meth:`decide`'s traced solve, which the chances backward

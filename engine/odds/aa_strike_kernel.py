@@ -126,9 +126,9 @@ def relabel(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back:
     attacker retreats first (A-10.6, A-10.7, A-10.15).  Such a pair ends either way and
     the masses passing through it move on alike, so only the label changes: a dive
     or a stalemate becomes a retreat, recorded where the solve with the retreats
-    records it (a round start at a retreat pair retreats there).  The mass moved, or
-    -1.0 where ``back`` would let a pair fight on that the rules end without it (not a
-    relabelling: ``ends_x``/``ends_y`` are then partly changed and must be dropped)."""
+    records it: a pair the rules end without ``back`` fights on with it only where the
+    retreat rule skips a dive, at a retreat pair (:func:`_fights`), and a round start
+    there retreats.  The mass moved."""
     none = np.zeros((0, 0), dtype=np.bool_)
     moved = 0.0
     for j in range(frows.shape[0]):
@@ -144,9 +144,7 @@ def relabel(alive_x: Any, alive_y: Any, fire_x: Any, gone: Any, dive: Any, back:
             if l1 == l0 and y1 == y0 and r1 == r0 and d1 == d0 and c1 == c0:
                 continue
             o0 = c0 if c0 >= 0 else _outcome(alive_x[r0], y0, x_attacks, defender_fought)
-            if l1:
-                if not back[d, r]:
-                    return -1.0
+            if l1:  # (a dive at a retreat pair: its round start retreats)
                 o1, r1, d1 = BACK, r, d
             else:
                 o1 = c1 if c1 >= 0 else _outcome(alive_x[r1], y1, x_attacks, defender_fought)

@@ -985,7 +985,7 @@ def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
     # within both error bounds; where the retreats change what the end-of-round rules
     # end (a dive or a shed defender's submarines facing aircraft alone, A-10.6, A-10.7)
     # the traced solve's ends there are relabelled retreats first (aa_strike_kernel.
-    # relabel: never a fall-back to the solve, one way per battle).
+    # relabel), so the correction is taken there too.
     ways: list[str] = []
     corrected, solve = aa_strike.StrikeSolver._corrected, aa_strike.StrikeSolver.solve
 
