@@ -72,6 +72,9 @@ TRANSIENT_SHARE = 0.7
 NF = 1 << 24  # a stored result's key: target state * NF + the shooter's dice key
 ROW_BITS = 24  # a held-back entry's key (_Deferred): distribution << ROW_BITS | table row
 ROW_MASK = (1 << ROW_BITS) - 1
+# Keys with fewer than one sorted run in this many items are merged (_merged) by numpy's
+# stable sort, which follows runs; the others by the compiled radix sort.
+RUNS_FEW = 16
 HOLD_BACK = True  # general fire held back and merged where submarines strike from the start (_Deferred)
 # Held-back general fire on a side whose submarines lead its loss order, under fire with
 # no submarine dice: its casualties in two steps (the unrestricted hits, then the
@@ -338,10 +341,10 @@ class _Numbered:
     def slots(self, nums: Arr) -> Arr:
         """The table slots of states ``nums`` (given to them now if they have none)."""
         got = self.slot_of[nums]
-        if (got < 0).any():
-            for n in np.unique(nums[got < 0]).tolist():
-                self.slot_of[n] = len(self.slot_state)
-                self.slot_state.append(n)
+        if (got < 0).any():  # new states take the next slots, in the order of their numbers
+            new = np.unique(nums[got < 0])
+            self.slot_of[new] = np.arange(len(self.slot_state), len(self.slot_state) + len(new))
+            self.slot_state.extend(new.tolist())
             got = self.slot_of[nums]
         return got
 
@@ -819,9 +822,12 @@ def _strike_ids(target: _Numbered, ts: Arr, shooter: _Numbered, ss: Arr) -> Arr:
         _, first = np.unique(ts[miss] * NF + sks[miss], return_index=True)
         mt, mk, ms = ts[miss][first], sks[miss][first], ss[miss][first]
         c_off, n_c = target.seq_meta(mt, True)
-        dists = [shooter.strike_dist(s)[1] for s in ms.tolist()]
-        d_off = np.array([target.dist_offset(d) for d in dists], dtype=np.int64)
-        n_d = np.array([len(d) for d in dists], dtype=np.int64)
+        # A strike's key stands for its distribution (the same object): each distinct
+        # key's distribution found once, not once per target.
+        _, first_k, which = np.unique(mk, return_index=True, return_inverse=True)
+        dists = [shooter.strike_dist(s)[1] for s in ms[first_k].tolist()]
+        d_off = np.array([target.dist_offset(d) for d in dists], dtype=np.int64)[which]
+        n_d = np.array([len(d) for d in dists], dtype=np.int64)[which]
         memo[mt, mk] = _chain_batch(target, mt, c_off, n_c, d_off, n_d, target.col - 1)
         target.wrote("strike_memo", mt, mk)
         ids = memo[ts, sks]
@@ -920,8 +926,17 @@ def _placed(target: _Numbered, chains: tuple[Arr, Arr], d_off: Arr, n_d: Arr, sc
     """Hits along chains (:func:`_along`; item k's chain: ``chains`` as offsets and
     lengths in the store of chains), each item's chances times ``scale[k]``, the cells
     below TINY left out.  Returns per cell kept its item, state and mass, and the mass
-    left out."""
+    left out.  With numba loaded, one compiled pass (:func:`engine.odds.
+    aa_naval_kernel.placed`: the same cells)."""
     c_off, n_c = chains
+    if compiled.numba_loaded():
+        from engine.odds.aa_naval_kernel import placed
+
+        c_off, n_c, d_off, n_d = (np.ascontiguousarray(v, dtype=np.int64) for v in (c_off, n_c, d_off, n_d))
+        got = placed(target.chains.data, c_off, n_c, target.dstore.data, target.dtail.data, d_off, n_d,
+                     np.ascontiguousarray(scale, dtype=np.float64), TINY)  # fmt: skip
+        target.cells += int(got[4])
+        return got[0], got[1], got[2], float(got[3])
     kk, h, vals = _along(target, n_c, d_off, n_d)
     vals *= scale[kk]
     keep = vals >= TINY
@@ -932,7 +947,25 @@ def _placed(target: _Numbered, chains: tuple[Arr, Arr], d_off: Arr, n_d: Arr, sc
 
 def _merged(key: Arr, vals: Arr) -> tuple[Arr, Arr, Arr]:
     """Items with equal keys as one: the distinct keys (ascending), their masses summed,
-    and for each the index of one of its items (to read what is the same for all)."""
+    and for each the index of one of its items (to read what is the same for all).
+    With numba loaded, sorted stably and the runs summed in one compiled pass
+    (:func:`engine.odds.aa_naval_kernel.runs_summed`: the same keys and items, the
+    sums to rounding, added in the items' order, not pairwise); keys in a few sorted
+    runs (a level's held entries, its parts each sorted) by numpy's stable sort, which
+    follows runs, the others by a compiled radix sort (the states between, about 4
+    items a run; :func:`~engine.odds.aa_naval_kernel.radix_sorted`): ~1.5-2.5x faster
+    than the sort and sums below."""
+    if compiled.numba_loaded():
+        from engine.odds.aa_naval_kernel import radix_sorted, runs_summed
+
+        key = np.ascontiguousarray(key, dtype=np.int64)
+        if np.count_nonzero(key[1:] < key[:-1]) * RUNS_FEW < len(key):
+            order = np.argsort(key, kind="stable")
+            ordered = key[order]
+        else:
+            ordered, order = radix_sorted(key)
+        got: tuple[Arr, Arr, Arr] = runs_summed(ordered, np.ascontiguousarray(vals), order)
+        return got
     order = np.argsort(key)
     key = key[order]
     firsts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
@@ -942,7 +975,23 @@ def _merged(key: Arr, vals: Arr) -> tuple[Arr, Arr, Arr]:
 def _by_level(into: dict[int, list[Any]], due: Arr, *columns: Arr) -> None:
     """Append the items (``columns``, one array each) to ``into`` by the level they are
     due at, one array of its own per level (not views: each level's are freed once
-    spread); the levels due are a small range (a radix sort)."""
+    spread); the levels due are a small range (a radix sort).  With numba loaded and
+    ``columns`` an int64 key, float masses and int64 columns, one compiled counting
+    sort (:func:`engine.odds.aa_naval_kernel.by_level`: the same arrays), each level's
+    part then copied out."""
+    if compiled.numba_loaded() and len(due) and columns[0].dtype == np.int64 and columns[1].dtype == np.float64:
+        from engine.odds.aa_naval_kernel import by_level
+
+        rest = np.stack(columns[2:], axis=1).astype(np.int64, copy=False) if len(columns) > 2 else np.empty((len(due), 0), dtype=np.int64)
+        keys, vals, extra, counts, low = by_level(np.ascontiguousarray(due, dtype=np.int64), np.ascontiguousarray(columns[0]),
+                                                  np.ascontiguousarray(columns[1]), np.ascontiguousarray(rest))  # fmt: skip
+        ends = np.cumsum(counts)
+        for k in np.flatnonzero(counts).tolist():
+            hi = int(ends[k])
+            lo = hi - int(counts[k])
+            part = (keys[lo:hi].copy(), vals[lo:hi].copy(), *(extra[lo:hi, c].copy() for c in range(extra.shape[1])))
+            into.setdefault(int(low) + k, []).append(part)
+        return
     low = int(due.min())
     due = (due - low).astype(np.int16)
     order = np.argsort(due, kind="stable")

@@ -232,6 +232,132 @@ def cells_with_mass(pl: Any, off: Any, span: int, source: Any, base: Any) -> Any
     return states, p, counts
 
 
+@_compiled
+def radix_sorted(key: Any) -> tuple[Any, Any]:
+    """``key`` sorted, and the stable order that sorts it, by a radix sort (11 bits a
+    pass, every digit's counts taken in one read; the digits every key shares
+    skipped).  Keys must not be negative."""
+    n = key.shape[0]
+    order = np.arange(n).astype(np.int32)
+    digits = 6  # 66 bits: any key
+    count = np.zeros((digits, 2049), dtype=np.int64)
+    for i in range(n):
+        k = key[i]
+        if k < 0:
+            raise ValueError("radix_sorted: keys must not be negative")
+        for g in range(digits):
+            count[g, ((k >> (11 * g)) & 0x7FF) + 1] += 1
+    src_k = key.copy()
+    dst_k = np.empty(n, dtype=key.dtype)
+    dst_o = np.empty(n, dtype=np.int32)
+    for g in range(digits):
+        if count[g].max() == n:  # every key has the same digit here
+            continue
+        shift = 11 * g
+        at = count[g]
+        for b in range(2048):
+            at[b + 1] += at[b]
+        for i in range(n):
+            b = (src_k[i] >> shift) & 0x7FF
+            to = at[b]
+            at[b] = to + 1
+            dst_k[to] = src_k[i]
+            dst_o[to] = order[i]
+        src_k, dst_k = dst_k, src_k
+        order, dst_o = dst_o, order
+    return src_k, order
+
+
+@_compiled
+def runs_summed(ordered: Any, vals: Any, order: Any) -> tuple[Any, Any, Any]:
+    """The runs of equal keys of ``ordered`` (``key[order]``, ascending): their keys,
+    the sums of their items' ``vals`` (added in that order) and their first items."""
+    n = ordered.shape[0]
+    runs = 1 if n else 0
+    for i in range(1, n):
+        if ordered[i] != ordered[i - 1]:
+            runs += 1
+    out_k = np.empty(runs, dtype=ordered.dtype)
+    out_v = np.empty(runs, dtype=vals.dtype)
+    first = np.empty(runs, dtype=np.int64)
+    u = -1
+    for i in range(n):
+        if i == 0 or ordered[i] != ordered[i - 1]:
+            u += 1
+            out_k[u] = ordered[i]
+            out_v[u] = vals[order[i]]
+            first[u] = order[i]
+        else:
+            out_v[u] += vals[order[i]]
+    return out_k, out_v, first
+
+
+@_compiled
+def placed(chains: Any, c_off: Any, n_c: Any, dstore: Any, dtail: Any, d_off: Any, n_d: Any, scale: Any,
+           tiny: float) -> tuple[Any, Any, Any, float, int]:
+    """:func:`engine.odds.aa_naval._placed` in one pass: item k puts the chance of ``h``
+    hits (``n_d[k]`` chances from ``d_off[k]`` in ``dstore``; past the chain's end its
+    tail sum from ``dtail``, on the chain's last state) times ``scale[k]`` on the
+    ``h``-th state of its chain (``n_c[k]`` states from ``c_off[k]`` in ``chains``).
+    The cells of at least ``tiny``: their items, states and masses; the mass of the
+    others; how many cells there were."""
+    total = 0
+    for k in range(n_c.shape[0]):
+        total += min(n_d[k], n_c[k])
+    kk = np.empty(total, dtype=np.int64)
+    states = np.empty(total, dtype=chains.dtype)
+    vals = np.empty(total)
+    lost = 0.0
+    at = 0
+    for k in range(n_c.shape[0]):
+        n = min(n_d[k], n_c[k])
+        for h in range(n):
+            w = dtail[d_off[k] + h] if h == n - 1 else dstore[d_off[k] + h]
+            v = w * scale[k]
+            if v >= tiny:
+                kk[at] = k
+                states[at] = chains[c_off[k] + h]
+                vals[at] = v
+                at += 1
+            else:
+                lost += v
+    return kk[:at], states[:at], vals[:at], lost, total
+
+
+@_compiled
+def by_level(due: Any, keys: Any, vals: Any, extra: Any) -> tuple[Any, Any, Any, Any, int]:
+    """:func:`engine.odds.aa_naval._by_level`'s grouping in one stable counting sort: the
+    items (``keys``, ``vals`` and the rows of ``extra``) ordered by the level ``due``
+    (a small range), each level's in their own order; how many items each level from
+    the lowest has; the lowest."""
+    n = due.shape[0]
+    low = due[0]
+    high = due[0]
+    for i in range(n):
+        low = min(low, due[i])
+        high = max(high, due[i])
+    counts = np.zeros(high - low + 1, dtype=np.int64)
+    for i in range(n):
+        counts[due[i] - low] += 1
+    at = np.empty(high - low + 1, dtype=np.int64)
+    run = 0
+    for lv in range(high - low + 1):
+        at[lv] = run
+        run += counts[lv]
+    out_k = np.empty(n, dtype=keys.dtype)
+    out_v = np.empty(n, dtype=vals.dtype)
+    out_e = np.empty((n, extra.shape[1]), dtype=extra.dtype)
+    for i in range(n):
+        lv = due[i] - low
+        to = at[lv]
+        at[lv] = to + 1
+        out_k[to] = keys[i]
+        out_v[to] = vals[i]
+        for c in range(extra.shape[1]):
+            out_e[to, c] = extra[i, c]
+    return out_k, out_v, out_e, counts, low
+
+
 def warm() -> None:
     """Compile (or load from numba's cache) every loop here for the arrays the engine
     passes them."""
@@ -249,3 +375,8 @@ def warm() -> None:
                 ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
         cells_with_mass(np.zeros(1), ints, 1, source, ints)
+    radix_sorted(ints)
+    for order in (ints, np.zeros(1, dtype=np.int32)):  # numpy's sort, the radix sort
+        runs_summed(ints, np.zeros(1), order)
+    placed(ints, ints, ones, np.zeros(1), np.zeros(1), ints, ones, np.zeros(1), 1e-19)
+    by_level(ints, ints, np.zeros(1), np.zeros((1, 2), dtype=np.int64))  # (n, 0) alike: one signature

@@ -5,6 +5,7 @@ then _spread), on random parts and on whole battles."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
@@ -35,6 +36,17 @@ def _counting(monkeypatch: pytest.MonkeyPatch, name: str, weigh: Callable[..., i
 
     monkeypatch.setattr(aa_naval_kernel, name, counted)
     return calls
+
+
+def _numpy_only(monkeypatch: pytest.MonkeyPatch, step: Callable[..., Any]) -> Callable[..., Any]:
+    """``step`` taking its numpy path even where numba is loaded."""
+
+    def plain(*args: Any) -> Any:
+        with monkeypatch.context() as inner:
+            inner.setattr(aa_naval.compiled, "numba_loaded", lambda: False)
+            return step(*args)
+
+    return plain
 
 
 def test_the_loop_spreads_and_prunes_as_numpy_does() -> None:
@@ -129,7 +141,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2}  # signatures
+    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2, "radix_sorted": 1,
+             "runs_summed": 2, "placed": 1, "by_level": 1}  # signatures
     loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
     assert {name: len(sig) for name, sig in signatures.items()} == kinds, signatures
@@ -146,6 +159,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
     assert len(calls["cells_with_mass"]) > 0
     assert len(calls["spread"]) > 0  # a round limit's walk
+    assert len(calls["runs_summed"]) > 0 and len(calls["placed"]) > 0  # general fire held back, split
+    assert len(calls["by_level"]) > 0
     for name, loop in loops.items():
         assert list(loop.signatures) == signatures[name], name
 
@@ -155,8 +170,12 @@ def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monk
     # (never its submarines, without a friendly destroyer) and by other ships: its
     # casualty distributions binned by the compiled loop, the same sums in the same
     # order as np.bincount's, so the same answer bit for bit; warm's one signature serves.
+    # (The held entries' merge and the split hits' cells numpy's both ways: the compiled
+    # merge adds in another order, the mass left out by the compiled cells too.)
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     monkeypatch.setattr(aa_naval, "COMPILED_PRODUCTS", 0)  # the products through their loop both ways
+    for name in ("_merged", "_placed"):
+        monkeypatch.setattr(aa_naval, name, _numpy_only(monkeypatch, getattr(aa_naval, name)))
     aa_naval_kernel.warm()
     loop = aa_naval_kernel.restricted_bins
     calls = _counting(monkeypatch, "restricted_bins")
@@ -198,6 +217,95 @@ def test_cells_with_mass_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
             assert np.array_equal(s0, s1) and s0.dtype == s1.dtype
             assert np.array_equal(p0, p1) and np.array_equal(c0, c1)
             assert int(c0.sum()) == int((pl != 0).sum())
+
+
+def test_held_entries_are_merged_by_the_radix_sort_as_by_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Held-back entries' keys (a defender distribution << ROW_BITS | a row), many equal,
+    # some past 48 bits (every digit of the radix sort used) or sharing whole digits
+    # (passes skipped), in many sorted runs (the radix sort) or few (numpy's stable
+    # sort): the compiled merge gives numpy's distinct keys, sums to rounding (added in
+    # order, not pairwise) and, as the item to read, one with that key (its first).
+    rng = np.random.default_rng(47)
+    cases = [np.array([5], dtype=np.int64), np.full(9, 7 << 40, dtype=np.int64)]
+    for _ in range(30):
+        n = int(rng.integers(1, 3000))
+        dist = rng.integers(0, int(rng.choice([3, 300, 1 << 20, 1 << 38])), n)
+        key = (dist << aa_naval.ROW_BITS) | rng.integers(0, int(rng.choice([1, 40, 1 << 20])), n)
+        cases.append(key)  # in many runs: the radix sort
+        cases.append(np.concatenate([np.sort(part) for part in np.array_split(key, 3)]))  # few runs: numpy's sort
+    for key in cases:
+        vals = rng.random(len(key)) * 10.0 ** rng.integers(-18, 0, len(key))
+        got = []
+        for loaded in (False, True):
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            got.append(aa_naval._merged(key, vals))
+        (k0, v0, f0), (k1, v1, f1) = got
+        assert np.array_equal(k0, k1) and k1.dtype == np.int64
+        assert np.allclose(v1, v0, rtol=1e-13, atol=0.0)
+        assert np.array_equal(key[f1], k1) and np.array_equal(key[f0], k0)
+        assert all(int(f) == int(np.flatnonzero(key == k)[0]) for f, k in zip(f1[:50], k1[:50]))  # its first item
+        assert v1.sum() == pytest.approx(vals.sum(), rel=1e-13)
+    with pytest.raises(ValueError):
+        aa_naval_kernel.radix_sorted(np.array([3, -1], dtype=np.int64))
+
+
+def test_hits_along_chains_are_placed_by_the_loop_as_by_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Items putting a hit distribution on a chain of states (hits past the chain's end on
+    # its last state, with the distribution's tail sum), scaled, cells below TINY left
+    # out: the compiled pass keeps numpy's cells (items, states, masses bit for bit), the
+    # same mass left out to rounding and the same count of cells.
+    rng = np.random.default_rng(48)
+    for _ in range(40):
+        chains = rng.integers(0, 500, 300).astype(np.int64)
+        n_items = int(rng.integers(1, 25))
+        dists = [rng.random(int(rng.integers(1, 12))) for _ in range(n_items)]
+        dists = [d / d.sum() for d in dists]
+        dstore = np.concatenate(dists)
+        dtail = np.concatenate([np.cumsum(d[::-1])[::-1] for d in dists])
+        d_len = np.array([len(d) for d in dists], dtype=np.int64)
+        d_off = np.cumsum(d_len) - d_len
+        n_c = rng.integers(1, 15, n_items)
+        c_off = rng.integers(0, 300 - 15, n_items)
+        scale = rng.random(n_items) * 10.0 ** rng.integers(-22, 0, n_items)  # some cells below TINY
+        got = []
+        for loaded in (False, True):
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            target: Any = SimpleNamespace(chains=SimpleNamespace(data=chains), dstore=SimpleNamespace(data=dstore),
+                                          dtail=SimpleNamespace(data=dtail), cells=0)  # fmt: skip
+            got.append((*aa_naval._placed(target, (c_off, n_c), d_off, d_len, scale), target.cells))
+        (k0, s0, v0, lost0, cells0), (k1, s1, v1, lost1, cells1) = got
+        assert np.array_equal(k0, k1) and np.array_equal(s0, s1) and np.array_equal(v0, v1)
+        assert lost1 == pytest.approx(lost0, rel=1e-12, abs=1e-300) and cells1 == cells0
+        assert cells0 == int(np.minimum(n_c, d_len).sum())
+        assert v1.sum() + lost1 == pytest.approx(float(scale.sum()), rel=1e-12)  # every item's whole distribution
+
+
+def test_items_are_grouped_by_level_by_the_loop_as_by_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Held entries (keys, masses) and states between (keys, masses, where their
+    # aircraft's hits are and how many), due at a small range of levels: the compiled
+    # counting sort gives each level numpy's arrays, in the items' order, of their own.
+    rng = np.random.default_rng(49)
+    for _ in range(30):
+        n = int(rng.integers(1, 400))
+        due = rng.integers(0, int(rng.integers(1, 9)), n) + int(rng.integers(0, 300))
+        columns = [rng.integers(0, 1 << 40, n), rng.random(n)]
+        if rng.random() < 0.5:
+            columns += [rng.integers(0, 10_000, n), rng.integers(1, 30, n)]
+        got = []
+        for loaded in (False, True):
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            into: dict[int, list[Any]] = {3: [("kept",)]}
+            aa_naval._by_level(into, due, *columns)
+            got.append(into)
+        plain, looped = got
+        assert sorted(plain) == sorted(looped) == sorted({3, *due.tolist()})
+        for level, parts in plain.items():
+            assert len(parts) == len(looped[level])
+            for want, have in zip(parts, looped[level]):
+                assert len(want) == len(have)
+                for a, b in zip(want, have):
+                    assert np.array_equal(a, b) and np.asarray(a).dtype == np.asarray(b).dtype
+                    assert not isinstance(b, np.ndarray) or b.base is None  # not a view of a bigger array
 
 
 def test_a_table_refuses_a_state_with_more_hit_points_than_its_target() -> None:
