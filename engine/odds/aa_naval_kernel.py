@@ -28,10 +28,11 @@ from engine.odds.compiled import compiled as _compiled
 
 @_borrowing
 def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: int, d1: int,
-          tiny: float, kept: Any) -> float:
+          tiny: float, kept: Any, kept_p: Any) -> float:
     """One part of :func:`spread` (attacker entries ``a0:a1``, their values ``a_p``
     times ``scale``; defender entries ``d0:d1``); returns the mass it left out.
-    ``kept``: room for the part's defender entries kept."""
+    ``kept``, ``kept_p``: room for the part's defender entries kept, their columns and
+    chances (read in a row for each attacker entry)."""
     dropped = 0.0
     a_max = 0.0
     a_sum = 0.0
@@ -45,17 +46,17 @@ def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_id
     n = 0
     for j in range(d0, d1):
         if d_p[j] * a_max >= tiny:
-            kept[n] = j
+            kept[n] = d_idx[j]
+            kept_p[n] = d_p[j]
             n += 1
         else:
             dropped += d_p[j] * a_sum
     for i in range(a0, a1):
         v = a_p[i] * scale
         if v >= tiny:
-            row = a_idx[i]
+            into = table[a_idx[i]]
             for m in range(n):
-                j = kept[m]
-                table[row, d_idx[j]] += v * d_p[j]
+                into[kept[m]] += v * kept_p[m]
     return dropped
 
 
@@ -69,26 +70,28 @@ def spread(table: Any, a_idx: Any, a_val: Any, la: Any, d_idx: Any, d_val: Any, 
     left is below it.  Returns the mass left out, as ``_pruned`` counts it (an attacker
     entry's value; a defender entry's times the attacker entries left of its part)."""
     dropped = 0.0
-    kept = np.empty(ld.max() if ld.shape[0] else 0, dtype=np.int64)  # a part's defender entries kept
+    most = ld.max() if ld.shape[0] else 0
+    kept = np.empty(most, dtype=np.int64)  # a part's defender entries kept
+    kept_p = np.empty(most)
     a0 = 0
     d0 = 0
     for k in range(la.shape[0]):
         a1 = a0 + la[k]
         d1 = d0 + ld[k]
-        dropped += _part(table, a_idx, a_val, a0, a1, 1.0, d_idx, d_val, d0, d1, tiny, kept)
+        dropped += _part(table, a_idx, a_val, a0, a1, 1.0, d_idx, d_val, d0, d1, tiny, kept, kept_p)
         a0 = a1
         d0 = d1
     return dropped
 
 
 @_compiled
-def _room(d_ids: Any, d_len: Any) -> Any:
+def _room(d_ids: Any, d_len: Any) -> tuple[Any, Any]:
     """Room for the kept defender entries of the biggest of the defender's stored
-    results ``d_ids`` (``d_len`` entries each): :func:`_part`'s ``kept``."""
+    results ``d_ids`` (``d_len`` entries each): :func:`_part`'s ``kept``, ``kept_p``."""
     most = 0
     for k in range(d_ids.shape[0]):
         most = max(most, d_len[d_ids[k]])
-    return np.empty(most, dtype=np.int64)
+    return np.empty(most, dtype=np.int64), np.empty(most)
 
 
 @_compiled
@@ -101,12 +104,12 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
     flat`) and spreading them, without the gathered copies (~15 % of the bench's full
     fleets)."""
     dropped = 0.0
-    kept = _room(d_ids, d_len)
+    kept, kept_p = _room(d_ids, d_len)
     for k in range(scale.shape[0]):
         a0 = a_off[a_ids[k]]
         d0 = d_off[d_ids[k]]
         dropped += _part(table, a_idx, a_p, a0, a0 + a_len[a_ids[k]], scale[k], d_idx, d_p, d0,
-                         d0 + d_len[d_ids[k]], tiny, kept)  # fmt: skip
+                         d0 + d_len[d_ids[k]], tiny, kept, kept_p)  # fmt: skip
     return dropped
 
 
@@ -119,11 +122,12 @@ def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: 
     ``d_p``): the general fire held back and merged (:meth:`engine.odds.aa_naval.
     _Deferred.flush`), without gathering the defender's results first."""
     dropped = 0.0
-    kept = _room(d_ids, d_len)
+    kept, kept_p = _room(d_ids, d_len)
     a0 = 0
     for k in range(la.shape[0]):
         d0 = d_off[d_ids[k]]
-        dropped += _part(table, a_idx, a_val, a0, a0 + la[k], 1.0, d_idx, d_p, d0, d0 + d_len[d_ids[k]], tiny, kept)
+        dropped += _part(table, a_idx, a_val, a0, a0 + la[k], 1.0, d_idx, d_p, d0, d0 + d_len[d_ids[k]], tiny, kept,
+                         kept_p)  # fmt: skip
         a0 += la[k]
     return dropped
 
