@@ -458,7 +458,12 @@ class _Numbered:
                     delta[k, steps[i].target] += 1
             moves.append(np.cumsum(delta, axis=0))
         flat = taken.reshape(3, -1)
-        keys, which = np.unique(flat, axis=1, return_inverse=True)
+        # The distinct (submarine, aircraft, other) steps taken, as one number each (in
+        # the same order as the triples: the counts are below their kinds' sizes).
+        size = [int((cats == cat).sum()) + 1 for cat in (CAT_SUB, CAT_AIR, CAT_OTHER)]
+        code = (flat[0] * size[1] + flat[1]) * size[2] + flat[2]
+        codes, which = np.unique(code, return_inverse=True)
+        keys = np.stack((codes // (size[1] * size[2]), codes // size[2] % size[1], codes % size[2]))
         rows = np.array(self.states[t], dtype=np.int64) + moves[0][keys[0]] + moves[1][keys[1]] + moves[2][keys[2]]
         found = np.fromiter(
             map(self.number, map(tuple, rows.tolist())),

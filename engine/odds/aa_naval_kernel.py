@@ -151,9 +151,10 @@ def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, 
             for ha in range(n_a[k]):
                 row_w = ds * d[ao[k] + ha]
                 base = tbase[k] + hs * s1[k] + ha * s2[k]
-                for hy in range(n):
-                    w = dtail[yo[k] + hy] if hy == last else d[yo[k] + hy]
-                    pl[tstore[base + hy] + off[k]] += w * row_w
+                for hy in range(last):
+                    pl[tstore[base + hy] + off[k]] += d[yo[k] + hy] * row_w
+                if n > 0:  # the last cell: every hit from there on
+                    pl[tstore[base + last] + off[k]] += dtail[yo[k] + last] * row_w
         cells += n_s[k] * n_a[k] * n
     return cells
 
