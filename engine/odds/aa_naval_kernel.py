@@ -51,12 +51,31 @@ def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_id
             n += 1
         else:
             dropped += d_p[j] * a_sum
+    # The attacker entries kept, two at a time: each defender entry read once for both
+    # rows (~7 % of a battle at 70 a side).  The same products; a cell gets them in the
+    # attacker entries' order where a part's defender entries are distinct columns, as
+    # the engine's are (a stored distribution's states).
+    held = -1
+    held_v = 0.0
     for i in range(a0, a1):
         v = a_p[i] * scale
         if v >= tiny:
-            into = table[a_idx[i]]
+            if held < 0:
+                held = a_idx[i]
+                held_v = v
+                continue
+            first = table[held]
+            second = table[a_idx[i]]
             for m in range(n):
-                into[kept[m]] += v * kept_p[m]
+                c = kept[m]
+                q = kept_p[m]
+                first[c] += held_v * q
+                second[c] += v * q
+            held = -1
+    if held >= 0:
+        first = table[held]
+        for m in range(n):
+            first[kept[m]] += held_v * kept_p[m]
     return dropped
 
 
