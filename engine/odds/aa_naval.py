@@ -439,15 +439,13 @@ class _Numbered:
         before = np.zeros((3, len(steps) + 1), dtype=np.int64)  # of each kind, before step p
         for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
             np.cumsum(cats == cat, out=before[cat, 1:])
-        ha = np.arange(na)
-        air_part = np.minimum(ha[:, None], before[CAT_AIR][None, :])  # (na, p)
-        taken = np.empty((3, ns, na), dtype=np.int64)
-        for hs in range(ns):
-            reach = before[CAT_OTHER][None, :] + np.minimum(hs, before[CAT_SUB])[None, :] + air_part
-            p = np.minimum((reach < (hs + ha)[:, None]).sum(axis=1), len(steps))  # reach grows with p
-            taken[CAT_SUB, hs] = np.minimum(hs, before[CAT_SUB][p])
-            taken[CAT_AIR, hs] = np.minimum(ha, before[CAT_AIR][p])
-            taken[CAT_OTHER, hs] = before[CAT_OTHER][p]
+        hs = np.arange(ns)[:, None, None]
+        ha = np.arange(na)[None, :, None]
+        # (hs, ha, p): the hits steps before p can take; it grows with p.
+        reach = before[CAT_OTHER] + np.minimum(hs, before[CAT_SUB]) + np.minimum(ha, before[CAT_AIR])
+        p = np.minimum((reach < hs + ha).sum(axis=2), len(steps))  # (hs, ha)
+        taken = np.stack((np.minimum(hs[:, :, 0], before[CAT_SUB][p]), np.minimum(ha[:, :, 0], before[CAT_AIR][p]),
+                          before[CAT_OTHER][p]))  # fmt: skip
         # Each kind's steps taken in order: its first k steps' changes to the counts.
         moves: list[Arr] = []
         for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
