@@ -985,9 +985,12 @@ def _by_level(into: dict[int, list[Any]], due: Arr, *columns: Arr) -> None:
     if compiled.numba_loaded() and len(due) and columns[0].dtype == np.int64 and columns[1].dtype == np.float64:
         from engine.odds.aa_naval_kernel import by_level
 
-        rest = np.stack(columns[2:], axis=1).astype(np.int64, copy=False) if len(columns) > 2 else np.empty((len(due), 0), dtype=np.int64)
-        keys, vals, extra, counts, low = by_level(np.ascontiguousarray(due, dtype=np.int64), np.ascontiguousarray(columns[0]),
-                                                  np.ascontiguousarray(columns[1]), np.ascontiguousarray(rest))  # fmt: skip
+        rest = np.empty((len(due), 0), dtype=np.int64)  # held entries: keys and masses only
+        if len(columns) > 2:  # states between: where their aircraft's hits are, and how many
+            rest = np.stack(columns[2:], axis=1).astype(np.int64, copy=False)
+        keys, vals, extra, counts, low = by_level(np.ascontiguousarray(due, dtype=np.int64),
+                                                  np.ascontiguousarray(columns[0]), np.ascontiguousarray(columns[1]),
+                                                  np.ascontiguousarray(rest))  # fmt: skip
         ends = np.cumsum(counts)
         for k in np.flatnonzero(counts).tolist():
             hi = int(ends[k])

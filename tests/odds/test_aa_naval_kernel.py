@@ -141,8 +141,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2, "radix_sorted": 1,
-             "runs_summed": 2, "placed": 1, "by_level": 1}  # signatures
+    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2,
+             "radix_sorted": 1, "runs_summed": 2, "placed": 1, "by_level": 1}  # signatures
     loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
     assert {name: len(sig) for name, sig in signatures.items()} == kinds, signatures
