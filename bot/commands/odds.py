@@ -56,9 +56,10 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # Work limits for Discord (the CLI has none): battles up to 120 units a side are taken;
 # a submarine battle whose numpy solve passes MAX_WORK outer product terms and casualty
 # cells (e.g. 100 a side with no destroyer anywhere and aircraft on both sides: ~33 s
-# of work in full on 2026-12-05's machine, 106 s on the slow machine of 2026-12-02; 55
-# a side 2.9e9, 3.3 s, answered; 60 a side 5.5e9, 4.1 s, refused; both on 2026-12-05's
-# machine) is refused when it does, in under a second.  Where one side's
+# of work in full on 2026-12-05's machine, ~22 s on 2026-12-06's since its compiled
+# bookkeeping, 106 s on the slow machine of 2026-12-02; 55 a side 2.9e9, 3.3 s,
+# answered; 60 a side 5.5e9, 4.1 s, refused; both on 2026-12-05's machine, before that
+# bookkeeping) is refused when it does, in under a second.  Where one side's
 # submarines strike every round (60 sub, 20 cru, 10 bat, 10 bom against 40 cru, 20 car,
 # 10 bat, 30 fig) the strike pass (engine.odds.aa_strike) counts the products it makes:
 # ~1e8 (~0.5 s), ~6.5e8 with a retreat by win chance (~3.6 s; where the defender's
