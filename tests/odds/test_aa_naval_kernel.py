@@ -14,6 +14,7 @@ import pytest
 from engine.odds import aa_naval, aa_naval_kernel, aa_strike
 from engine.odds.aa import AABattle, aa_odds
 from engine.odds.aa_battle import TINY
+from tests.odds.helpers import assert_same_odds
 
 
 def _parts(rng: np.random.Generator, n_parts: int, rows: int, cols: int) -> tuple[Any, ...]:
@@ -306,6 +307,37 @@ def test_items_are_grouped_by_level_by_the_loop_as_by_numpy(monkeypatch: pytest.
                 for a, b in zip(want, have):
                     assert np.array_equal(a, b) and np.asarray(a).dtype == np.asarray(b).dtype
                     assert not isinstance(b, np.ndarray) or b.base is None  # not a view of a bigger array
+
+
+@pytest.mark.parametrize(("attacker", "defender", "options"), [
+    ("6 sub, 3 cru, 2 bat, 5 fig", "6 sub, 3 car, 2 bat, 5 fig", {}),  # held back, split: every new loop
+    ("6 sub, 3 cru, 2 bat, 5 fig", "6 sub, 3 car, 2 bat, 5 fig", {"retreat_chance": 40.0}),
+    ("5 sub, 3 fig, 3 bom, 2 car, 4 cru", "5 sub, 3 des, 3 car, 6 fig, 3 tra", {"retreat_left": 6}),
+    ("5 sub, 3 des, 3 fig, 3 bom, 2 car", "5 sub, 3 car, 6 fig, 3 tra, 2 cru", {"rounds": 3}),
+])  # fmt: skip
+def test_battles_through_the_compiled_bookkeeping_give_numpys_answer(monkeypatch: pytest.MonkeyPatch, attacker: str,
+                                                                      defender: str, options: dict[str, Any]) -> None:
+    # A-10.6, A-10.14: submarines and aircraft on both sides, with or without destroyers
+    # (the held-back general fire merged, the split hits placed and grouped by level, a
+    # strike's distribution per key), fought to the end, retreating by win chance or
+    # with K units left, for three rounds: with numba's loops every chance, the expected
+    # rounds and the survivors within 1e-13 of the numpy steps' (summation order).
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    names = ("radix_sorted", "runs_summed", "placed", "by_level")
+    calls = {name: _counting(monkeypatch, name) for name in names}
+    battle = AABattle.parse(attacker, defender, mode="sea", **options)
+    got = []
+    for loaded in (False, True):
+        monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+        got.append(aa_odds(battle, engine="general"))
+        assert loaded or not any(calls.values())
+    plain, looped = got
+    assert 0.001 < looped.attacker_win < 0.999
+    assert_same_odds(looped, plain, 1e-13)
+    assert looped.expected_rounds == pytest.approx(plain.expected_rounds, abs=1e-12)
+    assert looped.error_bound == pytest.approx(plain.error_bound, rel=1e-6, abs=1e-18)
+    if "des" not in attacker + defender:  # general fire held back: merged and placed by the loops
+        assert calls["runs_summed"] and calls["placed"] and calls["by_level"], {k: len(v) for k, v in calls.items()}
 
 
 def test_a_table_refuses_a_state_with_more_hit_points_than_its_target() -> None:
