@@ -45,7 +45,7 @@ from engine.odds.aa_battle import (
     too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
-from engine.odds.aa_table import hits
+from engine.odds.aa_table import hits, row_ids
 from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays
@@ -456,12 +456,8 @@ class _Numbered:
                     delta[k, steps[i].target] += 1
             moves.append(np.cumsum(delta, axis=0))
         flat = taken.reshape(3, -1)
-        # The distinct (submarine, aircraft, other) steps taken, as one number each (in
-        # the same order as the triples: the counts are below their kinds' sizes).
-        size = [int((cats == cat).sum()) + 1 for cat in (CAT_SUB, CAT_AIR, CAT_OTHER)]
-        code = (flat[0] * size[1] + flat[1]) * size[2] + flat[2]
-        codes, which = np.unique(code, return_inverse=True)
-        keys = np.stack((codes // (size[1] * size[2]), codes // size[2] % size[1], codes % size[2]))
+        first, which = row_ids(flat.T)  # the distinct (submarine, aircraft, other) steps taken
+        keys = flat[:, first]
         rows = np.array(self.states[t], dtype=np.int64) + moves[0][keys[0]] + moves[1][keys[1]] + moves[2][keys[2]]
         found = np.fromiter(
             map(self.number, map(tuple, rows.tolist())),
