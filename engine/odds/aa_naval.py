@@ -974,19 +974,20 @@ def _merged(key: Arr, vals: Arr) -> tuple[Arr, Arr, Arr]:
 def _by_level(into: dict[int, list[Any]], due: Arr, *columns: Arr) -> None:
     """Append the items (``columns``, one array each) to ``into`` by the level they are
     due at, one array of its own per level (not views: each level's are freed once
-    spread); the levels due are a small range (a radix sort).  With numba loaded and
-    ``columns`` an int64 key, float masses and int64 columns, one compiled counting
-    sort (:func:`engine.odds.aa_naval_kernel.by_level`: the same arrays), each level's
-    part then copied out."""
-    if compiled.numba_loaded() and len(due) and columns[0].dtype == np.int64 and columns[1].dtype == np.float64:
+    spread); the levels due are a small range (a radix sort).  ``columns``: int keys,
+    float masses, then any int columns.  With numba loaded, one compiled counting sort
+    (:func:`engine.odds.aa_naval_kernel.by_level`: the same arrays), each level's part
+    then copied out."""
+    if compiled.numba_loaded() and len(due):
         from engine.odds.aa_naval_kernel import by_level
 
         rest = np.empty((len(due), 0), dtype=np.int64)  # held entries: keys and masses only
         if len(columns) > 2:  # states between: where their aircraft's hits are, and how many
-            rest = np.stack(columns[2:], axis=1).astype(np.int64, copy=False)
-        keys, vals, extra, counts, low = by_level(np.ascontiguousarray(due, dtype=np.int64),
-                                                  np.ascontiguousarray(columns[0]), np.ascontiguousarray(columns[1]),
-                                                  np.ascontiguousarray(rest))  # fmt: skip
+            rest = np.stack(columns[2:], axis=1)
+        ints = np.int64
+        keys, vals, extra, counts, low = by_level(
+            np.ascontiguousarray(due, dtype=ints), np.ascontiguousarray(columns[0], dtype=ints),
+            np.ascontiguousarray(columns[1], dtype=np.float64), np.ascontiguousarray(rest, dtype=ints))  # fmt: skip
         ends = np.cumsum(counts)
         for k in np.flatnonzero(counts).tolist():
             hi = int(ends[k])
