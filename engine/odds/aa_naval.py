@@ -96,13 +96,18 @@ class _Store:
         self.used = 0
 
     def put(self, piece: Arr) -> int:
+        at = self.reserve(len(piece))
+        self.data[at : self.used] = piece
+        return at
+
+    def reserve(self, n: int) -> int:
+        """Room for ``n`` more items, written by the caller: their offset."""
         at = self.used
-        end = at + len(piece)
+        end = at + n
         if end > len(self.data):
             bigger = np.zeros(max(2 * len(self.data), end), dtype=self.data.dtype)
             bigger[:at] = self.data[:at]
             self.data = bigger
-        self.data[at:end] = piece
         self.used = end
         return at
 
@@ -258,6 +263,13 @@ class _Numbered:
     def add_batch(self, idx: Arr, p: Arr, lens: Arr, stays: Arr) -> Arr:
         """Store many phase results at once (result k: ``lens[k]`` entries of ``idx``
         and ``p``, chance ``stays[k]`` of staying put); their numbers."""
+        at = self.res_idx.put(idx)
+        self.res_p.put(p)
+        return self.register(at, lens, stays)
+
+    def register(self, at: int, lens: Arr, stays: Arr) -> Arr:
+        """Number results whose entries are in the stores from ``at`` on (result k:
+        ``lens[k]`` of them, chance ``stays[k]`` of staying put): their numbers."""
         first = self.n_res
         n = len(lens)
         end = first + n
@@ -267,8 +279,6 @@ class _Numbered:
             self.still = _longer(self.still, size, 0)
             self.res_off = _longer(self.res_off, size, 0)
             self.res_len = _longer(self.res_len, size, 0)
-        at = self.res_idx.put(idx)
-        self.res_p.put(p)
         self.res_off[first:end] = at + np.cumsum(lens) - lens
         self.res_len[first:end] = lens
         self.stay[first:end] = stays
@@ -735,9 +745,40 @@ def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
     pl = np.bincount(off[kk] + h, w, minlength=span)
-    stays = pl[off]  # no hit: the chain's first state, t
-    states, p, counts = _cells_with_mass(pl, off, span, target.chains.data, c_off)
-    return _store_results(target, ts, counts, states, p, stays, shift)
+    return _stored_cells(target, ts, pl, off, span, target.chains.data, c_off, shift)  # no hit: t, a chain's first
+
+
+def _stored_cells(target: _Numbered, ts: Arr, pl: Arr, off: Arr, span: int, source: Arr, base: Arr, shift: int) -> Arr:
+    """Store a batch's results from its binned chances ``pl`` (item k's from ``off[k]``
+    on, cell ``off[k] + x`` the state ``source[base[k] + x]``, ``ts[k]`` itself at x = 0):
+    the cells holding mass (:func:`_cells_with_mass`), stored (:func:`_store_results`);
+    their numbers.  With numba loaded, one compiled pass writes the entries straight
+    into the stores instead (:func:`engine.odds.aa_naval_kernel.cells_stored`: the same
+    entries, the states new to the table given their slots as :meth:`_Numbered.slots`
+    gives them)."""
+    off = np.ascontiguousarray(off, dtype=np.int64)
+    if not compiled.numba_loaded():
+        stays = pl[off]
+        states, p, counts = _cells_with_mass(pl, off, span, source, base)
+        return _store_results(target, ts, counts, states, p, stays, shift)
+    from engine.odds.aa_naval_kernel import cells_stored, slots_mended
+
+    at = target.res_idx.reserve(span)  # room for every cell; what is not written is given back
+    if target.res_p.reserve(span) != at:
+        raise AssertionError("the stores of entries and chances out of step")
+    counts = np.empty(len(off), dtype=np.int64)
+    stays = np.empty(len(off))
+    new = np.empty(min(span, len(target.slot_of)), dtype=np.int64)
+    n, n_new = cells_stored(pl, off, span, source, np.ascontiguousarray(base, dtype=np.int64), target.slot_of,
+                            target.col, shift, np.ascontiguousarray(ts, dtype=np.int64), target.res_idx.data,
+                            target.res_p.data, at, counts, stays, new)  # fmt: skip
+    target.res_idx.used = target.res_p.used = at + n
+    if n_new:
+        fresh = np.sort(new[:n_new])
+        target.slot_of[fresh] = -1
+        target.slots(fresh)
+        slots_mended(target.res_idx.data, at, n, target.slot_of, target.col, shift)
+    return target.register(at, counts, stays)
 
 
 def _cells_with_mass(pl: Arr, off: Arr, span: int, source: Arr, base: Arr) -> tuple[Arr, Arr, Arr]:
@@ -891,9 +932,7 @@ def _binned(target: _Numbered, ts: Arr, pl: Arr, off: Arr, span: int, nbase: Arr
     """:func:`_restricted_casualties`' distributions from their binned chances ``pl``
     (item k's states from ``off[k]`` on, numbered first by its table from ``nbase[k]``),
     stored; their numbers."""
-    stays = pl[off]  # no hit at all: t itself, numbered first
-    states, p, counts = _cells_with_mass(pl, off, span, target._nstore.data, nbase)
-    return _store_results(target, ts, counts, states, p, stays, 0)
+    return _stored_cells(target, ts, pl, off, span, target._nstore.data, nbase, 0)  # no hit: t, numbered first
 
 
 def _marked(nums: Arr, n: int) -> tuple[Arr, Arr]:

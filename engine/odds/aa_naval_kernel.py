@@ -5,7 +5,7 @@ the sides stored them), leaving out the products too small to count as the numpy
 does; reading a target's table of where hits land along its chains, ordered by the
 hit points its states lost (:func:`table_cells`); binning the cells of many casualty distributions under
 restricted hits (:func:`restricted_bins`); and finding a batch's cells holding mass
-(:func:`cells_with_mass`).
+(:func:`cells_with_mass`), or storing them at once (:func:`cells_stored`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -257,6 +257,57 @@ def cells_with_mass(pl: Any, off: Any, span: int, source: Any, base: Any) -> Any
 
 
 @_compiled
+def cells_stored(pl: Any, off: Any, span: int, source: Any, base: Any, slot_of: Any, col: int, shift: int, ts: Any,
+                 out_idx: Any, out_p: Any, at: int, counts: Any, stays: Any, new: Any) -> tuple[int, int]:
+    """:func:`cells_with_mass` and :func:`engine.odds.aa_naval._store_results` in one
+    pass: item ``k``'s cells holding mass written from ``at`` on into the side's stores
+    (``out_idx``: the table index ``slot_of[state] * col + shift``, ``out_p``: the
+    chance; room for every cell of ``pl``), how many into ``counts``, its chance of
+    staying put (``pl[off[k]]``, the target itself numbered first) into ``stays``; an
+    item with one state stored with chance 1, staying put only where that state is
+    ``ts[k]``.  A state with no table slot yet is written as ``-1 - state`` and listed
+    once in ``new`` (its ``slot_of`` set to -2 meanwhile): the caller gives those slots
+    and mends the entries (:func:`slots_mended`).  Returns ``(entries, new states)``."""
+    pos = at
+    n_new = 0
+    for k in range(off.shape[0]):
+        end = off[k + 1] if k + 1 < off.shape[0] else span
+        stays[k] = pl[off[k]]
+        start = pos
+        last = -1
+        for x in range(off[k], end):
+            v = pl[x]
+            if v != 0.0:
+                last = source[base[k] + x - off[k]]
+                sl = slot_of[last]
+                if sl >= 0:
+                    out_idx[pos] = sl * col + shift
+                else:
+                    out_idx[pos] = -1 - last
+                    if sl == -1:
+                        slot_of[last] = -2
+                        new[n_new] = last
+                        n_new += 1
+                out_p[pos] = v
+                pos += 1
+        counts[k] = pos - start
+        if pos - start == 1:
+            out_p[start] = 1.0
+            stays[k] = 1.0 if last == ts[k] else 0.0
+    return pos - at, n_new
+
+
+@_compiled
+def slots_mended(out_idx: Any, at: int, n: int, slot_of: Any, col: int, shift: int) -> None:
+    """The entries :func:`cells_stored` wrote as ``-1 - state`` (no slot then), now
+    their table index, those states having slots."""
+    for x in range(at, at + n):
+        v = out_idx[x]
+        if v < 0:
+            out_idx[x] = slot_of[-1 - v] * col + shift
+
+
+@_compiled
 def radix_sorted(key: Any) -> tuple[Any, Any]:
     """``key`` sorted, and the stable order that sorts it, by a radix sort (11 bits a
     pass, every digit's counts taken in one read; the digits every key shares
@@ -399,6 +450,9 @@ def warm() -> None:
                 ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
         cells_with_mass(np.zeros(1), ints, 1, source, ints)
+        cells_stored(np.zeros(1), ints, 1, source, ints, ints, 1, 0, ints, np.zeros(1, dtype=np.int32), np.zeros(1), 0,
+                     np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64))  # fmt: skip
+    slots_mended(np.zeros(1, dtype=np.int32), 0, 1, ints, 1, 0)
     radix_sorted(ints)
     for order in (ints, np.zeros(1, dtype=np.int32)):  # numpy's sort, the radix sort
         runs_summed(ints, np.zeros(1), order)

@@ -143,7 +143,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
     kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2,
-             "radix_sorted": 1, "runs_summed": 2, "placed": 1, "by_level": 1}  # signatures
+             "cells_stored": 2, "slots_mended": 1, "radix_sorted": 1, "runs_summed": 2, "placed": 1,
+             "by_level": 1}  # signatures
     loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
     assert {name: len(sig) for name, sig in signatures.items()} == kinds, signatures
@@ -158,7 +159,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     assert len(calls["spread_stored"]) > 3
     assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
     assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
-    assert len(calls["cells_with_mass"]) > 0
+    assert len(calls["cells_stored"]) > 0 and len(calls["slots_mended"]) > 0
     assert len(calls["spread"]) > 0  # a round limit's walk
     assert len(calls["runs_summed"]) > 0 and len(calls["placed"]) > 0  # general fire held back, split
     assert len(calls["by_level"]) > 0
@@ -218,6 +219,73 @@ def test_cells_with_mass_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
             assert np.array_equal(s0, s1) and s0.dtype == s1.dtype
             assert np.array_equal(p0, p1) and np.array_equal(c0, c1)
             assert int(c0.sum()) == int((pl != 0).sum())
+
+
+def _side_stores(slotted: Any, n_states: int, col: int) -> Any:
+    """A side with only what storing results needs: its stores, results, and table
+    slots (the states ``slotted`` have them, in that order)."""
+    side = aa_naval._Numbered.__new__(aa_naval._Numbered)
+    side.res_idx = aa_naval._Store(np.int32)
+    side.res_p = aa_naval._Store(np.float64)
+    side.n_res = 0
+    side.res_off = np.zeros(4, dtype=np.int64)
+    side.res_len = np.zeros(4, dtype=np.int64)
+    side.stay = np.zeros(4)
+    side.still = np.zeros(4, dtype=bool)
+    side.slot_of = np.full(2 * n_states, -1, dtype=np.int64)
+    side.slot_state = []
+    side.col = col
+    side.slots(np.array(slotted, dtype=np.int64))
+    return side
+
+
+def test_cells_are_stored_as_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A batch's binned chances stored as results: the compiled pass writes the same
+    # entries (table indices, chances), counts, chances of staying put (an item of one
+    # state: chance 1, staying put only if that state is its target) and gives the
+    # states new to the table the same slots as numpy's path (in the order of their
+    # numbers), onto stores already holding results.
+    rng = np.random.default_rng(48)
+    for case in range(60):
+        n_states = int(rng.integers(3, 60))
+        n_items = int(rng.integers(1, 10))
+        sizes = rng.integers(1, 9, n_items)
+        off = np.cumsum(sizes) - sizes
+        span = int(sizes.sum())
+        pl = rng.random(span) * (rng.random(span) < 0.5)
+        single = rng.random(n_items) < 0.3
+        for k in np.flatnonzero(single):  # one cell with mass, at the target or not
+            pl[off[k] : off[k] + sizes[k]] = 0.0
+            pl[off[k] + int(rng.integers(0, sizes[k]))] = 0.7
+        dtype = np.int64 if case % 2 else np.int32
+        source = rng.integers(0, n_states, span + 20).astype(dtype)
+        base = rng.integers(0, 20, n_items)
+        ts = source[base].astype(np.int64)  # x = 0: the target itself
+        slotted = rng.permutation(n_states)[: int(rng.integers(0, n_states))]
+        col, shift = (1, 0) if case % 3 else (2, int(rng.integers(0, 2)))
+        sides, got = [], []
+        for loaded in (False, True):
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            side = _side_stores(slotted, n_states, col)
+            side.add_batch(np.array([1, 2], dtype=np.int64), np.array([0.5, 0.5]), np.array([2]), np.array([0.0]))
+            got.append(aa_naval._stored_cells(side, ts, pl, off, span, source, base, shift))
+            sides.append(side)
+        plain, looped = sides
+        assert np.array_equal(got[0], got[1])
+        used = plain.res_idx.used
+        assert looped.res_idx.used == used == looped.res_p.used == int((pl != 0).sum()) + 2
+        assert np.array_equal(plain.res_idx.data[:used], looped.res_idx.data[:used])
+        assert np.array_equal(plain.res_p.data[:used], looped.res_p.data[:used])
+        n = plain.n_res
+        assert looped.n_res == n == n_items + 1
+        for name in ("res_off", "res_len", "stay", "still"):
+            assert np.array_equal(getattr(plain, name)[:n], getattr(looped, name)[:n]), name
+        assert np.array_equal(plain.slot_of, looped.slot_of) and plain.slot_state == looped.slot_state
+        assert (plain.res_idx.data[:used] >= 0).all()
+        for k in np.flatnonzero(single):  # one state for sure: staying put only at the target
+            j = int(np.flatnonzero(pl[off[k] : off[k] + sizes[k]])[0])
+            assert looped.still[1 + k] == (source[base[k] + j] == ts[k])
+            assert looped.res_p.data[looped.res_off[1 + k]] == 1.0
 
 
 def test_held_entries_are_merged_by_the_radix_sort_as_by_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
