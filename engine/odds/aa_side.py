@@ -98,6 +98,14 @@ class Side:
                 slots.append(Slot(name, "submerged"))
         self.slots: tuple[Slot, ...] = tuple(slots)
         self.index = {(s.unit, s.kind): i for i, s in enumerate(self.slots)}
+        # The slots whose units fight (not submerged, not AA guns), and per question
+        # asked of states (a profile flag, a set of them) the slots that answer it: each
+        # state's answer then reads only those counts.
+        self._fighting = tuple(i for i, s in enumerate(self.slots)
+                               if s.kind != "submerged" and not self.profiles[s.unit].is_aa)  # fmt: skip
+        self._slots_for: dict[tuple[object, ...], tuple[int, ...]] = {}
+        self._slot_units = tuple(s.unit for s in self.slots)
+        self._units = tuple(dict.fromkeys(self._slot_units))  # in the slots' order
         self.start: State = tuple(self.army[s.unit] if s.kind == "ok" else 0 for s in self.slots)
         present = {n: profiles[n] for n in self.army}
         self.order = loss_type_order(present, role, order)
@@ -121,9 +129,10 @@ class Side:
 
     def counts(self, st: State) -> dict[str, int]:
         """Units by type (damaged and submerged included): the survivors of a final state."""
-        out: dict[str, int] = {}
-        for s, n in zip(self.slots, st):
-            out[s.unit] = out.get(s.unit, 0) + n
+        out = dict.fromkeys(self._units, 0)
+        for unit, n in zip(self._slot_units, st):
+            if n:
+                out[unit] += n
         return out
 
     def state_of(self, army: Mapping[str, int]) -> State:
@@ -151,22 +160,32 @@ class Side:
         key = ("alive", st)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = sum(
-                n
-                for s, n in zip(self.slots, st)
-                if s.kind != "submerged" and not self.profiles[s.unit].is_aa
-            )
+            got = self._memo[key] = sum(map(st.__getitem__, self._fighting))
         return int(got)
+
+    def _answering(self, key: tuple[object, ...]) -> tuple[int, ...]:
+        """The slots answering a question of :meth:`has` (``("has", flag)``: not submerged,
+        with that profile flag) or :meth:`only` (``("only", flags)``: fighting, with none
+        of them), found once."""
+        got = self._slots_for.get(key)
+        if got is None:
+            kind, flags = key
+            if kind == "has":
+                got = tuple(i for i, s in enumerate(self.slots)
+                            if s.kind != "submerged" and getattr(self.profiles[s.unit], cast(str, flags)))  # fmt: skip
+            else:
+                got = tuple(i for i in self._fighting
+                            if not any(getattr(self.profiles[self.slots[i].unit], f)
+                                       for f in cast(tuple[str, ...], flags)))  # fmt: skip
+            self._slots_for[key] = got
+        return got
 
     def has(self, st: State, predicate: str) -> bool:
         """Whether a unit with the given profile flag is still fighting."""
         key = ("has", st, predicate)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = any(
-                n > 0 and s.kind != "submerged" and getattr(self.profiles[s.unit], predicate)
-                for s, n in zip(self.slots, st)
-            )
+            got = self._memo[key] = any(map(st.__getitem__, self._answering(("has", predicate))))
         return bool(got)
 
     def has_land(self, st: State) -> bool:
@@ -176,11 +195,7 @@ class Side:
         key = ("categories", st)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = frozenset(
-                self._cat[i]
-                for i, (s, n) in enumerate(zip(self.slots, st))
-                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
-            )
+            got = self._memo[key] = frozenset(self._cat[i] for i in self._fighting if st[i])
         return frozenset(got)
 
     def only(self, st: State, allowed: Iterable[str]) -> bool:
@@ -189,11 +204,7 @@ class Side:
         key = ("only", st, flags)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = all(
-                any(getattr(self.profiles[s.unit], f) for f in flags)
-                for s, n in zip(self.slots, st)
-                if n > 0 and s.kind != "submerged" and not self.profiles[s.unit].is_aa
-            )
+            got = self._memo[key] = not any(map(st.__getitem__, self._answering(("only", flags))))
         return bool(got)
 
     def hp(self, st: State) -> int:
@@ -220,7 +231,7 @@ class Side:
             return cached
         steps: list[Step] = []
         for step, slots in self.step_runs():
-            n = sum(st[i] for i in slots)
+            n = st[slots[0]] if len(slots) == 1 else sum(map(st.__getitem__, slots))
             if n:
                 steps += [step] * n
         if self.keep_land:  # A-10.10: keep the last N land units until nothing else is left
