@@ -35,6 +35,7 @@ spread; their mass is the error bound with the rounding drift of the total).
 
 from __future__ import annotations
 
+import mmap
 from typing import Any, Callable, Iterator, NamedTuple, cast
 
 import numpy as np
@@ -88,12 +89,23 @@ Flat = tuple[Arr, Arr, Arr, Arr, Arr, Arr]
 Spreader = Callable[[Flat], float]
 
 
+# A flat store past this many bytes lives in a private anonymous mapping of its own,
+# which the system grows in place (mremap: the pages move, nothing is copied), instead of
+# a numpy array copied into one twice as big at each growth (the results' stores of the
+# 100-a-side battle with submarines and aircraft on both sides reach ~800 MB: ~0.6 s of
+# copies; half of a big battle's first ask spent there otherwise).
+MAPPED_FROM = 1 << 22
+_PRIVATE = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+_MAPPABLE = hasattr(mmap, "MAP_PRIVATE") and hasattr(mmap, "MAP_ANONYMOUS")
+
+
 class _Store:
     """A growing flat array: pieces appended, each at an offset."""
 
     def __init__(self, dtype: Any) -> None:
         self.data = np.zeros(1024, dtype=dtype)
         self.used = 0
+        self._map: mmap.mmap | None = None
 
     def put(self, piece: Arr) -> int:
         at = self.reserve(len(piece))
@@ -105,11 +117,29 @@ class _Store:
         at = self.used
         end = at + n
         if end > len(self.data):
-            bigger = np.zeros(max(2 * len(self.data), end), dtype=self.data.dtype)
-            bigger[:at] = self.data[:at]
-            self.data = bigger
+            self._grow(max(2 * len(self.data), end))
         self.used = end
         return at
+
+    def _grow(self, size: int) -> None:
+        """``data`` made ``size`` items long, the items kept (the new ones zeros)."""
+        dtype = self.data.dtype
+        nbytes = size * dtype.itemsize
+        if self._map is not None:
+            self.data = np.empty(0, dtype=dtype)  # this store's view dropped: the mapping may move
+            try:
+                self._map.resize(nbytes)
+                self.data = np.frombuffer(self._map, dtype=dtype)
+                return
+            except BufferError:  # a view of it is still held somewhere: copied instead, below
+                self.data = np.frombuffer(self._map, dtype=dtype)
+        if not _MAPPABLE or nbytes < MAPPED_FROM:
+            bigger = np.zeros(size, dtype=dtype)
+        else:
+            self._map = mmap.mmap(-1, nbytes, flags=_PRIVATE)
+            bigger = np.frombuffer(self._map, dtype=dtype)
+        bigger[: len(self.data)] = self.data
+        self.data = bigger
 
 
 class _Numbered:

@@ -288,6 +288,62 @@ def test_cells_are_stored_as_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
             assert looped.res_p.data[looped.res_off[1 + k]] == 1.0
 
 
+def test_a_store_grows_in_place_keeping_its_items(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past MAPPED_FROM bytes a store lives in a private mapping the system grows in place;
+    # every item put stays where it was put, the room added is zeros, the array stays
+    # writable; while a view of the old items is held elsewhere, growing copies into a
+    # new mapping instead (the view still reads what it read).
+    monkeypatch.setattr(aa_naval, "MAPPED_FROM", 1 << 12)
+    store = aa_naval._Store(np.float64)
+    offsets = [store.put(np.full(700, float(k))) for k in range(40)]
+    mapping = store._map
+    assert mapping is not None and store.data.flags.writeable
+    offsets += [store.put(np.full(700, float(k))) for k in range(40, 80)]
+    assert store._map is mapping  # grown in place
+    view = store.data[:5]
+    offsets += [store.put(np.full(5000, float(k))) for k in range(80, 90)]
+    assert store._map is not mapping and np.array_equal(view, np.zeros(5))  # copied: the view kept
+    for k, at in enumerate(offsets):
+        n = 700 if k < 80 else 5000
+        assert (store.data[at : at + n] == k).all()
+    assert store.used == offsets[-1] + 5000 and (store.data[store.used :] == 0).all()
+    at = store.reserve(3)
+    store.data[at : at + 3] = 7.0
+    assert (store.data[offsets[-1] : offsets[-1] + 5000] == 89).all() and store.used == at + 3
+
+
+def test_battles_through_mapped_stores_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every store in a mapping from its first growth (and, in the bot, the big battles'):
+    # the same answers as numpy's arrays, and the compiled loops take them as the arrays
+    # warm() compiled for (no new signature).
+    monkeypatch.setattr(aa_strike, "ENABLED", False)
+    aa_naval_kernel.warm()
+    loops = [getattr(aa_naval_kernel, name) for name in ("spread_stored", "spread_held", "restricted_bins",
+                                                          "cells_stored", "table_cells", "placed")]  # fmt: skip
+    signatures = [len(loop.signatures) for loop in loops]
+    mapped_stores: list[int] = []
+    real_mmap = aa_naval.mmap.mmap
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        mapped_stores.append(args[1])
+        return real_mmap(*args, **kwargs)
+
+    monkeypatch.setattr(aa_naval.mmap, "mmap", counted)
+    for attacker, defender, options in (
+        ("4 sub, 2 cru, 1 bat, 3 fig", "4 sub, 2 car, 1 bat, 3 fig", {}),
+        ("3 sub, 2 des, 2 fig", "3 sub, 1 car, 2 fig", {"retreat_chance": 40.0}),
+    ):
+        battle = AABattle.parse(attacker, defender, mode="sea", **options)
+        monkeypatch.setattr(aa_naval, "MAPPED_FROM", 1 << 62)
+        plain = aa_odds(battle, engine="general")
+        monkeypatch.setattr(aa_naval, "MAPPED_FROM", 0)
+        mapped = aa_odds(battle, engine="general")
+        assert 0.01 < mapped.attacker_win < 0.99
+        assert mapped == plain
+    assert len(mapped_stores) > 3  # stores of both kinds of item were mapped
+    assert [len(loop.signatures) for loop in loops] == signatures
+
+
 def test_held_entries_are_merged_by_the_radix_sort_as_by_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
     # Held-back entries' keys (a defender distribution << ROW_BITS | a row), many equal,
     # some past 48 bits (every digit of the radix sort used) or sharing whole digits
