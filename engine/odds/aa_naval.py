@@ -487,24 +487,33 @@ class _Numbered:
         taken = np.stack((np.minimum(hs[:, :, 0], before[CAT_SUB][p]), np.minimum(ha[:, :, 0], before[CAT_AIR][p]),
                           before[CAT_OTHER][p]))  # fmt: skip
         # Each kind's steps taken in order: its first k steps' changes to the counts.
+        source = np.fromiter((step.source for step in steps), dtype=np.int64, count=len(steps))
+        target = np.fromiter((step.target for step in steps), dtype=np.int64, count=len(steps))
         moves: list[Arr] = []
         for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
-            delta = np.zeros((int((cats == cat).sum()) + 1, len(self.states[t])), dtype=np.int64)
-            for k, i in enumerate(np.flatnonzero(cats == cat).tolist(), 1):
-                delta[k, steps[i].source] -= 1
-                if steps[i].target >= 0:
-                    delta[k, steps[i].target] += 1
+            mine = np.flatnonzero(cats == cat)
+            delta = np.zeros((len(mine) + 1, len(self.states[t])), dtype=np.int64)
+            k = np.arange(1, len(mine) + 1)
+            np.add.at(delta, (k, source[mine]), -1)
+            gains = target[mine] >= 0
+            np.add.at(delta, (k[gains], target[mine][gains]), 1)
             moves.append(np.cumsum(delta, axis=0))
         flat = taken.reshape(3, -1)
         first, which = row_ids(flat.T)  # the distinct (submarine, aircraft, other) steps taken
         keys = flat[:, first]
         rows = np.array(self.states[t], dtype=np.int64) + moves[0][keys[0]] + moves[1][keys[1]] + moves[2][keys[2]]
-        found = np.fromiter(
-            map(self.number, map(tuple, rows.tolist())),
-            dtype=np.int64,
-            count=keys.shape[1],
-        )
-        return found[which.reshape(-1)].reshape(ns, na)
+        return self.numbers(rows)[which.reshape(-1)].reshape(ns, na)
+
+    def numbers(self, rows: Arr) -> Arr:
+        """:meth:`number` of each row of ``rows`` (states as arrays of counts): those
+        numbered already read from the index at once, the others numbered in turn, in
+        the rows' order (as one :meth:`number` call each would number them)."""
+        get = self.idx.get
+        keys = list(map(tuple, rows.tolist()))
+        got = [get(key, -1) for key in keys]
+        if -1 in got:
+            got = [n if n >= 0 else self.number(key) for n, key in zip(got, keys)]
+        return np.array(got, dtype=np.int64)
 
     def _dist(self, groups: list[tuple[int, int]]) -> Arr:
         key = tuple(groups)
