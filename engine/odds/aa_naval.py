@@ -435,7 +435,7 @@ class _Numbered:
             if got is not None:
                 break
             st = self.states[cur]
-            step = next((x for x in self.side.steps(st) if x.category != excluded), None)
+            step = self.side.first_step(st, excluded)
             if step is None:
                 got = memo[(cur << 2) | excluded] = np.array([cur], dtype=np.int64)
                 break

@@ -246,6 +246,17 @@ class Side:
         self._steps_cache[st] = result
         return result
 
+    def first_step(self, st: State, excluded: int) -> Step | None:
+        """The first step of the loss order of ``st`` not of category ``excluded`` (3: any
+        step), as :meth:`steps` orders them; None where there is none.  Read from the
+        runs (one test per unit type) unless kept land units reorder the steps."""
+        if self.keep_land:
+            return next((x for x in self.steps(st) if x.category != excluded), None)
+        for step, slots in self.step_runs():
+            if step.category != excluded and (st[slots[0]] if len(slots) == 1 else sum(map(st.__getitem__, slots))):
+                return step
+        return None
+
     def step_runs(self) -> tuple[tuple[Step, tuple[int, ...]], ...]:
         """The loss order before the kept land units move last (:meth:`steps`), as runs
         (memoised): each run is one casualty taken as many times as there are units in

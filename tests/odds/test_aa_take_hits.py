@@ -180,3 +180,32 @@ def test_loss_order_chains_are_the_sides_sequences() -> None:
             checked += 1
             st = side.take_hits(st, rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 2))
     assert checked == 120
+
+
+def test_the_first_step_of_a_kind_is_the_loss_orders() -> None:
+    # Side.first_step (read from the runs of the loss order) is the first step of
+    # Side.steps not of the excluded category, in every state met along the way, with
+    # battleships' first hits (A-10.8), transports last (A-10.7), orders of loss chosen
+    # by the player, and land units kept back (A-10.10: read from the steps then).
+    rng = random.Random(1942)
+    met = {CAT_SUB: 0, CAT_AIR: 0, 3: 0}
+    for k in range(40):
+        units = {"sub": rng.randint(0, 3), "des": rng.randint(0, 2), "cru": rng.randint(0, 1),
+                 "car": rng.randint(0, 2), "bat": rng.randint(0, 2), "tra": rng.randint(0, 2)}  # fmt: skip
+        units["fig"] = min(rng.randint(0, 3), 2 * units["car"])
+        if not sum(units.values()):
+            continue
+        army = ", ".join(f"{c} {u}" for u, c in units.items() if c)
+        battle = AABattle.parse("2 sub, 1 bat", army, mode="sea",
+                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "tra,car"]))  # fmt: skip
+        side = setup_battle(battle, 1.0)[0].defender
+        if k % 4 == 0:  # the same units, two kept back as if land units (the steps' path)
+            side = Side(side.role, side.army, side.profiles, order=side.order, keep_land=2)
+        st = side.start
+        while side.steps(st):
+            for excluded in (CAT_SUB, CAT_AIR, 3):
+                want = next((x for x in side.steps(st) if x.category != excluded), None)
+                assert side.first_step(st, excluded) == want, (army, st, excluded)
+                met[excluded] += want is not None
+            st = side.take_hits(st, rng.randint(0, 1), rng.randint(0, 1), rng.randint(0, 1) or 1)
+    assert min(met.values()) > 100, met
