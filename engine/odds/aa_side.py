@@ -253,7 +253,7 @@ class Side:
         if self.keep_land:
             return next((x for x in self.steps(st) if x.category != excluded), None)
         for step, slots in self.step_runs():
-            if step.category != excluded and (st[slots[0]] if len(slots) == 1 else sum(map(st.__getitem__, slots))):
+            if step.category != excluded and (st[slots[0]] or any(st[i] for i in slots[1:])):
                 return step
         return None
 
