@@ -780,10 +780,18 @@ def _chain_batch(target: _Numbered, ts: Arr, c_off: Arr, n_c: Arr, d_off: Arr, n
     """Hits along chains (:func:`_along`), for many items at once, stored; their
     numbers.  Item k's chain is ``n_c[k]`` states from ``c_off[k]`` in the store of
     chains.  Table columns are ``state * col + shift``."""
-    kk, h, w = _along(target, n_c, d_off, n_d)
     off = np.cumsum(n_c) - n_c
     span = int(n_c.sum())
-    pl = np.bincount(off[kk] + h, w, minlength=span)
+    pl: Arr
+    if compiled.numba_loaded():  # each cell put in place by one compiled pass: the same cells
+        from engine.odds.aa_naval_kernel import along_cells
+
+        pl = np.zeros(span)
+        off, n_c, d_off, n_d = (np.ascontiguousarray(v, dtype=np.int64) for v in (off, n_c, d_off, n_d))
+        target.cells += along_cells(pl, off, n_c, d_off, n_d, target.dstore.data, target.dtail.data)
+    else:
+        kk, h, w = _along(target, n_c, d_off, n_d)
+        pl = np.bincount(off[kk] + h, w, minlength=span)
     return _stored_cells(target, ts, pl, off, span, target.chains.data, c_off, shift)  # no hit: t, a chain's first
 
 
@@ -823,15 +831,8 @@ def _stored_cells(target: _Numbered, ts: Arr, pl: Arr, off: Arr, span: int, sour
 def _cells_with_mass(pl: Arr, off: Arr, span: int, source: Arr, base: Arr) -> tuple[Arr, Arr, Arr]:
     """The cells of ``pl`` holding mass, item by item (item k's cells from ``off[k]`` on,
     the last item's up to ``span``): their states (cell ``off[k] + x`` is state
-    ``source[base[k] + x]``), their chances and how many each item has.  With numba
-    loaded, one compiled pass (:func:`engine.odds.aa_naval_kernel.cells_with_mass`, the
-    same arrays)."""
-    if compiled.numba_loaded():
-        from engine.odds.aa_naval_kernel import cells_with_mass
-
-        got: tuple[Arr, Arr, Arr] = cells_with_mass(pl, np.ascontiguousarray(off, dtype=np.int64), span, source,
-                                                    np.ascontiguousarray(base, dtype=np.int64))  # fmt: skip
-        return got
+    ``source[base[k] + x]``), their chances and how many each item has (numpy's path;
+    with numba loaded :func:`engine.odds.aa_naval_kernel.cells_stored` stores them)."""
     nz = np.flatnonzero(pl)
     counts = np.diff(np.searchsorted(nz, np.append(off, span)))
     return source[nz - np.repeat(off - base, counts)], pl[nz], counts

@@ -4,8 +4,8 @@ the outer products of a round's mixture parts into the table of next states
 the sides stored them), leaving out the products too small to count as the numpy path
 does; reading a target's table of where hits land along its chains, ordered by the
 hit points its states lost (:func:`table_cells`); binning the cells of many casualty distributions under
-restricted hits (:func:`restricted_bins`); and finding a batch's cells holding mass
-(:func:`cells_with_mass`), or storing them at once (:func:`cells_stored`).
+restricted hits (:func:`restricted_bins`) or along chains (:func:`along_cells`); and
+storing a batch's cells holding mass at once (:func:`cells_stored`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -230,36 +230,27 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
 
 
 @_compiled
-def cells_with_mass(pl: Any, off: Any, span: int, source: Any, base: Any) -> Any:
-    """:func:`engine.odds.aa_naval._cells_with_mass` in one pass: the cells of ``pl``
-    holding mass, item by item (item k's from ``off[k]`` to the next item's, the last
-    one's to ``span``), as ``(states, chances, counts)``, cell ``off[k] + x`` being
-    state ``source[base[k] + x]``."""
-    n = 0
-    for x in range(span):
-        if pl[x] != 0.0:
-            n += 1
-    states = np.empty(n, dtype=source.dtype)
-    p = np.empty(n)
-    counts = np.zeros(off.shape[0], dtype=np.int64)
-    at = 0
+def along_cells(pl: Any, off: Any, n_c: Any, d_off: Any, n_d: Any, d: Any, dtail: Any) -> int:
+    """:func:`engine.odds.aa_naval._along`'s cells put into ``pl`` as its
+    ``np.bincount`` puts them: item ``k``'s chance of ``h`` hits ``d[d_off[k] + h]`` at
+    ``off[k] + h`` for ``h`` below ``min(n_d[k], n_c[k])``, the last of them the tail sum
+    ``dtail`` (every hit from there on: the chain's last state).  Each cell is written
+    once (an item's cells are its own).  Returns the cells."""
+    cells = 0
     for k in range(off.shape[0]):
-        start = at
-        end = off[k + 1] if k + 1 < off.shape[0] else span
-        for x in range(off[k], end):
-            v = pl[x]
-            if v != 0.0:
-                states[at] = source[base[k] + x - off[k]]
-                p[at] = v
-                at += 1
-        counts[k] = at - start
-    return states, p, counts
+        n = min(n_d[k], n_c[k])
+        for h in range(n - 1):
+            pl[off[k] + h] = d[d_off[k] + h]
+        if n > 0:
+            pl[off[k] + n - 1] = dtail[d_off[k] + n - 1]
+        cells += n
+    return cells
 
 
 @_compiled
 def cells_stored(pl: Any, off: Any, span: int, source: Any, base: Any, slot_of: Any, col: int, shift: int, ts: Any,
                  out_idx: Any, out_p: Any, at: int, counts: Any, stays: Any, new: Any) -> tuple[int, int]:
-    """:func:`cells_with_mass` and :func:`engine.odds.aa_naval._store_results` in one
+    """:func:`engine.odds.aa_naval._cells_with_mass` and ``_store_results`` in one
     pass: item ``k``'s cells holding mass written from ``at`` on into the side's stores
     (``out_idx``: the table index ``slot_of[state] * col + shift``, ``out_p``: the
     chance; room for every cell of ``pl``), how many into ``counts``, its chance of
@@ -449,10 +440,10 @@ def warm() -> None:
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
                 ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
-        cells_with_mass(np.zeros(1), ints, 1, source, ints)
         cells_stored(np.zeros(1), ints, 1, source, ints, ints, 1, 0, ints, np.zeros(1, dtype=np.int32), np.zeros(1), 0,
                      np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64))  # fmt: skip
     slots_mended(np.zeros(1, dtype=np.int32), 0, 1, ints, 1, 0)
+    along_cells(np.zeros(1), ints, ones, ints, ones, np.zeros(1), np.zeros(1))
     radix_sorted(ints)
     for order in (ints, np.zeros(1, dtype=np.int32)):  # numpy's sort, the radix sort
         runs_summed(ints, np.zeros(1), order)

@@ -142,8 +142,8 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_with_mass": 2,
-             "cells_stored": 2, "slots_mended": 1, "radix_sorted": 1, "runs_summed": 2, "placed": 1,
+    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_stored": 2,
+             "slots_mended": 1, "along_cells": 1, "radix_sorted": 1, "runs_summed": 2, "placed": 1,
              "by_level": 1}  # signatures
     loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
     signatures = {name: list(loop.signatures) for name, loop in loops.items()}
@@ -159,7 +159,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     assert len(calls["spread_stored"]) > 3
     assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
     assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
-    assert len(calls["cells_stored"]) > 0 and len(calls["slots_mended"]) > 0
+    assert len(calls["cells_stored"]) > 0 and len(calls["slots_mended"]) > 0 and len(calls["along_cells"]) > 0
     assert len(calls["spread"]) > 0  # a round limit's walk
     assert len(calls["runs_summed"]) > 0 and len(calls["placed"]) > 0  # general fire held back, split
     assert len(calls["by_level"]) > 0
@@ -196,29 +196,30 @@ def test_restricted_casualties_are_binned_by_the_loop_as_bincount_bins_them(monk
     assert len(loop.signatures) == 1  # type: ignore[attr-defined]
 
 
-def test_cells_with_mass_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A batch's binned chances, items end to end, many cells empty (some items all
-    # empty): the cells holding mass, their states (read from a chain store of int64 or
-    # a table store of int32, at each item's own base) and each item's count, the same
-    # from the compiled pass as from numpy's.
-    rng = np.random.default_rng(46)
+def test_hits_along_chains_are_binned_as_numpys() -> None:
+    # A batch of items (a distribution of hits along a chain each, chains shorter and
+    # longer than the distributions): the compiled pass puts each cell where numpy's
+    # bincount of _along puts it, the tail sum at a short chain's last state, the same
+    # numbers, and counts the same cells.
+    rng = np.random.default_rng(49)
     for _ in range(40):
         n_items = int(rng.integers(1, 12))
-        sizes = rng.integers(1, 9, n_items)
-        off = np.cumsum(sizes) - sizes
-        span = int(sizes.sum())
-        pl = rng.random(span) * (rng.random(span) < 0.4)
-        for dtype in (np.int64, np.int32):
-            source = rng.integers(0, 1000, span + 20).astype(dtype)
-            base = rng.integers(0, 20, n_items)
-            got = []
-            for loaded in (False, True):
-                monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
-                got.append(aa_naval._cells_with_mass(pl, off, span, source, base))
-            (s0, p0, c0), (s1, p1, c1) = got
-            assert np.array_equal(s0, s1) and s0.dtype == s1.dtype
-            assert np.array_equal(p0, p1) and np.array_equal(c0, c1)
-            assert int(c0.sum()) == int((pl != 0).sum())
+        n_c = rng.integers(1, 9, n_items)
+        n_d = rng.integers(1, 9, n_items)
+        dists = [rng.random(int(n)) for n in n_d]
+        store = np.concatenate(dists)
+        tails = np.concatenate([np.cumsum(d[::-1])[::-1] for d in dists])
+        d_off = np.cumsum(n_d) - n_d
+        target = SimpleNamespace(cells=0, dstore=SimpleNamespace(data=store), dtail=SimpleNamespace(data=tails))
+        kk, h, w = aa_naval._along(target, n_c, d_off, n_d)  # type: ignore[arg-type]
+        off = np.cumsum(n_c) - n_c
+        want = np.bincount(off[kk] + h, w, minlength=int(n_c.sum()))
+        got = np.zeros(int(n_c.sum()))
+        cells = aa_naval_kernel.along_cells(got, off, n_c, d_off, n_d, store, tails)
+        assert np.array_equal(got, want) and cells == target.cells == int(np.minimum(n_c, n_d).sum())
+        short = np.flatnonzero(n_c < n_d)
+        for k in short:  # every hit past a short chain's end on its last state
+            assert got[off[k] + n_c[k] - 1] == tails[d_off[k] + n_c[k] - 1]
 
 
 def _side_stores(slotted: Any, n_states: int, col: int) -> Any:
