@@ -367,9 +367,11 @@ class Side:
         subs: list[tuple[int, int]] = []
         air: list[tuple[int, int]] = []
         other: list[tuple[int, int]] = []
-        supported = sum(sum(st[i] for i in idx) * k for idx, k in supporters)
+        supported = 0
+        for idx, k in supporters:
+            supported += (st[idx[0]] + st[idx[1]] if len(idx) == 2 else st[idx[0]]) * k
         for idx, per, group, value, boosted in units:
-            n = sum(st[i] for i in idx)
+            n = st[idx[0]] + st[idx[1]] if len(idx) == 2 else st[idx[0]]  # ok and damaged, or ok alone
             if not n:
                 continue
             groups = subs if group == CAT_SUB else air if group == CAT_AIR else other
