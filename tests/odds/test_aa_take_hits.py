@@ -47,20 +47,29 @@ def _reference(side: Side, st: State, sub_hits: int, air_hits: int, any_hits: in
     raise AssertionError("the empty set is always assignable")
 
 
+def _random_defender(rng: random.Random, attacker: str, most: dict[str, int], most_fig: int,
+                     orders: list[str]) -> tuple[str, Side] | None:
+    """A random defending fleet (up to ``most`` of each ship, fighters up to ``most_fig``
+    as its carriers allow) against ``attacker``, with one of ``orders`` of loss: its
+    text and side; None when it drew no unit."""
+    units = {unit: rng.randint(0, n) for unit, n in most.items()}
+    units["fig"] = min(rng.randint(0, most_fig), 2 * units["car"])
+    if not sum(units.values()):
+        return None
+    army = ", ".join(f"{c} {u}" for u, c in units.items() if c)
+    battle = AABattle.parse(attacker, army, mode="sea", ool_defender=rng.choice(orders))
+    return army, setup_battle(battle, 1.0)[0].defender
+
+
 def test_take_hits_loses_the_earliest_units_it_can() -> None:
     rng = random.Random(1914)
     checked = changed = 0
     for _ in range(60):
-        units = {"sub": rng.randint(0, 3), "des": rng.randint(0, 2), "cru": rng.randint(0, 1),
-                 "car": rng.randint(0, 1), "bat": rng.randint(0, 1), "tra": rng.randint(0, 1)}  # fmt: skip
-        units["fig"] = min(rng.randint(0, 2), 2 * units["car"])
-        if not sum(units.values()):
+        got = _random_defender(rng, "1 sub, 2 fig", {"sub": 3, "des": 2, "cru": 1, "car": 1, "bat": 1, "tra": 1}, 2,
+                               ["", "fig", "sub,fig", "bat,fig,sub", "car,fig", "des,sub,fig"])  # fmt: skip
+        if got is None:
             continue
-        army = ", ".join(f"{c} {u}" for u, c in units.items() if c)
-        battle = AABattle.parse("1 sub, 2 fig", army, mode="sea",
-                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "car,fig", "des,sub,fig"]))  # fmt: skip
-        setup, _ = setup_battle(battle, 1.0)
-        side = setup.defender
+        army, side = got
         st = side.start
         for _ in range(2):
             hp = side.hp(st)
@@ -190,15 +199,11 @@ def test_the_first_step_of_a_kind_is_the_loss_orders() -> None:
     rng = random.Random(1942)
     met = {CAT_SUB: 0, CAT_AIR: 0, 3: 0}
     for k in range(40):
-        units = {"sub": rng.randint(0, 3), "des": rng.randint(0, 2), "cru": rng.randint(0, 1),
-                 "car": rng.randint(0, 2), "bat": rng.randint(0, 2), "tra": rng.randint(0, 2)}  # fmt: skip
-        units["fig"] = min(rng.randint(0, 3), 2 * units["car"])
-        if not sum(units.values()):
+        got = _random_defender(rng, "2 sub, 1 bat", {"sub": 3, "des": 2, "cru": 1, "car": 2, "bat": 2, "tra": 2}, 3,
+                               ["", "fig", "sub,fig", "bat,fig,sub", "tra,car"])  # fmt: skip
+        if got is None:
             continue
-        army = ", ".join(f"{c} {u}" for u, c in units.items() if c)
-        battle = AABattle.parse("2 sub, 1 bat", army, mode="sea",
-                                ool_defender=rng.choice(["", "fig", "sub,fig", "bat,fig,sub", "tra,car"]))  # fmt: skip
-        side = setup_battle(battle, 1.0)[0].defender
+        army, side = got
         if k % 4 == 0:  # the same units, two kept back as if land units (the steps' path)
             side = Side(side.role, side.army, side.profiles, order=side.order, keep_land=2)
         st = side.start
