@@ -231,7 +231,7 @@ class Side:
             return cached
         steps: list[Step] = []
         for step, slots in self.step_runs():
-            n = st[slots[0]] if len(slots) == 1 else sum(map(st.__getitem__, slots))
+            n = _units_in(st, slots)
             if n:
                 steps += [step] * n
         if self.keep_land:  # A-10.10: keep the last N land units until nothing else is left
@@ -253,7 +253,7 @@ class Side:
         if self.keep_land:
             return next((x for x in self.steps(st) if x.category != excluded), None)
         for step, slots in self.step_runs():
-            if step.category != excluded and (st[slots[0]] or any(st[i] for i in slots[1:])):
+            if step.category != excluded and _units_in(st, slots):
                 return step
         return None
 
@@ -369,9 +369,9 @@ class Side:
         other: list[tuple[int, int]] = []
         supported = 0
         for idx, k in supporters:
-            supported += (st[idx[0]] + st[idx[1]] if len(idx) == 2 else st[idx[0]]) * k
+            supported += _units_in(st, idx) * k
         for idx, per, group, value, boosted in units:
-            n = st[idx[0]] + st[idx[1]] if len(idx) == 2 else st[idx[0]]  # ok and damaged, or ok alone
+            n = _units_in(st, idx)
             if not n:
                 continue
             groups = subs if group == CAT_SUB else air if group == CAT_AIR else other
@@ -426,6 +426,12 @@ class Side:
             units.append((slots[name], per, _category(p), p.value(self.role),
                           p.supported_attack if attack else 0))  # fmt: skip
         return supporters, units
+
+
+def _units_in(st: State, slots: tuple[int, ...]) -> int:
+    """The units of ``st`` in ``slots`` (one unit type's: ok, then damaged or submerged):
+    read directly where it has one slot, as most types do."""
+    return st[slots[0]] if len(slots) == 1 else sum(map(st.__getitem__, slots))
 
 
 def _category(p: UnitProfile) -> int:
