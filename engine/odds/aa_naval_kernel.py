@@ -229,20 +229,26 @@ def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, mar
     return numbers, rank[met].reshape((ns, na, n_any)), upto
 
 
+@_borrowing
+def _along_chance(d: Any, dtail: Any, at: int, h: int, n: int) -> float:
+    """The chance a distribution stored from ``at`` (``d``, its tail sums ``dtail``) puts
+    on the ``h``-th of the ``n`` cells it has along a chain (:func:`engine.odds.aa_naval.
+    _along`): ``h`` hits, or at the last cell every hit from there on (past the chain's
+    end: its last state)."""
+    return float(dtail[at + h] if h == n - 1 else d[at + h])
+
+
 @_compiled
 def along_cells(pl: Any, off: Any, n_c: Any, d_off: Any, n_d: Any, d: Any, dtail: Any) -> int:
     """:func:`engine.odds.aa_naval._along`'s cells put into ``pl`` as its
-    ``np.bincount`` puts them: item ``k``'s chance of ``h`` hits ``d[d_off[k] + h]`` at
-    ``off[k] + h`` for ``h`` below ``min(n_d[k], n_c[k])``, the last of them the tail sum
-    ``dtail`` (every hit from there on: the chain's last state).  Each cell is written
+    ``np.bincount`` puts them: item ``k``'s chance of ``h`` hits at ``off[k] + h`` for
+    ``h`` below ``min(n_d[k], n_c[k])`` (:func:`_along_chance`).  Each cell is written
     once (an item's cells are its own).  Returns the cells."""
     cells = 0
     for k in range(off.shape[0]):
         n = min(n_d[k], n_c[k])
-        for h in range(n - 1):
-            pl[off[k] + h] = d[d_off[k] + h]
-        if n > 0:
-            pl[off[k] + n - 1] = dtail[d_off[k] + n - 1]
+        for h in range(n):
+            pl[off[k] + h] = _along_chance(d, dtail, d_off[k], h, n)
         cells += n
     return cells
 
@@ -362,9 +368,9 @@ def runs_summed(ordered: Any, vals: Any, order: Any) -> tuple[Any, Any, Any]:
 def placed(chains: Any, c_off: Any, n_c: Any, dstore: Any, dtail: Any, d_off: Any, n_d: Any, scale: Any,
            tiny: float) -> tuple[Any, Any, Any, float, int]:
     """:func:`engine.odds.aa_naval._placed` in one pass: item k puts the chance of ``h``
-    hits (``n_d[k]`` chances from ``d_off[k]`` in ``dstore``; past the chain's end its
-    tail sum from ``dtail``, on the chain's last state) times ``scale[k]`` on the
-    ``h``-th state of its chain (``n_c[k]`` states from ``c_off[k]`` in ``chains``).
+    hits (``n_d[k]`` chances from ``d_off[k]`` in ``dstore``, :func:`_along_chance`)
+    times ``scale[k]`` on the ``h``-th state of its chain (``n_c[k]`` states from
+    ``c_off[k]`` in ``chains``).
     The cells of at least ``tiny``: their items, states and masses; the mass of the
     others; how many cells there were."""
     total = 0
@@ -378,8 +384,7 @@ def placed(chains: Any, c_off: Any, n_c: Any, dstore: Any, dtail: Any, d_off: An
     for k in range(n_c.shape[0]):
         n = min(n_d[k], n_c[k])
         for h in range(n):
-            w = dtail[d_off[k] + h] if h == n - 1 else dstore[d_off[k] + h]
-            v = w * scale[k]
+            v = _along_chance(dstore, dtail, d_off[k], h, n) * scale[k]
             if v >= tiny:
                 kk[at] = k
                 states[at] = chains[c_off[k] + h]
