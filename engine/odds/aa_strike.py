@@ -73,8 +73,8 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without,
-    too_big_naval_table, too_many_states,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, retreat_band,
+    state_without, too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -356,22 +356,18 @@ class _Traced:
     start_m: Arr
     visits: Arr
     rule_ends: Arr
+    back_x: Arr | None = None  # (starts_at's sums by X row and by Y column)
+    back_y: Arr | None = None
 
-    def retreating(self, back: Arr) -> float:
-        """The round starts at the retreat pairs ``back`` but round 1's."""
-        at = back.reshape(-1)[self.start]
-        return float(self.visits[back].sum() - self.start_m[at].sum())
+    def starts_at(self, back: Arr) -> float:
+        """The round starts at the retreat pairs ``back`` but round 1's (``visits``,
+        changed into them: columns x rows, 0 elsewhere), summed by X row and by Y column
+        (into ``back_x``, ``back_y``) and in all (returned;
+        :func:`engine.odds.aa_strike_kernel.retreat_starts`: one pass)."""
+        from engine.odds.aa_strike_kernel import retreat_starts
 
-    def starts_at(self, back: Arr) -> Arr:
-        """The round starts at the retreat pairs but round 1's (``visits``, changed into
-        them: columns x rows, 0 elsewhere)."""
-        ps = self.visits
-        ps[~back] = 0.0
-        flat = ps.reshape(-1)
-        at = back.reshape(-1)[self.start]  # round 1's starts at a retreat pair
-        cells = self.start[at]
-        flat[cells] = np.maximum(flat[cells] - self.start_m[at], 0.0)
-        return ps
+        self.back_x, self.back_y, total = retreat_starts(self.visits, back, self.start, self.start_m)
+        return float(total)
 
 
 class StrikeSolver:
@@ -386,6 +382,7 @@ class StrikeSolver:
         self.work = work if work is not None else Work()
         self._spare: list[Arr] = []  # tables a pass is done with (:meth:`_table`)
         self._traced: _Traced | None = None  # the traced solve of the last decide
+        self.placed_at: Arr = np.zeros(0, dtype=np.int64)  # the cells the last _place wrote
         sides = _x_and_y(setup)
         assert sides is not None
         x, y = sides
@@ -568,7 +565,8 @@ class StrikeSolver:
         back, unsure = got
         traced, self._traced = self._traced, None
         assert traced is not None
-        if self._corrects(back, traced):
+        retreating = traced.starts_at(back)  # (traced.visits: those starts now)
+        if self._corrects(back, retreating):
             solved = self._corrected(initial, tally, back, traced)
         else:
             self._spare.append(traced.visits)
@@ -579,17 +577,18 @@ class StrikeSolver:
         tally.dropped += unsure
         return True
 
-    def _corrects(self, back: Arr, traced: "_Traced") -> bool:
-        """Whether the solve with the retreats is better made as the traced solve's
-        correction (:meth:`_corrected`): little of the battle's mass ever comes to a
-        retreat (at most CORRECTION_MAX round starts there, so the correction's pairs
-        are few)."""
-        return not back.any() or traced.retreating(back) <= CORRECTION_MAX
+    def _corrects(self, back: Arr, retreating: float) -> bool:
+        """Whether the solve with the retreats ``back`` is better made as the traced
+        solve's correction (:meth:`_corrected`): little of the battle's mass ever comes to
+        a retreat (``retreating``, the round starts there but round 1's, at most
+        CORRECTION_MAX, so the correction's pairs are few)."""
+        return retreating <= CORRECTION_MAX
 
     def _corrected(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr,
                    traced: "_Traced") -> bool:
         """The solve with the retreats ``back`` from the traced solve (no retreat) and a
-        correction, recording into ``tally``: the battle is the same as the traced one
+        correction, recording into ``tally`` (``traced`` made the round starts at the
+        retreat pairs but round 1's: :meth:`_Traced.starts_at`): the battle is the same as the traced one
         but where a round ends at a retreat pair.  By linearity (the round starts there
         m, those of round 1 among them i): the retreats' answer is the traced answer,
         plus a retreat of m - i at each such pair, less the answer of a solve with the
@@ -613,8 +612,8 @@ class StrikeSolver:
         placed = self._place(initial, tally, tables=4 if self.ys else 3)  # the starts settled at once, recorded
         if placed is None:
             return False
-        ps = traced.starts_at(back)
-        add_x, add_y = ps.sum(axis=0), ps.sum(axis=1)  # by X row, by Y column
+        ps, add_x, add_y = traced.visits, traced.back_x, traced.back_y
+        assert add_x is not None and add_y is not None
         np.copyto(placed, ps)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         none = np.zeros((0, 0))
@@ -657,8 +656,7 @@ class StrikeSolver:
         rule: never a win), the decisions.  ``(the retreat table (columns x rows), with
         that rule's pairs too; the visits of the pairs whose interval straddles the
         threshold)``, or None when a starting state is not one of this battle's shape."""
-        from engine.odds.aa_retreat import _verdicts
-        from engine.odds.aa_strike_kernel import chances, solve
+        from engine.odds.aa_strike_kernel import chances, solve, verdicts
 
         rule = self._back()  # a retreat below K units: it acts too, and the chances know it
         if rule is None:
@@ -673,7 +671,7 @@ class StrikeSolver:
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
         z0, moved = self._stage0(ps), self._moved(ps)
-        start = np.flatnonzero(ps)  # round 1's starts (the solve changes ps)
+        start = self.placed_at  # round 1's starts (the solve changes ps)
         start_m = ps.reshape(-1)[start]
         split = self.traced_split()
         # What a rule ends by name at the rows where it may act, kept for _corrected.
@@ -696,10 +694,7 @@ class StrikeSolver:
         low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys,
                                   values, *self._destroyers(), split)  # fmt: skip
         self.work.add(work)
-        kept = visits > 0.0
-        retreat, unsure = _verdicts(low[kept], high[kept], visits[kept], threshold)
-        back = np.zeros(visits.shape, dtype=np.bool_)
-        back[kept] = retreat
+        back, unsure = verdicts(low, high, visits, *retreat_band(threshold))
         if threshold > 0.0:
             # A round that leaves a defending X only submarines (its transports lost,
             # A-10.7) facing aircraft alone ends where nothing can hit: a chance of 0 to
@@ -716,7 +711,7 @@ class StrikeSolver:
             back |= rule
         self._spare += list(values)  # for the solve with the retreats
         self._traced = _Traced(ends_x, ends_y, rounds, dropped, seen, start, start_m, visits, rule_ends)
-        return back, float(unsure.sum())
+        return back, float(unsure)
 
     def _rule_rows(self) -> Arr:
         """X's rows where an end-of-round rule may end a pair by name, which a retreat
@@ -768,11 +763,13 @@ class StrikeSolver:
         """The round-start mass table (columns x rows) of ``initial`` once the end-of-round
         rules acted (the pairs they settle recorded into ``tally``; for round 1's
         ``starts`` the rules before a round: no retreat), or None (nothing recorded) when a
-        state is not one of this battle's shape.  Checked first: the
+        state is not one of this battle's shape; the cells it wrote, as flat indices in
+        order, in ``placed_at`` (no scan of the table for them).  Checked first: the
         limit on the kernel's ``tables`` mass tables of that size (8 bytes a cell)."""
         setup = self.setup
         ps = self._table((len(self.y_states), (self.S + 1) * (self.P + 1)))
         settled: list[tuple[str, State, State, float]] = []
+        at: set[int] = set()
         for (a, d), m in initial.items():
             outcome, a3, d3 = setup.settle(a, d, after_round=not starts)
             if outcome is not None:
@@ -783,6 +780,8 @@ class StrikeSolver:
             if r is None or c is None:
                 return None
             ps[c, r] += m
+            at.add(c * ps.shape[1] + r)
+        self.placed_at = np.array(sorted(at), dtype=np.int64)
         cap = self.work.naval_table
         if cap is not None and tables * self.cells() > cap:
             raise too_big_naval_table(tables * self.cells(), cap)

@@ -1077,8 +1077,8 @@ def test_which_retreats_by_win_chance_correct_the_traced_solve(
     moved: list[float] = []
     corrects_fn, relabel = aa_strike.StrikeSolver._corrects, aa_strike_kernel.relabel
 
-    def spied(self: aa_strike.StrikeSolver, back: Any, traced: Any) -> bool:
-        got = corrects_fn(self, back, traced)
+    def spied(self: aa_strike.StrikeSolver, back: Any, retreating: float) -> bool:
+        got = corrects_fn(self, back, retreating)
         chosen.append(got and bool(back.any()))
         return got
 
@@ -1100,6 +1100,59 @@ def test_which_retreats_by_win_chance_correct_the_traced_solve(
         assert new.stalemate == old.stalemate == 0.0  # (no leftover of the relabelled stalemates)
     assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, same_states=False)
 
+
+
+@pytest.mark.parametrize("threshold", [0.0, 0.2, 0.4, 0.73])
+def test_compiled_verdicts_are_the_rules_verdicts(threshold: float) -> None:
+    # The decisions of a retreat by win chance from the backward pass's intervals,
+    # compiled, against the rule's own (aa_retreat._verdicts) on every pair with round
+    # starts: intervals wholly below, wholly above, straddling the band and on its
+    # edges; pairs without round starts never retreat here and count for nothing.
+    from engine.odds.aa_battle import retreat_band
+    from engine.odds.aa_retreat import _verdicts
+    from engine.odds.aa_strike_kernel import verdicts
+
+    rng = np.random.default_rng(int(threshold * 100))
+    shape = (37, 53)
+    below, at, above = retreat_band(threshold)
+    edges = np.array([below, at, above, threshold, 0.0, 1.0])
+    low = np.where(rng.random(shape) < 0.3, rng.choice(edges, shape), rng.random(shape))
+    high = np.minimum(1.0, low + np.where(rng.random(shape) < 0.5, 0.0, rng.random(shape) * 1e-3))
+    high = np.where(rng.random(shape) < 0.1, rng.choice(edges, shape), high)
+    low = np.minimum(low, high)
+    visits = np.where(rng.random(shape) < 0.6, rng.random(shape), 0.0)
+    got, unsure = verdicts(low, high, visits, below, at, above)
+    kept = visits > 0.0
+    want, open_ = _verdicts(low[kept], high[kept], visits[kept], threshold)
+    assert np.array_equal(got[kept], want)
+    assert not got[~kept].any()
+    assert unsure == pytest.approx(float(open_.sum()), rel=1e-12, abs=0.0)
+    assert want.any() or threshold == 0.0  # (the random tables reach the rule's cases)
+    assert open_.any() or threshold == 0.0
+
+
+def test_retreat_starts_are_the_visits_at_retreat_pairs_but_round_ones() -> None:
+    # The traced solve's round starts made those of the retreat pairs less round 1's,
+    # in place, with their sums by X row, by Y column and in all, against numpy's
+    # masks on the same tables.
+    from engine.odds.aa_strike_kernel import retreat_starts
+
+    rng = np.random.default_rng(5)
+    shape = (29, 41)
+    visits = np.where(rng.random(shape) < 0.5, rng.random(shape), 0.0)
+    back = rng.random(shape) < 0.4
+    start = np.sort(rng.choice(visits.size, 12, replace=False))
+    start_m = visits.reshape(-1)[start] * rng.choice([0.5, 1.0, 1.5], start.size)  # (past the visits: 0)
+    want = np.where(back, visits, 0.0).reshape(-1)
+    on = back.reshape(-1)[start]
+    want[start[on]] = np.maximum(want[start[on]] - start_m[on], 0.0)
+    want = want.reshape(shape)
+    by_x, by_y, total = retreat_starts(visits, back, start, start_m)
+    assert np.array_equal(visits, want)
+    assert np.allclose(by_x, want.sum(axis=0), rtol=1e-14, atol=0.0)
+    assert np.allclose(by_y, want.sum(axis=1), rtol=1e-14, atol=0.0)
+    assert total == pytest.approx(float(want.sum()), rel=1e-14)
+    assert on.any() and (~on).any()
 
 # -- step 4 split: the lost aircraft's dice one step at a time --------------------------------
 
