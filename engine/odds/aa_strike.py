@@ -338,6 +338,23 @@ class Decided(AbstractSet[tuple[State, State]]):
         return self._size
 
 
+def _below_each(left: Arr, H: int) -> Arr:
+    """For each row of ``left`` (nonnegative integers) and each h from 0 to ``H`` - 1, how
+    many of the row's values are below h (rows x H): each row's count of each value
+    (those past H - 2 never below any such h: counted as H - 1), summed up to h - 1.  (A
+    test of every value against every h, rows x values x H booleans, was ~22 ms of the
+    defender-strike battle's set-up at 100 a side.)"""
+    rows = left.shape[0]
+    below = np.zeros((rows, H), dtype=np.int64)
+    if H <= 1:
+        return below
+    width = H  # values 0 to H - 1, the last standing for every value from there on
+    keys = np.minimum(left, H - 1) + width * np.arange(rows)[:, None]
+    counts = np.bincount(keys.reshape(-1), minlength=rows * width).reshape(rows, width)
+    np.cumsum(counts[:, :H - 1], axis=1, out=below[:, 1:])
+    return below
+
+
 @dataclass
 class _Traced:
     """What a traced solve (:meth:`StrikeSolver.decide`, no retreat) leaves for the solve
@@ -491,7 +508,7 @@ class StrikeSolver:
         # steps from k on), the state then holding those before x taken.
         left = (np.maximum(ships_before[None, :] - self.yi[:, None], 0)
                 + np.maximum(air_before[None, :] - self.yk[:, None], 0))  # fmt: skip
-        at = np.minimum((left[:, :, None] < np.arange(H)[None, None, :]).sum(axis=1), len(ysteps))
+        at = np.minimum(_below_each(left, H), len(ysteps))
         i2 = np.maximum(self.yi[:, None], ships_before[at])
         k2 = np.maximum(self.yk[:, None], air_before[at])
         self.nxt_fire = col_of[i2, k2]

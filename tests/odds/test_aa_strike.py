@@ -1351,3 +1351,17 @@ def test_which_retreats_by_win_chance_split_the_traced_solve(attacker: str, tech
     assert (got[0].size > 0) is split
     if split:
         assert got[0].shape[1] == 2 and got[3].all() and got[4] == aa_strike.TRACED_SPLIT_TAGS
+
+
+def test_values_below_each_h_are_counted_as_the_plain_test_counts_them() -> None:
+    # Where general fire's h hits take Y (nxt_fire) starts from how many places of the
+    # loss order have fewer than h steps left before them: counted by value now, against
+    # the test of every value against every h.
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        rows, n, H = int(rng.integers(1, 20)), int(rng.integers(1, 30)), int(rng.integers(0, 40))
+        left = rng.integers(0, 50, (rows, n))
+        if rng.random() < 0.5:
+            left = np.sort(left, axis=1)  # (as the set-up's: steps left only grow along the order)
+        want = (left[:, :, None] < np.arange(H)[None, None, :]).sum(axis=1)
+        assert np.array_equal(aa_strike._below_each(left, H), want), (rows, n, H)
