@@ -599,14 +599,14 @@ class StrikeSolver:
         solve's correction (:meth:`_corrected`): little of the battle's mass ever comes to
         a retreat (``retreating``, the round starts there but round 1's, at most
         CORRECTION_MAX, so the correction's pairs are few)."""
-        return retreating <= CORRECTION_MAX
+        return not back.any() or retreating <= CORRECTION_MAX
 
     def _corrected(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr,
                    traced: "_Traced") -> bool:
         """The solve with the retreats ``back`` from the traced solve (no retreat) and a
-        correction, recording into ``tally`` (``traced`` made the round starts at the
-        retreat pairs but round 1's: :meth:`_Traced.starts_at`): the battle is the same as the traced one
-        but where a round ends at a retreat pair.  By linearity (the round starts there
+        correction, recording into ``tally`` (``traced``'s visits made the round starts at
+        the retreat pairs but round 1's first, :meth:`_Traced.starts_at`): the battle is
+        the same as the traced one but where a round ends at a retreat pair.  By linearity (the round starts there
         m, those of round 1 among them i): the retreats' answer is the traced answer,
         plus a retreat of m - i at each such pair, less the answer of a solve with the
         retreats from m - i there, each fighting one round (``first``; what comes back
