@@ -163,21 +163,22 @@ class Side:
             got = self._memo[key] = sum(map(st.__getitem__, self._fighting))
         return int(got)
 
-    def _answering(self, key: tuple[object, ...]) -> tuple[int, ...]:
-        """The slots answering a question of :meth:`has` (``("has", flag)``: not submerged,
-        with that profile flag) or :meth:`only` (``("only", flags)``: fighting, with none
-        of them), found once."""
-        got = self._slots_for.get(key)
+    def _flagged(self, flag: str) -> tuple[int, ...]:
+        """The slots not submerged whose units have the profile flag (:meth:`has`), found
+        once."""
+        got = self._slots_for.get(("has", flag))
         if got is None:
-            kind, flags = key
-            if kind == "has":
-                got = tuple(i for i, s in enumerate(self.slots)
-                            if s.kind != "submerged" and getattr(self.profiles[s.unit], cast(str, flags)))  # fmt: skip
-            else:
-                got = tuple(i for i in self._fighting
-                            if not any(getattr(self.profiles[self.slots[i].unit], f)
-                                       for f in cast(tuple[str, ...], flags)))  # fmt: skip
-            self._slots_for[key] = got
+            got = self._slots_for[("has", flag)] = tuple(
+                i for i, s in enumerate(self.slots) if s.kind != "submerged" and getattr(self.profiles[s.unit], flag))
+        return got
+
+    def _flagless(self, flags: tuple[str, ...]) -> tuple[int, ...]:
+        """The fighting slots whose units have none of the profile flags (:meth:`only`),
+        found once."""
+        got = self._slots_for.get(("only", flags))
+        if got is None:
+            got = self._slots_for[("only", flags)] = tuple(
+                i for i in self._fighting if not any(getattr(self.profiles[self.slots[i].unit], f) for f in flags))
         return got
 
     def has(self, st: State, predicate: str) -> bool:
@@ -185,7 +186,7 @@ class Side:
         key = ("has", st, predicate)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = any(map(st.__getitem__, self._answering(("has", predicate))))
+            got = self._memo[key] = any(map(st.__getitem__, self._flagged(predicate)))
         return bool(got)
 
     def has_land(self, st: State) -> bool:
@@ -204,7 +205,7 @@ class Side:
         key = ("only", st, flags)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = not any(map(st.__getitem__, self._answering(("only", flags))))
+            got = self._memo[key] = not any(map(st.__getitem__, self._flagless(flags)))
         return bool(got)
 
     def hp(self, st: State) -> int:
