@@ -161,6 +161,7 @@ class _Numbered:
         self._tables: list[tuple[Arr, Arr] | None] = []
         self._cell_marks = np.full(0, -1, dtype=np.int64)  # table_cells' marks by state, -1 between calls
         self._tstore = _Store(np.int32)
+        self._rstore = _Store(np.int32)  # the tables' runs of rows (aa_naval_kernel.row_runs)
         self._nstore = _Store(np.int32)
         # Per fire key of the enemy (their shooter's numbering): where its three hit
         # distributions are in this side's store of distributions, and their lengths.
@@ -185,8 +186,9 @@ class _Numbered:
         # Per table: its offset in the store, strides of hs and ha, length of hy, the
         # offset of its numbers, the offset of its states' counts by hits (``_pstore``:
         # how many of its states are at most h hits from t, h = 0 … hp), its sizes ns
-        # and na.  Its states are numbered fewest hits from t first: t itself is 0.
-        self.tmeta = np.full((256, 8), -1, dtype=np.int64)
+        # and na, the offset of its runs of rows (``_rstore``, by hs then ha).  Its states
+        # are numbered fewest hits from t first: t itself is 0.
+        self.tmeta = np.full((256, 9), -1, dtype=np.int64)
         self._pstore = _Store(np.int64)
         self.fires: list[list[Fire | None]] = []  # per state: by subs_fire * 2 + air_any
         self.by_key: list[Fire] = []  # fires by key
@@ -591,7 +593,7 @@ class _Numbered:
         if compiled.numba_loaded():
             # Each cell's state read along its base's chain (in the store of chains) by
             # one compiled loop, the distinct ones marked, ordered and counted there too.
-            from engine.odds.aa_naval_kernel import table_cells
+            from engine.odds.aa_naval_kernel import row_runs, table_cells
 
             c_off, c_len = self.seq_meta(bases.ravel(), False)
             if len(self._cell_marks) < len(self.states):
@@ -599,6 +601,7 @@ class _Numbered:
             numbers, local, upto = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
                                                np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data,
                                                hp + 1, self._cell_marks, self.hp_arr)  # fmt: skip
+            runs = row_runs(local)  # runs of rows, each the first one read further along
         else:
             hy = np.arange(hp + 1)
             distinct, which = _marked(bases, len(self.states))
@@ -615,12 +618,14 @@ class _Numbered:
             rank[order] = np.arange(len(order))
             numbers, local = numbers[order], rank[local]
             upto = np.searchsorted(lost[order], np.arange(hp + 1), side="right")
+            runs = np.repeat(np.arange(1, ns + 1, dtype=np.int32)[:, None], na, axis=1)  # every row alone
         got = self._tables[t] = (numbers, local)
         # Kept in flat stores too, for the batches of _restricted_casualties.
         tbase = self._tstore.put(local.ravel())
         nbase = self._nstore.put(numbers)
         pbase = self._pstore.put(upto)
-        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase, pbase, ns, na)
+        rbase = self._rstore.put(runs.ravel())
+        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase, pbase, ns, na, rbase)
         return got
 
     def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
@@ -921,10 +926,13 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
     item is enumerated in one go (hits past the table's last step end there), and one
     bincount adds them, each item in its own range of the result (with numba loaded,
     one compiled loop adds them instead, :func:`engine.odds.aa_naval_kernel.
-    restricted_bins`: the same sums in the same order, without the arrays of cells)."""
+    restricted_bins`, without the arrays of cells: the same sums in the same order,
+    but where a table's rows for more submarine hits are its row for fewer read further
+    along, which it adds as one run, a convolution: the same to rounding)."""
     so, ao, yo, n_s, n_a, n_y = (fmeta[:, k] for k in range(6))
     meta = target.tables_for(ts, n_s, n_a)
     tbase, s1, s2, height, nbase, pbase = (meta[:, k] for k in range(6))
+    rbase = meta[:, 8]
     d = target.dstore.data
     # Hits past the table's last step all end there: one cell, with the tail sum of
     # the unrestricted hits' distribution.
@@ -940,8 +948,9 @@ def _restricted_casualties(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
 
         pl = np.zeros(span)
         target.cells += restricted_bins(
-            pl, target._tstore.data, d, target.dtail.data, *(np.ascontiguousarray(v, dtype=np.int64) for v in (
-                so, ao, yo, n_s, n_a, item_len, tbase, s1, s2, off)))  # fmt: skip
+            pl, target._tstore.data, target._rstore.data, d, target.dtail.data,
+            *(np.ascontiguousarray(v, dtype=np.int64) for v in (so, ao, yo, n_s, n_a, item_len, tbase, rbase, s1, s2,
+                                                                 off)))  # fmt: skip
         return _binned(target, ts, pl, off, span, nbase)
     # Rows (item, hs, ha) first, then their hy cells (a run of the table).
     row_n = n_s * n_a

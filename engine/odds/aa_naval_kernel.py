@@ -3,9 +3,10 @@ the outer products of a round's mixture parts into the table of next states
 (:func:`spread`; :func:`spread_stored` and :func:`spread_held` read the parts where
 the sides stored them), leaving out the products too small to count as the numpy path
 does; reading a target's table of where hits land along its chains, ordered by the
-hit points its states lost (:func:`table_cells`); binning the cells of many casualty distributions under
-restricted hits (:func:`restricted_bins`) or along chains (:func:`along_cells`); and
-storing a batch's cells holding mass at once (:func:`cells_stored`).
+hit points its states lost (:func:`table_cells`), and its runs of rows (:func:`row_runs`);
+binning the cells of many casualty distributions under restricted hits
+(:func:`restricted_bins`) or along chains (:func:`along_cells`); and storing a batch's
+cells holding mass at once (:func:`cells_stored`).
 
 A part is a set of attacker next states with their chances and a set of defender next
 states with theirs; every pair's product is added at (attacker state, defender state).
@@ -152,30 +153,107 @@ def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: 
 
 
 @_compiled
-def restricted_bins(pl: Any, tstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any, n_a: Any,
-                    row_len: Any, tbase: Any, s1: Any, s2: Any, off: Any) -> int:
-    """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``
-    as its ``np.bincount`` adds them, in the same order and with the same products (the
-    same numbers, bit for bit): for item ``k``, each row ``(hs, ha)`` (``hs`` first) of its
-    table weighs ``d[so + hs] * d[ao + ha]``, each of its ``row_len[k]`` cells the chance
-    of that many unrestricted hits ``d[yo + hy]`` (the last one the tail sum ``dtail``)
-    times that, at the state number ``tstore[tbase + hs * s1 + ha * s2 + hy]`` past the
-    item's ``off[k]``.  Returns the cells enumerated."""
-    cells = 0
+def restricted_bins(pl: Any, tstore: Any, rstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any,
+                    n_a: Any, row_len: Any, tbase: Any, rbase: Any, s1: Any, s2: Any, off: Any) -> int:
+    """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``:
+    for item ``k``, each row ``(hs, ha)`` of its table weighs ``d[so + hs] * d[ao + ha]``,
+    each of its ``row_len[k]`` cells the chance of that many unrestricted hits ``d[yo +
+    hy]`` (the last one the tail sum ``dtail``) times that, at the state number
+    ``tstore[tbase + hs * s1 + ha * s2 + hy]`` past the item's ``off[k]``.
+
+    Rows that are the row of a smaller ``hs`` read further along (:func:`row_runs`, from
+    ``rbase`` in ``rstore``: ``hs`` submarine hits then ``hy`` others land where ``hs +
+    hy`` others would) are added as one run: the submarine hits' chances of the run
+    convolved with the unrestricted hits' (once per item and run), times the aircraft
+    hits' chance, along the first row, when the loop meets it; a table
+    with no run is added as :func:`numpy.bincount` adds its cells (the same products, in
+    the same order: the same numbers, bit for bit).  Returns the products made."""
+    work = 0
+    most_s = 1
+    most_n = 1
+    for k in range(so.shape[0]):
+        most_s = max(most_s, n_s[k])
+        most_n = max(most_n, row_len[k])
+    conv = np.empty((most_s, most_s + most_n))  # by a run's first row: its convolution
+    conv_end = np.empty(most_s, dtype=np.int64)  # the run each first row's convolution is of
+    dyt = np.empty(most_n)
     for k in range(so.shape[0]):
         n = row_len[k]
+        if n <= 0:
+            continue
         last = n - 1
+        width = s2[k]
+        runs_at = rbase[k]
+        na_t = s1[k] // width
+        o = off[k]
+        for hy in range(last):
+            dyt[hy] = d[yo[k] + hy]
+        dyt[last] = dtail[yo[k] + last]
+        for h in range(n_s[k]):
+            conv_end[h] = -1
         for hs in range(n_s[k]):
-            ds = d[so[k] + hs]
             for ha in range(n_a[k]):
-                row_w = ds * d[ao[k] + ha]
-                base = tbase[k] + hs * s1[k] + ha * s2[k]
-                for hy in range(last):
-                    pl[tstore[base + hy] + off[k]] += d[yo[k] + hy] * row_w
-                if n > 0:  # the last cell: every hit from there on
-                    pl[tstore[base + last] + off[k]] += dtail[yo[k] + last] * row_w
-        cells += n_s[k] * n_a[k] * n
-    return cells
+                h1 = min(rstore[runs_at + hs * na_t + ha], n_s[k])
+                if h1 < 0:
+                    continue  # added with its run's first row
+                wa = d[ao[k] + ha]
+                base = tbase[k] + hs * s1[k] + ha * width
+                if h1 == hs + 1 or n < 3:  # rows alone (a run of rows of one or two cells saves nothing)
+                    for r in range(hs, h1):
+                        row_w = d[so[k] + r] * wa
+                        at = base + (r - hs) * s1[k]
+                        for hy in range(last):
+                            pl[tstore[at + hy] + o] += d[yo[k] + hy] * row_w
+                        pl[tstore[at + last] + o] += dtail[yo[k] + last] * row_w
+                    work += (h1 - hs) * n
+                    continue
+                length = h1 - hs + last
+                if conv_end[hs] != h1:
+                    for j in range(length):
+                        conv[hs, j] = 0.0
+                    for i in range(h1 - hs):
+                        w = d[so[k] + hs + i]
+                        for hy in range(n):
+                            conv[hs, i + hy] += w * dyt[hy]
+                    conv_end[hs] = h1
+                    work += (h1 - hs) * n
+                top = min(length, width - 1)
+                for j in range(top):
+                    pl[tstore[base + j] + o] += conv[hs, j] * wa
+                if length > top:  # past the row's end: its last state
+                    rest = 0.0
+                    for j in range(top, length):
+                        rest += conv[hs, j]
+                    pl[tstore[base + width - 1] + o] += rest * wa
+                work += length
+    return work
+
+
+@_compiled
+def row_runs(local: Any) -> Any:
+    """Per row ``(hs, ha)`` of a table of where hits land (``local[hs, ha, hy]``,
+    :func:`table_cells`): rows ``hs`` to ``h1 - 1`` are a run when each is the first one's
+    row read ``hs`` cells further on less the first's (its last cell past its end): ``h1``
+    at the run's first row (``hs + 1`` for a row alone), -1 at the others, for
+    :func:`restricted_bins` to add a run at once."""
+    ns, na, width = local.shape
+    out = np.empty((ns, na), dtype=np.int32)
+    for ha in range(na):
+        h0 = 0
+        for hs in range(1, ns + 1):
+            same = hs < ns
+            if same:
+                shift = hs - h0
+                for hy in range(width):
+                    if local[hs, ha, hy] != local[h0, ha, min(hy + shift, width - 1)]:
+                        same = False
+                        break
+            if same:
+                out[hs, ha] = -1
+            else:
+                out[h0, ha] = hs
+                h0 = hs
+    return out
 
 
 @_compiled
@@ -440,8 +518,9 @@ def warm() -> None:
     spread_held(np.zeros((1, 1)), ints, np.zeros(1), ints, ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1),
                 1e-19)  # fmt: skip
     ones = np.ones(1, dtype=np.int64)
-    restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1), ints, ints, ints, ones, ones,
-                    ones, ints, ints, ints, ints)  # fmt: skip
+    restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1),
+                    ints, ints, ints, ones, ones, ones, ints, ints, ones, ones, ints)  # fmt: skip
+    row_runs(np.zeros((1, 1, 1), dtype=np.int32))
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
                 ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states
