@@ -478,6 +478,13 @@ class _Numbered:
         step when they never do: the hits left are lost)."""
         steps = self.side.steps(self.states[t])
         cats = np.fromiter((step.category for step in steps), dtype=np.int64, count=len(steps))
+        source = np.fromiter((step.source for step in steps), dtype=np.int64, count=len(steps))
+        target = np.fromiter((step.target for step in steps), dtype=np.int64, count=len(steps))
+        if compiled.numba_loaded():  # the same rows and numbers in one compiled pass
+            from engine.odds.aa_naval_kernel import both_taken
+
+            rows, which = both_taken(cats, source, target, np.array(self.states[t], dtype=np.int64), ns, na)
+            return self.numbers(rows)[which].reshape(ns, na)
         before = np.zeros((3, len(steps) + 1), dtype=np.int64)  # of each kind, before step p
         for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
             np.cumsum(cats == cat, out=before[cat, 1:])
@@ -489,8 +496,6 @@ class _Numbered:
         taken = np.stack((np.minimum(hs[:, :, 0], before[CAT_SUB][p]), np.minimum(ha[:, :, 0], before[CAT_AIR][p]),
                           before[CAT_OTHER][p]))  # fmt: skip
         # Each kind's steps taken in order: its first k steps' changes to the counts.
-        source = np.fromiter((step.source for step in steps), dtype=np.int64, count=len(steps))
-        target = np.fromiter((step.target for step in steps), dtype=np.int64, count=len(steps))
         moves: list[Arr] = []
         for cat in (CAT_SUB, CAT_AIR, CAT_OTHER):
             mine = np.flatnonzero(cats == cat)

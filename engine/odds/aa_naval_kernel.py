@@ -257,6 +257,64 @@ def row_runs(local: Any) -> Any:
 
 
 @_compiled
+def both_taken(cats: Any, source: Any, target: Any, start: Any, ns: int, na: int) -> tuple[Any, Any]:
+    """:meth:`engine.odds.aa_naval._Numbered.both_classes` before its numbering: the
+    loss order's steps (``cats``: 0 submarine, 1 aircraft, 2 other; each takes one of
+    unit ``source`` and, when ``target`` >= 0, gives one of ``target``, a battleship's
+    first hit) from the counts ``start``.  For ``hs < ns`` submarine hits and ``ha < na``
+    aircraft hits, the walk stops at the first step ``p`` where the others before it,
+    plus the submarines before it up to ``hs``, plus the aircraft before it up to
+    ``ha``, reach ``hs + ha`` (the last step when they never do); each kind's first
+    steps are taken, as many as were met (at most ``hs`` submarines, ``ha`` aircraft).
+    Returns ``(rows, which)``: the distinct counts reached, ordered by the steps of each
+    kind taken (submarines, aircraft, others: as ``numpy.unique`` of those rows), and
+    each ``(hs, ha)``'s row among them (by ``hs`` then ``ha``)."""
+    steps = cats.shape[0]
+    before = np.zeros((3, steps + 1), dtype=np.int64)  # of each kind, before step p
+    for p in range(steps):
+        for c in range(3):
+            before[c, p + 1] = before[c, p]
+        before[cats[p], p + 1] += 1
+    radix = steps + 1
+    keys = np.empty(ns * na, dtype=np.int64)
+    for hs in range(ns):
+        for ha in range(na):
+            p = 0
+            while p < steps and before[2, p] + min(hs, before[0, p]) + min(ha, before[1, p]) < hs + ha:
+                p += 1
+            taken = (min(hs, before[0, p]) * radix + min(ha, before[1, p])) * radix + before[2, p]
+            keys[hs * na + ha] = taken
+    order = np.argsort(keys)
+    which = np.empty(ns * na, dtype=np.int64)
+    distinct = np.empty(ns * na, dtype=np.int64)
+    n = 0
+    for i in range(order.shape[0]):
+        k = keys[order[i]]
+        if n == 0 or distinct[n - 1] != k:
+            distinct[n] = k
+            n += 1
+        which[order[i]] = n - 1
+    rows = np.empty((n, start.shape[0]), dtype=np.int64)
+    want = np.empty(3, dtype=np.int64)
+    met = np.empty(3, dtype=np.int64)
+    for r in range(n):
+        want[0] = distinct[r] // (radix * radix)
+        want[1] = (distinct[r] // radix) % radix
+        want[2] = distinct[r] % radix
+        met[:] = 0
+        for u in range(start.shape[0]):
+            rows[r, u] = start[u]
+        for p in range(steps):
+            c = cats[p]
+            if met[c] < want[c]:
+                met[c] += 1
+                rows[r, source[p]] -= 1
+                if target[p] >= 0:
+                    rows[r, target[p]] += 1
+    return rows, which
+
+
+@_compiled
 def table_cells(c_off: Any, c_len: Any, extra: Any, chains: Any, n_any: int, marks: Any,
                 hp_arr: Any) -> tuple[Any, Any, Any]:
     """The cells of :meth:`engine.odds.aa_naval._Numbered.table`: cell ``(hs, ha, hy)``
@@ -521,6 +579,7 @@ def warm() -> None:
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1),
                     ints, ints, ints, ones, ones, ones, ints, ints, ones, ones, ints)  # fmt: skip
     row_runs(np.zeros((1, 1, 1), dtype=np.int32))
+    both_taken(ints, ints, ints, ints, 1, 1)
     table_cells(np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
                 ints, 1, np.full(1, -1, dtype=np.int64), ints)
     for source in (ints, np.zeros(1, dtype=np.int32)):  # the chains, the tables' states

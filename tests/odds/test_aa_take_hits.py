@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from engine.odds.aa import AABattle, aa_odds, setup_battle
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, _apply
 
@@ -110,13 +112,18 @@ def test_a_submarine_is_lost_before_a_fighter_later_in_the_order() -> None:
         assert (("carrier", 1), ("submarine", 1)) not in got
 
 
-def test_the_numpy_solve_places_restricted_hits_as_take_hits() -> None:
+@pytest.mark.parametrize("loops", [False, True])
+def test_the_numpy_solve_places_restricted_hits_as_take_hits(monkeypatch: pytest.MonkeyPatch, loops: bool) -> None:
     """engine.odds.aa_naval shortcuts take_hits: one restricted class alone follows a
     fixed sequence (submarine hits skip aircraft, aircraft hits skip submarines), and
     with both classes the steps of each kind lost are counted where the hits run out
     (:meth:`_Numbered.both_classes`, the unrestricted hits following on).  Same
-    states, on both sides' loss orders."""
+    states, on both sides' loss orders, by numpy's steps and by the compiled loops
+    (``loops``: aa_naval_kernel.both_taken, table_cells)."""
+    from engine.odds import aa_naval
     from engine.odds.aa_naval import _Numbered
+
+    monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loops)
     from engine.odds.aa_side import CAT_AIR, CAT_SUB
 
     rng = random.Random(1915)
