@@ -232,10 +232,10 @@ def restricted_bins(pl: Any, tstore: Any, rstore: Any, d: Any, dtail: Any, so: A
 @_compiled
 def row_runs(local: Any) -> Any:
     """Per row ``(hs, ha)`` of a table of where hits land (``local[hs, ha, hy]``,
-    :func:`table_cells`): rows ``hs`` to ``h1 - 1`` are a run when each is the first one's
-    row read ``hs`` cells further on less the first's (its last cell past its end): ``h1``
-    at the run's first row (``hs + 1`` for a row alone), -1 at the others, for
-    :func:`restricted_bins` to add a run at once."""
+    :func:`table_cells`): rows ``h0`` to ``h1 - 1`` are a run when each is row ``h0``
+    read as many cells further on as it is rows below it (row ``h0``'s last cell past
+    its end): ``h1`` at the run's first row (``h0 + 1`` for a row alone), -1 at the
+    others, for :func:`restricted_bins` to add a run at once."""
     ns, na, width = local.shape
     out = np.empty((ns, na), dtype=np.int32)
     for ha in range(na):
