@@ -348,9 +348,9 @@ def _below_each(left: Arr, H: int) -> Arr:
     below = np.zeros((rows, H), dtype=np.int64)
     if H <= 1:
         return below
-    width = H  # values 0 to H - 1, the last standing for every value from there on
-    keys = np.minimum(left, H - 1) + width * np.arange(rows)[:, None]
-    counts = np.bincount(keys.reshape(-1), minlength=rows * width).reshape(rows, width)
+    # Values 0 to H - 1 a row, the last standing for every value from there on.
+    keys = np.minimum(left, H - 1) + H * np.arange(rows)[:, None]
+    counts = np.bincount(keys.reshape(-1), minlength=rows * H).reshape(rows, H)
     np.cumsum(counts[:, :H - 1], axis=1, out=below[:, 1:])
     return below
 
@@ -373,18 +373,15 @@ class _Traced:
     start_m: Arr
     visits: Arr
     rule_ends: Arr
-    back_x: Arr | None = None  # (starts_at's sums by X row and by Y column)
-    back_y: Arr | None = None
 
-    def starts_at(self, back: Arr) -> float:
+    def starts_at(self, back: Arr) -> tuple[Arr, Arr, float]:
         """The round starts at the retreat pairs ``back`` but round 1's (``visits``,
-        changed into them: columns x rows, 0 elsewhere), summed by X row and by Y column
-        (into ``back_x``, ``back_y``) and in all (returned;
-        :func:`engine.odds.aa_strike_kernel.retreat_starts`: one pass)."""
+        changed into them: columns x rows, 0 elsewhere), summed by X row, by Y column and
+        in all (:func:`engine.odds.aa_strike_kernel.retreat_starts`: one pass)."""
         from engine.odds.aa_strike_kernel import retreat_starts
 
-        self.back_x, self.back_y, total = retreat_starts(self.visits, back, self.start, self.start_m)
-        return float(total)
+        by_x, by_y, total = retreat_starts(self.visits, back, self.start, self.start_m)
+        return by_x, by_y, float(total)
 
 
 class StrikeSolver:
@@ -582,9 +579,9 @@ class StrikeSolver:
         back, unsure = got
         traced, self._traced = self._traced, None
         assert traced is not None
-        retreating = traced.starts_at(back)  # (traced.visits: those starts now)
+        add_x, add_y, retreating = traced.starts_at(back)  # (traced.visits: those starts now)
         if self._corrects(back, retreating):
-            solved = self._corrected(initial, tally, back, traced)
+            solved = self._corrected(initial, tally, back, traced, add_x, add_y)
         else:
             self._spare.append(traced.visits)
             solved = self.solve(initial, tally, back) is not None
@@ -602,10 +599,11 @@ class StrikeSolver:
         return not back.any() or retreating <= CORRECTION_MAX
 
     def _corrected(self, initial: dict[tuple[State, State], float], tally: Tally[float], back: Arr,
-                   traced: "_Traced") -> bool:
+                   traced: "_Traced", add_x: Arr, add_y: Arr) -> bool:
         """The solve with the retreats ``back`` from the traced solve (no retreat) and a
         correction, recording into ``tally`` (``traced``'s visits made the round starts at
-        the retreat pairs but round 1's first, :meth:`_Traced.starts_at`): the battle is
+        the retreat pairs but round 1's first, :meth:`_Traced.starts_at`, ``add_x`` and
+        ``add_y`` their sums by X row and by Y column): the battle is
         the same as the traced one but where a round ends at a retreat pair.  By linearity (the round starts there
         m, those of round 1 among them i): the retreats' answer is the traced answer,
         plus a retreat of m - i at each such pair, less the answer of a solve with the
@@ -629,8 +627,7 @@ class StrikeSolver:
         placed = self._place(initial, tally, tables=4 if self.ys else 3)  # the starts settled at once, recorded
         if placed is None:
             return False
-        ps, add_x, add_y = traced.visits, traced.back_x, traced.back_y
-        assert add_x is not None and add_y is not None
+        ps = traced.visits
         np.copyto(placed, ps)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         none = np.zeros((0, 0))

@@ -37,8 +37,9 @@ def passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             got.append(seen)
         return seen
 
-    def counted_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any) -> bool:
-        done = corrected(self, initial, tally, back, traced)
+    def counted_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any,
+                           *sums: Any) -> bool:
+        done = corrected(self, initial, tally, back, traced, *sums)
         if done:
             got.append(traced.seen)
         return done
@@ -989,9 +990,10 @@ def test_the_traced_solve_corrected_for_the_retreats_matches_the_numpy_passes(
     ways: list[str] = []
     corrected, solve = aa_strike.StrikeSolver._corrected, aa_strike.StrikeSolver.solve
 
-    def by_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any) -> bool:
+    def by_correction(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any, traced: Any,
+                      *sums: Any) -> bool:
         ways.append("corrected" if back.any() else "none")
-        return corrected(self, initial, tally, back, traced)
+        return corrected(self, initial, tally, back, traced, *sums)
 
     def by_solve(self: aa_strike.StrikeSolver, initial: Any, tally: Any, back: Any = None, **kw: Any) -> int | None:
         ways.append("solved")
