@@ -1103,13 +1103,13 @@ def test_which_retreats_by_win_chance_correct_the_traced_solve(
     assert_same_odds(new, old, new.error_bound + old.error_bound + 1e-15, same_states=False)
 
 
-
 @pytest.mark.parametrize("threshold", [0.0, 0.2, 0.4, 0.73])
 def test_compiled_verdicts_are_the_rules_verdicts(threshold: float) -> None:
-    # The decisions of a retreat by win chance from the backward pass's intervals,
-    # compiled, against the rule's own (aa_retreat._verdicts) on every pair with round
-    # starts: intervals wholly below, wholly above, straddling the band and on its
-    # edges; pairs without round starts never retreat here and count for nothing.
+    # A-10.15 (the attacker may retreat after a round): the decisions of a retreat by
+    # win chance from the backward pass's intervals, compiled, against the ruling's own
+    # (aa_retreat._verdicts) on every pair with round starts: intervals wholly below,
+    # wholly above, straddling the band and on its edges; pairs without round starts
+    # never retreat here and count for nothing.
     from engine.odds.aa_battle import retreat_band
     from engine.odds.aa_retreat import _verdicts
     from engine.odds.aa_strike_kernel import verdicts
@@ -1356,8 +1356,9 @@ def test_which_retreats_by_win_chance_split_the_traced_solve(attacker: str, tech
 
 
 def test_values_below_each_h_are_counted_as_the_plain_test_counts_them() -> None:
-    # Where general fire's h hits take Y (nxt_fire) starts from how many places of the
-    # loss order have fewer than h steps left before them: counted by value now, against
+    # A-10.14 (hits taken down the order of loss): where general fire's h hits take Y
+    # (nxt_fire) starts from how many places of the loss order have fewer than h steps
+    # left before them: counted by value now, against
     # the test of every value against every h.
     rng = np.random.default_rng(11)
     for _ in range(200):
