@@ -103,6 +103,12 @@
   machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
   to read the other figures by: machines of one class differ from day to day (on
   2026-11-24 every odds figure came ~1.25-1.6x the README's, the slowest the most).
+- ``odds-machine-memory-latency-ns``: how long this machine waits for a read from memory
+  (dependent random reads over 256 MB, ns each), which the two figures above do not see:
+  the strike pass, the retreats by win chance and the merged engine's big tables wait on
+  such reads, so on a machine near the reference speed by the other two these rows can
+  still run up to ~2x slower (2026-12-06, late night: 63-66 GFLOP/s, 28-30 ns, 190-198
+  ns).
 - ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
   9 tanks and an AA gun (51 x 51 = 2,601 AA outcomes, which share their attacker states:
   ``engine.odds.aa_merged``; ~19 s before it, ~0.3 s after, goal < 1 s);
@@ -319,6 +325,37 @@ def _machine() -> tuple[float, float]:
     return round(gflops, 1), round(best_loop * 1000, 1)
 
 
+def _memory_ns(megabytes: int = 256, steps: int = 2_000_000) -> float:
+    """How long this machine waits on memory: nanoseconds per read, best of three runs of
+    ``steps`` reads of a table of ``megabytes`` (8-byte indices forming one random cycle,
+    so each read's address comes from the read before; the table allocated as numpy
+    allocates the odds engines' big tables).  The strike pass, the retreats by win chance
+    and the merged engine's big tables wait on such reads, which neither of the other two
+    machine figures sees."""
+    import numba
+    import numpy as np
+
+    n = megabytes * (1 << 20) // 8
+    order = np.random.default_rng(1).permutation(n)
+    after = np.empty(n, dtype=np.int64)
+    after[order] = np.roll(order, -1)  # each index leads to the next of one cycle through all
+
+    @numba.njit(cache=False)
+    def chase(after: np.ndarray, steps: int) -> int:
+        at = 0
+        for _ in range(steps):
+            at = after[at]
+        return int(at)
+
+    chase(after, 1000)  # compiled, and the first pages touched
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        chase(after, steps)
+        best = min(best, time.perf_counter() - start)
+    return round(best / steps * 1e9, 1)
+
+
 def _refusal_ms() -> float:
     """How long Discord's limits take to refuse the biggest battle there is (100 a side
     with submarines, aircraft on both sides, no destroyer: ~81 s in full)."""
@@ -354,6 +391,7 @@ def figures() -> Iterable[tuple[str, object]]:
     gflops, loop_ns = _machine()
     yield "odds-machine-gemm-gflops-1-core", gflops
     yield "odds-machine-python-loop-ns", loop_ns
+    yield "odds-machine-memory-latency-ns", _memory_ns()
     exact_40 = _seconds(ATTACK_40, DEFENSE_40, 10)
     exact_100 = _seconds(ATTACK_100, DEFENSE_100)
     yield "odds-aa-10v10-ms", _ms(ATTACK_10, DEFENSE_10, 20)
