@@ -132,6 +132,7 @@ TRACED_SPLIT_WIDTH = 36
 NO_UNITS = (np.zeros((0, 0)), np.zeros(0, dtype=np.int64))  # _air_units: none
 NO_SPLIT = (*NO_UNITS, 0, np.zeros(0, dtype=np.bool_), 0)  # _lost_air, _traced_air: none
 NO_RULE_ENDS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0)))  # the kernel solve's frow, rule_ends: none kept
+NO_MARKS = np.zeros((0, 0, 0), dtype=np.int8)  # the kernel solve's marks: no rungs noted (an untraced solve)
 
 
 def _has(side: Side, flag: str) -> bool:
@@ -554,6 +555,7 @@ class StrikeSolver:
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, back, first, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY, left,
             self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air, *NO_RULE_ENDS,
+            NO_MARKS,
         )
         self.work.add(work)  # refused here past the limit
         if seen < 0:
@@ -636,7 +638,7 @@ class StrikeSolver:
             ends_x, ends_y, rounds, dropped, seen, work = solve(
                 *self._args(), ps, back, placed, none, none.astype(np.int32), none.astype(np.float32), none, TINY, TINY,
                 left, self._budget(), self.yb, self._stage0(ps), self._moved(ps), *self._destroyers(), self.lost_air,
-                *NO_RULE_ENDS,
+                *NO_RULE_ENDS, NO_MARKS,
             )
             self.work.add(work)
             if seen < 0:
@@ -681,6 +683,9 @@ class StrikeSolver:
         visits = compiled.sparse_zeros(ps.shape)
         tagb = compiled.sparse_zeros(ps.shape[::-1], np.int32)  # rows x columns
         reach = compiled.sparse_zeros(ps.shape[::-1], np.float32)  # rows x columns, as tagb: read along a row
+        # The rungs steps 1-3 spread over at each pair (rows x columns x step), for the
+        # chances backward to pull over the same outcomes.
+        marks = compiled.sparse_zeros((*ps.shape[::-1], 3), np.int8)
         none = np.zeros((0, 0), dtype=np.bool_)
         left = (1 << 62) if self.max_states is None else max(self.max_states - self.seen, 0)
         gvis = np.zeros((max(self.q, 1), ps.shape[0]))
@@ -696,7 +701,7 @@ class StrikeSolver:
         ends_x, ends_y, rounds, dropped, seen, work = solve(
             *self._args(), ps, none, none, visits, tagb, reach, gvis, TINY, CHANCE_LEAST, left, self._budget(), self.yb,
             z0, moved,
-            *self._destroyers(), split, frow, rule_ends,
+            *self._destroyers(), split, frow, rule_ends, marks,
         )
         self._spare += [t for t in (ps, z0, *moved) if t.size]  # for the chances backward
         del ps, z0, moved
@@ -706,7 +711,7 @@ class StrikeSolver:
             raise too_many_states(self.max_states)
         values = self._values(visits)
         low, high, work = chances(*self._args(), tagb, reach, gvis, visits, rule, TINY, self._budget(), self.yb, self.ys,
-                                  values, *self._destroyers(), split)  # fmt: skip
+                                  values, *self._destroyers(), split, marks)  # fmt: skip
         self.work.add(work)
         back, unsure = verdicts(low, high, visits, *retreat_band(threshold))
         if threshold > 0.0:

@@ -466,6 +466,30 @@ def test_win_chances_backward_are_the_exact_chances(monkeypatch: pytest.MonkeyPa
         assert (never & (visits > 0)).any()
 
 
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("12 cru, 4 car, 4 bat, 6 fig", "16 sub, 6 cru, 2 bat, 2 car, 4 fig"),  # the defender's submarines strike
+        ("30 sub, 10 cru, 6 bat, 8 bom", "18 cru, 10 car, 6 bat, 16 fig"),  # the attacker's
+        ("12 sub, 6 cru, 3 bat", "10 sub, 4 cru, 3 car, 6 fig"),  # both sides'
+    ],
+)
+def test_chances_backward_pulls_steps_1_to_3_over_the_rungs_the_solve_noted(attacker: str, defender: str) -> None:
+    # The chances backward pulls X's strike (A-10.6), Y's unrestricted hits and X's
+    # general fire (A-10.14) over the outcomes the traced solve spread there: fewer
+    # products than over every outcome, each left out anything (a loss in the low, a win
+    # in the high), so every interval holds the one pulled over every outcome, and stays
+    # as narrow where the battle's mass went.
+    battle = AABattle.parse(attacker, defender, mode="sea")
+    _, low, high, visits, _, work = _traced_chances(battle, 1e-19)
+    _, low_all, high_all, _, _, work_all = _traced_chances(battle, 1e-19, noted=False)
+    assert work < work_all
+    assert (low <= low_all + 1e-15).all() and (high >= high_all - 1e-15).all()
+    assert ((low < low_all - 1e-15) | (high > high_all + 1e-15)).any()  # some outcome left out somewhere
+    massive = visits >= 1e-6
+    assert massive.sum() > 20 and (high - low)[massive].max() < 1e-9
+
+
 @pytest.mark.parametrize(("S", "P", "block"), [(0, 0, 3), (4, 7, 3), (5, 2, 3), (3, 6, 1), (2, 5, 6), (6, 9, 4)])
 def test_the_backward_pass_works_out_every_row_after_the_rows_it_reads(S: int, P: int, block: int) -> None:
     # Every move of a round takes X's submarines (A-10.6 strikes aside, hits take them
@@ -492,11 +516,12 @@ def _numbered(battle: AABattle) -> aa_strike.StrikeSolver:
     return aa_strike.StrikeSolver(setup)
 
 
-def _traced_chances(battle: AABattle, least: float) -> tuple[Any, ...]:
+def _traced_chances(battle: AABattle, least: float, noted: bool = True) -> tuple[Any, ...]:
     """The traced solve of ``battle`` from round 1's starts (the pairs met with less
     than ``least`` of mass in all left out) and the chances backward after it, with the
-    step 4 split the module's flags give: ``(solver, low, high, visits, tagb, products
-    of the backward pass)``."""
+    step 4 split the module's flags give and, unless not ``noted``, steps 1-3 pulled
+    over the rungs the solve noted: ``(solver, low, high, visits, tagb, products of the
+    backward pass)``."""
     from engine.odds.aa_strike_kernel import chances, solve
 
     setup, _ = setup_battle(battle, 1.0)
@@ -507,14 +532,16 @@ def _traced_chances(battle: AABattle, least: float) -> tuple[Any, ...]:
     visits = ps * 0.0
     tagb = np.zeros(ps.shape[::-1], dtype=np.int32)  # rows x columns
     reach = np.zeros(ps.shape[::-1], dtype=np.float32)  # rows x columns
+    marks = np.zeros((*ps.shape[::-1], 3), dtype=np.int8)  # rows x columns x step
     none = ps[:0, :0] > 0
     gvis = visits[: max(solver.q, 1)] * 0.0
     z0 = ps * 0.0 if solver.ys else visits[:0, :0]
     split = solver.traced_split()
     solve(*solver._args(), ps, none, none, visits, tagb, reach, gvis, 1e-19, least, 1 << 62, 1 << 62, solver.yb, z0,
-          solver._moved(ps), *solver._destroyers(), split, *aa_strike.NO_RULE_ENDS)
+          solver._moved(ps), *solver._destroyers(), split, *aa_strike.NO_RULE_ENDS, marks)
     low, high, work = chances(*solver._args(), tagb, reach, gvis, visits, none, 1e-19, 1 << 62, solver.yb, solver.ys,
-                              solver._values(ps), *solver._destroyers(), split)
+                              solver._values(ps), *solver._destroyers(), split,
+                              marks if noted else aa_strike.NO_MARKS)
     return solver, low, high, visits, tagb, work
 
 
