@@ -265,7 +265,9 @@ def _noted_rung(ladder: Any, kk: int, m: float, bits: Any, marks: Any, r: int, d
     else empty): which rung step ``step`` (0: X's strike, 1: Y's unrestricted hits, 2:
     X's general fire) spread a mass over at (row r, column d), plus one (0: none spread
     there), for :func:`chances` to pull over the same outcomes (:func:`_marked`)."""
-    j = LADDER if m <= 0.0 else _rung_at(m, bits)
+    if m <= 0.0:
+        return 1, 0, ladder[2][kk, LADDER]  # (noted as none: 0)
+    j = _rung_at(m, bits)
     if marks.shape[0] > 0:
         marks[r, d, step] = j + 1
     return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
@@ -275,14 +277,15 @@ def _noted_rung(ladder: Any, kk: int, m: float, bits: Any, marks: Any, r: int, d
 def _marked(ladder: Any, kk: int, marks: Any, r: int, d: int, step: int, cut: float, lo: int,
             hi: int) -> tuple[int, int, float]:
     """The outcomes :func:`chances` pulls step ``step`` over at (row r, column d), row
-    ``kk`` of its distribution: the rung the traced solve noted there (:func:`_mark`;
-    none noted: none spread, every outcome left out), or, with no notes, every outcome
-    from ``lo`` to ``hi`` (``cut`` left out).  ``(first, last, chance left out)``."""
+    ``kk`` of its distribution: the rung the traced solve noted there
+    (:func:`_noted_rung`; none noted: none spread, every outcome left out), or, with no
+    notes, every outcome from ``lo`` to ``hi`` (``cut`` left out).  ``(first, last,
+    chance left out)``."""
     if marks.shape[0] == 0:
         return lo, hi, cut
     j = marks[r, d, step] - 1
     if j < 0:
-        j = LADDER
+        return 1, 0, ladder[2][kk, LADDER]
     return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
 
 
@@ -1548,7 +1551,7 @@ def chances(
     zfire = np.zeros((2, at_x.shape[1]))  # the values X's fire reads from one column, by hits
     ladder = span_ladder(f, tiny)
     # Steps 1-3 pulled over the rungs the traced solve noted (``marks``, rows x columns x
-    # step, :func:`_mark`), where it gave them: every outcome otherwise.
+    # step, :func:`_noted_rung`), where it gave them: every outcome otherwise.
     noted = marks.shape[0] > 0
     b_lad = span_ladder(b, tiny) if noted else ladder
     a_lad = span_ladder(a, tiny) if noted else ladder
