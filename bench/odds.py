@@ -177,9 +177,12 @@ import random
 import subprocess
 import sys
 import time
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from engine.odds.aa import AABattle, aa_odds
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ATTACK_40 = "20 inf, 8 art, 8 tank, 4 fig"
 DEFENSE_40 = "24 inf, 8 art, 4 tank, 4 fig"
@@ -325,6 +328,19 @@ def _machine() -> tuple[float, float]:
     return round(gflops, 1), round(best_loop * 1000, 1)
 
 
+def one_cycle(n: int, seed: int = 1) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """``after[i]``: the index after ``i`` on one random cycle through all ``n`` indices
+    (followed from any index, it meets every other before coming back), built with two
+    tables of ``n`` at the peak."""
+    import numpy as np
+
+    order = np.random.default_rng(seed).permutation(n)
+    after = np.empty(n, dtype=np.int64)
+    after[order[:-1]] = order[1:]
+    after[order[-1]] = order[0]
+    return after
+
+
 def _memory_ns(megabytes: int = 256, steps: int = 2_000_000) -> float:
     """How long this machine waits on memory: nanoseconds per read, best of three runs of
     ``steps`` reads of a table of ``megabytes`` (8-byte indices forming one random cycle,
@@ -333,14 +349,8 @@ def _memory_ns(megabytes: int = 256, steps: int = 2_000_000) -> float:
     and the merged engine's big tables wait on such reads, which neither of the other two
     machine figures sees."""
     import numba
-    import numpy as np
 
-    n = megabytes * (1 << 20) // 8
-    order = np.random.default_rng(1).permutation(n)
-    after = np.empty(n, dtype=np.int64)
-    after[order[:-1]] = order[1:]  # each index leads to the next of one cycle through all
-    after[order[-1]] = order[0]
-    del order  # (twice the table at the peak, not three times)
+    after = one_cycle(megabytes * (1 << 20) // 8)
 
     @numba.njit(cache=False)
     def chase(after: np.ndarray, steps: int) -> int:
