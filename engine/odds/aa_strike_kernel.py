@@ -243,19 +243,28 @@ def _rung(ladder: Any, kk: int, m: float, bits: Any) -> tuple[int, int, float]:
     the one of the least power of two above it, 2^e (``m < 2^e``, e as ``math.frexp``
     gives it, from the exponent's bits, ``bits``: :func:`rung_bits`), rung ``1 - e``;
     none for no mass (all left out)."""
-    if m <= 0.0:
-        return 1, 0, ladder[2][kk, LADDER]
-    j = _rung_at(m, bits)
-    return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
+    return _rung_of(ladder, kk, _rung_at(m, bits))
 
 
 @_borrowing
 def _rung_at(m: float, bits: Any) -> int:
-    """Which rung :func:`_rung` takes for a mass ``m`` > 0: 1 - e for the least power of
-    two above it, 2^e (``m = (1 + f) 2^(e - 1)``, e read from the exponent's bits)."""
+    """Which rung :func:`_rung` takes for a mass ``m``: 1 - e for the least power of two
+    above it, 2^e (``m = (1 + f) 2^(e - 1)``, e read from the exponent's bits); -1 for
+    no mass."""
+    if m <= 0.0:
+        return -1
     bits[0][0] = m
     j: int = min(max(1023 - ((bits[1][0] >> 52) & 0x7FF), 0), LADDER)
     return j
+
+
+@_borrowing
+def _rung_of(ladder: Any, kk: int, j: int) -> tuple[int, int, float]:
+    """Row ``kk``'s rung ``j`` (:func:`span_ladder`), ``(first, last, left)``; for j < 0
+    none: every outcome from 1 on left out, whatever the ladder's last rung holds."""
+    if j < 0:
+        return 1, 0, ladder[2][kk, LADDER]
+    return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
 
 
 @_borrowing
@@ -265,12 +274,10 @@ def _noted_rung(ladder: Any, kk: int, m: float, bits: Any, marks: Any, r: int, d
     else empty): which rung step ``step`` (0: X's strike, 1: Y's unrestricted hits, 2:
     X's general fire) spread a mass over at (row r, column d), plus one (0: none spread
     there), for :func:`chances` to pull over the same outcomes (:func:`_marked`)."""
-    if m <= 0.0:
-        return 1, 0, ladder[2][kk, LADDER]  # (noted as none: 0)
     j = _rung_at(m, bits)
     if marks.shape[0] > 0:
         marks[r, d, step] = j + 1
-    return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
+    return _rung_of(ladder, kk, j)
 
 
 @_borrowing
@@ -283,10 +290,7 @@ def _marked(ladder: Any, kk: int, marks: Any, r: int, d: int, step: int, cut: fl
     chance left out)``."""
     if marks.shape[0] == 0:
         return lo, hi, cut
-    j = marks[r, d, step] - 1
-    if j < 0:
-        return 1, 0, ladder[2][kk, LADDER]
-    return ladder[0][kk, j], ladder[1][kk, j], ladder[2][kk, j]
+    return _rung_of(ladder, kk, marks[r, d, step] - 1)
 
 
 @_borrowing
@@ -1549,15 +1553,10 @@ def chances(
     at_x, ax_lo, ax_hi, ax_cut, _, _ = a
     uu_hi, ud_hi = u[2], ud[2]  # Y's unrestricted hits at most, without and with its submarines' (qt below)
     zfire = np.zeros((2, at_x.shape[1]))  # the values X's fire reads from one column, by hits
-    ladder = span_ladder(f, tiny)
-    # Steps 1-3 pulled over the rungs the traced solve noted (``marks``, rows x columns x
-    # step, :func:`_noted_rung`), where it gave them: every outcome otherwise.
-    noted = marks.shape[0] > 0
-    b_lad = span_ladder(b, tiny) if noted else ladder
-    a_lad = span_ladder(a, tiny) if noted else ladder
-    u_lad = span_ladder(u, tiny) if noted else ladder
-    ud_lad = span_ladder(ud, tiny) if noted else ladder
-    bits = rung_bits()
+    # Step 4 pulled over the rungs of ``reach`` (``ladder``, as solve's), steps 1-3 over
+    # the rungs the traced solve noted (``marks``, rows x columns x step,
+    # :func:`_noted_rung`), where it gave them: every outcome otherwise.
+    ladder, b_lad, a_lad, u_lad, ud_lad, bits = _ladders(f, b, a, u, ud, tiny)
     flagged = back.shape[0] > 0
     _check_traced(visits, tagb, reach, marks, S, P, ND)
     met = tagb  # rows x columns: read along a row

@@ -1385,8 +1385,8 @@ def test_which_retreats_by_win_chance_split_the_traced_solve(attacker: str, tech
 def test_values_below_each_h_are_counted_as_the_plain_test_counts_them() -> None:
     # A-10.14 (hits taken down the order of loss): where general fire's h hits take Y
     # (nxt_fire) starts from how many places of the loss order have fewer than h steps
-    # left before them: counted by value now, against
-    # the test of every value against every h.
+    # left before them: counted by value now, against the test of every value against
+    # every h.
     rng = np.random.default_rng(11)
     for _ in range(200):
         rows, n, H = int(rng.integers(1, 20)), int(rng.integers(1, 30)), int(rng.integers(0, 40))

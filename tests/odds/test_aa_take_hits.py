@@ -124,7 +124,6 @@ def test_the_numpy_solve_places_restricted_hits_as_take_hits(monkeypatch: pytest
     from engine.odds.aa_naval import _Numbered
 
     monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loops)
-    from engine.odds.aa_side import CAT_AIR, CAT_SUB
 
     rng = random.Random(1915)
     checked = 0
