@@ -107,8 +107,8 @@
   (dependent random reads over 256 MB, ns each), which the two figures above do not see:
   the strike pass, the retreats by win chance and the merged engine's big tables wait on
   such reads, so on a machine near the reference speed by the other two these rows can
-  still run up to ~2x slower (the last hours of 2026-12-06: 63-66 GFLOP/s, 28-30 ns, 190-198
-  ns).
+  still run up to ~2x slower (the last hours of 2026-12-06: 63-66 GFLOP/s, 28-30 ns,
+  174-198 ns).
 - ``odds-aa-100v100-all-air-aa-gun-ms``: 50 fighters and 50 bombers against 90 infantry,
   9 tanks and an AA gun (51 x 51 = 2,601 AA outcomes, which share their attacker states:
   ``engine.odds.aa_merged``; ~19 s before it, ~0.3 s after, goal < 1 s);
