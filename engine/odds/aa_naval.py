@@ -2161,7 +2161,15 @@ def _bilinear(A: _Numbered, D: _Numbered, a_ids: Arr, d_ids: Arr, scale: Arr, bo
     cell (a complex table shaped as the mass table), over the products the spreading
     keeps (:func:`_pruned`): what the outer product would spread, weighted by the cells.
     The imaginary part also gets the chance of the products not kept (with ``both``'s
-    imaginary part the chance of a step left out from a cell on, that from the pair)."""
+    imaginary part the chance of a step left out from a cell on, that from the pair).
+    With numba loaded, one compiled loop reads the results where they are stored
+    (:func:`engine.odds.aa_naval_kernel.bilinear_stored`: the same sums, to rounding)."""
+    if compiled.numba_loaded() or int(A.res_len[a_ids] @ D.res_len[d_ids]) >= COMPILED_PRODUCTS:
+        from engine.odds.aa_naval_kernel import bilinear_stored  # numba: compiled on first use
+
+        return np.asarray(bilinear_stored(both, np.ascontiguousarray(scale, dtype=np.float64), a_ids, A.res_off,
+                                          A.res_len, A.res_idx.data, A.res_p.data, d_ids, D.res_off, D.res_len,
+                                          D.res_idx.data, D.res_p.data, TINY))  # fmt: skip
     a_idx, a_p, la = A.gather(a_ids)
     d_idx, d_p, ld = D.gather(d_ids)
     a_idx, _, la, d_idx, d_p, ld, kept, _ = _pruned(a_idx, a_p * np.repeat(scale, la), la, d_idx, d_p, ld)

@@ -153,6 +153,56 @@ def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: 
 
 
 @_compiled
+def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_idx: Any, a_p: Any, d_ids: Any,
+                    d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> Any:
+    """:func:`engine.odds.aa_naval._bilinear` read where the sides stored their results:
+    per part ``k`` (the attacker's result ``a_ids[k]``, the defender's ``d_ids[k]``,
+    spread with mass ``scale[k]``), the sum over the products :func:`_part` would keep
+    of both chances times ``both`` (the complex table of the chances backward) at their
+    cell; its imaginary part plus the chance of the products left out, one minus the
+    kept attacker chances' sum times the kept defender chances'.  The same sums, entry
+    by entry in the same order, as the numpy path, without its gathered copies and
+    index arrays (its ~1.1 s were over a third of the full fleets' retreat by win
+    chance on 2026-12-07's machine)."""
+    out = np.zeros(scale.shape[0], dtype=both.dtype)
+    kept, kept_p = _room(d_ids, d_len)
+    for k in range(scale.shape[0]):
+        a0 = a_off[a_ids[k]]
+        a1 = a0 + a_len[a_ids[k]]
+        d0 = d_off[d_ids[k]]
+        d1 = d0 + d_len[d_ids[k]]
+        s = scale[k]
+        a_max = 0.0
+        for i in range(a0, a1):
+            v = a_p[i] * s
+            if v >= tiny:
+                a_max = max(a_max, v)
+        n = 0
+        d_sum = 0.0
+        for j in range(d0, d1):
+            if d_p[j] * a_max >= tiny:
+                kept[n] = d_idx[j]
+                kept_p[n] = d_p[j]
+                d_sum += d_p[j]
+                n += 1
+        if n == 0:  # every product of the part left out
+            out[k] = 1j
+            continue
+        a_sum = 0.0
+        total = 0j
+        for i in range(a0, a1):
+            if a_p[i] * s >= tiny:
+                a_sum += a_p[i]
+                row = both[a_idx[i]]
+                acc = 0j
+                for m in range(n):
+                    acc += row[kept[m]] * kept_p[m]
+                total += acc * a_p[i]
+        out[k] = complex(total.real, max(1.0 - a_sum * d_sum, 0.0) + total.imag)
+    return out
+
+
+@_compiled
 def restricted_bins(pl: Any, tstore: Any, rstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any,
                     n_a: Any, row_len: Any, tbase: Any, rbase: Any, s1: Any, s2: Any, off: Any) -> int:
     """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``:
@@ -575,6 +625,8 @@ def warm() -> None:
                   ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
     spread_held(np.zeros((1, 1)), ints, np.zeros(1), ints, ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1),
                 1e-19)  # fmt: skip
+    bilinear_stored(np.zeros((1, 1), dtype=complex), np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32),
+                    np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1),
                     ints, ints, ints, ones, ones, ones, ints, ints, ones, ones, ints)  # fmt: skip

@@ -136,6 +136,53 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
         assert dropped == want_dropped
 
 
+def _stored_results(rng: np.random.Generator, n_res: int, rows: int) -> tuple[Any, Any, Any, Any]:
+    """Results stored flat as a side stores them: offsets and lengths per result (not
+    always end to end), entries (int32 table rows or columns) and chances, some tiny."""
+    lens = rng.integers(1, 7, n_res)
+    gap = rng.integers(0, 3, n_res)
+    off = np.cumsum(lens + gap) - lens
+    size = int(off[-1] + lens[-1]) + 2
+    idx = rng.integers(0, rows, size).astype(np.int32)
+    p = rng.random(size) * 10.0 ** rng.integers(-14, 0, size)
+    return off.astype(np.int64), lens.astype(np.int64), idx, p
+
+
+def test_the_chances_backward_mixes_stored_parts_as_numpy_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The chances backward of a retreat by win chance (NavalSolver.win_chances): per part
+    # (an attacker result, a defender result, a mass) the sum of both chances times the
+    # complex table at each product the spreading keeps (real: the chance to win; imaginary:
+    # of a step left out, plus the products left out).  The compiled loop reading the
+    # stored results gives numpy's sums (to rounding), parts left out whole included.
+    rng = np.random.default_rng(46)
+    left_out = mixed = 0
+    for _ in range(40):
+        sides = []
+        for n_res, rows in ((int(rng.integers(1, 12)), 9), (int(rng.integers(1, 12)), 14)):
+            off, lens, idx, p = _stored_results(rng, n_res, rows)
+            side = SimpleNamespace(res_off=off, res_len=lens, res_idx=SimpleNamespace(data=idx),
+                                   res_p=SimpleNamespace(data=p))  # fmt: skip
+            side.gather = lambda ids, side=side: aa_naval._Numbered.gather(side, ids)  # type: ignore[arg-type]
+            sides.append(side)
+        A, D = sides
+        n_parts = int(rng.integers(1, 30))
+        a_ids = rng.integers(0, len(A.res_off), n_parts)
+        d_ids = rng.integers(0, len(D.res_off), n_parts)
+        scale = rng.random(n_parts) * 10.0 ** rng.integers(-12, 1, n_parts)  # some parts wholly below TINY
+        both = rng.random((9, 14)) + 1j * rng.random((9, 14))
+        with monkeypatch.context() as numpy_path:
+            numpy_path.setattr(aa_naval.compiled, "numba_loaded", lambda: False)
+            want = aa_naval._bilinear(A, D, a_ids, d_ids, scale, both)  # type: ignore[arg-type]
+        got = aa_naval_kernel.bilinear_stored(both, scale, a_ids, A.res_off, A.res_len, A.res_idx.data, A.res_p.data,
+                                              d_ids, D.res_off, D.res_len, D.res_idx.data, D.res_p.data, TINY)  # fmt: skip
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.abs(got - want).max() <= 1e-15 * max(1.0, float(np.abs(want).max()))
+        left_out += int((want == 1j).sum())
+        mixed += int((want.real > 0).sum())
+    assert mixed > 100
+    assert left_out > 3  # parts with every product below TINY: nothing mixed, all of it left out
+
+
 def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     # warm compiles the one signature the engine's battles use: after it, battles of
     # every kind that reach the loops compile nothing more (a second signature would
@@ -547,7 +594,7 @@ def test_battles_through_the_compiled_bookkeeping_give_numpys_answer(monkeypatch
     # with K units left, for three rounds: with numba's loops every chance, the expected
     # rounds and the survivors within 1e-13 of the numpy steps' (summation order).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
-    names = ("radix_sorted", "runs_summed", "placed", "by_level")
+    names = ("radix_sorted", "runs_summed", "placed", "by_level", "bilinear_stored")
     calls = {name: _counting(monkeypatch, name) for name in names}
     battle = AABattle.parse(attacker, defender, mode="sea", **options)
     got = []
@@ -565,6 +612,10 @@ def test_battles_through_the_compiled_bookkeeping_give_numpys_answer(monkeypatch
     assert looped.error_bound == pytest.approx(plain.error_bound, rel=1e-6, abs=4.5e-16)
     if "des" not in attacker + defender:  # general fire held back: merged and placed by the loops
         assert calls["runs_summed"] and calls["placed"] and calls["by_level"], {k: len(v) for k, v in calls.items()}
+    # The chances backward of a retreat by win chance mixed by the loop, and the same
+    # pairs retreated from (its chances the numpy path's to rounding).
+    assert bool(calls["bilinear_stored"]) == ("retreat_chance" in options)
+    assert looped.retreat == pytest.approx(plain.retreat, abs=1e-13)
 
 
 def test_a_table_refuses_a_state_with_more_hit_points_than_its_target() -> None:
