@@ -1636,7 +1636,13 @@ class NavalSolver:
         out: list[tuple[Arr, Arr, Arr, Arr, Arr]] = []
         for level in reversed(self.trace):
             all_i, all_j = level.met
-            for k in np.flatnonzero(self._loud(all_i, all_j)).tolist():
+            loud = self._loud(all_i, all_j)
+            # The pairs the rules surely end in the attacker's win (the defender left
+            # nothing, or transports alone: :meth:`_won`), at once.
+            sure = loud & self._won(all_i, all_j)[0]
+            if sure.any():
+                both[A.slot_of[all_i[sure]], 2 * D.slot_of[all_j[sure]]] = 1.0
+            for k in np.flatnonzero(loud & ~sure).tolist():
                 i, j = int(all_i[k]), int(all_j[k])
                 outcome, i3, j3 = self._settle(i, j)
                 cell = (A.slot_of[i], 2 * D.slot_of[j])
