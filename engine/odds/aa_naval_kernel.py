@@ -160,10 +160,10 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
     spread with mass ``scale[k]``), the sum over the products :func:`_part` would keep
     of both chances times ``both`` (the complex table of the chances backward) at their
     cell; its imaginary part plus the chance of the products left out, one minus the
-    kept attacker chances' sum times the kept defender chances'.  The same sums, entry
-    by entry in the same order, as the numpy path, without its gathered copies and
-    index arrays (its ~1.1 s were over a third of the full fleets' retreat by win
-    chance on 2026-12-07's machine)."""
+    kept attacker chances' sum times the kept defender chances'.  The numpy path's
+    sums (to rounding: each attacker entry's run of products added in order), without
+    its gathered copies and index arrays (its ~1.1 s were over a third of the full
+    fleets' retreat by win chance on 2026-12-07's machine)."""
     out = np.zeros(scale.shape[0], dtype=both.dtype)
     kept, kept_p = _room(d_ids, d_len)
     for k in range(scale.shape[0]):

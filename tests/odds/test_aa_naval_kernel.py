@@ -93,6 +93,18 @@ def test_battles_give_the_same_answer_through_the_loop(monkeypatch: pytest.Monke
         assert compiled.error_bound == pytest.approx(plain.error_bound, rel=1e-9, abs=1e-25)
 
 
+def _stored_results(rng: np.random.Generator, n_res: int, rows: int) -> tuple[Any, Any, Any, Any]:
+    """Results stored flat as a side stores them: offsets and lengths per result (not
+    always end to end), entries (int32 table rows or columns) and chances, some tiny."""
+    lens = rng.integers(1, 7, n_res)
+    gap = rng.integers(0, 3, n_res)
+    off = np.cumsum(lens + gap) - lens
+    size = int(off[-1] + lens[-1]) + 2
+    idx = rng.integers(0, rows, size).astype(np.int32)
+    p = rng.random(size) * 10.0 ** rng.integers(-14, 0, size)
+    return off.astype(np.int64), lens.astype(np.int64), idx, p
+
+
 def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
     # Results stored flat as the sides store them (entries int32, offsets and lengths per
     # result), parts naming them with a scale each, some results used by many parts:
@@ -101,15 +113,8 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
     # chance times its part's scale) and spreading them, bit for bit.
     rng = np.random.default_rng(45)
     for _ in range(30):
-        tables = []
-        for n_res, rows in ((int(rng.integers(1, 12)), 9), (int(rng.integers(1, 12)), 7)):
-            lens = rng.integers(1, 7, n_res)
-            gap = rng.integers(0, 3, n_res)  # results need not lie end to end
-            off = np.cumsum(lens + gap) - lens
-            size = int(off[-1] + lens[-1]) + 2
-            idx = rng.integers(0, rows, size).astype(np.int32)
-            p = rng.random(size) * 10.0 ** rng.integers(-14, 0, size)
-            tables.append((off.astype(np.int64), lens.astype(np.int64), idx, p))
+        tables = [_stored_results(rng, n_res, rows)
+                  for n_res, rows in ((int(rng.integers(1, 12)), 9), (int(rng.integers(1, 12)), 7))]
         (a_off, a_len, a_idx, a_p), (d_off, d_len, d_idx, d_p) = tables
         n_parts = int(rng.integers(1, 30))
         a_ids = rng.integers(0, len(a_off), n_parts)
@@ -134,18 +139,6 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
                                               d_len, d_idx, d_p, TINY)  # fmt: skip
         assert np.array_equal(held, want)
         assert dropped == want_dropped
-
-
-def _stored_results(rng: np.random.Generator, n_res: int, rows: int) -> tuple[Any, Any, Any, Any]:
-    """Results stored flat as a side stores them: offsets and lengths per result (not
-    always end to end), entries (int32 table rows or columns) and chances, some tiny."""
-    lens = rng.integers(1, 7, n_res)
-    gap = rng.integers(0, 3, n_res)
-    off = np.cumsum(lens + gap) - lens
-    size = int(off[-1] + lens[-1]) + 2
-    idx = rng.integers(0, rows, size).astype(np.int32)
-    p = rng.random(size) * 10.0 ** rng.integers(-14, 0, size)
-    return off.astype(np.int64), lens.astype(np.int64), idx, p
 
 
 def test_the_chances_backward_mixes_stored_parts_as_numpy_does(monkeypatch: pytest.MonkeyPatch) -> None:
