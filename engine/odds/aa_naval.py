@@ -1995,6 +1995,11 @@ class NavalSolver:
         d_ids, d_hp = self.D.by_hp_sorted()
         lo = np.searchsorted(d_hp, level - a_hp, side="left")
         hi = np.searchsorted(d_hp, level - a_hp, side="right")
+        if compiled.numba_loaded():  # the cells read in place by one compiled loop
+            from engine.odds.aa_naval_kernel import level_cells
+
+            got = level_cells(table, a_ids, d_ids, lo, hi)
+            return got if len(got[0]) else None
         counts = hi - lo
         total = int(counts.sum())
         if not total:

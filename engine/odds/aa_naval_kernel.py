@@ -203,6 +203,39 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
 
 
 @_compiled
+def level_cells(table: Any, a_ids: Any, d_ids: Any, lo: Any, hi: Any) -> tuple[Any, Any, Any, Any]:
+    """The cells of a level holding mass, taken out of ``table`` (attacker slot x 2
+    defender slot + phase): for each attacker slot ``a_ids[k]``, the defender slots
+    ``d_ids[lo[k]:hi[k]]`` (those whose hit points make up the level).  Returns their
+    slots and S and G masses, attacker-major in that order, as
+    :meth:`engine.odds.aa_naval.NavalSolver._level`'s numpy path finds them, without
+    laying out every pair of the level first (~8 % of the full fleets' solve)."""
+    total = 0
+    for k in range(a_ids.shape[0]):
+        total += hi[k] - lo[k]
+    si = np.empty(total, dtype=np.int64)
+    sj = np.empty(total, dtype=np.int64)
+    ms = np.empty(total)
+    mg = np.empty(total)
+    c = 0
+    for k in range(a_ids.shape[0]):
+        row = table[a_ids[k]]
+        for p in range(lo[k], hi[k]):
+            j = d_ids[p]
+            s = row[2 * j]
+            g = row[2 * j + 1]
+            if s != 0.0 or g != 0.0:
+                si[c] = a_ids[k]
+                sj[c] = j
+                ms[c] = s
+                mg[c] = g
+                row[2 * j] = 0.0
+                row[2 * j + 1] = 0.0
+                c += 1
+    return si[:c].copy(), sj[:c].copy(), ms[:c].copy(), mg[:c].copy()
+
+
+@_compiled
 def restricted_bins(pl: Any, tstore: Any, rstore: Any, d: Any, dtail: Any, so: Any, ao: Any, yo: Any, n_s: Any,
                     n_a: Any, row_len: Any, tbase: Any, rbase: Any, s1: Any, s2: Any, off: Any) -> int:
     """The cells of :func:`engine.odds.aa_naval._restricted_casualties` added into ``pl``:
@@ -627,6 +660,7 @@ def warm() -> None:
                 1e-19)  # fmt: skip
     bilinear_stored(np.zeros((1, 1), dtype=complex), np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32),
                     np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
+    level_cells(np.zeros((1, 2)), ints, ints, ints, np.ones(1, dtype=np.int64))
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1),
                     ints, ints, ints, ones, ones, ones, ints, ints, ones, ones, ints)  # fmt: skip

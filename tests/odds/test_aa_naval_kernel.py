@@ -176,6 +176,39 @@ def test_the_chances_backward_mixes_stored_parts_as_numpy_does(monkeypatch: pyte
     assert left_out > 3  # parts with every product below TINY: nothing mixed, all of it left out
 
 
+def test_a_levels_cells_are_taken_out_by_the_loop_as_by_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # NavalSolver._level: the pairs of slots whose states' hit points make up the level
+    # and hold mass in either phase (S: column 2 d, G: 2 d + 1), taken out of the table.
+    # The compiled loop (level_cells) finds the same cells in the same order, the same
+    # masses, and leaves the same table (the level's cells zero, every other untouched).
+    rng = np.random.default_rng(47)
+    found = 0
+    for _ in range(30):
+        rows, cols = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        sides = []
+        for n in (rows, cols):
+            hp = rng.integers(0, 12, n)
+            order = np.argsort(hp, kind="stable")
+            sides.append(SimpleNamespace(by_hp_sorted=lambda order=order, hp=hp: (order, hp[order])))
+        solver = SimpleNamespace(A=sides[0], D=sides[1])
+        table = np.where(rng.random((rows, 2 * cols)) < 0.3, rng.random((rows, 2 * cols)), 0.0)
+        level = int(rng.integers(0, 24))
+        got = []
+        for loaded in (False, True):
+            mine = table.copy()
+            monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+            got.append((aa_naval.NavalSolver._level(solver, mine, level), mine))  # type: ignore[arg-type]
+        (want, want_table), (have, have_table) = got
+        assert np.array_equal(want_table, have_table)
+        assert (want is None) == (have is None)
+        if want is not None and have is not None:
+            for a, b in zip(want, have):
+                assert np.array_equal(a, b) and a.dtype == b.dtype
+            found += len(want[0])
+            assert not have_table[have[0], 2 * have[1]].any() and not have_table[have[0], 2 * have[1] + 1].any()
+    assert found > 50
+
+
 def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     # warm compiles the one signature the engine's battles use: after it, battles of
     # every kind that reach the loops compile nothing more (a second signature would
