@@ -28,12 +28,15 @@ from engine.odds.compiled import compiled as _compiled
 
 
 @_borrowing
-def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: int, d1: int,
-          tiny: float, kept: Any, kept_p: Any) -> float:
-    """One part of :func:`spread` (attacker entries ``a0:a1``, their values ``a_p``
-    times ``scale``; defender entries ``d0:d1``); returns the mass it left out.
-    ``kept``, ``kept_p``: room for the part's defender entries kept, their columns and
-    chances (read in a row for each attacker entry)."""
+def _kept(a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: int, d1: int, tiny: float, kept: Any,
+          kept_p: Any) -> tuple[int, float, float]:
+    """Which products of a part are spread (attacker entries ``a0:a1``, their values
+    ``a_p`` times ``scale``; defender entries ``d0:d1``), as
+    :func:`engine.odds.aa_naval._pruned` decides: every attacker entry of at least
+    ``tiny`` with every defender entry whose product with the largest of them is at
+    least ``tiny``.  The defender entries kept go into ``kept`` (columns) and ``kept_p``
+    (chances); returns ``(how many, their chances' sum, the mass left out)`` (an
+    attacker entry's value; a defender entry's chance times the attacker values kept)."""
     dropped = 0.0
     a_max = 0.0
     a_sum = 0.0
@@ -45,13 +48,26 @@ def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_id
         else:
             dropped += v
     n = 0
+    d_sum = 0.0
     for j in range(d0, d1):
         if d_p[j] * a_max >= tiny:
             kept[n] = d_idx[j]
             kept_p[n] = d_p[j]
+            d_sum += d_p[j]
             n += 1
         else:
             dropped += d_p[j] * a_sum
+    return n, d_sum, dropped
+
+
+@_borrowing
+def _part(table: Any, a_idx: Any, a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: int, d1: int,
+          tiny: float, kept: Any, kept_p: Any) -> float:
+    """One part of :func:`spread` (attacker entries ``a0:a1``, their values ``a_p``
+    times ``scale``; defender entries ``d0:d1``); returns the mass it left out.
+    ``kept``, ``kept_p``: room for the part's defender entries kept, their columns and
+    chances (read in a row for each attacker entry)."""
+    n, _, dropped = _kept(a_p, a0, a1, scale, d_idx, d_p, d0, d1, tiny, kept, kept_p)
     # The attacker entries kept, two at a time: each defender entry read once for both
     # rows (~7 % of a battle at 70 a side).  The same products; a cell gets them in the
     # attacker entries' order where a part's defender entries are distinct columns, as
@@ -157,9 +173,10 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
                     d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> Any:
     """:func:`engine.odds.aa_naval._bilinear` read where the sides stored their results:
     per part ``k`` (the attacker's result ``a_ids[k]``, the defender's ``d_ids[k]``,
-    spread with mass ``scale[k]``), the sum over the products :func:`_part` would keep
-    of both chances times ``both`` (the complex table of the chances backward) at their
-    cell; its imaginary part plus the chance of the products left out, one minus the
+    spread with mass ``scale[k]``), the sum over the products the spread keeps
+    (:func:`_kept`) of both chances times ``both`` (the complex table of the chances
+    backward) at their cell; its imaginary part plus the chance of the products left
+    out, one minus the
     kept attacker chances' sum times the kept defender chances'.  The numpy path's
     sums (to rounding: each attacker entry's run of products added in order), without
     its gathered copies and index arrays (its ~1.1 s were over a third of the full
@@ -169,22 +186,9 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
     for k in range(scale.shape[0]):
         a0 = a_off[a_ids[k]]
         a1 = a0 + a_len[a_ids[k]]
-        d0 = d_off[d_ids[k]]
-        d1 = d0 + d_len[d_ids[k]]
         s = scale[k]
-        a_max = 0.0
-        for i in range(a0, a1):
-            v = a_p[i] * s
-            if v >= tiny:
-                a_max = max(a_max, v)
-        n = 0
-        d_sum = 0.0
-        for j in range(d0, d1):
-            if d_p[j] * a_max >= tiny:
-                kept[n] = d_idx[j]
-                kept_p[n] = d_p[j]
-                d_sum += d_p[j]
-                n += 1
+        d0 = d_off[d_ids[k]]
+        n, d_sum, _ = _kept(a_p, a0, a1, s, d_idx, d_p, d0, d0 + d_len[d_ids[k]], tiny, kept, kept_p)
         if n == 0:  # every product of the part left out
             out[k] = 1j
             continue

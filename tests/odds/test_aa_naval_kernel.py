@@ -142,7 +142,7 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
 
 
 def test_the_chances_backward_mixes_stored_parts_as_numpy_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The chances backward of a retreat by win chance (NavalSolver.win_chances): per part
+    # The chances backward of a retreat by win chance (A-10.15; NavalSolver.win_chances): per part
     # (an attacker result, a defender result, a mass) the sum of both chances times the
     # complex table at each product the spreading keeps (real: the chance to win; imaginary:
     # of a step left out, plus the products left out).  The compiled loop reading the
