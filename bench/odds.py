@@ -398,11 +398,14 @@ def _cli_ms(repeat: int = 5, *args: str) -> float:
 
 def figures() -> Iterable[tuple[str, object]]:
     from bot.commands.odds import warm
+    from bot.memory import settle_heap
 
     # As the bot does when it starts: numba and the compiled loops loaded (the odds
     # engines use them where numba is loaded, or where a battle is big enough to pay for
-    # loading it).
+    # loading it), then what start-up built kept out of the cycle collector's full
+    # collections (settle_heap).
     warm()
+    settle_heap()
     gflops, loop_ns = _machine()
     yield "odds-machine-gemm-gflops-1-core", gflops
     yield "odds-machine-python-loop-ns", loop_ns

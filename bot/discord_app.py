@@ -36,6 +36,7 @@ from bot.command_line import parse_command
 from bot.commands.base import MAX_FILE_BYTES, REGISTRY, Command, Option
 from bot.config import Config
 from bot.context import Actor, Attachment, Ctx, Message
+from bot.memory import settle_heap
 from bot.scheduler import tick
 from bot.storage.repository import GameRecord
 
@@ -50,9 +51,13 @@ MAX_CHOICES = 25
 
 def _warmed(task: "asyncio.Task[None]") -> None:
     """The odds kernels compiled ahead (odds.warm), or why not: the first battle that
-    needs them then compiles them itself."""
-    if not task.cancelled() and task.exception() is not None:
+    needs them then compiles them itself.  Start-up is done then: what it built is
+    kept out of the cycle collector's full collections from now on (settle_heap)."""
+    if task.cancelled():
+        return
+    if task.exception() is not None:
         log.warning("odds kernels not compiled ahead", exc_info=task.exception())
+    settle_heap()
 
 
 # --------------------------------------------------------------------------- building

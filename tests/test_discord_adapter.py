@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from bot.discord_app import WarroomBot
@@ -106,7 +108,18 @@ async def test_deferred_command_can_answer_privately(bot: WarroomBot, rec: Recor
     assert not calls[3].ephemeral and calls[3].content == "for all"
 
 
-async def test_odds_kernels_failing_to_compile_ahead_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+@pytest.fixture
+def unfrozen() -> Iterator[None]:
+    """Objects the test's settle_heap froze given back to the cycle collector (the rest
+    of the session is not the bot's start-up)."""
+    import gc
+
+    yield
+    gc.unfreeze()
+
+
+async def test_odds_kernels_failing_to_compile_ahead_are_logged(caplog: pytest.LogCaptureFixture,
+                                                                unfrozen: None) -> None:
     # The bot compiles the odds kernels in a worker thread as it starts (odds.warm); if
     # that fails (an unwritable numba cache, say) the reason is logged, not lost with
     # the task, and the first battle needing them compiles them itself.
@@ -129,3 +142,27 @@ async def test_odds_kernels_failing_to_compile_ahead_are_logged(caplog: pytest.L
     await ok
     _warmed(ok)
     assert not caplog.text
+
+
+async def test_start_up_is_kept_out_of_full_collections_once_warm(unfrozen: None) -> None:
+    # Once the odds kernels are warm (or failed to be), start-up is done: what it built
+    # moves to the cycle collector's permanent generation (bot.memory.settle_heap), so
+    # the full collections during battles no longer walk it; a warm-up cancelled with
+    # the bot's close leaves the collector as it was.
+    import asyncio
+    import gc
+
+    from bot.discord_app import _warmed
+
+    cancelled = asyncio.create_task(asyncio.sleep(10))
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    _warmed(cancelled)
+    assert gc.get_freeze_count() == 0
+    ok = asyncio.create_task(asyncio.sleep(0))
+    await ok
+    before = len(gc.get_objects())
+    _warmed(ok)
+    assert gc.get_freeze_count() > before // 2
+    assert len(gc.get_objects()) < before // 10
