@@ -1130,16 +1130,22 @@ def _run(
                 from engine.odds.aa_retreat import retreat_pairs
 
                 found: list[NumberedSides] = []
+                # Fought to the end: the battle with the retreats may come as the traced
+                # solve's correction (engine.odds.aa_naval.corrected).
+                fought: list[Tally[float]] | None = [] if limit is None and not keep_pairs and not fights_on else None
                 pairs, unsure = retreat_pairs(setup, battle.retreat_chance / 100, max_states, sides=found,
-                                              work=work)
+                                              work=work, battle=fought)  # fmt: skip
                 setup = replace(setup, retreat_at=pairs)
                 sides = found[0] if found else None
+                if fought:
+                    done = fought[0].add_drift()
             elif engine != "merged":
                 engine = "fast"
     small = SMALL_CELLS if limit is None else SMALL_CELLS_ROUNDS
     if done is not None:
         tally = done
-        engine = "general" if subs else "fast"  # the strike pass's, or stuck_start's
+        # the strike pass's, or stuck_start's; the numpy passes' corrected (aa_retreat)
+        engine = "general" if subs or engine == "general" else "fast"
     elif engine == "merged" and isinstance(unit, float):
         from engine.odds.aa_merged import MergedTable
 

@@ -51,6 +51,15 @@ from engine.odds.dist import low_luck_distribution
 
 Arr = Any  # numpy arrays
 SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
+# A retreat by win chance: the solve with the retreats is the traced solve's correction
+# (:func:`corrected`) when at most this many round starts after a round come to retreat
+# pairs (more: the solve itself, which stops there, meets fewer pairs), as the strike
+# pass's (engine.odds.aa_strike.CORRECTION_MAX).  An ending the subtraction took from
+# and left at most RESIDUE of what it was, or at most RESIDUE_FLOOR, is rounding's
+# leftover (0, in the error bound).
+CORRECTION_MAX = 0.5
+RESIDUE = 1e-12
+RESIDUE_FLOOR = 1e-15
 ONE = np.ones(1)
 # The arrays of _Numbered indexed by state, -1 where not known yet (its flags aside).
 PER_STATE = (
@@ -1503,18 +1512,23 @@ class NavalSolver:
             g_part = g_part[~held]
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
-            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total)))
+            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, ms)))
             # The backward pass (win_chances) mixes these nodes' general fire: counted
             # now, so a battle whose two passes pass the work limit is refused during the
             # first, not after it (the same total, the same battles refused, sooner).
             self._charge(int(A.res_len[ca] @ D.res_len[cd]))
         return dropped, rounds
 
-    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float]) -> int:
+    def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float],
+              struck: tuple[Arr, Arr, Arr] | None = None) -> int:
         """Spread ``initial`` to the end, recording into ``tally``; returns the number of
         nodes processed.  Masses live in a dense table (attacker slot x 2 defender slot
         + phase: 0 = S, 1 = G); a level's cells are the pairs of slots whose states' hit
-        points add up to it."""
+        points add up to it.  ``struck``: pairs (attacker and defender numbers) and
+        masses that start a round there (the end-of-round rules done) and fight it
+        whatever this battle's rules say of them (the first round of a retreat's
+        correction, :func:`corrected`: they are retreat pairs): their strikes spread
+        into the G cells they lead to before the first level, their round counted."""
         A, D = self.A, self.D
         settle = self.setup.settle
         takes = self.setup.takes
@@ -1554,6 +1568,14 @@ class NavalSolver:
         dropped = 0.0
         rounds = 0.0
         parts = _Parts(A, D)
+        if struck is not None and len(struck[2]):
+            s_i, s_j, s_m = struck
+            sa, sd = self._strikes(s_i, s_j)
+            parts.add(s_m, sa, sd)
+            grow()
+            dropped += parts.spread(table, self._charge)
+            rounds += float(s_m.sum())
+            top = max(top, int((A.hp_arr[s_i] + D.hp_arr[s_j]).max()))
         defer = _Deferred(A, D) if self.trace is None and self.merge else None
         if defer is not None:
             D.transient = False  # its distributions are named by held entries (sides handed over too)
@@ -1653,7 +1675,7 @@ class NavalSolver:
                     both[cell] = both[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
             if level.kept is None:
                 continue
-            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total = level.kept
+            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, _ = level.kept
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
             both[si[stays], sj[stays]] = 0  # the loops: summed in closed form
             both[si, sj + 1] = 0
@@ -2028,6 +2050,90 @@ def _add_ends(ends: dict[State, float], states: list[State], nums: Arr, m: Arr) 
         ends[st] = ends.get(st, 0.0) + float(sums[n])
 
 
+def corrected(solver: NavalSolver, final: BattleSetup[float], traced: Tally[float],
+              starts: dict[tuple[State, State], float], ii: Arr, jj: Arr, visits: Arr, back: Arr,
+              max_states: int | None = None) -> Tally[float] | None:
+    """The battle with a retreat by win chance as the traced solve's correction, where
+    little of its mass ever comes to a retreat pair (the strike pass's
+    :meth:`engine.odds.aa_strike.StrikeSolver._corrected`, for the numpy passes):
+    ``solver`` made the traced solve (its tally ``traced``, from ``starts``, round 1's
+    pairs) and its chances backward (pairs ``ii``, ``jj``, their ``visits``), and the
+    attacker retreats from the pairs ``back`` marks (``final``: the battle's setup with
+    them).  By linearity, with m the round starts there after a round (visits less
+    round 1's starts): the answer is the traced answer, plus a retreat of m at each such
+    pair, less the answer of the battle from m there, each fighting one round first
+    and then with the retreats (one solve, :meth:`NavalSolver.solve`'s ``struck``: what
+    comes back to a retreat pair retreats).  That solve meets only the pairs the retreat
+    pairs' mass reaches.  An ending the subtraction leaves below 0, or a leftover of at
+    most RESIDUE of what it was where the subtraction took something, is rounding: 0,
+    in the error bound, with what both solves left out.  A retreat pair where the
+    traced solve found a stalemate (nothing could change) ends in a retreat instead:
+    relabelled.  None (the solve with the retreats is to be made instead) where more
+    than CORRECTION_MAX round starts come to retreat pairs."""
+    A, D = solver.A, solver.D
+    keys = (ii[back] << SHIFT) | jj[back]
+    assert solver.trace is not None
+    # A retreat pair the traced solve found a stalemate (nothing could change there):
+    # what came to it retreats instead (its S mass and its G mass, which comes back),
+    # and nothing goes on from it either way.
+    relabel = 0.0
+    for level in solver.trace:
+        if level.kept is not None:
+            k_i, k_j, stale, k_g, k_s = (level.kept[n] for n in (0, 1, 9, 11, 12))
+            if stale.any():
+                there = stale & np.isin((k_i << SHIFT) | k_j, keys)
+                relabel += float(k_s[there].sum() + k_g[there].sum())
+    m = visits[back].copy()
+    if starts:
+        s_keys = np.array([(A.idx.get(a, -1) << SHIFT) | D.idx.get(d, -1) for a, d in starts], dtype=np.int64)
+        s_m = np.fromiter(starts.values(), dtype=np.float64, count=len(starts))
+        at = np.flatnonzero(np.isin(s_keys, keys))
+        if len(at):
+            where = {int(k): n for n, k in enumerate(keys.tolist())}
+            for n in at.tolist():
+                m[where[int(s_keys[n])]] -= s_m[n]
+    m = np.maximum(m, 0.0)
+    if float(m.sum()) > CORRECTION_MAX:
+        return None
+    ri, rj = ii[back], jj[back]
+    # The battle from m at the retreat pairs: one round each (their strikes spread into
+    # G cells at once), then with the retreats.
+    other: Tally[float] = Tally.empty(1.0)
+    kept = m > 0.0
+    NavalSolver(final, max_states, sides=solver.sides, work=solver.work).solve({}, other,
+                                                                              struck=(ri[kept], rj[kept], m[kept]))
+    out: Tally[float] = Tally.empty(1.0)
+    below = 0.0
+
+    def take(was: float, took: float, add: float = 0.0) -> float:
+        nonlocal below
+        got = was - took + add
+        if got < 0.0 or (took > 0.0 and got <= max(RESIDUE * max(was, took), RESIDUE_FLOOR)):
+            below += abs(got)
+            return 0.0
+        return got
+
+    back_a: dict[State, float] = {}
+    back_d: dict[State, float] = {}
+    _add_ends(back_a, A.states, ri, m)
+    _add_ends(back_d, D.states, rj, m)
+    for outcome, mass in traced.outcome.items():
+        lost = other.outcome[outcome] + (relabel if outcome == STALEMATE else 0.0)
+        out.outcome[outcome] = take(mass, lost, float(m.sum()) + relabel if outcome == RETREAT else 0.0)
+    for ends, was, took, add in ((out.attacker_end, traced.attacker_end, other.attacker_end, back_a),
+                                 (out.defender_end, traced.defender_end, other.defender_end, back_d)):  # fmt: skip
+        for st in {*was, *took, *add}:
+            got = take(was.get(st, 0.0), took.get(st, 0.0), add.get(st, 0.0))
+            if got:
+                ends[st] = got
+    assert traced.takes is not None and other.takes is not None and traced.rounds is not None
+    assert other.rounds is not None
+    out.takes = take(traced.takes, other.takes)
+    out.rounds = max(traced.rounds - other.rounds, 0.0)
+    out.dropped = traced.dropped + other.dropped + below
+    return out
+
+
 def _grown(table: Arr, A: _Numbered, D: _Numbered, cap: int | None = None) -> Arr:
     """The mass table (attacker slot x 2 defender slot + phase), grown by half when
     slots were added since (the masses copied over); refused when it would pass ``cap``
@@ -2049,7 +2155,7 @@ def _grown(table: Arr, A: _Numbered, D: _Numbered, cap: int | None = None) -> Ar
 class _Level(NamedTuple):
     """A level as :meth:`NavalSolver.solve` met it: the pairs holding mass, and the ones
     kept with their phases' stored results (``ii, jj, sa, sd, ca, cd, g0, p0, stays,
-    stale, s_total`` of :meth:`NavalSolver._nodes`)."""
+    stale, s_total, g_total, ms`` of :meth:`NavalSolver._nodes`)."""
 
     met: tuple[Arr, Arr]
     kept: tuple[Arr, ...] | None

@@ -21,14 +21,15 @@ rule in :meth:`BattleSetup.settle`.
    the intervals are points and every decision is exact.
 
 In decimals, when round 1 is like any other, the same three steps run in numpy
-(:func:`numpy_pass`, decided by :func:`_decide_arrays`): the forward pass is the numpy
-solve of :mod:`engine.odds.aa_naval`, traced level by level, and the backward pass
+(:func:`numpy_pass`, decided all at once by :func:`_verdicts`): the forward pass is the
+numpy solve of :mod:`engine.odds.aa_naval`, traced level by level, and the backward pass
 mixes each pair's stored results with chances instead of masses
 (:meth:`NavalSolver.win_chances`: its low bound counts what the forward pass left out as
 never winning, its high bound adds the chance of ever taking a step left out, mixed
-backward too); the solve with the retreats then reuses its stored results.  The dict
-passes below stay for exact fractions, for the other starts, and as the tests'
-reference.
+backward too); the battle with the retreats then reuses its stored results, fought to
+the end as the traced solve's correction where little of it comes to a retreat
+(:func:`engine.odds.aa_naval.corrected`), solved again otherwise.  The dict passes below
+stay for exact fractions, for the other starts, and as the tests' reference.
 
 **Ruling** (as in the table engine): the chance is the one of fighting on to the end;
 the retreat rule itself is not folded into it.
@@ -131,20 +132,38 @@ def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N
 
 def retreat_pairs(
     setup: BattleSetup[N], threshold: N, max_states: int | None = None, *, vectorised: bool = True,
-    sides: list[NumberedSides] | None = None, work: Work | None = None,
+    sides: list[NumberedSides] | None = None, work: Work | None = None, battle: list[Tally[float]] | None = None,
 ) -> tuple[frozenset[Pair], float]:
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
     In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
     both passes run in numpy (:func:`numpy_pass`) unless ``vectorised`` is False;
     then the numpy solver's numbered sides are appended to ``sides`` (if given), for
-    the solve with the retreat to reuse (:attr:`GeneralEngine.sides`).  ``work``: the
-    answer's work limit (:class:`engine.odds.aa_battle.Work`)."""
+    the solve with the retreat to reuse (:attr:`GeneralEngine.sides`), and, where
+    ``battle`` is given (a battle fought to the end), the whole battle with the retreats
+    is appended to it when it is the traced solve's correction
+    (:func:`engine.odds.aa_naval.corrected`: little of it ever comes to a retreat pair;
+    its error bound without the decisions left open).  ``work``: the answer's work
+    limit (:class:`engine.odds.aa_battle.Work`)."""
     if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
-        solver, arrays = numpy_pass(setup, max_states, work)
+        traced: Tally[float] = Tally.empty(1.0)
+        starts = GeneralEngine(setup).plain_pairs(traced)
+        solver, arrays = _traced_pass(setup, starts, traced, max_states, work)
         if sides is not None:
             sides.append(solver.sides)
-        return _decide_arrays(solver, *arrays, float(threshold))
+        back, unsure = _verdicts(arrays[2], arrays[3], arrays[4], float(threshold))
+        A, D = solver.A.states, solver.D.states
+        pairs = frozenset((A[i], D[j]) for i, j in zip(arrays[0][back].tolist(), arrays[1][back].tolist()))
+        if battle is not None:
+            from dataclasses import replace
+
+            from engine.odds.aa_naval import corrected
+
+            whole = corrected(solver, replace(setup, retreat_at=pairs), traced, starts, arrays[0], arrays[1], arrays[4],
+                              back, max_states)  # fmt: skip
+            if whole is not None:
+                battle.append(whole)
+        return pairs, float(unsure.sum())
     kept = _forward(setup, max_states)
     att, dfn = setup.attacker, setup.defender
     zero, one = setup.unit - setup.unit, setup.unit
@@ -201,26 +220,24 @@ def _decide(chances: Mapping[Pair, tuple[N, N, float]], threshold: N) -> tuple[f
     return frozenset(retreat), unsure
 
 
-def _decide_arrays(
-    solver: NavalSolver, ii: Arr, jj: Arr, low: Arr, high: Arr, visits: Arr, threshold: float
-) -> tuple[frozenset[Pair], float]:
-    """:func:`_decide` on the numpy pass's arrays (pairs numbered by ``solver``), all
-    pairs at once."""
-    retreat, unsure = _verdicts(low, high, visits, threshold)
-    A, D = solver.A.states, solver.D.states
-    pairs = frozenset((A[i], D[j]) for i, j in zip(ii[retreat].tolist(), jj[retreat].tolist()))
-    return pairs, float(unsure.sum())
-
-
 def numpy_pass(
     setup: BattleSetup[float], max_states: int | None = None, work: Work | None = None
 ) -> tuple[NavalSolver, tuple[Arr, Arr, Arr, Arr, Arr]]:
     """The traced numpy solve of the battle (round 1 included) and its backward pass
     (:meth:`NavalSolver.win_chances`): the solver and ``(ii, jj, low, high, visits)``."""
+    tally: Tally[float] = Tally.empty(1.0)  # the forward pass's outcomes are not wanted here, only its trace
+    return _traced_pass(setup, GeneralEngine(setup).plain_pairs(tally), tally, max_states, work)
+
+
+def _traced_pass(
+    setup: BattleSetup[float], starts: dict[Pair, float], tally: Tally[float], max_states: int | None,
+    work: Work | None,
+) -> tuple[NavalSolver, tuple[Arr, Arr, Arr, Arr, Arr]]:
+    """:func:`numpy_pass` from round 1's pairs ``starts``, the traced solve recorded into
+    ``tally`` (the battle without the retreats)."""
     from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
-    tally = Tally.empty(1.0)  # the forward pass's outcomes are not wanted, only its trace
     solver = NavalSolver(setup, max_states, work=work)
     solver.trace = []
-    solver.solve(GeneralEngine(setup).plain_pairs(tally), tally)
+    solver.solve(starts, tally)
     return solver, solver.win_chances()

@@ -767,3 +767,88 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
         assert np.array_equal(n0, n1) and np.array_equal(l0, l1) and np.array_equal(u0, u1)
         assert l0.dtype == l1.dtype == np.int32
     assert len(calls) == 80 and cells > 4000, (len(calls), cells)
+
+
+# Retreats by win chance the numpy passes take (the strike pass is off in this file):
+# destroyers on both sides or on one, K units left, submerging, low luck, a rules set,
+# and a battle whose traced solve ends mostly in stalemates at retreat pairs (its
+# submarines facing aircraft alone, no destroyer: A-10.6) that the retreats relabel.
+NUMPY_RETREATS = [
+    ("3 sub, 2 des, 2 cru, 1 bat, 2 fig", "2 sub, 2 des, 1 cru, 1 car, 2 fig", {"retreat_chance": 30}),
+    ("4 sub, 1 des, 2 cru, 2 fig", "3 sub, 2 des, 2 cru, 1 car, 2 fig", {"retreat_chance": 60}),
+    ("3 sub, 1 des, 1 bat, 2 car, 3 fig", "2 sub, 1 des, 2 cru, 1 car, 2 fig, 2 tra",
+     {"retreat_chance": 40, "retreat_left": 3}),
+    ("3 sub, 2 des, 2 cru", "3 sub, 1 des, 1 bat, 1 car, 2 fig",
+     {"retreat_chance": 50, "submerge_defender": True, "low_luck": True}),
+    ("4 sub, 2 cru", "1 des, 2 cru, 1 car, 2 fig", {"retreat_chance": 40, "submerge_attacker": True}),
+    ("3 sub, 1 cru", "1 car, 2 fig", {"retreat_chance": 40}),
+    ("5 sub, 2 des, 1 cru, 2 bom", "2 sub, 2 cru, 2 car, 4 fig", {"retreat_chance": 20, "rules": "1942se"}),
+]
+RETREAT_CHANCES = tuple(k for k in ODDS_KEYS if k != "expected_rounds")
+
+
+def _corrections_seen(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Each call of aa_naval.corrected from now on: whether it corrected (not None)."""
+    from engine.odds import aa_naval
+
+    ways: list[bool] = []
+    corrected = aa_naval.corrected
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        got = corrected(*args, **kwargs)
+        ways.append(got is not None)
+        return got
+
+    monkeypatch.setattr(aa_naval, "corrected", spied)
+    return ways
+
+
+def test_numpy_retreats_corrected_agree_with_the_solve_with_the_retreats(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A-10.15 by win chance in the numpy passes: the battle with the retreats is the
+    # traced solve's (no retreat) corrected where a round ends at a retreat pair
+    # (aa_naval.corrected: by linearity, a retreat of the round starts there after a
+    # round, less one solve from them that fights their round first, its strikes spread
+    # into G cells at once, NavalSolver.solve's ``struck``), or solved again with the
+    # retreats.  Each forced in turn (CORRECTION_MAX): every chance, the survivors, the
+    # expected rounds and IPC losses agree within both error bounds; the traced solve's
+    # stalemates at retreat pairs end as retreats.
+    from engine.odds import aa_naval
+
+    ways = _corrections_seen(monkeypatch)
+    for attacker, defender, options in NUMPY_RETREATS:
+        battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+        got = []
+        for most in (float("inf"), -1.0):
+            monkeypatch.setattr(aa_naval, "CORRECTION_MAX", most)
+            ways.clear()
+            got.append(aa_odds(battle))
+            assert ways == [most > 0], (battle, ways)
+        fixed, solved = got
+        assert solved.retreat > 1e-6 and fixed.engine == solved.engine == "general"
+        tol = fixed.error_bound + solved.error_bound + 1e-15
+        assert fixed.error_bound < 1e-12
+        assert_same_odds(fixed, solved, tol, keys=RETREAT_CHANCES, same_states=False, note=battle)
+        assert fixed.expected_rounds == pytest.approx(solved.expected_rounds, rel=1e-12), battle
+        for side in ("attacker", "defender"):
+            assert fixed.expected_ipc_loss[side] == pytest.approx(solved.expected_ipc_loss[side], rel=1e-12), battle
+    assert aa_odds(AABattle.parse("3 sub, 1 cru", "1 car, 2 fig", mode="sea")).stalemate > 0.9  # relabelled above
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "options", "corrects"),
+    [
+        # ~5 % of the battle retreats: the correction.
+        ("3 sub, 2 des, 2 cru, 1 bat, 2 fig", "2 sub, 2 des, 1 cru, 1 car, 2 fig", {"retreat_chance": 30}, True),
+        # ~88 %: the solve with the retreats, which stops there.
+        ("4 sub, 1 des, 2 cru, 2 fig", "3 sub, 2 des, 2 cru, 1 car, 2 fig", {"retreat_chance": 60}, False),
+        # A round limit: never asked.
+        ("3 sub, 2 des, 2 cru, 1 bat, 2 fig", "2 sub, 2 des, 1 cru, 1 car, 2 fig", {"retreat_chance": 30, "rounds": 3},
+         None),
+    ],
+)
+def test_which_numpy_retreats_correct_the_traced_solve(
+    monkeypatch: pytest.MonkeyPatch, attacker: str, defender: str, options: dict[str, Any], corrects: bool | None
+) -> None:
+    ways = _corrections_seen(monkeypatch)
+    aa_odds(AABattle.parse(attacker, defender, mode="sea", **options))
+    assert ways == ([] if corrects is None else [corrects])
