@@ -38,6 +38,14 @@ OUTCOMES = (ATTACKER, DEFENDER, DRAW, RETREAT, STALEMATE, UNFINISHED)
 TINY = 1e-19
 CUT = 1e-27
 
+# A retreat by win chance made as the traced solve's correction (the strike pass's,
+# engine.odds.aa_strike, and the numpy passes', engine.odds.aa_naval.corrected): an end
+# the subtraction took from and left at most RESIDUE of what it was, or at most
+# RESIDUE_FLOOR, is rounding's leftover (set to 0, counted in the error bound): no
+# stalemate of 1e-17 reported where the battle has none.
+RESIDUE = 1e-12
+RESIDUE_FLOOR = 1e-15
+
 # Retreat by win chance in decimals.  The numpy passes know a chance to within SLACK
 # (their rounding), so a chance that close to a number may be on either side of it.
 # The attacker retreats where its chance is below the threshold by more than TIE_GAP:

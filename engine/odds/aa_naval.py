@@ -42,8 +42,8 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without, too_big_naval_table,
-    too_many_states,
+    ATTACKER, RESIDUE, RESIDUE_FLOOR, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without,
+    too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
 from engine.odds.aa_table import hits, row_ids
@@ -54,12 +54,9 @@ SHIFT = 32  # a cell's key: attacker number << SHIFT | defender number
 # A retreat by win chance: the solve with the retreats is the traced solve's correction
 # (:func:`corrected`) when at most this many round starts after a round come to retreat
 # pairs (more: the solve itself, which stops there, meets fewer pairs), as the strike
-# pass's (engine.odds.aa_strike.CORRECTION_MAX).  An ending the subtraction took from
-# and left at most RESIDUE of what it was, or at most RESIDUE_FLOOR, is rounding's
-# leftover (0, in the error bound).
+# pass's (engine.odds.aa_strike.CORRECTION_MAX; the bench's 100-ship and 40-ship fleets
+# retreating at 40 %, ~0.6 there, are ~0.04 s faster and ~0.005-0.009 s slower corrected).
 CORRECTION_MAX = 0.5
-RESIDUE = 1e-12
-RESIDUE_FLOOR = 1e-15
 ONE = np.ones(1)
 # The arrays of _Numbered indexed by state, -1 where not known yet (its flags aside).
 PER_STATE = (

@@ -73,8 +73,8 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, retreat_band,
-    state_without, too_big_naval_table, too_many_states,
+    ATTACKER, CUT, DEFENDER, DRAW, RESIDUE, RESIDUE_FLOOR, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
+    Work, retreat_band, state_without, too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -90,11 +90,6 @@ ENABLED = True  # False: these battles go to engine.odds.aa_naval too (the tests
 # (StrikeSolver._corrected) when at most this many round starts come to retreat pairs
 # in the traced solve (more: the solve itself, which stops there, meets fewer pairs).
 CORRECTION_MAX = 0.5
-# The correction: an end the subtraction took from and left at most this fraction of
-# what it was, or at most RESIDUE_FLOOR, is rounding's leftover (set to 0, counted in
-# the error bound): no stalemate of 1e-17 reported where the battle has none.
-RESIDUE = 1e-12
-RESIDUE_FLOOR = 1e-15
 # A retreat by win chance: the chances backward works out the pairs where the traced
 # solve met at least this much mass in all (the others are anything: a round start
 # there is a decision left open, its mass in the error bound).  Half the pairs of the
