@@ -88,7 +88,8 @@
   end-of-round rules one by one, ~1.6 s after), and
   ``odds-aa-sea-100v100-full-fleets-retreat-chance-ms`` the same retreating when its
   chance to win falls below 40 %, one run (the numpy passes: ~2.95 s before their
-  chances backward was compiled on 2026-12-07, ~1.95 s after); ``odds-aa-sea-100v100-defender-
+  chances backward was compiled on 2026-12-07, ~1.95 s after, ~1.6 s once the solve
+  with the retreats became the traced solve's correction); ``odds-aa-sea-100v100-defender-
   destroyers-air-ms``: the same without the attacker's destroyers, one run (~10.9 ->
   ~7.2 s); ``odds-aa-sea-100v100-attacker-destroyers-air-ms``: without the defender's,
   one run (~7.2 -> ~4 s); ``odds-aa-sea-defending-transports-ms``: 17 sub, 17 car, 10

@@ -1509,7 +1509,7 @@ class NavalSolver:
             g_part = g_part[~held]
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
-            self.trace.append(_Level(met, (ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, ms)))
+            self.trace.append(_Level(met, _Kept(ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, ms)))
             # The backward pass (win_chances) mixes these nodes' general fire: counted
             # now, so a battle whose two passes pass the work limit is refused during the
             # first, not after it (the same total, the same battles refused, sooner).
@@ -1672,7 +1672,7 @@ class NavalSolver:
                     both[cell] = both[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
             if level.kept is None:
                 continue
-            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, _ = level.kept
+            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, _ = level.kept  # (ms: corrected's)
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
             both[si[stays], sj[stays]] = 0  # the loops: summed in closed form
             both[si, sj + 1] = 0
@@ -2075,20 +2075,17 @@ def corrected(solver: NavalSolver, final: BattleSetup[float], traced: Tally[floa
     # and nothing goes on from it either way.
     relabel = 0.0
     for level in solver.trace:
-        if level.kept is not None:
-            k_i, k_j, stale, k_g, k_s = (level.kept[n] for n in (0, 1, 9, 11, 12))
-            if stale.any():
-                there = stale & np.isin((k_i << SHIFT) | k_j, keys)
-                relabel += float(k_s[there].sum() + k_g[there].sum())
+        kept = level.kept
+        if kept is not None and kept.stale.any():
+            there = kept.stale & np.isin((kept.ii << SHIFT) | kept.jj, keys)
+            relabel += float(kept.ms[there].sum() + kept.g_total[there].sum())
+    # Round 1's starts (few) at retreat pairs: not a round's end, no retreat there.
     m = visits[back].copy()
-    if starts:
-        s_keys = np.array([(A.idx.get(a, -1) << SHIFT) | D.idx.get(d, -1) for a, d in starts], dtype=np.int64)
-        s_m = np.fromiter(starts.values(), dtype=np.float64, count=len(starts))
-        at = np.flatnonzero(np.isin(s_keys, keys))
-        if len(at):
-            where = {int(k): n for n, k in enumerate(keys.tolist())}
-            for n in at.tolist():
-                m[where[int(s_keys[n])]] -= s_m[n]
+    at = {key: n for n, key in enumerate(keys.tolist())}
+    for (a, d), mass in starts.items():
+        n = at.get((A.idx[a] << SHIFT) | D.idx[d]) if a in A.idx and d in D.idx else None
+        if n is not None:
+            m[n] -= mass
     m = np.maximum(m, 0.0)
     if float(m.sum()) > CORRECTION_MAX:
         return None
@@ -2096,9 +2093,9 @@ def corrected(solver: NavalSolver, final: BattleSetup[float], traced: Tally[floa
     # The battle from m at the retreat pairs: one round each (their strikes spread into
     # G cells at once), then with the retreats.
     other: Tally[float] = Tally.empty(1.0)
-    kept = m > 0.0
+    held = m > 0.0
     NavalSolver(final, max_states, sides=solver.sides, work=solver.work).solve({}, other,
-                                                                              struck=(ri[kept], rj[kept], m[kept]))
+                                                                              struck=(ri[held], rj[held], m[held]))
     out: Tally[float] = Tally.empty(1.0)
     below = 0.0
 
@@ -2149,13 +2146,34 @@ def _grown(table: Arr, A: _Numbered, D: _Numbered, cap: int | None = None) -> Ar
     return bigger
 
 
+class _Kept(NamedTuple):
+    """A traced level's nodes kept (:meth:`NavalSolver._nodes`): their pairs, their
+    phases' stored results (strikes ``sa``, ``sd``; general fire ``ca``, ``cd``), the
+    chances that each phase hits nothing (``g0``, ``p0``), which stay in the level and
+    which can change nothing more, their visits (``s_total``, ``g_total``) and the S
+    masses that came to them (``ms``)."""
+
+    ii: Arr
+    jj: Arr
+    sa: Arr
+    sd: Arr
+    ca: Arr
+    cd: Arr
+    g0: Arr
+    p0: Arr
+    stays: Arr
+    stale: Arr
+    s_total: Arr
+    g_total: Arr
+    ms: Arr
+
+
 class _Level(NamedTuple):
     """A level as :meth:`NavalSolver.solve` met it: the pairs holding mass, and the ones
-    kept with their phases' stored results (``ii, jj, sa, sd, ca, cd, g0, p0, stays,
-    stale, s_total, g_total, ms`` of :meth:`NavalSolver._nodes`)."""
+    kept (:class:`_Kept`)."""
 
     met: tuple[Arr, Arr]
-    kept: tuple[Arr, ...] | None
+    kept: _Kept | None
 
 
 class _Parts:

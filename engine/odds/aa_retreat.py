@@ -145,9 +145,10 @@ def retreat_pairs(
     (:func:`engine.odds.aa_naval.corrected`: little of it ever comes to a retreat pair;
     its error bound without the decisions left open).  ``work``: the answer's work
     limit (:class:`engine.odds.aa_battle.Work`)."""
-    if vectorised and isinstance(setup.unit, float) and GeneralEngine(setup).plain_starts():
+    general: GeneralEngine[N] = GeneralEngine(setup)
+    if vectorised and isinstance(setup.unit, float) and general.plain_starts():
         traced: Tally[float] = Tally.empty(1.0)
-        starts = GeneralEngine(setup).plain_pairs(traced)
+        starts = general.plain_pairs(traced)
         solver, arrays = _traced_pass(setup, starts, traced, max_states, work)
         if sides is not None:
             sides.append(solver.sides)
