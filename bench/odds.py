@@ -103,6 +103,11 @@
   ``odds-aa-sea-100v100-struck-aircraft-retreat-chance-ms`` the same retreating below
   20 %, one run (~6.4 s; ~3.0-3.5 s est. after the split backward of 2026-12-06, ~2.6-3.0 s
   after its solve with the retreats became the traced solve's correction that afternoon).
+- ``odds-aa-sea-100v100-no-destroyer-air-ms``: the slowest kind there is, submarines and
+  aircraft on both sides and no destroyer anywhere (40 sub, 20 cru, 10 bat, 30 fig against
+  40 sub, 20 car, 10 bat, 30 fig: the battle of ``odds-aa-discord-refusal-ms``), in
+  full, one run, measured last (~1.5 GB): ~20-23 s on 2026-12-06's and 2026-12-07's
+  machines, not met (README, *Speed*; timed by hand before 2026-12-07's evening).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
   machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
   to read the other figures by: machines of one class differ from day to day (on
@@ -170,7 +175,8 @@
 - ``odds-aa-discord-refusal-ms``: how long Discord's limits (``bot.commands.odds``) take
   to refuse 40 sub, 20 cru, 10 bat, 30 fig against 40 sub, 20 car, 10 bat, 30 fig (~0.35 s
   with the work limit since the attacker's casualties are split, ~0.6 s before, ~3 s
-  before general fire was held back; ~81 s and 1.5 GB of work in full, ~2.3 minutes and
+  before general fire was held back; in full ~81 s and 1.5 GB of work on 2026-12-02's slow
+  machine, ~20-23 s since: ``odds-aa-sea-100v100-no-destroyer-air-ms``; ~2.3 minutes and
   5 GB before the split, ~9 minutes before that).
 Every battle kind must answer within 1 s up to 100 units a side (issue 19).
 """
@@ -478,3 +484,4 @@ def figures() -> Iterable[tuple[str, object]]:
                                                                      mode="sea", retreat_chance=20)  # fmt: skip
     yield "odds-aa-sea-100v100-attacker-destroyers-air-ms", _ms(SEA_FULL_ATTACK, SEA_FULL_NO_DES_DEFENSE, 1, mode="sea")
     yield "odds-aa-sea-100v100-defender-destroyers-air-ms", _ms(SEA_FULL_NO_DES_ATTACK, SEA_FULL_DEFENSE, 1, mode="sea")
+    yield "odds-aa-sea-100v100-no-destroyer-air-ms", _ms(SEA_WORST_ATTACK, SEA_WORST_DEFENSE, 1, mode="sea")
