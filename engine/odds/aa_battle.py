@@ -46,6 +46,15 @@ CUT = 1e-27
 RESIDUE = 1e-12
 RESIDUE_FLOOR = 1e-15
 
+
+def rounding_leftover(got: Any, took: Any, scale: Any) -> Any:
+    """Whether an end a correction left (``got``: the traced answer's, less what the
+    correction's solve ``took``, plus what it adds) is rounding: below 0, or where the
+    subtraction took something at most RESIDUE of ``scale`` (what the end was) or
+    RESIDUE_FLOOR.  Floats or numpy arrays alike (elementwise): the strike pass's
+    tables of ends and the numpy passes' ends by state ask the same rule."""
+    return (got < 0.0) | ((took > 0.0) & ((got <= RESIDUE * scale) | (got <= RESIDUE_FLOOR)))
+
 # Retreat by win chance in decimals.  The numpy passes know a chance to within SLACK
 # (their rounding), so a chance that close to a number may be on either side of it.
 # The attacker retreats where its chance is below the threshold by more than TIE_GAP:

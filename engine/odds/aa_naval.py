@@ -42,7 +42,7 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, RESIDUE, RESIDUE_FLOOR, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, state_without,
+    ATTACKER, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, rounding_leftover, state_without,
     too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_side import CAT_AIR, CAT_OTHER, CAT_SUB, Side, State
@@ -2102,7 +2102,7 @@ def corrected(solver: NavalSolver, final: BattleSetup[float], traced: Tally[floa
     def take(was: float, took: float, add: float = 0.0) -> float:
         nonlocal below
         got = was - took + add
-        if got < 0.0 or (took > 0.0 and got <= max(RESIDUE * max(was, took), RESIDUE_FLOOR)):
+        if rounding_leftover(got, took, max(was, took)):
             below += abs(got)
             return 0.0
         return got

@@ -73,8 +73,8 @@ import numpy as np
 
 from engine.odds import compiled
 from engine.odds.aa_battle import (
-    ATTACKER, CUT, DEFENDER, DRAW, RESIDUE, RESIDUE_FLOOR, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally,
-    Work, retreat_band, state_without, too_big_naval_table, too_many_states,
+    ATTACKER, CUT, DEFENDER, DRAW, RETREAT, STALEMATE, TINY, UNFINISHED, BattleSetup, Tally, Work, retreat_band,
+    rounding_leftover, state_without, too_big_naval_table, too_many_states,
 )
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR, CAT_SUB, Side, State, Step
@@ -649,7 +649,7 @@ class StrikeSolver:
         for t, scale, took in zip((ex, ey), scales, (ends_x, ends_y)):
             # Below 0, or a rounding's leftover where the subtraction took something (a
             # stalemate relabelled a retreat, say): 0, in the error bound.
-            off = (t < 0.0) | ((took > 0.0) & (t <= np.maximum(RESIDUE * scale, RESIDUE_FLOOR)))
+            off = rounding_leftover(t, took, scale)
             below = max(below, float(np.abs(t[off]).sum()))
             t[off] = 0.0
         self._record(ex, ey, tally)

@@ -852,3 +852,28 @@ def test_which_numpy_retreats_correct_the_traced_solve(
     ways = _corrections_seen(monkeypatch)
     aa_odds(AABattle.parse(attacker, defender, mode="sea", **options))
     assert ways == ([] if corrects is None else [corrects])
+
+
+def test_a_corrections_rounding_leftovers_are_one_rule_for_floats_and_tables() -> None:
+    # A retreat by win chance made as the traced solve's correction: an end the
+    # subtraction took from and left at most RESIDUE of what it was (or RESIDUE_FLOOR),
+    # or below 0, is rounding (set to 0, in the error bound); an end nothing was taken
+    # from stays however small.  The strike pass asks it of tables, the numpy passes of
+    # floats: the same answers either way.
+    import numpy as np
+
+    from engine.odds.aa_battle import RESIDUE, RESIDUE_FLOOR, rounding_leftover
+
+    cases = [  # (got, took, scale, leftover)
+        (-1e-18, 0.0, 1.0, True),  # below 0: rounding whatever was taken
+        (1e-17, 0.0, 1.0, False),  # nothing taken: a real end, however small
+        (0.5 * RESIDUE, 0.3, 1.0, True),
+        (2.0 * RESIDUE, 0.3, 1.0, False),
+        (0.5 * RESIDUE_FLOOR, 1e-20, 1e-20, True),  # the floor, where the scale is tiny
+        (2.0 * RESIDUE_FLOOR, 1e-20, 1e-20, False),
+        (0.5, 0.25, 0.75, False),
+    ]
+    for got, took, scale, leftover in cases:
+        assert bool(rounding_leftover(got, took, scale)) is leftover, (got, took, scale)
+    got, took, scale, want = (np.array(column) for column in zip(*cases))
+    assert np.array_equal(rounding_leftover(got, took, scale), want)
