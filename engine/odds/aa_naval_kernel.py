@@ -25,6 +25,13 @@ import numpy as np
 
 from engine.odds.compiled import borrowing as _borrowing
 from engine.odds.compiled import compiled as _compiled
+from engine.odds.compiled import prefetcher as _prefetcher
+
+# spread_held and spread_stored ask for the stored results of the part this many parts
+# on ahead.
+AHEAD = 2
+
+_prefetch: Any = _prefetcher()
 
 
 @_borrowing
@@ -130,6 +137,20 @@ def _room(d_ids: Any, d_len: Any) -> tuple[Any, Any]:
     return np.empty(most, dtype=np.int64), np.empty(most)
 
 
+@_borrowing
+def _ask_ahead(idx: Any, p: Any, at: int, n: int) -> None:
+    """Ask for a stored result (``n`` entries from ``at`` in ``idx``, int32, and ``p``)
+    a cache line at a time, without waiting for it: the spreads read whole results from
+    stores far bigger than the caches, each somewhere else, and without this wait for
+    each (:func:`spread_held`: ~6.7 -> ~6.2 s of the slowest kind at 100 a side;
+    :func:`spread_stored`: ~2.6 -> ~1.7 s there, ~0.65 -> ~0.35 s in the fleet with
+    destroyers on the defender's side only)."""
+    for x in range(0, n, 16):
+        _prefetch(idx, at + x)
+    for x in range(0, n, 8):
+        _prefetch(p, at + x)
+
+
 @_compiled
 def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_idx: Any, a_p: Any, d_ids: Any,
                   d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> float:
@@ -141,7 +162,11 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
     fleets)."""
     dropped = 0.0
     kept, kept_p = _room(d_ids, d_len)
-    for k in range(scale.shape[0]):
+    parts = scale.shape[0]
+    for k in range(parts):
+        if k + AHEAD < parts:
+            _ask_ahead(a_idx, a_p, a_off[a_ids[k + AHEAD]], a_len[a_ids[k + AHEAD]])
+            _ask_ahead(d_idx, d_p, d_off[d_ids[k + AHEAD]], d_len[d_ids[k + AHEAD]])
         a0 = a_off[a_ids[k]]
         d0 = d_off[d_ids[k]]
         dropped += _part(table, a_idx, a_p, a0, a0 + a_len[a_ids[k]], scale[k], d_idx, d_p, d0,
@@ -150,21 +175,55 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
 
 
 @_compiled
+def held_order(a_idx: Any, la: Any, rows: int) -> tuple[Any, Any]:
+    """The order :func:`spread_held` spreads its parts in, and where each part's attacker
+    entries start: by the table row of each part's middle attacker entry (entry
+    ``la[k] // 2`` of part ``k``), parts with the same row in their own order (a stable
+    counting sort of the rows ``0 .. rows - 1``; numpy's stable ``argsort`` of the same
+    rows gives the same order).  Parts writing near the same rows one after the other
+    find those rows still in the cache: 9.1 -> ~6.7 s of the slowest kind's products
+    at 100 a side (the products and their sums the same; a cell's additions in another
+    order)."""
+    n = la.shape[0]
+    starts = np.empty(n, dtype=np.int64)
+    count = np.zeros(rows + 1, dtype=np.int64)
+    a0 = 0
+    for k in range(n):
+        starts[k] = a0
+        count[a_idx[a0 + la[k] // 2] + 1] += 1
+        a0 += la[k]
+    for r in range(rows):
+        count[r + 1] += count[r]
+    order = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        r = a_idx[starts[k] + la[k] // 2]
+        order[count[r]] = k
+        count[r] += 1
+    return order, starts
+
+
+@_compiled
 def spread_held(table: Any, a_idx: Any, a_val: Any, la: Any, d_ids: Any, d_off: Any, d_len: Any, d_idx: Any, d_p: Any,
                 tiny: float) -> float:
     """:func:`spread` of parts whose attacker entries are flat (part ``k`` the next
-    ``la[k]`` of ``a_idx``, ``a_val``) and whose defender entries are the defender's
-    stored result ``d_ids[k]`` (``d_len`` entries from ``d_off`` in ``d_idx`` and
-    ``d_p``): the general fire held back and merged (:meth:`engine.odds.aa_naval.
-    _Deferred.flush`), without gathering the defender's results first."""
+    ``la[k]`` of ``a_idx``, ``a_val``; every part has one) and whose defender entries are
+    the defender's stored result ``d_ids[k]`` (``d_len`` entries from ``d_off`` in
+    ``d_idx`` and ``d_p``): the general fire held back and merged (:meth:`engine.odds.
+    aa_naval._Deferred.flush`), without gathering the defender's results first; the
+    parts in :func:`held_order`."""
     dropped = 0.0
     kept, kept_p = _room(d_ids, d_len)
-    a0 = 0
-    for k in range(la.shape[0]):
+    order, starts = held_order(a_idx, la, table.shape[0])
+    n = order.shape[0]
+    for t in range(n):
+        if t + AHEAD < n:
+            ahead = d_ids[order[t + AHEAD]]
+            _ask_ahead(d_idx, d_p, d_off[ahead], d_len[ahead])
+        k = order[t]
+        a0 = starts[k]
         d0 = d_off[d_ids[k]]
         dropped += _part(table, a_idx, a_val, a0, a0 + la[k], 1.0, d_idx, d_p, d0, d0 + d_len[d_ids[k]], tiny, kept,
                          kept_p)  # fmt: skip
-        a0 += la[k]
     return dropped
 
 
@@ -183,7 +242,11 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
     fleets' retreat by win chance on 2026-12-07's machine)."""
     out = np.zeros(scale.shape[0], dtype=both.dtype)
     kept, kept_p = _room(d_ids, d_len)
-    for k in range(scale.shape[0]):
+    parts = scale.shape[0]
+    for k in range(parts):
+        if k + AHEAD < parts:
+            _ask_ahead(a_idx, a_p, a_off[a_ids[k + AHEAD]], a_len[a_ids[k + AHEAD]])
+            _ask_ahead(d_idx, d_p, d_off[d_ids[k + AHEAD]], d_len[d_ids[k + AHEAD]])
         a0 = a_off[a_ids[k]]
         a1 = a0 + a_len[a_ids[k]]
         s = scale[k]

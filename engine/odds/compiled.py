@@ -33,10 +33,12 @@ def borrowing(fn: Fn) -> Fn:
 
 def prefetcher() -> Any:
     """``prefetch(arr, at)`` for compiled functions: ask the processor to fetch the cache
-    line of ``arr.reshape(-1)[at]`` (a 1-D contiguous array) for a coming write, without
-    waiting for it (LLVM's prefetch, which changes no number; numba has no call of its
-    own for it).  Used by :func:`engine.odds.aa_merged_kernel.scatter_rows`; made here,
-    where numba (and its llvmlite) are imported, only when a kernel module asks."""
+    line of ``arr.reshape(-1)[at]`` (a 1-D contiguous array) for a coming write or read,
+    without waiting for it (LLVM's prefetch, which changes no number and never faults;
+    numba has no call of its own for it).  Used by :func:`engine.odds.aa_merged_kernel.
+    scatter_rows` and the numpy sea solve's spreads (:func:`engine.odds.aa_naval_kernel.
+    _ask_ahead`); made here, where numba (and its llvmlite) are imported, only when a
+    kernel module asks."""
     from llvmlite import ir
     from numba.core import types
     from numba.core.extending import intrinsic

@@ -132,13 +132,35 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
         assert np.array_equal(got, want)
         assert dropped == want_dropped
         assert got.any()
-        # The attacker's entries flat, the defender's stored (general fire held back).
+        # The attacker's entries flat, the defender's stored (general fire held back):
+        # spread in held_order, so bit for bit the gathered parts spread in that order.
+        flat_rows, flat_vals = a_idx[a_pos].astype(np.int64), a_p[a_pos] * np.repeat(scale, a_len[a_ids])
         held = np.zeros((9, 7))
-        dropped = aa_naval_kernel.spread_held(held, a_idx[a_pos].astype(np.int64),
-                                              a_p[a_pos] * np.repeat(scale, a_len[a_ids]), a_len[a_ids], d_ids, d_off,
-                                              d_len, d_idx, d_p, TINY)  # fmt: skip
+        dropped = aa_naval_kernel.spread_held(held, flat_rows, flat_vals, a_len[a_ids], d_ids, d_off, d_len, d_idx, d_p,
+                                              TINY)  # fmt: skip
+        order, starts = aa_naval_kernel.held_order(flat_rows, a_len[a_ids], 9)
+        a_pos = np.concatenate([np.arange(starts[k], starts[k] + a_len[a_ids][k]) for k in order])
+        d_pos = np.concatenate([np.arange(d_off[k], d_off[k] + d_len[k]) for k in d_ids[order]])
+        want = np.zeros((9, 7))
+        want_dropped = aa_naval_kernel.spread(want, flat_rows[a_pos], flat_vals[a_pos], a_len[a_ids][order],
+                                              d_idx[d_pos].astype(np.int64), d_p[d_pos], d_len[d_ids][order], TINY)
         assert np.array_equal(held, want)
         assert dropped == want_dropped
+
+
+def test_held_parts_are_spread_by_their_middle_rows() -> None:
+    # held_order: parts by the table row of their middle attacker entry (entry la // 2),
+    # ties in their own order: numpy's stable argsort of those rows; and where each
+    # part's entries start.
+    rng = np.random.default_rng(47)
+    for _ in range(50):
+        la = rng.integers(1, 6, int(rng.integers(1, 40)))
+        rows = rng.integers(0, 12, int(la.sum()))
+        order, starts = aa_naval_kernel.held_order(rows, la, 12)
+        assert np.array_equal(starts, np.cumsum(la) - la)
+        assert np.array_equal(order, np.argsort(rows[starts + la // 2], kind="stable"))
+        middle = rows[starts[order] + la[order] // 2]
+        assert np.all(np.diff(middle) >= 0)
 
 
 def test_the_chances_backward_mixes_stored_parts_as_numpy_does(monkeypatch: pytest.MonkeyPatch) -> None:
