@@ -142,9 +142,10 @@ def _ask_ahead(idx: Any, p: Any, at: int, n: int) -> None:
     """Ask for a stored result (``n`` entries from ``at`` in ``idx``, int32, and ``p``)
     a cache line at a time, without waiting for it: the spreads read whole results from
     stores far bigger than the caches, each somewhere else, and without this wait for
-    each (:func:`spread_held`: ~6.7 -> ~6.2 s of the slowest kind at 100 a side;
-    :func:`spread_stored`: ~2.6 -> ~1.7 s there, ~0.65 -> ~0.35 s in the fleet with
-    destroyers on the defender's side only)."""
+    each (timed inside the solve on 2026-12-07's slow-memory machine: :func:`spread_held`
+    ~6.7 -> ~6.2 s of the slowest kind at 100 a side, :func:`spread_stored` ~2.5 ->
+    ~1.9 s there and ~0.82 -> ~0.67 s in the fleet with destroyers on the defender's
+    side only)."""
     for x in range(0, n, 16):
         _prefetch(idx, at + x)
     for x in range(0, n, 8):
