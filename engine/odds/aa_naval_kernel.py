@@ -160,7 +160,9 @@ def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_
     ``a_p``), its chances times ``scale[k]``, and the defender's result ``d_ids[k]``.
     The same numbers as gathering the parts first (:meth:`engine.odds.aa_naval._Parts.
     flat`) and spreading them, without the gathered copies (~15 % of the bench's full
-    fleets)."""
+    fleets).  Its parts stay in their order: spread by row as :func:`held_order`, the
+    slowest kind's took as long (1.9 s) and the other battles' a little longer (their
+    results were made just before, in that order, and are still cached)."""
     dropped = 0.0
     kept, kept_p = _room(d_ids, d_len)
     parts = scale.shape[0]

@@ -110,7 +110,8 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
     # result), parts naming them with a scale each, some results used by many parts:
     # spread_stored (both sides' results stored) and spread_held (the attacker's flat)
     # give the table and the mass left out of gathering the parts first (each attacker
-    # chance times its part's scale) and spreading them, bit for bit.
+    # chance times its part's scale) in the order they spread them (their own;
+    # held_order) and spreading them, bit for bit.
     rng = np.random.default_rng(45)
     for _ in range(30):
         tables = [_stored_results(rng, n_res, rows)
@@ -121,29 +122,32 @@ def test_the_stored_parts_spread_as_the_gathered_ones() -> None:
         d_ids = rng.integers(0, len(d_off), n_parts)
         scale = rng.random(n_parts) * 10.0 ** rng.integers(-10, 1, n_parts)  # some products below TINY
         a_pos = np.concatenate([np.arange(a_off[k], a_off[k] + a_len[k]) for k in a_ids])
-        d_pos = np.concatenate([np.arange(d_off[k], d_off[k] + d_len[k]) for k in d_ids])
-        want = np.zeros((9, 7))
-        want_dropped = aa_naval_kernel.spread(
-            want, a_idx[a_pos].astype(np.int64), a_p[a_pos] * np.repeat(scale, a_len[a_ids]), a_len[a_ids],
-            d_idx[d_pos].astype(np.int64), d_p[d_pos], d_len[d_ids], TINY)  # fmt: skip
+        flat_rows, flat_vals = a_idx[a_pos].astype(np.int64), a_p[a_pos] * np.repeat(scale, a_len[a_ids])
+        starts = np.cumsum(a_len[a_ids]) - a_len[a_ids]
+
+        def gathered(order: Any) -> tuple[Any, float]:
+            """The parts in ``order``, gathered, spread by the plain loop."""
+            a_at = np.concatenate([np.arange(starts[k], starts[k] + a_len[a_ids[k]]) for k in order])
+            d_at = np.concatenate([np.arange(d_off[k], d_off[k] + d_len[k]) for k in d_ids[order]])
+            want = np.zeros((9, 7))
+            want_dropped = aa_naval_kernel.spread(want, flat_rows[a_at], flat_vals[a_at], a_len[a_ids[order]],
+                                                  d_idx[d_at].astype(np.int64), d_p[d_at], d_len[d_ids[order]], TINY)
+            return want, want_dropped
+
         got = np.zeros((9, 7))
         dropped = aa_naval_kernel.spread_stored(got, scale, a_ids, a_off, a_len, a_idx, a_p, d_ids, d_off, d_len,
                                                 d_idx, d_p, TINY)  # fmt: skip
+        want, want_dropped = gathered(np.arange(n_parts))
         assert np.array_equal(got, want)
         assert dropped == want_dropped
         assert got.any()
-        # The attacker's entries flat, the defender's stored (general fire held back):
-        # spread in held_order, so bit for bit the gathered parts spread in that order.
-        flat_rows, flat_vals = a_idx[a_pos].astype(np.int64), a_p[a_pos] * np.repeat(scale, a_len[a_ids])
+        # The attacker's entries flat, the defender's stored (general fire held back).
         held = np.zeros((9, 7))
         dropped = aa_naval_kernel.spread_held(held, flat_rows, flat_vals, a_len[a_ids], d_ids, d_off, d_len, d_idx, d_p,
                                               TINY)  # fmt: skip
-        order, starts = aa_naval_kernel.held_order(flat_rows, a_len[a_ids], 9)
-        a_pos = np.concatenate([np.arange(starts[k], starts[k] + a_len[a_ids][k]) for k in order])
-        d_pos = np.concatenate([np.arange(d_off[k], d_off[k] + d_len[k]) for k in d_ids[order]])
-        want = np.zeros((9, 7))
-        want_dropped = aa_naval_kernel.spread(want, flat_rows[a_pos], flat_vals[a_pos], a_len[a_ids][order],
-                                              d_idx[d_pos].astype(np.int64), d_p[d_pos], d_len[d_ids][order], TINY)
+        order, held_starts = aa_naval_kernel.held_order(flat_rows, a_len[a_ids], 9)
+        assert np.array_equal(held_starts, starts)
+        want, want_dropped = gathered(order)
         assert np.array_equal(held, want)
         assert dropped == want_dropped
 
