@@ -56,15 +56,16 @@ def _kept(a_p: Any, a0: int, a1: int, scale: float, d_idx: Any, d_p: Any, d0: in
             dropped += v
     n = 0
     d_sum = 0.0
+    lost = 0.0
     for j in range(d0, d1):
-        if d_p[j] * a_max >= tiny:
-            kept[n] = d_idx[j]
-            kept_p[n] = d_p[j]
-            d_sum += d_p[j]
-            n += 1
-        else:
-            dropped += d_p[j] * a_sum
-    return n, d_sum, dropped
+        p = d_p[j]
+        kept[n] = d_idx[j]
+        kept_p[n] = p
+        keep = p * a_max >= tiny
+        n += keep
+        d_sum += p if keep else 0.0
+        lost += 0.0 if keep else p
+    return n, d_sum, dropped + lost * a_sum
 
 
 @_borrowing
