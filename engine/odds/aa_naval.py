@@ -1235,14 +1235,7 @@ class _Deferred:
 
             return float(spread_held(table, key & ROW_MASK, vals, la, dist[starts], D.res_off, D.res_len, D.res_idx.data,
                                      D.res_p.data, TINY))  # fmt: skip
-        # The parts in the compiled loop's order (aa_naval_kernel.held_order): by the row
-        # of each one's middle attacker entry.
-        order = np.argsort((key & ROW_MASK)[starts + la // 2], kind="stable")
-        la = la[order]
-        begin = np.cumsum(la) - la
-        at = np.arange(len(key)) + np.repeat(starts[order] - begin, la)
-        key, vals, starts = key[at], vals[at], begin
-        d_idx, d_p, ld = D.gather(key[starts] >> ROW_BITS)
+        d_idx, d_p, ld = D.gather(dist[starts])
         flat = (key & ROW_MASK, vals, la, d_idx, d_p, ld)
         return _spread_flat(table, *flat) if spread is None else spread(flat)
 
