@@ -877,3 +877,18 @@ def test_a_corrections_rounding_leftovers_are_one_rule_for_floats_and_tables() -
         assert bool(rounding_leftover(got, took, scale)) is leftover, (got, took, scale)
     got, took, scale, want = (np.array(column) for column in zip(*cases))
     assert np.array_equal(rounding_leftover(got, took, scale), want)
+
+
+def test_found_is_isin_by_a_binary_search() -> None:
+    # The correction's stale retreat pairs are looked up among the retreat pairs' keys,
+    # sorted once (aa_naval._found), as np.isin would: keys below, between, equal to and
+    # past the sorted ones, repeated, and a single sorted key.
+    import numpy as np
+
+    from engine.odds.aa_naval import _found
+
+    rng = np.random.default_rng(19)
+    for size in (1, 2, 7, 500):
+        sorted_keys = np.sort(rng.choice(10_000, size=size, replace=False)).astype(np.int64)
+        keys = np.concatenate((rng.integers(-5, 10_010, size=300), sorted_keys[:3], [sorted_keys[-1] + 1, -1]))
+        assert np.array_equal(_found(sorted_keys, keys), np.isin(keys, sorted_keys)), size
