@@ -82,6 +82,7 @@ ROW_MASK = (1 << ROW_BITS) - 1
 # Keys with fewer than one sorted run in this many items are merged (_merged) by numpy's
 # stable sort, which follows runs; the others by the compiled radix sort.
 RUNS_FEW = 16
+HELD_TRACE_FROM = 100  # units in both sides: a traced solve holds general fire back too (NavalSolver.held_trace)
 HOLD_BACK = True  # general fire held back and merged where submarines strike from the start (_Deferred)
 # Held-back general fire on a side whose submarines lead its loss order, under fire with
 # no submarine dice: its casualties in two steps (the unrestricted hits, then the
@@ -1312,6 +1313,21 @@ class NavalSolver:
         # than it saves.
         att, dfn = setup.attacker, setup.defender
         self.merge = HOLD_BACK and att.has(att.start, "submarine") and not dfn.has(dfn.start, "destroyer")
+        # A traced solve (a retreat by win chance) holds general fire back too, its chances
+        # backward mirroring it (_HeldValues), where no side has a destroyer (both sides'
+        # submarines strike, aircraft hit no submarine: the casualties split and merge
+        # most) in battles of at least HELD_TRACE_FROM units: the slowest kind's retreat
+        # at 40 % 15.8 -> 9.9 s at 60 a side, 279 -> ~100 s at 100, but ~10-17 % slower
+        # at 25-40 a side, and ~35 % slower with the attacker's destroyers (little merged).
+        self.held_trace = (
+            self.merge and not att.has(att.start, "destroyer")
+            and att.alive(att.start) + dfn.alive(dfn.start) >= HELD_TRACE_FROM
+        )  # fmt: skip
+
+    def _held_back_traced(self) -> bool:
+        """Whether a traced solve holds general fire back and its chances backward
+        mirrors it (:class:`_HeldValues`, compiled: numba loaded)."""
+        return self.held_trace and compiled.numba_loaded()
 
     def _charge(self, products: int) -> None:
         """Count ``products`` more terms, and the casualty cells enumerated since the
@@ -1495,6 +1511,9 @@ class NavalSolver:
         s_part = np.flatnonzero(live & (p0 != 1.0))
         g_part = np.flatnonzero(~stale & ~(a_still & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
+        a_lens = A.res_len[ca]
+        if split is not None and split.any():
+            a_lens[split] = a_len
         if defer is not None:
             # Held back and merged where the attacker's submarines struck (its dice the
             # same whatever submarines it has left).
@@ -1503,9 +1522,6 @@ class NavalSolver:
             if len(h):
                 # Counted as the products they stand for: the work limit means the same
                 # battles held back or not (only reached sooner), split or not.
-                a_lens = A.res_len[ca]
-                if split is not None and split.any():
-                    a_lens[split] = a_len
                 self._charge(int(a_lens[h] @ D.res_len[cd[h]]))
                 two = split[h] if split is not None else np.zeros(len(h), dtype=bool)
                 h2, h1 = h[two], h[~two]
@@ -1517,11 +1533,12 @@ class NavalSolver:
             g_part = g_part[~held]
         parts.add(g_total[g_part], ca[g_part], cd[g_part])
         if self.trace is not None:
-            self.trace.append(_Level(met, _Kept(ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, ms)))
+            self.trace.append(_Level(met, _Kept(ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, ms,
+                                                split, fmeta)))  # fmt: skip
             # The backward pass (win_chances) mixes these nodes' general fire: counted
             # now, so a battle whose two passes pass the work limit is refused during the
             # first, not after it (the same total, the same battles refused, sooner).
-            self._charge(int(A.res_len[ca] @ D.res_len[cd]))
+            self._charge(int(a_lens @ D.res_len[cd]))
         return dropped, rounds
 
     def solve(self, initial: dict[tuple[State, State], float], tally: Tally[float],
@@ -1581,7 +1598,10 @@ class NavalSolver:
             dropped += parts.spread(table, self._charge)
             rounds += float(s_m.sum())
             top = max(top, int((A.hp_arr[s_i] + D.hp_arr[s_j]).max()))
-        defer = _Deferred(A, D) if self.trace is None and self.merge else None
+        # General fire held back where the attacker's submarines strike; in a traced solve
+        # too where numba is loaded (the chances backward then mirrors it: _HeldValues).
+        traced = self.trace is not None
+        defer = _Deferred(A, D) if self.merge and (not traced or self._held_back_traced()) else None
         if defer is not None:
             D.transient = False  # its distributions are named by held entries (sides handed over too)
         for level in range(top, -1, -1):
@@ -1661,6 +1681,7 @@ class NavalSolver:
         both = np.full((len(A.slot_state), 2 * len(D.slot_state)), 1j)
         won = ATTACKER
         out: list[tuple[Arr, Arr, Arr, Arr, Arr]] = []
+        held = _HeldValues(A, D, self) if self._held_back_traced() else None
         for level in reversed(self.trace):
             all_i, all_j = level.met
             loud = self._loud(all_i, all_j)
@@ -1680,12 +1701,24 @@ class NavalSolver:
                     both[cell] = both[s3, 2 * t3] if s3 >= 0 and t3 >= 0 else 1j
             if level.kept is None:
                 continue
-            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, _ = level.kept  # (ms: corrected's)
+            ii, jj, sa, sd, ca, cd, g0, p0, stays, stale, s_total, g_total, _, split, fmeta = level.kept  # (ms: corrected's)
             si, sj = A.slot_of[ii], 2 * D.slot_of[jj]
             both[si[stays], sj[stays]] = 0  # the loops: summed in closed form
             both[si, sj + 1] = 0
             # Its work was counted when the traced solve met these nodes (_nodes).
-            b = _bilinear(A, D, ca, cd, g_total, both)
+            if held is not None:
+                # Where the attacker's submarines struck (the forward held general fire
+                # back): each entry's value once for every node that reaches it.
+                on = self._striking(ii, jj)[0] | (ca < 0)
+                b = np.empty(len(ii), dtype=complex)
+                if on.any():
+                    b[on] = held.values(ii[on], jj[on], ca[on], cd[on], g_total[on],
+                                        split[on] if split is not None else np.zeros(int(on.sum()), dtype=bool),
+                                        fmeta[on] if fmeta is not None else None, both)  # fmt: skip
+                if not on.all():
+                    b[~on] = _bilinear(A, D, ca[~on], cd[~on], g_total[~on], both)
+            else:
+                b = _bilinear(A, D, ca, cd, g_total, both)
             live = stays & ~stale
             x_s = np.zeros(len(ii), dtype=complex)
             if live.any():
@@ -2179,6 +2212,88 @@ class _Kept(NamedTuple):
     s_total: Arr
     g_total: Arr
     ms: Arr
+    # Where the forward held general fire back (_Deferred, numba loaded): which nodes'
+    # attacker casualties were split (no stored distribution: ``ca`` -1) and the facts of
+    # the defender's fire on the attacker (_Numbered.fire_meta), for _HeldValues.
+    split: Arr | None = None
+    fmeta: Arr | None = None
+
+
+class _HeldValues:
+    """The chances backward's values of general fire (:meth:`NavalSolver.win_chances`)
+    where the forward held it back (:class:`_Deferred`: the attacker's submarines
+    struck), as that holds the forward's products back: the nodes with the same
+    defender distribution (the same defender state and attacker dice: the attacker's
+    states that differ only in submarines) reach the same entries (attacker row,
+    defender distribution), and an entry's value (the distribution's chances times the
+    cells of that row) is worked out once, kept, and read by every node that reaches
+    it; a node's value is its attacker chances times its entries' values.  Where the
+    forward split a node's casualties (:meth:`_Deferred.add_split`), the value of each
+    state between (its aircraft's hits) is kept too.  An entry is kept once the level
+    it is due at (the row's hit points and the defender state's) is done, and read as
+    done from then on; a node's own row (its level's cell, summed in closed form) is
+    worked out for it alone.  Every defender entry and every aircraft-hit cell counts
+    (the forward left some out where their merged mass was below TINY: counting more
+    only narrows the interval); the attacker's entries and unrestricted-hit cells of a
+    node count as the forward kept them (their mass at least TINY), the others as left
+    out, as :func:`_bilinear` counts them.  The loops are compiled
+    (:func:`engine.odds.aa_naval_kernel.held_values`); each kept value lives until the
+    last level a node reading its distribution is at."""
+
+    def __init__(self, A: _Numbered, D: _Numbered, solver: NavalSolver) -> None:
+        self.A, self.D = A, D
+        assert solver.trace is not None
+        n = len(D.res_len)
+        # The last level each defender distribution is read at by such a node, and the
+        # visits of those nodes: the most mass its held entries could merge (the
+        # forward left out every product below TINY of that).
+        self.last_use = np.full(n, -1, dtype=np.int64)
+        self.most = np.zeros(n)
+        for level in solver.trace:
+            kept = level.kept
+            if kept is None or not len(kept.ii):
+                continue
+            on = solver._striking(kept.ii, kept.jj)[0] | (kept.ca < 0)
+            at = int(A.hp_arr[kept.ii[0]] + D.hp_arr[kept.jj[0]])
+            np.maximum.at(self.last_use, kept.cd[on], at)
+            np.add.at(self.most, kept.cd[on], kept.g_total[on])
+
+        def memo() -> tuple[Arr, ...]:
+            return (np.zeros(1024, dtype=np.int64), np.zeros(1024, dtype=complex), np.zeros(n, dtype=np.int64),
+                    np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(1, dtype=np.int64))  # fmt: skip
+
+        self.vmemo, self.umemo = memo(), memo()
+
+    def values(self, ii: Arr, jj: Arr, ca: Arr, cd: Arr, g: Arr, split: Arr, fmeta: Arr | None, both: Arr) -> Arr:
+        """Per node (``ii``, ``jj``, one level's) with general fire ``ca`` (-1 where
+        ``split``), ``cd``, visits ``g`` and the facts of the defender's fire on the
+        attacker ``fmeta``: the value of its general fire (:func:`_bilinear`'s)."""
+        from engine.odds.aa_naval_kernel import held_values
+
+        A, D = self.A, self.D
+        n = len(ii)
+        level = int(A.hp_arr[ii[0]] + D.hp_arr[jj[0]])
+        zeros = np.zeros(n, dtype=np.int64)
+        a_off, a_len = np.where(split, 0, A.res_off[ca]), np.where(split, 0, A.res_len[ca])
+        c_off, c_len, u_off, u_n, air_off, air_n = zeros, zeros, zeros, zeros, zeros, zeros
+        if split.any():
+            assert fmeta is not None
+            c_off, c_len = zeros.copy(), zeros.copy()
+            c_off[split], c_len[split] = A.seq_meta(ii[split], False)
+            u_off, u_n = np.where(split, fmeta[:, 2], 0), np.where(split, fmeta[:, 5], 0)
+            air_off, air_n = np.where(split, fmeta[:, 1], 0), np.where(split, fmeta[:, 4], 0)
+            # Every state between the unrestricted hits reach: its chain of aircraft hits known.
+            n1 = np.minimum(u_n, c_len)[split]
+            pos = np.repeat(c_off[split] - (np.cumsum(n1) - n1), n1) + np.arange(int(n1.sum()))
+            A.air_hits_meta(np.unique(A.chains.data[pos]))
+        got = held_values(
+            both, level, np.ascontiguousarray(split), cd, np.ascontiguousarray(g, dtype=np.float64), D.hp_arr[jj], a_off,
+            a_len, A.res_idx.data, A.res_p.data, c_off, c_len, u_off, u_n, air_off, air_n, A.chains.data, A._aseq_meta,
+            A.dstore.data, A.dtail.data, A.slot_of, A.hp_arr, A.slot_hp(), D.res_off, D.res_len, D.res_idx.data,
+            D.res_p.data, TINY, self.last_use, self.most * (1.0 + 1e-9), self.vmemo, self.umemo,
+        )  # fmt: skip
+        out, self.vmemo, self.umemo = got
+        return np.asarray(out)
 
 
 class _Level(NamedTuple):

@@ -277,6 +277,358 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
     return out
 
 
+@_borrowing
+def _slot_in(keys: Any, off: int, n: int, key: int) -> int:
+    """Where ``key`` is, or would go, in the ascending ``keys[off:off + n]``."""
+    lo = off
+    hi = off + n
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@_borrowing
+def _memo_put(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any, c: int, at: int, key: int,
+              val: complex) -> None:
+    """Put ``key`` and its value at ``at`` in block ``c`` of a memo (the block's keys
+    ascending), the block moved to the end of the pool, twice as big, when full (the
+    caller leaves room for that)."""
+    off = offs[c]
+    n = lens[c]
+    if n == caps[c]:
+        cap = max(16, 2 * caps[c])
+        new = used[0]
+        used[0] = new + cap
+        for x in range(n):
+            keys[new + x] = keys[off + x]
+            vals[new + x] = vals[off + x]
+        at = new + (at - off)
+        off = new
+        offs[c] = new
+        caps[c] = cap
+    for x in range(off + n, at, -1):
+        keys[x] = keys[x - 1]
+        vals[x] = vals[x - 1]
+    keys[at] = key
+    vals[at] = val
+    lens[c] = n + 1
+
+
+@_borrowing
+def _cut(tiny: float, most: float) -> float:
+    """The least chance a product with mass at most ``most`` needs to reach ``tiny``."""
+    return tiny / most if most > 0.0 else np.inf
+
+
+@_borrowing
+def _entry_value(both: Any, row: int, c: int, d_off: Any, d_len: Any, d_idx: Any, d_p: Any, cut: float) -> complex:
+    """The value of the entry (attacker row ``row``, defender result ``c``): the sum of
+    the result's chances of at least ``cut`` times ``both`` at (``row``, each entry's
+    column); the imaginary part also gets the chances left out (and what the chances
+    lack of 1: rounding)."""
+    acc = 0j
+    total = 0.0
+    for m in range(d_off[c], d_off[c] + d_len[c]):
+        p = d_p[m]
+        if p >= cut:
+            acc += both[row, d_idx[m]] * p
+            total += p
+    return acc + max(1.0 - total, 0.0) * 1j
+
+
+@_borrowing
+def _kept_at(keys: Any, off: int, n: int, key: int) -> int:
+    """Where ``key`` is kept in the ascending ``keys[off:off + n]``, or -1."""
+    at = _slot_in(keys, off, n, key)
+    return at if at < off + n and keys[at] == key else -1
+
+
+@_compiled
+def _pool_room(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any, need: int, last_use: Any,
+               level: int) -> tuple[Any, Any]:
+    """A memo's pool with room for ``need`` more items: as it is, or its blocks still to
+    be read (``last_use`` at ``level`` or above) copied into a new one, each at its
+    size, the others dropped (their slots freed)."""
+    if used[0] + need <= keys.shape[0]:
+        return keys, vals
+    live = 0
+    for c in range(offs.shape[0]):
+        if lens[c] and last_use[c] >= level:
+            live += caps[c]
+    size = max(2 * (live + need), 1024)
+    new_k = np.empty(size, dtype=keys.dtype)
+    new_v = np.empty(size, dtype=vals.dtype)
+    at = 0
+    for c in range(offs.shape[0]):
+        if caps[c] == 0:
+            continue
+        if lens[c] and last_use[c] >= level:
+            for x in range(lens[c]):
+                new_k[at + x] = keys[offs[c] + x]
+                new_v[at + x] = vals[offs[c] + x]
+            offs[c] = at
+            at += caps[c]
+        else:
+            offs[c] = 0
+            lens[c] = 0
+            caps[c] = 0
+    used[0] = at
+    return new_k, new_v
+
+
+@_compiled
+def _pool_merge(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any, c: int, new_k: Any, new_v: Any,
+                lo: int, hi: int, mask: int, last_use: Any, level: int) -> tuple[Any, Any]:
+    """Block ``c`` of a memo merged with the keys ``new_k[lo:hi] & mask`` (ascending,
+    none kept yet) and their values: in place where it has room, else into a new block
+    half again as big at the end of the pool (room made first)."""
+    n = lens[c]
+    add = hi - lo
+    if n + add > caps[c]:
+        cap = max(16, (n + add) + (n + add) // 2)
+        keys, vals = _pool_room(keys, vals, offs, lens, caps, used, cap, last_use, level)
+        new = used[0]
+        used[0] = new + cap
+        for x in range(n):
+            keys[new + x] = keys[offs[c] + x]
+            vals[new + x] = vals[offs[c] + x]
+        offs[c] = new
+        caps[c] = cap
+    off = offs[c]
+    # From the end: the kept keys and the new ones, the bigger first.
+    i = n - 1
+    j = hi - 1
+    for w in range(off + n + add - 1, off - 1, -1):
+        if j < lo or (i >= 0 and keys[off + i] > (new_k[j] & mask)):
+            keys[w] = keys[off + i]
+            vals[w] = vals[off + i]
+            i -= 1
+        else:
+            keys[w] = new_k[j] & mask
+            vals[w] = new_v[j]
+            j -= 1
+    lens[c] = n + add
+    return keys, vals
+
+
+@_compiled
+def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, a_off: Any, a_len: Any, a_idx: Any,
+                a_p: Any, c_off: Any, c_len: Any, u_off: Any, u_n: Any, air_off: Any, air_n: Any, chains: Any,
+                aseq: Any, dstore: Any, dtail: Any, slot_of: Any, hp: Any, slot_hp: Any, d_off: Any, d_len: Any,
+                d_idx: Any, d_p: Any, tiny: float, last_use: Any, most: Any, vmemo: Any, umemo: Any) -> Any:
+    """The chances backward's values of general fire at a level's nodes whose general
+    fire the forward held back (:class:`engine.odds.aa_naval._HeldValues`): per node,
+    its attacker entries (those of mass ``g`` times their chance of at least ``tiny``,
+    as the forward kept them) times the values of the entries they reach (attacker row,
+    defender result ``cds``), each entry's value worked out once and kept in a memo by
+    result (``vmemo``: its pool grown or compacted here, handed back); a node whose
+    casualties were split (``split``: :meth:`engine.odds.aa_naval._Deferred.add_split`)
+    its unrestricted hits along its chain to states between, each state's value (its
+    aircraft hits' cells) kept in a memo too (``umemo``).  Each value is looked up once:
+    the entries not kept yet are then worked out all at once, by defender result (its
+    entries read once for all its rows), the results in the order of their middle row
+    (as :func:`held_order` orders the forward's parts: rows read one after another stay
+    cached).  Returns the values (complex, as :func:`bilinear_stored`'s) and both memos."""
+    vk, vv, voff, vlen, vcap, vused = vmemo
+    uk, uv, uoff, ulen, ucap, uused = umemo
+    n = cds.shape[0]
+    most_i = 0  # a node's items: its attacker entries, or its states between
+    most_c = 0  # the aircraft-hit cells of the states between not kept yet
+    for k in range(n):
+        if split[k]:
+            n1 = min(u_n[k], c_len[k])
+            most_i += n1
+            most_c += n1 * air_n[k]
+        else:
+            most_i += a_len[k]
+    # 1. Each item's weight and value, or where its value will be: -1 - (an entry not
+    # kept yet, in need_v) or, for a state between, an index in need_u (its cells in
+    # cells_*, from cell_at[u]).
+    item_w = np.empty(most_i)
+    item_v = np.empty(most_i, dtype=both.dtype)
+    item_ref = np.empty(most_i, dtype=np.int64)  # 0: value in item_v
+    need_v = np.empty(most_c + most_i, dtype=np.int64)  # result << 24 | row
+    need_u = np.empty(most_i, dtype=np.int64)  # (result << 1 | kept) per state between worked out
+    need_b = np.empty(most_i, dtype=np.int64)
+    cell_at = np.empty(most_i + 1, dtype=np.int64)
+    cell_p = np.empty(most_c)
+    cell_v = np.empty(most_c, dtype=both.dtype)
+    cell_ref = np.empty(most_c, dtype=np.int64)
+    ni = 0
+    nv = 0
+    nu = 0
+    nc = 0
+    item_end = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        if k + AHEAD < n:  # the memo blocks of the node two on asked for ahead
+            c2 = cds[k + AHEAD]
+            for x in range(voff[c2], voff[c2] + vlen[c2], 8):
+                _prefetch(vk, x)
+            for x in range(uoff[c2], uoff[c2] + ulen[c2], 8):
+                _prefetch(uk, x)
+        c = cds[k]
+        jh = j_hp[k]
+        if split[k]:
+            n1 = min(u_n[k], c_len[k])
+            for h in range(n1):
+                p = _along_chance(dstore, dtail, u_off[k], h, n1)
+                if p * g[k] < tiny:
+                    continue
+                b = chains[c_off[k] + h]
+                item_w[ni] = p
+                own = hp[b] + jh >= level  # the node's own state: its level's cell, not kept
+                at = -1 if own else _kept_at(uk, uoff[c], ulen[c], b)
+                if at >= 0:
+                    item_v[ni] = uv[at]
+                    item_ref[ni] = 0
+                else:
+                    item_ref[ni] = 1 + nu
+                    need_u[nu] = (c << 1) | (0 if own else 1)
+                    need_b[nu] = b
+                    cell_at[nu] = nc
+                    ao = aseq[b, 0]
+                    n2 = min(air_n[k], aseq[b, 1])
+                    for x in range(n2):
+                        p2 = _along_chance(dstore, dtail, air_off[k], x, n2)
+                        if p2 * most[c] < tiny:  # the forward surely left it out: left out
+                            continue
+                        cell_p[nc] = p2
+                        r = chains[ao + x]
+                        row = slot_of[r]
+                        cell_ref[nc] = 0
+                        if row < 0:  # no table row: anything
+                            cell_v[nc] = 1j
+                        elif hp[r] + jh >= level:
+                            cell_v[nc] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, _cut(tiny, most[c]))
+                        else:
+                            got = _kept_at(vk, voff[c], vlen[c], row)
+                            if got >= 0:
+                                cell_v[nc] = vv[got]
+                            else:
+                                cell_ref[nc] = -1 - nv
+                                need_v[nv] = (c << 24) | row
+                                nv += 1
+                        nc += 1
+                    nu += 1
+                ni += 1
+        else:
+            for e in range(a_off[k], a_off[k] + a_len[k]):
+                w = a_p[e]
+                if w * g[k] < tiny:
+                    continue
+                row = a_idx[e]
+                item_w[ni] = w
+                item_ref[ni] = 0
+                if slot_hp[row] + jh >= level:  # its own row: the level's cell, not kept
+                    item_v[ni] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, _cut(tiny, most[c]))
+                else:
+                    got = _kept_at(vk, voff[c], vlen[c], row)
+                    if got >= 0:
+                        item_v[ni] = vv[got]
+                    else:
+                        item_ref[ni] = -1 - nv
+                        need_v[nv] = (c << 24) | row
+                        nv += 1
+                ni += 1
+        item_end[k] = ni
+    cell_at[nu] = nc
+    # 2. The entries not kept yet, each once, worked out by defender result and kept.
+    by = np.argsort(need_v[:nv])
+    keys = np.empty(nv, dtype=np.int64)
+    which = np.empty(nv, dtype=np.int64)  # need_v's index -> its distinct key's
+    m = 0
+    for x in range(nv):
+        key = need_v[by[x]]
+        if m == 0 or keys[m - 1] != key:
+            keys[m] = key
+            m += 1
+        which[by[x]] = m - 1
+    starts = np.empty(m + 1, dtype=np.int64)
+    parts = 0
+    for x in range(m):
+        if x == 0 or (keys[x] >> 24) != (keys[x - 1] >> 24):
+            starts[parts] = x
+            parts += 1
+    starts[parts] = m
+    mid = np.empty(parts, dtype=np.int64)
+    for q in range(parts):
+        mid[q] = keys[(starts[q] + starts[q + 1]) // 2] & ((1 << 24) - 1)
+    order = np.argsort(mid, kind="mergesort")
+    vals = np.empty(m, dtype=both.dtype)
+    longest = 1
+    for q in range(parts):
+        longest = max(longest, d_len[keys[starts[q]] >> 24])
+    kept = np.empty(longest, dtype=np.int64)
+    kept_p = np.empty(longest)
+    for t in range(parts):
+        if t + AHEAD < parts:
+            ahead = keys[starts[order[t + AHEAD]]] >> 24
+            _ask_ahead(d_idx, d_p, d_off[ahead], d_len[ahead])
+        q = order[t]
+        c = keys[starts[q]] >> 24
+        # The result's entries the forward may have spread: at least TINY times the
+        # most mass its entries could merge (most[c]).
+        cut = _cut(tiny, most[c])
+        nk = 0
+        total = 0.0
+        for e in range(d_off[c], d_off[c] + d_len[c]):
+            if d_p[e] >= cut:
+                kept[nk] = d_idx[e]
+                kept_p[nk] = d_p[e]
+                total += d_p[e]
+                nk += 1
+        rest = max(1.0 - total, 0.0) * 1j
+        for x in range(starts[q], starts[q + 1]):
+            row = keys[x] & ((1 << 24) - 1)
+            acc = 0j
+            for e in range(nk):
+                acc += both[row, kept[e]] * kept_p[e]
+            vals[x] = acc + rest
+    for q in range(parts):  # each result's new rows merged into its block at once
+        c = keys[starts[q]] >> 24
+        vk, vv = _pool_merge(vk, vv, voff, vlen, vcap, vused, c, keys, vals, starts[q], starts[q + 1], (1 << 24) - 1,
+                             last_use, level)  # fmt: skip
+    # 3. The states between worked out (those not the node's own kept).
+    u_val = np.empty(nu, dtype=both.dtype)
+    for x in range(nu):
+        acc = 0j
+        total = 0.0
+        for y in range(cell_at[x], cell_at[x + 1]):
+            p = cell_p[y]
+            total += p
+            acc += p * (cell_v[y] if cell_ref[y] == 0 else vals[which[-1 - cell_ref[y]]])
+        u = acc + max(1.0 - total, 0.0) * 1j
+        u_val[x] = u
+        c = need_u[x] >> 1
+        b = need_b[x]
+        if need_u[x] & 1 and _kept_at(uk, uoff[c], ulen[c], b) < 0:  # (two nodes of a level may share it)
+            uk, uv = _pool_room(uk, uv, uoff, ulen, ucap, uused, 4 * (ulen[c] + 1) + 64, last_use, level)
+            _memo_put(uk, uv, uoff, ulen, ucap, uused, c, _slot_in(uk, uoff[c], ulen[c], b), b, u)
+    # 4. Each node's value.
+    out = np.empty(n, dtype=both.dtype)
+    y = 0
+    for k in range(n):
+        acc = 0j
+        total = 0.0
+        for x in range(y, item_end[k]):
+            w = item_w[x]
+            total += w
+            ref = item_ref[x]
+            if ref == 0:
+                acc += w * item_v[x]
+            elif ref < 0:
+                acc += w * vals[which[-1 - ref]]
+            else:
+                acc += w * u_val[ref - 1]
+        y = item_end[k]
+        out[k] = acc + max(1.0 - total, 0.0) * 1j
+    return out, (vk, vv, voff, vlen, vcap, vused), (uk, uv, uoff, ulen, ucap, uused)
+
+
 @_compiled
 def level_cells(table: Any, a_ids: Any, d_ids: Any, lo: Any, hi: Any) -> tuple[Any, Any, Any, Any]:
     """The cells of a level holding mass, taken out of ``table`` (attacker slot x 2
@@ -736,6 +1088,15 @@ def warm() -> None:
     bilinear_stored(np.zeros((1, 1), dtype=complex), np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32),
                     np.zeros(1), ints, ints, ints, np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19)  # fmt: skip
     level_cells(np.zeros((1, 2)), ints, ints, ints, np.ones(1, dtype=np.int64))
+
+    def memo() -> tuple[Any, ...]:
+        return (np.zeros(64, dtype=np.int64), np.zeros(64, dtype=complex), ints.copy(), ints.copy(), ints.copy(),
+                ints.copy())  # fmt: skip
+
+    held_values(np.zeros((1, 1), dtype=complex), 0, np.zeros(1, dtype=np.bool_), ints, np.zeros(1), ints, ints, ints,
+                np.zeros(1, dtype=np.int32), np.zeros(1), ints, ints, ints, ints, ints, ints, ints,
+                np.zeros((1, 2), dtype=np.int64), np.zeros(1), np.zeros(1), ints, ints, ints, ints, ints,
+                np.zeros(1, dtype=np.int32), np.zeros(1), 1e-19, ints, np.zeros(1), memo(), memo())  # fmt: skip
     ones = np.ones(1, dtype=np.int64)
     restricted_bins(np.zeros(1), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32), np.zeros(1), np.zeros(1),
                     ints, ints, ints, ones, ones, ones, ints, ints, ones, ones, ints)  # fmt: skip

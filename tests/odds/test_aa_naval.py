@@ -892,3 +892,119 @@ def test_found_is_isin_by_a_binary_search() -> None:
         sorted_keys = np.sort(rng.choice(10_000, size=size, replace=False)).astype(np.int64)
         keys = np.concatenate((rng.integers(-5, 10_010, size=300), sorted_keys[:3], [sorted_keys[-1] + 1, -1]))
         assert np.array_equal(_found(sorted_keys, keys), np.isin(keys, sorted_keys)), size
+
+
+# Retreats by win chance where no side has a destroyer (both sides' submarines strike):
+# with numba loaded the traced solve holds general fire back as the plain solve does
+# (_Deferred, its casualties split where its submarines lead its loss order) and the
+# chances backward mirrors it (_HeldValues), from HELD_TRACE_FROM units on (0 here).
+# The slowest kind (submarines and aircraft on both sides), transports, K units left,
+# submerging, low luck, a rules set.
+HELD_RETREATS = [
+    ("4 sub, 2 cru, 1 bat, 3 fig", "3 sub, 2 car, 1 bat, 3 fig", {"retreat_chance": 40}),
+    ("5 sub, 2 fig, 1 bom, 1 cru", "3 sub, 2 car, 3 fig, 1 tra, 1 cru", {"retreat_chance": 30}),
+    ("6 sub, 1 cru, 2 fig", "2 sub, 1 car, 2 fig, 1 bat", {"retreat_chance": 60, "retreat_left": 2}),
+    ("4 sub, 1 bat, 2 fig", "3 sub, 1 cru, 1 car, 2 fig",
+     {"retreat_chance": 50, "submerge_defender": True, "low_luck": True}),
+    ("5 sub, 2 cru, 2 fig", "4 sub, 2 car, 2 fig", {"retreat_chance": 20, "rules": "1942se"}),
+]
+
+
+def _held_values_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The nodes aa_naval._HeldValues.values is asked for, call by call, from now on."""
+    from engine.odds import aa_naval
+
+    seen: list[int] = []
+    values = aa_naval._HeldValues.values
+
+    def spied(self: Any, ii: Any, *args: Any) -> Any:
+        seen.append(len(ii))
+        return values(self, ii, *args)
+
+    monkeypatch.setattr(aa_naval._HeldValues, "values", spied)
+    return seen
+
+
+def test_held_back_retreats_agree_with_general_fire_not_held_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A-10.15 by win chance, numba loaded: general fire held back in the traced solve
+    # and in the chances backward (each entry's value worked out once for every node
+    # that reaches it, every defender entry counted) against HOLD_BACK off (every
+    # node's products, as the traced solve spread them): every chance, the survivors,
+    # the expected rounds and IPC losses within both error bounds, on battles that
+    # retreat; the held path was taken, split casualties included.
+    import numba  # noqa: F401  (the held path needs the compiled loops)
+
+    from engine.odds import aa_naval
+
+    monkeypatch.setattr(aa_naval, "HELD_TRACE_FROM", 0)
+    seen = _held_values_seen(monkeypatch)
+    split = aa_naval._Deferred.add_split
+    splits = [0]
+
+    def splitting(self: Any, *args: Any) -> float:
+        splits[0] += 1
+        return split(self, *args)
+
+    monkeypatch.setattr(aa_naval._Deferred, "add_split", splitting)
+    for attacker, defender, options in HELD_RETREATS:
+        battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+        seen.clear()
+        held = aa_odds(battle)
+        assert seen and sum(seen) > 0, battle
+        monkeypatch.setattr(aa_naval, "HOLD_BACK", False)
+        seen.clear()
+        plain = aa_odds(battle)
+        monkeypatch.setattr(aa_naval, "HOLD_BACK", True)
+        assert not seen, battle
+        assert held.retreat > 1e-6 and held.engine == plain.engine == "general", battle
+        assert held.error_bound < 1e-12, battle
+        tol = held.error_bound + plain.error_bound + 1e-15
+        assert_same_odds(held, plain, tol, keys=RETREAT_CHANCES, same_states=False, note=battle)
+        assert held.expected_rounds == pytest.approx(plain.expected_rounds, rel=1e-12), battle
+        for side in ("attacker", "defender"):
+            assert held.expected_ipc_loss[side] == pytest.approx(plain.expected_ipc_loss[side], rel=1e-12), battle
+    assert splits[0] > 0
+    # The attacker's destroyers (little merged there), or below HELD_TRACE_FROM units:
+    # every node's products, as before.
+    seen.clear()
+    aa_odds(AABattle.parse("5 sub, 2 des, 2 fig", "3 sub, 2 car, 3 fig", mode="sea", retreat_chance=30))
+    assert not seen
+    monkeypatch.setattr(aa_naval, "HELD_TRACE_FROM", 26)
+    aa_odds(AABattle.parse("6 sub, 2 cru, 2 bat, 2 fig", "6 sub, 2 car, 2 bat, 3 fig", mode="sea", retreat_chance=30))
+    assert not seen  # 25 units
+    aa_odds(AABattle.parse("6 sub, 2 cru, 2 bat, 2 fig", "6 sub, 2 car, 2 bat, 4 fig", mode="sea", retreat_chance=30))
+    assert seen  # 26
+
+
+def test_held_back_win_chances_are_intervals_that_meet_the_products_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The chances backward's intervals (the attacker's chance to win by fighting on,
+    # A-10.15) with general fire held back and without: both hold the exact chance, so
+    # at every pair both traced solves kept they meet, and the held one, which counts
+    # every defender entry, is never much wider.
+    import numba  # noqa: F401
+
+    import numpy as np
+
+    from engine.odds import aa_naval
+    from engine.odds.aa_retreat import numpy_pass
+
+    monkeypatch.setattr(aa_naval, "HELD_TRACE_FROM", 0)
+    seen = _held_values_seen(monkeypatch)
+    for attacker, defender, options in HELD_RETREATS[:3]:
+        battle = AABattle.parse(attacker, defender, mode="sea", **options)  # type: ignore[arg-type]
+        got = []
+        for hold in (True, False):
+            monkeypatch.setattr(aa_naval, "HOLD_BACK", hold)
+            seen.clear()
+            setup, _ = setup_battle(battle, 1.0)
+            solver, (ii, jj, low, high, _) = numpy_pass(setup)
+            assert bool(seen) == hold, battle
+            states_a, states_d = solver.A.states, solver.D.states  # (each solve numbers its own states)
+            got.append({(states_a[i], states_d[j]): (lo, hi) for i, j, lo, hi in zip(ii.tolist(), jj.tolist(), low, high)})
+        held, plain = got
+        common = held.keys() & plain.keys()
+        assert len(common) > 20, battle
+        lo_h, hi_h = np.array([held[k] for k in common]).T
+        lo_p, hi_p = np.array([plain[k] for k in common]).T
+        assert np.all(np.maximum(lo_h, lo_p) <= np.minimum(hi_h, hi_p) + 1e-12), battle
+        assert np.all(hi_h - lo_h <= hi_p - lo_p + 1e-9), battle
