@@ -107,7 +107,12 @@
   aircraft on both sides and no destroyer anywhere (40 sub, 20 cru, 10 bat, 30 fig against
   40 sub, 20 car, 10 bat, 30 fig: the battle of ``odds-aa-discord-refusal-ms``), in
   full, one run, measured last (~1.5 GB): ~20-23 s on 2026-12-06's and 2026-12-07's
-  machines, not met (README, *Speed*; timed by hand before 2026-12-07's evening).
+  machines, not met (README, *Speed*; timed by hand before 2026-12-07's evening);
+  ``odds-aa-sea-60v60-no-destroyer-air-retreat-chance-ms``: the same kind at 60 a side
+  (24 sub, 12 cru, 6 bat, 18 fig against 24 sub, 12 car, 6 bat, 18 fig) retreating when
+  its chance to win falls below 40 %, one run, just before it: ~20 s at first, ~15.3 s
+  once the correction looked its stale retreat pairs up sorted, ~9.5 s once the traced
+  solve held general fire back and the chances backward mirrored it (2026-12-07, night).
 - ``odds-machine-gemm-gflops-1-core``, ``odds-machine-python-loop-ns``: how fast this
   machine is (one core's 600 x 600 matrix products; a plain Python loop, ns per turn),
   to read the other figures by: machines of one class differ from day to day (on
@@ -287,6 +292,8 @@ SEA_STRUCK_AIR_ATTACK = "12 bat, 68 fig, 17 bom"
 SEA_STRUCK_AIR_DEFENSE = "23 sub, 19 des, 28 car, 20 bat, 9 tra"
 SEA_WORST_ATTACK = "40 sub, 20 cru, 10 bat, 30 fig"
 SEA_WORST_DEFENSE = "40 sub, 20 car, 10 bat, 30 fig"
+SEA_WORST_60_ATTACK = "24 sub, 12 cru, 6 bat, 18 fig"
+SEA_WORST_60_DEFENSE = "24 sub, 12 car, 6 bat, 18 fig"
 DEFENSE_WAVE = "60 inf, 20 art, 10 tank, 9 fig, 1 aa"
 ATTACK_JOINED = "25 inf, 10 art, 5 tank, 5 fig, 5 bom"
 WAVE2_JOINED = "15 inf, 5 art, 5 tank, 5 fig"
@@ -484,4 +491,6 @@ def figures() -> Iterable[tuple[str, object]]:
                                                                      mode="sea", retreat_chance=20)  # fmt: skip
     yield "odds-aa-sea-100v100-attacker-destroyers-air-ms", _ms(SEA_FULL_ATTACK, SEA_FULL_NO_DES_DEFENSE, 1, mode="sea")
     yield "odds-aa-sea-100v100-defender-destroyers-air-ms", _ms(SEA_FULL_NO_DES_ATTACK, SEA_FULL_DEFENSE, 1, mode="sea")
+    yield "odds-aa-sea-60v60-no-destroyer-air-retreat-chance-ms", _ms(SEA_WORST_60_ATTACK, SEA_WORST_60_DEFENSE, 1,
+                                                                     mode="sea", retreat_chance=40)  # fmt: skip
     yield "odds-aa-sea-100v100-no-destroyer-air-ms", _ms(SEA_WORST_ATTACK, SEA_WORST_DEFENSE, 1, mode="sea")
