@@ -1317,7 +1317,7 @@ class NavalSolver:
         # backward mirroring it (_HeldValues), where no side has a destroyer (both sides'
         # submarines strike, aircraft hit no submarine: the casualties split and merge
         # most) in battles of at least HELD_TRACE_FROM units: the slowest kind's retreat
-        # at 40 % 15.8 -> 9.9 s at 60 a side, 279 -> ~100 s at 100, but ~10-17 % slower
+        # at 40 % 15.8 -> 9.5-9.8 s at 60 a side, 279 -> 87 s at 100, but ~10-17 % slower
         # at 25-40 a side, and ~35 % slower with the attacker's destroyers (little merged).
         self.held_trace = (
             self.merge and not att.has(att.start, "destroyer")
@@ -2229,16 +2229,19 @@ class _HeldValues:
     cells of that row) is worked out once, kept, and read by every node that reaches
     it; a node's value is its attacker chances times its entries' values.  Where the
     forward split a node's casualties (:meth:`_Deferred.add_split`), the value of each
-    state between (its aircraft's hits) is kept too.  An entry is kept once the level
-    it is due at (the row's hit points and the defender state's) is done, and read as
-    done from then on; a node's own row (its level's cell, summed in closed form) is
-    worked out for it alone.  Every defender entry and every aircraft-hit cell counts
-    (the forward left some out where their merged mass was below TINY: counting more
-    only narrows the interval); the attacker's entries and unrestricted-hit cells of a
-    node count as the forward kept them (their mass at least TINY), the others as left
-    out, as :func:`_bilinear` counts them.  The loops are compiled
-    (:func:`engine.odds.aa_naval_kernel.held_values`); each kept value lives until the
-    last level a node reading its distribution is at."""
+    state between (its aircraft's hits) is kept too.  An entry is worked out at the
+    first level above the one it is due at (the row's hit points and the defender
+    state's) that reads it, every cell it reads done by then, and kept; a node's own row
+    (its level's cell, summed in closed form) is worked out for it alone.  The forward
+    left out a defender entry or an aircraft-hit cell whose product with the merged mass
+    was below TINY, and that mass is at most the visits of all the nodes sharing the
+    distribution (``most``): only what falls below TINY against those is left out here,
+    so the backward counts every product the forward spread (and some it left out: the
+    interval only narrows) and its intervals still hold the exact chance.  A node's own
+    attacker entries and unrestricted-hit cells count as the forward kept them (their
+    mass at least TINY), the others as left out, as :func:`_bilinear` counts them.  The
+    loops are compiled (:func:`engine.odds.aa_naval_kernel.held_values`); each kept
+    value lives until the last level a node reading its distribution is at."""
 
     def __init__(self, A: _Numbered, D: _Numbered, solver: NavalSolver) -> None:
         self.A, self.D = A, D

@@ -347,6 +347,26 @@ def _kept_at(keys: Any, off: int, n: int, key: int) -> int:
     return at if at < off + n and keys[at] == key else -1
 
 
+@_borrowing
+def _row_value(both: Any, row: int, c: int, own: bool, cut: float, d_off: Any, d_len: Any, d_idx: Any, d_p: Any,
+               vk: Any, vv: Any, voff: Any, vlen: Any, vals: Any, refs: Any, at: int, need_v: Any, nv: int) -> int:
+    """The value of attacker row ``row`` with defender result ``c`` into ``vals[at]``
+    (``refs[at]`` 0): worked out where it is the node's own (``own``: its level's cell,
+    summed in closed form; not kept), read from the memo where kept there; else listed
+    in ``need_v`` (``refs[at]``: -1 - its place there).  Returns need_v's length."""
+    refs[at] = 0
+    if own:
+        vals[at] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, cut)
+        return nv
+    got = _kept_at(vk, voff[c], vlen[c], row)
+    if got >= 0:
+        vals[at] = vv[got]
+        return nv
+    refs[at] = -1 - nv
+    need_v[nv] = (c << 24) | row
+    return nv + 1
+
+
 @_compiled
 def _pool_room(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any, need: int, last_use: Any,
                level: int) -> tuple[Any, Any]:
@@ -428,7 +448,10 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
     result (``vmemo``: its pool grown or compacted here, handed back); a node whose
     casualties were split (``split``: :meth:`engine.odds.aa_naval._Deferred.add_split`)
     its unrestricted hits along its chain to states between, each state's value (its
-    aircraft hits' cells) kept in a memo too (``umemo``).  Each value is looked up once:
+    aircraft hits' cells) kept in a memo too (``umemo``).  A defender entry or an
+    aircraft-hit cell whose chance times ``most`` (per distribution, the most mass its
+    held entries could merge) is below ``tiny`` is left out (the forward surely left it
+    out), as is a row the forward never gave a table row.  Each value is looked up once:
     the entries not kept yet are then worked out all at once, by defender result (its
     entries read once for all its rows), the results in the order of their middle row
     (as :func:`held_order` orders the forward's parts: rows read one after another stay
@@ -499,19 +522,12 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
                         cell_p[nc] = p2
                         r = chains[ao + x]
                         row = slot_of[r]
-                        cell_ref[nc] = 0
                         if row < 0:  # no table row: anything
+                            cell_ref[nc] = 0
                             cell_v[nc] = 1j
-                        elif hp[r] + jh >= level:
-                            cell_v[nc] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, _cut(tiny, most[c]))
                         else:
-                            got = _kept_at(vk, voff[c], vlen[c], row)
-                            if got >= 0:
-                                cell_v[nc] = vv[got]
-                            else:
-                                cell_ref[nc] = -1 - nv
-                                need_v[nv] = (c << 24) | row
-                                nv += 1
+                            nv = _row_value(both, row, c, hp[r] + jh >= level, _cut(tiny, most[c]), d_off, d_len, d_idx,
+                                            d_p, vk, vv, voff, vlen, cell_v, cell_ref, nc, need_v, nv)  # fmt: skip
                         nc += 1
                     nu += 1
                 ni += 1
@@ -522,17 +538,8 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
                     continue
                 row = a_idx[e]
                 item_w[ni] = w
-                item_ref[ni] = 0
-                if slot_hp[row] + jh >= level:  # its own row: the level's cell, not kept
-                    item_v[ni] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, _cut(tiny, most[c]))
-                else:
-                    got = _kept_at(vk, voff[c], vlen[c], row)
-                    if got >= 0:
-                        item_v[ni] = vv[got]
-                    else:
-                        item_ref[ni] = -1 - nv
-                        need_v[nv] = (c << 24) | row
-                        nv += 1
+                nv = _row_value(both, row, c, slot_hp[row] + jh >= level, _cut(tiny, most[c]), d_off, d_len, d_idx, d_p,
+                                vk, vv, voff, vlen, item_v, item_ref, ni, need_v, nv)  # fmt: skip
                 ni += 1
         item_end[k] = ni
     cell_at[nu] = nc
