@@ -1012,8 +1012,10 @@ def _longer(arr: Arr, size: int, fill: int) -> Arr:
 
 
 def _found(sorted_keys: Arr, keys: Arr) -> Arr:
-    """Whether each of ``keys`` is one of ``sorted_keys`` (ascending, not empty):
-    ``np.isin`` by a binary search, without reading every sorted key again."""
+    """Whether each of ``keys`` is one of ``sorted_keys`` (ascending): ``np.isin`` by a
+    binary search, without reading every sorted key again."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
     at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
     found: Arr = sorted_keys[at] == keys
     return found
@@ -1324,6 +1326,13 @@ class NavalSolver:
             and att.alive(att.start) + dfn.alive(dfn.start) >= HELD_TRACE_FROM
         )  # fmt: skip
 
+    def _held_nodes(self, kept: _Kept) -> Arr:
+        """Which of a traced level's nodes take their general fire's value from
+        :class:`_HeldValues`: those whose attacker's submarines struck (the forward held
+        their general fire back), the split ones among them (no stored distribution)."""
+        on: Arr = self._striking(kept.ii, kept.jj)[0] | (kept.ca < 0)
+        return on
+
     def _held_back_traced(self) -> bool:
         """Whether a traced solve holds general fire back and its chances backward
         mirrors it (:class:`_HeldValues`, compiled: numba loaded)."""
@@ -1358,9 +1367,7 @@ class NavalSolver:
         if rk is not None:
             only = np.flatnonzero(loud & A.flags[ii, 5] & d_calm)
             if len(only):
-                keys = (ii[only] << SHIFT) | jj[only]
-                at = np.minimum(np.searchsorted(rk, keys), max(len(rk) - 1, 0))
-                retreats = rk[at] == keys if len(rk) else np.zeros(len(only), dtype=bool)
+                retreats = _found(rk, (ii[only] << SHIFT) | jj[only])
                 loud[only[~retreats]] = False
                 back[only[retreats]] = True
         return loud, back
@@ -1511,6 +1518,8 @@ class NavalSolver:
         s_part = np.flatnonzero(live & (p0 != 1.0))
         g_part = np.flatnonzero(~stale & ~(a_still & D.still[cd]) & (g_total != 0.0))
         parts.add(s_total[s_part], sa[s_part], sd[s_part])
+        # The attacker's results' lengths (a split node's: the states its casualties
+        # reach), for the work counted below.
         a_lens = A.res_len[ca]
         if split is not None and split.any():
             a_lens[split] = a_len
@@ -1709,7 +1718,7 @@ class NavalSolver:
             if held is not None:
                 # Where the attacker's submarines struck (the forward held general fire
                 # back): each entry's value once for every node that reaches it.
-                on = self._striking(ii, jj)[0] | (ca < 0)
+                on = self._held_nodes(level.kept)
                 b = np.empty(len(ii), dtype=complex)
                 if on.any():
                     b[on] = held.values(ii[on], jj[on], ca[on], cd[on], g_total[on],
@@ -2121,7 +2130,7 @@ def corrected(solver: NavalSolver, final: BattleSetup[float], traced: Tally[floa
     sorted_keys = np.sort(keys)
     for level in solver.trace:
         kept = level.kept
-        if kept is not None and kept.stale.any() and len(sorted_keys):
+        if kept is not None and kept.stale.any():
             stale = np.flatnonzero(kept.stale)
             there = stale[_found(sorted_keys, (kept.ii[stale] << SHIFT) | kept.jj[stale])]
             relabel += float(kept.ms[there].sum() + kept.g_total[there].sum())
@@ -2256,10 +2265,11 @@ class _HeldValues:
             kept = level.kept
             if kept is None or not len(kept.ii):
                 continue
-            on = solver._striking(kept.ii, kept.jj)[0] | (kept.ca < 0)
+            on = solver._held_nodes(kept)
             at = int(A.hp_arr[kept.ii[0]] + D.hp_arr[kept.jj[0]])
             np.maximum.at(self.last_use, kept.cd[on], at)
             np.add.at(self.most, kept.cd[on], kept.g_total[on])
+        self.most *= 1.0 + 1e-9  # (a sum's rounding: never below the mass it bounds)
 
         def memo() -> tuple[Arr, ...]:
             return (np.zeros(1024, dtype=np.int64), np.zeros(1024, dtype=complex), np.zeros(n, dtype=np.int64),
@@ -2293,7 +2303,7 @@ class _HeldValues:
             both, level, np.ascontiguousarray(split), cd, np.ascontiguousarray(g, dtype=np.float64), D.hp_arr[jj], a_off,
             a_len, A.res_idx.data, A.res_p.data, c_off, c_len, u_off, u_n, air_off, air_n, A.chains.data, A._aseq_meta,
             A.dstore.data, A.dtail.data, A.slot_of, A.hp_arr, A.slot_hp(), D.res_off, D.res_len, D.res_idx.data,
-            D.res_p.data, TINY, self.last_use, self.most * (1.0 + 1e-9), self.vmemo, self.umemo,
+            D.res_p.data, TINY, self.last_use, self.most, self.vmemo, self.umemo,
         )  # fmt: skip
         out, self.vmemo, self.umemo = got
         return np.asarray(out)

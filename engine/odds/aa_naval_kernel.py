@@ -27,8 +27,8 @@ from engine.odds.compiled import borrowing as _borrowing
 from engine.odds.compiled import compiled as _compiled
 from engine.odds.compiled import prefetcher as _prefetcher
 
-# spread_held and spread_stored ask for the stored results of the part this many parts
-# on ahead.
+# The spreads, the chances backward and the held values ask for what the part (or
+# node) this many on reads, ahead of it.
 AHEAD = 2
 
 _prefetch: Any = _prefetcher()
@@ -292,33 +292,6 @@ def _slot_in(keys: Any, off: int, n: int, key: int) -> int:
 
 
 @_borrowing
-def _memo_put(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any, c: int, at: int, key: int,
-              val: complex) -> None:
-    """Put ``key`` and its value at ``at`` in block ``c`` of a memo (the block's keys
-    ascending), the block moved to the end of the pool, twice as big, when full (the
-    caller leaves room for that)."""
-    off = offs[c]
-    n = lens[c]
-    if n == caps[c]:
-        cap = max(16, 2 * caps[c])
-        new = used[0]
-        used[0] = new + cap
-        for x in range(n):
-            keys[new + x] = keys[off + x]
-            vals[new + x] = vals[off + x]
-        at = new + (at - off)
-        off = new
-        offs[c] = new
-        caps[c] = cap
-    for x in range(off + n, at, -1):
-        keys[x] = keys[x - 1]
-        vals[x] = vals[x - 1]
-    keys[at] = key
-    vals[at] = val
-    lens[c] = n + 1
-
-
-@_borrowing
 def _cut(tiny: float, most: float) -> float:
     """The least chance a product with mass at most ``most`` needs to reach ``tiny``."""
     return tiny / most if most > 0.0 else np.inf
@@ -433,6 +406,24 @@ def _pool_merge(keys: Any, vals: Any, offs: Any, lens: Any, caps: Any, used: Any
             j -= 1
     lens[c] = n + add
     return keys, vals
+
+
+@_compiled
+def _memo_merged(pk: Any, pv: Any, offs: Any, lens: Any, caps: Any, used: Any, keys: Any, vals: Any, n: int,
+                 shift: int, last_use: Any, level: int) -> tuple[Any, Any]:
+    """Keys ``keys[:n]`` (result << ``shift`` | item; ascending, distinct, none kept
+    yet) and their values merged into each result's block of a memo (pool ``pk``,
+    ``pv``: handed back, grown or compacted where it had to be)."""
+    mask = (1 << shift) - 1
+    lo = 0
+    while lo < n:
+        c = keys[lo] >> shift
+        hi = lo + 1
+        while hi < n and (keys[hi] >> shift) == c:
+            hi += 1
+        pk, pv = _pool_merge(pk, pv, offs, lens, caps, used, c, keys, vals, lo, hi, mask, last_use, level)
+        lo = hi
+    return pk, pv
 
 
 @_compiled
@@ -595,12 +586,11 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
             for e in range(nk):
                 acc += both[row, kept[e]] * kept_p[e]
             vals[x] = acc + rest
-    for q in range(parts):  # each result's new rows merged into its block at once
-        c = keys[starts[q]] >> 24
-        vk, vv = _pool_merge(vk, vv, voff, vlen, vcap, vused, c, keys, vals, starts[q], starts[q + 1], (1 << 24) - 1,
-                             last_use, level)  # fmt: skip
-    # 3. The states between worked out (those not the node's own kept).
+    vk, vv = _memo_merged(vk, vv, voff, vlen, vcap, vused, keys, vals, m, 24, last_use, level)
+    # 3. The states between worked out, and kept (not a node's own; each once: two
+    # nodes of a level may share one).
     u_val = np.empty(nu, dtype=both.dtype)
+    u_key = np.empty(nu, dtype=np.int64)  # result << 32 | state, or -1: a node's own
     for x in range(nu):
         acc = 0j
         total = 0.0
@@ -608,13 +598,19 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
             p = cell_p[y]
             total += p
             acc += p * (cell_v[y] if cell_ref[y] == 0 else vals[which[-1 - cell_ref[y]]])
-        u = acc + max(1.0 - total, 0.0) * 1j
-        u_val[x] = u
-        c = need_u[x] >> 1
-        b = need_b[x]
-        if need_u[x] & 1 and _kept_at(uk, uoff[c], ulen[c], b) < 0:  # (two nodes of a level may share it)
-            uk, uv = _pool_room(uk, uv, uoff, ulen, ucap, uused, 4 * (ulen[c] + 1) + 64, last_use, level)
-            _memo_put(uk, uv, uoff, ulen, ucap, uused, c, _slot_in(uk, uoff[c], ulen[c], b), b, u)
+        u_val[x] = acc + max(1.0 - total, 0.0) * 1j
+        u_key[x] = ((need_u[x] >> 1) << 32) | need_b[x] if need_u[x] & 1 else -1
+    by_u = np.argsort(u_key)
+    u_kept = np.empty(nu, dtype=np.int64)
+    u_kept_v = np.empty(nu, dtype=both.dtype)
+    mu = 0
+    for x in range(nu):
+        key = u_key[by_u[x]]
+        if key >= 0 and (mu == 0 or u_kept[mu - 1] != key):
+            u_kept[mu] = key
+            u_kept_v[mu] = u_val[by_u[x]]
+            mu += 1
+    uk, uv = _memo_merged(uk, uv, uoff, ulen, ucap, uused, u_kept, u_kept_v, mu, 32, last_use, level)
     # 4. Each node's value.
     out = np.empty(n, dtype=both.dtype)
     y = 0

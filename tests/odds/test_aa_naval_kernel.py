@@ -686,3 +686,47 @@ def test_a_table_refuses_a_state_with_more_hit_points_than_its_target() -> None:
     for hp_arr in ([2, 3, 0], [2, -1, 0]):  # a state above its target; one not numbered
         with pytest.raises(ValueError, match="more hit points than its target, or not numbered"):
             aa_naval_kernel.table_cells(*args, np.array(hp_arr, dtype=np.int64))
+
+
+def test_the_held_values_memo_merges_blocks_and_drops_those_no_longer_read() -> None:
+    # The chances backward's memo (aa_naval_kernel._memo_merged, _pool_merge, _pool_room):
+    # per result a block of ascending keys with their values, merged with each level's
+    # new keys, moved to the pool's end when it outgrows its room, and the pool compacted
+    # when full, dropping the blocks of results no later level reads (last_use below the
+    # level).  Against a dict of what was put, level by level, from a pool of 16 items so
+    # that it grows and compacts many times.
+    rng = np.random.default_rng(19)
+    results = 40
+    offs, lens, caps = (np.zeros(results, dtype=np.int64) for _ in range(3))
+    used = np.zeros(1, dtype=np.int64)
+    pk, pv = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=complex)
+    last_use = rng.integers(0, 30, results)
+    kept: dict[int, dict[int, complex]] = {}
+    for level in range(30):
+        fresh = {}
+        for c in rng.choice(results, 6, replace=False).tolist():
+            if last_use[c] < level:
+                continue  # nothing reads it any more
+            items = set(rng.choice(200, int(rng.integers(1, 30)), replace=False).tolist()) - set(kept.get(c, {}))
+            for item in items:
+                fresh[(c << 24) | item] = complex(rng.random(), rng.random())
+        keys = np.array(sorted(fresh), dtype=np.int64)
+        vals = np.array([fresh[k] for k in keys.tolist()], dtype=complex)
+        pk, pv = aa_naval_kernel._memo_merged(pk, pv, offs, lens, caps, used, keys, vals, len(keys), 24, last_use,
+                                              level)  # fmt: skip
+        for key, val in fresh.items():
+            kept.setdefault(key >> 24, {})[key & ((1 << 24) - 1)] = val
+        assert used[0] <= len(pk)
+        for c in range(results):
+            block = pk[offs[c] : offs[c] + lens[c]]
+            assert lens[c] <= caps[c]
+            assert np.all(np.diff(block) > 0), (level, c)
+            if lens[c]:  # a block kept holds exactly what was put in it
+                assert dict(zip(block.tolist(), pv[offs[c] : offs[c] + lens[c]].tolist())) == kept[c], (level, c)
+                assert aa_naval_kernel._kept_at(pk, offs[c], lens[c], int(block[-1])) == offs[c] + lens[c] - 1
+                assert aa_naval_kernel._kept_at(pk, offs[c], lens[c], int(block[-1]) + 1) == -1
+            elif c in kept:  # dropped: only once no level at or after this one reads it
+                assert last_use[c] < level, (level, c)
+                del kept[c]
+    assert any(last_use[c] < 29 and lens[c] == 0 for c in range(results))  # some were dropped
+    assert len(pk) > 16  # the pool grew
