@@ -880,9 +880,10 @@ def test_a_corrections_rounding_leftovers_are_one_rule_for_floats_and_tables() -
 
 
 def test_found_is_isin_by_a_binary_search() -> None:
-    # The correction's stale retreat pairs are looked up among the retreat pairs' keys,
-    # sorted once (aa_naval._found), as np.isin would: keys below, between, equal to and
-    # past the sorted ones, repeated, and a single sorted key.
+    # The correction's stale retreat pairs, and the pairs a retreat by win chance acts at,
+    # are looked up among the retreat pairs' keys sorted once (aa_naval._found), as
+    # np.isin would: keys below, between, equal to and past the sorted ones, repeated, a
+    # single sorted key, and none.
     import numpy as np
 
     from engine.odds.aa_naval import _found
@@ -892,6 +893,8 @@ def test_found_is_isin_by_a_binary_search() -> None:
         sorted_keys = np.sort(rng.choice(10_000, size=size, replace=False)).astype(np.int64)
         keys = np.concatenate((rng.integers(-5, 10_010, size=300), sorted_keys[:3], [sorted_keys[-1] + 1, -1]))
         assert np.array_equal(_found(sorted_keys, keys), np.isin(keys, sorted_keys)), size
+    nothing = _found(np.zeros(0, dtype=np.int64), np.arange(5))  # no retreat pair at all
+    assert nothing.dtype == bool and len(nothing) == 5 and not nothing.any()
 
 
 # Retreats by win chance where no side has a destroyer (both sides' submarines strike):
