@@ -30,6 +30,10 @@ from engine.odds.compiled import prefetcher as _prefetcher
 # The spreads, the chances backward and the held values ask for what the part (or
 # node) this many on reads, ahead of it.
 AHEAD = 2
+# The chances backward's held entries (held_values) are keyed result << ENTRY_ROW_BITS |
+# attacker row, as the forward's (engine.odds.aa_naval.ROW_BITS: the same width).
+ENTRY_ROW_BITS = 24
+ENTRY_ROW_MASK = (1 << ENTRY_ROW_BITS) - 1
 
 _prefetch: Any = _prefetcher()
 
@@ -273,8 +277,16 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
                 for m in range(n):
                     acc += row[kept[m]] * kept_p[m]
                 total += acc * a_p[i]
-        out[k] = complex(total.real, max(1.0 - a_sum * d_sum, 0.0) + total.imag)
+        out[k] = _with_rest(total, a_sum * d_sum)
     return out
+
+
+@_borrowing
+def _with_rest(acc: complex, total: float) -> complex:
+    """A value of the chances backward: ``acc`` (the chances it read times their cells'
+    values), its imaginary part also given what ``total`` (those chances' sum) lacks of 1
+    (the chances left out, and rounding)."""
+    return acc + max(1.0 - total, 0.0) * 1j
 
 
 @_borrowing
@@ -298,19 +310,31 @@ def _cut(tiny: float, most: float) -> float:
 
 
 @_borrowing
-def _entry_value(both: Any, row: int, c: int, d_off: Any, d_len: Any, d_idx: Any, d_p: Any, cut: float) -> complex:
-    """The value of the entry (attacker row ``row``, defender result ``c``): the sum of
-    the result's chances of at least ``cut`` times ``both`` at (``row``, each entry's
-    column); the imaginary part also gets the chances left out (and what the chances
-    lack of 1: rounding)."""
-    acc = 0j
+def _result_kept(c: int, cut: float, d_off: Any, d_len: Any, d_idx: Any, d_p: Any, kept: Any,
+                 kept_p: Any) -> tuple[int, float]:
+    """The entries of defender result ``c`` whose chance is at least ``cut`` (those the
+    forward may have spread): their columns into ``kept``, their chances into
+    ``kept_p``; how many, and their chances' sum."""
+    nk = 0
     total = 0.0
-    for m in range(d_off[c], d_off[c] + d_len[c]):
-        p = d_p[m]
-        if p >= cut:
-            acc += both[row, d_idx[m]] * p
-            total += p
-    return acc + max(1.0 - total, 0.0) * 1j
+    for e in range(d_off[c], d_off[c] + d_len[c]):
+        if d_p[e] >= cut:
+            kept[nk] = d_idx[e]
+            kept_p[nk] = d_p[e]
+            total += d_p[e]
+            nk += 1
+    return nk, total
+
+
+@_borrowing
+def _entry_value(both: Any, row: int, kept: Any, kept_p: Any, nk: int, total: float) -> complex:
+    """The value of the entry (attacker row ``row``, a defender result whose entries
+    kept are ``kept``, ``kept_p``, ``nk`` of them, chances summing to ``total``:
+    :func:`_result_kept`): their chances times ``both`` at (``row``, each column)."""
+    acc = 0j
+    for e in range(nk):
+        acc += both[row, kept[e]] * kept_p[e]
+    return _with_rest(acc, total)
 
 
 @_borrowing
@@ -322,21 +346,24 @@ def _kept_at(keys: Any, off: int, n: int, key: int) -> int:
 
 @_borrowing
 def _row_value(both: Any, row: int, c: int, own: bool, cut: float, d_off: Any, d_len: Any, d_idx: Any, d_p: Any,
-               vk: Any, vv: Any, voff: Any, vlen: Any, vals: Any, refs: Any, at: int, need_v: Any, nv: int) -> int:
+               kept: Any, kept_p: Any, vk: Any, vv: Any, voff: Any, vlen: Any, vals: Any, refs: Any, at: int,
+               need_v: Any, nv: int) -> int:
     """The value of attacker row ``row`` with defender result ``c`` into ``vals[at]``
     (``refs[at]`` 0): worked out where it is the node's own (``own``: its level's cell,
-    summed in closed form; not kept), read from the memo where kept there; else listed
-    in ``need_v`` (``refs[at]``: -1 - its place there).  Returns need_v's length."""
+    summed in closed form; not kept; ``kept``, ``kept_p``: room for the result's
+    entries), read from the memo where kept there; else listed in ``need_v``
+    (``refs[at]``: -1 - its place there).  Returns need_v's length."""
     refs[at] = 0
     if own:
-        vals[at] = _entry_value(both, row, c, d_off, d_len, d_idx, d_p, cut)
+        nk, total = _result_kept(c, cut, d_off, d_len, d_idx, d_p, kept, kept_p)
+        vals[at] = _entry_value(both, row, kept, kept_p, nk, total)
         return nv
     got = _kept_at(vk, voff[c], vlen[c], row)
     if got >= 0:
         vals[at] = vv[got]
         return nv
     refs[at] = -1 - nv
-    need_v[nv] = (c << 24) | row
+    need_v[nv] = (c << ENTRY_ROW_BITS) | row
     return nv + 1
 
 
@@ -465,13 +492,18 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
     item_w = np.empty(most_i)
     item_v = np.empty(most_i, dtype=both.dtype)
     item_ref = np.empty(most_i, dtype=np.int64)  # 0: value in item_v
-    need_v = np.empty(most_c + most_i, dtype=np.int64)  # result << 24 | row
+    need_v = np.empty(most_c + most_i, dtype=np.int64)  # result << ENTRY_ROW_BITS | row
     need_u = np.empty(most_i, dtype=np.int64)  # (result << 1 | kept) per state between worked out
     need_b = np.empty(most_i, dtype=np.int64)
     cell_at = np.empty(most_i + 1, dtype=np.int64)
     cell_p = np.empty(most_c)
     cell_v = np.empty(most_c, dtype=both.dtype)
     cell_ref = np.empty(most_c, dtype=np.int64)
+    longest = 1  # a defender result's entries, at most (room to keep them in)
+    for k in range(n):
+        longest = max(longest, d_len[cds[k]])
+    kept = np.empty(longest, dtype=np.int64)
+    kept_p = np.empty(longest)
     ni = 0
     nv = 0
     nu = 0
@@ -518,7 +550,8 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
                             cell_v[nc] = 1j
                         else:
                             nv = _row_value(both, row, c, hp[r] + jh >= level, _cut(tiny, most[c]), d_off, d_len, d_idx,
-                                            d_p, vk, vv, voff, vlen, cell_v, cell_ref, nc, need_v, nv)  # fmt: skip
+                                            d_p, kept, kept_p, vk, vv, voff, vlen, cell_v, cell_ref, nc, need_v,
+                                            nv)  # fmt: skip
                         nc += 1
                     nu += 1
                 ni += 1
@@ -530,7 +563,7 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
                 row = a_idx[e]
                 item_w[ni] = w
                 nv = _row_value(both, row, c, slot_hp[row] + jh >= level, _cut(tiny, most[c]), d_off, d_len, d_idx, d_p,
-                                vk, vv, voff, vlen, item_v, item_ref, ni, need_v, nv)  # fmt: skip
+                                kept, kept_p, vk, vv, voff, vlen, item_v, item_ref, ni, need_v, nv)  # fmt: skip
                 ni += 1
         item_end[k] = ni
     cell_at[nu] = nc
@@ -548,45 +581,27 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
     starts = np.empty(m + 1, dtype=np.int64)
     parts = 0
     for x in range(m):
-        if x == 0 or (keys[x] >> 24) != (keys[x - 1] >> 24):
+        if x == 0 or (keys[x] >> ENTRY_ROW_BITS) != (keys[x - 1] >> ENTRY_ROW_BITS):
             starts[parts] = x
             parts += 1
     starts[parts] = m
     mid = np.empty(parts, dtype=np.int64)
     for q in range(parts):
-        mid[q] = keys[(starts[q] + starts[q + 1]) // 2] & ((1 << 24) - 1)
+        mid[q] = keys[(starts[q] + starts[q + 1]) // 2] & ENTRY_ROW_MASK
     order = np.argsort(mid, kind="mergesort")
     vals = np.empty(m, dtype=both.dtype)
-    longest = 1
-    for q in range(parts):
-        longest = max(longest, d_len[keys[starts[q]] >> 24])
-    kept = np.empty(longest, dtype=np.int64)
-    kept_p = np.empty(longest)
     for t in range(parts):
         if t + AHEAD < parts:
-            ahead = keys[starts[order[t + AHEAD]]] >> 24
+            ahead = keys[starts[order[t + AHEAD]]] >> ENTRY_ROW_BITS
             _ask_ahead(d_idx, d_p, d_off[ahead], d_len[ahead])
         q = order[t]
-        c = keys[starts[q]] >> 24
+        c = keys[starts[q]] >> ENTRY_ROW_BITS
         # The result's entries the forward may have spread: at least TINY times the
-        # most mass its entries could merge (most[c]).
-        cut = _cut(tiny, most[c])
-        nk = 0
-        total = 0.0
-        for e in range(d_off[c], d_off[c] + d_len[c]):
-            if d_p[e] >= cut:
-                kept[nk] = d_idx[e]
-                kept_p[nk] = d_p[e]
-                total += d_p[e]
-                nk += 1
-        rest = max(1.0 - total, 0.0) * 1j
+        # most mass its entries could merge (most[c]); read once for all its rows.
+        nk, total = _result_kept(c, _cut(tiny, most[c]), d_off, d_len, d_idx, d_p, kept, kept_p)
         for x in range(starts[q], starts[q + 1]):
-            row = keys[x] & ((1 << 24) - 1)
-            acc = 0j
-            for e in range(nk):
-                acc += both[row, kept[e]] * kept_p[e]
-            vals[x] = acc + rest
-    vk, vv = _memo_merged(vk, vv, voff, vlen, vcap, vused, keys, vals, m, 24, last_use, level)
+            vals[x] = _entry_value(both, keys[x] & ENTRY_ROW_MASK, kept, kept_p, nk, total)
+    vk, vv = _memo_merged(vk, vv, voff, vlen, vcap, vused, keys, vals, m, ENTRY_ROW_BITS, last_use, level)
     # 3. The states between worked out, and kept (not a node's own; each once: two
     # nodes of a level may share one).
     u_val = np.empty(nu, dtype=both.dtype)
@@ -598,7 +613,7 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
             p = cell_p[y]
             total += p
             acc += p * (cell_v[y] if cell_ref[y] == 0 else vals[which[-1 - cell_ref[y]]])
-        u_val[x] = acc + max(1.0 - total, 0.0) * 1j
+        u_val[x] = _with_rest(acc, total)
         u_key[x] = ((need_u[x] >> 1) << 32) | need_b[x] if need_u[x] & 1 else -1
     by_u = np.argsort(u_key)
     u_kept = np.empty(nu, dtype=np.int64)
@@ -628,7 +643,7 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
             else:
                 acc += w * u_val[ref - 1]
         y = item_end[k]
-        out[k] = acc + max(1.0 - total, 0.0) * 1j
+        out[k] = _with_rest(acc, total)
     return out, (vk, vv, voff, vlen, vcap, vused), (uk, uv, uoff, ulen, ucap, uused)
 
 

@@ -695,6 +695,12 @@ def test_the_held_values_memo_merges_blocks_and_drops_those_no_longer_read() -> 
     # when full, dropping the blocks of results no later level reads (last_use below the
     # level).  Against a dict of what was put, level by level, from a pool of 16 items so
     # that it grows and compacts many times.
+    # Its keys are result << ENTRY_ROW_BITS | row, rows as wide as the forward's held
+    # entries' (aa_naval.ROW_BITS).
+    from engine.odds.aa_naval import ROW_BITS
+
+    bits = aa_naval_kernel.ENTRY_ROW_BITS
+    assert bits == ROW_BITS
     rng = np.random.default_rng(19)
     results = 40
     offs, lens, caps = (np.zeros(results, dtype=np.int64) for _ in range(3))
@@ -709,13 +715,13 @@ def test_the_held_values_memo_merges_blocks_and_drops_those_no_longer_read() -> 
                 continue  # nothing reads it any more
             items = set(rng.choice(200, int(rng.integers(1, 30)), replace=False).tolist()) - set(kept.get(c, {}))
             for item in items:
-                fresh[(c << 24) | item] = complex(rng.random(), rng.random())
+                fresh[(c << bits) | item] = complex(rng.random(), rng.random())
         keys = np.array(sorted(fresh), dtype=np.int64)
         vals = np.array([fresh[k] for k in keys.tolist()], dtype=complex)
-        pk, pv = aa_naval_kernel._memo_merged(pk, pv, offs, lens, caps, used, keys, vals, len(keys), 24, last_use,
+        pk, pv = aa_naval_kernel._memo_merged(pk, pv, offs, lens, caps, used, keys, vals, len(keys), bits, last_use,
                                               level)  # fmt: skip
         for key, val in fresh.items():
-            kept.setdefault(key >> 24, {})[key & ((1 << 24) - 1)] = val
+            kept.setdefault(key >> bits, {})[key & aa_naval_kernel.ENTRY_ROW_MASK] = val
         assert used[0] <= len(pk)
         for c in range(results):
             block = pk[offs[c] : offs[c] + lens[c]]
