@@ -1151,6 +1151,10 @@ def walk(
             g_row[:] = 0.0
             _clear(x2, tags)
             for d in range(ND):
+                # A pair with no mass of any step: nothing to do (no table written).
+                if (s != 0 and ps[d, r] == 0.0 and g_row[d] == 0.0 and tags[d] == 0 and x1[p, d, s] == 0.0
+                        and not (ysr and z0[d, r] != 0.0)):
+                    continue
                 i = yi[d]
                 k = yk[d]
                 # Steps 0 and 1 (and a pair nothing can change any more).
@@ -1242,13 +1246,13 @@ def walk(
                 lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, bits)
                 dropped += lost
                 work += n
-        # The end of the round.
-        for r in range(R):
-            ax = alive_x[r]
-            for d in range(ND):
+        # The end of the round (column by column: the table read along its rows).
+        for d in range(ND):
+            for r in range(R):
                 m = nxt[d, r]
                 if m == 0.0:
                     continue
+                ax = alive_x[r]
                 nxt[d, r] = 0.0
                 live, y_end, r_end, d_end, code = _fights(ax, alive_y[d], r, d, fire_x, gone, dive, back, shed,
                                                           fire_y, y_air, alive_x, yd)
