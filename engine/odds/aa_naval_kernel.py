@@ -567,13 +567,15 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
                 ni += 1
         item_end[k] = ni
     cell_at[nu] = nc
-    # 2. The entries not kept yet, each once, worked out by defender result and kept.
-    by = np.argsort(need_v[:nv])
+    # 2. The entries not kept yet, each once, worked out by defender result and kept
+    # (sorted by the radix sort: ~18 ns a key against ~78 for numba's argsort, 8.4
+    # million keys at 60 a side).
+    ordered, by = radix_sorted(need_v[:nv])
     keys = np.empty(nv, dtype=np.int64)
     which = np.empty(nv, dtype=np.int64)  # need_v's index -> its distinct key's
     m = 0
     for x in range(nv):
-        key = need_v[by[x]]
+        key = ordered[x]
         if m == 0 or keys[m - 1] != key:
             keys[m] = key
             m += 1
