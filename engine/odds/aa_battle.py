@@ -394,7 +394,9 @@ class BattleSetup(Generic[N]):
     def _retreating_states(self) -> frozenset[State]:
         """The attacker states of :attr:`retreat_at`'s pairs (memoised)."""
         if self._retreating is None:
-            self._retreating = frozenset(a for a, _ in self.retreat_at or ())
+            # (the numpy passes' decisions know them by number: aa_naval.NumberedPairs)
+            known = getattr(self.retreat_at, "attacker_states", None)
+            self._retreating = known() if known is not None else frozenset(a for a, _ in self.retreat_at or ())
         return self._retreating
 
     def calm(self, st: State, attacker: bool) -> bool:

@@ -36,7 +36,8 @@ spread; their mass is the error bound with the rounding drift of the total).
 from __future__ import annotations
 
 import mmap
-from typing import Any, Callable, Iterator, NamedTuple, cast
+from collections.abc import Set as AbstractSet
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -759,6 +760,51 @@ class _Numbered:
 # Both sides' numbered states and stored results (NavalSolver.sides), handed to a later
 # solve of the same battle to reuse.
 NumberedSides = tuple[_Numbered, _Numbered]
+_T = TypeVar("_T")
+
+
+class NumberedPairs(AbstractSet[tuple[State, State]]):
+    """The pairs a retreat by win chance retreats from, as the numpy passes decided them
+    (:func:`engine.odds.aa_retreat.retreat_pairs`): their keys (attacker number << SHIFT
+    | defender number, ascending) for the numbered sides that numbered them, read as a
+    set of pairs (attacker state, defender state).  The solve with the retreats, which
+    reuses those sides, takes the keys as they are (:meth:`keys_for`): making the
+    ~350,000 pairs of the slowest kind's retreat at 60 a side, then numbering them again,
+    was ~0.6 s of its 11 s (2026-12-07); the pairs are made only when asked for one by
+    one, and the attacker states among them from the keys."""
+
+    def __init__(self, keys: Arr, A: _Numbered, D: _Numbered) -> None:
+        self.keys = np.unique(keys)
+        self.A, self.D = A, D
+
+    def keys_for(self, A: _Numbered, D: _Numbered) -> Arr | None:
+        """The keys, when ``A`` and ``D`` are the sides that numbered them; else None."""
+        return self.keys if A is self.A and D is self.D else None
+
+    def attacker_states(self) -> frozenset[State]:
+        """The attacker states among the pairs."""
+        states = self.A.states
+        return frozenset(states[i] for i in np.unique(self.keys >> SHIFT).tolist())
+
+    def __contains__(self, pair: object) -> bool:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            return False
+        i, j = self.A.idx.get(pair[0]), self.D.idx.get(pair[1])
+        return i is not None and j is not None and bool(_found(self.keys, np.array([(i << SHIFT) | j]))[0])
+
+    def __iter__(self) -> Iterator[tuple[State, State]]:
+        A, D = self.A.states, self.D.states
+        mask = (1 << SHIFT) - 1
+        for key in self.keys.tolist():
+            yield A[key >> SHIFT], D[key & mask]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[_T]) -> AbstractSet[_T]:
+        """What set operations (``|``, ``^``, ``-``, ``&``) make: plain frozensets."""
+        return frozenset(it)
 
 
 def _restricted(target: _Numbered, ts: Arr, fmeta: Arr) -> Arr:
@@ -1294,9 +1340,12 @@ class NavalSolver:
         self.sides: NumberedSides = (self.A, self.D)
         # A retreat by win chance: its pairs' keys, sorted (see _loud).
         self._retreat_keys: Arr | None = None
-        if setup.retreat_at is not None:
-            keys = [(self.A.number(a) << SHIFT) | self.D.number(d) for a, d in setup.retreat_at]
-            self._retreat_keys = np.sort(np.array(keys, dtype=np.int64))
+        at = setup.retreat_at
+        if at is not None:
+            got = at.keys_for(self.A, self.D) if isinstance(at, NumberedPairs) else None
+            if got is None:  # pairs of states: numbered here
+                got = np.sort(np.array([(self.A.number(a) << SHIFT) | self.D.number(d) for a, d in at], dtype=np.int64))
+            self._retreat_keys = got
         self._cells_counted = self.A.cells + self.D.cells
         self._settled: dict[int, tuple[str | None, int, int]] = {}
         # Per defender state: -2 not looked at yet, -1 not lost for sure, else the number

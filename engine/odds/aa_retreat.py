@@ -38,6 +38,7 @@ the retreat rule itself is not folded into it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from engine.odds.aa_battle import ATTACKER, TINY, BattleSetup, Tally, Work, retreat_band, too_many_states
@@ -133,7 +134,7 @@ def _forward(setup: BattleSetup[N], max_states: int | None) -> dict[Pair, Kept[N
 def retreat_pairs(
     setup: BattleSetup[N], threshold: N, max_states: int | None = None, *, vectorised: bool = True,
     sides: list[NumberedSides] | None = None, work: Work | None = None, battle: list[Tally[float]] | None = None,
-) -> tuple[frozenset[Pair], float]:
+) -> tuple[AbstractSet[Pair], float]:
     """The pairs (after a round, both sides fighting) from which the attacker retreats,
     and the bound on what decisions left open could change (0 in exact fractions).
     In decimals, when round 1 is like any other (:meth:`GeneralEngine.plain_starts`),
@@ -152,9 +153,10 @@ def retreat_pairs(
         solver, arrays = _traced_pass(setup, starts, traced, max_states, work)
         if sides is not None:
             sides.append(solver.sides)
+        from engine.odds.aa_naval import SHIFT, NumberedPairs
+
         back, unsure = _verdicts(arrays[2], arrays[3], arrays[4], float(threshold))
-        A, D = solver.A.states, solver.D.states
-        pairs = frozenset((A[i], D[j]) for i, j in zip(arrays[0][back].tolist(), arrays[1][back].tolist()))
+        pairs: AbstractSet[Pair] = NumberedPairs((arrays[0][back] << SHIFT) | arrays[1][back], solver.A, solver.D)
         if battle is not None:
             from dataclasses import replace
 

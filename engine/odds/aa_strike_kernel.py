@@ -441,7 +441,7 @@ def _x1_taken(x1: Any, x1n: Any, p: int, d: int, s: int) -> float:
     its retreats, 3.7 million products, took 122 ms; 2026-12-07)."""
     if x1n[p, d] == 0:
         return 0.0
-    m = x1[p, d, s]
+    m: float = x1[p, d, s]
     if m != 0.0:
         x1[p, d, s] = 0.0
         x1n[p, d] -= 1

@@ -1567,3 +1567,34 @@ def test_a_big_landings_retreat_in_the_merged_table_engine_is_the_general_engine
     for who in ("attacker", "defender"):
         assert merged.fight_on_losses["expected_ipc_loss"][who] == pytest.approx(
             general.fight_on_losses["expected_ipc_loss"][who], abs=1e-9)
+
+
+def test_numbered_retreat_pairs_read_as_the_pairs_of_states_they_number() -> None:
+    """The numpy passes' decisions (engine.odds.aa_naval.NumberedPairs) are the set of
+    pairs of states their keys number, and the solve with the retreats that reuses the
+    sides which numbered them takes the keys as they are; a set of the same pairs made
+    of states gives it the same keys."""
+    import numpy as np
+
+    from engine.odds.aa_naval import SHIFT, NavalSolver, NumberedPairs
+
+    battle = AABattle.parse("4 sub, 1 des, 1 cru", "2 des, 2 cru, 1 car, 2 fig", mode="sea", retreat_chance=40)
+    setup, _ = setup_battle(battle, 1.0)
+    found: list[Any] = []
+    pairs, _ = retreat_pairs(setup, 0.4, sides=found)
+    assert isinstance(pairs, NumberedPairs)
+    plain = frozenset(iter(pairs))
+    assert len(plain) == len(pairs) > 10
+    assert all(pair in pairs for pair in plain)
+    A, D = found[0]
+    outside = [(a, d) for a in A.states for d in D.states if (a, d) not in plain]
+    assert outside and not any(pair in pairs for pair in outside[:200])
+    assert "not a pair" not in pairs and (A.states[0],) not in pairs
+    assert not pairs ^ plain and isinstance(pairs | plain, frozenset) and pairs == plain
+    assert pairs.attacker_states() == frozenset(a for a, _ in plain)
+    assert sorted(pairs.keys.tolist()) == sorted((A.idx[a] << SHIFT) | D.idx[d] for a, d in plain)
+    solver = NavalSolver(replace(setup, retreat_at=pairs), sides=found[0])
+    assert solver._retreat_keys is pairs.keys
+    again = NavalSolver(replace(setup, retreat_at=plain), sides=found[0])
+    assert np.array_equal(again._retreat_keys, pairs.keys)
+    assert pairs.keys_for(A, D) is pairs.keys and pairs.keys_for(D, A) is None
