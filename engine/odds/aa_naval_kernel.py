@@ -618,6 +618,8 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
         mid[q] = keys[(starts[q] + starts[q + 1]) // 2] & ENTRY_ROW_MASK
     order = np.argsort(mid, kind="mergesort")
     vals = np.empty(m, dtype=both.dtype)
+    both_flat = both.reshape(-1)
+    ncol = both.shape[1]
     for t in range(parts):
         if t + AHEAD < parts:
             ahead = keys[starts[order[t + AHEAD]]] >> ENTRY_ROW_BITS
@@ -628,6 +630,10 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
         # most mass its entries could merge (most[c]); read once for all its rows.
         nk, total = _result_kept(c, _cut(tiny, most[c]), d_off, d_len, d_idx, d_p, kept, kept_p)
         for x in range(starts[q], starts[q + 1]):
+            if x + 2 < starts[q + 1]:  # the row after next's cells asked for while this one is summed
+                at = (keys[x + 2] & ENTRY_ROW_MASK) * ncol
+                for e in range(nk):
+                    _prefetch(both_flat, at + kept[e])
             vals[x] = _entry_value(both, keys[x] & ENTRY_ROW_MASK, kept, kept_p, nk, total)
     vk, vv = _memo_merged(vk, vv, voff, vlen, vcap, vused, keys, vals, m, ENTRY_ROW_BITS, last_use, level)
     # 3. The states between worked out, and kept (not a node's own; each once: two
