@@ -59,6 +59,10 @@ ATT, DEF, DRAW, STALE, BACK, DIVE = 0, 1, 2, 3, 4, 5  # the attacker retreated; 
 # The sweeps of solve and walk read a row's round starts a column apart (ps[d, r]: a
 # row's length, another page each): asked for this many columns ahead.
 SWEEP_AHEAD = 16
+# The chances backward asks for the values step 4 will read this many columns ahead, at
+# most PULL_SPAN of them (a pair's later rows).
+CHANCE_AHEAD = 4
+PULL_SPAN = 40
 _prefetch: Any = _prefetcher()
 
 
@@ -1598,6 +1602,9 @@ def chances(
     flagged = back.shape[0] > 0
     _check_traced(visits, tagb, reach, marks, S, P, ND)
     met = tagb  # rows x columns: read along a row
+    RR = (S + 1) * W
+    lo_flat = lo_s.reshape(-1)
+    hi_flat = hi_s.reshape(-1)
     work = 0
     for r in backward_rows(S, P, BACK_BLOCK):
         if work > budget:
@@ -1613,6 +1620,14 @@ def chances(
         f_stay = p == P
         joint = p < q
         for d in range(ND - 1, -1, -1):
+            # The later rows' values step 4 reads at the column CHANCE_AHEAD on (one run of
+            # the tables by column, written a block of rows before: out of the caches).
+            d2 = d - CHANCE_AHEAD
+            if d2 >= 0 and not f_stay and met[r, d2] != 0:
+                at = d2 * RR + r + 1
+                for x in range(0, min(P - p, PULL_SPAN), 8):
+                    _prefetch(lo_flat, at + x)
+                    _prefetch(hi_flat, at + x)
             tb = met[r, d]
             if tb == 0:  # never processed: anything (its other values are so already)
                 vg_lo[d] = 0.0
