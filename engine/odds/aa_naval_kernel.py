@@ -256,6 +256,8 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
     out = np.zeros(scale.shape[0], dtype=both.dtype)
     kept, kept_p = _room(d_ids, d_len)
     parts = scale.shape[0]
+    both_flat = both.reshape(-1)
+    ncol = both.shape[1]
     for k in range(parts):
         if k + AHEAD < parts:
             _ask_ahead(a_idx, a_p, a_off[a_ids[k + AHEAD]], a_len[a_ids[k + AHEAD]])
@@ -271,6 +273,10 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
         a_sum = 0.0
         total = 0j
         for i in range(a0, a1):
+            if i + 2 < a1:  # the cells of the entry after next asked for (as held_values does)
+                at = a_idx[i + 2] * ncol
+                for m in range(n):
+                    _prefetch(both_flat, at + kept[m])
             if a_p[i] * s >= tiny:
                 a_sum += a_p[i]
                 row = both[a_idx[i]]
