@@ -162,6 +162,16 @@ def _ask_ahead(idx: Any, p: Any, at: int, n: int) -> None:
         _prefetch(p, at + x)
 
 
+@_borrowing
+def _ask_cells(flat: Any, at: int, cols: Any, n: int) -> None:
+    """Ask for the cells ``at + cols[:n]`` of a table read as ``flat`` (a row's kept
+    columns), without waiting: the chances backwards read a row's cells scattered over
+    a table far bigger than the caches, the row after next asked for while one is
+    summed (:func:`held_values`, :func:`bilinear_stored`)."""
+    for m in range(n):
+        _prefetch(flat, at + cols[m])
+
+
 @_compiled
 def spread_stored(table: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a_idx: Any, a_p: Any, d_ids: Any,
                   d_off: Any, d_len: Any, d_idx: Any, d_p: Any, tiny: float) -> float:
@@ -273,10 +283,8 @@ def bilinear_stored(both: Any, scale: Any, a_ids: Any, a_off: Any, a_len: Any, a
         a_sum = 0.0
         total = 0j
         for i in range(a0, a1):
-            if i + 2 < a1:  # the cells of the entry after next asked for (as held_values does)
-                at = a_idx[i + 2] * ncol
-                for m in range(n):
-                    _prefetch(both_flat, at + kept[m])
+            if i + 2 < a1:  # the cells of the entry after next asked for
+                _ask_cells(both_flat, a_idx[i + 2] * ncol, kept, n)
             if a_p[i] * s >= tiny:
                 a_sum += a_p[i]
                 row = both[a_idx[i]]
@@ -637,9 +645,7 @@ def held_values(both: Any, level: int, split: Any, cds: Any, g: Any, j_hp: Any, 
         nk, total = _result_kept(c, _cut(tiny, most[c]), d_off, d_len, d_idx, d_p, kept, kept_p)
         for x in range(starts[q], starts[q + 1]):
             if x + 2 < starts[q + 1]:  # the row after next's cells asked for while this one is summed
-                at = (keys[x + 2] & ENTRY_ROW_MASK) * ncol
-                for e in range(nk):
-                    _prefetch(both_flat, at + kept[e])
+                _ask_cells(both_flat, (keys[x + 2] & ENTRY_ROW_MASK) * ncol, kept, nk)
             vals[x] = _entry_value(both, keys[x] & ENTRY_ROW_MASK, kept, kept_p, nk, total)
     vk, vv = _memo_merged(vk, vv, voff, vlen, vcap, vused, keys, vals, m, ENTRY_ROW_BITS, last_use, level)
     # 3. The states between worked out, and kept (not a node's own; each once: two

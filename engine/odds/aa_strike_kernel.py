@@ -437,6 +437,15 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
 
 
 @_borrowing
+def _ask_column(ps_flat: Any, d: int, ND: int, R: int, r: int) -> None:
+    """Ask for row ``r``'s round start SWEEP_AHEAD columns on (``ps_flat``: the round
+    starts, columns x ``R`` rows), as the sweeps of :func:`solve` and :func:`walk` read
+    a row's pairs a row's length apart."""
+    if d + SWEEP_AHEAD < ND:
+        _prefetch(ps_flat, (d + SWEEP_AHEAD) * R + r)
+
+
+@_borrowing
 def _x1_taken(x1: Any, x1n: Any, p: int, d: int, s: int) -> float:
     """The mass step 2 left at ``x1[p, d, s]``, taken out, read only where ``x1n[p, d]``
     (:func:`_unrestricted`) says some cell of (p, d) holds one: a row's pairs are a
@@ -970,8 +979,7 @@ def solve(
             ax = alive_x[r]
             f_stay = p == P  # none of X's other steps left: Y's aircraft hits land nowhere
             for d in range(ND):
-                if d + SWEEP_AHEAD < ND:
-                    _prefetch(ps_flat, (d + SWEEP_AHEAD) * R + r)
+                _ask_column(ps_flat, d, ND, R, r)
                 sx = ps[d, r]
                 gx = g_row[d]
                 xu = _x1_taken(x1, x1n, p, d, s)
@@ -1187,8 +1195,7 @@ def walk(
             g_row[:] = 0.0
             _clear(x2, tags)
             for d in range(ND):
-                if d + SWEEP_AHEAD < ND:
-                    _prefetch(ps_flat, (d + SWEEP_AHEAD) * R + r)
+                _ask_column(ps_flat, d, ND, R, r)
                 # A pair with no mass of any step: nothing to do (no table written).
                 if (s != 0 and ps[d, r] == 0.0 and g_row[d] == 0.0 and tags[d] == 0
                         and (x1n[p, d] == 0 or x1[p, d, s] == 0.0) and not (ysr and z0[d, r] != 0.0)):
@@ -1602,7 +1609,7 @@ def chances(
     flagged = back.shape[0] > 0
     _check_traced(visits, tagb, reach, marks, S, P, ND)
     met = tagb  # rows x columns: read along a row
-    RR = (S + 1) * W
+    R = (S + 1) * W
     lo_flat = lo_s.reshape(-1)
     hi_flat = hi_s.reshape(-1)
     work = 0
@@ -1624,7 +1631,7 @@ def chances(
             # the tables by column, written a block of rows before: out of the caches).
             d2 = d - CHANCE_AHEAD
             if d2 >= 0 and not f_stay and met[r, d2] != 0:
-                at = d2 * RR + r + 1
+                at = d2 * R + r + 1
                 for x in range(0, min(P - p, PULL_SPAN), 8):
                     _prefetch(lo_flat, at + x)
                     _prefetch(hi_flat, at + x)
