@@ -1174,7 +1174,7 @@ def _run(
 
         # A retreat by win chance: the first solve's stored results (sides) are reused.
         general = GeneralEngine(setup, max_states=max_states, work=work, sides=sides)
-        tally = general.run(limit, pairs=keep_pairs, retreats=fights_on)
+        tally = general.run(limit, pairs=keep_pairs, retreats=fights_on, strafe=battle.strafes)
     else:
         raise ValueError(f"unknown engine {engine}")
     tally.dropped += unsure

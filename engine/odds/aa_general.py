@@ -200,10 +200,13 @@ class GeneralEngine(Generic[N]):
 
     # -- the whole battle ---------------------------------------------------------------------
 
-    def run(self, rounds: int | None = None, pairs: bool = False, retreats: bool = False) -> Tally[N]:
+    def run(self, rounds: int | None = None, pairs: bool = False, retreats: bool = False,
+            strafe: bool = False) -> Tally[N]:
         """The battle, or its first ``rounds`` rounds; with ``pairs`` the pairs of
         states still fighting after the last of them are kept (``Tally.pairs``), with
-        ``retreats`` those the attacker retreated from (``Tally.retreats``)."""
+        ``retreats`` those the attacker retreated from (``Tally.retreats``); a
+        ``strafe``: what still fights after the last round retreats (A-10.15), which
+        the strike pass's round walk may add up with its other retreats."""
         setup = self.setup
         tally: Tally[N] = Tally.empty(self.unit)
         if pairs:
@@ -217,7 +220,7 @@ class GeneralEngine(Generic[N]):
             from engine.odds.aa_naval import NavalSolver  # numpy: float mode only
 
             after = self.plain_pairs(tally)
-            if self._strike_solve(after, tally, rounds):
+            if self._strike_solve(after, tally, rounds, strafe=strafe):
                 return tally.add_drift()
             solver = NavalSolver(setup, self.max_states, self.seen, self.sides, work=self.work)
             if rounds is None:
@@ -234,7 +237,7 @@ class GeneralEngine(Generic[N]):
             if retreats:
                 trial.retreats = {}
             begun = self.plain_pairs(trial)
-            if self._strike_solve(begun, trial, rounds, starts=True):
+            if self._strike_solve(begun, trial, rounds, starts=True, strafe=strafe):
                 return trial.add_drift()
         for start in setup.starts:
             a, d = start.attacker, start.defender
@@ -337,12 +340,12 @@ class GeneralEngine(Generic[N]):
                                      setup.takes(a3))  # fmt: skip
 
     def _strike_solve(self, after: dict[Pair, Any], tally: Tally[Any], rounds: int | None,
-                      starts: bool = False) -> bool:
+                      starts: bool = False, strafe: bool = False) -> bool:
         """Solve from ``after`` (or walk ``rounds`` rounds) in the compiled pass of
         :mod:`engine.odds.aa_strike` when the battle is one where a side's submarines
         strike every round (float mode); False (nothing recorded) otherwise.
         ``starts``: ``after`` are round 1's starts, where a retreat by win chance
-        (``retreat_at``) does not act yet."""
+        (``retreat_at``) does not act yet; ``strafe``: as :meth:`run`'s."""
         from engine.odds import aa_strike  # numpy; its kernel numba, compiled on first use
 
         setup: Any = self.setup
@@ -350,7 +353,7 @@ class GeneralEngine(Generic[N]):
             return False
         solver = aa_strike.StrikeSolver(setup, self.max_states, self.seen, work=self.work)
         if rounds is not None:
-            return solver.walk(after, rounds, tally, starts=starts)
+            return solver.walk(after, rounds, tally, starts=starts, strafe=strafe)
         seen = solver.solve(after, tally, starts=starts)
         if seen is None:
             return False

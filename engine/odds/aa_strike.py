@@ -739,28 +739,34 @@ class StrikeSolver:
         return _traced_air(self.air_units, int(self.air_lost.max(initial=0)), self.f)
 
     def walk(self, initial: dict[tuple[State, State], float], rounds: int, tally: Tally[float], *,
-             starts: bool = False) -> bool:
+             starts: bool = False, strafe: bool = False) -> bool:
         """``rounds`` rounds from ``initial`` (as :meth:`solve`), recording into ``tally``;
         whatever still fights after the last one is unfinished (with its pairs when
         ``tally.pairs`` is a dict: a second wave joins them).  False (nothing recorded)
-        when a starting state is not one of this battle's shape."""
+        when a starting state is not one of this battle's shape.  ``strafe``: what
+        still fights after the last round retreats (A-10.15; the caller relabels it):
+        the last round may then count the pairs the retreat rule takes back as still
+        fighting (a retreat either way, the same states)."""
         back = self._back()
         ps = None if back is None else self._place(initial, tally, tables=5 if self.ys else 4, starts=starts)
         if ps is None or back is None:  # nothing recorded
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
-        ends_x, ends_y, fought, dropped, work = walk(*self._args(), ps, back, rounds, TINY, self._budget(), self.yb,
-                                                     self._stage0(ps), self._moved(ps, nxt=True),
-                                                     *self._destroyers())  # fmt: skip
+        # No second wave joins the pairs still fighting: each side's share of them is
+        # enough (the kernel adds up some of them so, ``left_x``, ``left_y``).
+        apart = not isinstance(tally.pairs, dict)
+        ends_x, ends_y, fought, dropped, work, left_x, left_y = walk(
+            *self._args(), ps, back, rounds, TINY, self._budget(), self.yb, self._stage0(ps),
+            self._moved(ps, nxt=True), *self._destroyers(), apart, strafe)  # fmt: skip
         self.work.add(work)
         self._record(ends_x, ends_y, tally)
         # What still fights after the last round: unfinished.
         cols, rows = np.nonzero(ps)
         m = ps[cols, rows]
-        tally.outcome[UNFINISHED] += float(m.sum())
-        x_sums = np.bincount(rows, m, minlength=ps.shape[1])
-        y_sums = np.bincount(cols, m, minlength=ps.shape[0])
+        tally.outcome[UNFINISHED] += float(m.sum()) + float(left_x.sum())
+        x_sums = np.bincount(rows, m, minlength=ps.shape[1]) + left_x
+        y_sums = np.bincount(cols, m, minlength=ps.shape[0]) + left_y
         att, dfn = (x_sums, y_sums) if self.x_attacks else (y_sums, x_sums)
         self._add_ends(att, dfn, tally)
         if isinstance(tally.pairs, dict):

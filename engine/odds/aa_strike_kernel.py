@@ -762,14 +762,17 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
 
 
 @_borrowing
-def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
-              f: Any, ladder: Any, bits: Any) -> tuple[float, int]:
+def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, col: Any, fb: Any,
+              f: Any, ladder: Any, bits: Any) -> tuple[float, int, float]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
     aircraft hits (at least one; its aircraft at k - t rolling) move X along its other
     steps, each tag over its rung (:func:`_rung`), summed over the tags first (``fb``),
-    into ``into`` (columns x rows); ``(dropped, products)``."""
+    into ``col`` (by row: column d of the round starts, or X's share alone where only
+    each side's is wanted, :func:`walk`'s last round); ``(dropped, products, the mass
+    put there)``."""
     table = f[0]
     dropped = 0.0
+    put = 0.0
     n = 0
     lo = fb.shape[0]
     hi = 0
@@ -792,13 +795,13 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
     # tiny in all is left out when its pair is met (counted in ``dropped`` then), so
     # the contiguous part is one vectorised run.
     if hi >= lo:
-        col = into[d]
         top = min(hi, P - p)
         if top >= lo:
             base = np.uint64(lo)
             at = np.uint64(r + lo)
             for x in range(np.uint64(top - lo + 1)):
                 col[at + x] += fb[base + x]
+                put += fb[base + x]
                 fb[base + x] = 0.0
         rest = 0.0
         for nf in range(max(lo, P - p + 1), hi + 1):
@@ -806,7 +809,8 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
             fb[nf] = 0.0
         if rest != 0.0:
             col[r + P - p] += rest
-    return dropped, n
+            put += rest
+    return dropped, n, put
 
 
 @_borrowing
@@ -1136,8 +1140,8 @@ def solve(
                     if traced:
                         reach[r, d] = _top(x2, d, 0 if here else nt, owed + x1t * a0 + hstay)
                     # (here: the tags are in owed, x2 emptied by _owed)
-                    lost, n = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps, fb, f,
-                                        f_lad, bits)
+                    lost, n, _ = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps[d], fb,
+                                           f, f_lad, bits)
                     dropped += lost
                     work += n
     return ends_x, ends_y, rounds, dropped, seen, work
@@ -1150,12 +1154,20 @@ def walk(
     nxt_strike: Any, nxt_fire: Any, air_lost: Any, b: Any, a: Any, u: Any, f: Any,
     shed: Any, fire_y: Any, y_air: Any, ud: Any, xd: Any,
     ps: Any, back: Any, rounds: int, tiny: float, budget: int, yb: Any, z0: Any, moved: Any,
-    yd: Any, uy: Any, uyd: Any, quiet_b: Any,
-) -> tuple[Any, Any, float, float, int]:
+    yd: Any, uy: Any, uyd: Any, quiet_b: Any, apart: bool, strafe: bool,
+) -> tuple[Any, Any, float, float, int, Any, Any]:
     """``rounds`` rounds from the round-start masses ``ps`` (columns x rows, changed:
     what still fights after the last round is left there): ``(ends_x, ends_y, fought,
-    dropped, work)`` as :func:`solve`'s, the rounds fought (expected) and the products
-    made (checked against ``budget`` after each round).  A round is one sweep, as
+    dropped, work, left_x, left_y)``, the first as :func:`solve`'s, the rounds fought
+    (expected) and the products made (checked against ``budget`` after each round).
+    With ``apart`` only each side's share of what still fights after the last round is
+    wanted (no second wave joins its pairs): there, Y's aircraft hits from a pair whose
+    every outcome fights on (:func:`_fights_on`) are added up by X's row (``left_x``)
+    and by Y's column (``left_y``), by Y's aircraft rolling first (every outcome kept,
+    not only a rung's) instead of into the table, which the end of the round reads
+    again: the same shares, the strike battle's strafe after 3 rounds ~1/4 faster.  A
+    ``strafe`` (what fights on after the last round retreats, A-10.15) adds up so the
+    pairs the battle's retreat rule takes back too: a retreat either way.  A round is one sweep, as
     :func:`solve`'s, every move of the round going to a later row or column; "nothing
     hit" goes to the next round with the rest (no loop to close).  A pair nothing can
     change is a stalemate; at the end of the round the end-of-round rules act (a side
@@ -1182,9 +1194,17 @@ def walk(
     dropped = 0.0
     work = 0
     flagged = back.shape[0] > 0
-    for _ in range(rounds):
+    left_x = np.zeros(R)
+    left_y = np.zeros(ND)
+    plain = _plain_runs(alive_x, shed, dive, S, P)
+    top_hits = f[0].shape[1] - 1
+    by_air = np.zeros(f[0].shape[0])  # a row's last-round step 4 masses by Y's aircraft rolling
+    air_lo = by_air.shape[0]
+    air_hi = -1
+    for rnd in range(rounds):
         if work > budget:
             break
+        last = apart and rnd == rounds - 1
         for r in range(R):
             s = S - r // W
             p = r % W
@@ -1282,15 +1302,43 @@ def walk(
                 nt = tags[d]
                 if nt == 0:
                     continue
+                on = last and _fights_on(plain, r, min(P - p, top_hits), d, alive_y, gone, back, strafe)
                 if p == P:  # Y's aircraft hits land nowhere
                     for t in range(nt):
-                        nxt[d, r] += x2[d, t]
+                        if on:
+                            left_x[r] += x2[d, t]
+                            left_y[d] += x2[d, t]
+                        else:
+                            nxt[d, r] += x2[d, t]
+                    continue
+                if on:
+                    # Added up by Y's aircraft rolling first: spread once for the row
+                    # (below), every outcome kept (none below tiny left out).
+                    for t in range(nt):
+                        m = x2[d, t]
+                        kk = k - t
+                        by_air[kk] += m
+                        left_y[d] += m * f[5][kk, top_hits + 1]
+                        dropped += m * f[3][kk]
+                        air_lo = min(air_lo, kk)
+                        air_hi = max(air_hi, kk)
                     continue
                 for t in range(nt):
                     nxt[d, r] += x2[d, t] * f[0][k - t, 0]
-                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, bits)
+                lost, n, _ = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt[d], fb, f, f_lad, bits)
                 dropped += lost
                 work += n
+            # The row's last-round aircraft hits added up above: X's share by row.
+            for kk in range(air_lo, air_hi + 1):
+                m = by_air[kk]
+                if m == 0.0:
+                    continue
+                by_air[kk] = 0.0
+                for nf in range(f[1][kk], f[2][kk] + 1):
+                    left_x[r + min(nf, P - p)] += m * f[0][kk, nf]
+                work += f[2][kk] - f[1][kk] + 1
+            air_lo = by_air.shape[0]
+            air_hi = -1
         # The end of the round (column by column: the table read along its rows).
         for d in range(ND):
             for r in range(R):
@@ -1312,7 +1360,37 @@ def walk(
                     o = code if code >= 0 else _outcome(alive_x[r_end], y_end, x_attacks, defender_fought)
                     ends_x[o, r_end] += m
                     ends_y[o, d_end] += m
-    return ends_x, ends_y, fought, dropped, work
+    return ends_x, ends_y, fought, dropped, work, left_x, left_y
+
+
+@_compiled
+def _plain_runs(alive_x: Any, shed: Any, dive: Any, S: int, P: int) -> Any:
+    """Per row of X: how many rows from it on, with the same submarines, X is left at
+    by the end of a round without any end-of-round rule of its own acting (alive,
+    neither A-10.7's lone transports nor a dive, A-10.6, can act on it)."""
+    W = P + 1
+    R = (S + 1) * W
+    plain = np.zeros(R + 1, dtype=np.int64)
+    for r in range(R - 1, -1, -1):
+        if alive_x[r] and shed[r] < 0 and not dive[r]:
+            plain[r] = 1 + (plain[r + 1] if (r + 1) % W != 0 else 0)
+    return plain
+
+
+@_borrowing
+def _fights_on(plain: Any, r: int, top: int, d: int, alive_y: Any, gone: Any, back: Any, strafe: bool) -> bool:
+    """Whether every pair Y's aircraft hits take (row r, column d) to (rows r to r +
+    ``top``, :func:`_plain_runs`) fights on after the round: Y there with no
+    end-of-round rule of its own that can act (A-10.7's lone transports), nor the
+    battle's retreat rule (``back``, empty for none) at any of them, unless it is a
+    ``strafe`` (what fights on retreats too)."""
+    if not alive_y[d] or gone[d] >= 0 or plain[r] <= top:
+        return False
+    if back.shape[0] > 0 and not strafe:
+        for x in range(top + 1):
+            if back[d, r + x]:
+                return False
+    return True
 
 
 # The backward pass's rows, in blocks of this many of X's other steps (``p``): see

@@ -16,7 +16,7 @@ import pytest
 from engine.core.errors import PlayerError
 from engine.odds import aa_strike
 from engine.odds.aa import AABattle, aa_odds, setup_battle
-from engine.odds.aa_battle import OUTCOMES, Tally
+from engine.odds.aa_battle import OUTCOMES, RETREAT, UNFINISHED, Tally
 from engine.odds.aa_general import GeneralEngine
 from engine.odds.aa_side import CAT_AIR
 from engine.odds.aa_strike_kernel import aircraft, land, unrestricted
@@ -235,6 +235,53 @@ def test_compiled_rounds_match_the_dict_walk_on_random_strike_battles(
         _assert_agree(new, numpy_walk, battle)
         assert new.rounds == pytest.approx(old.rounds, abs=1e-12)
     assert not passes
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_the_last_rounds_shares_added_up_by_side_are_those_of_its_pairs(
+    monkeypatch: pytest.MonkeyPatch, both: bool
+) -> None:
+    # With no second wave to join them, only each side's share of what still fights
+    # after the last round is wanted: the round walk adds Y's aircraft hits up by side
+    # there instead of into the table (every outcome kept). The same shares and outcomes
+    # as the walk that keeps every pair; a strafe's (A-10.15: what still fights after
+    # it retreats) counts the pairs the battle's retreat rule takes back with them, a
+    # retreat either way.
+    from engine.odds import aa_strike_kernel
+
+    added: list[float] = []
+    kernel = aa_strike_kernel.walk
+
+    def counted(*args: Any) -> Any:
+        got = kernel(*args)
+        added.append(float(got[5].sum()))
+        return got
+
+    monkeypatch.setattr(aa_strike_kernel, "walk", counted)
+    moved = walked = 0
+    battles = _both_battles(8, 16) if both else _battles(77, 28)
+    for n, battle in enumerate(battles):
+        battle = replace(battle, retreat_below=2 + n % 4)  # the attacker's own retreat rule
+        setup, _ = setup_battle(battle, 1.0)
+        rounds = 1 + n % 3
+        before = len(added)
+        kept, apart, strafe = (GeneralEngine(setup).run(rounds, pairs=pairs, strafe=strafes)
+                               for pairs, strafes in ((True, False), (False, False), (False, True)))  # fmt: skip
+        if len(added) == before:  # settled before any round walk (its starts below the rule)
+            continue
+        walked += 1
+        assert len(added) == before + 3 and added[-3] == 0.0, battle  # the pairs kept: none added up
+        assert kept.pairs is not None and apart.pairs is None, battle
+        _assert_agree(apart, kept, battle)
+        for outcome in OUTCOMES:
+            if outcome not in (RETREAT, UNFINISHED):
+                assert strafe.outcome[outcome] == pytest.approx(kept.outcome[outcome], abs=1e-12), (battle, outcome)
+        both_ways = strafe.outcome[RETREAT] + strafe.outcome[UNFINISHED]
+        assert both_ways == pytest.approx(kept.outcome[RETREAT] + kept.outcome[UNFINISHED], abs=1e-12), battle
+        close(strafe.attacker_end, kept.attacker_end)
+        close(strafe.defender_end, kept.defender_end)
+        moved += strafe.outcome[RETREAT] < kept.outcome[RETREAT] - 1e-9
+    assert walked >= len(battles) // 2 and sum(added) > 0.5 and moved >= 3, (walked, moved)
 
 
 @pytest.mark.parametrize(
