@@ -753,8 +753,9 @@ class StrikeSolver:
             return False
         from engine.odds.aa_strike_kernel import walk  # numba: compiled on first use
 
-        # No second wave joins the pairs still fighting: each side's share of them is
-        # enough (the kernel adds up some of them so, ``left_x``, ``left_y``).
+        # Where no second wave joins the pairs still fighting (no dict of pairs to fill),
+        # each side's share of them is enough: the kernel adds up some of them so
+        # (``left_x``, ``left_y``), the others it leaves in ``ps`` as before.
         apart = not isinstance(tally.pairs, dict)
         ends_x, ends_y, fought, dropped, work, left_x, left_y = walk(
             *self._args(), ps, back, rounds, TINY, self._budget(), self.yb, self._stage0(ps),

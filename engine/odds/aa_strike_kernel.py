@@ -762,17 +762,14 @@ def _owed(x2: Any, d: int, nt: int, k: int, p: int, P: int, lost_air: Any, ring:
 
 
 @_borrowing
-def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, col: Any, fb: Any,
-              f: Any, ladder: Any, bits: Any) -> tuple[float, int, float]:
+def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: int, into: Any, fb: Any,
+              f: Any, ladder: Any, bits: Any) -> tuple[float, int]:
     """Step 4 from the row's ``x2[d, t]`` (t < ``nt``; ``own`` added to tag 0): Y's
     aircraft hits (at least one; its aircraft at k - t rolling) move X along its other
     steps, each tag over its rung (:func:`_rung`), summed over the tags first (``fb``),
-    into ``col`` (by row: column d of the round starts, or X's share alone where only
-    each side's is wanted, :func:`walk`'s last round); ``(dropped, products, the mass
-    put there)``."""
+    into ``into`` (columns x rows); ``(dropped, products)``."""
     table = f[0]
     dropped = 0.0
-    put = 0.0
     n = 0
     lo = fb.shape[0]
     hi = 0
@@ -795,13 +792,13 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
     # tiny in all is left out when its pair is met (counted in ``dropped`` then), so
     # the contiguous part is one vectorised run.
     if hi >= lo:
+        col = into[d]
         top = min(hi, P - p)
         if top >= lo:
             base = np.uint64(lo)
             at = np.uint64(r + lo)
             for x in range(np.uint64(top - lo + 1)):
                 col[at + x] += fb[base + x]
-                put += fb[base + x]
                 fb[base + x] = 0.0
         rest = 0.0
         for nf in range(max(lo, P - p + 1), hi + 1):
@@ -809,8 +806,7 @@ def _aircraft(x2: Any, d: int, nt: int, own: float, k: int, p: int, P: int, r: i
             fb[nf] = 0.0
         if rest != 0.0:
             col[r + P - p] += rest
-            put += rest
-    return dropped, n, put
+    return dropped, n
 
 
 @_borrowing
@@ -1140,8 +1136,8 @@ def solve(
                     if traced:
                         reach[r, d] = _top(x2, d, 0 if here else nt, owed + x1t * a0 + hstay)
                     # (here: the tags are in owed, x2 emptied by _owed)
-                    lost, n, _ = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps[d], fb,
-                                           f, f_lad, bits)
+                    lost, n = _aircraft(x2, d, 0 if here else nt, owed + x1t * a0 + hstay, k, p, P, r, ps, fb, f,
+                                        f_lad, bits)
                     dropped += lost
                     work += n
     return ends_x, ends_y, rounds, dropped, seen, work
@@ -1304,17 +1300,19 @@ def walk(
                 if nt == 0:
                     continue
                 on = last and _fights_on(plain, r, min(P - p, top_hits), d, alive_y, gone, back, strafe)
-                if p == P:  # Y's aircraft hits land nowhere
+                if p == P and on:  # Y's aircraft hits land nowhere: each side's share as it is
                     for t in range(nt):
-                        if on:
-                            left_x[r] += x2[d, t]
-                            left_y[d] += x2[d, t]
-                        else:
-                            nxt[d, r] += x2[d, t]
+                        left_x[r] += x2[d, t]
+                        left_y[d] += x2[d, t]
+                    continue
+                if p == P:
+                    for t in range(nt):
+                        nxt[d, r] += x2[d, t]
                     continue
                 if on:
                     # Added up by Y's aircraft rolling first: spread once for the row
-                    # (below), every outcome kept (none below tiny left out).
+                    # (below), every outcome kept (none below tiny left out): Y's share
+                    # the whole chance its fire keeps (its cumulative chances' last).
                     for t in range(nt):
                         m = x2[d, t]
                         kk = k - t
@@ -1326,7 +1324,7 @@ def walk(
                     continue
                 for t in range(nt):
                     nxt[d, r] += x2[d, t] * f[0][k - t, 0]
-                lost, n, _ = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt[d], fb, f, f_lad, bits)
+                lost, n = _aircraft(x2, d, nt, 0.0, k, p, P, r, nxt, fb, f, f_lad, bits)
                 dropped += lost
                 work += n
             # The row's last-round aircraft hits added up above: X's share by row.

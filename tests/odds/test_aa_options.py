@@ -1571,9 +1571,9 @@ def test_a_big_landings_retreat_in_the_merged_table_engine_is_the_general_engine
 
 def test_numbered_retreat_pairs_read_as_the_pairs_of_states_they_number() -> None:
     """The numpy passes' decisions of a retreat by win chance (A-10.15; engine.odds.
-    aa_naval.NumberedPairs) are the set of pairs of states their keys number, and the solve with the retreats that reuses the
-    sides which numbered them takes the keys as they are; a set of the same pairs made
-    of states gives it the same keys."""
+    aa_naval.NumberedPairs) are the set of pairs of states their keys number, and the
+    solve with the retreats that reuses the sides which numbered them takes the keys as
+    they are; a set of the same pairs made of states gives it the same keys."""
     import numpy as np
 
     from engine.odds.aa_naval import SHIFT, NavalSolver, NumberedPairs
