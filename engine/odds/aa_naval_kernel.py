@@ -14,7 +14,8 @@ numpy lays the products out first (their cells and values, in chunks) and adds t
 ``np.add.at`` (:func:`engine.odds.aa_naval._spread`, ~14 ns a product on the slow
 machine of 2026-12-02); one loop reads the parts as they are and adds each product where
 it goes, in the same order.  Compiled once per machine (numba's cache, beside this file or
-in ``NUMBA_CACHE_DIR``); the loop releases the GIL while it runs.
+in ``NUMBA_CACHE_DIR``); the loop releases the GIL while it runs, its helpers put into
+the loops that call them (:func:`engine.odds.compiled.borrowing`).
 """
 
 from __future__ import annotations

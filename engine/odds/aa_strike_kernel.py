@@ -5,7 +5,8 @@ chance to win from each pair, backward (:func:`chances`).
 
 Only arrays and numbers come in and go out; what they mean is set out in
 :mod:`engine.odds.aa_strike`.  The loop is compiled once per machine (numba's cache,
-beside this file or in ``NUMBA_CACHE_DIR``) and releases the GIL while it runs.
+beside this file or in ``NUMBA_CACHE_DIR``) and releases the GIL while it runs; its
+helpers are put into the loops that call them (:func:`engine.odds.compiled.borrowing`).
 
 Names: X is the side whose submarines strike (rows ``r`` = (s submarines, p of its
 other steps taken), ``r = (S - s) * (P + 1) + p``), Y the other side (columns ``d``,

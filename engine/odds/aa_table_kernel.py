@@ -1,7 +1,8 @@
 """The compiled row pass of :class:`engine.odds.aa_table.TableEngine` (numba): a battle
 fought to the end, row by row, as :meth:`~engine.odds.aa_table.TableEngine.run` does it
 in numpy (``_settle_row`` and ``_row_solve`` for every block's row), in one loop
-without Python's cost per row (~90 µs a row in numpy, most of a 40-vs-40 land battle).
+without Python's cost per row (~90 µs a row in numpy, most of a 40-vs-40 land battle);
+its helpers are put into the loop (:func:`engine.odds.compiled.borrowing`).
 
 Only arrays and numbers come in and go out; what they mean is set out in
 :mod:`engine.odds.aa_table`.  The table ``M[k, i, j]`` (block ``k``, attacker row
