@@ -32,10 +32,12 @@ def borrowing(fn: Fn) -> Fn:
     the chances backward's step 4 (:func:`engine.odds.aa_strike_kernel._aircraft_pulls`,
     ten arrays) passed ~80 values, ~800,000 times a battle, and its dot products
     (``_mix``) ~8 million times.  Inlined: the strike pass's retreats by win chance
-    ~12-14 % faster, its other battles and the numpy sea solve's 2-8 %, the land
+    ~9-14 % faster, its other battles and the numpy sea solve's 2-8 %, the land
     tables within noise, the answers bit for bit the same (2026-12-07; numba's inlining
     at its own IR level, ``inline="always"``, was slower when tried on 2026-12-03, the
-    helpers' references then still counted)."""
+    helpers' references then still counted).  numba keys its cache of a kernel by the
+    kernel's own file: a change to these options reaches a cache made before only where
+    the kernel files change too."""
     import numba
 
     # Options numba's typing stubs do not list.
