@@ -439,9 +439,12 @@ def _unrestricted(m: float, s: int, p: int, d: int, i: int, S: int, P: int, x1: 
 
 @_borrowing
 def _ask_column(ps_flat: Any, d: int, ND: int, R: int, r: int) -> None:
-    """Ask for row ``r``'s round start SWEEP_AHEAD columns on (``ps_flat``: the round
-    starts, columns x ``R`` rows), as the sweeps of :func:`solve` and :func:`walk` read
-    a row's pairs a row's length apart."""
+    """Ask for row ``r``'s cell SWEEP_AHEAD columns on in a table by columns x ``R``
+    rows (``ps_flat``, flat): the round starts, as the sweeps of :func:`solve` and
+    :func:`walk` read a row's pairs a row's length apart, and in :func:`solve` the
+    tables it reads or writes at each pair the same way (a traced solve's ``visits``,
+    step 0's ``z0`` where both sides strike: 1-5 % off the strike pass's retreats by
+    win chance and its battles where both sides strike, 2026-12-07)."""
     if d + SWEEP_AHEAD < ND:
         _prefetch(ps_flat, (d + SWEEP_AHEAD) * R + r)
 
@@ -945,6 +948,8 @@ def solve(
     x1n = np.zeros((W, ND), dtype=np.int32)
     R = (S + 1) * W
     ps_flat = ps.reshape(-1)
+    v_flat = visits.reshape(-1)  # (asked for ahead as ps is, where they are read or written)
+    z_flat = z0.reshape(-1)
     ends_x, ends_y, g_row, x2, tags, hb, fb, buf = _tables(S, P, ND, air_lost, a, u, f)
     f_lad, b_lad, a_lad, u_lad, ud_lad, bits = _ladders(f, b, a, u, ud, tiny)
     dbuf = _destroyer_buffers(uy, ND)
@@ -981,6 +986,10 @@ def solve(
             f_stay = p == P  # none of X's other steps left: Y's aircraft hits land nowhere
             for d in range(ND):
                 _ask_column(ps_flat, d, ND, R, r)
+                if traced:
+                    _ask_column(v_flat, d, ND, R, r)
+                if ysr:
+                    _ask_column(z_flat, d, ND, R, r)
                 sx = ps[d, r]
                 gx = g_row[d]
                 xu = _x1_taken(x1, x1n, p, d, s)
