@@ -1310,14 +1310,13 @@ def walk(
                 if nt == 0:
                     continue
                 on = last and _fights_on(plain, r, min(P - p, top_hits), d, alive_y, gone, back, strafe)
-                if p == P and on:  # Y's aircraft hits land nowhere: each side's share as it is
+                if p == P:  # Y's aircraft hits land nowhere (on: each side's share as it is)
                     for t in range(nt):
-                        left_x[r] += x2[d, t]
-                        left_y[d] += x2[d, t]
-                    continue
-                if p == P:
-                    for t in range(nt):
-                        nxt[d, r] += x2[d, t]
+                        if on:
+                            left_x[r] += x2[d, t]
+                            left_y[d] += x2[d, t]
+                        else:
+                            nxt[d, r] += x2[d, t]
                     continue
                 if on:
                     # Added up by Y's aircraft rolling first: spread once for the row

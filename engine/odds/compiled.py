@@ -40,7 +40,7 @@ def borrowing(fn: Fn) -> Fn:
     the kernel files change too."""
     import numba
 
-    # Options numba's typing stubs do not list.
+    # A dict: numba's typing stubs do not list ``_nrt``.
     options: dict[str, Any] = {"_nrt": False, "forceinline": True}
     return cast(Fn, numba.njit(cache=True, nogil=True, **options)(fn))
 
