@@ -166,7 +166,6 @@ class _Numbered:
         self._sorted: tuple[Arr, Arr] | None = None
         self._rseq: dict[int, Arr] = {}
         self._firsts: dict[int, tuple[int, int]] = {}
-        self._tables: list[tuple[Arr, Arr] | None] = []
         self._cell_marks = np.full(0, -1, dtype=np.int64)  # table_cells' marks by state, -1 between calls
         self._tstore = _Store(np.int32)
         self._rstore = _Store(np.int32)  # the tables' runs of rows (aa_naval_kernel.row_runs)
@@ -277,7 +276,6 @@ class _Numbered:
         calm = plain or self._calm(st, self._attacker)
         self.flags[n] = (self.sub[n], self.des[n], self.subcat[n], plain, self.air[n], calm, *self._pair_flags(st))
         self.hp_arr[n] = hp
-        self._tables.append(None)
         self.fires.append([None, None, None, None])
         return n
 
@@ -582,13 +580,60 @@ class _Numbered:
         """Where hits land on ``t``: ``(numbers, local)`` with ``numbers[local[hs, ha,
         hy]]`` the state after ``hs`` submarine hits, ``ha`` aircraft hits (both
         restricted) and ``hy`` unrestricted ones (the general engine's casualty rule:
-        with no aircraft to spare, submarine hits simply come first in loss order)."""
-        got = self._tables[t]
-        if got is not None and got[1].shape[0] >= ns and got[1].shape[1] >= na:
-            return got
-        if got is not None:
-            ns, na = max(ns, got[1].shape[0]), max(na, got[1].shape[1])
-        hp = int(self.hp_arr[t])
+        with no aircraft to spare, submarine hits simply come first in loss order),
+        made (or widened) to at least ``ns`` x ``na`` where it is smaller, kept in the
+        flat stores (``tmeta``) for the batches of :func:`_restricted_casualties` and
+        read back from them."""
+        tbase, _, deep, _, nbase, pbase, ns_, na_, _ = self.tables_for(*(np.array([v]) for v in (t, ns, na)))[0].tolist()
+        count = int(self._pstore.data[pbase + deep - 1])
+        local = self._tstore.data[tbase : tbase + ns_ * na_ * deep].reshape(ns_, na_, deep)
+        return self._nstore.data[nbase : nbase + count].astype(np.int64), local.copy()
+
+    def tables(self, need: dict[int, tuple[int, int]]) -> None:
+        """:meth:`table` of each target of ``need`` (to its ``(ns, na)``, or wider where
+        it has a table already).  Each table's states are numbered fewest hits from its
+        target first, then by number: the states a fire of at most h hits reaches are
+        the first ones (a batch's items then use only their table's first states);
+        ``upto[h]``: how many of them a fire of at most h hits reaches.  With numba
+        loaded, every cell's state read along its base's chain (in the store of
+        chains), the distinct ones marked, ordered and counted, every table in one
+        compiled call (:func:`engine.odds.aa_naval_kernel.tables_cells`) and each store
+        written once: def-des-air's ~3,000 tables a battle cost ~40 µs each less."""
+        made = []
+        for t, (ns, na) in need.items():
+            ns, na = max(ns, int(self.tmeta[t, 6])), max(na, int(self.tmeta[t, 7]))
+            made.append((t, ns, na, *self._bases(t, ns, na)))
+        if not compiled.numba_loaded():
+            for t, ns, na, bases, extra in made:
+                numbers, local, upto, runs = self._table_numpy(t, bases, extra)
+                self._keep_table(t, ns, na, numbers, local.ravel(), upto, runs.ravel())
+            return
+        from engine.odds.aa_naval_kernel import tables_cells
+
+        flat = np.concatenate([bases.ravel() for *_, bases, _ in made])
+        c_off, c_len = self.seq_meta(flat, False)
+        if len(self._cell_marks) < len(self.states):
+            self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
+        dims = np.array([(ns, na, int(self.hp_arr[t]) + 1) for t, ns, na, *_ in made], dtype=np.int64).reshape(-1, 3)
+        extra = np.concatenate([e.ravel() for *_, e in made])
+        numbers, local, upto, runs, starts = tables_cells(
+            np.ascontiguousarray(c_off), np.ascontiguousarray(c_len), extra, dims, self.chains.data, self._cell_marks,
+            self.hp_arr)  # fmt: skip
+        tbase = self._tstore.put(local)
+        nbase = self._nstore.put(numbers)
+        pbase = self._pstore.put(upto)
+        rbase = self._rstore.put(runs)
+        cells = dims[:, 0] * dims[:, 1]
+        width = dims[:, 1] * dims[:, 2]
+        ts = np.array([t for t, *_ in made], dtype=np.int64)
+        self.tmeta[ts] = np.stack((tbase + np.cumsum(cells * dims[:, 2]) - cells * dims[:, 2], width, dims[:, 2],
+                                   dims[:, 2], nbase + starts[:-1], pbase + np.cumsum(dims[:, 2]) - dims[:, 2],
+                                   dims[:, 0], dims[:, 1], rbase + np.cumsum(cells) - cells), axis=1)  # fmt: skip
+
+    def _bases(self, t: int, ns: int, na: int) -> tuple[Arr, Arr]:
+        """Of :meth:`table` of ``t``: per cell ``(hs, ha)``, the state its chain of
+        unrestricted hits starts from, and how many steps down it the cell's first state
+        is (submarine hits with no aircraft to spare)."""
         air_only = self.restricted_seq(t, CAT_SUB)
         bases = np.empty((ns, na), dtype=np.int64)
         bases[:, :] = air_only[np.minimum(np.arange(na), len(air_only) - 1)][None, :]
@@ -600,46 +645,39 @@ class _Numbered:
                 bases[1:, 1:] = self.both_classes(t, ns, na)[1:, 1:]
         else:  # no aircraft to spare: submarine hits simply come first in loss order
             extra[:, :] = np.arange(ns)[:, None]
-        # Numbered fewest hits from t first, then by number: the states a fire of at most
-        # h hits reaches are the first ones (a batch's items then use only their table's
-        # first states); ``upto[h]``: how many of them a fire of at most h hits reaches.
-        if compiled.numba_loaded():
-            # Each cell's state read along its base's chain (in the store of chains) by
-            # one compiled loop, the distinct ones marked, ordered and counted there too.
-            from engine.odds.aa_naval_kernel import row_runs, table_cells
+        return bases, extra
 
-            c_off, c_len = self.seq_meta(bases.ravel(), False)
-            if len(self._cell_marks) < len(self.states):
-                self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
-            numbers, local, upto = table_cells(np.ascontiguousarray(c_off).reshape(ns, na),
-                                               np.ascontiguousarray(c_len).reshape(ns, na), extra, self.chains.data,
-                                               hp + 1, self._cell_marks, self.hp_arr)  # fmt: skip
-            runs = row_runs(local)  # runs of rows, each the first one read further along
-        else:
-            hy = np.arange(hp + 1)
-            distinct, which = _marked(bases, len(self.states))
-            seqs = [self.seq(int(b)) for b in distinct.tolist()]
-            lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
-            starts = np.cumsum(lengths) - lengths
-            last = (lengths[which] - 1)[:, :, None]
-            pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
-            out = np.concatenate(seqs)[pos]
-            numbers, local = _marked(out, len(self.states))
-            lost = hp - self.hp_arr[numbers]
-            order = np.lexsort((numbers, lost))
-            rank = np.empty(len(order), dtype=np.int32)  # the cells as the store keeps them
-            rank[order] = np.arange(len(order))
-            numbers, local = numbers[order], rank[local]
-            upto = np.searchsorted(lost[order], np.arange(hp + 1), side="right")
-            runs = np.repeat(np.arange(1, ns + 1, dtype=np.int32)[:, None], na, axis=1)  # every row alone
-        got = self._tables[t] = (numbers, local)
-        # Kept in flat stores too, for the batches of _restricted_casualties.
-        tbase = self._tstore.put(local.ravel())
+    def _table_numpy(self, t: int, bases: Arr, extra: Arr) -> tuple[Arr, Arr, Arr, Arr]:
+        """:meth:`table` of ``t`` by numpy (numba not loaded): its numbers, its cells'
+        indices among them, its counts by hits lost and its runs (every row alone)."""
+        ns, na = bases.shape
+        hp = int(self.hp_arr[t])
+        hy = np.arange(hp + 1)
+        distinct, which = _marked(bases, len(self.states))
+        seqs = [self.seq(int(b)) for b in distinct.tolist()]
+        lengths = np.fromiter((len(q) for q in seqs), dtype=np.int64, count=len(seqs))
+        starts = np.cumsum(lengths) - lengths
+        last = (lengths[which] - 1)[:, :, None]
+        pos = np.minimum(extra[:, :, None] + hy[None, None, :], last) + starts[which][:, :, None]
+        out = np.concatenate(seqs)[pos]
+        numbers, local = _marked(out, len(self.states))
+        lost = hp - self.hp_arr[numbers]
+        order = np.lexsort((numbers, lost))
+        rank = np.empty(len(order), dtype=np.int32)  # the cells as the store keeps them
+        rank[order] = np.arange(len(order))
+        numbers, local = numbers[order], rank[local]
+        upto = np.searchsorted(lost[order], np.arange(hp + 1), side="right")
+        runs = np.repeat(np.arange(1, ns + 1, dtype=np.int32)[:, None], na, axis=1)  # every row alone
+        return numbers, local, upto, runs
+
+    def _keep_table(self, t: int, ns: int, na: int, numbers: Arr, local: Arr, upto: Arr, runs: Arr) -> None:
+        """Keep one table's parts (flat) in the stores, and where they are in ``tmeta``."""
+        deep = int(self.hp_arr[t]) + 1
+        tbase = self._tstore.put(local)
         nbase = self._nstore.put(numbers)
         pbase = self._pstore.put(upto)
-        rbase = self._rstore.put(runs.ravel())
-        self.tmeta[t] = (tbase, local.shape[1] * local.shape[2], local.shape[2], hp + 1, nbase, pbase, ns, na, rbase)
-        return got
+        rbase = self._rstore.put(runs)
+        self.tmeta[t] = (tbase, na * deep, deep, deep, nbase, pbase, ns, na, rbase)
 
     def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
         """The tables' facts (``tmeta``) of targets ``ts``, each table made or widened
@@ -651,8 +689,7 @@ class _Numbered:
             for t, a, b in zip(ts[short].tolist(), ns[short].tolist(), na[short].tolist()):
                 old = need.get(t, (0, 0))
                 need[t] = (max(old[0], a), max(old[1], b))
-            for t, (a, b) in need.items():
-                self.table(t, a, b)
+            self.tables(need)
             meta = self.tmeta[ts]
         return meta
 

@@ -727,7 +727,8 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
     """A-10.6, A-10.14: every cell (hs submarine hits, ha aircraft hits, hy others) of a
     target's table of where hits land is the state Side.take_hits leaves, whether the
     table is read along its chains by numpy or by the compiled loop
-    (aa_naval_kernel.table_cells); both give the same table, number for number, its
+    (aa_naval_kernel.tables_cells, every table asked for at once in one call, each
+    read by table_cells); both give the same table, number for number, its
     states ordered by the hit points they lost, and the same counts of the states a
     fire of at most h hits reaches."""
     import numpy as np
@@ -737,13 +738,13 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
 
     aa_naval_kernel.warm()
     calls: list[int] = []
-    loop = aa_naval_kernel.table_cells
+    loop = aa_naval_kernel.tables_cells
 
     def counted(*args: Any) -> Any:
         calls.append(1)
         return loop(*args)
 
-    monkeypatch.setattr(aa_naval_kernel, "table_cells", counted)
+    monkeypatch.setattr(aa_naval_kernel, "tables_cells", counted)
     rng = random.Random(1941)
     cells = 0
     for setup, side, attacking, st in _random_targets(rng, 40):
@@ -767,6 +768,55 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
         assert np.array_equal(n0, n1) and np.array_equal(l0, l1) and np.array_equal(u0, u1)
         assert l0.dtype == l1.dtype == np.int32
     assert len(calls) == 80 and cells > 4000, (len(calls), cells)
+
+
+def test_tables_asked_for_together_are_each_tables_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many targets' tables made in one compiled call (aa_naval_kernel.tables_cells, as
+    _restricted_casualties asks for them), some of them widened later in another, are
+    each the table Side.take_hits gives, cell by cell, with its own counts of the states
+    within h hits; and the same tables as numpy makes them one at a time."""
+    import numpy as np
+
+    from engine.odds import aa_naval, aa_naval_kernel
+    from engine.odds.aa_naval import _Numbered
+
+    aa_naval_kernel.warm()
+    rng = random.Random(1945)
+    cells = batches = 0
+    for _ in range(12):
+        battle = AABattle.parse(strike_fleet(rng, False, rng.random() < 0.5), strike_fleet(rng, True, rng.random() < 0.5),
+                                mode="sea")  # fmt: skip
+        setup, _ = setup_battle(battle, 1.0)
+        for side, attacking in ((setup.attacker, True), (setup.defender, False)):
+            starts = {side.take_hits(side.start, rng.randint(0, 3), rng.randint(0, 2), rng.randint(0, 2)) for _ in range(6)}
+            wanted = [(st, rng.randint(1, 4), rng.randint(1, 4)) for st in sorted(starts)]
+            wider = [(st, ns + rng.randint(0, 2), na + rng.randint(0, 2)) for st, ns, na in wanted[::2]]
+            got = []
+            for loaded in (True, False):
+                monkeypatch.setattr(aa_naval.compiled, "numba_loaded", lambda: loaded)
+                target = _Numbered(side, setup, attacking)
+                for ask in (wanted, wider):
+                    target.tables({target.number(st): (ns, na) for st, ns, na in ask})
+                    batches += loaded
+                tables = {}
+                for st, ns, na in wanted + wider:
+                    t = target.number(st)
+                    meta = target.tmeta[t]
+                    assert meta[6] >= ns and meta[7] >= na
+                    numbers, local = target.table(t, ns, na)  # made already: read back
+                    assert np.array_equal(target.tmeta[t], meta)
+                    upto = target._pstore.data[meta[5] : meta[5] + meta[3]]
+                    lost = [side.hp(st) - side.hp(target.states[int(n)]) for n in numbers]
+                    assert lost == sorted(lost) and upto.tolist() == [sum(x <= h for x in lost) for h in range(side.hp(st) + 1)]
+                    for hs, ha, hy in np.ndindex(*local.shape):
+                        assert target.states[int(numbers[local[hs, ha, hy]])] == side.take_hits(st, hs, ha, hy)
+                        cells += 1
+                    tables[st] = ([target.states[int(n)] for n in numbers], local)
+                got.append(tables)
+            compiled_tables, numpy_tables = got
+            for st, (states, local) in compiled_tables.items():
+                assert states == numpy_tables[st][0] and np.array_equal(local, numpy_tables[st][1])
+    assert batches == 48 and cells > 12000, (batches, cells)
 
 
 # Retreats by win chance the numpy passes take (the strike pass is off in this file):

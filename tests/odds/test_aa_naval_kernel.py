@@ -241,7 +241,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
     # make the first such battle wait for numba).
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
-    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "table_cells": 1, "cells_stored": 2,
+    kinds = {"spread": 1, "spread_stored": 1, "spread_held": 1, "tables_cells": 1, "cells_stored": 2,
              "slots_mended": 1, "along_cells": 1, "radix_sorted": 1, "runs_summed": 2, "placed": 1,
              "by_level": 1}  # signatures
     loops = {name: getattr(aa_naval_kernel, name) for name in kinds}
@@ -257,7 +257,7 @@ def test_warm_compiles_the_loop_for_the_engines_arrays(monkeypatch: pytest.Monke
         aa_odds(AABattle.parse(attacker, defender, mode="sea", **options), engine="general")
     assert len(calls["spread_stored"]) > 3
     assert len(calls["spread_held"]) > 0  # subs on both sides, no destroyer
-    assert len(calls["table_cells"]) > 0  # aircraft and submarines hit at once
+    assert len(calls["tables_cells"]) > 0  # aircraft and submarines hit at once
     assert len(calls["cells_stored"]) > 0 and len(calls["slots_mended"]) > 0 and len(calls["along_cells"]) > 0
     assert len(calls["spread"]) > 0  # a round limit's walk
     assert len(calls["runs_summed"]) > 0 and len(calls["placed"]) > 0  # general fire held back, split
@@ -518,7 +518,7 @@ def test_battles_through_mapped_stores_are_the_same(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(aa_strike, "ENABLED", False)
     aa_naval_kernel.warm()
     loops = [getattr(aa_naval_kernel, name) for name in ("spread_stored", "spread_held", "restricted_bins",
-                                                          "cells_stored", "table_cells", "placed")]  # fmt: skip
+                                                          "cells_stored", "tables_cells", "placed")]  # fmt: skip
     signatures = [len(loop.signatures) for loop in loops]
     mapped_stores: list[int] = []
     real_mmap = aa_naval.mmap.mmap
