@@ -248,7 +248,7 @@ class _Numbered:
         self.slot_of = np.full(256, -1, dtype=np.int64)
         self.hp_arr = np.full(256, -1, dtype=np.int64)  # hit points
         self._slot_hp = np.zeros(0, dtype=np.int64)
-        self.slot_state: list[int] = []
+        self._slots = _Store(np.int64)  # the state of each slot (slot_state)
         self._quiet = setup.quiet
         self._calm = setup.calm
         self._setup = setup
@@ -391,10 +391,16 @@ class _Numbered:
         got = self.slot_of[nums]
         if (got < 0).any():  # new states take the next slots, in the order of their numbers
             new = np.unique(nums[got < 0])
-            self.slot_of[new] = np.arange(len(self.slot_state), len(self.slot_state) + len(new))
-            self.slot_state.extend(new.tolist())
+            self.slot_of[new] = np.arange(self._slots.used, self._slots.used + len(new))
+            self._slots.put(new)
             got = self.slot_of[nums]
         return got
+
+    @property
+    def slot_state(self) -> Arr:
+        """The state of each table slot, by slot (a view of its store: read it before
+        more slots are given)."""
+        return self._slots.data[: self._slots.used]
 
     def slot(self, n: int) -> int:
         return int(self.slots(np.array([n], dtype=np.int64))[0])
@@ -402,7 +408,7 @@ class _Numbered:
     def slot_hp(self) -> Arr:
         """Hit points of each slot's state (remade when slots were added)."""
         if len(self._slot_hp) != len(self.slot_state):
-            self._slot_hp = self.hp_arr[np.array(self.slot_state, dtype=np.int64)]
+            self._slot_hp = self.hp_arr[self.slot_state]
             self._sorted = None
         return self._slot_hp
 
@@ -1708,8 +1714,8 @@ class NavalSolver:
             if got is None:
                 continue
             si, sj, m_s, m_g = got
-            ii = np.array(A.slot_state, dtype=np.int64)[si]
-            jj = np.array(D.slot_state, dtype=np.int64)[sj]
+            ii = A.slot_state[si]
+            jj = D.slot_state[sj]
             for side in (A, D):
                 if side.transient:
                     side.keep_from()
@@ -1933,9 +1939,7 @@ class NavalSolver:
             si, sj = np.nonzero(sub)
             m = sub[si, sj]
             sub[si, sj] = 0.0
-            a_slots = np.array(A.slot_state, dtype=np.int64)
-            d_slots = np.array(D.slot_state, dtype=np.int64)
-            return a_slots[si], d_slots[sj], m
+            return A.slot_state[si], D.slot_state[sj], m
 
         def put(ii: Arr, jj: Arr, m: Arr, phase: int) -> None:
             si, sj = A.slots(ii), D.slots(jj)
@@ -2078,8 +2082,8 @@ class NavalSolver:
         n = len(la)
         a_part = np.repeat(np.arange(n), la)
         d_part = np.repeat(np.arange(n), ld)
-        a_num = np.array(A.slot_state, dtype=np.int64)[a_idx]  # attacker entries: slots
-        d_num = np.array(D.slot_state, dtype=np.int64)[d_idx // 2]  # defender: 2 x slot
+        a_num = A.slot_state[a_idx]  # attacker entries: slots
+        d_num = D.slot_state[d_idx // 2]  # defender: 2 x slot
         a_q = A.flags[a_num, 3]
         d_q = D.flags[d_num, 3]
         qa = np.where(a_q, a_val, 0.0)

@@ -432,7 +432,7 @@ def _side_stores(slotted: Any, n_states: int, col: int) -> Any:
     side.stay = np.zeros(4)
     side.still = np.zeros(4, dtype=bool)
     side.slot_of = np.full(2 * n_states, -1, dtype=np.int64)
-    side.slot_state = []
+    side._slots = aa_naval._Store(np.int64)
     side.col = col
     side.slots(np.array(slotted, dtype=np.int64))
     return side
@@ -479,7 +479,7 @@ def test_cells_are_stored_as_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
         assert looped.n_res == n == n_items + 1
         for name in ("res_off", "res_len", "stay", "still"):
             assert np.array_equal(getattr(plain, name)[:n], getattr(looped, name)[:n]), name
-        assert np.array_equal(plain.slot_of, looped.slot_of) and plain.slot_state == looped.slot_state
+        assert np.array_equal(plain.slot_of, looped.slot_of) and np.array_equal(plain.slot_state, looped.slot_state)
         assert (plain.res_idx.data[:used] >= 0).all()
         for k in np.flatnonzero(single):  # one state for sure: staying put only at the target
             j = int(np.flatnonzero(pl[off[k] : off[k] + sizes[k]])[0])
