@@ -604,7 +604,10 @@ class _Numbered:
         loaded, every cell's state read along its base's chain (in the store of
         chains), the distinct ones marked, ordered and counted, every table in one
         compiled call (:func:`engine.odds.aa_naval_kernel.tables_cells`) and each store
-        written once: def-des-air's ~3,000 tables a battle cost ~40 µs each less."""
+        written once, instead of a call and four writes per table (~3,000 tables a
+        battle where destroyers are on one side; 0-3 % of its time, 2026-12-07)."""
+        if not need:
+            return
         made = []
         for t, (ns, na) in need.items():
             ns, na = max(ns, int(self.tmeta[t, 6])), max(na, int(self.tmeta[t, 7]))

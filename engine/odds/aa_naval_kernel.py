@@ -948,8 +948,8 @@ def tables_cells(c_off: Any, c_len: Any, extra: Any, dims: Any, chains: Any, mar
     ``c_len`` and ``extra``, row by row), ``dims[k, 2]`` states deep, with its
     :func:`row_runs`.  Returns each one's parts laid end to end: the numbers, the
     cells' indices (int32), the counts by hits lost, the runs (int32), and per table
-    where its numbers start (``k + 1`` offsets, the last the total).  One call where
-    each table would otherwise cost a call and its Python (~40 µs a table)."""
+    where its numbers start (``k + 1`` offsets, the last the total).  One call for a
+    batch's tables, not one per table."""
     k_all = dims.shape[0]
     n_local = 0
     n_upto = 0
