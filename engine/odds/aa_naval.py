@@ -612,32 +612,36 @@ class _Numbered:
         for t, (ns, na) in need.items():
             ns, na = max(ns, int(self.tmeta[t, 6])), max(na, int(self.tmeta[t, 7]))
             made.append((t, ns, na, *self._bases(t, ns, na)))
+        ts = np.array([t for t, *_ in made], dtype=np.int64)
+        dims = np.array([(ns, na, int(self.hp_arr[t]) + 1) for t, ns, na, *_ in made], dtype=np.int64).reshape(-1, 3)
         if not compiled.numba_loaded():
-            for t, ns, na, bases, extra in made:
-                numbers, local, upto, runs = self._table_numpy(t, bases, extra)
-                self._keep_table(t, ns, na, numbers, local.ravel(), upto, runs.ravel())
+            parts = [self._table_numpy(t, bases, extra) for t, _, _, bases, extra in made]
+            counts = np.array([len(part[0]) for part in parts], dtype=np.int64)
+            numbers, local, upto, runs = (np.concatenate([part[c].ravel() for part in parts]) for c in range(4))
+            self._keep_tables(ts, dims, numbers, local, upto, runs, np.r_[0, np.cumsum(counts)])
             return
         from engine.odds.aa_naval_kernel import tables_cells
 
-        flat = np.concatenate([bases.ravel() for *_, bases, _ in made])
-        c_off, c_len = self.seq_meta(flat, False)
+        c_off, c_len = self.seq_meta(np.concatenate([bases.ravel() for *_, bases, _ in made]), False)
         if len(self._cell_marks) < len(self.states):
             self._cell_marks = np.full(2 * len(self.states), -1, dtype=np.int64)
-        dims = np.array([(ns, na, int(self.hp_arr[t]) + 1) for t, ns, na, *_ in made], dtype=np.int64).reshape(-1, 3)
         extra = np.concatenate([e.ravel() for *_, e in made])
-        numbers, local, upto, runs, starts = tables_cells(
-            np.ascontiguousarray(c_off), np.ascontiguousarray(c_len), extra, dims, self.chains.data, self._cell_marks,
-            self.hp_arr)  # fmt: skip
+        self._keep_tables(ts, dims, *tables_cells(np.ascontiguousarray(c_off), np.ascontiguousarray(c_len), extra, dims,
+                                                  self.chains.data, self._cell_marks, self.hp_arr))  # fmt: skip
+
+    def _keep_tables(self, ts: Arr, dims: Arr, numbers: Arr, local: Arr, upto: Arr, runs: Arr, starts: Arr) -> None:
+        """Keep the tables of targets ``ts`` (``dims``: each one's ns, na and depth) in
+        the stores, each part laid end to end (table k's numbers from ``starts[k]``),
+        and where they are in ``tmeta`` (its columns: see ``__init__``)."""
         tbase = self._tstore.put(local)
         nbase = self._nstore.put(numbers)
         pbase = self._pstore.put(upto)
         rbase = self._rstore.put(runs)
-        cells = dims[:, 0] * dims[:, 1]
-        width = dims[:, 1] * dims[:, 2]
-        ts = np.array([t for t, *_ in made], dtype=np.int64)
-        self.tmeta[ts] = np.stack((tbase + np.cumsum(cells * dims[:, 2]) - cells * dims[:, 2], width, dims[:, 2],
-                                   dims[:, 2], nbase + starts[:-1], pbase + np.cumsum(dims[:, 2]) - dims[:, 2],
-                                   dims[:, 0], dims[:, 1], rbase + np.cumsum(cells) - cells), axis=1)  # fmt: skip
+        ns, na, deep = dims[:, 0], dims[:, 1], dims[:, 2]
+        cells = ns * na
+        self.tmeta[ts] = np.stack((tbase + np.cumsum(cells * deep) - cells * deep, na * deep, deep, deep,
+                                   nbase + starts[:-1], pbase + np.cumsum(deep) - deep, ns, na,
+                                   rbase + np.cumsum(cells) - cells), axis=1)  # fmt: skip
 
     def _bases(self, t: int, ns: int, na: int) -> tuple[Arr, Arr]:
         """Of :meth:`table` of ``t``: per cell ``(hs, ha)``, the state its chain of
@@ -678,15 +682,6 @@ class _Numbered:
         upto = np.searchsorted(lost[order], np.arange(hp + 1), side="right")
         runs = np.repeat(np.arange(1, ns + 1, dtype=np.int32)[:, None], na, axis=1)  # every row alone
         return numbers, local, upto, runs
-
-    def _keep_table(self, t: int, ns: int, na: int, numbers: Arr, local: Arr, upto: Arr, runs: Arr) -> None:
-        """Keep one table's parts (flat) in the stores, and where they are in ``tmeta``."""
-        deep = int(self.hp_arr[t]) + 1
-        tbase = self._tstore.put(local)
-        nbase = self._nstore.put(numbers)
-        pbase = self._pstore.put(upto)
-        rbase = self._rstore.put(runs)
-        self.tmeta[t] = (tbase, na * deep, deep, deep, nbase, pbase, ns, na, rbase)
 
     def tables_for(self, ts: Arr, ns: Arr, na: Arr) -> Arr:
         """The tables' facts (``tmeta``) of targets ``ts``, each table made or widened

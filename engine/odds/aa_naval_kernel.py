@@ -3,7 +3,8 @@ the outer products of a round's mixture parts into the table of next states
 (:func:`spread`; :func:`spread_stored` and :func:`spread_held` read the parts where
 the sides stored them), leaving out the products too small to count as the numpy path
 does; reading a target's table of where hits land along its chains, ordered by the
-hit points its states lost (:func:`table_cells`), and its runs of rows (:func:`row_runs`);
+hit points its states lost (:func:`table_cells`), and its runs of rows (:func:`row_runs`),
+every table a batch asks for in one call (:func:`tables_cells`);
 binning the cells of many casualty distributions under restricted hits
 (:func:`restricted_bins`) or along chains (:func:`along_cells`); and storing a batch's
 cells holding mass at once (:func:`cells_stored`).

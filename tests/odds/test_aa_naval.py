@@ -771,10 +771,11 @@ def test_tables_of_where_hits_land_are_take_hits_either_way(monkeypatch: pytest.
 
 
 def test_tables_asked_for_together_are_each_tables_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Many targets' tables made in one compiled call (aa_naval_kernel.tables_cells, as
-    _restricted_casualties asks for them), some of them widened later in another, are
-    each the table Side.take_hits gives, cell by cell, with its own counts of the states
-    within h hits; and the same tables as numpy makes them one at a time."""
+    """A-10.6, A-10.14: many targets' tables made in one compiled call
+    (aa_naval_kernel.tables_cells, as _restricted_casualties asks for them), some of
+    them widened later in another, are each the table Side.take_hits gives, cell by
+    cell, with its own counts of the states within h hits; and the same tables as
+    numpy makes them, kept in the stores the same way."""
     import numpy as np
 
     from engine.odds import aa_naval, aa_naval_kernel
