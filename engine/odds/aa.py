@@ -56,6 +56,10 @@ MAX_ROUNDS = 100
 # 1.3 ms); with a round limit its round-by-round walk is slower past ~150 cells.
 SMALL_CELLS = 500
 SMALL_CELLS_ROUNDS = 150
+# The report's sums over a side's final states: by arrays from this many float states on
+# (engine.odds.aa_sums; ~4-5 µs a state in the loop, ~60-100 ms of the 22,000 of the
+# mixed-air retreat by win chance at 100 a side); fewer, the loop (as quick, no numpy).
+SUMS_BY_ARRAYS = 2000
 # Armies for the examples of a refusal that has none of its own to show.
 LAND_EXAMPLE, SEA_EXAMPLE = "3 inf, 1 tank", "2 des, 1 cru"
 # Battles' final states as _run leaves them (``ends``): each battle's share of the whole
@@ -1839,6 +1843,10 @@ def _result(
             names, start_cost = _army_cost(side)
         # Sums in the engine's number type (exact fractions stay exact), then floats.
         fast = tally.side_report(who, names) if isinstance(tally, LineTally) and not extra else None
+        if fast is None and not extra and isinstance(zero, float) and len(end) >= SUMS_BY_ARRAYS:
+            from engine.odds.aa_sums import side_report  # (numpy: loaded by such a battle)
+
+            fast = side_report(side, cast(Mapping[State, float], end), names)
         if fast is not None:
             expected[who], cost, total, survivors[who], counts[who] = fast
         else:
