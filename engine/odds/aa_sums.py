@@ -30,13 +30,14 @@ def side_report(side: Side, end: Mapping[State, float], names: tuple[str, ...]) 
     counted), as :func:`engine.odds.aa._result` reports them from
     :func:`engine.odds.aa._state_sums`; None where the side holds a unit type outside
     ``names`` (the loop reports it)."""
-    units = side._units
+    slot_units = [s.unit for s in side.slots]
+    units = tuple(dict.fromkeys(slot_units))  # in the slots' order, as Side.counts
     if not set(units) <= set(names):
         return None
     n = len(end)
     states = np.array(list(end), dtype=np.int64).reshape(n, len(side.slots))
     mass = np.fromiter(end.values(), dtype=np.float64, count=n)
-    of_unit = np.array([[s == u for u in units] for s in side._slot_units], dtype=np.int64)
+    of_unit = np.array([[s == u for u in units] for s in slot_units], dtype=np.int64)
     counts = states @ of_unit.reshape(len(side.slots), len(units))  # damaged, submerged: as Side.counts
     cost = counts @ np.array([side.profiles[u].cost for u in units], dtype=np.int64)
     fighting = counts @ np.array([not side.profiles[u].is_aa for u in units], dtype=np.int64)
