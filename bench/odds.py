@@ -412,12 +412,14 @@ def _cli_ms(repeat: int = 5, *args: str) -> float:
 
 def figures() -> Iterable[tuple[str, object]]:
     from bot.commands.odds import warm
-    from bot.memory import settle_heap
+    from bot.memory import keep_freed, settle_heap
 
-    # As the bot does when it starts: numba and the compiled loops loaded (the odds
-    # engines use them where numba is loaded, or where a battle is big enough to pay for
-    # loading it), then what start-up built kept out of the cycle collector's full
-    # collections (settle_heap).
+    # As the bot does when it starts: what the process frees kept for its next
+    # allocations (keep_freed: the bot's default, WARROOM_ODDS_KEEP_S), numba and the
+    # compiled loops loaded (the odds engines use them where numba is loaded, or where a
+    # battle is big enough to pay for loading it), then what start-up built kept out of
+    # the cycle collector's full collections (settle_heap).
+    keep_freed()
     warm()
     settle_heap()
     gflops, loop_ns = _machine()

@@ -34,6 +34,7 @@ class Config:
     shard_count: str = ""  # WARROOM_SHARD_COUNT: the deployment's shard count
     odds_big: bool = False  # WARROOM_ODDS_BIG: /odds aa computes battles past its work limits too
     odds_big_mb: int | None = None  # WARROOM_ODDS_BIG_MB: each such battle's memory cap (MB)
+    odds_keep_s: float = 300.0  # WARROOM_ODDS_KEEP_S: a big battle's freed memory kept this long (s)
 
     @classmethod
     def load(cls, env_file: Path | None = None) -> "Config":
@@ -49,6 +50,7 @@ class Config:
             shard_count=merged.get("WARROOM_SHARD_COUNT", "").strip(),
             odds_big=merged.get("WARROOM_ODDS_BIG", "").strip().lower() in ("1", "true", "yes", "on"),
             odds_big_mb=_megabytes(merged.get("WARROOM_ODDS_BIG_MB", "")),
+            odds_keep_s=_seconds(merged.get("WARROOM_ODDS_KEEP_S", ""), 300.0),
         )
 
 
@@ -61,3 +63,18 @@ def _megabytes(text: str) -> int | None:
     if not text.isdigit() or int(text) < 200:
         raise ValueError(f"WARROOM_ODDS_BIG_MB must be a number of megabytes, 200 or more (e.g. 2000), not {text!r}")
     return int(text)
+
+
+def _seconds(text: str, default: float) -> float:
+    """How long to keep a big battle's freed memory, in seconds (``"300"``, ``"0"``:
+    give it back at once); ``default`` when unset.  Anything else is refused at start."""
+    text = text.strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86_400:
+        raise ValueError(f"WARROOM_ODDS_KEEP_S must be a number of seconds from 0 to 86400 (e.g. 300), not {text!r}")
+    return value

@@ -17,7 +17,9 @@ battles (:func:`configure`, ``WARROOM_ODDS_BIG``: then computed without the work
 in a process of their own, one at a time).  A few battles are computed at
 once, one member's one after another (``ODDS_AT_ONCE``), and a member asking the same
 battle again gets the reply remembered (``ODDS_REMEMBERED``).  A battle of ``TRIM_AFTER``
-seconds or more gives the memory it freed back to the system (:mod:`bot.memory`).
+seconds or more gives the memory it freed back to the system (:mod:`bot.memory`), at
+once or, where the server keeps it (``WARROOM_ODDS_KEEP_S``, :func:`keep_memory`), once
+no such battle has come for that long.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any, Awaitable, Callable
 from bot.commands.base import Option, command
 from bot.config import Config
 from bot.context import Attachment, Ctx
-from bot.memory import give_back
+from bot.memory import FreedMemory, keep_freed
 from bot.minis import complete
 from bot.minis.front import KIND as MINIS
 from bot.minis.front import find_unit, minis_state
@@ -69,7 +71,7 @@ from render.odds_chart import aa_chart, memoir_chart, minis_chart
 # 2026-12-02); the numpy solve counts outer product terms and casualty cells
 # (general fire held back and merged as the products it stands for).
 MAX_UNITS = 120  # per side
-TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory)
+TRIM_AFTER = 0.25  # seconds: a battle that long gives its freed memory back (bot.memory), now or later
 MAX_CELLS: int | None = None  # the table engines have no cap
 MAX_STATES = 2_000_000  # general engine (submarines): pairs of states processed
 MAX_WORK = 4_000_000_000  # its numpy solve: outer product terms and casualty cells
@@ -142,8 +144,25 @@ def configure(big: BigBattles) -> None:
 
 def configure_from(config: Config) -> None:
     """:func:`configure` as the server's settings say (``WARROOM_ODDS_BIG``,
-    ``WARROOM_ODDS_BIG_MB``): ``warroom run`` and ``warroom local`` call it."""
+    ``WARROOM_ODDS_BIG_MB``), and what a big battle frees kept ``WARROOM_ODDS_KEEP_S``
+    for the next (:func:`keep_memory`): ``warroom run`` and ``warroom local`` call it."""
     configure(BigBattles(allowed=config.odds_big, memory_mb=config.odds_big_mb))
+    keep_memory(config.odds_keep_s)
+
+
+# What a battle of TRIM_AFTER seconds or more freed: given back at once, or where the
+# server keeps it (keep_memory), kept for the next big battle a while first.
+_freed = FreedMemory()
+
+
+def keep_memory(seconds: float) -> None:
+    """Keep the memory a big battle frees for ``seconds`` before it goes back to the
+    system, so that a big battle asked meanwhile reuses it (``bot.memory.keep_freed``:
+    the process's allocator keeps what it frees from now on); 0: given back at once."""
+    global _freed
+    _freed = FreedMemory(seconds)
+    if seconds > 0:
+        keep_freed()
 
 
 def _big_child(conn: Connection, battle: AABattle, memory_mb: int | None) -> None:
@@ -294,16 +313,17 @@ def _aa(battle: AABattle, offer_biggest: bool | None = None) -> AAOdds:
 def _aa_reply(battle: AABattle, limited: bool = True, offer_biggest: bool | None = None) -> tuple[str, bytes]:
     """The reply's text and chart (run in a worker thread: the chart is drawn there too).
     After a battle that took TRIM_AFTER seconds or more, the memory it freed goes back
-    to the system: the bot's process lives long, and a big battle's work would
-    otherwise stay in it (~420 MB kept after the slowest battle accepted), a refusal's
-    tries too (``offer_biggest``: :func:`_aa`'s)."""
+    to the system, at once or after the server's keeping time (:func:`keep_memory`):
+    the bot's process lives long, and a big battle's work would otherwise stay in it
+    (~420 MB kept after the slowest battle accepted), a refusal's tries too
+    (``offer_biggest``: :func:`_aa`'s)."""
     start = time.perf_counter()
     try:
         # A big battle (_big_reply): MAX_UNITS alone.
         odds = _aa(battle, offer_biggest) if limited else aa_odds(battle, max_units=MAX_UNITS)
     finally:
         if time.perf_counter() - start >= TRIM_AFTER:
-            give_back()
+            _freed.after_big()
     return _reply_of(odds)
 
 

@@ -178,15 +178,28 @@ async def test_on_discord_a_battle_past_120_a_side_is_offered_it_scaled_to_fit(
 def test_the_servers_settings_say_whether_big_battles_are_computed(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     env = tmp_path / "bot.env"
-    env.write_text("WARROOM_ODDS_BIG=1\nWARROOM_ODDS_BIG_MB=2000\n", encoding="utf-8")
-    for name in ("WARROOM_ODDS_BIG", "WARROOM_ODDS_BIG_MB"):
+    env.write_text("WARROOM_ODDS_BIG=1\nWARROOM_ODDS_BIG_MB=2000\nWARROOM_ODDS_KEEP_S=45\n", encoding="utf-8")
+    for name in ("WARROOM_ODDS_BIG", "WARROOM_ODDS_BIG_MB", "WARROOM_ODDS_KEEP_S"):
         monkeypatch.delenv(name, raising=False)
     config = Config.load(env)
-    assert config.odds_big and config.odds_big_mb == 2000
-    assert not Config.load(tmp_path / "none.env").odds_big
+    assert config.odds_big and config.odds_big_mb == 2000 and config.odds_keep_s == 45.0
+    default = Config.load(tmp_path / "none.env")
+    assert not default.odds_big and default.odds_keep_s == 300.0
     monkeypatch.setattr(odds, "_big", BigBattles())
+    monkeypatch.setattr(odds, "_freed", odds._freed)
+    kept: list[bool] = []
+    monkeypatch.setattr(odds, "keep_freed", lambda: kept.append(True) or True)  # (the allocator as it is)
     odds.configure_from(config)
     assert odds._big == BigBattles(allowed=True, memory_mb=2000)
+    assert odds._freed.seconds == 45.0 and kept == [True]
+    monkeypatch.setenv("WARROOM_ODDS_KEEP_S", "0")
+    odds.configure_from(Config.load(env))
+    assert odds._freed.seconds == 0.0 and kept == [True]  # given back at once: the allocator left alone
+    for bad in ("soon", "-5", "nan", "1e9"):
+        monkeypatch.setenv("WARROOM_ODDS_KEEP_S", bad)
+        with pytest.raises(ValueError, match="WARROOM_ODDS_KEEP_S must be a number of seconds from 0 to 86400"):
+            Config.load(env)
+    monkeypatch.delenv("WARROOM_ODDS_KEEP_S")
     monkeypatch.setenv("WARROOM_ODDS_BIG_MB", "lots")
     with pytest.raises(ValueError, match="WARROOM_ODDS_BIG_MB must be a number of megabytes, 200 or more"):
         Config.load(env)

@@ -413,10 +413,12 @@ async def test_odds_aa_gives_a_long_battles_memory_back(monkeypatch: pytest.Monk
     # refusal that came after that much work: the biggest battles are refused once
     # they pass a work limit) the freed memory goes back to the system; a quicker one
     # does not pay for it (bot.memory.give_back: malloc_trim).
+    from bot import memory
     from bot.commands import odds
 
     calls: list[int] = []
-    monkeypatch.setattr(odds, "give_back", lambda: calls.append(1))
+    monkeypatch.setattr(memory, "give_back", lambda: calls.append(1))
+    monkeypatch.setattr(odds, "_freed", memory.FreedMemory(0.0))  # given back at once
     monkeypatch.setattr(odds, "TRIM_AFTER", 0.0)
     msg = await invoke("odds aa", attacker="3 inf", defender="2 inf")
     assert "Attacker wins" in msg.text and calls == [1]
@@ -428,6 +430,34 @@ async def test_odds_aa_gives_a_long_battles_memory_back(monkeypatch: pytest.Monk
     with pytest.raises(PlayerError):
         await invoke("odds aa", attacker="122 inf", defender="2 inf")
     assert calls == [1, 1]
+
+
+async def test_odds_aa_keeps_a_long_battles_memory_for_the_servers_time_then_gives_it_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where the server keeps a big battle's freed memory (WARROOM_ODDS_KEEP_S, here
+    # 0.3 s): given back once no such battle came for that long, the time starting
+    # again with each one, so battles asked in a row reuse it.
+    import asyncio
+    import time
+
+    from bot import memory
+    from bot.commands import odds
+
+    calls: list[float] = []
+    monkeypatch.setattr(memory, "give_back", lambda: calls.append(time.monotonic()))
+    monkeypatch.setattr(odds, "_freed", memory.FreedMemory(0.3))
+    monkeypatch.setattr(odds, "TRIM_AFTER", 0.0)
+    await invoke("odds aa", attacker="3 inf", defender="2 inf")
+    second = time.monotonic()  # the second battle's time starts after this
+    await invoke("odds aa", attacker="4 inf", defender="2 inf")
+    assert calls == [] and odds._freed.pending()
+    for _ in range(100):
+        if calls:
+            break
+        await asyncio.sleep(0.02)
+    assert len(calls) == 1 and calls[0] - second >= 0.3  # once, from the second battle's end
+    await asyncio.sleep(0.4)
+    assert len(calls) == 1 and not odds._freed.pending()
 
 
 def test_the_bot_compiles_every_odds_kernel_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
