@@ -2284,7 +2284,7 @@ def _grown(table: Arr, A: _Numbered, D: _Numbered, cap: int | None = None) -> Ar
         shape = (max(ra, na), max(rd, nd))
         if shape[0] * shape[1] > cap:
             raise too_big_naval_table(shape[0] * shape[1], cap)
-    bigger = np.zeros(shape)
+    bigger = compiled.sparse_zeros(shape)  # (most of its cells never hold mass)
     bigger[:ra, :rd] = table
     return bigger
 

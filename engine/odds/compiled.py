@@ -82,27 +82,30 @@ def numba_loaded() -> bool:
     return "numba" in sys.modules
 
 
-_MADV_NOHUGEPAGE = 15  # Linux's madvise advice: back this range with small pages only
-_PAGE = 4096
-
-
 def sparse_zeros(shape: tuple[int, ...], dtype: Any = float) -> Any:
-    """``np.zeros(shape, dtype)`` for a big table the passes touch sparsely: the system
-    is asked to back it with small pages only (``madvise``), where numpy asks for huge
-    ones (2 MB, each cleared whole on first touch).  Nothing is asked where the C
-    library or the advice is missing; the table is the same either way."""
+    """``np.zeros(shape, dtype)`` for a big table the passes touch sparsely: its own
+    anonymous mapping of zero pages (the system clears a page only when it is first
+    touched, and unmaps them all when the table is freed), whatever the C library does
+    with big blocks (the bot's process takes them from its heap, cleared whole:
+    :func:`bot.memory.keep_freed`), backed with small pages only (``madvise``: numpy
+    asks for huge ones, 2 MB each cleared whole on first touch).  A small table, or a
+    system without such mappings or advice: numpy's zeros, the same table."""
     import numpy as np
 
-    table = np.zeros(shape, dtype)
-    if table.nbytes >= 4 << 20 and sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    kind = np.dtype(dtype)
+    size = kind.itemsize
+    for n in shape:
+        size *= n
+    if size < 4 << 20 or not sys.platform.startswith("linux"):
+        return np.zeros(shape, dtype)
+    import mmap
 
-            libc = ctypes.CDLL(None, use_errno=True)
-            start = (table.ctypes.data + _PAGE - 1) // _PAGE * _PAGE
-            end = (table.ctypes.data + table.nbytes) // _PAGE * _PAGE
-            if end > start:
-                libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(end - start), ctypes.c_int(_MADV_NOHUGEPAGE))
-        except (OSError, AttributeError):
-            pass
-    return table
+    try:
+        pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, AttributeError):
+        return np.zeros(shape, dtype)
+    try:
+        pages.madvise(mmap.MADV_NOHUGEPAGE)
+    except (OSError, AttributeError):
+        pass
+    return np.frombuffer(pages, dtype=kind).reshape(shape)  # (the mapping lives as long as the table)
