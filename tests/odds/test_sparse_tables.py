@@ -14,18 +14,24 @@ import numpy as np
 from engine.odds.compiled import sparse_zeros
 
 
-def _vm_flags(address: int) -> list[str]:
-    """The VmFlags of the mapping of this process holding ``address``."""
-    flags: list[str] = []
+def mapping_field(address: int, field: str) -> list[str]:
+    """A field of /proc/self/smaps (``VmFlags``, ``Rss``…) for the mapping of this
+    process holding ``address``, split into words."""
+    words: list[str] = []
     inside = False
     for line in Path("/proc/self/smaps").read_text().splitlines():
         head = line.split()[0]
         if "-" in head and not head.endswith(":"):
             lo, hi = (int(x, 16) for x in head.split("-"))
             inside = lo <= address < hi
-        elif inside and line.startswith("VmFlags:"):
-            flags = line.split()[1:]
-    return flags
+        elif inside and line.startswith(field + ":"):
+            words = line.split()[1:]
+    return words
+
+
+def _vm_flags(address: int) -> list[str]:
+    """The VmFlags of the mapping of this process holding ``address``."""
+    return mapping_field(address, "VmFlags")
 
 
 def test_sparse_tables_are_zeros_backed_by_small_pages() -> None:
@@ -43,17 +49,11 @@ _KEPT_SCRIPT = """
 import json
 from bot.memory import keep_freed
 from engine.odds.compiled import sparse_zeros
+from tests.odds.test_sparse_tables import mapping_field
 import numpy as np
 
 def resident_kb(address):  # the resident size of the mapping holding address
-    inside = False
-    for line in open("/proc/self/smaps").read().splitlines():
-        head = line.split()[0]
-        if "-" in head and not head.endswith(":"):
-            lo, hi = (int(x, 16) for x in head.split("-"))
-            inside = lo <= address < hi
-        elif inside and line.startswith("Rss:"):
-            return int(line.split()[1])
+    return int(mapping_field(address, "Rss")[0])
 
 assert keep_freed()
 block = np.ones((4096, 8192))  # 256 MB, every page touched, then freed: kept in the heap
