@@ -20,7 +20,7 @@ BATTLES: list[tuple[str, str, dict[str, Any]]] = [
     # down is as likely: armies ending with the very same chance (ties ranked by key).
     ("6 inf, 3 art, 2 fig, 2 bom", "8 inf, 2 tank, 1 aa", {"low_luck": True, "retreat_after": 2}),
     ("4 inf, 1 art, 2 fig, 2 bom", "2 tank, 1 aa", {"rounds": 1}),
-    # Sea: damaged battleships and submerged submarines end in
+    # Sea: damaged battleships and submerged submarines end in
     # states that share their armies; the strike pass and the numpy sea solve.
     ("2 bat, 2 des, 4 sub, 2 fig", "2 bat, 2 car, 3 fig, 4 sub", {"mode": "sea", "submerge_attacker": True, "submerge_defender": True}),
     ("8 sub, 3 cru, 2 bat", "4 cru, 2 car, 4 fig", {"mode": "sea", "retreat_chance": 40.0}),
