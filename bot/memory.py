@@ -5,7 +5,7 @@ hundreds of megabytes would keep them until it ends.  Keeping it a while first
 (:func:`keep_freed`, :class:`FreedMemory`): on a virtual machine that hands freed
 memory back to its host (free page reporting, as on the machines the bot is measured
 on), a page the process touches for the first time after that costs ~3 ms a megabyte
-(a big odds battle asked after a few seconds of quiet: ~0.2-0.4 s more), one it kept
+(a big odds battle asked after a few seconds of quiet: ~0.2-0.5 s more), one it kept
 costs nothing.  And keeping the cycle collector off what start-up built
 (:func:`settle_heap`)."""
 
