@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+ODDS_KEEP_S = 300.0  # WARROOM_ODDS_KEEP_S when unset: seconds a big battle's freed memory is kept
+
 
 def read_env_file(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
@@ -34,7 +36,7 @@ class Config:
     shard_count: str = ""  # WARROOM_SHARD_COUNT: the deployment's shard count
     odds_big: bool = False  # WARROOM_ODDS_BIG: /odds aa computes battles past its work limits too
     odds_big_mb: int | None = None  # WARROOM_ODDS_BIG_MB: each such battle's memory cap (MB)
-    odds_keep_s: float = 300.0  # WARROOM_ODDS_KEEP_S: a big battle's freed memory kept this long (s)
+    odds_keep_s: float = ODDS_KEEP_S  # WARROOM_ODDS_KEEP_S: a big battle's freed memory kept this long (s)
 
     @classmethod
     def load(cls, env_file: Path | None = None) -> "Config":
@@ -50,7 +52,7 @@ class Config:
             shard_count=merged.get("WARROOM_SHARD_COUNT", "").strip(),
             odds_big=merged.get("WARROOM_ODDS_BIG", "").strip().lower() in ("1", "true", "yes", "on"),
             odds_big_mb=_megabytes(merged.get("WARROOM_ODDS_BIG_MB", "")),
-            odds_keep_s=_seconds(merged.get("WARROOM_ODDS_KEEP_S", ""), 300.0),
+            odds_keep_s=_seconds(merged.get("WARROOM_ODDS_KEEP_S", "")),
         )
 
 
@@ -65,12 +67,12 @@ def _megabytes(text: str) -> int | None:
     return int(text)
 
 
-def _seconds(text: str, default: float) -> float:
+def _seconds(text: str) -> float:
     """How long to keep a big battle's freed memory, in seconds (``"300"``, ``"0"``:
-    give it back at once); ``default`` when unset.  Anything else is refused at start."""
+    give it back at once); ODDS_KEEP_S when unset.  Anything else is refused at start."""
     text = text.strip()
     if not text:
-        return default
+        return ODDS_KEEP_S
     try:
         value = float(text)
     except ValueError:

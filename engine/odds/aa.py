@@ -57,7 +57,7 @@ MAX_ROUNDS = 100
 SMALL_CELLS = 500
 SMALL_CELLS_ROUNDS = 150
 # The report's sums over a side's final states: by arrays from this many float states on
-# (engine.odds.aa_sums; ~4-5 µs a state in the loop, ~60-100 ms of the 22,000 of the
+# (engine.odds.aa_sums; ~3-5 µs a state in the loop, ~70-110 ms of the 22,000 of the
 # mixed-air retreat by win chance at 100 a side); fewer, the loop (as quick, no numpy).
 SUMS_BY_ARRAYS = 2000
 # Armies for the examples of a refusal that has none of its own to show.

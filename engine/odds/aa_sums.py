@@ -1,8 +1,9 @@
 """The report of a side's final states by arrays (numpy), for answers with many of
 them: :func:`engine.odds.aa._result` otherwise sums them state by state in Python
-(:func:`engine.odds.aa._state_sums`) and ranks every survivor army by its key, ~3-4 µs a
-state (the mixed-air retreat by win chance at 100 a side ends in ~22,000 attacker
-states: ~70-100 ms of its answer).
+(:func:`engine.odds.aa._state_sums`, with :meth:`engine.odds.aa_side.Side.final` per
+state) and ranks every survivor army by its key, ~3-5 µs a state (the mixed-air
+retreat by win chance at 100 a side ends in ~22,000 attacker states: ~70-110 ms of its
+answer).
 
 The same report bit for bit: every sum is added in the order of the states given, from
 zero, as the loop adds it (:func:`numpy.bincount` adds its weights one by one in their
@@ -23,17 +24,15 @@ from engine.odds.aa_side import Side, State
 Report = tuple[dict[str, float], float, float, tuple[tuple[dict[str, int], float], ...], dict[int, float]]
 
 
-def side_report(side: Side, end: Mapping[State, float], names: tuple[str, ...]) -> Report | None:
+def side_report(side: Side, end: Mapping[State, float], names: tuple[str, ...]) -> Report:
     """For ``side`` ending in the states ``end`` (float masses, no units kept aside):
     expected units by type (``names``), expected cost left, total mass, the survivors
     most likely first (ties by key) and the mass by number of units left (AA guns not
     counted), as :func:`engine.odds.aa._result` reports them from
-    :func:`engine.odds.aa._state_sums`; None where the side holds a unit type outside
-    ``names`` (the loop reports it)."""
+    :func:`engine.odds.aa._state_sums` (``names``: the side's army, so every unit type
+    of its slots)."""
     slot_units = [s.unit for s in side.slots]
     units = tuple(dict.fromkeys(slot_units))  # in the slots' order, as Side.counts
-    if not set(units) <= set(names):
-        return None
     n = len(end)
     states = np.array(list(end), dtype=np.int64).reshape(n, len(side.slots))
     mass = np.fromiter(end.values(), dtype=np.float64, count=n)

@@ -7,6 +7,7 @@ Also the big sparse tables those loops fill (:func:`sparse_zeros`)."""
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any, Callable, TypeVar, cast
 
@@ -86,16 +87,14 @@ def sparse_zeros(shape: tuple[int, ...], dtype: Any = float) -> Any:
     """``np.zeros(shape, dtype)`` for a big table the passes touch sparsely: its own
     anonymous mapping of zero pages (the system clears a page only when it is first
     touched, and unmaps them all when the table is freed), whatever the C library does
-    with big blocks (the bot's process takes them from its heap, cleared whole:
-    :func:`bot.memory.keep_freed`), backed with small pages only (``madvise``: numpy
-    asks for huge ones, 2 MB each cleared whole on first touch).  A small table, or a
+    with big blocks (a process that keeps what it frees, as the bot's, takes them from
+    its heap, a reused one cleared whole), backed with small pages only (``madvise``:
+    numpy asks for huge ones, 2 MB each cleared whole on first touch).  A small table, or a
     system without such mappings or advice: numpy's zeros, the same table."""
     import numpy as np
 
     kind = np.dtype(dtype)
-    size = kind.itemsize
-    for n in shape:
-        size *= n
+    size = kind.itemsize * math.prod(shape)
     if size < 4 << 20 or not sys.platform.startswith("linux"):
         return np.zeros(shape, dtype)
     import mmap
